@@ -1,0 +1,56 @@
+/* keps: CSV in and out (reader on libcsv).
+ *
+ * Reader: header row required; quoted fields with embedded separators,
+ * quotes and newlines; LF, CRLF or CR line ends; a UTF-8 BOM is skipped;
+ * the delimiter is sniffed from the header (`,` `;` tab `|`) unless given.
+ * A ragged row, an unterminated or malformed quote, or a duplicate header
+ * name is an error naming file, line and column.
+ * Writer: quotes only where needed; writes to a temporary file in the target
+ * directory and renames it on commit, so a failed run leaves no output. */
+#ifndef KEPS_CSV_H
+#define KEPS_CSV_H
+
+#include <stdio.h>
+
+#include "keps/error.h"
+#include "keps/table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct keps_csv_options {
+    char delimiter;            /* 0 = sniff from the header */
+    const char *missing;       /* missing-value token; NULL = empty field */
+    int no_header;             /* 1: no header row; columns are named 0,1,2... */
+} keps_csv_options;
+
+/* Reads path ("-" = stdin) into a new table. */
+keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
+                          keps_table **out, keps_error *err);
+/* Same from memory; name is used in messages. */
+keps_status keps_csv_read_buffer(const char *data, size_t len, const char *name,
+                                 const keps_csv_options *opt, keps_table **out,
+                                 keps_error *err);
+/* The delimiter the reader would pick for this header line. */
+char keps_csv_sniff(const char *data, size_t len);
+
+typedef struct keps_csv_writer keps_csv_writer;
+
+/* path "-" writes to stdout (no rename possible: callers write only once
+ * all the work has succeeded). */
+keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_error *err);
+keps_status keps_csv_write_row(keps_csv_writer *w, const char *const *fields, size_t n);
+/* Flushes, closes and renames into place. Frees w. */
+keps_status keps_csv_writer_commit(keps_csv_writer *w, keps_error *err);
+/* Closes and removes the temporary file. Frees w. NULL is fine. */
+void keps_csv_writer_abort(keps_csv_writer *w);
+
+/* Writes a whole table; order = row permutation or NULL for input order. */
+keps_status keps_csv_write_table(const keps_table *t, const char *path, char delimiter,
+                                 const uint32_t *order, keps_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,83 @@
+/* keps: attribute roles and the quasi-identifiers' hierarchies.
+ *
+ * The schema says what each input column is (SPEC 1): identifier (dropped),
+ * quasi (generalized), noisy (numeric QI that gets noise), sensitive,
+ * insensitive, or unassigned (an error unless others = keep/drop). */
+#ifndef KEPS_SCHEMA_H
+#define KEPS_SCHEMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keps/error.h"
+#include "keps/hierarchy.h"
+#include "keps/rng.h"
+#include "keps/table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    KEPS_ROLE_NONE = 0,
+    KEPS_ROLE_IDENTIFIER,
+    KEPS_ROLE_QUASI,
+    KEPS_ROLE_NOISY,
+    KEPS_ROLE_SENSITIVE,
+    KEPS_ROLE_INSENSITIVE
+} keps_role;
+
+typedef enum { KEPS_OTHERS_ERROR = 0, KEPS_OTHERS_KEEP, KEPS_OTHERS_DROP } keps_others;
+
+/* One generalized quasi-identifier. */
+typedef struct keps_qi {
+    size_t col;            /* table column */
+    keps_hierarchy *h;     /* NULL: no hierarchy given (numeric for Mondrian/MDAV) */
+    uint32_t **map;        /* [level][column code] -> level code; NULL if no h */
+    int height;            /* levels above the original (0 if no h) */
+} keps_qi;
+
+typedef struct keps_schema {
+    const keps_table *t;
+    keps_role *role;       /* [ncols] */
+    keps_qi *qi;           /* in the order given */
+    size_t nqi;
+    size_t *noisy, nnoisy;
+    size_t *sensitive, nsensitive;
+    keps_others others;
+} keps_schema;
+
+keps_schema *keps_schema_new(const keps_table *t);
+void keps_schema_free(keps_schema *s);
+
+/* Adds a QI from a spec "NAME", "NAME:FILE.csv" (ARX hierarchy) or
+ * "NAME:interval=5,10,20" (interval hierarchy built from the data). */
+keps_status keps_schema_add_qi(keps_schema *s, keps_table *t, const char *spec, keps_error *err);
+/* Adds a QI with a hierarchy the caller built (schema takes ownership). */
+keps_status keps_schema_add_qi_hierarchy(keps_schema *s, size_t col, keps_hierarchy *h,
+                                         keps_error *err);
+/* Assigns a role other than quasi to a named column. */
+keps_status keps_schema_set_role(keps_schema *s, const char *name, keps_role role, keps_error *err);
+/* Checks that every column has a role (or others != error); the message
+ * lists the unassigned columns. Call after all roles are set. */
+keps_status keps_schema_check(const keps_schema *s, keps_error *err);
+/* Is column j written to the release? (not identifier, not dropped) */
+int keps_schema_released(const keps_schema *s, size_t j);
+const char *keps_role_name(keps_role r);
+
+/* Accounting every method reports: released + suppressed + unsampled = input. */
+typedef struct keps_counts {
+    size_t input_rows, output_rows, suppressed_rows, removed_rows, unsampled_rows;
+} keps_counts;
+
+/* A release under construction: the released columns of the input, in
+ * input order, as a table of output strings. */
+keps_table *keps_release_new(const keps_schema *s, keps_error *err);
+/* Writes the release, shuffled with rng unless keep_order, via a temp file. */
+keps_status keps_release_write(const keps_table *release, const char *path, char delimiter,
+                               keps_rng *rng, int keep_order, keps_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs every test: the release build's suite, the same suite under
+# ASan+UBSan, and short libFuzzer runs of each harness.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+echo "== release build (warnings are errors) =="
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEPS_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure -j"$jobs")
+
+echo "== ASan+UBSan build =="
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKEPS_SANITIZE=ON -DKEPS_WERROR=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+   KEPS_SANITIZED=1 ctest --output-on-failure -j"$jobs")
+
+echo "== fuzz (libFuzzer, short runs) =="
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DKEPS_FUZZ=ON -DKEPS_WERROR=ON >/dev/null
+cmake --build build-fuzz -j"$jobs" --target fuzzers
+for f in build-fuzz/fuzz/fuzz_*; do
+  [ -x "$f" ] || continue
+  name=$(basename "$f")
+  corpus=fuzz/corpus/${name#fuzz_}
+  work=$(mktemp -d)
+  cp -r "$corpus"/. "$work"/ 2>/dev/null || true
+  echo "-- $name (${KEPS_FUZZ_SECONDS:-20}s)"
+  "$f" -max_total_time="${KEPS_FUZZ_SECONDS:-20}" -max_len=4096 -print_final_stats=0 "$work" 2>&1 | tail -n 2
+  rm -rf "$work"
+done
+echo "all tests passed"

@@ -1,0 +1,423 @@
+/* Option parsing, job-file merging, help and man page generation. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "keps/job.h"
+
+/* ---- common options (CLI.md) ---- */
+const cli_opt cli_opt_input = {"input", 'i', "FILE", 0, "input CSV with a header row; '-' reads stdin",
+                               "-i data/adult/adult.csv"};
+const cli_opt cli_opt_output = {"output", 'o', "FILE", 0,
+                                "released CSV; '-' writes stdout. Written to a temporary file and renamed "
+                                "at the end, so a failed run leaves nothing",
+                                "-o release.csv"};
+const cli_opt cli_opt_delimiter = {"delimiter", 'd', "C", 0,
+                                   "field separator of the input and output; default: sniffed from the header "
+                                   "(',' ';' tab '|'); 'tab' for a tab",
+                                   "-d ';'"};
+const cli_opt cli_opt_report = {"report", 0, "FILE", 0, "write the JSON report to FILE", "--report report.json"};
+const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
+                            "quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV or "
+                            "interval=W1,W2,... to build intervals of those widths for a numeric column",
+                            "--qi age:interval=5,10,20 --qi sex:data/adult/adult_hierarchy_sex.csv"};
+const cli_opt cli_opt_noisy = {"noisy", 0, "NAME", CLI_REPEAT,
+                               "numeric quasi-identifier that receives Laplace noise, repeatable",
+                               "--noisy height"};
+const cli_opt cli_opt_sensitive = {"sensitive", 0, "NAME", CLI_REPEAT,
+                                   "sensitive attribute, released as is (used by l-diversity, t-closeness, RR)",
+                                   "--sensitive salary-class"};
+const cli_opt cli_opt_insensitive = {"insensitive", 0, "NAME", CLI_REPEAT, "attribute released as is",
+                                     "--insensitive workclass"};
+const cli_opt cli_opt_identifier = {"identifier", 0, "NAME", CLI_REPEAT, "direct identifier, dropped from the output",
+                                    "--identifier name"};
+const cli_opt cli_opt_others = {"others", 0, "keep|drop", 0,
+                                 "what to do with columns given no role; without it they are an error",
+                                 "--others keep"};
+const cli_opt cli_opt_k = {"k", 'k', "K", 0, "every released record hides among at least K (k-anonymity)", "-k 5"};
+const cli_opt cli_opt_suppress = {"suppress", 0, "FRACTION", 0,
+                                  "largest fraction of records that may be suppressed (0..1, default 0)",
+                                  "--suppress 0.05"};
+const cli_opt cli_opt_epsilon = {"epsilon", 0, "E", 0, "privacy budget epsilon (> 0)", "--epsilon 1.0"};
+const cli_opt cli_opt_delta = {"delta", 0, "D", 0, "privacy parameter delta (0..1)", "--delta 1e-6"};
+const cli_opt cli_opt_beta = {"beta", 0, "B", 0, "sampling probability beta (0..1]", "--beta 0.7"};
+const cli_opt cli_opt_seed = {"seed", 0, "N", 0,
+                              "reproducible randomness for tests and papers; the output is then NOT private "
+                              "(a warning says so on stderr)",
+                              "--seed 42"};
+const cli_opt cli_opt_missing = {"missing", 0, "TOKEN", 0,
+                                 "token that marks a missing value (default: the empty field)", "--missing '?'"};
+const cli_opt cli_opt_keep_order = {"keep-order", 0, NULL, 0,
+                                    "write released rows in input order instead of shuffling them (row order "
+                                    "can leak; a warning says so)",
+                                    "--keep-order"};
+const cli_opt cli_opt_remove_suppressed = {"remove-suppressed", 0, NULL, 0,
+                                           "leave suppressed records out instead of starring their QIs",
+                                           "--remove-suppressed"};
+
+static const cli_opt opt_help = {"help", 'h', NULL, 0, "show this help and exit", "--help"};
+static const cli_opt opt_json = {"json", 0, NULL, 0, "print the result as JSON on stdout instead of text", "--json"};
+static const cli_opt opt_quiet = {"quiet", 'q', NULL, 0, "no progress or notes on stderr (errors still print)",
+                                  "--quiet"};
+static const cli_opt opt_job = {"job", 0, "FILE", 0,
+                                "YAML job file holding any of these options (long names as keys); flags given "
+                                "on the command line override it",
+                                "--job job.yml"};
+static const cli_opt *const implicit[] = {&opt_job, &opt_json, &opt_quiet, &opt_help, NULL};
+
+/* ---- accessors ---- */
+
+static int find_opt(const cli_ctx *c, const char *name)
+{
+    for (size_t i = 0; i < c->nopts; i++)
+        if (strcmp(c->opts[i]->name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *cli_str(const cli_ctx *c, const char *name)
+{
+    int i = find_opt(c, name);
+    if (i < 0 || c->vals[i].n == 0)
+        return NULL;
+    return c->vals[i].v[c->vals[i].n - 1];
+}
+
+size_t cli_list(const cli_ctx *c, const char *name, char ***vals)
+{
+    int i = find_opt(c, name);
+    if (i < 0) {
+        *vals = NULL;
+        return 0;
+    }
+    *vals = c->vals[i].v;
+    return c->vals[i].n;
+}
+
+int cli_flag(const cli_ctx *c, const char *name)
+{
+    const char *v = cli_str(c, name);
+    return v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0 && strcmp(v, "no") != 0;
+}
+
+int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "keps %s: ", c && c->cmd ? c->cmd->name : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see 'keps %s --help')\n", c && c->cmd ? c->cmd->name : "help");
+    return 2;
+}
+
+int cli_fail(const cli_ctx *c, const keps_error *err)
+{
+    fprintf(stderr, "keps %s: %s\n", c && c->cmd ? c->cmd->name : "", err->msg[0] ? err->msg : "failed");
+    return keps_exit_code(err->code ? err->code : KEPS_EINPUT);
+}
+
+int cli_require(const cli_ctx *c, const char *name)
+{
+    if (cli_str(c, name))
+        return 0;
+    int i = find_opt(c, name);
+    const cli_opt *o = i >= 0 ? c->opts[i] : NULL;
+    return cli_usage_error(c, "--%s is required%s%s", name, o ? ", e.g. " : "", o ? o->example : "") ? -1 : -1;
+}
+
+int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double dflt, double *out)
+{
+    const char *s = cli_str(c, name);
+    *out = dflt;
+    if (!s)
+        return 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo && v <= hi)) {
+        cli_usage_error(c, "--%s '%s': expected a number in [%g, %g]", name, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 1;
+}
+
+int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, long *out)
+{
+    const char *s = cli_str(c, name);
+    *out = dflt;
+    if (!s)
+        return 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi) {
+        cli_usage_error(c, "--%s '%s': expected a whole number in [%ld, %ld]", name, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 1;
+}
+
+/* ---- help ---- */
+
+static void print_opt(FILE *f, const cli_opt *o)
+{
+    char head[96];
+    if (o->shortc)
+        snprintf(head, sizeof head, "-%c, --%s%s%s", o->shortc, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    else
+        snprintf(head, sizeof head, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    fprintf(f, "  %s\n      %s%s\n      example: %s\n", head, o->help,
+            o->flags & CLI_REPEAT ? " (repeatable)" : "", o->example);
+}
+
+void cli_print_help(FILE *f, const cli_cmd *cmd)
+{
+    fprintf(f, "usage: keps %s\n\n%s\n\n", cmd->usage, cmd->description);
+    fprintf(f, "options:\n");
+    for (const cli_opt *const *o = cmd->opts; o && *o; o++)
+        print_opt(f, *o);
+    for (const cli_opt *const *o = implicit; *o; o++)
+        print_opt(f, *o);
+    fprintf(f, "\nexample:\n  %s\n\nexit codes: 0 success; 1 the job could not be done; 2 bad usage or bad input.\n",
+            cmd->example);
+}
+
+/* roff needs backslashes and leading dots escaped. */
+static void roff(FILE *f, const char *s)
+{
+    if (*s == '.' || *s == '\'')
+        fputs("\\&", f);
+    for (; *s; s++) {
+        if (*s == '\\')
+            fputs("\\e", f);
+        else if (*s == '-')
+            fputs("\\-", f);
+        else if (*s == '\n' && (s[1] == '.' || s[1] == '\''))
+            fputs("\n\\&", f);
+        else
+            putc(*s, f);
+    }
+}
+
+void cli_print_man(FILE *f, const cli_cmd *const *cmds)
+{
+    fputs(".TH KEPS 1 \"\" \"keps " KEPS_VERSION "\" \"User Commands\"\n.SH NAME\nkeps \\- publish personal "
+          "microdata safely: k\\-anonymity and differential privacy\n.SH SYNOPSIS\n.B keps\n.I command\n"
+          "[\\fIoptions\\fR]\n.SH DESCRIPTION\n",
+          f);
+    roff(f, "keps generalizes, suppresses, microaggregates and randomizes microdata so that released records "
+            "satisfy k-anonymity, (k,epsilon)-anonymity, differential privacy or t-closeness, and states the "
+            "guarantee it gives in a JSON report. Every command also reads a YAML job file (--job).");
+    fputs("\n.SH COMMANDS\n", f);
+    for (const cli_cmd *const *c = cmds; *c; c++) {
+        fputs(".SS \"keps ", f);
+        roff(f, (*c)->usage);
+        fputs("\"\n", f);
+        roff(f, (*c)->description);
+        fputs("\n.PP\nExample:\n.nf\n", f);
+        roff(f, (*c)->example);
+        fputs("\n.fi\n", f);
+        for (const cli_opt *const *o = (*c)->opts; o && *o; o++) {
+            fputs(".TP\n.B ", f);
+            if ((*o)->shortc)
+                fprintf(f, "\\-%c, ", (*o)->shortc);
+            fputs("\\-\\-", f);
+            roff(f, (*o)->name);
+            if ((*o)->arg) {
+                fputs(" \\fI", f);
+                roff(f, (*o)->arg);
+                fputs("\\fR", f);
+            }
+            fputs("\n", f);
+            roff(f, (*o)->help);
+            fputs(" Example: ", f);
+            roff(f, (*o)->example);
+            fputs("\n", f);
+        }
+    }
+    fputs(".SH COMMON OPTIONS\n", f);
+    for (const cli_opt *const *o = implicit; *o; o++) {
+        fputs(".TP\n.B \\-\\-", f);
+        roff(f, (*o)->name);
+        fputs("\n", f);
+        roff(f, (*o)->help);
+        fputs("\n", f);
+    }
+    fputs(".SH EXIT STATUS\n0 success; 1 the job could not be done (for example no transformation satisfies the "
+          "constraints); 2 bad usage or bad input (the message names file, line and column). No output file is "
+          "left behind on exit 1 or 2.\n.SH SEE ALSO\nREADME.md, docs/architecture.md in the keps sources.\n",
+          f);
+}
+
+/* ---- parsing ---- */
+
+static int add_value(cli_val *v, const char *s)
+{
+    char **n = realloc(v->v, (v->n + 1) * sizeof *n);
+    if (!n)
+        return -1;
+    v->v = n;
+    if (!(n[v->n] = strdup(s)))
+        return -1;
+    v->n++;
+    return 0;
+}
+
+void cli_ctx_free(cli_ctx *c)
+{
+    for (size_t i = 0; i < c->nopts; i++) {
+        for (size_t k = 0; k < c->vals[i].n; k++)
+            free(c->vals[i].v[k]);
+        free(c->vals[i].v);
+    }
+    free(c->vals);
+    free(c->opts);
+    free(c->pos);
+    keps_rng_free(c->rng);
+}
+
+/* Merges a job file: keys must be options of this command; values given on
+ * the command line win. */
+static int merge_job(cli_ctx *c, const char *path)
+{
+    keps_error err = {0};
+    keps_job *job;
+    if (keps_job_load(path, &job, &err))
+        return cli_fail(c, &err);
+    int rc = 0;
+    for (size_t e = 0; e < job->n && !rc; e++) {
+        keps_job_entry *en = &job->entries[e];
+        if (strcmp(en->key, "command") == 0)
+            continue;
+        int i = find_opt(c, en->key);
+        if (i < 0 || strcmp(en->key, "job") == 0 || strcmp(en->key, "help") == 0) {
+            fprintf(stderr, "keps %s: %s:%zu:%zu: unknown option '%s' for 'keps %s'; see 'keps %s --help'\n",
+                    c->cmd->name, path, en->line, en->col, en->key, c->cmd->name, c->cmd->name);
+            rc = 2;
+            break;
+        }
+        if (c->vals[i].n)
+            continue; /* the command line overrides the job file */
+        const cli_opt *o = c->opts[i];
+        if (en->nvalues > 1 && !(o->flags & CLI_REPEAT)) {
+            fprintf(stderr, "keps %s: %s:%zu:%zu: option '%s' takes one value, not a list\n", c->cmd->name,
+                    path, en->line, en->col, en->key);
+            rc = 2;
+            break;
+        }
+        for (size_t k = 0; k < en->nvalues; k++)
+            add_value(&c->vals[i], en->values[k]);
+    }
+    keps_job_free(job);
+    return rc;
+}
+
+/* Reads the "command:" key of a job file, for `keps --job FILE`. */
+char *cli_job_command(const char *path, int *rc)
+{
+    keps_error err = {0};
+    keps_job *job;
+    *rc = 0;
+    if (keps_job_load(path, &job, &err)) {
+        fprintf(stderr, "keps: %s\n", err.msg);
+        *rc = 2;
+        return NULL;
+    }
+    char *cmd = NULL;
+    for (size_t e = 0; e < job->n; e++)
+        if (strcmp(job->entries[e].key, "command") == 0 && job->entries[e].nvalues == 1)
+            cmd = strdup(job->entries[e].values[0]);
+    keps_job_free(job);
+    if (!cmd) {
+        fprintf(stderr, "keps: %s has no 'command:' key; add e.g. 'command: anonymize' or run 'keps COMMAND --job %s'\n",
+                path, path);
+        *rc = 2;
+    }
+    return cmd;
+}
+
+/* Parses argv (argv[0] = command name). Returns -1 to run, or an exit code. */
+int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
+{
+    memset(c, 0, sizeof *c);
+    c->cmd = cmd;
+    size_t n = 0;
+    for (const cli_opt *const *o = cmd->opts; o && *o; o++)
+        n++;
+    n += sizeof implicit / sizeof *implicit - 1;
+    c->opts = calloc(n, sizeof *c->opts);
+    c->vals = calloc(n, sizeof *c->vals);
+    c->pos = calloc((size_t)argc + 1, sizeof *c->pos);
+    struct option *lo = calloc(n + 1, sizeof *lo);
+    if (!c->opts || !c->vals || !c->pos || !lo) {
+        free(lo);
+        fprintf(stderr, "keps: out of memory\n");
+        return 2;
+    }
+    for (const cli_opt *const *o = cmd->opts; o && *o; o++)
+        c->opts[c->nopts++] = *o;
+    for (const cli_opt *const *o = implicit; *o; o++)
+        c->opts[c->nopts++] = *o;
+    char shorts[128] = ":";
+    size_t sl = 1;
+    for (size_t i = 0; i < c->nopts; i++) {
+        const cli_opt *o = c->opts[i];
+        lo[i].name = o->name;
+        lo[i].has_arg = o->arg ? required_argument : no_argument;
+        lo[i].val = 256 + (int)i;
+        if (o->shortc && sl + 3 < sizeof shorts) {
+            shorts[sl++] = o->shortc;
+            if (o->arg)
+                shorts[sl++] = ':';
+        }
+    }
+    shorts[sl] = '\0';
+    optind = 1;
+    opterr = 0;
+    int rc = -1;
+    for (;;) {
+        int li = -1;
+        int ch = getopt_long(argc, argv, shorts, lo, &li);
+        if (ch == -1)
+            break;
+        int idx = -1;
+        if (ch >= 256)
+            idx = ch - 256;
+        else if (ch == '?' || ch == ':') {
+            const char *bad = argv[optind - 1];
+            rc = cli_usage_error(c, ch == ':' ? "option '%s' needs a value" : "unknown option '%s'", bad);
+            break;
+        } else {
+            for (size_t i = 0; i < c->nopts; i++)
+                if (c->opts[i]->shortc == ch)
+                    idx = (int)i;
+        }
+        if (idx < 0)
+            continue;
+        const cli_opt *o = c->opts[idx];
+        if (c->vals[idx].n && !(o->flags & CLI_REPEAT) && o->arg) {
+            rc = cli_usage_error(c, "--%s is given twice; it takes one value", o->name);
+            break;
+        }
+        add_value(&c->vals[idx], o->arg ? optarg : "true");
+    }
+    for (int i = optind; rc < 0 && i < argc; i++)
+        c->pos[c->npos++] = argv[i];
+    free(lo);
+    if (rc >= 0)
+        return rc;
+    if (cli_flag(c, "help")) {
+        cli_print_help(stdout, cmd);
+        return 0;
+    }
+    const char *job = cli_str(c, "job");
+    if (job && (rc = merge_job(c, job)) != 0)
+        return rc;
+    c->json = cli_flag(c, "json");
+    c->quiet = cli_flag(c, "quiet");
+    return -1;
+}

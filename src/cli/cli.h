@@ -1,0 +1,102 @@
+/* keps CLI: a thin layer over libkeps. Each subcommand is one cmd_*.c file
+ * that declares its options (with help text and an example each) and a run
+ * function; parsing, job files, help, man page and the common chores
+ * (input, roles, rng, release, report) live here. */
+#ifndef KEPS_CLI_H
+#define KEPS_CLI_H
+
+#include <stddef.h>
+
+#include "keps/error.h"
+#include "keps/json.h"
+#include "keps/rng.h"
+#include "keps/schema.h"
+#include "keps/table.h"
+
+#define CLI_REPEAT 1  /* option may be given several times */
+
+typedef struct cli_opt {
+    const char *name;     /* long name without "--" */
+    char shortc;          /* short letter or 0 */
+    const char *arg;      /* metavariable, NULL for a flag */
+    unsigned flags;
+    const char *help;
+    const char *example;  /* a complete flag as a user would type it */
+} cli_opt;
+
+typedef struct cli_ctx cli_ctx;
+
+typedef struct cli_cmd {
+    const char *name;
+    const char *summary;      /* one line for `keps help` */
+    const char *usage;        /* after "keps " */
+    const char *description;  /* paragraph(s) for --help and the man page */
+    const char *example;      /* one full command line */
+    const cli_opt *const *opts; /* NULL-terminated */
+    int (*run)(cli_ctx *c);
+} cli_cmd;
+
+typedef struct cli_val {
+    char **v;
+    size_t n;
+} cli_val;
+
+struct cli_ctx {
+    const cli_cmd *cmd;
+    const cli_opt **opts;  /* this command's options incl. the implicit ones */
+    cli_val *vals;         /* parallel to opts */
+    size_t nopts;
+    char **pos;            /* positional arguments */
+    size_t npos;
+    int json, quiet;
+    keps_rng *rng;         /* made on first use by cli_rng() */
+};
+
+/* Common options (CLI.md); commands list the ones they take. */
+extern const cli_opt cli_opt_input, cli_opt_output, cli_opt_delimiter, cli_opt_report,
+    cli_opt_qi, cli_opt_noisy, cli_opt_sensitive, cli_opt_insensitive, cli_opt_identifier,
+    cli_opt_others, cli_opt_k, cli_opt_suppress, cli_opt_epsilon, cli_opt_delta, cli_opt_beta,
+    cli_opt_seed, cli_opt_missing, cli_opt_keep_order, cli_opt_remove_suppressed;
+
+/* Values: the last one given, all of them, presence of a flag. */
+const char *cli_str(const cli_ctx *c, const char *name);
+size_t cli_list(const cli_ctx *c, const char *name, char ***vals);
+int cli_flag(const cli_ctx *c, const char *name);
+/* Numeric options: return 1 if given (and valid, *out set), 0 if absent
+ * (*out = dflt), -1 after printing a usage error. */
+int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double dflt, double *out);
+int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, long *out);
+/* Required option: prints the error and returns -1 if absent. */
+int cli_require(const cli_ctx *c, const char *name);
+
+/* Prints "keps CMD: message" to stderr; returns the exit code for err. */
+int cli_fail(const cli_ctx *c, const keps_error *err);
+int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Common chores. Each returns 0 or an exit code after printing the error. */
+int cli_load_input(cli_ctx *c, keps_table **t);
+int cli_load_table(cli_ctx *c, const char *path, keps_table **t);
+int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **s);
+keps_rng *cli_rng(cli_ctx *c);  /* NULL after printing an error */
+int cli_write_release(cli_ctx *c, const keps_table *release);
+/* Writes the report to --report (temp + rename) and prints it on stdout
+ * with --json. text, if not NULL, is printed on stdout without --json. */
+int cli_emit_report(cli_ctx *c, keps_json *report, const char *text);
+/* Starts a report object with the keys every method shares. */
+void cli_report_begin(cli_ctx *c, keps_json *j, const char *method);
+/* Milliseconds since an arbitrary origin (monotonic). */
+double cli_now_ms(void);
+/* Progress on stderr when it is a terminal, the work has run for more than a
+ * second, and --quiet is off. done <= total. */
+void cli_progress(cli_ctx *c, const char *what, double done, double total);
+void cli_progress_end(cli_ctx *c);
+
+/* Commands (one cmd_*.c each). */
+extern const cli_cmd cmd_anonymize, cmd_kepsilon, cmd_dpmicro, cmd_safela, cmd_rr, cmd_privacy,
+    cmd_verify, cmd_risk, cmd_evaluate, cmd_noise, cmd_audit, cmd_sweep;
+
+#endif

@@ -1,0 +1,229 @@
+/* The chores every method command shares. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "keps/csv.h"
+
+static int parse_delim(const cli_ctx *c, char *out)
+{
+    const char *d = cli_str(c, "delimiter");
+    *out = 0;
+    if (!d)
+        return 0;
+    if (strcmp(d, "tab") == 0 || strcmp(d, "\\t") == 0)
+        *out = '\t';
+    else if (strlen(d) == 1 && d[0] != '"' && d[0] != '\n' && d[0] != '\r')
+        *out = d[0];
+    else
+        return cli_usage_error(c, "--delimiter '%s': give one character such as ',' ';' '|' or 'tab'", d);
+    return 0;
+}
+
+int cli_load_table(cli_ctx *c, const char *path, keps_table **t)
+{
+    keps_csv_options o = {0};
+    int rc = parse_delim(c, &o.delimiter);
+    if (rc)
+        return rc;
+    o.missing = cli_str(c, "missing");
+    keps_error err = {0};
+    if (keps_csv_read(path, &o, t, &err))
+        return cli_fail(c, &err);
+    return 0;
+}
+
+int cli_load_input(cli_ctx *c, keps_table **t)
+{
+    if (cli_require(c, "input"))
+        return 2;
+    return cli_load_table(c, cli_str(c, "input"), t);
+}
+
+int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **out)
+{
+    keps_error err = {0};
+    keps_schema *s = keps_schema_new(t);
+    if (!s) {
+        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
+        return 2;
+    }
+    const char *others = cli_str(c, "others");
+    if (others && strcmp(others, "keep") == 0)
+        s->others = KEPS_OTHERS_KEEP;
+    else if (others && strcmp(others, "drop") == 0)
+        s->others = KEPS_OTHERS_DROP;
+    else if (others) {
+        keps_schema_free(s);
+        return cli_usage_error(c, "--others '%s': expected keep or drop", others);
+    }
+    char **v;
+    size_t n = cli_list(c, "qi", &v);
+    keps_status st = KEPS_OK;
+    for (size_t i = 0; i < n && !st; i++)
+        st = keps_schema_add_qi(s, t, v[i], &err);
+    static const struct {
+        const char *opt;
+        keps_role role;
+    } roles[] = {{"noisy", KEPS_ROLE_NOISY},
+                 {"sensitive", KEPS_ROLE_SENSITIVE},
+                 {"insensitive", KEPS_ROLE_INSENSITIVE},
+                 {"identifier", KEPS_ROLE_IDENTIFIER}};
+    for (size_t r = 0; r < sizeof roles / sizeof *roles && !st; r++) {
+        n = cli_list(c, roles[r].opt, &v);
+        for (size_t i = 0; i < n && !st; i++)
+            st = keps_schema_set_role(s, v[i], roles[r].role, &err);
+    }
+    if (!st)
+        st = keps_schema_check(s, &err);
+    if (st) {
+        keps_schema_free(s);
+        return cli_fail(c, &err);
+    }
+    *out = s;
+    return 0;
+}
+
+keps_rng *cli_rng(cli_ctx *c)
+{
+    if (c->rng)
+        return c->rng;
+    long seed;
+    int given = cli_long(c, "seed", 0, __LONG_MAX__, 0, &seed);
+    if (given < 0)
+        return NULL;
+    if (given) {
+        fprintf(stderr, "keps %s: warning: --seed %ld makes the randomness reproducible; the output is NOT private. "
+                        "Use it for tests and experiments only.\n",
+                c->cmd->name, seed);
+        c->rng = keps_rng_new_seeded((uint64_t)seed);
+    } else {
+        c->rng = keps_rng_new();
+    }
+    if (!c->rng)
+        fprintf(stderr, "keps %s: cannot initialize the random number generator (libsodium)\n", c->cmd->name);
+    return c->rng;
+}
+
+int cli_write_release(cli_ctx *c, const keps_table *release)
+{
+    const char *out = cli_str(c, "output");
+    if (!out)
+        return 0;
+    char delim;
+    int rc = parse_delim(c, &delim);
+    if (rc)
+        return rc;
+    int keep = cli_flag(c, "keep-order");
+    if (keep && !c->quiet)
+        fprintf(stderr, "keps %s: note: --keep-order writes rows in input order; row order can leak which "
+                        "record is which\n",
+                c->cmd->name);
+    keps_rng *rng = keep ? NULL : cli_rng(c);
+    if (!keep && !rng)
+        return 2;
+    keps_error err = {0};
+    if (keps_release_write(release, out, delim ? delim : ',', rng, keep, &err))
+        return cli_fail(c, &err);
+    return 0;
+}
+
+static int write_file_atomic(const cli_ctx *c, const char *path, const char *text)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp)
+        return 2;
+    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    if (f)
+        ok = (fclose(f) == 0) && ok;
+    else if (fd >= 0)
+        close(fd);
+    if (ok)
+        ok = rename(tmp, path) == 0;
+    if (!ok) {
+        if (fd >= 0)
+            unlink(tmp);
+        fprintf(stderr, "keps %s: %s: cannot write the report\n", c->cmd->name, path);
+    }
+    free(tmp);
+    return ok ? 0 : 2;
+}
+
+int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
+{
+    const char *js = keps_json_text(j);
+    if (!js) {
+        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
+        return 2;
+    }
+    const char *rp = cli_str(c, "report");
+    if (rp && write_file_atomic(c, rp, js))
+        return 2;
+    if (c->json)
+        printf("%s\n", js);
+    else if (text)
+        fputs(text, stdout);
+    return 0;
+}
+
+void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
+{
+    keps_json_init(j);
+    keps_json_object(j, NULL);
+    keps_json_str(j, "keps_version", KEPS_VERSION);
+    keps_json_str(j, "method", method);
+    keps_json_object(j, "parameters");
+    for (size_t i = 0; i < c->nopts; i++) {
+        const cli_opt *o = c->opts[i];
+        if (!c->vals[i].n || !strcmp(o->name, "json") || !strcmp(o->name, "quiet") || !strcmp(o->name, "help"))
+            continue;
+        if (o->flags & CLI_REPEAT) {
+            keps_json_array(j, o->name);
+            for (size_t k = 0; k < c->vals[i].n; k++)
+                keps_json_str(j, NULL, c->vals[i].v[k]);
+            keps_json_end(j);
+        } else {
+            keps_json_str(j, o->name, c->vals[i].v[c->vals[i].n - 1]);
+        }
+    }
+    keps_json_end(j);
+    keps_json_bool(j, "seeded", c->rng && keps_rng_is_seeded(c->rng));
+}
+
+double cli_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static double progress_start = -1;
+static int progress_shown = 0;
+
+void cli_progress(cli_ctx *c, const char *what, double done, double total)
+{
+    if (c->quiet || !isatty(STDERR_FILENO))
+        return;
+    double now = cli_now_ms();
+    if (progress_start < 0)
+        progress_start = now;
+    if (now - progress_start < 1000)
+        return;
+    fprintf(stderr, "\r%s: %5.1f%%", what, total > 0 ? 100.0 * done / total : 0.0);
+    progress_shown = 1;
+}
+
+void cli_progress_end(cli_ctx *c)
+{
+    if (progress_shown)
+        fputs("\r\033[K", stderr);
+    progress_shown = 0;
+    progress_start = -1;
+}

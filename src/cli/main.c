@@ -1,0 +1,111 @@
+/* keps: command-line entry point. Dispatches to one cmd_*.c per subcommand. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv);
+void cli_ctx_free(cli_ctx *c);
+void cli_print_help(FILE *f, const cli_cmd *cmd);
+void cli_print_man(FILE *f, const cli_cmd *const *cmds);
+char *cli_job_command(const char *path, int *rc);
+
+static const cli_cmd *const commands[] = {
+    &cmd_anonymize, &cmd_kepsilon, &cmd_dpmicro, &cmd_safela, &cmd_rr,    &cmd_privacy,
+    &cmd_verify,    &cmd_risk,     &cmd_evaluate, &cmd_noise, &cmd_audit, &cmd_sweep, NULL};
+
+static const cli_cmd *lookup(const char *name)
+{
+    for (const cli_cmd *const *c = commands; *c; c++)
+        if (strcmp((*c)->name, name) == 0)
+            return *c;
+    return NULL;
+}
+
+static void overview(FILE *f)
+{
+    fprintf(f, "keps %s: publish personal microdata safely (k-anonymity and differential privacy)\n\n"
+               "usage: keps COMMAND [options]    keps help COMMAND    keps --job FILE.yml\n\ncommands:\n",
+            KEPS_VERSION);
+    for (const cli_cmd *const *c = commands; *c; c++)
+        fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
+    fprintf(f, "\n'keps COMMAND --help' lists every option with an example. Exit codes: 0 success, 1 the job "
+               "could not be done, 2 bad usage or bad input.\n");
+}
+
+static int run(const cli_cmd *cmd, int argc, char **argv)
+{
+    cli_ctx c;
+    int rc = cli_parse(&c, cmd, argc, argv);
+    if (rc < 0)
+        rc = cmd->run(&c);
+    cli_ctx_free(&c);
+    fflush(stdout);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        overview(stderr);
+        return 2;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
+        if (argc > 2 && strcmp(name, "help") == 0) {
+            const cli_cmd *cmd = lookup(argv[2]);
+            if (!cmd) {
+                fprintf(stderr, "keps: no command '%s'; 'keps help' lists them\n", argv[2]);
+                return 2;
+            }
+            cli_print_help(stdout, cmd);
+            return 0;
+        }
+        overview(stdout);
+        return 0;
+    }
+    if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+        printf("keps %s\n", KEPS_VERSION);
+        return 0;
+    }
+    if (!strcmp(name, "--man")) {
+        cli_print_man(stdout, commands);
+        return 0;
+    }
+    if (!strcmp(name, "--job") && argc >= 3) {
+        /* keps --job FILE [flags]: the command comes from the file. */
+        int rc;
+        char *cmdname = cli_job_command(argv[2], &rc);
+        if (!cmdname)
+            return rc;
+        const cli_cmd *cmd = lookup(cmdname);
+        if (!cmd) {
+            fprintf(stderr, "keps: %s: no command '%s'; 'keps help' lists them\n", argv[2], cmdname);
+            free(cmdname);
+            return 2;
+        }
+        free(cmdname);
+        argv[1] = (char *)cmd->name;
+        /* re-parse as: keps CMD --job FILE rest... */
+        char **av = malloc(((size_t)argc + 2) * sizeof *av);
+        if (!av)
+            return 2;
+        av[0] = (char *)cmd->name;
+        av[1] = "--job";
+        av[2] = argv[2];
+        for (int i = 3; i < argc; i++)
+            av[i] = argv[i];
+        av[argc] = NULL;
+        int r = run(cmd, argc, av);
+        free(av);
+        return r;
+    }
+    const cli_cmd *cmd = lookup(name);
+    if (!cmd) {
+        fprintf(stderr, "keps: no command '%s'\n\n", name);
+        overview(stderr);
+        return 2;
+    }
+    return run(cmd, argc - 1, argv + 1);
+}

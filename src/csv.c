@@ -1,0 +1,420 @@
+#include "keps/csv.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Parser state shared with libcsv's callbacks. Fields of the current row are
+ * copied into one growing buffer because libcsv reuses its own. */
+typedef struct reader {
+    const char *name;
+    const keps_csv_options *opt;
+    keps_table *t;
+    keps_error *err;
+    keps_status status;
+    char *buf;              /* field bytes of the current row */
+    size_t buflen, bufcap;
+    size_t *off, *len;      /* per field: offset into buf and length */
+    size_t nfields, fcap;
+    size_t line;            /* current physical line (1-based) */
+    size_t row_line;        /* line the current row started on */
+    int after_cr;           /* last row end was '\r' (CRLF pair pending) */
+} reader;
+
+static int add_field(reader *r, const char *s, size_t n)
+{
+    if (r->nfields == r->fcap) {
+        size_t c = r->fcap ? r->fcap * 2 : 16;
+        size_t *o = realloc(r->off, c * sizeof *o), *l;
+        if (!o)
+            return -1;
+        r->off = o;
+        if (!(l = realloc(r->len, c * sizeof *l)))
+            return -1;
+        r->len = l;
+        r->fcap = c;
+    }
+    if (r->buflen + n + 1 > r->bufcap) {
+        size_t c = r->bufcap ? r->bufcap : 256;
+        while (c < r->buflen + n + 1)
+            c *= 2;
+        char *b = realloc(r->buf, c);
+        if (!b)
+            return -1;
+        r->buf = b;
+        r->bufcap = c;
+    }
+    memcpy(r->buf + r->buflen, s, n);
+    r->buf[r->buflen + n] = '\0';
+    r->off[r->nfields] = r->buflen;
+    r->len[r->nfields] = n;
+    r->buflen += n + 1;
+    r->nfields++;
+    return 0;
+}
+
+static void on_field(void *s, size_t n, void *data)
+{
+    reader *r = data;
+    if (r->status)
+        return;
+    if (r->nfields == 0)
+        r->row_line = r->line;
+    if (add_field(r, s ? s : "", s ? n : 0)) {
+        r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
+        return;
+    }
+    /* Quoted newlines advance the physical line count. */
+    const char *p = s;
+    for (size_t i = 0; p && i < n; i++)
+        if (p[i] == '\n' || (p[i] == '\r' && (i + 1 == n || p[i + 1] != '\n')))
+            r->line++;
+}
+
+static void finish_row(reader *r)
+{
+    const char **f = malloc((r->nfields ? r->nfields : 1) * sizeof *f);
+    if (!f) {
+        r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
+        return;
+    }
+    for (size_t i = 0; i < r->nfields; i++)
+        f[i] = r->buf + r->off[i];
+    int no_header = r->opt && r->opt->no_header;
+    if (!r->t) {
+        char (*names)[24] = NULL;
+        const char **hdr = f;
+        if (no_header) {
+            names = malloc(r->nfields * sizeof *names);
+            hdr = malloc(r->nfields * sizeof *hdr);
+            for (size_t i = 0; names && hdr && i < r->nfields; i++) {
+                snprintf(names[i], sizeof names[i], "%zu", i);
+                hdr[i] = names[i];
+            }
+        }
+        r->t = names || !no_header ? keps_table_new(r->nfields, hdr, r->opt ? r->opt->missing : NULL,
+                                                    r->name, r->err)
+                                   : NULL;
+        if (!r->t)
+            r->status = r->err ? r->err->code : KEPS_EINPUT;
+        else if (no_header)
+            r->status = keps_table_append(r->t, f, r->len, (uint32_t)r->row_line, r->err);
+        if (no_header) {
+            free(names);
+            free(hdr);
+        }
+    } else if (r->nfields != r->t->ncols) {
+        size_t col = r->nfields < r->t->ncols ? r->nfields : r->t->ncols + 1;
+        r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, r->row_line, col,
+                                  "row has %zu fields but the %s has %zu; every row needs one field per "
+                                  "column (quote fields that contain the delimiter)",
+                                  r->nfields, no_header ? "first row" : "header", r->t->ncols);
+    } else {
+        r->status = keps_table_append(r->t, f, r->len, (uint32_t)r->row_line, r->err);
+    }
+    free(f);
+}
+
+static void on_row(int c, void *data)
+{
+    reader *r = data;
+    if (r->status)
+        return;
+    /* With CSV_REPALL_NL every unquoted CR and LF ends a "row"; an LF right
+     * after a CR is the second half of a CRLF, not a new line. */
+    int crlf_tail = (c == '\n' && r->after_cr);
+    r->after_cr = (c == '\r');
+    if (r->nfields > 0)
+        finish_row(r);
+    r->nfields = 0;
+    r->buflen = 0;
+    if ((c == '\n' || c == '\r') && !crlf_tail)
+        r->line++;
+}
+
+char keps_csv_sniff(const char *data, size_t len)
+{
+    static const char cand[] = {',', ';', '\t', '|'};
+    size_t count[4] = {0};
+    int quoted = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = data[i];
+        if (ch == '"')
+            quoted = !quoted;
+        else if (!quoted && (ch == '\n' || ch == '\r'))
+            break;
+        else if (!quoted)
+            for (int k = 0; k < 4; k++)
+                if (ch == cand[k])
+                    count[k]++;
+    }
+    int best = 0;
+    for (int k = 1; k < 4; k++)
+        if (count[k] > count[best])
+            best = k;
+    return cand[best];
+}
+
+/* Line and byte column of offset pos in data, for parse errors. */
+static void locate(const char *data, size_t pos, size_t *line, size_t *col)
+{
+    size_t l = 1, c = 1;
+    for (size_t i = 0; i < pos; i++) {
+        if (data[i] == '\n' || (data[i] == '\r' && data[i + 1] != '\n')) {
+            l++;
+            c = 1;
+        } else if (data[i] != '\r') {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+keps_status keps_csv_read_buffer(const char *data, size_t len, const char *name,
+                                 const keps_csv_options *opt, keps_table **out,
+                                 keps_error *err)
+{
+    *out = NULL;
+    size_t skip = 0;
+    if (len >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB &&
+        (unsigned char)data[2] == 0xBF)
+        skip = 3;
+    reader r = {.name = name, .opt = opt, .err = err, .line = 1, .row_line = 1};
+    struct csv_parser p;
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL))
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    char delim = opt && opt->delimiter ? opt->delimiter : keps_csv_sniff(data + skip, len - skip);
+    csv_set_delim(&p, (unsigned char)delim);
+    size_t done = csv_parse(&p, data + skip, len - skip, on_field, on_row, &r);
+    if (!r.status && done != len - skip) {
+        size_t line, col;
+        locate(data, skip + done, &line, &col);
+        r.status = csv_error(&p) == CSV_EPARSE
+                       ? keps_error_at(err, KEPS_EINPUT, name, line, col,
+                                       "malformed quoted field: a quote inside a quoted field must be "
+                                       "doubled (\"\") and a closing quote must end the field")
+                       : keps_error_set(err, KEPS_ENOMEM, "out of memory reading %s", name);
+    }
+    if (!r.status && csv_fini(&p, on_field, on_row, &r) != 0)
+        r.status = keps_error_at(err, KEPS_EINPUT, name, r.row_line, r.nfields + 1,
+                                 "unterminated quoted field: a field opened with '\"' here is never "
+                                 "closed; add the closing quote");
+    csv_free(&p);
+    if (!r.status && !r.t)
+        r.status = keps_error_at(err, KEPS_EINPUT, name, 0, 0,
+                                 "the file is empty: a header row naming the columns is required");
+    free(r.buf);
+    free(r.off);
+    free(r.len);
+    if (r.status) {
+        keps_table_free(r.t);
+        return r.status;
+    }
+    *out = r.t;
+    return KEPS_OK;
+}
+
+/* Reads a whole stream; the table needs about the file's size anyway, and
+ * whole-buffer parsing gives exact positions for errors. */
+static char *slurp(FILE *f, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap + 1);
+    while (b) {
+        size_t got = fread(b + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (n == cap) {
+            char *nb = realloc(b, cap * 2 + 1);
+            if (!nb) {
+                free(b);
+                return NULL;
+            }
+            b = nb;
+            cap *= 2;
+        }
+    }
+    if (b) {
+        b[n] = '\0';
+        *len = n;
+    }
+    return b;
+}
+
+keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
+                          keps_table **out, keps_error *err)
+{
+    int use_stdin = strcmp(path, "-") == 0;
+    FILE *f = use_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return keps_error_at(err, KEPS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+    size_t len = 0;
+    char *data = slurp(f, &len);
+    int rerr = ferror(f);
+    if (!use_stdin)
+        fclose(f);
+    if (!data)
+        return keps_error_set(err, KEPS_ENOMEM, "%s: out of memory reading the file", path);
+    if (rerr) {
+        free(data);
+        return keps_error_at(err, KEPS_EIO, path, 0, 0, "read error");
+    }
+    keps_status s = keps_csv_read_buffer(data, len, use_stdin ? "<stdin>" : path, opt, out, err);
+    free(data);
+    return s;
+}
+
+/* ---- writer ---- */
+
+struct keps_csv_writer {
+    FILE *f;
+    char *path, *tmp;
+    char delim;
+    int failed;
+};
+
+keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_error *err)
+{
+    keps_csv_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    w->delim = delimiter ? delimiter : ',';
+    if (strcmp(path, "-") == 0) {
+        w->f = stdout;
+        return w;
+    }
+    size_t n = strlen(path);
+    w->path = malloc(n + 1);
+    w->tmp = malloc(n + 16);
+    if (!w->path || !w->tmp) {
+        keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        goto fail;
+    }
+    memcpy(w->path, path, n + 1);
+    snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(w->tmp);
+    if (fd < 0) {
+        keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot create the output file: %s", strerror(errno));
+        free(w->tmp);
+        w->tmp = NULL;
+        goto fail;
+    }
+    w->f = fdopen(fd, "wb");
+    if (!w->f) {
+        close(fd);
+        unlink(w->tmp);
+        keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot open the output file: %s", strerror(errno));
+        goto fail;
+    }
+    return w;
+fail:
+    free(w->path);
+    free(w->tmp);
+    free(w);
+    return NULL;
+}
+
+static int needs_quotes(const char *s, char delim)
+{
+    /* Leading or trailing blanks would be trimmed by some readers. */
+    size_t n = strlen(s);
+    if (n && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+        return 1;
+    for (; *s; s++)
+        if (*s == delim || *s == '"' || *s == '\n' || *s == '\r')
+            return 1;
+    return 0;
+}
+
+keps_status keps_csv_write_row(keps_csv_writer *w, const char *const *fields, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *s = fields[i] ? fields[i] : "";
+        if (i)
+            putc(w->delim, w->f);
+        if (*s && needs_quotes(s, w->delim)) {
+            putc('"', w->f);
+            for (; *s; s++) {
+                if (*s == '"')
+                    putc('"', w->f);
+                putc(*s, w->f);
+            }
+            putc('"', w->f);
+        } else {
+            fputs(s, w->f);
+        }
+    }
+    if (putc('\n', w->f) == EOF)
+        w->failed = 1;
+    return w->failed ? KEPS_EIO : KEPS_OK;
+}
+
+keps_status keps_csv_writer_commit(keps_csv_writer *w, keps_error *err)
+{
+    keps_status s = KEPS_OK;
+    if (fflush(w->f) || ferror(w->f) || w->failed)
+        s = keps_error_at(err, KEPS_EIO, w->path ? w->path : "<stdout>", 0, 0,
+                          "write failed: %s", strerror(errno));
+    if (w->tmp) {
+        if (fclose(w->f) && !s)
+            s = keps_error_at(err, KEPS_EIO, w->path, 0, 0, "write failed: %s", strerror(errno));
+        if (!s && rename(w->tmp, w->path))
+            s = keps_error_at(err, KEPS_EIO, w->path, 0, 0, "cannot rename the output into place: %s",
+                              strerror(errno));
+        if (s)
+            unlink(w->tmp);
+    }
+    free(w->path);
+    free(w->tmp);
+    free(w);
+    return s;
+}
+
+void keps_csv_writer_abort(keps_csv_writer *w)
+{
+    if (!w)
+        return;
+    if (w->tmp) {
+        fclose(w->f);
+        unlink(w->tmp);
+    } else {
+        fflush(w->f);
+    }
+    free(w->path);
+    free(w->tmp);
+    free(w);
+}
+
+keps_status keps_csv_write_table(const keps_table *t, const char *path, char delimiter,
+                                 const uint32_t *order, keps_error *err)
+{
+    keps_csv_writer *w = keps_csv_writer_open(path, delimiter, err);
+    if (!w)
+        return err ? err->code : KEPS_EIO;
+    const char **f = malloc(t->ncols * sizeof *f);
+    if (!f) {
+        keps_csv_writer_abort(w);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    for (size_t j = 0; j < t->ncols; j++)
+        f[j] = t->cols[j].name;
+    keps_status s = keps_csv_write_row(w, f, t->ncols);
+    for (size_t i = 0; !s && i < t->nrows; i++) {
+        size_t r = order ? order[i] : i;
+        for (size_t j = 0; j < t->ncols; j++)
+            f[j] = keps_table_str(t, j, r);
+        s = keps_csv_write_row(w, f, t->ncols);
+    }
+    free(f);
+    if (s) {
+        keps_csv_writer_abort(w);
+        return keps_error_at(err, KEPS_EIO, path, 0, 0, "write failed: %s", strerror(errno));
+    }
+    return keps_csv_writer_commit(w, err);
+}

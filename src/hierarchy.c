@@ -1,0 +1,270 @@
+#include "keps/hierarchy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keps/csv.h"
+
+void keps_hierarchy_free(keps_hierarchy *h)
+{
+    if (h) {
+        keps_table_free(h->levels);
+        free(h);
+    }
+}
+
+static keps_status validate(const keps_table *t, int check_empty, keps_error *err)
+{
+    const char *src = t->source;
+    for (size_t j = 0; check_empty && j < t->ncols; j++) {
+        const keps_column *c = &t->cols[j];
+        for (uint32_t v = 0; v < c->nvalues; v++)
+            if (c->values[v][0] == '\0')
+                return keps_table_cell_error(err, t, j, c->first_row[v],
+                                             "empty value at level %zu; every row needs a value at every level", j);
+    }
+    /* Unique leaves: level 0 must have one code per row. */
+    const keps_column *leaf = &t->cols[0];
+    if (leaf->nvalues != t->nrows) {
+        uint32_t *seen = calloc(leaf->nvalues, sizeof *seen);
+        if (!seen)
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        for (size_t r = 0; r < t->nrows; r++) {
+            uint32_t v = leaf->codes[r];
+            if (seen[v]) {
+                size_t first = seen[v] - 1;
+                free(seen);
+                return keps_error_at(err, KEPS_EINPUT, src, t->row_line[r], 1,
+                                     "value '%s' is listed twice (also line %u); each original value needs "
+                                     "exactly one row", leaf->values[v], t->row_line[first]);
+            }
+            seen[v] = (uint32_t)r + 1;
+        }
+        free(seen);
+    }
+    /* Consistency: the level-(j-1) code determines the level-j code. */
+    for (size_t j = 1; j < t->ncols; j++) {
+        const keps_column *lo = &t->cols[j - 1], *hi = &t->cols[j];
+        uint32_t *up = malloc(lo->nvalues * sizeof *up);
+        uint32_t *who = malloc(lo->nvalues * sizeof *who);
+        if (!up || !who) {
+            free(up);
+            free(who);
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        }
+        memset(up, 0xff, lo->nvalues * sizeof *up);
+        for (size_t r = 0; r < t->nrows; r++) {
+            uint32_t a = lo->codes[r], b = hi->codes[r];
+            if (up[a] == KEPS_NONE) {
+                up[a] = b;
+                who[a] = (uint32_t)r;
+            } else if (up[a] != b) {
+                keps_status s = keps_error_at(
+                    err, KEPS_EINPUT, src, t->row_line[r], j + 1,
+                    "inconsistent hierarchy: '%s' at level %zu generalizes to '%s' at level %zu here but to "
+                    "'%s' on line %u; values merged at one level must stay merged above",
+                    lo->values[a], j - 1, hi->values[b], j, hi->values[up[a]], t->row_line[who[a]]);
+                free(up);
+                free(who);
+                return s;
+            }
+        }
+        free(up);
+        free(who);
+    }
+    return KEPS_OK;
+}
+
+static keps_status wrap(keps_table *levels, int check_empty, keps_hierarchy **out, keps_error *err)
+{
+    *out = NULL;
+    keps_status s = validate(levels, check_empty, err);
+    if (s) {
+        keps_table_free(levels);
+        return s;
+    }
+    keps_hierarchy *h = calloc(1, sizeof *h);
+    if (!h) {
+        keps_table_free(levels);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    h->levels = levels;
+    *out = h;
+    return KEPS_OK;
+}
+
+keps_status keps_hierarchy_from_table(keps_table *levels, keps_hierarchy **out, keps_error *err)
+{
+    return wrap(levels, 0, out, err);
+}
+
+keps_status keps_hierarchy_load_buffer(const char *data, size_t len, const char *name,
+                                       char delimiter, keps_hierarchy **out, keps_error *err)
+{
+    *out = NULL;
+    /* The missing token is set to a string no cell can hold, so an empty
+     * cell stays an ordinary (and then rejected) value. */
+    keps_csv_options o = {.delimiter = delimiter, .missing = "\x01", .no_header = 1};
+    keps_table *t;
+    keps_status s = keps_csv_read_buffer(data, len, name, &o, &t, err);
+    if (s)
+        return s;
+    return wrap(t, 1, out, err);
+}
+
+keps_status keps_hierarchy_load(const char *path, char delimiter, keps_hierarchy **out,
+                                keps_error *err)
+{
+    *out = NULL;
+    keps_csv_options o = {.delimiter = delimiter, .missing = "\x01", .no_header = 1};
+    keps_table *t;
+    keps_status s = keps_csv_read(path, &o, &t, err);
+    if (s)
+        return s;
+    return wrap(t, 1, out, err);
+}
+
+keps_status keps_hierarchy_bind(const keps_hierarchy *h, const keps_table *t, size_t col,
+                                uint32_t ***mapp, keps_error *err)
+{
+    *mapp = NULL;
+    const keps_table *L = h->levels;
+    const keps_column *c = &t->cols[col];
+    int nl = (int)L->ncols;
+    uint32_t **map = calloc((size_t)nl, sizeof *map);
+    if (!map)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (int l = 0; l < nl; l++)
+        if (!(map[l] = malloc((c->nvalues ? c->nvalues : 1) * sizeof **map))) {
+            keps_hierarchy_map_free(map, h);
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        }
+    for (uint32_t v = 0; v < c->nvalues; v++) {
+        const char *s = c->values[v];
+        uint32_t leaf = keps_table_lookup(L, 0, s, strlen(s));
+        if (leaf == KEPS_NONE) {
+            keps_hierarchy_map_free(map, h);
+            return keps_table_cell_error(err, t, col, c->first_row[v],
+                                         "value '%s' is not in the hierarchy %s; add a row for it "
+                                         "(value;level1;...;top)",
+                                         s, L->source);
+        }
+        uint32_t row = L->cols[0].first_row[leaf];
+        for (int l = 0; l < nl; l++)
+            map[l][v] = L->cols[l].codes[row];
+    }
+    *mapp = map;
+    return KEPS_OK;
+}
+
+void keps_hierarchy_map_free(uint32_t **map, const keps_hierarchy *h)
+{
+    if (!map)
+        return;
+    for (size_t l = 0; l < h->levels->ncols; l++)
+        free(map[l]);
+    free(map);
+}
+
+uint32_t *keps_hierarchy_leaf_counts(const keps_hierarchy *h, int level)
+{
+    const keps_column *c = &h->levels->cols[level];
+    uint32_t *n = calloc(c->nvalues ? c->nvalues : 1, sizeof *n);
+    if (n)
+        for (size_t r = 0; r < h->levels->nrows; r++)
+            n[c->codes[r]]++;
+    return n;
+}
+
+int keps_hierarchy_parse_widths(const char *spec, double *widths, int max, keps_error *err)
+{
+    int n = 0;
+    const char *p = spec;
+    while (*p) {
+        char *end;
+        double w = strtod(p, &end);
+        if (end == p || !(w > 0) || !isfinite(w) || (*end && *end != ',')) {
+            keps_error_set(err, KEPS_EINPUT,
+                           "interval spec '%s': expected positive widths separated by commas, e.g. interval=5,10,20",
+                           spec);
+            return -1;
+        }
+        if (n == max) {
+            keps_error_set(err, KEPS_EINPUT, "interval spec '%s': at most %d widths", spec, max);
+            return -1;
+        }
+        if (n > 0) {
+            double ratio = w / widths[n - 1];
+            if (ratio < 1.5 || fabs(ratio - nearbyint(ratio)) > 1e-9) {
+                keps_error_set(err, KEPS_EINPUT,
+                               "interval spec '%s': width %g is not a multiple (>1) of %g; each width must "
+                               "be a multiple of the previous so that intervals nest",
+                               spec, w, widths[n - 1]);
+                return -1;
+            }
+        }
+        widths[n++] = w;
+        p = *end ? end + 1 : end;
+    }
+    if (n == 0)
+        keps_error_set(err, KEPS_EINPUT, "interval spec is empty: give widths, e.g. interval=5,10,20");
+    return n ? n : -1;
+}
+
+keps_status keps_hierarchy_interval(keps_table *t, size_t col, const double *widths,
+                                    size_t nw, keps_hierarchy **out, keps_error *err)
+{
+    *out = NULL;
+    keps_status s = keps_table_numeric(t, col, err);
+    if (s)
+        return s;
+    const keps_column *c = &t->cols[col];
+    size_t nl = nw + 2;
+    const char **names = malloc(nl * sizeof *names);
+    char (*nb)[24] = malloc(nl * sizeof *nb);
+    const char **row = malloc(nl * sizeof *row);
+    char (*cell)[96] = malloc(nl * sizeof *cell);
+    keps_table *L = NULL;
+    if (!names || !nb || !row || !cell) {
+        s = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t l = 0; l < nl; l++) {
+        snprintf(nb[l], sizeof nb[l], "%zu", l);
+        names[l] = nb[l];
+    }
+    char src[256];
+    snprintf(src, sizeof src, "interval hierarchy of '%s'", c->name);
+    L = keps_table_new(nl, names, "\x01", src, err);
+    if (!L) {
+        s = err ? err->code : KEPS_EINPUT;
+        goto done;
+    }
+    for (uint32_t v = 0; v < c->nvalues && !s; v++) {
+        row[0] = c->values[v];
+        for (size_t l = 1; l <= nw; l++) {
+            if (v == c->missing) {
+                row[l] = c->values[v];
+                continue;
+            }
+            double lo = floor(c->num[v] / widths[l - 1]) * widths[l - 1];
+            snprintf(cell[l], sizeof cell[l], "[%.15g-%.15g[", lo, lo + widths[l - 1]);
+            row[l] = cell[l];
+        }
+        row[nl - 1] = "*";
+        s = keps_table_append(L, row, NULL, 0, err);
+    }
+    if (!s) {
+        s = keps_hierarchy_from_table(L, out, err);
+        L = NULL;
+    }
+done:
+    keps_table_free(L);
+    free(names);
+    free(nb);
+    free(row);
+    free(cell);
+    return s;
+}

@@ -1,0 +1,198 @@
+#include "keps/schema.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keps/csv.h"
+
+keps_schema *keps_schema_new(const keps_table *t)
+{
+    keps_schema *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->t = t;
+    s->role = calloc(t->ncols, sizeof *s->role);
+    s->qi = calloc(t->ncols, sizeof *s->qi);
+    s->noisy = calloc(t->ncols, sizeof *s->noisy);
+    s->sensitive = calloc(t->ncols, sizeof *s->sensitive);
+    if (!s->role || !s->qi || !s->noisy || !s->sensitive) {
+        keps_schema_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void keps_schema_free(keps_schema *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nqi; i++) {
+        if (s->qi[i].h) {
+            keps_hierarchy_map_free(s->qi[i].map, s->qi[i].h);
+            keps_hierarchy_free(s->qi[i].h);
+        }
+    }
+    free(s->role);
+    free(s->qi);
+    free(s->noisy);
+    free(s->sensitive);
+    free(s);
+}
+
+const char *keps_role_name(keps_role r)
+{
+    static const char *n[] = {"unassigned", "identifier", "quasi", "noisy", "sensitive", "insensitive"};
+    return n[r];
+}
+
+static keps_status claim(keps_schema *s, size_t col, keps_role r, keps_error *err)
+{
+    if (s->role[col] != KEPS_ROLE_NONE && s->role[col] != r)
+        return keps_error_set(err, KEPS_EINPUT, "column '%s' is given two roles (%s and %s); give it one",
+                              s->t->cols[col].name, keps_role_name(s->role[col]), keps_role_name(r));
+    if (s->role[col] == r)
+        return keps_error_set(err, KEPS_EINPUT, "column '%s' is given the role %s twice",
+                              s->t->cols[col].name, keps_role_name(r));
+    s->role[col] = r;
+    return KEPS_OK;
+}
+
+static keps_status no_column(const keps_table *t, const char *name, keps_error *err)
+{
+    char list[600] = "";
+    size_t n = 0;
+    for (size_t j = 0; j < t->ncols && n + 40 < sizeof list; j++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", j ? ", " : "", t->cols[j].name);
+    return keps_error_set(err, KEPS_EINPUT, "%s has no column '%s'; its columns are: %s", t->source, name, list);
+}
+
+keps_status keps_schema_add_qi_hierarchy(keps_schema *s, size_t col, keps_hierarchy *h,
+                                         keps_error *err)
+{
+    uint32_t **map = NULL;
+    keps_status st = claim(s, col, KEPS_ROLE_QUASI, err);
+    if (st) {
+        keps_hierarchy_free(h);
+        return st;
+    }
+    if (h && (st = keps_hierarchy_bind(h, s->t, col, &map, err))) {
+        s->role[col] = KEPS_ROLE_NONE;
+        keps_hierarchy_free(h);
+        return st;
+    }
+    keps_qi *q = &s->qi[s->nqi++];
+    q->col = col;
+    q->h = h;
+    q->map = map;
+    q->height = h ? keps_hierarchy_height(h) : 0;
+    return KEPS_OK;
+}
+
+keps_status keps_schema_add_qi(keps_schema *s, keps_table *t, const char *spec, keps_error *err)
+{
+    const char *colon = strchr(spec, ':');
+    size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+    char name[256];
+    if (nlen == 0 || nlen >= sizeof name)
+        return keps_error_set(err, KEPS_EINPUT, "--qi '%s': expected NAME, NAME:HIERARCHY.csv or NAME:interval=W1,W2,...", spec);
+    memcpy(name, spec, nlen);
+    name[nlen] = '\0';
+    int col = keps_table_column(t, name);
+    if (col < 0)
+        return no_column(t, name, err);
+    keps_hierarchy *h = NULL;
+    keps_status st = KEPS_OK;
+    if (colon && strncmp(colon + 1, "interval=", 9) == 0) {
+        double w[32];
+        int nw = keps_hierarchy_parse_widths(colon + 10, w, 32, err);
+        if (nw < 0)
+            return KEPS_EINPUT;
+        st = keps_hierarchy_interval(t, (size_t)col, w, (size_t)nw, &h, err);
+    } else if (colon) {
+        st = keps_hierarchy_load(colon + 1, 0, &h, err);
+    }
+    if (st)
+        return st;
+    return keps_schema_add_qi_hierarchy(s, (size_t)col, h, err);
+}
+
+keps_status keps_schema_set_role(keps_schema *s, const char *name, keps_role role, keps_error *err)
+{
+    int col = keps_table_column(s->t, name);
+    if (col < 0)
+        return no_column(s->t, name, err);
+    keps_status st = claim(s, (size_t)col, role, err);
+    if (st)
+        return st;
+    if (role == KEPS_ROLE_NOISY)
+        s->noisy[s->nnoisy++] = (size_t)col;
+    else if (role == KEPS_ROLE_SENSITIVE)
+        s->sensitive[s->nsensitive++] = (size_t)col;
+    return KEPS_OK;
+}
+
+keps_status keps_schema_check(const keps_schema *s, keps_error *err)
+{
+    if (s->others != KEPS_OTHERS_ERROR)
+        return KEPS_OK;
+    char list[600] = "";
+    size_t n = 0, count = 0;
+    for (size_t j = 0; j < s->t->ncols; j++) {
+        if (s->role[j] != KEPS_ROLE_NONE)
+            continue;
+        count++;
+        if (n + 40 < sizeof list)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", s->t->cols[j].name);
+    }
+    if (!count)
+        return KEPS_OK;
+    return keps_error_set(err, KEPS_EINPUT,
+                          "%zu column%s ha%s no role: %s; give each a role (--qi, --sensitive, --insensitive, "
+                          "--identifier, ...) or pass --others keep|drop",
+                          count, count > 1 ? "s" : "", count > 1 ? "ve" : "s", list);
+}
+
+int keps_schema_released(const keps_schema *s, size_t j)
+{
+    if (s->role[j] == KEPS_ROLE_IDENTIFIER)
+        return 0;
+    if (s->role[j] == KEPS_ROLE_NONE)
+        return s->others == KEPS_OTHERS_KEEP;
+    return 1;
+}
+
+keps_table *keps_release_new(const keps_schema *s, keps_error *err)
+{
+    const keps_table *t = s->t;
+    const char **names = malloc(t->ncols * sizeof *names);
+    if (!names) {
+        keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    size_t n = 0;
+    for (size_t j = 0; j < t->ncols; j++)
+        if (keps_schema_released(s, j))
+            names[n++] = t->cols[j].name;
+    keps_table *r = NULL;
+    if (n == 0)
+        keps_error_set(err, KEPS_EINPUT, "no column would be released: every column is an identifier or dropped");
+    else
+        r = keps_table_new(n, names, "\x01", "<release>", err);
+    free(names);
+    return r;
+}
+
+keps_status keps_release_write(const keps_table *release, const char *path, char delimiter,
+                               keps_rng *rng, int keep_order, keps_error *err)
+{
+    uint32_t *order = NULL;
+    if (!keep_order) {
+        order = keps_rng_permutation(rng, release->nrows);
+        if (!order)
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    keps_status st = keps_csv_write_table(release, path, delimiter, order, err);
+    free(order);
+    return st;
+}

@@ -1,0 +1,283 @@
+#include "keps/table.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+
+static uint32_t hash_str(const char *s, size_t len)
+{
+    /* FNV-1a: short keys, good enough spread for a power-of-two table. */
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+static void column_free(keps_column *c)
+{
+    free(c->codes);
+    free(c->values);
+    free(c->num);
+    free(c->first_row);
+    free(c->slots);
+    free(c->hashes);
+}
+
+void keps_table_free(keps_table *t)
+{
+    if (!t)
+        return;
+    for (size_t j = 0; j < t->ncols; j++)
+        column_free(&t->cols[j]);
+    free(t->cols);
+    free(t->row_line);
+    keps_arena_free(t->arena);
+    free(t);
+}
+
+keps_table *keps_table_new(size_t ncols, const char *const *names,
+                           const char *missing_token, const char *source,
+                           keps_error *err)
+{
+    if (!source)
+        source = "<memory>";
+    if (ncols == 0) {
+        keps_error_at(err, KEPS_EINPUT, source, 1, 0, "the header row is empty: the first line must name the columns");
+        return NULL;
+    }
+    keps_table *t = calloc(1, sizeof *t);
+    if (!t || !(t->arena = keps_arena_new()) || !(t->cols = calloc(ncols, sizeof *t->cols)))
+        goto oom;
+    t->ncols = ncols;
+    t->source = keps_arena_strndup(t->arena, source, strlen(source));
+    if (!missing_token)
+        missing_token = "";
+    t->missing_token = keps_arena_strndup(t->arena, missing_token, strlen(missing_token));
+    if (!t->source || !t->missing_token)
+        goto oom;
+    for (size_t j = 0; j < ncols; j++) {
+        keps_column *c = &t->cols[j];
+        c->missing = KEPS_NONE;
+        if (names[j][0] == '\0') {
+            keps_error_at(err, KEPS_EINPUT, source, 1, j + 1,
+                          "column %zu has an empty name in the header; give every column a name", j + 1);
+            keps_table_free(t);
+            return NULL;
+        }
+        for (size_t i = 0; i < j; i++) {
+            if (strcmp(names[i], names[j]) == 0) {
+                keps_error_at(err, KEPS_EINPUT, source, 1, j + 1,
+                              "duplicate header name '%s' (also column %zu); column names must be unique",
+                              names[j], i + 1);
+                keps_table_free(t);
+                return NULL;
+            }
+        }
+        c->name = keps_arena_strndup(t->arena, names[j], strlen(names[j]));
+        if (!c->name)
+            goto oom;
+    }
+    return t;
+oom:
+    keps_table_free(t);
+    keps_error_set(err, KEPS_ENOMEM, "out of memory creating a table");
+    return NULL;
+}
+
+static int grow_slots(keps_column *c)
+{
+    uint32_t n = c->nslots ? c->nslots * 2 : 64;
+    uint32_t *s = malloc((size_t)n * sizeof *s);
+    if (!s)
+        return -1;
+    memset(s, 0xff, (size_t)n * sizeof *s);
+    for (uint32_t v = 0; v < c->nvalues; v++) {
+        uint32_t i = c->hashes[v] & (n - 1);
+        while (s[i] != KEPS_NONE)
+            i = (i + 1) & (n - 1);
+        s[i] = v;
+    }
+    free(c->slots);
+    c->slots = s;
+    c->nslots = n;
+    return 0;
+}
+
+static uint32_t find(const keps_column *c, const char *s, size_t len, uint32_t h, uint32_t *slot)
+{
+    if (!c->nslots) {
+        *slot = KEPS_NONE;
+        return KEPS_NONE;
+    }
+    uint32_t i = h & (c->nslots - 1);
+    for (;;) {
+        uint32_t v = c->slots[i];
+        if (v == KEPS_NONE) {
+            *slot = i;
+            return KEPS_NONE;
+        }
+        if (c->hashes[v] == h && strncmp(c->values[v], s, len) == 0 && c->values[v][len] == '\0')
+            return v;
+        i = (i + 1) & (c->nslots - 1);
+    }
+}
+
+uint32_t keps_table_lookup(const keps_table *t, size_t col, const char *s, size_t len)
+{
+    uint32_t slot;
+    return find(&t->cols[col], s, len, hash_str(s, len), &slot);
+}
+
+uint32_t keps_table_intern(keps_table *t, size_t col, const char *s, size_t len)
+{
+    keps_column *c = &t->cols[col];
+    uint32_t h = hash_str(s, len), slot;
+    uint32_t v = find(c, s, len, h, &slot);
+    if (v != KEPS_NONE)
+        return v;
+    if ((uint64_t)(c->nvalues + 1) * 2 > c->nslots) {
+        if (grow_slots(c))
+            return KEPS_NONE;
+        find(c, s, len, h, &slot);
+    }
+    if (c->nvalues == c->vcap) {
+        uint32_t n = c->vcap ? c->vcap * 2 : 16;
+        char **vals = realloc(c->values, (size_t)n * sizeof *vals);
+        if (!vals)
+            return KEPS_NONE;
+        c->values = vals;
+        uint32_t *hs = realloc(c->hashes, (size_t)n * sizeof *hs);
+        if (!hs)
+            return KEPS_NONE;
+        c->hashes = hs;
+        uint32_t *fr = realloc(c->first_row, (size_t)n * sizeof *fr);
+        if (!fr)
+            return KEPS_NONE;
+        c->first_row = fr;
+        c->vcap = n;
+    }
+    char *copy = keps_arena_strndup(t->arena, s, len);
+    if (!copy)
+        return KEPS_NONE;
+    v = c->nvalues++;
+    c->values[v] = copy;
+    c->hashes[v] = h;
+    c->first_row[v] = (uint32_t)t->nrows;
+    c->slots[slot] = v;
+    if (strcmp(copy, t->missing_token) == 0)
+        c->missing = v;
+    return v;
+}
+
+static int grow_rows(keps_table *t)
+{
+    size_t n = t->cap ? t->cap * 2 : 1024;
+    for (size_t j = 0; j < t->ncols; j++) {
+        uint32_t *p = realloc(t->cols[j].codes, n * sizeof *p);
+        if (!p)
+            return -1;
+        t->cols[j].codes = p;
+    }
+    uint32_t *l = realloc(t->row_line, n * sizeof *l);
+    if (!l)
+        return -1;
+    t->row_line = l;
+    t->cap = n;
+    return 0;
+}
+
+keps_status keps_table_append(keps_table *t, const char *const *fields,
+                              const size_t *lens, uint32_t line, keps_error *err)
+{
+    if (t->nrows == t->cap && grow_rows(t))
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory at row %zu", t->nrows + 1);
+    if (t->nrows >= UINT32_MAX - 1)
+        return keps_error_set(err, KEPS_EINPUT, "%s: more than 4 billion rows are not supported", t->source);
+    for (size_t j = 0; j < t->ncols; j++) {
+        size_t len = lens ? lens[j] : strlen(fields[j]);
+        uint32_t v = keps_table_intern(t, j, fields[j], len);
+        if (v == KEPS_NONE)
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory at row %zu", t->nrows + 1);
+        t->cols[j].codes[t->nrows] = v;
+        if (v == t->cols[j].missing)
+            t->cols[j].missing_count++;
+    }
+    t->row_line[t->nrows] = line;
+    t->nrows++;
+    return KEPS_OK;
+}
+
+int keps_table_column(const keps_table *t, const char *name)
+{
+    for (size_t j = 0; j < t->ncols; j++)
+        if (strcmp(t->cols[j].name, name) == 0)
+            return (int)j;
+    return -1;
+}
+
+keps_status keps_table_cell_error(keps_error *err, const keps_table *t, size_t col,
+                                  size_t row, const char *fmt, ...)
+{
+    if (!err)
+        return KEPS_EINPUT;
+    char msg[800];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    size_t line = row < t->nrows && t->row_line ? t->row_line[row] : 0;
+    if (!line)
+        line = row + 2; /* header is line 1 */
+    return keps_error_at(err, KEPS_EINPUT, t->source, line, col + 1, "column '%s': %s",
+                         t->cols[col].name, msg);
+}
+
+keps_status keps_table_numeric(keps_table *t, size_t col, keps_error *err)
+{
+    keps_column *c = &t->cols[col];
+    if (c->num)
+        return KEPS_OK;
+    double *num = malloc((c->nvalues ? c->nvalues : 1) * sizeof *num);
+    if (!num)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (uint32_t v = 0; v < c->nvalues; v++) {
+        if (v == c->missing) {
+            num[v] = NAN;
+            continue;
+        }
+        const char *s = c->values[v];
+        char *end;
+        errno = 0;
+        double x = strtod(s, &end);
+        while (*end == ' ' || *end == '\t')
+            end++;
+        if (end == s || *end != '\0' || errno == ERANGE || !isfinite(x)) {
+            free(num);
+            return keps_table_cell_error(err, t, col, c->first_row[v],
+                                         "'%s' is not a number; a numeric column needs a finite number "
+                                         "or the missing token '%s' in every cell",
+                                         s, t->missing_token);
+        }
+        num[v] = x;
+    }
+    c->num = num;
+    return KEPS_OK;
+}
+
+size_t keps_table_memory(const keps_table *t)
+{
+    size_t b = sizeof *t + t->ncols * sizeof *t->cols + t->cap * sizeof *t->row_line;
+    for (size_t j = 0; j < t->ncols; j++) {
+        const keps_column *c = &t->cols[j];
+        b += t->cap * sizeof *c->codes + c->vcap * (sizeof *c->values + 2 * sizeof(uint32_t));
+        b += c->nslots * sizeof *c->slots + (c->num ? c->nvalues * sizeof(double) : 0);
+    }
+    return b + keps_arena_bytes(t->arena);
+}

@@ -1,0 +1,72 @@
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "keps/csv.h"
+
+const char *src_path(const char *rel)
+{
+    static char buf[8][1024];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", KEPS_SOURCE_DIR, rel);
+    return buf[k];
+}
+
+keps_table *table_from_csv(const char *csv)
+{
+    keps_table *t = NULL;
+    keps_error err = {0};
+    keps_status s = keps_csv_read_buffer(csv, strlen(csv), "test.csv", NULL, &t, &err);
+    if (s)
+        fprintf(stderr, "table_from_csv: %s\n", err.msg);
+    assert_int_equal(s, KEPS_OK);
+    return t;
+}
+
+static void slurp_into(const char *path, char *buf, size_t len)
+{
+    if (!buf)
+        return;
+    buf[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+int run_keps(const char *args, char *out, size_t outlen, char *errbuf, size_t errlen)
+{
+    char o[] = "/tmp/keps_out_XXXXXX", e[] = "/tmp/keps_err_XXXXXX";
+    int fo = mkstemp(o), fe = mkstemp(e);
+    close(fo);
+    close(fe);
+    size_t n = strlen(args) + strlen(KEPS_BINARY) + 128;
+    char *cmd = malloc(n);
+    snprintf(cmd, n, "%s %s >%s 2>%s </dev/null", KEPS_BINARY, args, o, e);
+    int st = system(cmd);
+    free(cmd);
+    slurp_into(o, out, outlen);
+    slurp_into(e, errbuf, errlen);
+    unlink(o);
+    unlink(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+const char *temp_file(const char *text)
+{
+    static char buf[8][64];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "/tmp/keps_test_XXXXXX");
+    int fd = mkstemp(buf[k]);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return buf[k];
+}

@@ -1,0 +1,27 @@
+/* Helpers shared by the cmocka tests. */
+#ifndef KEPS_TESTUTIL_H
+#define KEPS_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka needs these before its header */
+#include <cmocka.h>
+
+#include "keps/table.h"
+
+/* Absolute path of a file in the source tree (static buffer, rotates 8). */
+const char *src_path(const char *rel);
+/* Table from CSV text; fails the test on error. */
+keps_table *table_from_csv(const char *csv);
+/* Runs the keps binary with a shell command line (args appended to the
+ * binary path); returns its exit code; stdout/stderr captured into the
+ * given buffers (may be NULL). */
+int run_keps(const char *args, char *out, size_t outlen, char *errbuf, size_t errlen);
+/* Writes text to a fresh temporary file; returns its path (static, rotates 8). */
+const char *temp_file(const char *text);
+
+#define assert_double_near(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
+
+#endif
