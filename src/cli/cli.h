@@ -95,6 +95,16 @@ double cli_now_ms(void);
 void cli_progress(cli_ctx *c, const char *what, double done, double total);
 void cli_progress_end(cli_ctx *c);
 
+/* Parts of commands that live in their own files. */
+int cli_anonymize_ola(cli_ctx *c);
+int cli_anonymize_mondrian(cli_ctx *c);
+int cli_anonymize_mdav(cli_ctx *c);
+int cli_privacy_delta(cli_ctx *c);
+int cli_privacy_min_k(cli_ctx *c);
+int cli_privacy_rr_epsilon(cli_ctx *c);
+int cli_privacy_rr_t(cli_ctx *c);
+int cli_privacy_implies(cli_ctx *c);
+
 /* Commands (one cmd_*.c each). */
 extern const cli_cmd cmd_anonymize, cmd_kepsilon, cmd_dpmicro, cmd_safela, cmd_rr, cmd_privacy,
     cmd_verify, cmd_risk, cmd_evaluate, cmd_noise, cmd_audit, cmd_sweep;

@@ -1,22 +1,52 @@
-/* keps privacy: not implemented yet. */
+/* keps privacy: calculators. delta/min-k in privacy_delta.c (SPEC 6),
+ * rr-epsilon/rr-t/implies in privacy_rr.c (SPEC 7). */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
-static const cli_opt *const opts[] = {NULL};
+static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", 0,
+                                      "epsilon' of the exponential mechanism (delta, min-k)", "--epsilon-prime 0.5"};
+static const cli_opt opt_max_k = {"max-k", 0, "K", 0, "min-k: largest k to try (default 100000)", "--max-k 10000"};
+static const cli_opt opt_p = {"p", 'p', "P", 0, "keep probability of randomized response", "-p 0.6"};
+static const cli_opt opt_n = {"categories", 'n', "N", 0, "number of categories of the sensitive attribute", "-n 4"};
+static const cli_opt opt_t = {"t", 0, "T", 0, "multiplicative t-closeness level (t >= 1)", "--t 2"};
+static const cli_opt opt_from = {"from", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you have", "--from ldp"};
+static const cli_opt opt_to = {"to", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you want", "--to kt"};
+static const cli_opt opt_records = {"records", 0, "N", 0, "number of records N in the data set", "--records 100"};
+
+static const cli_opt *const opts[] = {&cli_opt_k, &cli_opt_beta, &cli_opt_epsilon, &opt_eps_prime,
+                                      &cli_opt_delta, &opt_max_k, &opt_p, &opt_n, &opt_t,
+                                      &opt_from, &opt_to, &opt_records, NULL};
 
 static int run(cli_ctx *c)
 {
-    fprintf(stderr, "keps %s: not implemented yet\n", c->cmd->name);
-    return 2;
+    if (c->npos < 1)
+        return cli_usage_error(c, "which calculator? delta, min-k, rr-epsilon, rr-t or implies");
+    const char *w = c->pos[0];
+    if (strcmp(w, "delta") == 0)
+        return cli_privacy_delta(c);
+    if (strcmp(w, "min-k") == 0)
+        return cli_privacy_min_k(c);
+    if (strcmp(w, "rr-epsilon") == 0)
+        return cli_privacy_rr_epsilon(c);
+    if (strcmp(w, "rr-t") == 0)
+        return cli_privacy_rr_t(c);
+    if (strcmp(w, "implies") == 0)
+        return cli_privacy_implies(c);
+    return cli_usage_error(c, "no calculator '%s': expected delta, min-k, rr-epsilon, rr-t or implies", w);
 }
 
 const cli_cmd cmd_privacy = {
     "privacy",
     "privacy calculators: delta, min-k, rr-epsilon, rr-t, implies",
     "privacy delta|min-k|rr-epsilon|rr-t|implies [options]",
-    "Not implemented yet.",
-    "keps privacy --help",
+    "delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for -k, --beta and optionally "
+    "--epsilon/--epsilon-prime; min-k: the smallest k reaching --delta. rr-epsilon: the exact epsilon-LDP of "
+    "randomized response with keep probability -p over -n categories; rr-t: the multiplicative t of RR-t; "
+    "implies: translates between (1,t)/(k,t)-closeness, epsilon-LDP and (k,epsilon)-DP by the theorems of "
+    "Ekenstedt et al. (SPEC 7), refusing the directions the paper proves impossible.",
+    "keps privacy delta -k 75 --beta 0.7 --json",
     opts,
     run,
 };
