@@ -107,6 +107,6 @@ int cli_privacy_implies(cli_ctx *c);
 
 /* Commands (one cmd_*.c each). */
 extern const cli_cmd cmd_anonymize, cmd_kepsilon, cmd_dpmicro, cmd_safela, cmd_rr, cmd_privacy,
-    cmd_verify, cmd_risk, cmd_evaluate, cmd_noise, cmd_audit, cmd_sweep;
+    cmd_verify, cmd_risk, cmd_evaluate, cmd_noise, cmd_audit;
 
 #endif

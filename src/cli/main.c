@@ -13,7 +13,7 @@ char *cli_job_command(const char *path, int *rc);
 
 static const cli_cmd *const commands[] = {
     &cmd_anonymize, &cmd_kepsilon, &cmd_dpmicro, &cmd_safela, &cmd_rr,    &cmd_privacy,
-    &cmd_verify,    &cmd_risk,     &cmd_evaluate, &cmd_noise, &cmd_audit, &cmd_sweep, NULL};
+    &cmd_verify,    &cmd_risk,     &cmd_evaluate, &cmd_noise, &cmd_audit, NULL};
 
 static const cli_cmd *lookup(const char *name)
 {
