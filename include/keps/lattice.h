@@ -34,7 +34,9 @@ typedef struct keps_classes {
     size_t cap;
     size_t q;          /* QIs per representative */
     uint32_t *count;   /* [n] rows in the class */
-    uint32_t *rep;     /* [n*q] column code (table code) of one member row, per QI */
+    uint32_t *bot;     /* [n] a bottom class inside the class (its representative) */
+    uint32_t *rep;     /* bottom only: [n*q] column codes of the class, per QI;
+                          others use keps_classes_rep() */
     uint64_t *key;     /* [n] generalized key at the node (internal) */
     uint64_t node;     /* id of the node these are the classes of */
 } keps_classes;
@@ -60,6 +62,12 @@ typedef struct keps_lattice {
     int packed;          /* generalized keys fit a 64-bit mixed-radix number */
     uint64_t *mult;      /* [q] its multipliers (packed mode) */
 } keps_lattice;
+
+/* Column codes (per QI) of a row in class i of c. */
+static inline const uint32_t *keps_classes_rep(const keps_lattice *L, const keps_classes *c, size_t i)
+{
+    return L->bottom.rep + (size_t)c->bot[i] * L->q;
+}
 
 /* Builds the lattice of s's QIs (every QI needs a hierarchy) and groups the
  * rows into the bottom node's classes (one pass over the rows). */
