@@ -89,6 +89,7 @@ struct keps_lattice_work {
     size_t nslots; /* slots in use (a prefix, power of two): a small roll-up
                       after a large one keeps its keys in cache */
     int bits;
+    double ratio;        /* output/source classes of the last roll-up */
     const uint32_t **m;  /* [q] map at the target node's levels */
     const uint32_t **m0; /* [q] map at the source node's levels */
     size_t *diff;        /* coordinates where source and target differ */
@@ -241,9 +242,11 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
 {
     if (!from)
         from = &L->bottom;
-    /* The table starts small (a roll-up usually merges many classes; a
-     * small table stays in cache) and grows as classes appear. */
-    size_t guess = from->n / 8 > 512 ? from->n / 8 : 512;
+    /* The table is sized from the last roll-up's merge ratio (successive
+     * roll-ups are alike) rather than the source: a small table stays in
+     * cache. It grows if classes outnumber the guess. */
+    double r = w->ratio > 0 ? w->ratio : 0.25;
+    size_t guess = (size_t)((double)from->n * r * 1.25) + 64;
     if (work_prepare(w, guess < from->n ? guess : from->n) || classes_reserve(out, L->q, from->n, 0))
         return KEPS_ENOMEM;
     out->n = 0;
@@ -284,6 +287,7 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
         if (assign)
             assign[c] = g;
     }
+    w->ratio = from->n ? (double)out->n / (double)from->n : 0;
     return KEPS_OK;
 }
 
