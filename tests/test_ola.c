@@ -86,10 +86,7 @@ static void test_oracle_random(void **state)
     keps_rng *rng = keps_rng_new_seeded(31);
     for (int it = 0; it < 250; it++) {
         tg_inst x;
-        tg_make(&x, rng, TG_MAXQ, 40);
-        keps_lattice *L = NULL;
-        keps_error err = {0};
-        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
+        keps_lattice *L = tg_make_lattice(&x, rng, TG_MAXQ, 40);
         size_t k = 1 + keps_rng_below(rng, 6);
         for (size_t j = 0; j < sizeof limits / sizeof *limits; j++)
             check_instance(&x, L, k, limits[j]);
@@ -149,10 +146,8 @@ static void test_apply_is_k_anonymous(void **state)
     int checked = 0;
     for (int it = 0; it < 200; it++) {
         tg_inst x;
-        tg_make(&x, rng, TG_MAXQ, TG_MAXN);
-        keps_lattice *L = NULL;
+        keps_lattice *L = tg_make_lattice(&x, rng, TG_MAXQ, TG_MAXN);
         keps_error err = {0};
-        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
         size_t k = 2 + keps_rng_below(rng, 4);
         double s = limits[keps_rng_below(rng, 4)];
         keps_ola_params p = {k, s, (keps_metric)keps_rng_below(rng, KEPS_METRIC_COUNT)};
