@@ -21,7 +21,7 @@ enum {
  * the bottom. Bounded by entries and bytes; least recently used goes. */
 #define CACHE_MAX 4096
 #define CACHE_SLOTS 8192 /* id -> entry hash, power of two >= 2 * CACHE_MAX */
-#define CACHE_BYTES ((size_t)128 << 20)
+#define CACHE_BYTES ((size_t)32 << 20)
 
 typedef struct cache_entry {
     int *levels;
