@@ -176,38 +176,50 @@ static void json_class_begin(const out_ctx *o, const char *key, uint32_t e)
     keps_json_end(o->j);
 }
 
-static const char *verdict(int asked, int holds)
+/* "  -> holds (k=5)" when the property was asked for; bound already formatted. */
+static void verdict(FILE *f, int asked, int holds, const char *bound)
 {
-    return !asked ? "" : holds ? "  -> holds" : "  -> FAILS";
+    if (asked)
+        fprintf(f, "  -> %s (%s)", holds ? "holds" : "FAILS", bound);
+}
+
+static void text_worst(const out_ctx *o, uint32_t e)
+{
+    fprintf(o->txt, "; worst class ");
+    text_class(o, e);
+    fprintf(o->txt, "\n");
 }
 
 static int report_k(const out_ctx *o)
 {
     const keps_models *m = o->m;
+    const wanted *w = o->w;
     size_t below_c, below_r;
-    keps_models_below_k(m, o->w->has_k ? (size_t)o->w->k : 0, &below_c, &below_r);
+    keps_models_below_k(m, w->has_k ? (size_t)w->k : 0, &below_c, &below_r);
     int holds = below_c == 0;
+    char bound[64];
+    snprintf(bound, sizeof bound, "k=%ld", w->k);
     keps_json_object(o->j, "k_anonymity");
-    if (o->w->has_k)
-        keps_json_int(o->j, "k", o->w->k);
+    if (w->has_k)
+        keps_json_int(o->j, "k", w->k);
     keps_json_int(o->j, "min_class", (long long)m->min_class);
     keps_json_int(o->j, "classes", (long long)m->ec.nclasses);
-    if (o->w->has_k) {
+    if (w->has_k) {
         keps_json_int(o->j, "classes_below_k", (long long)below_c);
         keps_json_int(o->j, "records_below_k", (long long)below_r);
     }
     keps_json_int(o->j, "suppressed_rows", (long long)m->ec.suppressed);
-    keps_json_str(o->j, "suppressed", o->w->mode == KEPS_SUPPRESSED_EXCLUDE ? "excluded" : "class");
+    keps_json_str(o->j, "suppressed", w->mode == KEPS_SUPPRESSED_EXCLUDE ? "excluded" : "class");
     keps_json_array(o->j, "smallest");
-    fprintf(o->txt, "k-anonymity: %zu classes, smallest %zu rows", m->ec.nclasses, m->min_class);
-    if (o->w->has_k)
-        fprintf(o->txt, "; %zu classes (%zu rows) below k=%ld%s", below_c, below_r, o->w->k,
-                verdict(1, holds));
+    fprintf(o->txt, "k-anonymity: %zu classes, smallest class %zu rows", m->ec.nclasses, m->min_class);
+    if (w->has_k)
+        fprintf(o->txt, "; %zu class(es) with %zu rows below k", below_c, below_r);
+    verdict(o->txt, w->has_k, holds, bound);
     fprintf(o->txt, "\n");
-    for (size_t i = 0; i < m->ec.nclasses && i < (size_t)o->w->show; i++) {
+    for (size_t i = 0; i < m->ec.nclasses && i < (size_t)w->show; i++) {
         json_class_begin(o, NULL, m->by_size[i]);
         keps_json_end(o->j);
-        fprintf(o->txt, "  smallest class ");
+        fprintf(o->txt, "  smallest: ");
         text_class(o, m->by_size[i]);
         fprintf(o->txt, "\n");
     }
@@ -216,15 +228,15 @@ static int report_k(const out_ctx *o)
     return holds;
 }
 
-/* l-diversity and t-closeness for every sensitive column; holds[0..2] =
- * distinct l, entropy l, t (ANDed over columns). */
-static void report_sensitive(const out_ctx *o, int holds[3])
+/* Distinct and entropy l-diversity for every sensitive column; holds[0..1]
+ * ANDed over the columns. A table without classes holds vacuously. */
+static void report_l(const out_ctx *o, int holds[2])
 {
     const keps_models *m = o->m;
     const wanted *w = o->w;
-    holds[0] = holds[1] = holds[2] = 1;
-    if (!m->nsens)
-        return;
+    char bl[64], be[64];
+    snprintf(bl, sizeof bl, "l=%ld", w->l);
+    snprintf(be, sizeof be, "l=%g", w->entropy_l);
     keps_json_object(o->j, "l_diversity");
     if (w->has_l)
         keps_json_int(o->j, "l", w->l);
@@ -232,67 +244,85 @@ static void report_sensitive(const out_ctx *o, int holds[3])
         keps_json_num(o->j, "entropy_l", w->entropy_l);
     keps_json_str(o->j, "entropy_log", "natural");
     keps_json_object(o->j, "columns");
+    fprintf(o->txt, "l-diversity (entropy H with the natural log; entropy l-diversity holds iff exp(H) >= l):\n");
     for (size_t s = 0; s < m->nsens; s++) {
         const keps_sensitive_figures *f = &m->sens[s];
-        int hd = f->min_distinct_class == KEPS_NONE || (size_t)w->l <= f->min_distinct;
-        int he = f->min_entropy_class == KEPS_NONE || keps_entropy_l_holds(f->min_entropy_l, w->entropy_l);
+        const char *name = o->t->cols[f->col].name;
+        int none = f->min_distinct_class == KEPS_NONE;
+        int hd = none || (size_t)w->l <= f->min_distinct;
+        int he = none || keps_entropy_l_holds(f->min_entropy_l, w->entropy_l);
         holds[0] &= hd, holds[1] &= he;
-        keps_json_object(o->j, o->t->cols[f->col].name);
+        keps_json_object(o->j, name);
+        keps_json_int(o->j, "distinct_values", (long long)f->distinct_values);
         keps_json_int(o->j, "min_distinct", (long long)f->min_distinct);
         keps_json_num(o->j, "min_entropy_l", f->min_entropy_l);
-        keps_json_num(o->j, "min_entropy", f->min_entropy_l > 0 ? log(f->min_entropy_l) : 0);
+        keps_json_num(o->j, "min_entropy", none ? 0 : log(f->min_entropy_l));
         json_class_begin(o, "worst_distinct", f->min_distinct_class);
+        keps_json_int(o->j, "distinct", (long long)f->min_distinct);
         keps_json_end(o->j);
         json_class_begin(o, "worst_entropy", f->min_entropy_class);
+        keps_json_num(o->j, "entropy_l", f->min_entropy_l);
         keps_json_end(o->j);
         keps_json_end(o->j);
-        fprintf(o->txt, "sensitive '%s' (%s, %zu distinct values):\n", o->t->cols[f->col].name,
-                f->type == KEPS_SENSITIVE_ORDERED ? "ordered" : "nominal", f->distinct_values);
-        if (f->min_distinct_class == KEPS_NONE) {
-            fprintf(o->txt, "  no class to check\n");
+        if (none) {
+            fprintf(o->txt, "  '%s': no class to check\n", name);
             continue;
         }
-        fprintf(o->txt, "  distinct l-diversity: min %zu distinct values%s, worst class ", f->min_distinct,
-                verdict(w->has_l, hd));
-        text_class(o, f->min_distinct_class);
-        fprintf(o->txt, "\n  entropy l-diversity: min exp(H) = %.6g (H = %.6g, natural log)%s, worst class ",
-                f->min_entropy_l, log(f->min_entropy_l), verdict(w->has_el, he));
-        text_class(o, f->min_entropy_class);
-        fprintf(o->txt, "\n");
+        fprintf(o->txt, "  '%s' distinct: min %zu distinct values in a class", name, f->min_distinct);
+        verdict(o->txt, w->has_l, hd, bl);
+        text_worst(o, f->min_distinct_class);
+        fprintf(o->txt, "  '%s' entropy: min exp(H) = %.6g (H = %.6g)", name, f->min_entropy_l,
+                log(f->min_entropy_l));
+        verdict(o->txt, w->has_el, he, be);
+        text_worst(o, f->min_entropy_class);
     }
     keps_json_end(o->j);
     keps_json_end(o->j);
+}
 
+/* t-closeness for every sensitive column; returns whether all hold. */
+static int report_t(const out_ctx *o)
+{
+    const keps_models *m = o->m;
+    const wanted *w = o->w;
+    int holds = 1;
+    char bt[64];
+    snprintf(bt, sizeof bt, "t=%g", w->t);
     keps_json_object(o->j, "t_closeness");
     if (w->has_t)
         keps_json_num(o->j, "t", w->t);
-    keps_json_str(o->j, "distance", "earth mover's distance against the whole table");
+    keps_json_str(o->j, "distance", "earth mover's distance to the whole table's distribution");
     keps_json_object(o->j, "columns");
+    fprintf(o->txt, "t-closeness (Earth Mover's Distance of each class to the whole table's distribution):\n");
     for (size_t s = 0; s < m->nsens; s++) {
         const keps_sensitive_figures *f = &m->sens[s];
+        const char *name = o->t->cols[f->col].name;
         int ht = f->max_emd_class == KEPS_NONE || keps_t_closeness_holds(f->max_emd, w->t);
         const char *gd = f->type == KEPS_SENSITIVE_ORDERED ? "ordered" : "equal";
-        holds[2] &= ht;
-        keps_json_object(o->j, o->t->cols[f->col].name);
+        holds &= ht;
+        keps_json_object(o->j, name);
         keps_json_str(o->j, "ground_distance", gd);
         keps_json_num(o->j, "max_emd", f->max_emd);
-        keps_json_int(o->j, "distinct_values", (long long)f->distinct_values);
         if (f->type == KEPS_SENSITIVE_ORDERED)
             keps_json_int(o->j, "missing_ignored", (long long)f->missing_ignored);
         json_class_begin(o, "worst", f->max_emd_class);
+        keps_json_num(o->j, "emd", f->max_emd);
         keps_json_end(o->j);
         keps_json_end(o->j);
-        if (f->max_emd_class == KEPS_NONE)
+        if (f->max_emd_class == KEPS_NONE) {
+            fprintf(o->txt, "  '%s': no class to check\n", name);
             continue;
-        fprintf(o->txt, "  t-closeness '%s' (EMD, %s ground distance): max %.6g%s, worst class ",
-                o->t->cols[f->col].name, gd, f->max_emd, verdict(w->has_t, ht));
-        text_class(o, f->max_emd_class);
-        fprintf(o->txt, "\n");
+        }
+        fprintf(o->txt, "  '%s' (%s ground distance): max EMD %.6g", name, gd, f->max_emd);
+        verdict(o->txt, w->has_t, ht, bt);
+        text_worst(o, f->max_emd_class);
         if (f->missing_ignored)
-            fprintf(o->txt, "  (%zu rows with a missing value left out of the ordered EMD)\n", f->missing_ignored);
+            fprintf(o->txt, "  ('%s': %zu rows with a missing value left out of the ordered EMD)\n", name,
+                    f->missing_ignored);
     }
     keps_json_end(o->j);
     keps_json_end(o->j);
+    return holds;
 }
 
 static int report(cli_ctx *c, const keps_table *t, const keps_models *m, const size_t *qi, size_t nqi,
@@ -310,8 +340,11 @@ static int report(cli_ctx *c, const keps_table *t, const keps_models *m, const s
     fprintf(txt, "%s: %zu rows; %zu suppressed (every QI '*'), %s\n", t->source, t->nrows, m->ec.suppressed,
             w->mode == KEPS_SUPPRESSED_EXCLUDE ? "left out of the checks (--suppressed class checks them)"
                                                : "checked as one class");
-    int hk = report_k(&o), hs[3];
-    report_sensitive(&o, hs);
+    int hk = report_k(&o), hs[3] = {1, 1, 1};
+    if (m->nsens) {
+        report_l(&o, hs);
+        hs[2] = report_t(&o);
+    }
     int all = (!w->has_k || hk) && (!w->has_l || hs[0]) && (!w->has_el || hs[1]) && (!w->has_t || hs[2]);
     keps_json_object(&j, "holds");
     if (w->has_k)
@@ -325,7 +358,12 @@ static int report(cli_ctx *c, const keps_table *t, const keps_models *m, const s
     keps_json_bool(&j, "all", all);
     keps_json_end(&j);
     keps_json_end(&j);
-    fprintf(txt, "result: %s\n", all ? "every property asked for holds" : "FAILS");
+    if (all)
+        fprintf(txt, "result: every property asked for holds\n");
+    else
+        fprintf(txt, "result: FAILS:%s%s%s%s\n", w->has_k && !hk ? " k-anonymity" : "",
+                w->has_l && !hs[0] ? " distinct-l-diversity" : "", w->has_el && !hs[1] ? " entropy-l-diversity" : "",
+                w->has_t && !hs[2] ? " t-closeness" : "");
     fclose(txt);
     int rc = cli_emit_report(c, &j, text);
     keps_json_free(&j);
