@@ -106,7 +106,7 @@ static void finish_row(reader *r)
             free(hdr);
         }
     } else if (r->nfields != r->t->ncols) {
-        size_t col = r->nfields < r->t->ncols ? r->nfields : r->t->ncols + 1;
+        size_t col = (r->nfields < r->t->ncols ? r->nfields : r->t->ncols) + 1; /* first missing or extra field */
         r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, r->row_line, col,
                                   "row has %zu fields but the %s has %zu; every row needs one field per "
                                   "column (quote fields that contain the delimiter)",
@@ -126,7 +126,14 @@ static void on_row(int c, void *data)
      * after a CR is the second half of a CRLF, not a new line. */
     int crlf_tail = (c == '\n' && r->after_cr);
     r->after_cr = (c == '\r');
-    if (r->nfields > 0)
+    /* A blank line is an empty value in a one-column file; elsewhere it is
+     * not a row (and the '\n' of a CRLF pair is no line at all). */
+    if (r->nfields == 0 && !crlf_tail && c != -1 && r->t && r->t->ncols == 1) {
+        r->row_line = r->line;
+        if (add_field(r, "", 0))
+            r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
+    }
+    if (r->nfields > 0 && !r->status)
         finish_row(r);
     r->nfields = 0;
     r->buflen = 0;
