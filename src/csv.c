@@ -62,6 +62,11 @@ static void on_field(void *s, size_t n, void *data)
         return;
     if (r->nfields == 0)
         r->row_line = r->line;
+    if (s && memchr(s, '\0', n)) {
+        r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, r->line, r->nfields + 1,
+                                  "NUL byte in a field: the file looks binary or UTF-16; save it as UTF-8 text");
+        return;
+    }
     if (add_field(r, s ? s : "", s ? n : 0)) {
         r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
         return;

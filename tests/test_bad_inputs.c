@@ -36,7 +36,7 @@ static void expect_msg(const char *name, const keps_error *err)
 }
 
 static const char *const csv_cases[] = {"ragged.csv",   "ragged_crlf.csv", "unterminated.csv", "dupheader.csv",
-                                        "badquote.csv", "empty.csv",       "emptyname.csv"};
+                                        "badquote.csv", "empty.csv",       "emptyname.csv", "nulbyte.csv"};
 
 static void bad_csv_files(void **state)
 {
