@@ -144,6 +144,9 @@ static void on_row(int c, void *data)
     r->buflen = 0;
     if ((c == '\n' || c == '\r') && !crlf_tail)
         r->line++;
+    /* The next row starts here, even if libcsv never reports a field of it
+     * (an unterminated quote opening the row). */
+    r->row_line = r->line;
 }
 
 char keps_csv_sniff(const char *data, size_t len)
