@@ -73,10 +73,7 @@ static void test_quoted_fields(void **state)
 static void test_blanks(void **state)
 {
     (void)state;
-    keps_table *t = table_from_csv("a,b
- x , y 
-" x ","y "
-");
+    keps_table *t = table_from_csv("a,b\n x , y \n\" x \",\"y \"\n");
     assert_cell(t, 0, 0, "x");
     assert_cell(t, 1, 0, "y");
     assert_cell(t, 0, 1, " x ");
