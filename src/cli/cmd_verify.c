@@ -163,20 +163,25 @@ static void text_class(const out_ctx *o, uint32_t e)
         fprintf(o->txt, "%s %s=%s", q ? "," : "", o->t->cols[o->qi[q]].name, keps_table_str(o->t, o->qi[q], r));
 }
 
-/* A class in the report: its size and QI values (the figure is added by the caller). */
-static void json_class_begin(const out_ctx *o, const char *key, uint32_t e)
+/* A class in the report: its size, QI values and (fig, if not NULL) the
+ * figure that makes it the worst; null when there is no class. */
+static void json_class(const out_ctx *o, const char *key, uint32_t e, const char *fig, double v)
 {
-    keps_json_object(o->j, key);
-    if (e == KEPS_NONE)
+    if (e == KEPS_NONE) {
+        keps_json_null(o->j, key);
         return;
+    }
+    keps_json_object(o->j, key);
     keps_json_int(o->j, "size", o->m->ec.size[e]);
     keps_json_object(o->j, "qi");
     for (size_t q = 0; q < o->nqi; q++)
         keps_json_str(o->j, o->t->cols[o->qi[q]].name, keps_table_str(o->t, o->qi[q], o->m->ec.first_row[e]));
     keps_json_end(o->j);
+    if (fig)
+        keps_json_num(o->j, fig, v);
+    keps_json_end(o->j);
 }
 
-/* "  -> holds (k=5)" when the property was asked for; bound already formatted. */
 static void verdict(FILE *f, int asked, int holds, const char *bound)
 {
     if (asked)
@@ -202,7 +207,10 @@ static int report_k(const out_ctx *o)
     keps_json_object(o->j, "k_anonymity");
     if (w->has_k)
         keps_json_int(o->j, "k", w->k);
-    keps_json_int(o->j, "min_class", (long long)m->min_class);
+    if (m->ec.nclasses)
+        keps_json_int(o->j, "min_class", (long long)m->min_class);
+    else
+        keps_json_null(o->j, "min_class"); /* no class: every property holds vacuously */
     keps_json_int(o->j, "classes", (long long)m->ec.nclasses);
     if (w->has_k) {
         keps_json_int(o->j, "classes_below_k", (long long)below_c);
@@ -211,14 +219,16 @@ static int report_k(const out_ctx *o)
     keps_json_int(o->j, "suppressed_rows", (long long)m->ec.suppressed);
     keps_json_str(o->j, "suppressed", w->mode == KEPS_SUPPRESSED_EXCLUDE ? "excluded" : "class");
     keps_json_array(o->j, "smallest");
-    fprintf(o->txt, "k-anonymity: %zu classes, smallest class %zu rows", m->ec.nclasses, m->min_class);
+    if (m->ec.nclasses)
+        fprintf(o->txt, "k-anonymity: %zu classes, smallest class %zu rows", m->ec.nclasses, m->min_class);
+    else
+        fprintf(o->txt, "k-anonymity: no class to check (every row suppressed, or no rows)");
     if (w->has_k)
         fprintf(o->txt, "; %zu class(es) with %zu rows below k", below_c, below_r);
     verdict(o->txt, w->has_k, holds, bound);
     fprintf(o->txt, "\n");
     for (size_t i = 0; i < m->ec.nclasses && i < (size_t)w->show; i++) {
-        json_class_begin(o, NULL, m->by_size[i]);
-        keps_json_end(o->j);
+        json_class(o, NULL, m->by_size[i], NULL, 0);
         fprintf(o->txt, "  smallest: ");
         text_class(o, m->by_size[i]);
         fprintf(o->txt, "\n");
@@ -257,12 +267,8 @@ static void report_l(const out_ctx *o, int holds[2])
         keps_json_int(o->j, "min_distinct", (long long)f->min_distinct);
         keps_json_num(o->j, "min_entropy_l", f->min_entropy_l);
         keps_json_num(o->j, "min_entropy", none ? 0 : log(f->min_entropy_l));
-        json_class_begin(o, "worst_distinct", f->min_distinct_class);
-        keps_json_int(o->j, "distinct", (long long)f->min_distinct);
-        keps_json_end(o->j);
-        json_class_begin(o, "worst_entropy", f->min_entropy_class);
-        keps_json_num(o->j, "entropy_l", f->min_entropy_l);
-        keps_json_end(o->j);
+        json_class(o, "worst_distinct", f->min_distinct_class, "distinct", (double)f->min_distinct);
+        json_class(o, "worst_entropy", f->min_entropy_class, "entropy_l", f->min_entropy_l);
         keps_json_end(o->j);
         if (none) {
             fprintf(o->txt, "  '%s': no class to check\n", name);
@@ -305,9 +311,7 @@ static int report_t(const out_ctx *o)
         keps_json_num(o->j, "max_emd", f->max_emd);
         if (f->type == KEPS_SENSITIVE_ORDERED)
             keps_json_int(o->j, "missing_ignored", (long long)f->missing_ignored);
-        json_class_begin(o, "worst", f->max_emd_class);
-        keps_json_num(o->j, "emd", f->max_emd);
-        keps_json_end(o->j);
+        json_class(o, "worst", f->max_emd_class, "emd", f->max_emd);
         keps_json_end(o->j);
         if (f->max_emd_class == KEPS_NONE) {
             fprintf(o->txt, "  '%s': no class to check\n", name);
@@ -407,8 +411,9 @@ const cli_cmd cmd_verify = {
     "Mover's Distance between a class's sensitive distribution and the whole table's (t-closeness, Li et al. "
     "2007): equal ground distance for nominal columns, ordered distance for numeric ones. Rows whose every QI is "
     "'*' are suppressed records; by default they are left out of the checks, as ARX does (--suppressed class "
-    "checks them as one class). Exit 0 if every property asked for holds, 1 if one fails (the worst class is "
-    "printed), 2 on bad input.",
+    "checks them as one class); they count in the whole table's distribution. The missing token is a sensitive "
+    "value of its own, except in the ordered EMD, which leaves missing cells out. Exit 0 if every property asked "
+    "for holds, 1 if one fails (the worst class is printed), 2 on bad input.",
     "keps verify -i release.csv --qi age --qi sex -k 5 --sensitive salary-class --l-diversity 2 --t-closeness 0.2",
     opts,
     run,
