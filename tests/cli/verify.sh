@@ -113,6 +113,14 @@ near '"ground_distance":"equal","max_emd":' 0.8
 run 1 "${QI[@]}" -k 2 --suppressed class --json
 has '"min_class":1,"classes":4'
 
+# every row suppressed: no class, the properties hold vacuously (min_class null)
+printf 'a,b,s\n*,*,x\n*,*,y\n' >"$TMP/allsup.csv"
+OUT=$("$KEPS" verify -i "$TMP/allsup.csv" --qi a --qi b -k 5 --sensitive s --l-diversity 2 --json 2>"$TMP/err")
+[ $? = 0 ] || { echo "FAIL: all-suppressed release"; fails=$((fails + 1)); }
+has '"min_class":null,"classes":0'
+has '"suppressed_rows":2'
+has '"worst_distinct":null'
+
 # bad input: exit 2 with a message naming the problem
 run 2 --qi nosuch
 err_has "--qi 'nosuch' is not a column"
