@@ -66,6 +66,11 @@ static void non_numeric_cell(void **state)
     assert_int_equal(keps_table_numeric(t, 1, &err), KEPS_EINPUT);
     expect_msg("notnumeric.csv", &err);
     keps_table_free(t);
+    /* hexadecimal is not a number in a data file */
+    t = table_from_csv("v\n1\n0x1A\n");
+    assert_int_equal(keps_table_numeric(t, 0, &err), KEPS_EINPUT);
+    assert_string_equal(err.msg, "test.csv:3:1: column 'v': '0x1A' is not a number; a numeric column needs a "
+                                 "finite number or the missing token '' in every cell");
     free(data);
 }
 
