@@ -71,6 +71,7 @@ static void non_numeric_cell(void **state)
     assert_int_equal(keps_table_numeric(t, 0, &err), KEPS_EINPUT);
     assert_string_equal(err.msg, "test.csv:3:1: column 'v': '0x1A' is not a number; a numeric column needs a "
                                  "finite number or the missing token '' in every cell");
+    keps_table_free(t);
     free(data);
 }
 
