@@ -13,11 +13,21 @@ static const cli_opt opt_n = {"categories", 'n', "N", 0, "number of categories o
 static const cli_opt opt_t = {"t", 0, "T", 0, "multiplicative t-closeness level (t >= 1)", "--t 2"};
 static const cli_opt opt_from = {"from", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you have", "--from ldp"};
 static const cli_opt opt_to = {"to", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you want", "--to kt"};
+static const cli_opt opt_pt = {"pt", 0, "P", 0, "rr-t: keep probability p_t of RR-t", "--pt 0.5"};
+static const cli_opt opt_freq = {"frequencies", 0, "F1,F2,...", 0,
+                                 "rr-t: the attribute's distribution over its values (probabilities or counts; "
+                                 "normalized); without it -n N means uniform",
+                                 "--frequencies 0.2,0.3,0.5"};
+static const cli_opt opt_to_k = {"to-k", 0, "K", 0,
+                                 "implies: group size of the target model when both sides have one (default: "
+                                 "Theorem 4's N-k, or the same k)",
+                                 "--to-k 90"};
 static const cli_opt opt_records = {"records", 0, "N", 0, "number of records N in the data set", "--records 100"};
 
 static const cli_opt *const opts[] = {&cli_opt_k, &cli_opt_beta, &cli_opt_epsilon, &opt_eps_prime,
                                       &cli_opt_delta, &opt_max_k, &opt_p, &opt_n, &opt_t,
-                                      &opt_from, &opt_to, &opt_records, NULL};
+                                      &opt_from, &opt_to, &opt_records, &opt_pt, &opt_freq,
+                                      &opt_to_k, NULL};
 
 static int run(cli_ctx *c)
 {
