@@ -569,6 +569,48 @@ double keps_rr_matrix_epsilon(const keps_rr_matrix *M)
     return rows_epsilon(M, NULL);
 }
 
+/* k clipped to the range Def. 7 and 8 allow. */
+static size_t clip_k(size_t k, size_t N)
+{
+    if (N < 2)
+        return 0;
+    return k < 1 ? 1 : k > N - 1 ? N - 1 : k;
+}
+
+void keps_rr_closed_levels(const keps_rr_params *par, const keps_rr_matrix *M, const double *freq, size_t N,
+                           size_t k, size_t k_dp, keps_rr_levels *out)
+{
+    size_t n = M->n;
+    k = clip_k(k, N);
+    k_dp = clip_k(k_dp, N);
+    double eps = INFINITY, t = INFINITY, tdp = INFINITY;
+    if (par->kind != KEPS_RR_LDP) {
+        t = tdp = keps_rr_t_level(par->pt, freq, n);
+        eps = keps_rr_matrix_epsilon(M);
+    }
+    if (par->kind != KEPS_RR_TCLOSE) {
+        double e = keps_rr_ldp_epsilon(par->p, n);
+        eps = e < eps ? e : eps;
+        double tl = keps_rr_ldp_to_kt(eps, k, N), tdl = keps_rr_ldp_to_kt(eps, N - k_dp, N);
+        t = tl < t ? tl : t;
+        tdp = tdl < tdp ? tdl : tdp;
+    }
+    out->epsilon_ldp = eps;
+    out->mult_t = out->kt = N >= 2 ? t : NAN;
+    out->kdp = N >= 2 ? log(tdp) : NAN;
+}
+
+void keps_rr_verified_levels(const keps_rr_matrix *M, const uint32_t *value, const uint32_t *cls, size_t N,
+                             size_t nclasses, size_t k, size_t k_dp, keps_rr_levels *out)
+{
+    k = clip_k(k, N);
+    k_dp = clip_k(k_dp, N);
+    out->epsilon_ldp = keps_rr_verify_ldp(M, value, N);
+    out->mult_t = keps_rr_verify_mult_t(M, value, cls, N, nclasses);
+    out->kt = keps_rr_verify_kt(M, value, N, k);
+    out->kdp = keps_rr_verify_kdp(M, value, N, k_dp);
+}
+
 double keps_rr_utility(const keps_rr_matrix *M, const double *freq)
 {
     size_t n = M->n;

@@ -127,6 +127,26 @@ double keps_rr_verify_kdp(const keps_rr_matrix *M, const uint32_t *value, size_t
 /* eps-LDP of the matrix over every input in the domain (data independent). */
 double keps_rr_matrix_epsilon(const keps_rr_matrix *M);
 
+/* The four levels side by side: closed forms the parameters promise, or the
+ * levels a matrix achieves on the data. Group sizes: k for multiplicative t
+ * (smallest class) and (k,t)-closeness, k_dp records removed for (k,eps)-DP. */
+typedef struct keps_rr_levels {
+    double epsilon_ldp; /* Def. 6 */
+    double mult_t;      /* Def. 4 */
+    double kt;          /* Def. 7 at k */
+    double kdp;         /* Def. 8 at k_dp */
+} keps_rr_levels;
+
+/* Closed forms: RR-LDP eps = ln(1 + n p/(1-p)) and t, (k,t), (k_dp,eps) by
+ * Theorems 3 and 4; RR-t t by eq. (2), eps of its matrix over the domain;
+ * the sequence takes the smaller of both (each stage bounds it: RR-LDP by
+ * mixing, RR-t by post-processing). M is the mechanism's matrix. */
+void keps_rr_closed_levels(const keps_rr_params *par, const keps_rr_matrix *M, const double *freq, size_t N,
+                           size_t k, size_t k_dp, keps_rr_levels *out);
+/* Exact levels of M on the data (the verifiers above). */
+void keps_rr_verified_levels(const keps_rr_matrix *M, const uint32_t *value, const uint32_t *cls, size_t N,
+                             size_t nclasses, size_t k, size_t k_dp, keps_rr_levels *out);
+
 /* ---- utility, binary gain: U = sum_z max_y f(y) M[y][z] (eqs. 4-6) ---- */
 double keps_rr_utility(const keps_rr_matrix *M, const double *freq);
 
