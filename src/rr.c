@@ -2,6 +2,7 @@
  * (seed 002, SPEC 7): transition matrices, closed forms, implications,
  * exact verifiers, utility, and the per-record mechanism. */
 #include "keps/rr.h"
+#include "keps/sample.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -529,8 +530,7 @@ double keps_rr_verify_kdp(const keps_rr_matrix *M, const uint32_t *value, size_t
     return log(subset_extreme_t(M, value, N, N - k));
 }
 
-/* ln max_z max_y M[y][z] / min_y M[y][z] over the rows with use[y] != 0
- * (all rows if use is NULL). */
+/* ln max_z max_y M[y][z] / min_y M[y][z] over the rows with use[y] != 0. */
 static double rows_epsilon(const keps_rr_matrix *M, const size_t *use)
 {
     size_t n = M->n;
@@ -538,7 +538,7 @@ static double rows_epsilon(const keps_rr_matrix *M, const size_t *use)
     for (size_t z = 0; z < n; z++) {
         double lo = INFINITY, hi = 0.0;
         for (size_t y = 0; y < n; y++) {
-            if (use && !use[y])
+            if (!use[y])
                 continue;
             double v = M->m[y * n + z];
             if (v < lo)
@@ -566,7 +566,7 @@ double keps_rr_verify_ldp(const keps_rr_matrix *M, const uint32_t *value, size_t
 
 double keps_rr_matrix_epsilon(const keps_rr_matrix *M)
 {
-    return rows_epsilon(M, NULL);
+    return keps_rr_epsilon(M->m, (uint32_t)M->n);
 }
 
 /* k clipped to the range Def. 7 and 8 allow. */
@@ -629,35 +629,19 @@ double keps_rr_utility(const keps_rr_matrix *M, const double *freq)
 
 /* ------------------------------------------------------------- mechanisms */
 
-keps_status keps_rr_apply(const keps_rr_params *par, size_t n, const uint32_t *value, size_t N, keps_rng *rng,
-                          uint32_t *out, keps_error *err)
+keps_status keps_rr_randomize(const keps_rr_matrix *M, const uint32_t *value, size_t N, keps_rng *rng,
+                              uint32_t *out, keps_error *err)
 {
-    keps_status st = KEPS_OK;
-    if (par->kind != KEPS_RR_TCLOSE && (st = check_prob("p", par->p, err)))
+    /* The project's sampler draws each record from its row of exactly the
+     * matrix the verifiers read, so the levels reported are the levels of
+     * what was sampled. */
+    keps_rr rr;
+    keps_status st = keps_rr_init(&rr, M->m, (uint32_t)M->n, err);
+    if (st)
         return st;
-    if (par->kind != KEPS_RR_LDP && (st = check_prob("p_t", par->pt, err)))
-        return st;
-    if (n == 0 || N == 0)
-        return KEPS_OK;
-    /* RR-t draws from the original data: keep a copy if out aliases it. */
-    uint32_t *orig = NULL;
-    if (par->kind != KEPS_RR_LDP) {
-        orig = malloc(N * sizeof *orig);
-        if (!orig)
-            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
-        memcpy(orig, value, N * sizeof *orig);
-    }
-    for (size_t i = 0; i < N; i++) {
-        uint32_t v = value[i];
-        /* RR-t: else the value of a uniformly drawn record, which is exactly
-         * a draw from the empirical distribution f. */
-        if (par->kind != KEPS_RR_LDP && !keps_rng_bernoulli(rng, par->pt))
-            v = orig[keps_rng_below(rng, N)];
-        if (par->kind != KEPS_RR_TCLOSE && !keps_rng_bernoulli(rng, par->p))
-            v = (uint32_t)keps_rng_below(rng, n);
-        out[i] = v;
-    }
-    free(orig);
+    for (size_t i = 0; i < N; i++)
+        out[i] = keps_rr_apply(rng, &rr, value[i]);
+    keps_rr_free(&rr);
     return KEPS_OK;
 }
 

@@ -151,11 +151,10 @@ void keps_rr_verified_levels(const keps_rr_matrix *M, const uint32_t *value, con
 double keps_rr_utility(const keps_rr_matrix *M, const double *freq);
 
 /* ---- applying a mechanism ---- */
-/* Draws each record's output: keep with an exact Bernoulli(p), else uniform
- * (RR-LDP) or the value of a uniformly drawn record (RR-t: exactly the
- * empirical distribution). out may equal value. */
-keps_status keps_rr_apply(const keps_rr_params *par, size_t n, const uint32_t *value, size_t N,
-                          keps_rng *rng, uint32_t *out, keps_error *err);
+/* Draws each record's output from its row of M with the project's
+ * categorical sampler (keps/sample.h). out may equal value. */
+keps_status keps_rr_randomize(const keps_rr_matrix *M, const uint32_t *value, size_t N, keps_rng *rng,
+                              uint32_t *out, keps_error *err);
 
 /* Several nominal columns as one joint value: value[i] = sum_j codes_j[i] *
  * prod_{l<j} nvalues_l. Fails if the product of the domain sizes exceeds

@@ -306,7 +306,7 @@ static int run(cli_ctx *c)
     if (!rc && !rng)
         rc = 2;
     double t1 = cli_now_ms();
-    if (!rc && keps_rr_apply(&r.par, r.n, r.value, r.N, rng, r.out, &err))
+    if (!rc && keps_rr_randomize(&r.M, r.value, r.N, rng, r.out, &err))
         rc = cli_fail(c, &err);
     double t_mech = cli_now_ms() - t1;
     size_t changed = 0;
