@@ -137,12 +137,43 @@ static void test_rr_command(void **state)
     assert_int_equal(run_keps(cmd, out, sizeof out, err, sizeof err), 2);
 }
 
+/* --partition mondrian: 6 records on a numeric age, k = 3: Mondrian cuts at
+ * the median into {20,21,22} and {40,41,42}: 2 classes of 3. */
+static void test_rr_mondrian(void **state)
+{
+    (void)state;
+    const char *in = temp_file("age,disease\n20,flu\n21,cold\n22,flu\n40,cancer\n41,flu\n42,cold\n");
+    char rel[64], cmd[512];
+    snprintf(rel, sizeof rel, "%s.out.csv", in);
+    snprintf(cmd, sizeof cmd,
+             "rr --mechanism tclose -i %s -o %s --sensitive disease --qi age --partition mondrian -k 3 --pt 0.5 "
+             "--seed 1 --keep-order --json",
+             in, rel);
+    assert_int_equal(run_keps(cmd, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"partition\":\"mondrian\""));
+    assert_double_near(json_num(out, "classes"), 2, 0);
+    assert_double_near(json_num(out, "smallest_class"), 3, 0);
+    FILE *f = fopen(rel, "r");
+    assert_non_null(f);
+    char line[256];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(strstr(line, "[20-22]"));
+    fclose(f);
+    unlink(rel);
+    /* mondrian without -k is a usage error */
+    snprintf(cmd, sizeof cmd, "rr --mechanism tclose -i %s --sensitive disease --qi age --partition mondrian --pt 0.5",
+             in);
+    assert_int_equal(run_keps(cmd, out, sizeof out, err, sizeof err), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_implies_ldp_to_kt), cmocka_unit_test(test_implies_kt_to_ldp),
         cmocka_unit_test(test_implies_kt_to_kdp), cmocka_unit_test(test_implies_refusals),
         cmocka_unit_test(test_rr_calculators),    cmocka_unit_test(test_rr_command),
+        cmocka_unit_test(test_rr_mondrian),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

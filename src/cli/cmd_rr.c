@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "keps/mondrian.h"
+#include "keps/release.h"
 #include "keps/rr.h"
 
 static const cli_opt opt_mechanism = {"mechanism", 'm', "ldp|tclose|both", 0,
@@ -33,8 +35,15 @@ static const cli_opt opt_dp_k = {"dp-k", 0, "K", 0,
 static const cli_opt opt_k = {"k", 'k', "K", 0,
                               "check that the input is K-anonymous on the --qi columns (exit 1 if not)", "-k 5"};
 
+static const cli_opt opt_partition = {"partition", 0, "given|mondrian", 0,
+                                      "given (default): the classes are the input's --qi values as they stand (a "
+                                      "k-anonymous input); mondrian: partition with Mondrian at -k first and "
+                                      "release the generalized QIs",
+                                      "--partition mondrian"};
+
 static const cli_opt *const opts[] = {&opt_mechanism, &cli_opt_input, &cli_opt_output, &cli_opt_sensitive,
-                                      &cli_opt_qi, &opt_p, &opt_pt, &opt_eps, &opt_t, &opt_k, &opt_dp_k,
+                                      &cli_opt_qi, &opt_partition, &opt_p, &opt_pt, &opt_eps, &opt_t, &opt_k,
+                                      &opt_dp_k,
                                       &cli_opt_insensitive, &cli_opt_identifier, &cli_opt_others,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report, &cli_opt_seed,
                                       &cli_opt_keep_order, NULL};
@@ -51,12 +60,18 @@ typedef struct rr_run {
     double *freq;      /* [n] */
     keps_rr_params par;
     keps_rr_matrix M;
+    keps_mondrian_result mond; /* with --partition mondrian */
+    int use_mondrian;
+    char (*label)[256];        /* [nqi] labels of the row being released */
     double eps_target, t_target; /* NAN if not given */
 } rr_run;
 
 static void rr_run_free(rr_run *r)
 {
     keps_rr_matrix_free(&r->M);
+    if (r->use_mondrian)
+        keps_mondrian_result_free(&r->mond);
+    free(r->label);
     free(r->nvalues);
     free(r->value);
     free(r->out);
@@ -75,6 +90,8 @@ static int rr_prepare(cli_ctx *c, rr_run *r)
     if (r->nsens == 0)
         return cli_usage_error(c, "--sensitive NAME is required: the nominal column to randomize (repeat it to "
                                   "randomize several columns as one joint value)");
+    if (r->nsens > 64)
+        return cli_usage_error(c, "at most 64 --sensitive columns can form one joint value");
     const uint32_t **sc = malloc(r->nsens * sizeof *sc);
     const uint32_t **qc = malloc((s->nqi ? s->nqi : 1) * sizeof *qc);
     r->nvalues = malloc(r->nsens * sizeof *r->nvalues);
@@ -92,7 +109,7 @@ static int rr_prepare(cli_ctx *c, rr_run *r)
         qc[j] = r->t->cols[s->qi[j].col].codes;
     if (!st)
         st = keps_rr_joint_codes(r->nsens, sc, r->nvalues, r->N, r->value, &r->n, &err);
-    if (!st)
+    if (!st && !r->use_mondrian)
         st = keps_rr_classes(s->nqi, qc, r->N, r->cls, &r->nclasses, &r->k, &err);
     if (!st && !(r->freq = malloc(r->n * sizeof *r->freq)))
         st = KEPS_ENOMEM;
@@ -157,35 +174,68 @@ static int rr_choose(cli_ctx *c, rr_run *r)
     return 0;
 }
 
-/* The release: input columns, sensitive ones replaced by their new values. */
+/* Released text of a cell: the randomized value for sensitive columns, the
+ * Mondrian label for QIs when Mondrian partitioned, else the input's. */
+static const char *rr_cell(void *ctx, size_t row, size_t col)
+{
+    rr_run *r = ctx;
+    uint32_t split[64];
+    for (size_t q = 0; q < r->nsens; q++)
+        if (r->s->sensitive[q] == col) {
+            keps_rr_joint_split(r->out[row], r->nsens, r->nvalues, split);
+            return r->t->cols[col].values[split[q]];
+        }
+    for (size_t q = 0; r->use_mondrian && q < r->s->nqi; q++)
+        if (r->s->qi[q].col == col) {
+            keps_mondrian_label(r->s, &r->mond, r->cls[row], q, r->label[q], sizeof r->label[q]);
+            return r->label[q];
+        }
+    return NULL;
+}
+
 static int rr_release(cli_ctx *c, rr_run *r, size_t *changed)
 {
     keps_error err = {0};
-    keps_table *rel = keps_release_new(r->s, &err);
-    const char **f = rel ? malloc(r->t->ncols * sizeof *f) : NULL;
-    uint32_t *split = rel ? malloc(r->nsens * sizeof *split) : NULL;
-    keps_status st = rel ? (f && split ? KEPS_OK : keps_error_set(&err, KEPS_ENOMEM, "out of memory")) : err.code;
+    keps_table *rel = NULL;
     *changed = 0;
-    for (size_t i = 0; i < r->N && !st; i++) {
-        keps_rr_joint_split(r->out[i], r->nsens, r->nvalues, split);
+    for (size_t i = 0; i < r->N; i++)
         *changed += r->out[i] != r->value[i];
-        size_t nf = 0;
-        for (size_t j = 0; j < r->t->ncols; j++) {
-            if (!keps_schema_released(r->s, j))
-                continue;
-            const char *v = keps_table_str(r->t, j, i);
-            for (size_t q = 0; q < r->nsens; q++)
-                if (r->s->sensitive[q] == j)
-                    v = r->t->cols[j].values[split[q]];
-            f[nf++] = v;
-        }
-        st = keps_table_append(rel, f, NULL, 0, &err);
-    }
-    free(f);
-    free(split);
-    int rc = st ? cli_fail(c, &err) : cli_write_release(c, rel);
+    r->label = malloc((r->s->nqi ? r->s->nqi : 1) * sizeof *r->label);
+    if (!r->label)
+        keps_error_set(&err, KEPS_ENOMEM, "out of memory");
+    else
+        keps_release_build(r->s, rr_cell, r, &rel, &err);
+    int rc = rel ? cli_write_release(c, rel) : cli_fail(c, &err);
     keps_table_free(rel);
     return rc;
+}
+
+/* --partition mondrian: classes from Mondrian at -k on the --qi columns. */
+static int rr_mondrian(cli_ctx *c, rr_run *r, long k)
+{
+    const char *part = cli_str(c, "partition");
+    if (!part || !strcmp(part, "given"))
+        return 0;
+    if (strcmp(part, "mondrian"))
+        return cli_usage_error(c, "--partition '%s': expected given or mondrian", part);
+    if (!k)
+        return cli_usage_error(c, "--partition mondrian needs -k K");
+    keps_error err = {0};
+    if (keps_mondrian(r->s, r->t, (size_t)k, &r->mond, &err))
+        return cli_fail(c, &err);
+    r->use_mondrian = 1;
+    return 0;
+}
+
+/* After rr_prepare: take Mondrian's classes. */
+static void rr_use_mondrian_classes(rr_run *r)
+{
+    memcpy(r->cls, r->mond.cls, r->N * sizeof *r->cls);
+    r->nclasses = r->mond.nclasses;
+    r->k = r->N;
+    for (size_t c = 0; c < r->nclasses; c++)
+        if (r->mond.size[c] < r->k)
+            r->k = r->mond.size[c];
 }
 
 static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, const rr_run *r)
@@ -240,6 +290,7 @@ static int rr_report(cli_ctx *c, rr_run *r, size_t changed, double t0, double t_
     keps_json_int(&j, "changed_rows", (long long)changed);
     keps_json_str(&j, "mechanism", cli_str(c, "mechanism"));
     keps_json_int(&j, "categories", (long long)r->n);
+    keps_json_str(&j, "partition", r->use_mondrian ? "mondrian" : "given");
     keps_json_int(&j, "classes", (long long)r->nclasses);
     keps_json_int(&j, "smallest_class", (long long)r->k);
     if (r->par.kind != KEPS_RR_TCLOSE)
@@ -285,7 +336,11 @@ static int run(cli_ctx *c)
     if (!rc)
         rc = cli_build_schema(c, r.t, &r.s);
     if (!rc)
+        rc = rr_mondrian(c, &r, kreq);
+    if (!rc)
         rc = rr_prepare(c, &r);
+    if (!rc && r.use_mondrian)
+        rr_use_mondrian_classes(&r);
     if (!rc && r.N < 2)
         rc = cli_usage_error(c, "the input has %zu record(s): randomized response needs at least 2", r.N);
     if (!rc && kreq && r.k < (size_t)kreq) {
