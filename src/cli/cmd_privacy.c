@@ -53,9 +53,13 @@ const cli_cmd cmd_privacy = {
     "privacy delta|min-k|rr-epsilon|rr-t|implies [options]",
     "delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for -k, --beta and optionally "
     "--epsilon/--epsilon-prime; min-k: the smallest k reaching --delta. rr-epsilon: the exact epsilon-LDP of "
-    "randomized response with keep probability -p over -n categories; rr-t: the multiplicative t of RR-t; "
-    "implies: translates between (1,t)/(k,t)-closeness, epsilon-LDP and (k,epsilon)-DP by the theorems of "
-    "Ekenstedt et al. (SPEC 7), refusing the directions the paper proves impossible.",
+    "randomized response with keep probability -p over -n categories (--epsilon E instead gives the largest p); "
+    "rr-t: the multiplicative t of RR-t with keep probability --pt over the distribution --frequencies (or -n "
+    "uniform categories; --t T instead gives the largest p_t); implies: translates between epsilon-LDP (ldp), "
+    "multiplicative t-closeness with classes of at least -k records (tclose), (k,t)-closeness (kt) and "
+    "(k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. (SPEC 7), e.g. --from ldp --epsilon E --to kt -k K "
+    "--records N; -k is the source's group size (the target's when the source is ldp), --to-k the target's. "
+    "It refuses the directions the paper proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.",
     "keps privacy delta -k 75 --beta 0.7 --json",
     opts,
     run,

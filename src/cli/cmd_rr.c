@@ -380,7 +380,8 @@ const cli_cmd cmd_rr = {
     "[options]",
     "Randomizes a nominal sensitive column (several --sensitive columns are randomized as one joint value) "
     "record by record, as Ekenstedt et al. 2022 (SPEC 7). The input should be k-anonymous: its records are "
-    "grouped into equivalence classes by their --qi values as they stand. ldp keeps each value with probability "
+    "grouped into equivalence classes by their --qi values as they stand (or, with --partition mondrian, "
+    "by Mondrian at -k, whose generalized QIs are released). ldp keeps each value with probability "
     "p and otherwise draws uniformly from the categories (epsilon = ln(1 + n p/(1-p))); tclose keeps with p_t "
     "and otherwise draws from the data's own distribution (multiplicative t by eq. (2)); both runs tclose then "
     "ldp. Keep probabilities come from -p/--pt or, as the largest that meet them, from --epsilon/--t. The "
