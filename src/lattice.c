@@ -9,22 +9,22 @@
 
 /* ---- classes ---------------------------------------------------------- */
 
-void keps_classes_init(keps_classes *c)
+void keps_node_classes_init(keps_node_classes *c)
 {
     memset(c, 0, sizeof *c);
 }
 
-void keps_classes_free(keps_classes *c)
+void keps_node_classes_free(keps_node_classes *c)
 {
     free(c->count);
     free(c->rep);
     free(c->bot);
     free(c->key);
-    keps_classes_init(c);
+    keps_node_classes_init(c);
 }
 
 /* Room for n classes; representatives' codes only for the bottom. */
-static int classes_reserve(keps_classes *c, size_t q, size_t n, int with_rep)
+static int classes_reserve(keps_node_classes *c, size_t q, size_t n, int with_rep)
 {
     c->q = q;
     if (n <= c->cap && c->count)
@@ -54,7 +54,7 @@ static int classes_reserve(keps_classes *c, size_t q, size_t n, int with_rep)
     return 0;
 }
 
-size_t keps_classes_suppressed(const keps_classes *c, size_t k, size_t *small)
+size_t keps_node_classes_suppressed(const keps_node_classes *c, size_t k, size_t *small)
 {
     size_t s = 0, m = 0;
     for (size_t i = 0; i < c->n; i++)
@@ -210,7 +210,7 @@ static inline int same_tuple(const keps_lattice *L, const keps_lattice_work *w, 
 
 /* Finds or adds the class holding bottom class b (key at the target
  * node); returns its index. */
-static inline uint32_t group_find(const keps_lattice *L, keps_lattice_work *w, keps_classes *out,
+static inline uint32_t group_find(const keps_lattice *L, keps_lattice_work *w, keps_node_classes *out,
                                   uint64_t key, uint32_t b, uint32_t cnt)
 {
     size_t mask = w->nslots - 1;
@@ -235,10 +235,10 @@ static inline uint32_t group_find(const keps_lattice *L, keps_lattice_work *w, k
     }
 }
 
-static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_classes *c);
+static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *c);
 
-keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_classes *from,
-                                const int *levels, keps_classes *out, uint32_t *assign)
+keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                                const int *levels, keps_node_classes *out, uint32_t *assign)
 {
     if (!from)
         from = &L->bottom;
@@ -295,7 +295,7 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
 
 /* Doubles the table of w and re-inserts the classes c (keys recomputed from
  * their representatives); the node (w->m, w->mult) stays set. */
-static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_classes *c)
+static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *c)
 {
     if (work_use(w, w->nslots * 2, w->bits + 1))
         return -1;
@@ -318,7 +318,7 @@ static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_cla
 static keps_status group_rows(keps_lattice *L)
 {
     keps_lattice_work *w = keps_lattice_work_new(L);
-    keps_classes *B = &L->bottom;
+    keps_node_classes *B = &L->bottom;
     keps_status st = KEPS_ENOMEM;
     int *zero = calloc(L->q ? L->q : 1, sizeof *zero);
     if (!w || !zero)
@@ -397,7 +397,7 @@ keps_status keps_lattice_new(const keps_schema *s, keps_lattice **out, keps_erro
     L->nnodes = nn;
     /* Cardinalities shrink with the level, so the bottom bounds every node. */
     L->packed = bottom_space < 1.8e19L;
-    keps_classes_init(&L->bottom);
+    keps_node_classes_init(&L->bottom);
     if (group_rows(L))
         goto oom;
     *out = L;
@@ -421,7 +421,7 @@ void keps_lattice_free(keps_lattice *L)
     free(L->codes);
     free(L->map);
     free(L->row_class);
-    keps_classes_free(&L->bottom);
+    keps_node_classes_free(&L->bottom);
     free(L);
 }
 
@@ -471,19 +471,19 @@ typedef struct scan_thread {
     scan_ctx *ctx;
     int id;
     keps_lattice_work *w;
-    keps_classes *depth; /* [maxdepth + 1] */
+    keps_node_classes *depth; /* [maxdepth + 1] */
     size_t ndepth;
     int *levels;
 } scan_thread;
 
-static int visit(scan_thread *t, const keps_classes *c)
+static int visit(scan_thread *t, const keps_node_classes *c)
 {
     scan_ctx *x = t->ctx;
     keps_node_info ni;
     ni.id = keps_lattice_id(x->L, t->levels);
     ni.levels = t->levels;
     ni.nclasses = c->n;
-    ni.suppressed = keps_classes_suppressed(c, x->k, &ni.small_classes);
+    ni.suppressed = keps_node_classes_suppressed(c, x->k, &ni.small_classes);
     ni.classes = c;
     if (x->cb(&ni, t->id, x->ud)) {
         atomic_store(&x->stop, 1);
@@ -601,7 +601,7 @@ done:
             keps_lattice_work_free(th[i].w);
             if (th[i].depth)
                 for (size_t d = 0; d < th[i].ndepth; d++)
-                    keps_classes_free(&th[i].depth[d]);
+                    keps_node_classes_free(&th[i].depth[d]);
             free(th[i].depth);
             free(th[i].levels);
         }

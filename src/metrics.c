@@ -177,7 +177,7 @@ static double prec_of(const keps_metrics *m, const int *levels, double S)
 }
 
 /* Loss: released shares = all rows' shares - the suppressed rows' shares. */
-static double loss_of(const keps_metrics *m, const int *levels, const keps_classes *c, size_t k, double S)
+static double loss_of(const keps_metrics *m, const int *levels, const keps_node_classes *c, size_t k, double S)
 {
     const keps_lattice *L = m->L;
     double l[64], *lp = L->q <= 64 ? l : malloc(L->q * sizeof *lp);
@@ -191,7 +191,7 @@ static double loss_of(const keps_metrics *m, const int *levels, const keps_class
         if (c && S > 0)
             for (size_t e = 0; e < c->n; e++)
                 if (c->count[e] < k)
-                    sup_share += c->count[e] * sh[map[keps_classes_rep(L, c, e)[i]]];
+                    sup_share += c->count[e] * sh[map[keps_node_classes_rep(L, c, e)[i]]];
         lp[i] = loss_attr(m, i, m->share_all[j] - sup_share + S);
     }
     double r = geo_mean(lp, L->q);
@@ -202,7 +202,7 @@ static double loss_of(const keps_metrics *m, const int *levels, const keps_class
 
 /* Entropy: the precomputed generalization part plus the entropy of the
  * suppressed rows' generalized values, per QI. */
-static double entropy_of(keps_metrics *m, const int *levels, const keps_classes *c, size_t k, double S)
+static double entropy_of(keps_metrics *m, const int *levels, const keps_node_classes *c, size_t k, double S)
 {
     const keps_lattice *L = m->L;
     double e = 0;
@@ -214,7 +214,7 @@ static double entropy_of(keps_metrics *m, const int *levels, const keps_classes 
         size_t nt = 0;
         for (size_t x = 0; x < c->n; x++)
             if (c->count[x] < k) {
-                uint32_t g = map[keps_classes_rep(L, c, x)[i]];
+                uint32_t g = map[keps_node_classes_rep(L, c, x)[i]];
                 if (m->scratch[g] == 0)
                     m->touched[nt++] = g;
                 m->scratch[g] += c->count[x];
@@ -228,7 +228,7 @@ static double entropy_of(keps_metrics *m, const int *levels, const keps_classes 
     return e;
 }
 
-static double dm_of(const keps_metrics *m, const keps_classes *c, size_t k)
+static double dm_of(const keps_metrics *m, const keps_node_classes *c, size_t k)
 {
     double n = (double)m->L->nrows, d = 0;
     for (size_t x = 0; x < c->n; x++) {
@@ -238,18 +238,18 @@ static double dm_of(const keps_metrics *m, const keps_classes *c, size_t k)
     return d;
 }
 
-static double aecs_of(const keps_metrics *m, const keps_classes *c, size_t k)
+static double aecs_of(const keps_metrics *m, const keps_node_classes *c, size_t k)
 {
     size_t small = 0;
-    size_t S = keps_classes_suppressed(c, k, &small);
+    size_t S = keps_node_classes_suppressed(c, k, &small);
     double denom = (double)(c->n - small) + (S > 0);
     return denom > 0 ? (double)m->L->nrows / denom : 0;
 }
 
-double keps_metrics_score(keps_metrics *m, keps_metric which, const int *levels, const keps_classes *c,
+double keps_metrics_score(keps_metrics *m, keps_metric which, const int *levels, const keps_node_classes *c,
                           size_t k)
 {
-    double S = (double)keps_classes_suppressed(c, k, NULL);
+    double S = (double)keps_node_classes_suppressed(c, k, NULL);
     switch (which) {
     case KEPS_METRIC_PREC:
         return prec_of(m, levels, S);
@@ -266,14 +266,14 @@ double keps_metrics_score(keps_metrics *m, keps_metric which, const int *levels,
     }
 }
 
-void keps_metrics_all(keps_metrics *m, const int *levels, const keps_classes *c, size_t k,
+void keps_metrics_all(keps_metrics *m, const int *levels, const keps_node_classes *c, size_t k,
                       keps_metric_values *out)
 {
     for (int i = 0; i < KEPS_METRIC_COUNT; i++)
         out->v[i] = keps_metrics_score(m, (keps_metric)i, levels, c, k);
 }
 
-double keps_metrics_bound(const keps_metrics *m, keps_metric which, const int *levels, const keps_classes *c)
+double keps_metrics_bound(const keps_metrics *m, keps_metric which, const int *levels, const keps_node_classes *c)
 {
     const keps_lattice *L = m->L;
     switch (which) {

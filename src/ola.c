@@ -25,7 +25,7 @@ enum {
 
 typedef struct cache_entry {
     int *levels;
-    keps_classes c;
+    keps_node_classes c;
     uint64_t used;
 } cache_entry;
 
@@ -41,7 +41,7 @@ typedef struct ola {
     size_t ncache, cache_bytes;
     uint64_t clock;
     int *zero;              /* [q] the bottom's levels */
-    keps_classes tmp;       /* roll-up scratch */
+    keps_node_classes tmp;       /* roll-up scratch */
     uint64_t evaluated;
     uint64_t work;          /* classes rolled up (source sizes), for tuning */
     uint64_t *kmin;         /* k-minimal candidates */
@@ -56,7 +56,7 @@ typedef struct ola {
     int oom;
 } ola;
 
-static size_t classes_bytes(const keps_classes *c)
+static size_t classes_bytes(const keps_node_classes *c)
 {
     return c->cap * (sizeof *c->count + sizeof *c->key + sizeof *c->bot);
 }
@@ -114,7 +114,7 @@ static void cache_evict_one(ola *o)
     cache_entry *e = &o->cache[lru];
     cache_unslot(o, e->c.node);
     o->cache_bytes -= classes_bytes(&e->c);
-    keps_classes_free(&e->c);
+    keps_node_classes_free(&e->c);
     free(e->levels);
     if (lru != --o->ncache) {
         *e = o->cache[o->ncache];
@@ -148,18 +148,18 @@ static cache_entry *cache_source(ola *o, const int *levels, uint64_t id)
     return best;
 }
 
-static const keps_classes *eval(ola *o, const int *levels);
+static const keps_node_classes *eval(ola *o, const int *levels);
 
 /* A large source is first rolled up along the one coordinate whose
  * generalization merges the most values (ratio of value counts); the
  * intermediate node is cached and shared by every later node above it, so
  * most nodes roll up from a few small class sets instead of the bottom. */
-static const keps_classes *source_for(ola *o, const int *levels, uint64_t id)
+static const keps_node_classes *source_for(ola *o, const int *levels, uint64_t id)
 {
     const keps_lattice *L = o->L;
     for (;;) {
         cache_entry *src = cache_source(o, levels, id);
-        const keps_classes *from = src && src->c.n < L->bottom.n ? &src->c : &L->bottom;
+        const keps_node_classes *from = src && src->c.n < L->bottom.n ? &src->c : &L->bottom;
         const int *flv = from == &L->bottom ? o->zero : src->levels;
         if (from->n <= STAGE_MIN)
             return from;
@@ -182,14 +182,14 @@ static const keps_classes *source_for(ola *o, const int *levels, uint64_t id)
         }
         memcpy(mid, flv, L->q * sizeof *mid);
         mid[d] = levels[d];
-        const keps_classes *mc = eval(o, mid);
+        const keps_node_classes *mc = eval(o, mid);
         free(mid);
         if (!mc)
             return NULL;
     }
 }
 
-static int classes_copy(keps_classes *dst, const keps_classes *src)
+static int classes_copy(keps_node_classes *dst, const keps_node_classes *src)
 {
     size_t n = src->n ? src->n : 1;
     dst->count = malloc(n * sizeof *dst->count);
@@ -259,7 +259,7 @@ static int score_put(ola *o, uint64_t id, double v, double b)
 
 /* Classes of node levels (NULL after out of memory). The pointer is valid
  * until the next eval. */
-static const keps_classes *eval(ola *o, const int *levels)
+static const keps_node_classes *eval(ola *o, const int *levels)
 {
     const keps_lattice *L = o->L;
     uint64_t id = keps_lattice_id(L, levels);
@@ -268,18 +268,18 @@ static const keps_classes *eval(ola *o, const int *levels)
         e->used = ++o->clock;
         return &e->c;
     }
-    const keps_classes *from = source_for(o, levels, id);
+    const keps_node_classes *from = source_for(o, levels, id);
     if (!from)
         return NULL;
     /* Roll up into reused scratch, keep an exact-size copy: allocating a
      * source-sized set per node costs more in fresh pages than the copy. */
-    keps_classes c;
-    keps_classes_init(&c);
+    keps_node_classes c;
+    keps_node_classes_init(&c);
     int *lv = malloc(L->q * sizeof *lv);
     o->work += from->n;
     if (!lv || keps_lattice_rollup(L, o->w, from, levels, &o->tmp, NULL) || classes_copy(&c, &o->tmp)) {
         free(lv);
-        keps_classes_free(&c);
+        keps_node_classes_free(&c);
         o->oom = 1;
         return NULL;
     }
@@ -291,13 +291,13 @@ static const keps_classes *eval(ola *o, const int *levels)
     /* Only nodes that satisfy the constraints are ever scored; the rest
      * get the worst score without computing the metric. */
     double sc = INFINITY, bd = INFINITY;
-    if (keps_classes_suppressed(&c, o->k, NULL) <= o->limit) {
+    if (keps_node_classes_suppressed(&c, o->k, NULL) <= o->limit) {
         sc = keps_metrics_score(o->m, o->metric, levels, &c, o->k);
         bd = keps_metrics_bound(o->m, o->metric, levels, &c);
     }
     if (score_put(o, id, sc, bd)) {
         free(lv);
-        keps_classes_free(&c);
+        keps_node_classes_free(&c);
         return NULL;
     }
     while (o->ncache > 0 && (o->ncache == CACHE_MAX || o->cache_bytes + classes_bytes(&c) > CACHE_BYTES))
@@ -381,10 +381,10 @@ static int anonymous(ola *o, const int *levels)
         return 1;
     if (o->tag[id] & TAG_NOT)
         return 0;
-    const keps_classes *c = eval(o, levels);
+    const keps_node_classes *c = eval(o, levels);
     if (!c)
         return -1;
-    if (keps_classes_suppressed(c, o->k, NULL) <= o->limit) {
+    if (keps_node_classes_suppressed(c, o->k, NULL) <= o->limit) {
         tag_cone(o, id, 1, TAG_ANON);
         return 1;
     }
@@ -640,13 +640,13 @@ done:
 static void ola_free(ola *o)
 {
     for (size_t i = 0; i < o->ncache; i++) {
-        keps_classes_free(&o->cache[i].c);
+        keps_node_classes_free(&o->cache[i].c);
         free(o->cache[i].levels);
     }
     free(o->cache);
     free(o->slots);
     free(o->zero);
-    keps_classes_free(&o->tmp);
+    keps_node_classes_free(&o->tmp);
     free(o->tag);
     keps_lattice_work_free(o->w);
     keps_metrics_free(o->m);
@@ -703,10 +703,10 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
         top[i] = L->height[i];
     res->nodes_total = L->nnodes;
     res->suppress_limit = o.limit;
-    const keps_classes *c = eval(&o, top);
+    const keps_node_classes *c = eval(&o, top);
     if (!c)
         goto done;
-    res->top_suppressed = keps_classes_suppressed(c, o.k, NULL);
+    res->top_suppressed = keps_node_classes_suppressed(c, o.k, NULL);
     st = KEPS_OK;
     if (res->top_suppressed > o.limit) {
         res->nodes_evaluated = o.evaluated;
@@ -738,7 +738,7 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
     }
     keps_metrics_all(o.m, res->levels, c, o.k, &res->metrics);
     size_t small = 0;
-    res->suppressed = keps_classes_suppressed(c, o.k, &small);
+    res->suppressed = keps_node_classes_suppressed(c, o.k, &small);
     res->nclasses = c->n - small;
     res->nodes_evaluated = o.evaluated;
     res->minimal = o.kmin;
@@ -766,8 +766,8 @@ keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, i
     memset(counts, 0, sizeof *counts);
     keps_lattice_work *w = keps_lattice_work_new(L);
     uint32_t *assign = malloc((L->bottom.n ? L->bottom.n : 1) * sizeof *assign);
-    keps_classes c;
-    keps_classes_init(&c);
+    keps_node_classes c;
+    keps_node_classes_init(&c);
     const char **fields = calloc(t->ncols, sizeof *fields);
     size_t *lens = calloc(t->ncols, sizeof *lens);
     size_t *cols = calloc(t->ncols, sizeof *cols);
@@ -826,7 +826,7 @@ done:
     }
     *release = r;
     keps_lattice_work_free(w);
-    keps_classes_free(&c);
+    keps_node_classes_free(&c);
     free(assign);
     free(fields);
     free(lens);

@@ -111,9 +111,9 @@ static void test_rollup_from_finer(void **state)
             hi[i] = (int)keps_rng_below(rng, (uint64_t)x.height[i] + 1);
             lo[i] = (int)keps_rng_below(rng, (uint64_t)hi[i] + 1);
         }
-        keps_classes a, b;
-        keps_classes_init(&a);
-        keps_classes_init(&b);
+        keps_node_classes a, b;
+        keps_node_classes_init(&a);
+        keps_node_classes_init(&b);
         uint32_t *asg_a = calloc(L->bottom.n, sizeof *asg_a);
         uint32_t *asg_b = calloc(a.n + L->bottom.n, sizeof *asg_b);
         assert_int_equal(keps_lattice_rollup(L, w, NULL, lo, &a, asg_a), KEPS_OK);
@@ -128,8 +128,8 @@ static void test_rollup_from_finer(void **state)
         }
         free(asg_a);
         free(asg_b);
-        keps_classes_free(&a);
-        keps_classes_free(&b);
+        keps_node_classes_free(&a);
+        keps_node_classes_free(&b);
         keps_lattice_work_free(w);
         keps_lattice_free(L);
         tg_free(&x);

@@ -49,11 +49,11 @@ static void tiny_free(tiny *x)
 static void tiny_values(tiny *x, int a, int b, keps_metric_values *v)
 {
     int lv[2] = {a, b};
-    keps_classes c;
-    keps_classes_init(&c);
+    keps_node_classes c;
+    keps_node_classes_init(&c);
     assert_int_equal(keps_lattice_rollup(x->L, x->w, NULL, lv, &c, NULL), KEPS_OK);
     keps_metrics_all(x->m, lv, &c, 2, v);
-    keps_classes_free(&c);
+    keps_node_classes_free(&c);
 }
 
 /* Node (A=1, B=0): classes (xy,m) = {r1,r2,r3}, (xy,f) = {r4}, (z,f) = {r5,r6};
@@ -192,8 +192,8 @@ static void test_random_vs_oracle(void **state)
             int lv[TG_MAXQ];
             tg_levels(&x, id, lv);
             or_eval(&x, lv, k, &on[id]);
-            keps_classes c;
-            keps_classes_init(&c);
+            keps_node_classes c;
+            keps_node_classes_init(&c);
             assert_int_equal(keps_lattice_rollup(L, w, NULL, lv, &c, NULL), KEPS_OK);
             keps_metric_values v;
             keps_metrics_all(m, lv, &c, k, &v);
@@ -205,7 +205,7 @@ static void test_random_vs_oracle(void **state)
                 double b1 = keps_metrics_bound(m, (keps_metric)j, lv, &c);
                 bound[id][j] = b0 > b1 ? b0 : b1;
             }
-            keps_classes_free(&c);
+            keps_node_classes_free(&c);
         }
         for (long a = 0; a < nn; a++)
             for (long b = 0; b < nn; b++) {

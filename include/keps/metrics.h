@@ -54,17 +54,17 @@ keps_metrics *keps_metrics_new(const keps_lattice *L);
 void keps_metrics_free(keps_metrics *m);
 
 /* Score of one metric at node levels whose classes are c. */
-double keps_metrics_score(keps_metrics *m, keps_metric which, const int *levels, const keps_classes *c,
+double keps_metrics_score(keps_metrics *m, keps_metric which, const int *levels, const keps_node_classes *c,
                           size_t k);
 /* Every metric. */
-void keps_metrics_all(keps_metrics *m, const int *levels, const keps_classes *c, size_t k,
+void keps_metrics_all(keps_metrics *m, const int *levels, const keps_node_classes *c, size_t k,
                       keps_metric_values *out);
 
 /* Lower bound on the metric at levels and at every node above it.
  * c may be NULL: then only the generalization part that needs no classes
  * (prec, loss, entropy; 0 for the others). With c (the node's classes),
  * discernibility uses sum |EC|^2 over all classes and aecs n/classes. */
-double keps_metrics_bound(const keps_metrics *m, keps_metric which, const int *levels, const keps_classes *c);
+double keps_metrics_bound(const keps_metrics *m, keps_metric which, const int *levels, const keps_node_classes *c);
 
 #ifdef __cplusplus
 }
