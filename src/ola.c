@@ -578,9 +578,9 @@ static int optimum(ola *o, uint64_t *best_id, double *best)
     for (size_t i = 0; i < L->q; i++)
         maxsum += L->height[i];
     uint64_t *start = calloc((size_t)maxsum + 2, sizeof *start);
-    uint64_t *order = malloc(nn * sizeof *order);
+    uint64_t *order = NULL;
     int rc = -1;
-    if (!lv || !start || !order)
+    if (!lv || !start)
         goto done;
     *best = INFINITY;
     *best_id = UINT64_MAX;
@@ -603,6 +603,9 @@ static int optimum(ola *o, uint64_t *best_id, double *best)
         }
     for (int h = 1; h <= maxsum + 1; h++)
         start[h] += start[h - 1];
+    order = malloc((start[maxsum + 1] ? start[maxsum + 1] : 1) * sizeof *order);
+    if (!order)
+        goto done;
     for (uint64_t id = 0; id < nn; id++)
         if (o->tag[id] & TAG_ANON) {
             keps_lattice_levels(L, id, lv);
