@@ -21,6 +21,7 @@ enum {
  * the bottom. Bounded by entries and bytes; least recently used goes. */
 #define CACHE_MAX 4096
 #define CACHE_SLOTS 8192 /* id -> entry hash, power of two >= 2 * CACHE_MAX */
+#define POOL_MAX 16
 #define CACHE_BYTES ((size_t)32 << 20)
 
 typedef struct cache_entry {
@@ -42,8 +43,11 @@ typedef struct ola {
     uint64_t clock;
     int *zero;              /* [q] the bottom's levels */
     keps_node_classes tmp;       /* roll-up scratch */
+    keps_node_classes pool[POOL_MAX]; /* buffers of evicted class sets, reused */
+    size_t npool;
     uint64_t evaluated;
     uint64_t work;          /* classes rolled up (source sizes), for tuning */
+    uint64_t out_work;      /* classes produced (the floor of work) */
     uint64_t *kmin;         /* k-minimal candidates */
     size_t nkmin, capkmin;
     uint64_t *stack;        /* for tagging */
@@ -105,6 +109,47 @@ static void cache_unslot(ola *o, uint64_t id)
     }
 }
 
+/* Evicted buffers are reused: freeing and allocating class sets of a few
+ * hundred KB per node makes the kernel hand out (and zero) fresh pages. */
+static void pool_put(ola *o, keps_node_classes *c)
+{
+    if (o->npool == POOL_MAX) {
+        size_t small = 0;
+        for (size_t i = 1; i < o->npool; i++)
+            if (o->pool[i].cap < o->pool[small].cap)
+                small = i;
+        if (o->pool[small].cap >= c->cap) {
+            keps_node_classes_free(c);
+            return;
+        }
+        keps_node_classes_free(&o->pool[small]);
+        o->pool[small] = o->pool[--o->npool];
+    }
+    o->pool[o->npool++] = *c;
+    keps_node_classes_init(c);
+}
+
+/* A buffer for n classes: the smallest pooled one that fits, or new. */
+static int pool_get(ola *o, keps_node_classes *c, size_t n)
+{
+    size_t best = o->npool;
+    for (size_t i = 0; i < o->npool; i++)
+        if (o->pool[i].cap >= n && (best == o->npool || o->pool[i].cap < o->pool[best].cap))
+            best = i;
+    if (best < o->npool) {
+        *c = o->pool[best];
+        o->pool[best] = o->pool[--o->npool];
+        return 0;
+    }
+    keps_node_classes_init(c);
+    size_t cap = n ? n : 1;
+    c->count = malloc(cap * sizeof *c->count);
+    c->key = malloc(cap * sizeof *c->key);
+    c->bot = malloc(cap * sizeof *c->bot);
+    c->cap = cap;
+    return c->count && c->key && c->bot ? 0 : -1;
+}
+
 static void cache_evict_one(ola *o)
 {
     size_t lru = 0;
@@ -114,7 +159,7 @@ static void cache_evict_one(ola *o)
     cache_entry *e = &o->cache[lru];
     cache_unslot(o, e->c.node);
     o->cache_bytes -= classes_bytes(&e->c);
-    keps_node_classes_free(&e->c);
+    pool_put(o, &e->c);
     free(e->levels);
     if (lru != --o->ncache) {
         *e = o->cache[o->ncache];
@@ -189,19 +234,14 @@ static const keps_node_classes *source_for(ola *o, const int *levels, uint64_t i
     }
 }
 
-static int classes_copy(keps_node_classes *dst, const keps_node_classes *src)
+static int classes_copy(ola *o, keps_node_classes *dst, const keps_node_classes *src)
 {
-    size_t n = src->n ? src->n : 1;
-    dst->count = malloc(n * sizeof *dst->count);
-    dst->key = malloc(n * sizeof *dst->key);
-    dst->bot = malloc(n * sizeof *dst->bot);
-    if (!dst->count || !dst->key || !dst->bot)
+    if (pool_get(o, dst, src->n))
         return -1;
     memcpy(dst->count, src->count, src->n * sizeof *dst->count);
     memcpy(dst->key, src->key, src->n * sizeof *dst->key);
     memcpy(dst->bot, src->bot, src->n * sizeof *dst->bot);
     dst->n = src->n;
-    dst->cap = n;
     dst->q = src->q;
     dst->node = src->node;
     return 0;
@@ -277,13 +317,22 @@ static const keps_node_classes *eval(ola *o, const int *levels)
     keps_node_classes_init(&c);
     int *lv = malloc(L->q * sizeof *lv);
     o->work += from->n;
-    if (!lv || keps_lattice_rollup(L, o->w, from, levels, &o->tmp, NULL) || classes_copy(&c, &o->tmp)) {
+    if (!lv || keps_lattice_rollup(L, o->w, from, levels, &o->tmp, NULL)) {
+        free(lv);
+        o->oom = 1;
+        return NULL;
+    }
+    size_t need = o->tmp.n * (sizeof *c.count + sizeof *c.key + sizeof *c.bot);
+    while (o->ncache > 0 && (o->ncache == CACHE_MAX || o->cache_bytes + need > CACHE_BYTES))
+        cache_evict_one(o);
+    if (classes_copy(o, &c, &o->tmp)) {
         free(lv);
         keps_node_classes_free(&c);
         o->oom = 1;
         return NULL;
     }
     memcpy(lv, levels, L->q * sizeof *lv);
+    o->out_work += c.n;
     if (!(o->tag[id] & TAG_EVAL)) {
         o->tag[id] |= TAG_EVAL;
         o->evaluated++;
@@ -300,7 +349,7 @@ static const keps_node_classes *eval(ola *o, const int *levels)
         keps_node_classes_free(&c);
         return NULL;
     }
-    while (o->ncache > 0 && (o->ncache == CACHE_MAX || o->cache_bytes + classes_bytes(&c) > CACHE_BYTES))
+    while (o->ncache == CACHE_MAX) /* (a source evicted above is never needed again here) */
         cache_evict_one(o);
     e = &o->cache[o->ncache];
     e->levels = lv;
@@ -650,6 +699,8 @@ static void ola_free(ola *o)
     free(o->slots);
     free(o->zero);
     keps_node_classes_free(&o->tmp);
+    for (size_t i = 0; i < o->npool; i++)
+        keps_node_classes_free(&o->pool[i]);
     free(o->tag);
     keps_lattice_work_free(o->w);
     keps_metrics_free(o->m);
@@ -728,8 +779,8 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
         goto done;
     }
     if (getenv("KEPS_OLA_DEBUG"))
-        fprintf(stderr, "after optimum: %llu evaluated, %llu classes rolled up\n",
-                (unsigned long long)o.evaluated, (unsigned long long)o.work);
+        fprintf(stderr, "after optimum: %llu evaluated, %llu classes rolled up into %llu\n",
+                (unsigned long long)o.evaluated, (unsigned long long)o.work, (unsigned long long)o.out_work);
     qsort(o.kmin, o.nkmin, sizeof *o.kmin, cmp_u64);
     res->found = 1;
     res->node = best_id;
