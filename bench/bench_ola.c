@@ -1,17 +1,19 @@
 /* OLA on Adult (or an Adult-like CSV) with all nine hierarchies:
  * k in {2, 5, 10, 50, 100} x suppression {0, 0.05}, metric loss (or argv[3]).
- * Usage: bench_ola [CSV [K [METRIC]]]. One JSON object per line: time of
+ * Usage: bench_ola [CSV|- [K|0 [METRIC [THREADS]]]]. One JSON object per line: time of
  * each phase, nodes evaluated, chosen node, every metric. */
 #include <string.h>
 
 #include "bench_adult.h"
 #include "keps/ola.h"
 
+static int threads;
+
 static void run_one(const keps_lattice *L, size_t k, double s, keps_metric metric, double load_ms,
                     double lattice_ms)
 {
     keps_error err = {0};
-    keps_ola_params p = {k, s, metric};
+    keps_ola_params p = {k, s, metric, threads};
     keps_ola_result r;
     double a = bench_now_ms();
     if (keps_ola_run(L, &p, &r, &err)) {
@@ -30,10 +32,10 @@ static void run_one(const keps_lattice *L, size_t k, double s, keps_metric metri
         apply_ms = bench_now_ms() - b;
         keps_table_free(rel);
     }
-    printf("{\"bench\":\"ola\",\"rows\":%zu,\"k\":%zu,\"suppress\":%g,\"metric\":\"%s\",\"found\":%d,"
+    printf("{\"bench\":\"ola\",\"rows\":%zu,\"k\":%zu,\"suppress\":%g,\"metric\":\"%s\",\"threads\":%d,\"found\":%d,"
            "\"load_ms\":%.1f,\"lattice_ms\":%.1f,\"search_ms\":%.1f,\"apply_ms\":%.1f,"
            "\"nodes_total\":%llu,\"nodes_evaluated\":%llu,\"k_minimal\":%zu,\"node\":[",
-           L->nrows, k, s, keps_metric_name(metric), r.found, load_ms, lattice_ms, b - a, apply_ms,
+           L->nrows, k, s, keps_metric_name(metric), threads ? threads : 2, r.found, load_ms, lattice_ms, b - a, apply_ms,
            (unsigned long long)r.nodes_total, (unsigned long long)r.nodes_evaluated, r.nminimal);
     for (size_t i = 0; r.found && i < L->q; i++)
         printf("%s%d", i ? "," : "", r.levels[i]);
@@ -49,6 +51,7 @@ int main(int argc, char **argv)
 {
     const char *csv = argc > 1 && strcmp(argv[1], "-") ? argv[1] : NULL;
     size_t only_k = argc > 2 ? (size_t)atol(argv[2]) : 0;
+    threads = argc > 4 ? atoi(argv[4]) : 0;
     keps_metric metric = KEPS_METRIC_LOSS;
     if (argc > 3 && keps_metric_parse(argv[3], &metric)) {
         fprintf(stderr, "unknown metric %s\n", argv[3]);

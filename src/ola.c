@@ -3,6 +3,8 @@
 #include "keps/ola.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +36,8 @@ typedef struct ola {
     const keps_lattice *L;
     size_t k, limit;
     keps_metric metric;
-    uint8_t *tag;           /* [nnodes] */
+    uint8_t *tag;           /* [nnodes], shared by the threads */
+    int owns_tag;
     keps_lattice_work *w;
     keps_metrics *m;
     cache_entry *cache;     /* [CACHE_MAX] */
@@ -59,6 +62,20 @@ typedef struct ola {
     size_t nmemo, capmemo;  /* capmemo: power of two (pairs) */
     int oom;
 } ola;
+
+/* The tag array is shared by the search threads; tags only ever gain bits
+ * and every bit is true information, so relaxed atomics suffice (a thread
+ * that misses a fresh tag merely evaluates the node itself). */
+static inline uint8_t tag_get(const ola *o, uint64_t id)
+{
+    return __atomic_load_n(&o->tag[id], __ATOMIC_RELAXED);
+}
+
+/* Sets bits; returns the tag as it was before. */
+static inline uint8_t tag_or(ola *o, uint64_t id, uint8_t bits)
+{
+    return __atomic_fetch_or(&o->tag[id], bits, __ATOMIC_RELAXED);
+}
 
 static size_t classes_bytes(const keps_node_classes *c)
 {
@@ -333,10 +350,8 @@ static const keps_node_classes *eval(ola *o, const int *levels)
     }
     memcpy(lv, levels, L->q * sizeof *lv);
     o->out_work += c.n;
-    if (!(o->tag[id] & TAG_EVAL)) {
-        o->tag[id] |= TAG_EVAL;
+    if (!(tag_or(o, id, TAG_EVAL) & TAG_EVAL))
         o->evaluated++;
-    }
     /* Only nodes that satisfy the constraints are ever scored; the rest
      * get the worst score without computing the metric. */
     double sc = INFINITY, bd = INFINITY;
@@ -384,9 +399,9 @@ static void tag_cone(ola *o, uint64_t id, int up, uint8_t tag)
 {
     const keps_lattice *L = o->L;
     size_t n = 0;
-    if (o->tag[id] & tag || push(o, &n, id))
+    if (tag_get(o, id) & tag || push(o, &n, id))
         return;
-    o->tag[id] |= tag;
+    tag_or(o, id, tag);
     while (n > 0) {
         uint64_t x = o->stack[--n], rest = x;
         for (size_t i = 0; i < L->q; i++) {
@@ -399,9 +414,8 @@ static void tag_cone(ola *o, uint64_t id, int up, uint8_t tag)
                 y = x - L->stride[i];
             else
                 continue;
-            if (o->tag[y] & tag)
+            if (tag_or(o, y, tag) & tag)
                 continue;
-            o->tag[y] |= tag;
             if (push(o, &n, y))
                 return;
         }
@@ -426,9 +440,9 @@ static int node_score(ola *o, const int *levels, double *score, double *bound)
 static int anonymous(ola *o, const int *levels)
 {
     uint64_t id = keps_lattice_id(o->L, levels);
-    if (o->tag[id] & TAG_ANON)
+    if (tag_get(o, id) & TAG_ANON)
         return 1;
-    if (o->tag[id] & TAG_NOT)
+    if (tag_get(o, id) & TAG_NOT)
         return 0;
     const keps_node_classes *c = eval(o, levels);
     if (!c)
@@ -443,9 +457,8 @@ static int anonymous(ola *o, const int *levels)
 
 static void add_kmin(ola *o, uint64_t id)
 {
-    if (o->tag[id] & TAG_KMIN)
+    if (tag_or(o, id, TAG_KMIN) & TAG_KMIN)
         return;
-    o->tag[id] |= TAG_KMIN;
     if (o->nkmin == o->capkmin) {
         size_t cap = o->capkmin ? 2 * o->capkmin : 64;
         uint64_t *k = realloc(o->kmin, cap * sizeof *k);
@@ -646,7 +659,7 @@ static int optimum(ola *o, uint64_t *best_id, double *best)
     }
     /* counting sort of the anonymous nodes by level sum */
     for (uint64_t id = 0; id < nn; id++)
-        if (o->tag[id] & TAG_ANON) {
+        if (tag_get(o, id) & TAG_ANON) {
             keps_lattice_levels(L, id, lv);
             start[keps_lattice_level_sum(L, lv) + 1]++;
         }
@@ -656,7 +669,7 @@ static int optimum(ola *o, uint64_t *best_id, double *best)
     if (!order)
         goto done;
     for (uint64_t id = 0; id < nn; id++)
-        if (o->tag[id] & TAG_ANON) {
+        if (tag_get(o, id) & TAG_ANON) {
             keps_lattice_levels(L, id, lv);
             order[start[keps_lattice_level_sum(L, lv)]++] = id;
         }
@@ -666,9 +679,9 @@ static int optimum(ola *o, uint64_t *best_id, double *best)
         keps_lattice_levels(L, id, lv);
         int pruned = 0;
         for (size_t i = 0; i < L->q && !pruned; i++)
-            pruned = lv[i] > 0 && (o->tag[id - L->stride[i]] & TAG_PRUNE);
+            pruned = lv[i] > 0 && (tag_get(o, id - L->stride[i]) & TAG_PRUNE);
         if (pruned || keps_metrics_bound(o->m, o->metric, lv, NULL) >= *best) {
-            o->tag[id] |= TAG_PRUNE;
+            tag_or(o, id, TAG_PRUNE);
             continue;
         }
         double s, cb;
@@ -679,7 +692,7 @@ static int optimum(ola *o, uint64_t *best_id, double *best)
             *best_id = id;
         }
         if (cb >= *best)
-            o->tag[id] |= TAG_PRUNE;
+            tag_or(o, id, TAG_PRUNE);
     }
     rc = 0;
 done:
@@ -701,7 +714,8 @@ static void ola_free(ola *o)
     keps_node_classes_free(&o->tmp);
     for (size_t i = 0; i < o->npool; i++)
         keps_node_classes_free(&o->pool[i]);
-    free(o->tag);
+    if (o->owns_tag)
+        free(o->tag);
     keps_lattice_work_free(o->w);
     keps_metrics_free(o->m);
     free(o->kmin);
@@ -717,6 +731,178 @@ void keps_ola_result_free(keps_ola_result *r)
     free(r->levels);
     free(r->minimal);
     memset(r, 0, sizeof *r);
+}
+
+/* Per-thread state; tag is the shared array. 0 or -1 (out of memory). */
+static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, uint8_t *tag)
+{
+    memset(o, 0, sizeof *o);
+    o->L = L;
+    o->k = p->k;
+    /* floor(s*N); the epsilon keeps e.g. 0.05*30162 = 1508.1 at 1508 and
+     * 0.1*30 = 3.0000000000000004 at 3 */
+    o->limit = (size_t)floor(p->suppress * (double)L->nrows + 1e-9);
+    o->metric = p->metric;
+    o->owns_tag = tag == NULL;
+    o->tag = tag ? tag : calloc((size_t)L->nnodes, 1);
+    o->w = keps_lattice_work_new(L);
+    o->m = keps_metrics_new(L);
+    o->cache = calloc(CACHE_MAX, sizeof *o->cache);
+    o->zero = calloc(L->q, sizeof *o->zero);
+    o->slots = calloc(CACHE_SLOTS, sizeof *o->slots);
+    return o->tag && o->w && o->m && o->cache && o->slots && o->zero ? 0 : -1;
+}
+
+/* ---- two search threads ------------------------------------------------
+ * The top-level Kmin(bottom, top) call loops over the lattice's middle
+ * level; each middle node's sub-search is independent of the others except
+ * through the tags, so two threads take middle nodes in turn, each with its
+ * own cache, memo and candidate list, sharing the tags. Every middle node is
+ * still searched, so the union of the candidates holds every k-minimal node
+ * as in the sequential search. */
+typedef struct par_ctx {
+    uint64_t *mids;
+    size_t nmids;
+    atomic_size_t next;
+    const int *bot, *top;
+} par_ctx;
+
+typedef struct par_arg {
+    ola *o;
+    par_ctx *x;
+} par_arg;
+
+static void collect_level(const keps_lattice *L, size_t i, int remaining, int *n, uint64_t **out, size_t *len,
+                          size_t *cap, int *oom)
+{
+    if (*oom)
+        return;
+    if (i == L->q) {
+        if (remaining)
+            return;
+        if (*len == *cap) {
+            size_t c = *cap ? 2 * *cap : 256;
+            uint64_t *p = realloc(*out, c * sizeof *p);
+            if (!p) {
+                *oom = 1;
+                return;
+            }
+            *out = p;
+            *cap = c;
+        }
+        (*out)[(*len)++] = keps_lattice_id(L, n);
+        return;
+    }
+    int room = 0;
+    for (size_t j = i + 1; j < L->q; j++)
+        room += L->height[j];
+    for (int l = 0; l <= L->height[i] && l <= remaining; l++) {
+        if (remaining - l > room)
+            continue;
+        n[i] = l;
+        collect_level(L, i + 1, remaining - l, n, out, len, cap, oom);
+    }
+}
+
+static void *par_main(void *arg)
+{
+    par_arg *a = arg;
+    ola *o = a->o;
+    par_ctx *x = a->x;
+    int *n = malloc(o->L->q * sizeof *n);
+    if (!n) {
+        o->oom = 1;
+        return NULL;
+    }
+    for (;;) {
+        size_t i = atomic_fetch_add(&x->next, 1);
+        if (i >= x->nmids || o->oom)
+            break;
+        keps_lattice_levels(o->L, x->mids[i], n);
+        int an = anonymous(o, n);
+        if (an < 0)
+            break;
+        if (an)
+            kmin(o, x->bot, n);
+        else
+            kmin(o, n, x->top);
+    }
+    free(n);
+    return NULL;
+}
+
+/* Moves thread b's findings into a: candidates, scores, counters. */
+static void par_merge(ola *a, ola *b)
+{
+    for (size_t i = 0; i < b->nkmin; i++) {
+        /* TAG_KMIN is already set: append without the check */
+        size_t before = a->nkmin;
+        uint64_t id = b->kmin[i];
+        if (a->nkmin == a->capkmin) {
+            size_t cap = a->capkmin ? 2 * a->capkmin : 64;
+            uint64_t *k = realloc(a->kmin, cap * sizeof *k);
+            if (!k) {
+                a->oom = 1;
+                return;
+            }
+            a->kmin = k;
+            a->capkmin = cap;
+        }
+        a->kmin[before] = id;
+        a->nkmin = before + 1;
+    }
+    for (size_t i = 0; i < b->capscore; i++)
+        if (b->skey[i] && score_put(a, b->skey[i] - 1, b->sval[i], b->sbound[i]))
+            return;
+    a->evaluated += b->evaluated;
+    a->work += b->work;
+    a->out_work += b->out_work;
+    a->oom |= b->oom;
+}
+
+/* Kmin(bottom, top), on two threads when the lattice is tall enough. */
+static void kmin_top(ola *o, const keps_ola_params *p, const int *bot, const int *top)
+{
+    const keps_lattice *L = o->L;
+    int hh = keps_lattice_level_sum(L, top);
+    int threads = p->threads == 1 ? 1 : 2;
+    if (threads == 1 || hh <= 1) {
+        kmin(o, bot, top);
+        return;
+    }
+    par_ctx x;
+    x.mids = NULL;
+    x.nmids = 0;
+    atomic_init(&x.next, 0);
+    x.bot = bot;
+    x.top = top;
+    size_t cap = 0;
+    int *n = calloc(L->q, sizeof *n);
+    ola o2;
+    int oom = !n;
+    if (!oom)
+        collect_level(L, 0, hh / 2, n, &x.mids, &x.nmids, &cap, &oom);
+    free(n);
+    if (oom || ola_init(&o2, L, p, o->tag)) {
+        if (!oom)
+            ola_free(&o2);
+        free(x.mids);
+        o->oom = 1;
+        return;
+    }
+    par_arg a1 = {o, &x}, a2 = {&o2, &x};
+    pthread_t t;
+    int started = pthread_create(&t, NULL, par_main, &a2) == 0;
+    par_main(&a1);
+    if (started)
+        pthread_join(t, NULL);
+    if (getenv("KEPS_OLA_DEBUG"))
+        fprintf(stderr, "threads: %llu + %llu evaluated, %llu + %llu classes rolled up\n",
+                (unsigned long long)o->evaluated, (unsigned long long)o2.evaluated, (unsigned long long)o->work,
+                (unsigned long long)o2.work);
+    par_merge(o, &o2);
+    ola_free(&o2);
+    free(x.mids);
 }
 
 keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_ola_result *res,
@@ -735,23 +921,11 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
                               "shorter hierarchies",
                               (unsigned long long)L->nnodes);
     ola o;
-    memset(&o, 0, sizeof o);
-    o.L = L;
-    o.k = p->k;
-    /* floor(s*N); the epsilon keeps e.g. 0.05*30162 = 1508.1 at 1508 and
-     * 0.1*30 = 3.0000000000000004 at 3 */
-    o.limit = (size_t)floor(p->suppress * (double)L->nrows + 1e-9);
-    o.metric = p->metric;
-    o.tag = calloc((size_t)L->nnodes, 1);
-    o.w = keps_lattice_work_new(L);
-    o.m = keps_metrics_new(L);
-    o.cache = calloc(CACHE_MAX, sizeof *o.cache);
-    o.zero = calloc(L->q, sizeof *o.zero);
-    o.slots = calloc(CACHE_SLOTS, sizeof *o.slots);
+    int initfail = ola_init(&o, L, p, NULL);
     res->levels = calloc(L->q, sizeof *res->levels);
     int *top = calloc(L->q, sizeof *top), *bot = calloc(L->q, sizeof *bot);
     keps_status st = KEPS_ENOMEM;
-    if (!o.tag || !o.w || !o.m || !o.cache || !o.slots || !o.zero || !res->levels || !top || !bot)
+    if (initfail || !res->levels || !top || !bot)
         goto done;
     for (size_t i = 0; i < L->q; i++)
         top[i] = L->height[i];
@@ -767,7 +941,7 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
         goto done;
     }
     tag_cone(&o, L->nnodes - 1, 1, TAG_ANON);
-    kmin(&o, bot, top);
+    kmin_top(&o, p, bot, top);
     clean_kmin(&o);
     if (getenv("KEPS_OLA_DEBUG"))
         fprintf(stderr, "kmin phase: %llu evaluated, %llu classes rolled up, %zu calls\n",

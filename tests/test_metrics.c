@@ -134,7 +134,7 @@ static void test_tiny_ola(void **state)
     tiny_make(&x);
     keps_error err = {0};
     keps_ola_result r;
-    keps_ola_params p = {2, 0, KEPS_METRIC_ENTROPY};
+    keps_ola_params p = {2, 0, KEPS_METRIC_ENTROPY, 0};
     assert_int_equal(keps_ola_run(x.L, &p, &r, &err), KEPS_OK);
     assert_int_equal(r.nminimal, 2);
     assert_int_equal(r.levels[0], 0);

@@ -25,8 +25,10 @@ static void check_instance(tg_inst *x, const keps_lattice *L, size_t k, double s
         or_eval(x, lv, k, &on[id]);
         any |= on[id].S <= lim;
     }
-    for (int m = 0; m < KEPS_METRIC_COUNT; m++) {
-        keps_ola_params p = {k, s, (keps_metric)m};
+    for (int mt = 0; mt < 2 * KEPS_METRIC_COUNT; mt++) {
+        /* every metric, sequential (threads = 1) and on two threads */
+        int m = mt / 2;
+        keps_ola_params p = {k, s, (keps_metric)m, 1 + mt % 2};
         keps_ola_result r;
         keps_error err = {0};
         assert_int_equal(keps_ola_run(L, &p, &r, &err), KEPS_OK);
@@ -150,7 +152,7 @@ static void test_apply_is_k_anonymous(void **state)
         keps_error err = {0};
         size_t k = 2 + keps_rng_below(rng, 4);
         double s = limits[keps_rng_below(rng, 4)];
-        keps_ola_params p = {k, s, (keps_metric)keps_rng_below(rng, KEPS_METRIC_COUNT)};
+        keps_ola_params p = {k, s, (keps_metric)keps_rng_below(rng, KEPS_METRIC_COUNT), 0};
         keps_ola_result r;
         assert_int_equal(keps_ola_run(L, &p, &r, &err), KEPS_OK);
         if (r.found) {
@@ -189,7 +191,7 @@ static void test_no_solution(void **state)
     assert_int_equal(keps_schema_add_qi_hierarchy(s, 0, h, &err), KEPS_OK);
     keps_lattice *L = NULL;
     assert_int_equal(keps_lattice_new(s, &L, &err), KEPS_OK);
-    keps_ola_params p = {5, 0.5, KEPS_METRIC_LOSS};
+    keps_ola_params p = {5, 0.5, KEPS_METRIC_LOSS, 0};
     keps_ola_result r;
     assert_int_equal(keps_ola_run(L, &p, &r, &err), KEPS_OK);
     assert_int_equal(r.found, 0);
@@ -257,7 +259,7 @@ static void test_adult_exhaustive(void **state)
                         (size_t)floor(cases[c].s * 30162 + 1e-9), cases[c].m, {INFINITY, INFINITY}, {0, 0}};
         assert_int_equal(keps_lattice_scan(L, a.k, adult_cb, &a, 2, &err), KEPS_OK);
         double best = a.best[0] < a.best[1] ? a.best[0] : a.best[1];
-        keps_ola_params p = {cases[c].k, cases[c].s, cases[c].m};
+        keps_ola_params p = {cases[c].k, cases[c].s, cases[c].m, (int)(1 + c % 2)};
         keps_ola_result r;
         assert_int_equal(keps_ola_run(L, &p, &r, &err), KEPS_OK);
         assert_true(r.found);

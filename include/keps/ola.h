@@ -10,7 +10,10 @@
  * constraints: with floor(s*N) = 0 the metrics are monotone and the best
  * k-minimal node is optimal; otherwise a second pass walks the anonymous
  * region level by level from the k-minimal nodes, pruning every node above
- * one whose lower bound (keps_metrics_bound) is not below the best score. */
+ * one whose lower bound (keps_metrics_bound) is not below the best score.
+ * The top-level Kmin call's middle nodes are shared out to two threads
+ * (tags shared); the result does not depend on the thread count, the
+ * number of nodes evaluated may vary a little from run to run. */
 #ifndef KEPS_OLA_H
 #define KEPS_OLA_H
 
@@ -31,6 +34,7 @@ typedef struct keps_ola_params {
     size_t k;           /* >= 1 */
     double suppress;    /* fraction s in [0, 1]: up to floor(s*N) rows suppressed */
     keps_metric metric; /* what to minimize (KEPS_METRIC_LOSS as ARX) */
+    int threads;        /* 1: sequential; otherwise (0 = default) 2 search threads */
 } keps_ola_params;
 
 typedef struct keps_ola_result {

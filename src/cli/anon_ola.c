@@ -119,7 +119,7 @@ static int impossible(cli_ctx *c, const keps_lattice *L, const ola_run *p, const
 static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
 {
     keps_error err = {0};
-    keps_ola_params prm = {p->k, p->suppress, p->metric};
+    keps_ola_params prm = {p->k, p->suppress, p->metric, 0};
     keps_ola_result r;
     if (keps_ola_run(L, &prm, &r, &err))
         return cli_fail(c, &err);
