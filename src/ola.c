@@ -455,10 +455,9 @@ static int anonymous(ola *o, const int *levels)
     return 0;
 }
 
-static void add_kmin(ola *o, uint64_t id)
+/* Appends to the candidate list. */
+static void push_kmin(ola *o, uint64_t id)
 {
-    if (tag_or(o, id, TAG_KMIN) & TAG_KMIN)
-        return;
     if (o->nkmin == o->capkmin) {
         size_t cap = o->capkmin ? 2 * o->capkmin : 64;
         uint64_t *k = realloc(o->kmin, cap * sizeof *k);
@@ -470,6 +469,13 @@ static void add_kmin(ola *o, uint64_t id)
         o->capkmin = cap;
     }
     o->kmin[o->nkmin++] = id;
+}
+
+/* A candidate once, whichever thread finds it. */
+static void add_kmin(ola *o, uint64_t id)
+{
+    if (!(tag_or(o, id, TAG_KMIN) & TAG_KMIN))
+        push_kmin(o, id);
 }
 
 /* Records the call Kmin(b, t); returns 1 if it was done before. The
@@ -834,23 +840,8 @@ static void *par_main(void *arg)
 /* Moves thread b's findings into a: candidates, scores, counters. */
 static void par_merge(ola *a, ola *b)
 {
-    for (size_t i = 0; i < b->nkmin; i++) {
-        /* TAG_KMIN is already set: append without the check */
-        size_t before = a->nkmin;
-        uint64_t id = b->kmin[i];
-        if (a->nkmin == a->capkmin) {
-            size_t cap = a->capkmin ? 2 * a->capkmin : 64;
-            uint64_t *k = realloc(a->kmin, cap * sizeof *k);
-            if (!k) {
-                a->oom = 1;
-                return;
-            }
-            a->kmin = k;
-            a->capkmin = cap;
-        }
-        a->kmin[before] = id;
-        a->nkmin = before + 1;
-    }
+    for (size_t i = 0; i < b->nkmin && !a->oom; i++)
+        push_kmin(a, b->kmin[i]); /* TAG_KMIN is set already */
     for (size_t i = 0; i < b->capscore; i++)
         if (b->skey[i] && score_put(a, b->skey[i] - 1, b->sval[i], b->sbound[i]))
             return;
