@@ -60,8 +60,8 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     keps_json_object(j, "metrics");
     for (int m = 0; m < KEPS_METRIC_COUNT; m++)
         keps_json_num(j, keps_metric_name((keps_metric)m), r->metrics.v[m]);
-    keps_json_int(j, "classes", (long long)r->nclasses);
     keps_json_end(j);
+    keps_json_int(j, "classes", (long long)r->nclasses);
     keps_json_int(j, "nodes_total", (long long)r->nodes_total);
     keps_json_int(j, "nodes_evaluated", (long long)r->nodes_evaluated);
     keps_json_int(j, "k_minimal_nodes", (long long)r->nminimal);
