@@ -422,7 +422,6 @@ static void tag_cone(ola *o, uint64_t id, int up, uint8_t tag)
     }
 }
 
-/* Does the node satisfy the constraints? Uses and sets the tags. -1 on OOM. */
 /* Score and class-based bound of a node, evaluating it if needed. */
 static int node_score(ola *o, const int *levels, double *score, double *bound)
 {
@@ -437,6 +436,8 @@ static int node_score(ola *o, const int *levels, double *score, double *bound)
     return 0;
 }
 
+/* Does node levels (id) satisfy the constraints? Uses and sets the tags;
+ * -1 on out of memory. */
 static int anonymous(ola *o, const int *levels, uint64_t id)
 {
     if (tag_get(o, id) & TAG_ANON)
