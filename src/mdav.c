@@ -76,7 +76,10 @@ static inline void cpu_relax(void)
 /* Claims and runs chunks until the current task has none left. */
 static void pool_work(pool *p, int tid)
 {
-    int first = 1;
+    /* A helper may finish one task and go straight on claiming chunks of
+     * the next (the caller posts it as soon as the last chunk completes):
+     * its slot is reset whenever the claimed chunk belongs to a new task. */
+    uint64_t mine = UINT64_MAX;
     uint64_t c = atomic_load_explicit(&p->claim, memory_order_acquire);
     for (;;) {
         uint64_t next = c & CLAIM_MASK, nchunks = (c >> CLAIM_BITS) & CLAIM_MASK;
@@ -85,10 +88,10 @@ static void pool_work(pool *p, int tid)
         if (!atomic_compare_exchange_weak_explicit(&p->claim, &c, c + 1, memory_order_acq_rel,
                                                    memory_order_acquire))
             continue;
-        if (first) {
+        if (c >> (2 * CLAIM_BITS) != mine) {
+            mine = c >> (2 * CLAIM_BITS);
             p->begin(p->ctx, tid);
             atomic_store_explicit(&p->used[tid], 1, memory_order_relaxed);
-            first = 0;
         }
         p->chunk(p->ctx, tid, (size_t)next, (size_t)nchunks);
         atomic_fetch_add_explicit(&p->completed, 1, memory_order_release);
@@ -160,7 +163,7 @@ static void pool_start(pool *p, int nt, void *ctx, begin_fn begin, chunk_fn chun
 /* Runs one task of nchunks chunks (< 2^20) and waits for all of them; then
  * p->used[t] says which threads' slots hold results. The task number only
  * keeps a stale claim word from matching a new one. */
-static void pool_run(pool *p, size_t nchunks)
+static void pool_run(pool *p, size_t nchunks, int wake)
 {
     p->task = (p->task + 1) & 0xFFFFFF;
     atomic_store_explicit(&p->completed, 0, memory_order_relaxed);
@@ -168,7 +171,7 @@ static void pool_run(pool *p, size_t nchunks)
         atomic_store_explicit(&p->used[t], 0, memory_order_relaxed);
     atomic_store_explicit(&p->claim, p->task << (2 * CLAIM_BITS) | (uint64_t)nchunks << CLAIM_BITS,
                           memory_order_release);
-    if (nchunks > 1 && p->nt > 1)
+    if (wake && nchunks > 1 && p->nt > 1)
         pool_wake(p);
     pool_work(p, 0);
     int spins = 0;
@@ -255,8 +258,9 @@ typedef struct acc {      /* one thread's partial result */
     cand far;
     cand *heap;
     size_t nh;
-    double *sum;
 } acc;
+
+#define MAX_CHUNKS 64
 
 typedef struct scan {
     const double *z;      /* [nrem*m] compacted standardized values */
@@ -266,6 +270,9 @@ typedef struct scan {
     size_t skip;          /* position to leave out (the centre record) or SIZE_MAX */
     int want_near, want_sum;
     acc a[MAX_THREADS];
+    double *csum;         /* [MAX_CHUNKS*m] column sums per chunk: added up in
+                             chunk order, so the centroid does not depend on
+                             which thread took which chunk */
 } scan;
 
 #define BLOCK 256
@@ -278,7 +285,7 @@ typedef struct scan {
 #else
 #define ALWAYS_INLINE inline
 #endif
-static ALWAYS_INLINE void scan_range(const scan *s, acc *a, size_t lo, size_t hi, size_t m)
+static ALWAYS_INLINE void scan_range(const scan *s, acc *a, double *sum, size_t lo, size_t hi, size_t m)
 {
     double dbuf[BLOCK];
     const double *p = s->p;
@@ -295,7 +302,7 @@ static ALWAYS_INLINE void scan_range(const scan *s, acc *a, size_t lo, size_t hi
             dbuf[i] = d;
         }
         if (s->want_sum) {
-            /* column sums in registers: a->sum may alias nothing, but the
+            /* column sums in registers: sum aliases nothing, but the
              * compiler cannot know that */
             for (size_t j0 = 0; j0 < m; j0 += 8) {
                 double loc[8] = {0};
@@ -304,7 +311,7 @@ static ALWAYS_INLINE void scan_range(const scan *s, acc *a, size_t lo, size_t hi
                     for (size_t j = 0; j < w; j++)
                         loc[j] += z[i * m + j0 + j];
                 for (size_t j = 0; j < w; j++)
-                    a->sum[j0 + j] += loc[j];
+                    sum[j0 + j] += loc[j];
             }
         }
         const uint32_t *idx = s->idx + b0;
@@ -327,7 +334,6 @@ static void scan_begin(void *ctx, int tid)
     acc *a = &s->a[tid];
     a->far = (cand){-1.0, UINT32_MAX, 0};
     a->nh = 0;
-    memset(a->sum, 0, s->m * sizeof *a->sum);
 }
 
 static void scan_chunk(void *ctx, int tid, size_t chunk, size_t nchunks)
@@ -335,12 +341,14 @@ static void scan_chunk(void *ctx, int tid, size_t chunk, size_t nchunks)
     scan *s = ctx;
     acc *a = &s->a[tid];
     size_t lo = s->nrem * chunk / nchunks, hi = s->nrem * (chunk + 1) / nchunks;
+    double *sum = s->csum + chunk * s->m;
+    memset(sum, 0, s->m * sizeof *sum);
     switch (s->m) {
-    case 1: scan_range(s, a, lo, hi, 1); break;
-    case 2: scan_range(s, a, lo, hi, 2); break;
-    case 3: scan_range(s, a, lo, hi, 3); break;
-    case 4: scan_range(s, a, lo, hi, 4); break;
-    default: scan_range(s, a, lo, hi, s->m); break;
+    case 1: scan_range(s, a, sum, lo, hi, 1); break;
+    case 2: scan_range(s, a, sum, lo, hi, 2); break;
+    case 3: scan_range(s, a, sum, lo, hi, 3); break;
+    case 4: scan_range(s, a, sum, lo, hi, 4); break;
+    default: scan_range(s, a, sum, lo, hi, s->m); break;
     }
 }
 
@@ -379,10 +387,12 @@ static cand run_scan(mdav_run *r, const double *p, size_t skip, int want_near, i
     s->skip = skip;
     s->want_near = want_near;
     s->want_sum = want_sum;
-    size_t work = r->nrem * r->m, nchunks = 1;
-    if (r->pl.nt > 1 && work >= PAR_MIN_WORK) /* chunks of >= PAR_MIN_WORK/4 doubles, at most 64 */
-        nchunks = work / (PAR_MIN_WORK / 4) < 64 ? work / (PAR_MIN_WORK / 4) : 64;
-    pool_run(&r->pl, nchunks);
+    /* the chunking depends on the work only (not on the thread count), so
+     * the summation order and hence the result are the same on any number
+     * of threads */
+    size_t work = r->nrem * r->m, nchunks = work / (PAR_MIN_WORK / 4);
+    nchunks = nchunks < 1 ? 1 : nchunks > MAX_CHUNKS ? MAX_CHUNKS : nchunks;
+    pool_run(&r->pl, nchunks, work >= PAR_MIN_WORK);
     cand far = {-1.0, UINT32_MAX, 0};
     size_t nm = 0;
     if (want_sum)
@@ -395,9 +405,10 @@ static cand run_scan(mdav_run *r, const double *p, size_t skip, int want_near, i
             far = a->far;
         for (size_t i = 0; want_near && i < a->nh; i++)
             r->merged[nm++] = a->heap[i];
-        for (size_t j = 0; want_sum && j < r->m; j++)
-            r->total[j] += a->sum[j];
     }
+    for (size_t c = 0; want_sum && c < nchunks; c++)
+        for (size_t j = 0; j < r->m; j++)
+            r->total[j] += s->csum[c * r->m + j];
     if (want_near)
         qsort(r->merged, nm, sizeof *r->merged, cmp_cand_near);
     return far;
@@ -581,12 +592,13 @@ static keps_status run_alloc(mdav_run *r, const double *x, keps_mdav_result *out
     int ok = r->z && r->idx && r->total && r->point && r->merged && r->gpos;
     for (int t = 0; t < MAX_THREADS && ok; t++) {
         r->sc.a[t].heap = malloc(k * sizeof *r->sc.a[t].heap);
-        r->sc.a[t].sum = calloc(m, sizeof *r->sc.a[t].sum);
-        ok = r->sc.a[t].heap && r->sc.a[t].sum;
+        ok = r->sc.a[t].heap != NULL;
     }
     if (!ok)
         return KEPS_ENOMEM;
     r->sc.m = m;
+    if (!(r->sc.csum = calloc((size_t)MAX_CHUNKS * m, sizeof *r->sc.csum)))
+        return KEPS_ENOMEM;
     r->sc.kk = k - 1;
     for (size_t i = 0; i < n; i++) {
         r->idx[i] = (uint32_t)i;
@@ -603,10 +615,10 @@ static void run_free(mdav_run *r)
     free(r->total);
     free(r->point);
     free(r->merged);
+    free(r->sc.csum);
     free(r->gpos);
     for (int t = 0; t < MAX_THREADS; t++) {
         free(r->sc.a[t].heap);
-        free(r->sc.a[t].sum);
     }
 }
 
