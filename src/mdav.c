@@ -1,13 +1,16 @@
 /* MDAV and insensitive MDAV microaggregation (see include/keps/mdav.h).
  *
- * Standard MDAV keeps the records not yet grouped in a compacted row-major
- * array of standardized values (z) plus their input row index; a grouped
- * record is swap-removed, so every scan reads one contiguous block. The
- * scans (farthest from a point; k-1 nearest to a record, fused with the
- * farthest-from-it and the running sum for the next centroid) are split
- * between a small persistent thread pool. Ties never depend on array
- * position: they are broken by input row index, so the result does not
- * depend on the thread count or on the swap-removal order. */
+ * Standard MDAV keeps the records not yet grouped compacted at the front of
+ * a column-major array of standardized values (z; attribute j of position
+ * i at z[j*n + i]) plus their input row index; a grouped record is
+ * swap-removed, so every scan reads m contiguous runs and the distance
+ * kernel works on several records per vector. Three scans per two groups
+ * (farthest from the centroid; k-1 nearest to r fused with the farthest
+ * from r; k-1 nearest to s fused with the sum for the next centroid) are
+ * cut into chunks shared with a small persistent thread pool. Ties never
+ * depend on array position (they are broken by input row index) and the
+ * sums are added in chunk order, so the result does not depend on the
+ * thread count, the scheduling or the swap-removal order. */
 #include "keps/mdav.h"
 
 #include <math.h>
@@ -263,7 +266,10 @@ typedef struct acc {      /* one thread's partial result */
 #define MAX_CHUNKS 64
 
 typedef struct scan {
-    const double *z;      /* [nrem*m] compacted standardized values */
+    const double *z;      /* [m*stride] compacted standardized values,
+                             column-major: attribute j of position i at
+                             z[j*stride + i] */
+    size_t stride;
     const uint32_t *idx;  /* [nrem] input rows */
     size_t nrem, m, kk;   /* kk = neighbours wanted (k-1) */
     const double *p;      /* the point scanned against */
@@ -285,6 +291,52 @@ typedef struct scan {
 #else
 #define ALWAYS_INLINE inline
 #endif
+/* Squared distances of nb consecutive records (column-major, attribute j
+ * at z[j*stride + i]) to p. Four records at a time in two-lane vectors;
+ * per record the arithmetic is the scalar sum over j in order, so the
+ * result is bit-identical to the plain loop. */
+#if defined(__GNUC__)
+typedef double v2d __attribute__((vector_size(16)));
+static ALWAYS_INLINE void dist_block(const double *z, size_t stride, const double *p, size_t m, size_t nb,
+                                     double *d)
+{
+    size_t i = 0;
+    for (; i + 4 <= nb; i += 4) {
+        v2d a = {0, 0}, b = {0, 0};
+        for (size_t j = 0; j < m; j++) {
+            v2d za, zb, pj = {p[j], p[j]};
+            memcpy(&za, z + j * stride + i, sizeof za);
+            memcpy(&zb, z + j * stride + i + 2, sizeof zb);
+            v2d ta = za - pj, tb = zb - pj;
+            a += ta * ta;
+            b += tb * tb;
+        }
+        memcpy(d + i, &a, sizeof a);
+        memcpy(d + i + 2, &b, sizeof b);
+    }
+    for (; i < nb; i++) {
+        double e = 0;
+        for (size_t j = 0; j < m; j++) {
+            double t = z[j * stride + i] - p[j];
+            e += t * t;
+        }
+        d[i] = e;
+    }
+}
+#else
+static void dist_block(const double *z, size_t stride, const double *p, size_t m, size_t nb, double *d)
+{
+    for (size_t i = 0; i < nb; i++) {
+        double e = 0;
+        for (size_t j = 0; j < m; j++) {
+            double t = z[j * stride + i] - p[j];
+            e += t * t;
+        }
+        d[i] = e;
+    }
+}
+#endif
+
 static ALWAYS_INLINE void scan_range(const scan *s, acc *a, double *sum, size_t lo, size_t hi, size_t m)
 {
     double dbuf[BLOCK];
@@ -292,26 +344,22 @@ static ALWAYS_INLINE void scan_range(const scan *s, acc *a, double *sum, size_t 
     size_t cap = s->want_near ? s->kk : 0;
     for (size_t b0 = lo; b0 < hi; b0 += BLOCK) {
         size_t nb = hi - b0 < BLOCK ? hi - b0 : BLOCK;
-        const double *z = s->z + b0 * m;
-        for (size_t i = 0; i < nb; i++) {
-            double d = 0;
-            for (size_t j = 0; j < m; j++) {
-                double t = z[i * m + j] - p[j];
-                d += t * t;
-            }
-            dbuf[i] = d;
-        }
+        dist_block(s->z + b0, s->stride, p, m, nb, dbuf);
         if (s->want_sum) {
-            /* column sums in registers: sum aliases nothing, but the
-             * compiler cannot know that */
-            for (size_t j0 = 0; j0 < m; j0 += 8) {
-                double loc[8] = {0};
-                size_t w = m - j0 < 8 ? m - j0 : 8;
-                for (size_t i = 0; i < nb; i++)
-                    for (size_t j = 0; j < w; j++)
-                        loc[j] += z[i * m + j0 + j];
-                for (size_t j = 0; j < w; j++)
-                    sum[j0 + j] += loc[j];
+            for (size_t j = 0; j < m; j++) {
+                /* four partial sums break the add latency chain */
+                const double *zj = s->z + j * s->stride + b0;
+                double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                size_t i = 0;
+                for (; i + 4 <= nb; i += 4) {
+                    a0 += zj[i];
+                    a1 += zj[i + 1];
+                    a2 += zj[i + 2];
+                    a3 += zj[i + 3];
+                }
+                for (; i < nb; i++)
+                    a0 += zj[i];
+                sum[j] += (a0 + a1) + (a2 + a3);
             }
         }
         const uint32_t *idx = s->idx + b0;
@@ -356,7 +404,7 @@ typedef struct mdav_run {
     pool pl;
     scan sc;
     size_t n, m, k;
-    double *z;         /* compacted */
+    double *z;         /* compacted, column-major with stride n */
     uint32_t *idx;
     size_t nrem;
     double *total;     /* [m] sum of z over the remaining records */
@@ -431,9 +479,10 @@ static void take_group(mdav_run *r, size_t g)
         size_t p = r->gpos[i], last = r->nrem - 1;
         r->group[r->idx[p]] = r->ngroups;
         for (size_t j = 0; j < m; j++)
-            r->total[j] -= r->z[p * m + j];
+            r->total[j] -= r->z[j * r->n + p];
         if (p != last) {
-            memcpy(r->z + p * m, r->z + last * m, m * sizeof *r->z);
+            for (size_t j = 0; j < m; j++)
+                r->z[j * r->n + p] = r->z[j * r->n + last];
             r->idx[p] = r->idx[last];
         }
         r->nrem--;
@@ -448,7 +497,8 @@ static void take_group(mdav_run *r, size_t g)
 static cand group_around(mdav_run *r, uint32_t c, int want_sum)
 {
     size_t m = r->m;
-    memcpy(r->point, r->z + (size_t)c * m, m * sizeof *r->point);
+    for (size_t j = 0; j < m; j++)
+        r->point[j] = r->z[j * r->n + c];
     cand far = run_scan(r, r->point, c, 1, want_sum);
     size_t kk = r->k - 1;
     int far_in = 0;
@@ -597,13 +647,14 @@ static keps_status run_alloc(mdav_run *r, const double *x, keps_mdav_result *out
     if (!ok)
         return KEPS_ENOMEM;
     r->sc.m = m;
+    r->sc.stride = n;
     if (!(r->sc.csum = calloc((size_t)MAX_CHUNKS * m, sizeof *r->sc.csum)))
         return KEPS_ENOMEM;
     r->sc.kk = k - 1;
     for (size_t i = 0; i < n; i++) {
         r->idx[i] = (uint32_t)i;
         for (size_t j = 0; j < m; j++)
-            r->z[i * m + j] = zval(x[i * m + j], out->mean[j], out->sd[j]);
+            r->z[j * n + i] = zval(x[i * m + j], out->mean[j], out->sd[j]);
     }
     return KEPS_OK;
 }
