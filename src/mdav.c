@@ -291,16 +291,32 @@ typedef struct scan {
 #else
 #define ALWAYS_INLINE inline
 #endif
-/* Squared distances of nb consecutive records (column-major, attribute j
- * at z[j*stride + i]) to p. Four records at a time in two-lane vectors;
- * per record the arithmetic is the scalar sum over j in order, so the
- * result is bit-identical to the plain loop. */
+/* Squared distances of records i..nb-1 (column-major, attribute j at
+ * z[j*stride + i]) to p, one at a time. */
+static ALWAYS_INLINE void dist_scalar(const double *z, size_t stride, const double *p, size_t m, size_t i,
+                                      size_t nb, double *d)
+{
+    for (; i < nb; i++) {
+        double e = 0;
+        for (size_t j = 0; j < m; j++) {
+            double t = z[j * stride + i] - p[j];
+            e += t * t;
+        }
+        d[i] = e;
+    }
+}
+
+/* The same for records 0..nb-1, four at a time in two-lane vectors where
+ * the compiler has them; per record the arithmetic is the scalar sum over j
+ * in order, so the result is bit-identical either way. */
 #if defined(__GNUC__)
 typedef double v2d __attribute__((vector_size(16)));
+#endif
 static ALWAYS_INLINE void dist_block(const double *z, size_t stride, const double *p, size_t m, size_t nb,
                                      double *d)
 {
     size_t i = 0;
+#if defined(__GNUC__)
     for (; i + 4 <= nb; i += 4) {
         v2d a = {0, 0}, b = {0, 0};
         for (size_t j = 0; j < m; j++) {
@@ -314,28 +330,9 @@ static ALWAYS_INLINE void dist_block(const double *z, size_t stride, const doubl
         memcpy(d + i, &a, sizeof a);
         memcpy(d + i + 2, &b, sizeof b);
     }
-    for (; i < nb; i++) {
-        double e = 0;
-        for (size_t j = 0; j < m; j++) {
-            double t = z[j * stride + i] - p[j];
-            e += t * t;
-        }
-        d[i] = e;
-    }
-}
-#else
-static void dist_block(const double *z, size_t stride, const double *p, size_t m, size_t nb, double *d)
-{
-    for (size_t i = 0; i < nb; i++) {
-        double e = 0;
-        for (size_t j = 0; j < m; j++) {
-            double t = z[j * stride + i] - p[j];
-            e += t * t;
-        }
-        d[i] = e;
-    }
-}
 #endif
+    dist_scalar(z, stride, p, m, i, nb, d);
+}
 
 static ALWAYS_INLINE void scan_range(const scan *s, acc *a, double *sum, size_t lo, size_t hi, size_t m)
 {

@@ -71,13 +71,11 @@ static int finish(cli_ctx *c, const keps_schema *s, const keps_mdav_result *r, d
 {
     keps_table *rel = NULL;
     keps_error err = {0};
-    if (release(s, r, &rel, &err))
-        return cli_fail(c, &err);
-    int rc = cli_write_release(c, rel);
-    keps_table_free(rel);
+    double written;
+    keps_status st = release(s, r, &rel, &err);
+    int rc = micro_write_release(c, st, &err, rel, &written);
     if (rc)
         return rc;
-    double written = cli_now_ms();
     int insens = cli_flag(c, "insensitive-mdav");
     keps_json j;
     micro_report_head(c, &j, insens ? "mdav-insensitive" : "mdav", r->n, r->k);

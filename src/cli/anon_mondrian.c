@@ -12,13 +12,11 @@ static int finish(cli_ctx *c, const keps_schema *s, const keps_mondrian_result *
 {
     keps_table *rel = NULL;
     keps_error err = {0};
-    if (keps_mondrian_release(s, r, &rel, &err))
-        return cli_fail(c, &err);
-    int rc = cli_write_release(c, rel);
-    keps_table_free(rel);
+    double written;
+    keps_status st = keps_mondrian_release(s, r, &rel, &err);
+    int rc = micro_write_release(c, st, &err, rel, &written);
     if (rc)
         return rc;
-    double written = cli_now_ms();
     keps_json j;
     micro_report_head(c, &j, "mondrian", r->n, r->k);
     keps_json_object(&j, "metrics");

@@ -44,3 +44,11 @@ void micro_report_timing(keps_json *j, double start, double loaded, double done,
     keps_json_num(j, "write", written - done);
     keps_json_end(j);
 }
+
+int micro_write_release(cli_ctx *c, keps_status st, const keps_error *err, keps_table *rel, double *written)
+{
+    int rc = st ? cli_fail(c, err) : cli_write_release(c, rel);
+    keps_table_free(rel);
+    *written = cli_now_ms();
+    return rc;
+}
