@@ -12,26 +12,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
+
 #include "keps/csv.h"
 #include "keps/mdav.h"
 #include "keps/risk.h"
 #include "keps/rng.h"
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* CPU time of the process (all threads): wall time misleads on a loaded
- * machine. */
-static double cpu_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static void run(const char *data, const double *x, size_t n, size_t m, size_t k, int insensitive, int threads)
 {

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
+
 #include "keps/csv.h"
 #include "keps/mondrian.h"
 #include "keps/rng.h"
@@ -17,22 +19,6 @@
 
 static const char *hier_qis[] = {"sex",       "race",       "marital-status", "education",
                                  "native-country", "workclass", "occupation", "salary-class"};
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* CPU time of the process (all threads): wall time misleads on a loaded
- * machine. */
-static double cpu_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static keps_schema *schema(keps_table *t)
 {
