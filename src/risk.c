@@ -1,6 +1,8 @@
 /* Record linkage and prosecutor risk (see include/keps/risk.h). */
 #include "keps/risk.h"
 
+#include "dist.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -25,8 +27,8 @@ static int cmp_rowref(const void *a, const void *b)
 }
 
 typedef struct rl_job {
-    const double *q;       /* [n*m] standardized query records */
-    const double *u;       /* [nu*m] distinct standardized targets */
+    const double *q;       /* [n*m] standardized query records, row-major */
+    const double *u;       /* [m*nu] distinct standardized targets, column-major */
     const uint32_t *mult;  /* [nu] how many target rows each distinct one stands for */
     const uint32_t *of;    /* [n] distinct target of target row i */
     size_t n, m, nu;
@@ -34,31 +36,45 @@ typedef struct rl_job {
     size_t lo, hi;
 } rl_job;
 
+#define RL_BLOCK 256
+
+/* Query i's contribution: 1/|G| if its own target is among the nearest. */
+static ALWAYS_INLINE double rl_query(const rl_job *j, size_t i, size_t m)
+{
+    double dbuf[RL_BLOCK];
+    const double *qi = j->q + i * m;
+    size_t own = j->of[i];
+    double best = INFINITY, d_own = INFINITY, count = 0;
+    for (size_t b0 = 0; b0 < j->nu; b0 += RL_BLOCK) {
+        size_t nb = j->nu - b0 < RL_BLOCK ? j->nu - b0 : RL_BLOCK;
+        dist_block(j->u + b0, j->nu, qi, m, nb, dbuf);
+        const uint32_t *mult = j->mult + b0;
+        for (size_t t = 0; t < nb; t++) {
+            double d = dbuf[t];
+            if (d < best) {
+                best = d;
+                count = mult[t];
+            } else if (d == best) {
+                count += mult[t];
+            }
+        }
+        if (own >= b0 && own < b0 + nb)
+            d_own = dbuf[own - b0];
+    }
+    return d_own == best ? 1.0 / count : 0.0;
+}
+
 static void *rl_worker(void *arg)
 {
     rl_job *j = arg;
-    size_t m = j->m;
     for (size_t i = j->lo; i < j->hi; i++) {
-        const double *qi = j->q + i * m;
-        uint32_t own = j->of[i];
-        double best = INFINITY, d_own = INFINITY, count = 0;
-        for (size_t u = 0; u < j->nu; u++) {
-            const double *tu = j->u + u * m;
-            double d = 0;
-            for (size_t a = 0; a < m; a++) {
-                double t = qi[a] - tu[a];
-                d += t * t;
-            }
-            if (u == own)
-                d_own = d;
-            if (d < best) {
-                best = d;
-                count = j->mult[u];
-            } else if (d == best) {
-                count += j->mult[u];
-            }
+        switch (j->m) { /* constant m lets the compiler unroll the kernel */
+        case 1: j->contrib[i] = rl_query(j, i, 1); break;
+        case 2: j->contrib[i] = rl_query(j, i, 2); break;
+        case 3: j->contrib[i] = rl_query(j, i, 3); break;
+        case 4: j->contrib[i] = rl_query(j, i, 4); break;
+        default: j->contrib[i] = rl_query(j, i, j->m); break;
         }
-        j->contrib[i] = d_own == best ? 1.0 / count : 0.0;
     }
     return NULL;
 }
@@ -101,12 +117,18 @@ static keps_status linkage(const double *q, const double *t, size_t n, size_t m,
     qsort(r, n, sizeof *r, cmp_rowref);
     size_t nu = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i == 0 || memcmp(r[i].row, r[i - 1].row, m * sizeof(double)) != 0) {
-            memcpy(u + nu * m, r[i].row, m * sizeof(double));
+        if (i == 0 || memcmp(r[i].row, r[i - 1].row, m * sizeof(double)) != 0)
             mult[nu++] = 0;
-        }
         mult[nu - 1]++;
         of[r[i].idx] = (uint32_t)(nu - 1);
+    }
+    /* the distinct targets, column-major for the kernel */
+    for (size_t i = 0, v = 0; i < n; i++) {
+        if (i > 0 && memcmp(r[i].row, r[i - 1].row, m * sizeof(double)) == 0)
+            continue;
+        for (size_t a = 0; a < m; a++)
+            u[a * nu + v] = r[i].row[a];
+        v++;
     }
     rl_job jobs[RL_THREADS];
     pthread_t th[RL_THREADS];
