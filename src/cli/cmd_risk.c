@@ -17,11 +17,11 @@ static const cli_opt opt_release = {"release", 0, "FILE", 0,
                                     "releases original row i)",
                                     "--release release.csv"};
 static const cli_opt opt_columns = {"columns", 0, "NAME", CLI_REPEAT,
-                                    "numeric column compared by record linkage, repeatable (default: the --qi "
+                                    "numeric column compared by record linkage (default: the --qi "
                                     "columns, else every column both files share)",
                                     "--columns FICA"};
 static const cli_opt opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
-                               "quasi-identifier of the release, repeatable; equivalence classes for the "
+                               "quasi-identifier of the release; equivalence classes for the "
                                "prosecutor risk are formed on these (a hierarchy part is ignored)",
                                "--qi age"};
 static const cli_opt opt_direction = {"linkage-direction", 0, "original|released", 0,
