@@ -386,6 +386,8 @@ keps_status keps_mondrian(const keps_schema *s, keps_table *t, size_t k, keps_mo
 {
     memset(out, 0, sizeof *out);
     size_t n = t->nrows, nqi = s->nqi;
+    if (t != s->t)
+        return keps_error_set(err, KEPS_EINPUT, "keps_mondrian: the table must be the schema's table");
     if (k < 1)
         return keps_error_set(err, KEPS_EINPUT, "k must be at least 1 (got %zu)", k);
     if (nqi == 0)
