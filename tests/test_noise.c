@@ -163,6 +163,14 @@ static void bernoulli_exp_freq(void **state)
         c += keps_bernoulli_exp_rational(r, 4, 3); /* exp(-4/3) */
     double p = exp(-4.0 / 3);
     assert_true(fabs((double)c / N - p) < 5 * sqrt(p * (1 - p) / N));
+    /* den = 2^61 + 1: gamma/K no longer fits one fraction for large K, so the
+     * Bernoulli(gamma) AND Bernoulli(1/K) path runs (den*K >= 2^63 from
+     * K = 4, reached with probability ~gamma^3/6 = 2%). gamma ~ 1/2. */
+    c = 0;
+    for (int i = 0; i < N; i++)
+        c += keps_bernoulli_exp_rational(r, UINT64_C(1) << 60, (UINT64_C(1) << 61) + 1);
+    p = exp(-(double)(UINT64_C(1) << 60) / (double)((UINT64_C(1) << 61) + 1));
+    assert_true(fabs((double)c / N - p) < 5 * sqrt(p * (1 - p) / N));
     assert_int_equal(keps_bernoulli_exp(r, 0), 1);
     assert_int_equal(keps_bernoulli_exp_rational(r, 0, 7), 1);
     keps_rng_free(r);
