@@ -98,7 +98,9 @@ int keps_bernoulli_exp_rational(keps_rng *r, uint64_t num, uint64_t den)
 int keps_bernoulli_exp(keps_rng *r, double gamma)
 {
     if (!(gamma > 0))
-        return 1; /* gamma = 0 (NaN treated as 0 is never passed by keps) */
+        return 1; /* gamma <= 0: exp(-gamma) >= 1 (NaN also lands here) */
+    if (isinf(gamma))
+        return 0; /* exp(-inf) = 0 */
     double whole = floor(gamma), frac = gamma - whole; /* both exact */
     /* floor(gamma) >= 2^63 would need 2^63 successes of probability 1/e. */
     uint64_t n = whole >= 0x1p63 ? UINT64_MAX : (uint64_t)whole;

@@ -72,7 +72,8 @@ int keps_geometric_info(double epsilon, int64_t sensitivity, keps_noise_info *in
 
 /* Building blocks, exact, exposed for other mechanisms and for tests. */
 
-/* Bernoulli(exp(-gamma)) for a double gamma >= 0 (a dyadic rational, so exact). */
+/* Bernoulli(exp(-gamma)) for a double gamma (a dyadic rational, so exact);
+ * gamma <= 0 gives 1, gamma = +inf gives 0. */
 int keps_bernoulli_exp(keps_rng *r, double gamma);
 /* Bernoulli(exp(-num/den)), den > 0, den < 2^62. */
 int keps_bernoulli_exp_rational(keps_rng *r, uint64_t num, uint64_t den);
