@@ -53,6 +53,16 @@ static inline __attribute__((always_inline)) int bern_frac(bitsrc *b, uint64_t n
 {
     if (num >= den)
         return 1;
+    if (den < (UINT64_C(1) << (64 - CHUNK))) { /* the usual case: 64-bit products suffice */
+        for (;;) {
+            uint64_t lhs = next_bits(b, CHUNK) * den, rhs = num << CHUNK;
+            if (lhs + den <= rhs) /* <= 2^CHUNK den: no overflow */
+                return 1;
+            if (lhs >= rhs)
+                return 0;
+            num = rhs - lhs;
+        }
+    }
     for (;;) {
         unsigned __int128 lhs = (unsigned __int128)next_bits(b, CHUNK) * den;
         unsigned __int128 rhs = (unsigned __int128)num << CHUNK;

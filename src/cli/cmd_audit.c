@@ -178,7 +178,7 @@ static int run(cli_ctx *c)
     if (cli_require(c, "mechanism"))
         return 2;
     if (cli_double(c, "epsilon", 1e-9, 1e9, 1, &eps) < 0 || cli_double(c, "sensitivity", 1e-300, 1e300, 1, &sens) < 0 ||
-        cli_long(c, "trials", 10, 1000000000L, 100000, &trials) < 0 || cli_long(c, "bins", 2, 100000, 20, &bins) < 0 ||
+        cli_long(c, "trials", 10, 20000000L, 100000, &trials) < 0 || cli_long(c, "bins", 2, 100000, 20, &bins) < 0 ||
         cli_double(c, "alpha", 1e-12, 0.5, 0.05, &alpha) < 0)
         return 2;
     audit_setup a;
