@@ -52,7 +52,8 @@ typedef struct keps_noise_info {
 } keps_noise_info;
 
 /* Secure Laplace with scale b > 0 (b = D/epsilon). Returns NAN if b is not
- * finite and positive or value is not finite. */
+ * finite, not positive or below 2^-900 (the grid would leave the normal
+ * doubles), or value is not finite. */
 double keps_laplace(keps_rng *r, double value, double scale);
 /* Same, and fills *info (may be NULL) for sensitivity D > 0. */
 double keps_laplace_ex(keps_rng *r, double value, double scale, double sensitivity,
