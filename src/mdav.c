@@ -21,6 +21,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_THREADS 8
 /* Below this many doubles a scan runs on the calling thread only: waking
@@ -364,7 +365,46 @@ typedef struct mdav_run {
     uint32_t *gpos;    /* [2k] positions of a group being removed */
     uint32_t *group;   /* output */
     uint32_t ngroups;
+    /* Is the helper worth waking? On a machine shared with other work it
+     * may not get a core, and waking it then only slows the caller down.
+     * Cycle: TUNE_PROBE large scans serial, TUNE_PROBE with the helper,
+     * then TUNE_RUN scans in the faster mode (time per unit of work). */
+    size_t tune_count;
+    double tune_ns[2], tune_work[2];
+    int tune_use;      /* 0 serial, 1 with the helper */
 } mdav_run;
+
+#define TUNE_PROBE 32
+#define TUNE_RUN 512
+
+static double mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Runs the scan's chunks, with the helper or without as the tuning cycle
+ * says. Only the speed depends on the choice, never the result. */
+static void tuned_run(mdav_run *r, size_t nchunks, size_t work)
+{
+    if (r->pl.nt == 1 || work < PAR_MIN_WORK) {
+        pool_run(&r->pl, nchunks, 0);
+        return;
+    }
+    size_t phase = r->tune_count++ % (2 * TUNE_PROBE + TUNE_RUN);
+    int mode = phase < TUNE_PROBE ? 0 : phase < 2 * TUNE_PROBE ? 1 : r->tune_use;
+    double t0 = mono_ns();
+    pool_run(&r->pl, nchunks, mode);
+    if (phase < 2 * TUNE_PROBE) {
+        r->tune_ns[mode] += mono_ns() - t0;
+        r->tune_work[mode] += (double)work;
+    }
+    if (phase == 2 * TUNE_PROBE - 1) {
+        r->tune_use = r->tune_ns[1] / r->tune_work[1] < r->tune_ns[0] / r->tune_work[0];
+        r->tune_ns[0] = r->tune_ns[1] = r->tune_work[0] = r->tune_work[1] = 0;
+    }
+}
 
 static int cmp_cand_near(const void *a, const void *b)
 {
@@ -391,7 +431,7 @@ static cand run_scan(mdav_run *r, const double *p, size_t skip, int want_near, i
      * of threads */
     size_t work = r->nrem * r->m, nchunks = work / (PAR_MIN_WORK / 4);
     nchunks = nchunks < 1 ? 1 : nchunks > MAX_CHUNKS ? MAX_CHUNKS : nchunks;
-    pool_run(&r->pl, nchunks, work >= PAR_MIN_WORK);
+    tuned_run(r, nchunks, work);
     cand far = {-1.0, UINT32_MAX, 0};
     size_t nm = 0;
     if (want_sum)
