@@ -7,7 +7,8 @@
  * kernel works on several records per vector. Three scans per two groups
  * (farthest from the centroid; k-1 nearest to r fused with the farthest
  * from r; k-1 nearest to s fused with the sum for the next centroid) are
- * cut into chunks shared with a small persistent thread pool. Ties never
+ * cut into chunks shared with a small persistent thread pool (the helper
+ * is only woken while probing shows it pays: see tuned_run). Ties never
  * depend on array position (they are broken by input row index) and the
  * sums are added in chunk order, so the result does not depend on the
  * thread count, the scheduling or the swap-removal order. */
