@@ -699,9 +699,8 @@ keps_status keps_mdav_matrix(keps_table *t, const size_t *cols, size_t m, double
         const keps_column *c = &t->cols[cols[j]];
         if (c->missing != KEPS_NONE && c->missing_count > 0)
             return keps_table_cell_error(err, t, cols[j], c->first_row[c->missing],
-                                         "missing value in numeric column '%s'; microaggregation needs a number "
-                                         "in every cell (remove or impute the row first)",
-                                         c->name);
+                                         "missing value; microaggregation needs a number in every cell "
+                                         "(remove or impute the row first)");
     }
     size_t n = t->nrows;
     double *a = malloc((n > 0 ? n * m : 1) * sizeof *a);

@@ -61,7 +61,9 @@ double keps_laplace_ex(keps_rng *r, double value, double scale, double sensitivi
 int keps_laplace_info(double scale, double sensitivity, keps_noise_info *info);
 
 /* Geometric mechanism: value + discrete Laplace with t >= sensitivity/epsilon;
- * saturates at INT64_MIN/INT64_MAX. epsilon > 0, sensitivity >= 1. */
+ * saturates at INT64_MIN/INT64_MAX. epsilon > 0, sensitivity >= 1, and
+ * sensitivity/epsilon < 2^61; otherwise returns INT64_MIN (never the
+ * unnoised value) with info->epsilon = NAN. */
 int64_t keps_geometric_mech(keps_rng *r, int64_t value, double epsilon, int64_t sensitivity);
 int64_t keps_geometric_mech_ex(keps_rng *r, int64_t value, double epsilon, int64_t sensitivity,
                                keps_noise_info *info);

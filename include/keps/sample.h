@@ -29,7 +29,7 @@ int keps_sample_bernoulli_str(keps_rng *r, size_t n, const char *beta, uint8_t *
 
 /* Categorical sampling from weights p[0..n) (>= 0, not all 0, need not sum
  * to 1). Weights are fixed-point with 62 bits relative to their sum (exact
- * for every weight >= 2^-10 of the sum, which covers RR matrices); then an
+ * for every weight >= 2^-9 of the sum, which covers RR matrices); then an
  * exact uniform integer picks the category. */
 typedef struct keps_categorical {
     uint32_t n;
@@ -38,7 +38,7 @@ typedef struct keps_categorical {
 int keps_categorical_init(keps_categorical *c, const double *p, uint32_t n, keps_error *err);
 uint32_t keps_categorical_draw(keps_rng *r, const keps_categorical *c);
 void keps_categorical_free(keps_categorical *c);
-/* One-shot (builds the table on the stack for n <= 256, else on the heap);
+/* One-shot (builds and frees a table: use keps_categorical for many draws);
  * returns n on bad weights. */
 uint32_t keps_sample_categorical(keps_rng *r, const double *p, uint32_t n);
 
