@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "keps/mdav.h"
-#include "kdp_noise.h" /* TODO: keps/noise.h once dp's implementation is merged */
+#include "keps/noise.h"
 
 double keps_dpmicro_scales(keps_dpm_mode mode, size_t n, size_t m, size_t k, double epsilon, const double *lo,
                            const double *hi, int paper_accounting, double *scale)
@@ -150,6 +150,37 @@ static keps_status run_mode(const double *y, size_t n, size_t m, const keps_dpmi
     return st;
 }
 
+/* The epsilon the release guarantees, from the scales actually used,
+ * including the DP module's grid rounding: a coordinate that moves by D_i
+ * costs (floor(D_i/g) + 1)/t_used <= (D_i + g)/b_used (noise.h), so a part
+ * whose sensitivity S is spread over q noisy coordinates costs at most
+ * (S + q*g)/b_used. Multivariate: one part, S = c sum D_j / k over c*m
+ * coordinates (k = 1: sum D_j over the m coordinates of one record).
+ * Univariate: one part per attribute, S = D_j/k over c coordinates. */
+static double guarantee(const keps_dpmicro_params *p, size_t n, size_t m, keps_dpmicro_result *r)
+{
+    double total = 0, sumd = 0;
+    for (size_t j = 0; j < m; j++)
+        sumd += p->hi[j] - p->lo[j];
+    for (size_t j = 0; j < m; j++) {
+        keps_noise_info info;
+        if (keps_laplace_info(r->scale[j], 1.0, &info) != 0)
+            return INFINITY;
+        double c = p->k > 1 ? (double)(n / p->k) : 1.0, s, q;
+        if (p->mode == KEPS_DPM_MULTIVARIATE) {
+            s = p->k > 1 ? r->sensitivity : sumd;
+            q = c * (double)m;
+        } else {
+            s = (p->hi[j] - p->lo[j]) / (double)p->k;
+            q = p->k > 1 ? c : 1.0;
+        }
+        r->epsilon_used[j] = (s + q * info.granularity) / info.scale;
+        /* multivariate: every coordinate shares the one part */
+        total = p->mode == KEPS_DPM_MULTIVARIATE ? r->epsilon_used[j] : total + r->epsilon_used[j];
+    }
+    return total;
+}
+
 keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpmicro_params *p, keps_rng *rng,
                              keps_dpmicro_result *out, keps_error *err)
 {
@@ -187,23 +218,10 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
     }
     for (size_t i = 0; i < n * m; i++)
         r->sse += (x[i] - r->out[i]) * (x[i] - r->out[i]);
-    /* guarantee: sensitivity / scale per composed part (the grid rounding of
-     * the DP module's sampler adds at most a factor 1 + 2^-39: see noise.h) */
-    double total = 0;
-    for (size_t j = 0; j < m; j++) {
-        double d = p->hi[j] - p->lo[j];
-        double sens = p->mode == KEPS_DPM_MULTIVARIATE ? (p->k > 1 ? r->sensitivity : 0)
-                                                       : d / (double)p->k;
-        if (p->mode == KEPS_DPM_MULTIVARIATE && p->k == 1) {
-            sens = 0;
-            for (size_t l = 0; l < m; l++)
-                sens += p->hi[l] - p->lo[l];
-        }
-        r->epsilon_used[j] = sens / r->scale[j];
-        total += p->mode == KEPS_DPM_MULTIVARIATE ? (j == 0 ? r->epsilon_used[j] : 0) : r->epsilon_used[j];
-    }
+    r->epsilon = guarantee(p, n, m, r);
     /* the paper's per-copy noise has no finite epsilon we can state */
-    r->epsilon = p->paper_accounting ? INFINITY : total;
+    if (p->paper_accounting)
+        r->epsilon = INFINITY;
     r->row_linked_dp = !p->paper_accounting && (p->mode == KEPS_DPM_MULTIVARIATE || m == 1);
     return KEPS_OK;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kdp_noise.h" /* TODO: keps/noise.h once dp is merged */
+#include "keps/noise.h"
 
 typedef struct {
     uint64_t key;
