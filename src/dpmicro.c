@@ -218,6 +218,7 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
     }
     for (size_t i = 0; i < n * m; i++)
         r->sse += (x[i] - r->out[i]) * (x[i] - r->out[i]);
+    r->record_linkage = keps_dpmicro_record_linkage(x, r->out, n, m);
     r->epsilon = guarantee(p, n, m, r);
     /* the paper's per-copy noise has no finite epsilon we can state */
     if (p->paper_accounting)
@@ -245,4 +246,45 @@ keps_status keps_dpmicro_unlink(keps_rng *rng, double *out, size_t n, size_t m)
     }
     free(col);
     return KEPS_OK;
+}
+
+double keps_dpmicro_record_linkage(const double *x, const double *out, size_t n, size_t m)
+{
+    double *w = calloc(m ? m : 1, sizeof *w);
+    if (!w || n == 0) {
+        free(w);
+        return NAN;
+    }
+    for (size_t j = 0; j < m; j++) {
+        double mean = 0, ss = 0;
+        for (size_t i = 0; i < n; i++)
+            mean += x[i * m + j];
+        mean /= (double)n;
+        for (size_t i = 0; i < n; i++)
+            ss += (x[i * m + j] - mean) * (x[i * m + j] - mean);
+        w[j] = ss > 0 ? (double)n / ss : 0; /* 1/sd^2 */
+    }
+    double sum = 0;
+    for (size_t r = 0; r < n; r++) {
+        const double *y = out + r * m;
+        double best = INFINITY, own = 0;
+        size_t g = 0;
+        for (size_t i = 0; i < n; i++) {
+            double d = 0;
+            for (size_t j = 0; j < m; j++)
+                d += w[j] * (y[j] - x[i * m + j]) * (y[j] - x[i * m + j]);
+            if (i == r)
+                own = d;
+            if (d < best) {
+                best = d;
+                g = 1;
+            } else if (d == best) {
+                g++;
+            }
+        }
+        if (own == best)
+            sum += 1.0 / (double)g;
+    }
+    free(w);
+    return 100.0 * sum / (double)n;
 }
