@@ -130,10 +130,12 @@ static double granularity(double b)
     return ldexp(1.0, e - GRAN_BITS);
 }
 
-/* a/b rounded up to the next double: stated guarantees never understate. */
+/* a/b rounded up (a, b > 0): stated guarantees never understate. fma
+ * gives the exact sign of q*b - a. */
 static double div_up(double a, double b)
 {
-    return nextafter(a / b, INFINITY);
+    double q = a / b;
+    return fma(q, b, -a) < 0 ? nextafter(q, INFINITY) : q;
 }
 
 static int laplace_plan(double b, double sens, keps_noise_info *info, uint64_t *s, unsigned *shift)
@@ -184,24 +186,39 @@ double keps_laplace(keps_rng *r, double value, double scale)
     return keps_laplace_ex(r, value, scale, scale, NULL);
 }
 
-int64_t keps_geometric_mech_ex(keps_rng *r, int64_t value, double epsilon, int64_t sensitivity,
-                               keps_noise_info *info)
+static int geometric_plan(double epsilon, int64_t sensitivity, keps_noise_info *info, uint64_t *s,
+                          unsigned *shift)
 {
-    keps_noise_info tmp;
-    if (!info)
-        info = &tmp;
-    uint64_t s;
-    unsigned shift;
     if (!(epsilon > 0) || sensitivity < 1 ||
-        keps_scale_rational((double)sensitivity / epsilon, &s, &shift) != 0) {
+        keps_scale_rational((double)sensitivity / epsilon, s, shift) != 0) {
         info->epsilon = NAN;
-        return INT64_MIN; /* never the unnoised value */
+        return -1;
     }
-    double t_used = ldexp((double)s, -(int)shift);
+    double t_used = ldexp((double)*s, -(int)*shift);
     info->granularity = 1;
     info->scale = t_used;
     info->sensitivity = (double)sensitivity;
     info->epsilon = div_up((double)sensitivity, t_used);
+    return 0;
+}
+
+int keps_geometric_info(double epsilon, int64_t sensitivity, keps_noise_info *info)
+{
+    uint64_t s;
+    unsigned shift;
+    return geometric_plan(epsilon, sensitivity, info, &s, &shift);
+}
+
+int64_t keps_geometric_mech_ex(keps_rng *r, int64_t value, double epsilon, int64_t sensitivity,
+                               keps_noise_info *info)
+{
+    keps_noise_info tmp;
+    uint64_t s;
+    unsigned shift;
+    if (!info)
+        info = &tmp;
+    if (geometric_plan(epsilon, sensitivity, info, &s, &shift) != 0)
+        return INT64_MIN; /* never the unnoised value */
     int64_t y = keps_discrete_laplace(r, s, shift);
     if (y > 0 && value > INT64_MAX - y)
         return INT64_MAX;

@@ -67,6 +67,8 @@ int keps_laplace_info(double scale, double sensitivity, keps_noise_info *info);
 int64_t keps_geometric_mech(keps_rng *r, int64_t value, double epsilon, int64_t sensitivity);
 int64_t keps_geometric_mech_ex(keps_rng *r, int64_t value, double epsilon, int64_t sensitivity,
                                keps_noise_info *info);
+/* The guarantee keps_geometric_mech would give, without sampling. 0 or -1. */
+int keps_geometric_info(double epsilon, int64_t sensitivity, keps_noise_info *info);
 
 /* Building blocks, exact, exposed for other mechanisms and for tests. */
 
