@@ -29,27 +29,42 @@ void keps_mdav_threads(int nthreads)
     mdav_threads = nthreads < 1 ? 1 : nthreads > MAX_THREADS ? MAX_THREADS : nthreads;
 }
 
-/* ---- a persistent pool: the caller is thread 0, helpers are 1..nt-1 ---- */
+/* ---- a persistent pool of helpers sharing chunked scans ----
+ *
+ * A scan is cut into chunks that threads claim from one atomic word
+ * (task | nchunks | next chunk). The caller claims chunks too, so a helper
+ * that is not scheduled (a loaded machine) costs nothing: the caller simply
+ * does every chunk. Each thread accumulates into its own slot; the caller
+ * merges the slots of the threads that took part in this task. */
 
-typedef void (*task_fn)(void *ctx, int tid, int nt);
-
-typedef struct pool {
-    int nt;
-    pthread_t th[MAX_THREADS];
-    int tid[MAX_THREADS];
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    atomic_uint gen;
-    atomic_uint done;
-    int quit;
-    task_fn fn;
-    void *ctx;
-} pool;
+typedef struct pool pool;
+typedef void (*begin_fn)(void *ctx, int tid);
+typedef void (*chunk_fn)(void *ctx, int tid, size_t chunk, size_t nchunks);
 
 typedef struct worker_arg {
     pool *p;
     int tid;
 } worker_arg;
+
+#define CLAIM_BITS 20
+#define CLAIM_MASK ((UINT64_C(1) << CLAIM_BITS) - 1)
+
+struct pool {
+    int nt;
+    pthread_t th[MAX_THREADS];
+    worker_arg args[MAX_THREADS];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    atomic_uint gen;                  /* bumped to wake the helpers */
+    _Atomic uint64_t claim;           /* task << 40 | nchunks << 20 | next */
+    atomic_size_t completed;          /* chunks finished in this task */
+    atomic_uint used[MAX_THREADS];    /* 1: this thread took part in the task */
+    atomic_int quit;
+    uint64_t task;                    /* caller only */
+    void *ctx;
+    begin_fn begin;
+    chunk_fn chunk;
+};
 
 static inline void cpu_relax(void)
 {
@@ -58,8 +73,31 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Helpers spin briefly (a scan every few microseconds is the common case),
- * then sleep on the condition variable so an idle pool costs nothing. */
+/* Claims and runs chunks until the current task has none left. */
+static void pool_work(pool *p, int tid)
+{
+    int first = 1;
+    uint64_t c = atomic_load_explicit(&p->claim, memory_order_acquire);
+    for (;;) {
+        uint64_t next = c & CLAIM_MASK, nchunks = (c >> CLAIM_BITS) & CLAIM_MASK;
+        if (next >= nchunks)
+            return;
+        if (!atomic_compare_exchange_weak_explicit(&p->claim, &c, c + 1, memory_order_acq_rel,
+                                                   memory_order_acquire))
+            continue;
+        if (first) {
+            p->begin(p->ctx, tid);
+            atomic_store_explicit(&p->used[tid], 1, memory_order_relaxed);
+            first = 0;
+        }
+        p->chunk(p->ctx, tid, (size_t)next, (size_t)nchunks);
+        atomic_fetch_add_explicit(&p->completed, 1, memory_order_release);
+        c = atomic_load_explicit(&p->claim, memory_order_acquire);
+    }
+}
+
+/* Helpers spin briefly (scans follow each other within microseconds), then
+ * sleep on the condition variable so an idle pool costs nothing. */
 static void *worker(void *arg)
 {
     pool *p = ((worker_arg *)arg)->p;
@@ -69,7 +107,7 @@ static void *worker(void *arg)
         unsigned g;
         int spins = 0;
         while ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) == seen) {
-            if (spins++ < 4000) {
+            if (spins++ < 2000) {
                 cpu_relax();
                 continue;
             }
@@ -79,56 +117,63 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&p->mu);
         }
         seen = g;
-        if (p->quit)
+        if (atomic_load_explicit(&p->quit, memory_order_acquire))
             return NULL;
-        p->fn(p->ctx, tid, p->nt);
-        atomic_fetch_add_explicit(&p->done, 1, memory_order_release);
+        pool_work(p, tid);
     }
 }
 
-/* Starts nt-1 helpers; if a thread cannot be created the pool just runs
- * with fewer (down to serial). */
-static void pool_start(pool *p, int nt, worker_arg *args)
+static void pool_wake(pool *p)
 {
-    memset(p, 0, sizeof *p);
-    pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->cv, NULL);
-    atomic_init(&p->gen, 0);
-    atomic_init(&p->done, 0);
-    p->nt = 1;
-    for (int t = 1; t < nt; t++) {
-        args[t].p = p;
-        args[t].tid = t;
-        if (pthread_create(&p->th[t], NULL, worker, &args[t]) != 0)
-            break;
-        p->nt = t + 1;
-    }
-}
-
-static void pool_post(pool *p)
-{
-    atomic_store_explicit(&p->done, 0, memory_order_relaxed);
     pthread_mutex_lock(&p->mu);
     atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
 }
 
-/* Runs fn on all threads (or only here when the work is small). */
-static void pool_run(pool *p, task_fn fn, void *ctx, size_t work)
+/* Starts nt-1 helpers; if a thread cannot be created the pool just runs
+ * with fewer (down to serial). */
+static void pool_start(pool *p, int nt, void *ctx, begin_fn begin, chunk_fn chunk)
 {
-    if (p->nt == 1 || work < PAR_MIN_WORK) {
-        fn(ctx, 0, 1);
-        return;
-    }
-    p->fn = fn;
+    memset(p, 0, sizeof *p);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    atomic_init(&p->gen, 0);
+    atomic_init(&p->claim, 0);
+    atomic_init(&p->completed, 0);
+    atomic_init(&p->quit, 0);
+    for (int t = 0; t < MAX_THREADS; t++)
+        atomic_init(&p->used[t], 0);
     p->ctx = ctx;
-    pool_post(p);
-    fn(ctx, 0, p->nt);
-    unsigned want = (unsigned)p->nt - 1;
+    p->begin = begin;
+    p->chunk = chunk;
+    p->nt = 1;
+    for (int t = 1; t < nt; t++) {
+        p->args[t].p = p;
+        p->args[t].tid = t;
+        if (pthread_create(&p->th[t], NULL, worker, &p->args[t]) != 0)
+            break;
+        p->nt = t + 1;
+    }
+}
+
+/* Runs one task of nchunks chunks (< 2^20) and waits for all of them; then
+ * p->used[t] says which threads' slots hold results. The task number only
+ * keeps a stale claim word from matching a new one. */
+static void pool_run(pool *p, size_t nchunks)
+{
+    p->task = (p->task + 1) & 0xFFFFFF;
+    atomic_store_explicit(&p->completed, 0, memory_order_relaxed);
+    for (int t = 0; t < p->nt; t++)
+        atomic_store_explicit(&p->used[t], 0, memory_order_relaxed);
+    atomic_store_explicit(&p->claim, p->task << (2 * CLAIM_BITS) | (uint64_t)nchunks << CLAIM_BITS,
+                          memory_order_release);
+    if (nchunks > 1 && p->nt > 1)
+        pool_wake(p);
+    pool_work(p, 0);
     int spins = 0;
-    while (atomic_load_explicit(&p->done, memory_order_acquire) < want) {
-        if (spins++ < 4000)
+    while (atomic_load_explicit(&p->completed, memory_order_acquire) < nchunks) {
+        if (spins++ < 2000)
             cpu_relax();
         else
             sched_yield();
@@ -138,8 +183,8 @@ static void pool_run(pool *p, task_fn fn, void *ctx, size_t work)
 static void pool_stop(pool *p)
 {
     if (p->nt > 1) {
-        p->quit = 1;
-        pool_post(p);
+        atomic_store_explicit(&p->quit, 1, memory_order_release);
+        pool_wake(p);
         for (int t = 1; t < p->nt; t++)
             pthread_join(p->th[t], NULL);
     }
@@ -206,78 +251,101 @@ static void heap_push(cand *h, size_t *n, size_t cap, cand c)
 
 /* ---- MDAV state and scans ---- */
 
+typedef struct acc {      /* one thread's partial result */
+    cand far;
+    cand *heap;
+    size_t nh;
+    double *sum;
+} acc;
+
 typedef struct scan {
     const double *z;      /* [nrem*m] compacted standardized values */
     const uint32_t *idx;  /* [nrem] input rows */
     size_t nrem, m, kk;   /* kk = neighbours wanted (k-1) */
     const double *p;      /* the point scanned against */
-    uint32_t skip;        /* position to leave out (the centre record) or UINT32_MAX */
+    size_t skip;          /* position to leave out (the centre record) or SIZE_MAX */
     int want_near, want_sum;
-    /* per-thread results */
-    cand far[MAX_THREADS];
-    cand *heap[MAX_THREADS];
-    size_t nheap[MAX_THREADS];
-    double *sum[MAX_THREADS];
+    acc a[MAX_THREADS];
 } scan;
 
-static inline double dist2(const double *a, const double *b, size_t m)
-{
-    double d = 0;
-    for (size_t j = 0; j < m; j++) {
-        double t = a[j] - b[j];
-        d += t * t;
-    }
-    return d;
-}
+#define BLOCK 256
 
-/* The body, inlined for small constant m so the compiler unrolls it. */
-static inline void scan_range(scan *s, int tid, size_t lo, size_t hi, size_t m)
+/* The kernel, inlined for small constant m so the compiler unrolls it:
+ * distances of a block into a buffer (a tight loop), then one predictable
+ * pass that rarely does anything (a new farthest or a near candidate). */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+static ALWAYS_INLINE void scan_range(const scan *s, acc *a, size_t lo, size_t hi, size_t m)
 {
-    const double *z = s->z, *p = s->p;
-    const uint32_t *idx = s->idx;
-    cand far = {-1.0, UINT32_MAX, 0};
-    cand *h = s->heap[tid];
-    size_t nh = 0, cap = s->want_near ? s->kk : 0;
-    double *sum = s->sum[tid];
-    if (s->want_sum)
-        memset(sum, 0, m * sizeof *sum);
-    for (size_t i = lo; i < hi; i++) {
-        const double *zi = z + i * m;
-        if (s->want_sum)
-            for (size_t j = 0; j < m; j++)
-                sum[j] += zi[j];
-        if (i == s->skip)
-            continue;
-        double d = dist2(zi, p, m);
-        if (farther(d, idx[i], far.d, far.idx)) {
-            far.d = d;
-            far.idx = idx[i];
-            far.pos = (uint32_t)i;
+    double dbuf[BLOCK];
+    const double *p = s->p;
+    size_t cap = s->want_near ? s->kk : 0;
+    for (size_t b0 = lo; b0 < hi; b0 += BLOCK) {
+        size_t nb = hi - b0 < BLOCK ? hi - b0 : BLOCK;
+        const double *z = s->z + b0 * m;
+        for (size_t i = 0; i < nb; i++) {
+            double d = 0;
+            for (size_t j = 0; j < m; j++) {
+                double t = z[i * m + j] - p[j];
+                d += t * t;
+            }
+            dbuf[i] = d;
         }
-        /* cheap reject before the heap: most records are not near */
-        if (cap && (nh < cap || nearer(d, idx[i], h[0].d, h[0].idx)))
-            heap_push(h, &nh, cap, (cand){d, idx[i], (uint32_t)i});
+        if (s->want_sum) {
+            /* column sums in registers: a->sum may alias nothing, but the
+             * compiler cannot know that */
+            for (size_t j0 = 0; j0 < m; j0 += 8) {
+                double loc[8] = {0};
+                size_t w = m - j0 < 8 ? m - j0 : 8;
+                for (size_t i = 0; i < nb; i++)
+                    for (size_t j = 0; j < w; j++)
+                        loc[j] += z[i * m + j0 + j];
+                for (size_t j = 0; j < w; j++)
+                    a->sum[j0 + j] += loc[j];
+            }
+        }
+        const uint32_t *idx = s->idx + b0;
+        double thr = !cap ? -INFINITY : a->nh < cap ? INFINITY : a->heap[0].d;
+        for (size_t i = 0; i < nb; i++) {
+            double d = dbuf[i];
+            if (d >= a->far.d && b0 + i != s->skip && farther(d, idx[i], a->far.d, a->far.idx))
+                a->far = (cand){d, idx[i], (uint32_t)(b0 + i)};
+            if (d <= thr && b0 + i != s->skip) {
+                heap_push(a->heap, &a->nh, cap, (cand){d, idx[i], (uint32_t)(b0 + i)});
+                thr = a->nh < cap ? INFINITY : a->heap[0].d;
+            }
+        }
     }
-    s->far[tid] = far;
-    s->nheap[tid] = nh;
 }
 
-static void scan_task(void *ctx, int tid, int nt)
+static void scan_begin(void *ctx, int tid)
 {
     scan *s = ctx;
-    size_t lo = s->nrem * (size_t)tid / (size_t)nt, hi = s->nrem * (size_t)(tid + 1) / (size_t)nt;
+    acc *a = &s->a[tid];
+    a->far = (cand){-1.0, UINT32_MAX, 0};
+    a->nh = 0;
+    memset(a->sum, 0, s->m * sizeof *a->sum);
+}
+
+static void scan_chunk(void *ctx, int tid, size_t chunk, size_t nchunks)
+{
+    scan *s = ctx;
+    acc *a = &s->a[tid];
+    size_t lo = s->nrem * chunk / nchunks, hi = s->nrem * (chunk + 1) / nchunks;
     switch (s->m) {
-    case 1: scan_range(s, tid, lo, hi, 1); break;
-    case 2: scan_range(s, tid, lo, hi, 2); break;
-    case 3: scan_range(s, tid, lo, hi, 3); break;
-    case 4: scan_range(s, tid, lo, hi, 4); break;
-    default: scan_range(s, tid, lo, hi, s->m); break;
+    case 1: scan_range(s, a, lo, hi, 1); break;
+    case 2: scan_range(s, a, lo, hi, 2); break;
+    case 3: scan_range(s, a, lo, hi, 3); break;
+    case 4: scan_range(s, a, lo, hi, 4); break;
+    default: scan_range(s, a, lo, hi, s->m); break;
     }
 }
 
 typedef struct mdav_run {
     pool pl;
-    worker_arg args[MAX_THREADS];
     scan sc;
     size_t n, m, k;
     double *z;         /* compacted */
@@ -301,7 +369,7 @@ static int cmp_cand_near(const void *a, const void *b)
 
 /* Runs a scan against point p; returns the farthest; fills r->merged with
  * the kk nearest (sorted) when want_near. */
-static cand run_scan(mdav_run *r, const double *p, uint32_t skip, int want_near, int want_sum)
+static cand run_scan(mdav_run *r, const double *p, size_t skip, int want_near, int want_sum)
 {
     scan *s = &r->sc;
     s->z = r->z;
@@ -311,29 +379,27 @@ static cand run_scan(mdav_run *r, const double *p, uint32_t skip, int want_near,
     s->skip = skip;
     s->want_near = want_near;
     s->want_sum = want_sum;
-    int nt = (r->pl.nt > 1 && r->nrem * r->m >= PAR_MIN_WORK) ? r->pl.nt : 1;
-    for (int t = 0; t < MAX_THREADS; t++) {
-        s->nheap[t] = 0;
-        s->far[t] = (cand){-1.0, UINT32_MAX, 0};
-    }
-    pool_run(&r->pl, scan_task, s, r->nrem * r->m);
-    cand far = s->far[0];
-    for (int t = 1; t < nt; t++)
-        if (farther(s->far[t].d, s->far[t].idx, far.d, far.idx))
-            far = s->far[t];
-    if (want_near) {
-        size_t nm = 0;
-        for (int t = 0; t < nt; t++)
-            for (size_t i = 0; i < s->nheap[t]; i++)
-                r->merged[nm++] = s->heap[t][i];
-        qsort(r->merged, nm, sizeof *r->merged, cmp_cand_near);
-    }
-    if (want_sum) {
+    size_t work = r->nrem * r->m, nchunks = 1;
+    if (r->pl.nt > 1 && work >= PAR_MIN_WORK) /* chunks of >= PAR_MIN_WORK/4 doubles, at most 64 */
+        nchunks = work / (PAR_MIN_WORK / 4) < 64 ? work / (PAR_MIN_WORK / 4) : 64;
+    pool_run(&r->pl, nchunks);
+    cand far = {-1.0, UINT32_MAX, 0};
+    size_t nm = 0;
+    if (want_sum)
         memset(r->total, 0, r->m * sizeof *r->total);
-        for (int t = 0; t < nt; t++)
-            for (size_t j = 0; j < r->m; j++)
-                r->total[j] += s->sum[t][j];
+    for (int t = 0; t < r->pl.nt; t++) {
+        const acc *a = &s->a[t];
+        if (!atomic_load_explicit(&r->pl.used[t], memory_order_relaxed))
+            continue;
+        if (farther(a->far.d, a->far.idx, far.d, far.idx))
+            far = a->far;
+        for (size_t i = 0; want_near && i < a->nh; i++)
+            r->merged[nm++] = a->heap[i];
+        for (size_t j = 0; want_sum && j < r->m; j++)
+            r->total[j] += a->sum[j];
     }
+    if (want_near)
+        qsort(r->merged, nm, sizeof *r->merged, cmp_cand_near);
     return far;
 }
 
@@ -387,7 +453,7 @@ static cand group_around(mdav_run *r, uint32_t c, int want_sum)
         return (cand){-1.0, UINT32_MAX, UINT32_MAX};
     if (far_in) {
         /* Only when every remaining distance ties: find it again. */
-        far = run_scan(r, r->point, UINT32_MAX, 0, 0);
+        far = run_scan(r, r->point, SIZE_MAX, 0, 0);
         return far;
     }
     /* far's position moved only if swap-removal filled a hole with it:
@@ -514,9 +580,9 @@ static keps_status run_alloc(mdav_run *r, const double *x, keps_mdav_result *out
     r->group = out->group;
     int ok = r->z && r->idx && r->total && r->point && r->merged && r->gpos;
     for (int t = 0; t < MAX_THREADS && ok; t++) {
-        r->sc.heap[t] = malloc(k * sizeof *r->sc.heap[t]);
-        r->sc.sum[t] = calloc(m, sizeof *r->sc.sum[t]);
-        ok = r->sc.heap[t] && r->sc.sum[t];
+        r->sc.a[t].heap = malloc(k * sizeof *r->sc.a[t].heap);
+        r->sc.a[t].sum = calloc(m, sizeof *r->sc.a[t].sum);
+        ok = r->sc.a[t].heap && r->sc.a[t].sum;
     }
     if (!ok)
         return KEPS_ENOMEM;
@@ -539,8 +605,8 @@ static void run_free(mdav_run *r)
     free(r->merged);
     free(r->gpos);
     for (int t = 0; t < MAX_THREADS; t++) {
-        free(r->sc.heap[t]);
-        free(r->sc.sum[t]);
+        free(r->sc.a[t].heap);
+        free(r->sc.a[t].sum);
     }
 }
 
@@ -554,10 +620,10 @@ static void mdav_loop(mdav_run *r)
 {
     size_t k = r->k;
     /* initial sum of all records (the centroid of the first round) */
-    run_scan(r, r->point, UINT32_MAX, 0, 1);
+    run_scan(r, r->point, SIZE_MAX, 0, 1);
     while (r->nrem >= 3 * k) {
         set_centroid_point(r);
-        cand far = run_scan(r, r->point, UINT32_MAX, 0, 0);
+        cand far = run_scan(r, r->point, SIZE_MAX, 0, 0);
         cand s = group_around(r, far.pos, 0);
         /* group s's neighbours; the fused sum covers the records left
          * before s's group goes, and take_group subtracts that group */
@@ -565,7 +631,7 @@ static void mdav_loop(mdav_run *r)
     }
     if (r->nrem >= 2 * k) {
         set_centroid_point(r);
-        cand far = run_scan(r, r->point, UINT32_MAX, 0, 0);
+        cand far = run_scan(r, r->point, SIZE_MAX, 0, 0);
         group_around(r, far.pos, 0);
     }
     if (r->nrem > 0) {
@@ -589,7 +655,7 @@ keps_status keps_mdav(const double *x, size_t n, size_t m, size_t k, keps_mdav_r
         keps_mdav_result_free(out);
         return keps_error_set(err, KEPS_ENOMEM, "out of memory");
     }
-    pool_start(&r.pl, mdav_threads, r.args);
+    pool_start(&r.pl, mdav_threads, &r.sc, scan_begin, scan_chunk);
     mdav_loop(&r);
     pool_stop(&r.pl);
     out->ngroups = r.ngroups;
