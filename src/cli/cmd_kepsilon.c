@@ -63,13 +63,12 @@ static int suppressed_row(const cell_ctx *x, size_t row)
 static const char *cell(void *vctx, size_t row, size_t col, char *buf)
 {
     cell_ctx *x = vctx;
-    static char big[256];
     if (x->qslot[col] < 0 && x->nslot[col] < 0)
         return keps_table_str(x->t, col, row);
     if (suppressed_row(x, row))
         return "*";
     if (x->qslot[col] >= 0)
-        return x->src->label(x->src, row, (size_t)x->qslot[col], big);
+        return x->src->label(x->src, row, (size_t)x->qslot[col], buf);
     snprintf(buf, 64, "%.10g", x->r->noisy[(size_t)x->nslot[col] * x->r->n + row]);
     return buf;
 }

@@ -81,7 +81,7 @@ int kdp_write(cli_ctx *c, const keps_schema *s, const uint8_t *drop, kdp_cell_fn
         return cli_fail(c, &err);
     const keps_table *t = s->t;
     const char **f = malloc(t->ncols * sizeof *f);
-    char(*buf)[64] = malloc(t->ncols * sizeof *buf);
+    char(*buf)[256] = malloc(t->ncols * sizeof *buf);
     int rc = (!f || !buf) ? 2 : 0;
     for (size_t i = 0; i < t->nrows && !rc; i++) {
         if (drop && drop[i])

@@ -20,7 +20,7 @@ int kdp_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, do
                int *given);
 
 /* Supplies the output text of (row, column) of the input table; buf has
- * 64 bytes for numbers. Returns the text (buf or any stable string). */
+ * 256 bytes. Returns the text (buf or any stable string). */
 typedef const char *(*kdp_cell_fn)(void *ctx, size_t row, size_t col, char *buf);
 
 /* Builds the release (schema's released columns, rows with drop[row] == 0)

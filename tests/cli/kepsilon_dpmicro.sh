@@ -42,6 +42,16 @@ set +e
 set -e
 [ ! -e "$tmp/bad.csv" ] || fail "output left behind on failure"
 
+# Mondrian classes: the released QI tuples are 10-anonymous, every row written
+H=$SRC/data/adult
+"$KEPS" kepsilon --algorithm mondrian -i "$A" -o "$tmp/m.csv" --qi age --qi sex:$H/adult_hierarchy_sex.csv \
+  --qi race:$H/adult_hierarchy_race.csv --qi marital-status:$H/adult_hierarchy_marital-status.csv \
+  --noisy height --others keep -k 10 --epsilon 1 --seed 5 --report "$tmp/m.json" --quiet >/dev/null 2>&1
+[ "$(wc -l < "$tmp/m.csv")" = 30163 ] || fail "mondrian rows written"
+small=$(awk -F, 'NR > 1 && $10 != "*" { c[$1 FS $2 FS $3 FS $4]++ } END { n = 0; for (t in c) if (c[t] < 10) n++; print n }' "$tmp/m.csv")
+[ "$small" = 0 ] || fail "$small released QI tuples with fewer than 10 rows"
+[ "$(num "$tmp/m.json" '["output_rows"]')" = 30162 ] || fail "mondrian suppresses nothing without --confidence"
+
 # dpmicro on CASC
 C=$SRC/data/casc/casc.csv
 B="--bounds FICA=0:20000 --bounds FEDTAX=0:50000 --bounds INTVAL=0:100000 --bounds POTHVAL=0:200000"
