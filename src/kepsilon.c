@@ -60,6 +60,33 @@ size_t keps_classes_from_keys(const uint32_t *keys, size_t n, size_t nkeys, cons
     return nc;
 }
 
+size_t keps_kepsilon_node_classes(const keps_schema *s, const int *levels, size_t k, uint32_t *cls,
+                                  size_t *suppressed)
+{
+    size_t n = s->t->nrows, q = s->nqi;
+    uint32_t *keys = malloc((n * q > 0 ? n * q : 1) * sizeof *keys);
+    if (!keys)
+        return (size_t)-1;
+    for (size_t a = 0; a < q; a++)
+        for (size_t i = 0; i < n; i++)
+            keys[a * n + i] = s->qi[a].map[levels[a]][s->t->cols[s->qi[a].col].codes[i]];
+    size_t nc = keps_classes_from_keys(keys, n, q, NULL, cls);
+    free(keys);
+    uint32_t *size = nc == (size_t)-1 ? NULL : calloc(nc ? nc : 1, sizeof *size);
+    if (!size)
+        return (size_t)-1;
+    for (size_t i = 0; i < n; i++)
+        size[cls[i]]++;
+    *suppressed = 0;
+    for (size_t i = 0; i < n; i++)
+        if (size[cls[i]] < k) {
+            cls[i] = KEPS_NONE;
+            ++*suppressed;
+        }
+    free(size);
+    return nc;
+}
+
 /* Rows grouped by class: rows of class c are order[start[c] .. start[c+1]). */
 static int group_rows(const uint32_t *cls, size_t n, size_t nclasses, uint32_t **order, size_t **start)
 {

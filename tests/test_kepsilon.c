@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keps/hierarchy.h"
 #include "keps/kepsilon.h"
+#include "keps/schema.h"
 #include "testutil.h"
 
 #define NO KEPS_NONE
@@ -210,6 +212,38 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(err.msg, "outside the bounds"));
 }
 
+
+static void test_node_classes(void **state)
+{
+    (void)state;
+    /* age hierarchy 21,22 -> 20-24, 37 -> 35-39; at level 1: rows
+     * {21,22,22} one class (3 rows), {37} one class (1 row). k = 2: the
+     *37-row is suppressed. At level 0: classes {21} {22,22} {37}; k = 2
+     * suppresses 21 and 37 (2 rows). */
+    keps_table *t = table_from_csv("age,h\n21,1\n22,2\n37,3\n22,4\n");
+    const char *hcsv = "21;20-24;*\n22;20-24;*\n37;35-39;*\n";
+    keps_hierarchy *h = NULL;
+    keps_error err = {0};
+    assert_int_equal(keps_hierarchy_load_buffer(hcsv, strlen(hcsv), "h.csv", ';', &h, &err), KEPS_OK);
+    keps_schema *s = keps_schema_new(t);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 0, h, &err), KEPS_OK);
+    uint32_t cls[4];
+    size_t sup = 99;
+    int l1 = 1, l0 = 0;
+    assert_int_equal(keps_kepsilon_node_classes(s, &l1, 2, cls, &sup), 2);
+    assert_int_equal(sup, 1);
+    assert_int_equal(cls[0], cls[1]);
+    assert_int_equal(cls[0], cls[3]);
+    assert_int_equal(cls[2], NO);
+    assert_int_equal(keps_kepsilon_node_classes(s, &l0, 2, cls, &sup), 3);
+    assert_int_equal(sup, 2);
+    assert_int_equal(cls[0], NO);
+    assert_int_equal(cls[2], NO);
+    assert_int_equal(cls[1], cls[3]);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_two_columns_split_epsilon), cmocka_unit_test(test_zero_diameter_means_no_noise),
         cmocka_unit_test(test_linking_hand_made),     cmocka_unit_test(test_confident_hand_made),
         cmocka_unit_test(test_noise_magnitude),       cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_node_classes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

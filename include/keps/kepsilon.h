@@ -44,6 +44,7 @@
 
 #include "keps/error.h"
 #include "keps/rng.h"
+#include "keps/schema.h"
 #include "keps/table.h" /* KEPS_NONE */
 
 #ifdef __cplusplus
@@ -103,6 +104,14 @@ size_t keps_kepsilon_confident(const uint32_t *cls, size_t n, size_t nclasses, c
  * NULL) get KEPS_NONE. Returns the number of classes, or (size_t)-1 on OOM. */
 size_t keps_classes_from_keys(const uint32_t *keys, size_t n, size_t nkeys, const uint8_t *skip,
                               uint32_t *cls);
+
+/* Classes of a full-domain generalization node (e.g. OLA's answer): rows
+ * whose QIs map to the same labels at levels[q] share a class; classes
+ * smaller than k get KEPS_NONE (suppressed; counted in *suppressed).
+ * Returns the number of classes before suppression, (size_t)-1 on OOM.
+ * Every QI of s needs a hierarchy. */
+size_t keps_kepsilon_node_classes(const keps_schema *s, const int *levels, size_t k, uint32_t *cls,
+                                  size_t *suppressed);
 
 #ifdef __cplusplus
 }
