@@ -178,24 +178,30 @@ static void audit_setup(audit_ctx *ctx, int paper)
     ctx->b[15] = 80;
 }
 
+static keps_audit_result run_audit(int paper, uint64_t seed)
+{
+    audit_ctx ctx;
+    audit_setup(&ctx, paper);
+    keps_audit_opts o;
+    keps_audit_defaults(&o);
+    o.epsilon = 1;
+    o.trials = 40000;
+    keps_audit_result res;
+    keps_rng *rng = keps_rng_new_seeded(seed);
+    assert_int_equal(keps_audit_run(rng, dpmicro_mean, &ctx, &o, &res, NULL), 0);
+    keps_rng_free(rng);
+    print_message("%s accounting: eps_hat %g, lower bound %g\n", paper ? "paper" : "sound", res.epsilon_hat,
+                  res.epsilon_lower);
+    return res;
+}
+
 static void test_audit_sound_passes(void **state)
 {
     (void)state;
     /* sound scale: c = 2, b = 2*80/8 = 20 per centroid. The auditor's
      * lower bound exceeds the claimed epsilon = 1 with probability <= alpha
      * = 0.05 if the mechanism is 1-DP; the seeded run is deterministic. */
-    audit_ctx ctx;
-    audit_setup(&ctx, 0);
-    keps_audit_opts o;
-    keps_audit_defaults(&o);
-    o.epsilon = 1;
-    o.trials = 40000;
-    keps_audit_result res;
-    keps_rng *rng = keps_rng_new_seeded(21);
-    assert_int_equal(keps_audit_run(rng, dpmicro_mean, &ctx, &o, &res, NULL), 0);
-    print_message("sound: eps_hat %g lower %g\n", res.epsilon_hat, res.epsilon_lower);
-    assert_false(res.violation);
-    keps_rng_free(rng);
+    assert_false(run_audit(0, 21).violation);
 }
 
 static void test_audit_paper_accounting_fails(void **state)
@@ -205,18 +211,7 @@ static void test_audit_paper_accounting_fails(void **state)
      * Lap(80/8 = 10) averaged over 16 copies has sd sqrt(2)*10/4 = 3.5
      * against a shift of 5; the log-ratio in the outer quantile bins is
      * about 2 > 1, which the auditor must flag. */
-    audit_ctx ctx;
-    audit_setup(&ctx, 1);
-    keps_audit_opts o;
-    keps_audit_defaults(&o);
-    o.epsilon = 1;
-    o.trials = 40000;
-    keps_audit_result res;
-    keps_rng *rng = keps_rng_new_seeded(22);
-    assert_int_equal(keps_audit_run(rng, dpmicro_mean, &ctx, &o, &res, NULL), 0);
-    print_message("paper: eps_hat %g lower %g\n", res.epsilon_hat, res.epsilon_lower);
-    assert_true(res.violation);
-    keps_rng_free(rng);
+    assert_true(run_audit(1, 22).violation);
 }
 
 int main(void)
