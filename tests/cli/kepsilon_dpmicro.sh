@@ -52,6 +52,21 @@ small=$(awk -F, 'NR > 1 && $10 != "*" { c[$1 FS $2 FS $3 FS $4]++ } END { n = 0;
 [ "$small" = 0 ] || fail "$small released QI tuples with fewer than 10 rows"
 [ "$(num "$tmp/m.json" '["output_rows"]')" = 30162 ] || fail "mondrian suppresses nothing without --confidence"
 
+# OLA classes with up to 5% suppression: released tuples 10-anonymous,
+# OLA's suppression within the limit, c-confident rows counted apart
+"$KEPS" kepsilon --algorithm ola -i "$A" -o "$tmp/o.csv" --qi age:$H/adult_hierarchy_age.csv \
+  --qi sex:$H/adult_hierarchy_sex.csv --qi race:$H/adult_hierarchy_race.csv \
+  --qi marital-status:$H/adult_hierarchy_marital-status.csv --noisy height --others keep -k 10 \
+  --suppress 0.05 --epsilon 1 --confidence 0.99 --seed 5 --report "$tmp/o.json" --quiet >/dev/null 2>&1
+[ "$(wc -l < "$tmp/o.csv")" = 30163 ] || fail "ola rows written"
+small=$(awk -F, 'NR > 1 && $10 != "*" { c[$1 FS $2 FS $3 FS $4]++ } END { n = 0; for (t in c) if (c[t] < 10) n++; print n }' "$tmp/o.csv")
+[ "$small" = 0 ] || fail "ola: $small released QI tuples with fewer than 10 rows"
+osup=$(num "$tmp/o.json" '["k_anonymization_suppressed_rows"]')
+csup=$(num "$tmp/o.json" '["metrics"]["confident_suppressed_rows"]')
+[ "$osup" -le 1508 ] || fail "ola suppressed $osup > floor(0.05*30162)"
+[ "$(num "$tmp/o.json" '["suppressed_rows"]')" = $((osup + csup)) ] || fail "ola suppression accounting"
+num "$tmp/o.json" '["transformation"]["age"]' >/dev/null || fail "ola transformation"
+
 # dpmicro on CASC
 C=$SRC/data/casc/casc.csv
 B="--bounds FICA=0:20000 --bounds FEDTAX=0:50000 --bounds INTVAL=0:100000 --bounds POTHVAL=0:200000"
