@@ -16,7 +16,7 @@ static const cli_opt opt_mode = {"mode", 'm', "multivariate|univariate", 0,
                                  "microaggregated alone (scale m*D_j/(k*eps)); default multivariate",
                                  "--mode univariate"};
 static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
-                                   "public domain of a --qi column, repeatable; the DP guarantee rests on it. "
+                                   "public domain of a --qi column; the DP guarantee rests on it. "
                                    "Without it the column falls back to [0, 1.5*max] read from the data (the "
                                    "paper's rule), which weakens the guarantee (a warning says so)",
                                    "--bounds FICA=0:10000"};
@@ -30,7 +30,7 @@ static const cli_opt opt_paper = {"paper-accounting", 0, NULL, 0,
                                   "D_j/(k*eps)); NOT differential privacy, the report says so",
                                   "--paper-accounting"};
 static const cli_opt opt_qi_num = {"qi", 0, "NAME", CLI_REPEAT,
-                                   "numeric column to microaggregate and release with noise, repeatable",
+                                   "numeric column to microaggregate and release with noise",
                                    "--qi FICA --qi FEDTAX"};
 
 static const cli_opt *const opts[] = {&opt_mode, &cli_opt_input, &cli_opt_output, &opt_qi_num, &cli_opt_k,
@@ -266,7 +266,7 @@ const cli_cmd cmd_dpmicro = {
     "rounding), SSE and the record-linkage percentage.",
     "keps dpmicro --mode multivariate -i data/casc/casc.csv -o out.csv --qi FICA --qi FEDTAX --qi INTVAL "
     "--qi POTHVAL --others drop -k 50 --epsilon 1 --bounds FICA=0:10000 --bounds FEDTAX=0:40000 "
-    "--bounds INTVAL=0:50000 --bounds POTHVAL=0:100000 --report report.json",
+    "--bounds INTVAL=0:50000 --bounds POTHVAL=0:150000 --report report.json",
     opts,
     run,
 };

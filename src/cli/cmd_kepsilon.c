@@ -24,7 +24,7 @@ static const cli_opt opt_scale = {"scale", 0, "ec|global|domain", 0,
                                   "domain = the public --bounds width; default ec",
                                   "--scale ec"};
 static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
-                                   "public range of a --noisy column (needed by --scale domain), repeatable",
+                                   "public range of a --noisy column (needed by --scale domain)",
                                    "--bounds height=100:250"};
 static const cli_opt opt_confidence = {"confidence", 0, "C", 0,
                                        "c-confident k-anonymity: suppress records whose c-confidence interval "
