@@ -40,6 +40,7 @@ typedef struct ola {
     uint32_t *slots;        /* [CACHE_SLOTS] entry index + 1, 0 = empty */
     size_t ncache, cache_bytes;
     uint64_t clock;
+    int *zero;              /* [q] the bottom's levels */
     uint64_t evaluated;
     uint64_t work;          /* classes rolled up (source sizes), for tuning */
     uint64_t *kmin;         /* k-minimal candidates */
@@ -120,7 +121,12 @@ static void cache_evict_one(ola *o)
     }
 }
 
-/* The cached node <= levels with the fewest classes, or NULL. */
+/* Source sizes above which a roll-up goes through an intermediate node. */
+#define STAGE_MIN 4096
+
+/* The cached node <= levels with the fewest classes, or NULL. Immediate
+ * predecessors are looked up directly; the whole cache is scanned only when
+ * none of them is small. */
 static cache_entry *cache_source(ola *o, const int *levels, uint64_t id)
 {
     const keps_lattice *L = o->L;
@@ -131,14 +137,55 @@ static cache_entry *cache_source(ola *o, const int *levels, uint64_t id)
             if (e && (!best || e->c.n < best->c.n))
                 best = e;
         }
-    if (best)
+    if (best && best->c.n <= STAGE_MIN)
         return best;
     for (size_t i = 0; i < o->ncache; i++) {
         cache_entry *e = &o->cache[i];
-        if ((!best || e->c.n < best->c.n) && dominated(L, e->levels, levels))
+        if ((!best || e->c.n < best->c.n) && e->c.node != id && dominated(L, e->levels, levels))
             best = e;
     }
     return best;
+}
+
+static const keps_classes *eval(ola *o, const int *levels);
+
+/* A large source is first rolled up along the one coordinate whose
+ * generalization merges the most values (ratio of value counts); the
+ * intermediate node is cached and shared by every later node above it, so
+ * most nodes roll up from a few small class sets instead of the bottom. */
+static const keps_classes *source_for(ola *o, const int *levels, uint64_t id)
+{
+    const keps_lattice *L = o->L;
+    for (;;) {
+        cache_entry *src = cache_source(o, levels, id);
+        const keps_classes *from = src && src->c.n < L->bottom.n ? &src->c : &L->bottom;
+        const int *flv = from == &L->bottom ? o->zero : src->levels;
+        if (from->n <= STAGE_MIN)
+            return from;
+        size_t nd = 0, d = 0;
+        double best = 0;
+        for (size_t i = 0; i < L->q; i++)
+            if (flv[i] < levels[i]) {
+                double r = (double)L->card[i][flv[i]] / (double)L->card[i][levels[i]];
+                if (nd++ == 0 || r > best) {
+                    best = r;
+                    d = i;
+                }
+            }
+        if (nd < 2)
+            return from;
+        int *mid = malloc(L->q * sizeof *mid);
+        if (!mid) {
+            o->oom = 1;
+            return NULL;
+        }
+        memcpy(mid, flv, L->q * sizeof *mid);
+        mid[d] = levels[d];
+        const keps_classes *mc = eval(o, mid);
+        free(mid);
+        if (!mc)
+            return NULL;
+    }
 }
 
 /* Scores are kept for every evaluated node, so a node whose classes were
@@ -202,8 +249,9 @@ static const keps_classes *eval(ola *o, const int *levels)
         e->used = ++o->clock;
         return &e->c;
     }
-    cache_entry *src = cache_source(o, levels, id);
-    const keps_classes *from = src && src->c.n < L->bottom.n ? &src->c : &L->bottom;
+    const keps_classes *from = source_for(o, levels, id);
+    if (!from)
+        return NULL;
     keps_classes c;
     keps_classes_init(&c);
     int *lv = malloc(L->q * sizeof *lv);
@@ -574,6 +622,7 @@ static void ola_free(ola *o)
     }
     free(o->cache);
     free(o->slots);
+    free(o->zero);
     free(o->tag);
     keps_lattice_work_free(o->w);
     keps_metrics_free(o->m);
@@ -619,11 +668,12 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
     o.w = keps_lattice_work_new(L);
     o.m = keps_metrics_new(L);
     o.cache = calloc(CACHE_MAX, sizeof *o.cache);
+    o.zero = calloc(L->q, sizeof *o.zero);
     o.slots = calloc(CACHE_SLOTS, sizeof *o.slots);
     res->levels = calloc(L->q, sizeof *res->levels);
     int *top = calloc(L->q, sizeof *top), *bot = calloc(L->q, sizeof *bot);
     keps_status st = KEPS_ENOMEM;
-    if (!o.tag || !o.w || !o.m || !o.cache || !o.slots || !res->levels || !top || !bot)
+    if (!o.tag || !o.w || !o.m || !o.cache || !o.slots || !o.zero || !res->levels || !top || !bot)
         goto done;
     for (size_t i = 0; i < L->q; i++)
         top[i] = L->height[i];
