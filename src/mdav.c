@@ -1,13 +1,16 @@
 /* MDAV and insensitive MDAV microaggregation (see include/keps/mdav.h).
  *
- * Standard MDAV keeps the records not yet grouped in a compacted row-major
- * array of standardized values (z) plus their input row index; a grouped
- * record is swap-removed, so every scan reads one contiguous block. The
- * scans (farthest from a point; k-1 nearest to a record, fused with the
- * farthest-from-it and the running sum for the next centroid) are split
- * between a small persistent thread pool. Ties never depend on array
- * position: they are broken by input row index, so the result does not
- * depend on the thread count or on the swap-removal order. */
+ * Standard MDAV keeps the records not yet grouped compacted at the front of
+ * a column-major array of standardized values (z; attribute j of position
+ * i at z[j*n + i]) plus their input row index; a grouped record is
+ * swap-removed, so every scan reads m contiguous runs and the distance
+ * kernel works on several records per vector. Three scans per two groups
+ * (farthest from the centroid; k-1 nearest to r fused with the farthest
+ * from r; k-1 nearest to s fused with the sum for the next centroid) are
+ * cut into chunks shared with a small persistent thread pool. Ties never
+ * depend on array position (they are broken by input row index) and the
+ * sums are added in chunk order, so the result does not depend on the
+ * thread count, the scheduling or the swap-removal order. */
 #include "keps/mdav.h"
 
 #include <math.h>
@@ -76,7 +79,10 @@ static inline void cpu_relax(void)
 /* Claims and runs chunks until the current task has none left. */
 static void pool_work(pool *p, int tid)
 {
-    int first = 1;
+    /* A helper may finish one task and go straight on claiming chunks of
+     * the next (the caller posts it as soon as the last chunk completes):
+     * its slot is reset whenever the claimed chunk belongs to a new task. */
+    uint64_t mine = UINT64_MAX;
     uint64_t c = atomic_load_explicit(&p->claim, memory_order_acquire);
     for (;;) {
         uint64_t next = c & CLAIM_MASK, nchunks = (c >> CLAIM_BITS) & CLAIM_MASK;
@@ -85,10 +91,10 @@ static void pool_work(pool *p, int tid)
         if (!atomic_compare_exchange_weak_explicit(&p->claim, &c, c + 1, memory_order_acq_rel,
                                                    memory_order_acquire))
             continue;
-        if (first) {
+        if (c >> (2 * CLAIM_BITS) != mine) {
+            mine = c >> (2 * CLAIM_BITS);
             p->begin(p->ctx, tid);
             atomic_store_explicit(&p->used[tid], 1, memory_order_relaxed);
-            first = 0;
         }
         p->chunk(p->ctx, tid, (size_t)next, (size_t)nchunks);
         atomic_fetch_add_explicit(&p->completed, 1, memory_order_release);
@@ -160,7 +166,7 @@ static void pool_start(pool *p, int nt, void *ctx, begin_fn begin, chunk_fn chun
 /* Runs one task of nchunks chunks (< 2^20) and waits for all of them; then
  * p->used[t] says which threads' slots hold results. The task number only
  * keeps a stale claim word from matching a new one. */
-static void pool_run(pool *p, size_t nchunks)
+static void pool_run(pool *p, size_t nchunks, int wake)
 {
     p->task = (p->task + 1) & 0xFFFFFF;
     atomic_store_explicit(&p->completed, 0, memory_order_relaxed);
@@ -168,7 +174,7 @@ static void pool_run(pool *p, size_t nchunks)
         atomic_store_explicit(&p->used[t], 0, memory_order_relaxed);
     atomic_store_explicit(&p->claim, p->task << (2 * CLAIM_BITS) | (uint64_t)nchunks << CLAIM_BITS,
                           memory_order_release);
-    if (nchunks > 1 && p->nt > 1)
+    if (wake && nchunks > 1 && p->nt > 1)
         pool_wake(p);
     pool_work(p, 0);
     int spins = 0;
@@ -255,17 +261,24 @@ typedef struct acc {      /* one thread's partial result */
     cand far;
     cand *heap;
     size_t nh;
-    double *sum;
 } acc;
 
+#define MAX_CHUNKS 64
+
 typedef struct scan {
-    const double *z;      /* [nrem*m] compacted standardized values */
+    const double *z;      /* [m*stride] compacted standardized values,
+                             column-major: attribute j of position i at
+                             z[j*stride + i] */
+    size_t stride;
     const uint32_t *idx;  /* [nrem] input rows */
     size_t nrem, m, kk;   /* kk = neighbours wanted (k-1) */
     const double *p;      /* the point scanned against */
     size_t skip;          /* position to leave out (the centre record) or SIZE_MAX */
     int want_near, want_sum;
     acc a[MAX_THREADS];
+    double *csum;         /* [MAX_CHUNKS*m] column sums per chunk: added up in
+                             chunk order, so the centroid does not depend on
+                             which thread took which chunk */
 } scan;
 
 #define BLOCK 256
@@ -278,33 +291,72 @@ typedef struct scan {
 #else
 #define ALWAYS_INLINE inline
 #endif
-static ALWAYS_INLINE void scan_range(const scan *s, acc *a, size_t lo, size_t hi, size_t m)
+/* Squared distances of records i..nb-1 (column-major, attribute j at
+ * z[j*stride + i]) to p, one at a time. */
+static ALWAYS_INLINE void dist_scalar(const double *z, size_t stride, const double *p, size_t m, size_t i,
+                                      size_t nb, double *d)
+{
+    for (; i < nb; i++) {
+        double e = 0;
+        for (size_t j = 0; j < m; j++) {
+            double t = z[j * stride + i] - p[j];
+            e += t * t;
+        }
+        d[i] = e;
+    }
+}
+
+/* The same for records 0..nb-1, four at a time in two-lane vectors where
+ * the compiler has them; per record the arithmetic is the scalar sum over j
+ * in order, so the result is bit-identical either way. */
+#if defined(__GNUC__)
+typedef double v2d __attribute__((vector_size(16)));
+#endif
+static ALWAYS_INLINE void dist_block(const double *z, size_t stride, const double *p, size_t m, size_t nb,
+                                     double *d)
+{
+    size_t i = 0;
+#if defined(__GNUC__)
+    for (; i + 4 <= nb; i += 4) {
+        v2d a = {0, 0}, b = {0, 0};
+        for (size_t j = 0; j < m; j++) {
+            v2d za, zb, pj = {p[j], p[j]};
+            memcpy(&za, z + j * stride + i, sizeof za);
+            memcpy(&zb, z + j * stride + i + 2, sizeof zb);
+            v2d ta = za - pj, tb = zb - pj;
+            a += ta * ta;
+            b += tb * tb;
+        }
+        memcpy(d + i, &a, sizeof a);
+        memcpy(d + i + 2, &b, sizeof b);
+    }
+#endif
+    dist_scalar(z, stride, p, m, i, nb, d);
+}
+
+static ALWAYS_INLINE void scan_range(const scan *s, acc *a, double *sum, size_t lo, size_t hi, size_t m)
 {
     double dbuf[BLOCK];
     const double *p = s->p;
     size_t cap = s->want_near ? s->kk : 0;
     for (size_t b0 = lo; b0 < hi; b0 += BLOCK) {
         size_t nb = hi - b0 < BLOCK ? hi - b0 : BLOCK;
-        const double *z = s->z + b0 * m;
-        for (size_t i = 0; i < nb; i++) {
-            double d = 0;
-            for (size_t j = 0; j < m; j++) {
-                double t = z[i * m + j] - p[j];
-                d += t * t;
-            }
-            dbuf[i] = d;
-        }
+        dist_block(s->z + b0, s->stride, p, m, nb, dbuf);
         if (s->want_sum) {
-            /* column sums in registers: a->sum may alias nothing, but the
-             * compiler cannot know that */
-            for (size_t j0 = 0; j0 < m; j0 += 8) {
-                double loc[8] = {0};
-                size_t w = m - j0 < 8 ? m - j0 : 8;
-                for (size_t i = 0; i < nb; i++)
-                    for (size_t j = 0; j < w; j++)
-                        loc[j] += z[i * m + j0 + j];
-                for (size_t j = 0; j < w; j++)
-                    a->sum[j0 + j] += loc[j];
+            for (size_t j = 0; j < m; j++) {
+                /* four partial sums break the add latency chain */
+                const double *zj = s->z + j * s->stride + b0;
+                double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                size_t i = 0;
+                for (; i + 4 <= nb; i += 4) {
+                    a0 += zj[i];
+                    a1 += zj[i + 1];
+                    a2 += zj[i + 2];
+                    a3 += zj[i + 3];
+                }
+                for (; i < nb; i++)
+                    a0 += zj[i];
+                sum[j] += (a0 + a1) + (a2 + a3);
             }
         }
         const uint32_t *idx = s->idx + b0;
@@ -327,7 +379,6 @@ static void scan_begin(void *ctx, int tid)
     acc *a = &s->a[tid];
     a->far = (cand){-1.0, UINT32_MAX, 0};
     a->nh = 0;
-    memset(a->sum, 0, s->m * sizeof *a->sum);
 }
 
 static void scan_chunk(void *ctx, int tid, size_t chunk, size_t nchunks)
@@ -335,12 +386,14 @@ static void scan_chunk(void *ctx, int tid, size_t chunk, size_t nchunks)
     scan *s = ctx;
     acc *a = &s->a[tid];
     size_t lo = s->nrem * chunk / nchunks, hi = s->nrem * (chunk + 1) / nchunks;
+    double *sum = s->csum + chunk * s->m;
+    memset(sum, 0, s->m * sizeof *sum);
     switch (s->m) {
-    case 1: scan_range(s, a, lo, hi, 1); break;
-    case 2: scan_range(s, a, lo, hi, 2); break;
-    case 3: scan_range(s, a, lo, hi, 3); break;
-    case 4: scan_range(s, a, lo, hi, 4); break;
-    default: scan_range(s, a, lo, hi, s->m); break;
+    case 1: scan_range(s, a, sum, lo, hi, 1); break;
+    case 2: scan_range(s, a, sum, lo, hi, 2); break;
+    case 3: scan_range(s, a, sum, lo, hi, 3); break;
+    case 4: scan_range(s, a, sum, lo, hi, 4); break;
+    default: scan_range(s, a, sum, lo, hi, s->m); break;
     }
 }
 
@@ -348,7 +401,7 @@ typedef struct mdav_run {
     pool pl;
     scan sc;
     size_t n, m, k;
-    double *z;         /* compacted */
+    double *z;         /* compacted, column-major with stride n */
     uint32_t *idx;
     size_t nrem;
     double *total;     /* [m] sum of z over the remaining records */
@@ -379,10 +432,12 @@ static cand run_scan(mdav_run *r, const double *p, size_t skip, int want_near, i
     s->skip = skip;
     s->want_near = want_near;
     s->want_sum = want_sum;
-    size_t work = r->nrem * r->m, nchunks = 1;
-    if (r->pl.nt > 1 && work >= PAR_MIN_WORK) /* chunks of >= PAR_MIN_WORK/4 doubles, at most 64 */
-        nchunks = work / (PAR_MIN_WORK / 4) < 64 ? work / (PAR_MIN_WORK / 4) : 64;
-    pool_run(&r->pl, nchunks);
+    /* the chunking depends on the work only (not on the thread count), so
+     * the summation order and hence the result are the same on any number
+     * of threads */
+    size_t work = r->nrem * r->m, nchunks = work / (PAR_MIN_WORK / 4);
+    nchunks = nchunks < 1 ? 1 : nchunks > MAX_CHUNKS ? MAX_CHUNKS : nchunks;
+    pool_run(&r->pl, nchunks, work >= PAR_MIN_WORK);
     cand far = {-1.0, UINT32_MAX, 0};
     size_t nm = 0;
     if (want_sum)
@@ -395,9 +450,10 @@ static cand run_scan(mdav_run *r, const double *p, size_t skip, int want_near, i
             far = a->far;
         for (size_t i = 0; want_near && i < a->nh; i++)
             r->merged[nm++] = a->heap[i];
-        for (size_t j = 0; want_sum && j < r->m; j++)
-            r->total[j] += a->sum[j];
     }
+    for (size_t c = 0; want_sum && c < nchunks; c++)
+        for (size_t j = 0; j < r->m; j++)
+            r->total[j] += s->csum[c * r->m + j];
     if (want_near)
         qsort(r->merged, nm, sizeof *r->merged, cmp_cand_near);
     return far;
@@ -420,9 +476,10 @@ static void take_group(mdav_run *r, size_t g)
         size_t p = r->gpos[i], last = r->nrem - 1;
         r->group[r->idx[p]] = r->ngroups;
         for (size_t j = 0; j < m; j++)
-            r->total[j] -= r->z[p * m + j];
+            r->total[j] -= r->z[j * r->n + p];
         if (p != last) {
-            memcpy(r->z + p * m, r->z + last * m, m * sizeof *r->z);
+            for (size_t j = 0; j < m; j++)
+                r->z[j * r->n + p] = r->z[j * r->n + last];
             r->idx[p] = r->idx[last];
         }
         r->nrem--;
@@ -437,7 +494,8 @@ static void take_group(mdav_run *r, size_t g)
 static cand group_around(mdav_run *r, uint32_t c, int want_sum)
 {
     size_t m = r->m;
-    memcpy(r->point, r->z + (size_t)c * m, m * sizeof *r->point);
+    for (size_t j = 0; j < m; j++)
+        r->point[j] = r->z[j * r->n + c];
     cand far = run_scan(r, r->point, c, 1, want_sum);
     size_t kk = r->k - 1;
     int far_in = 0;
@@ -581,17 +639,19 @@ static keps_status run_alloc(mdav_run *r, const double *x, keps_mdav_result *out
     int ok = r->z && r->idx && r->total && r->point && r->merged && r->gpos;
     for (int t = 0; t < MAX_THREADS && ok; t++) {
         r->sc.a[t].heap = malloc(k * sizeof *r->sc.a[t].heap);
-        r->sc.a[t].sum = calloc(m, sizeof *r->sc.a[t].sum);
-        ok = r->sc.a[t].heap && r->sc.a[t].sum;
+        ok = r->sc.a[t].heap != NULL;
     }
     if (!ok)
         return KEPS_ENOMEM;
     r->sc.m = m;
+    r->sc.stride = n;
+    if (!(r->sc.csum = calloc((size_t)MAX_CHUNKS * m, sizeof *r->sc.csum)))
+        return KEPS_ENOMEM;
     r->sc.kk = k - 1;
     for (size_t i = 0; i < n; i++) {
         r->idx[i] = (uint32_t)i;
         for (size_t j = 0; j < m; j++)
-            r->z[i * m + j] = zval(x[i * m + j], out->mean[j], out->sd[j]);
+            r->z[j * n + i] = zval(x[i * m + j], out->mean[j], out->sd[j]);
     }
     return KEPS_OK;
 }
@@ -603,10 +663,10 @@ static void run_free(mdav_run *r)
     free(r->total);
     free(r->point);
     free(r->merged);
+    free(r->sc.csum);
     free(r->gpos);
     for (int t = 0; t < MAX_THREADS; t++) {
         free(r->sc.a[t].heap);
-        free(r->sc.a[t].sum);
     }
 }
 
