@@ -12,7 +12,10 @@
  *   paper         the paper's accounting: per-record noise, scale D_j/(k eps)
  *                 on insensitive MDAV (NOT DP; what the paper plotted)
  * Bounds: the paper's rule, [0, 1.5 * max] per attribute.
- * RL: keps_dpmicro_record_linkage (percent; standardized Euclidean).
+ * RL: keps_record_linkage (keps/risk.h; standardized Euclidean), in percent:
+ *   rl = the paper's printed formula (for each released record, the nearest
+ *   originals G; 1/|G| if its own original is in G), rl_original = SPEC 5's
+ *   direction (for each original, the nearest released records).
  * Randomness: keps_rng seeded with SEED (run r uses stream r).
  *
  * Usage: exp_dpmicro CASC.csv [RUNS [SEED]] > out.csv */
@@ -24,6 +27,7 @@
 #include "keps/csv.h"
 #include "keps/dpmicro.h"
 #include "keps/mdav.h"
+#include "keps/risk.h"
 
 #define M 4
 static const char *names[M] = {"FICA", "FEDTAX", "INTVAL", "POTHVAL"};
@@ -54,12 +58,13 @@ static double sd(const acc *a)
 }
 
 static void row(const char *method, size_t k, double e, size_t runs, unsigned long seed, const double *scale,
-                double eps_g, const acc *sse, const acc *rl)
+                double eps_g, const acc *sse, const acc *rl, const acc *rlo)
 {
     printf("%s,%zu,%g,%zu,%lu", method, k, e, runs, seed);
     for (int j = 0; j < M; j++)
         printf(",%.6g", scale ? scale[j] : 0.0);
-    printf(",%.6g,%.6e,%.6e,%.6f,%.6f\n", eps_g, mean(sse), sd(sse), mean(rl), sd(rl));
+    printf(",%.6g,%.6e,%.6e,%.6f,%.6f,%.6f,%.6f\n", eps_g, mean(sse), sd(sse), mean(rl), sd(rl), mean(rlo),
+           sd(rlo));
 }
 
 /* MDAV / insensitive MDAV without noise: release = centroids. */
@@ -75,10 +80,14 @@ static void baseline(const char *method, const double *x, size_t n, size_t k, co
     double *out = malloc(n * M * sizeof *out);
     for (size_t i = 0; i < n; i++)
         memcpy(out + i * M, g.centroid + g.group[i] * M, M * sizeof *out);
-    acc sse = {0}, rl = {0};
+    acc sse = {0}, rl = {0}, rlo = {0};
     add(&sse, g.sse);
-    add(&rl, keps_dpmicro_record_linkage(x, out, n, M));
-    row(method, k, 0, 1, 0, NULL, INFINITY, &sse, &rl);
+    double v = NAN, w = NAN;
+    keps_record_linkage(x, out, n, M, KEPS_RL_RELEASED, &v, NULL);
+    keps_record_linkage(x, out, n, M, KEPS_RL_ORIGINAL, &w, NULL);
+    add(&rl, 100 * v);
+    add(&rlo, 100 * w);
+    row(method, k, 0, 1, 0, NULL, INFINITY, &sse, &rl, &rlo);
     free(out);
     keps_mdav_result_free(&g);
 }
@@ -87,7 +96,7 @@ static void noisy(const char *method, keps_dpm_mode mode, int paper, const doubl
                   const double *lo, const double *hi, size_t runs, unsigned long seed, keps_rng *root)
 {
     keps_dpmicro_params p = {.mode = mode, .k = k, .epsilon = e, .lo = lo, .hi = hi, .paper_accounting = paper};
-    acc sse = {0}, rl = {0};
+    acc sse = {0}, rl = {0}, rlo = {0};
     double scale[M] = {0}, eg = 0;
     for (size_t r = 0; r < runs; r++) {
         keps_rng *rng = keps_rng_split(root, r);
@@ -99,13 +108,14 @@ static void noisy(const char *method, keps_dpm_mode mode, int paper, const doubl
             return;
         }
         add(&sse, res.sse);
-        add(&rl, res.record_linkage);
+        add(&rl, 100 * res.record_linkage_released);
+        add(&rlo, 100 * res.record_linkage);
         memcpy(scale, res.scale, sizeof scale);
         eg = res.epsilon;
         keps_dpmicro_result_free(&res);
         keps_rng_free(rng);
     }
-    row(method, k, e, runs, seed, scale, eg, &sse, &rl);
+    row(method, k, e, runs, seed, scale, eg, &sse, &rl, &rlo);
 }
 
 int main(int argc, char **argv)
@@ -144,7 +154,7 @@ int main(int argc, char **argv)
     }
     keps_rng *root = keps_rng_new_seeded(seed);
     printf("method,k,epsilon,runs,seed,scale_FICA,scale_FEDTAX,scale_INTVAL,scale_POTHVAL,epsilon_guaranteed,"
-           "sse_mean,sse_sd,rl_mean,rl_sd\n");
+           "sse_mean,sse_sd,rl_mean,rl_sd,rl_original_mean,rl_original_sd\n");
     for (size_t a = 0; a < sizeof ks / sizeof *ks; a++) {
         size_t k = ks[a];
         if (k > 1) {

@@ -7,6 +7,7 @@
 
 #include "keps/mdav.h"
 #include "keps/noise.h"
+#include "keps/risk.h"
 
 double keps_dpmicro_scales(keps_dpm_mode mode, size_t n, size_t m, size_t k, double epsilon, const double *lo,
                            const double *hi, int paper_accounting, double *scale)
@@ -218,7 +219,10 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
     }
     for (size_t i = 0; i < n * m; i++)
         r->sse += (x[i] - r->out[i]) * (x[i] - r->out[i]);
-    r->record_linkage = keps_dpmicro_record_linkage(x, r->out, n, m);
+    if (keps_record_linkage(x, r->out, n, m, KEPS_RL_ORIGINAL, &r->record_linkage, NULL))
+        r->record_linkage = NAN;
+    if (keps_record_linkage(x, r->out, n, m, KEPS_RL_RELEASED, &r->record_linkage_released, NULL))
+        r->record_linkage_released = NAN;
     r->epsilon = guarantee(p, n, m, r);
     /* the paper's per-copy noise has no finite epsilon we can state */
     if (p->paper_accounting)
@@ -248,43 +252,3 @@ keps_status keps_dpmicro_unlink(keps_rng *rng, double *out, size_t n, size_t m)
     return KEPS_OK;
 }
 
-double keps_dpmicro_record_linkage(const double *x, const double *out, size_t n, size_t m)
-{
-    double *w = calloc(m ? m : 1, sizeof *w);
-    if (!w || n == 0) {
-        free(w);
-        return NAN;
-    }
-    for (size_t j = 0; j < m; j++) {
-        double mean = 0, ss = 0;
-        for (size_t i = 0; i < n; i++)
-            mean += x[i * m + j];
-        mean /= (double)n;
-        for (size_t i = 0; i < n; i++)
-            ss += (x[i * m + j] - mean) * (x[i * m + j] - mean);
-        w[j] = ss > 0 ? (double)n / ss : 0; /* 1/sd^2 */
-    }
-    double sum = 0;
-    for (size_t r = 0; r < n; r++) {
-        const double *y = out + r * m;
-        double best = INFINITY, own = 0;
-        size_t g = 0;
-        for (size_t i = 0; i < n; i++) {
-            double d = 0;
-            for (size_t j = 0; j < m; j++)
-                d += w[j] * (y[j] - x[i * m + j]) * (y[j] - x[i * m + j]);
-            if (i == r)
-                own = d;
-            if (d < best) {
-                best = d;
-                g = 1;
-            } else if (d == best) {
-                g++;
-            }
-        }
-        if (own == best)
-            sum += 1.0 / (double)g;
-    }
-    free(w);
-    return 100.0 * sum / (double)n;
-}

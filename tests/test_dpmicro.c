@@ -62,7 +62,8 @@ static void test_shared_centroid_and_guarantee(void **state)
         x[2 * i] = 10.0 * i;
         x[2 * i + 1] = 5.0 * i;
     }
-    keps_dpmicro_params p = {.mode = KEPS_DPM_MULTIVARIATE, .k = 3, .epsilon = 1, .lo = lo2, .hi = hi2};
+    /* eps = 100 (b = 1.5): clamping never merges two clusters' values */
+    keps_dpmicro_params p = {.mode = KEPS_DPM_MULTIVARIATE, .k = 3, .epsilon = 100, .lo = lo2, .hi = hi2};
     keps_rng *rng = keps_rng_new_seeded(9);
     keps_dpmicro_result r;
     keps_error err = {0};
@@ -71,9 +72,9 @@ static void test_shared_centroid_and_guarantee(void **state)
      * noisy centroid, so exactly 3 distinct rows (noise is continuous) */
     assert_int_equal(r.nclusters, 3);
     assert_int_equal(distinct_rows(r.out, 10, 2), 3);
-    /* 1 plus the grid rounding (at most 1e-8 relative here) */
-    assert_double_near(r.epsilon, 1.0, 1e-8);
-    assert_true(r.epsilon >= 1.0);
+    /* 100 plus the grid rounding (at most 1e-8 relative here) */
+    assert_double_near(r.epsilon, 100.0, 1e-6);
+    assert_true(r.epsilon >= 100.0);
     assert_true(r.row_linked_dp);
     for (int i = 0; i < 10; i++) {
         assert_true(r.out[2 * i] >= 0 && r.out[2 * i] <= 100);

@@ -67,7 +67,11 @@ typedef struct keps_dpmicro_result {
     size_t clamped_inputs;  /* input cells moved into [lo, hi] */
     double sse;             /* sum ||x - x'||^2, raw units, against the unclamped input */
     int row_linked_dp;      /* 1 if the row-linked release is epsilon-DP */
-    double record_linkage;  /* RL in percent (keps_dpmicro_record_linkage) */
+    /* RL as a fraction (keps/risk.h, standardized Euclidean): SPEC 5's
+     * direction (for each original, the nearest released records) and the
+     * paper's printed formula (for each released record, the nearest
+     * originals). NAN if it could not be computed. */
+    double record_linkage, record_linkage_released;
 } keps_dpmicro_result;
 
 /* x is row-major n x m. Errors: k = 0, epsilon <= 0, missing or bad bounds,
@@ -75,13 +79,6 @@ typedef struct keps_dpmicro_result {
 keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpmicro_params *p, keps_rng *rng,
                              keps_dpmicro_result *out, keps_error *err);
 void keps_dpmicro_result_free(keps_dpmicro_result *r);
-
-/* Record linkage (the paper's RL, percent): for each original record j,
- * G = the original records nearest to its released version x'_j (Euclidean
- * on attributes standardized by the original data's population sd; an
- * attribute with sd 0 is ignored); Pr_j = 1/|G| if j is in G, else 0;
- * RL = 100 * sum_j Pr_j / n. x and out are row-major n x m. O(n^2 m). */
-double keps_dpmicro_record_linkage(const double *x, const double *out, size_t n, size_t m);
 
 /* Shuffles each column of out (row-major n x m) independently, so rows no
  * longer pair values of one record: the release univariate mode's epsilon-DP

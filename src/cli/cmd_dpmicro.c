@@ -138,6 +138,8 @@ static int report(cli_ctx *c, const keps_table *t, const size_t *cols, const kep
     keps_json_object(&j, "metrics");
     keps_json_num(&j, "sse", r->sse);
     keps_json_num(&j, "record_linkage", rl);
+    keps_json_num(&j, "record_linkage_percent", 100 * rl);
+    keps_json_num(&j, "record_linkage_released", r->record_linkage_released);
     keps_json_end(&j);
     keps_json_object(&j, "timing_ms");
     keps_json_num(&j, "total", ms);
@@ -145,7 +147,7 @@ static int report(cli_ctx *c, const keps_table *t, const size_t *cols, const kep
     keps_json_end(&j);
     char text[256];
     snprintf(text, sizeof text, "dpmicro: %zu records, %zu clusters, epsilon %g, SSE %.6g, RL %.3f%%\n", r->n,
-             r->nclusters, r->epsilon, r->sse, rl);
+             r->nclusters, r->epsilon, r->sse, 100 * rl);
     int rc = cli_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
