@@ -17,12 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "exp_common.h"
 #include "keps/csv.h"
-#include "keps/kepsilon.h"
-#include "keps/mondrian.h"
-#include "keps/ola.h"
-
-static const char *qis[] = {"age", "sex", "race", "marital-status"};
 
 /* Process CPU time (all threads): less disturbed than wall time on the
  * shared machine, and what the work costs. */
@@ -37,55 +33,6 @@ static int cmpd(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
-}
-
-static keps_schema *schema(keps_table *t, int mondrian, int with_height)
-{
-    keps_error err = {0};
-    keps_schema *s = keps_schema_new(t);
-    char spec[1024];
-    for (size_t q = 0; q < 4; q++) {
-        if (q == 0 && mondrian)
-            snprintf(spec, sizeof spec, "age");
-        else
-            snprintf(spec, sizeof spec, "%s:%s/data/adult/adult_hierarchy_%s.csv", qis[q], KEPS_SOURCE_DIR, qis[q]);
-        if (keps_schema_add_qi(s, t, spec, &err))
-            goto fail;
-    }
-    if (with_height && keps_schema_add_qi(s, t, mondrian ? "height" : "height:interval=2,4,8,16,32", &err))
-        goto fail;
-    return s;
-fail:
-    fprintf(stderr, "%s\n", err.msg);
-    keps_schema_free(s);
-    return NULL;
-}
-
-/* One k-anonymization; fills cls when not NULL. Returns 0 on success. */
-static int kanon(const char *algo, keps_schema *s, keps_table *t, size_t k, uint32_t *cls)
-{
-    keps_error err = {0};
-    if (!strcmp(algo, "mondrian")) {
-        keps_mondrian_result r;
-        if (keps_mondrian(s, t, k, &r, &err))
-            return -1;
-        if (cls)
-            memcpy(cls, r.cls, t->nrows * sizeof *cls);
-        keps_mondrian_result_free(&r);
-        return 0;
-    }
-    keps_lattice *L;
-    keps_ola_result r;
-    keps_ola_params p = {.k = k, .suppress = 0.05, .metric = KEPS_METRIC_LOSS};
-    if (keps_lattice_new(s, &L, &err))
-        return -1;
-    int rc = keps_ola_run(L, &p, &r, &err) || !r.found ? -1 : 0;
-    size_t sup;
-    if (!rc && cls && keps_kepsilon_node_classes(s, r.levels, k, cls, &sup) == (size_t)-1)
-        rc = -1;
-    keps_ola_result_free(&r);
-    keps_lattice_free(L);
-    return rc;
 }
 
 int main(int argc, char **argv)
@@ -112,16 +59,18 @@ int main(int argc, char **argv)
     keps_rng *rng = keps_rng_new_seeded(7);
     for (int a = 0; a < 2; a++) {
         int mond = a == 1;
-        keps_schema *s5 = schema(t, mond, 1), *s4 = schema(t, mond, 0);
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/data/adult", KEPS_SOURCE_DIR);
+        keps_schema *s5 = adult_schema(t, dir, mond, 1, &err), *s4 = adult_schema(t, dir, mond, 0, &err);
         if (!s5 || !s4)
             return 2;
         for (size_t b = 0; b < sizeof ks / sizeof *ks; b++) {
             int ok = 1;
             for (int r = 0; r < reps && ok; r++) {
                 double t0 = now_ms();
-                ok = kanon(algos[a], s5, t, ks[b], NULL) == 0;
+                ok = kanon_classes(algos[a], s5, t, ks[b], NULL, &err) >= 0;
                 double t1 = now_ms();
-                ok = ok && kanon(algos[a], s4, t, ks[b], cls) == 0;
+                ok = ok && kanon_classes(algos[a], s4, t, ks[b], cls, &err) >= 0;
                 double t15 = now_ms();
                 keps_kepsilon_params p = {.k = ks[b], .epsilon = 1, .scale = KEPS_KSCALE_EC};
                 keps_kepsilon_result res;

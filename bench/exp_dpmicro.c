@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp_common.h"
 #include "keps/csv.h"
 #include "keps/dpmicro.h"
 #include "keps/mdav.h"
@@ -33,29 +34,6 @@
 static const char *names[M] = {"FICA", "FEDTAX", "INTVAL", "POTHVAL"};
 static const size_t ks[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40, 50, 60, 70, 80, 90, 100};
 static const double eps[] = {0.01, 0.1, 1.0, 10.0};
-
-typedef struct {
-    double s, ss;
-    size_t n;
-} acc;
-
-static void add(acc *a, double v)
-{
-    a->s += v;
-    a->ss += v * v;
-    a->n++;
-}
-static double mean(const acc *a)
-{
-    return a->n ? a->s / (double)a->n : NAN;
-}
-static double sd(const acc *a)
-{
-    if (a->n < 2)
-        return 0;
-    double m = mean(a), v = (a->ss - (double)a->n * m * m) / (double)(a->n - 1);
-    return v > 0 ? sqrt(v) : 0;
-}
 
 static void row(const char *method, size_t k, double e, size_t runs, unsigned long seed, const double *scale,
                 double eps_g, const acc *sse, const acc *rl, const acc *rlo)

@@ -18,79 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp_common.h"
 #include "keps/csv.h"
-#include "keps/kepsilon.h"
-#include "keps/mondrian.h"
-#include "keps/ola.h"
 
 static const size_t ks[] = {2, 5, 10, 20, 50, 100};
 static const double eps[] = {0.05, 0.5, 1, 2, 4, 8, 16};
-static const char *qis[] = {"age", "sex", "race", "marital-status"};
-
-typedef struct {
-    double s, ss;
-    size_t n;
-} acc;
-
-static void add(acc *a, double v)
-{
-    a->s += v;
-    a->ss += v * v;
-    a->n++;
-}
-static double mean(const acc *a)
-{
-    return a->n ? a->s / (double)a->n : NAN;
-}
-static double sd(const acc *a)
-{
-    double m = mean(a), v = a->n > 1 ? (a->ss - (double)a->n * m * m) / (double)(a->n - 1) : 0;
-    return v > 0 ? sqrt(v) : 0;
-}
-
-static keps_schema *schema(keps_table *t, const char *dir, int age_numeric, keps_error *err)
-{
-    keps_schema *s = keps_schema_new(t);
-    char spec[1024];
-    for (size_t q = 0; q < 4 && s; q++) {
-        if (q == 0 && age_numeric)
-            snprintf(spec, sizeof spec, "age");
-        else
-            snprintf(spec, sizeof spec, "%s:%s/adult_hierarchy_%s.csv", qis[q], dir, qis[q]);
-        if (keps_schema_add_qi(s, t, spec, err)) {
-            keps_schema_free(s);
-            return NULL;
-        }
-    }
-    return s;
-}
-
-/* Classes for one k; returns rows suppressed by the k-anonymization or -1. */
-static long classes(const char *algo, keps_schema *s, keps_table *t, size_t k, uint32_t *cls, keps_error *err)
-{
-    size_t sup = 0;
-    if (!strcmp(algo, "mondrian")) {
-        keps_mondrian_result r;
-        if (keps_mondrian(s, t, k, &r, err))
-            return -1;
-        memcpy(cls, r.cls, t->nrows * sizeof *cls);
-        keps_mondrian_result_free(&r);
-        return 0;
-    }
-    keps_lattice *L;
-    keps_ola_result r;
-    keps_ola_params p = {.k = k, .suppress = 0.05, .metric = KEPS_METRIC_LOSS};
-    if (keps_lattice_new(s, &L, err))
-        return -1;
-    if (keps_ola_run(L, &p, &r, err) || !r.found) {
-        keps_lattice_free(L);
-        return -1;
-    }
-    size_t nc = keps_kepsilon_node_classes(s, r.levels, k, cls, &sup);
-    keps_ola_result_free(&r);
-    keps_lattice_free(L);
-    return nc == (size_t)-1 ? -1 : (long)sup;
-}
 
 static void point(const char *algo, size_t k, double e, const uint32_t *cls, long sup, const double *h, size_t n,
                   size_t runs, unsigned long seed, keps_rng *root)
@@ -134,7 +66,7 @@ int main(int argc, char **argv)
     keps_table *t;
     keps_error err = {0};
     keps_schema *s;
-    if (keps_csv_read(argv[2], NULL, &t, &err) || !(s = schema(t, argv[3], !strcmp(algo, "mondrian"), &err))) {
+    if (keps_csv_read(argv[2], NULL, &t, &err) || !(s = adult_schema(t, argv[3], !strcmp(algo, "mondrian"), 0, &err))) {
         fprintf(stderr, "%s\n", err.msg);
         return 2;
     }
@@ -153,7 +85,7 @@ int main(int argc, char **argv)
            "measured_are_sd,linking_risk_pct,linking_risk_pct_sd,confident_suppressed_pct,"
            "confident_suppressed_pct_sd,runs,seed\n");
     for (size_t a = 0; a < sizeof ks / sizeof *ks; a++) {
-        long sup = classes(algo, s, t, ks[a], cls, &err);
+        long sup = kanon_classes(algo, s, t, ks[a], cls, &err);
         if (sup < 0) {
             fprintf(stderr, "%s k=%zu: %s\n", algo, ks[a], err.msg[0] ? err.msg : "no solution");
             continue;
