@@ -217,8 +217,18 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
         keps_dpmicro_result_free(r);
         return st;
     }
-    for (size_t i = 0; i < n * m; i++)
-        r->sse += (x[i] - r->out[i]) * (x[i] - r->out[i]);
+    for (size_t j = 0; j < m; j++) {
+        double mu = 0, var = 0, e = 0;
+        for (size_t i = 0; i < n; i++)
+            mu += x[i * m + j] / (double)n;
+        for (size_t i = 0; i < n; i++) {
+            double d = x[i * m + j] - r->out[i * m + j];
+            var += (x[i * m + j] - mu) * (x[i * m + j] - mu) / (double)n;
+            e += d * d;
+        }
+        r->sse += e;
+        r->sse_standardized += var > 0 ? e / var : 0;
+    }
     if (keps_record_linkage(x, r->out, n, m, KEPS_RL_ORIGINAL, &r->record_linkage, NULL))
         r->record_linkage = NAN;
     if (keps_record_linkage(x, r->out, n, m, KEPS_RL_RELEASED, &r->record_linkage_released, NULL))

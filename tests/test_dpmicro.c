@@ -103,6 +103,15 @@ static void test_clamping_and_errors(void **state)
     keps_error err = {0};
     assert_int_equal(keps_dpmicro_run(x, 4, 1, &p, rng, &r, &err), KEPS_OK);
     assert_int_equal(r.clamped_inputs, 2);
+    /* SSE is against the unclamped input; standardized by the input's
+     * population sd: x = (-5,50,120,60), mean 56.25, var = (61.25^2 +
+     * 6.25^2 + 63.75^2 + 3.75^2)/4 = (3751.5625 + 39.0625 + 4064.0625 +
+     * 14.0625)/4 = 1967.1875 */
+    double e = 0;
+    for (int i = 0; i < 4; i++)
+        e += (x[i] - r.out[i]) * (x[i] - r.out[i]);
+    assert_double_near(r.sse, e, 1e-9 * e);
+    assert_double_near(r.sse_standardized, e / 1967.1875, 1e-9 * e);
     assert_int_equal(r.nclusters, 2);
     /* univariate m = 1: b = D/(k eps) = 50, epsilon 1, row-linked DP */
     assert_double_near(r.scale[0], 50.0, 1e-12);

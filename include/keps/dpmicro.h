@@ -66,6 +66,8 @@ typedef struct keps_dpmicro_result {
     size_t nclusters;       /* clusters (per attribute in univariate mode) */
     size_t clamped_inputs;  /* input cells moved into [lo, hi] */
     double sse;             /* sum ||x - x'||^2, raw units, against the unclamped input */
+    double sse_standardized; /* the same with each attribute divided by the input's
+                                population sd (sd 0: left out) */
     int row_linked_dp;      /* 1 if the row-linked release is epsilon-DP */
     /* RL as a fraction (keps/risk.h, standardized Euclidean): SPEC 5's
      * direction (for each original, the nearest released records) and the

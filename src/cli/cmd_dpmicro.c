@@ -137,6 +137,7 @@ static int report(cli_ctx *c, const keps_table *t, const size_t *cols, const kep
     keps_json_int(&j, "clamped_inputs", (long long)r->clamped_inputs);
     keps_json_object(&j, "metrics");
     keps_json_num(&j, "sse", r->sse);
+    keps_json_num(&j, "sse_standardized", r->sse_standardized);
     keps_json_num(&j, "record_linkage", rl);
     keps_json_num(&j, "record_linkage_percent", 100 * rl);
     keps_json_num(&j, "record_linkage_released", r->record_linkage_released);
