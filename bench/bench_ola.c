@@ -54,26 +54,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "unknown metric %s\n", argv[3]);
         return 2;
     }
-    keps_table *t;
-    keps_schema *s;
-    double t0 = bench_now_ms();
-    bench_load_adult(csv, ADULT_NQI, &t, &s);
-    double t1 = bench_now_ms();
-    keps_lattice *L = NULL;
-    keps_error err = {0};
-    if (keps_lattice_new(s, &L, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 2;
-    }
-    double t2 = bench_now_ms();
+    bench_data d;
+    bench_setup(csv, &d);
     static const size_t ks[] = {2, 5, 10, 50, 100};
     static const double ss[] = {0, 0.05};
     for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
         for (size_t j = 0; j < 2; j++)
             if (!only_k || ks[i] == only_k)
-                run_one(L, ks[i], ss[j], metric, t1 - t0, t2 - t1);
-    keps_lattice_free(L);
-    keps_schema_free(s);
-    keps_table_free(t);
+                run_one(d.L, ks[i], ss[j], metric, d.load_ms, d.lattice_ms);
+    bench_teardown(&d);
     return 0;
 }

@@ -85,8 +85,11 @@ typedef struct slot {
 struct keps_lattice_work {
     slot *tab;
     uint32_t gen;
-    size_t nslots; /* power of two */
+    size_t alloc;  /* slots allocated */
+    size_t nslots; /* slots in use (a prefix, power of two): a small roll-up
+                      after a large one keeps its keys in cache */
     int bits;
+    double ratio;        /* output/source classes of the last roll-up */
     const uint32_t **m;  /* [q] map at the target node's levels */
     const uint32_t **m0; /* [q] map at the source node's levels */
     size_t *diff;        /* coordinates where source and target differ */
@@ -124,16 +127,31 @@ void keps_lattice_work_free(keps_lattice_work *w)
     free(w);
 }
 
-static int work_alloc(keps_lattice_work *w, size_t nslots, int bits)
+static int work_alloc(keps_lattice_work *w, size_t nslots)
 {
     slot *tab = calloc(nslots, sizeof *tab);
     if (!tab)
         return -1;
     free(w->tab);
     w->tab = tab;
+    w->alloc = nslots;
+    w->gen = 1;
+    return 0;
+}
+
+/* Uses nslots (power of two, 2^bits) slots, all free. */
+static int work_use(keps_lattice_work *w, size_t nslots, int bits)
+{
+    if (nslots > w->alloc) {
+        if (work_alloc(w, nslots))
+            return -1;
+    } else if (++w->gen == 0) { /* wrapped: clear stamps once every 2^32 uses */
+        for (size_t i = 0; i < w->alloc; i++)
+            w->tab[i].stamp = 0;
+        w->gen = 1;
+    }
     w->nslots = nslots;
     w->bits = bits;
-    w->gen = 1;
     return 0;
 }
 
@@ -146,14 +164,7 @@ static int work_prepare(keps_lattice_work *w, size_t n)
         need *= 2;
         bits++;
     }
-    if (need > w->nslots)
-        return work_alloc(w, need, bits);
-    if (++w->gen == 0) { /* wrapped: clear stamps once every 2^32 uses */
-        for (size_t i = 0; i < w->nslots; i++)
-            w->tab[i].stamp = 0;
-        w->gen = 1;
-    }
-    return 0;
+    return work_use(w, need, bits);
 }
 
 static inline size_t slot_of(const keps_lattice_work *w, uint64_t key)
@@ -231,9 +242,11 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
 {
     if (!from)
         from = &L->bottom;
-    /* The table starts small (a roll-up usually merges many classes; a
-     * small table stays in cache) and grows as classes appear. */
-    size_t guess = from->n / 8 > 512 ? from->n / 8 : 512;
+    /* The table is sized from the last roll-up's merge ratio (successive
+     * roll-ups are alike) rather than the source: a small table stays in
+     * cache. It grows if classes outnumber the guess. */
+    double r = w->ratio > 0 ? w->ratio : 0.25;
+    size_t guess = (size_t)((double)from->n * r * 1.25) + 64;
     if (work_prepare(w, guess < from->n ? guess : from->n) || classes_reserve(out, L->q, from->n, 0))
         return KEPS_ENOMEM;
     out->n = 0;
@@ -274,6 +287,7 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
         if (assign)
             assign[c] = g;
     }
+    w->ratio = from->n ? (double)out->n / (double)from->n : 0;
     return KEPS_OK;
 }
 
@@ -283,7 +297,7 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
  * their representatives); the node (w->m, w->mult) stays set. */
 static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_classes *c)
 {
-    if (work_alloc(w, w->nslots * 2, w->bits + 1))
+    if (work_use(w, w->nslots * 2, w->bits + 1))
         return -1;
     size_t mask = w->nslots - 1;
     for (size_t i = 0; i < c->n; i++) {

@@ -21,7 +21,7 @@ enum {
  * the bottom. Bounded by entries and bytes; least recently used goes. */
 #define CACHE_MAX 4096
 #define CACHE_SLOTS 8192 /* id -> entry hash, power of two >= 2 * CACHE_MAX */
-#define CACHE_BYTES ((size_t)128 << 20)
+#define CACHE_BYTES ((size_t)32 << 20)
 
 typedef struct cache_entry {
     int *levels;
@@ -41,6 +41,7 @@ typedef struct ola {
     size_t ncache, cache_bytes;
     uint64_t clock;
     int *zero;              /* [q] the bottom's levels */
+    keps_classes tmp;       /* roll-up scratch */
     uint64_t evaluated;
     uint64_t work;          /* classes rolled up (source sizes), for tuning */
     uint64_t *kmin;         /* k-minimal candidates */
@@ -188,6 +189,24 @@ static const keps_classes *source_for(ola *o, const int *levels, uint64_t id)
     }
 }
 
+static int classes_copy(keps_classes *dst, const keps_classes *src)
+{
+    size_t n = src->n ? src->n : 1;
+    dst->count = malloc(n * sizeof *dst->count);
+    dst->key = malloc(n * sizeof *dst->key);
+    dst->bot = malloc(n * sizeof *dst->bot);
+    if (!dst->count || !dst->key || !dst->bot)
+        return -1;
+    memcpy(dst->count, src->count, src->n * sizeof *dst->count);
+    memcpy(dst->key, src->key, src->n * sizeof *dst->key);
+    memcpy(dst->bot, src->bot, src->n * sizeof *dst->bot);
+    dst->n = src->n;
+    dst->cap = n;
+    dst->q = src->q;
+    dst->node = src->node;
+    return 0;
+}
+
 /* Scores are kept for every evaluated node, so a node whose classes were
  * evicted from the cache is never rolled up twice for its score. */
 static size_t score_slot(const ola *o, uint64_t id)
@@ -252,11 +271,13 @@ static const keps_classes *eval(ola *o, const int *levels)
     const keps_classes *from = source_for(o, levels, id);
     if (!from)
         return NULL;
+    /* Roll up into reused scratch, keep an exact-size copy: allocating a
+     * source-sized set per node costs more in fresh pages than the copy. */
     keps_classes c;
     keps_classes_init(&c);
     int *lv = malloc(L->q * sizeof *lv);
     o->work += from->n;
-    if (!lv || keps_lattice_rollup(L, o->w, from, levels, &c, NULL)) {
+    if (!lv || keps_lattice_rollup(L, o->w, from, levels, &o->tmp, NULL) || classes_copy(&c, &o->tmp)) {
         free(lv);
         keps_classes_free(&c);
         o->oom = 1;
@@ -267,8 +288,14 @@ static const keps_classes *eval(ola *o, const int *levels)
         o->tag[id] |= TAG_EVAL;
         o->evaluated++;
     }
-    if (score_put(o, id, keps_metrics_score(o->m, o->metric, levels, &c, o->k),
-                  keps_metrics_bound(o->m, o->metric, levels, &c))) {
+    /* Only nodes that satisfy the constraints are ever scored; the rest
+     * get the worst score without computing the metric. */
+    double sc = INFINITY, bd = INFINITY;
+    if (keps_classes_suppressed(&c, o->k, NULL) <= o->limit) {
+        sc = keps_metrics_score(o->m, o->metric, levels, &c, o->k);
+        bd = keps_metrics_bound(o->m, o->metric, levels, &c);
+    }
+    if (score_put(o, id, sc, bd)) {
         free(lv);
         keps_classes_free(&c);
         return NULL;
@@ -507,30 +534,26 @@ static void kmin(ola *o, const int *b, const int *t)
 static void clean_kmin(ola *o)
 {
     const keps_lattice *L = o->L;
-    int *a = malloc(L->q * sizeof *a), *b = malloc(L->q * sizeof *b);
-    uint8_t *drop = calloc(o->nkmin ? o->nkmin : 1, 1);
-    if (!a || !b || !drop) {
+    size_t q = L->q, n = o->nkmin;
+    int *lv = malloc((n ? n : 1) * q * sizeof *lv);
+    uint8_t *drop = calloc(n ? n : 1, 1);
+    if (!lv || !drop) {
         o->oom = 1;
         goto done;
     }
-    for (size_t i = 0; i < o->nkmin; i++) {
-        keps_lattice_levels(L, o->kmin[i], a);
-        for (size_t j = 0; j < o->nkmin && !drop[i]; j++) {
-            if (i == j)
-                continue;
-            keps_lattice_levels(L, o->kmin[j], b);
-            if (dominated(L, b, a))
+    for (size_t i = 0; i < n; i++)
+        keps_lattice_levels(L, o->kmin[i], lv + i * q);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n && !drop[i]; j++)
+            if (i != j && dominated(L, lv + j * q, lv + i * q))
                 drop[i] = 1;
-        }
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < o->nkmin; i++)
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
         if (!drop[i])
-            o->kmin[n++] = o->kmin[i];
-    o->nkmin = n;
+            o->kmin[m++] = o->kmin[i];
+    o->nkmin = m;
 done:
-    free(a);
-    free(b);
+    free(lv);
     free(drop);
 }
 
@@ -623,6 +646,7 @@ static void ola_free(ola *o)
     free(o->cache);
     free(o->slots);
     free(o->zero);
+    keps_classes_free(&o->tmp);
     free(o->tag);
     keps_lattice_work_free(o->w);
     keps_metrics_free(o->m);

@@ -38,10 +38,7 @@ static void test_ids(void **state)
     keps_rng *rng = keps_rng_new_seeded(11);
     for (int it = 0; it < 50; it++) {
         tg_inst x;
-        tg_make(&x, rng, TG_MAXQ, 20);
-        keps_lattice *L = NULL;
-        keps_error err = {0};
-        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
+        keps_lattice *L = tg_make_lattice(&x, rng, TG_MAXQ, 20);
         assert_int_equal(L->nnodes, (uint64_t)tg_nnodes(&x));
         for (long id = 0; id < tg_nnodes(&x); id++) {
             int a[TG_MAXQ], b[TG_MAXQ];
@@ -64,11 +61,9 @@ static void test_scan_oracle(void **state)
     keps_rng *rng = keps_rng_new_seeded(12);
     for (int it = 0; it < 300; it++) {
         tg_inst x;
-        tg_make(&x, rng, TG_MAXQ, TG_MAXN);
+        keps_lattice *L = tg_make_lattice(&x, rng, TG_MAXQ, TG_MAXN);
         size_t k = 1 + keps_rng_below(rng, 5);
-        keps_lattice *L = NULL;
         keps_error err = {0};
-        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
         long nn = tg_nnodes(&x);
         for (int threads = 1; threads <= 3; threads++) {
             scan_rec *rec = calloc((size_t)nn, sizeof *rec);
@@ -109,10 +104,7 @@ static void test_rollup_from_finer(void **state)
     keps_rng *rng = keps_rng_new_seeded(13);
     for (int it = 0; it < 200; it++) {
         tg_inst x;
-        tg_make(&x, rng, TG_MAXQ, TG_MAXN);
-        keps_lattice *L = NULL;
-        keps_error err = {0};
-        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
+        keps_lattice *L = tg_make_lattice(&x, rng, TG_MAXQ, TG_MAXN);
         keps_lattice_work *w = keps_lattice_work_new(L);
         int lo[TG_MAXQ], hi[TG_MAXQ];
         for (int i = 0; i < x.q; i++) {

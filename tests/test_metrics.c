@@ -181,10 +181,7 @@ static void test_random_vs_oracle(void **state)
     keps_rng *rng = keps_rng_new_seeded(41);
     for (int it = 0; it < 150; it++) {
         tg_inst x;
-        tg_make(&x, rng, TG_MAXQ, 50);
-        keps_lattice *L = NULL;
-        keps_error err = {0};
-        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
+        keps_lattice *L = tg_make_lattice(&x, rng, TG_MAXQ, 50);
         keps_metrics *m = keps_metrics_new(L);
         keps_lattice_work *w = keps_lattice_work_new(L);
         size_t k = 1 + keps_rng_below(rng, 5);

@@ -6,11 +6,13 @@
  *
  * Evaluating a node = counting its equivalence classes on integer codes.
  * The lattice first groups the rows once into the distinct level-0 tuples
- * (the bottom node's classes). Each class keeps its row count and one
- * representative column code per QI; the class's generalized key at any
- * coarser node is map[i][l_i][rep_i] (hierarchies are consistent, so every
- * member maps to the same value). A node's classes are thus derived from
- * the classes of any finer node (roll-up) without touching the rows.
+ * (the bottom node's classes, which keep their column codes per QI). Every
+ * class keeps its row count and a representative bottom class; its
+ * generalized key at any coarser node is map[i][l_i][rep_i] (hierarchies
+ * are consistent, so every member maps to the same value). A node's classes
+ * are thus derived from the classes of any finer node (roll-up) without
+ * touching the rows; keps_lattice_rollup picks up only the coordinates that
+ * change when they are few.
  *
  * keps_lattice_scan evaluates every node (e.g. for the exponential
  * mechanism of SPEC 6) with roll-ups along a spanning tree of the lattice,
