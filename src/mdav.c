@@ -708,6 +708,15 @@ keps_status keps_mdav(const double *x, size_t n, size_t m, size_t k, keps_mdav_r
     if (st || (st = result_alloc(out, n, m, k, err)))
         return st;
     moments(x, n, m, out->mean, out->sd);
+    if (k == 1) {
+        /* every record is its own group (MDAV would find the same
+         * partition in O(n^2)); ids in row order */
+        for (size_t i = 0; i < n; i++)
+            out->group[i] = (uint32_t)i;
+        out->ngroups = n;
+        finish(x, out);
+        return KEPS_OK;
+    }
     mdav_run r;
     memset(&r, 0, sizeof r);
     if (run_alloc(&r, x, out)) {

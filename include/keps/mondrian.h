@@ -44,7 +44,8 @@
  * Released values: numeric "[lo-hi]" with lo, hi printed by %.15g; a class
  * whose records share one value releases that value alone (e.g. "39", not
  * "[39-39]"), always printed by %.15g. Categorical: the covering node's
- * label (level 0 = the original value). */
+ * label (level 0 = the original value); a hierarchy whose top level holds
+ * several values gets a virtual root above it, released as "*". */
 #ifndef KEPS_MONDRIAN_H
 #define KEPS_MONDRIAN_H
 

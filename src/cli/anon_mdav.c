@@ -3,7 +3,8 @@
  * (each must be numeric, without hierarchy); each is replaced by its group's
  * centroid. --insensitive-mdav uses the insensitive variant, with the data's
  * own min/max as the domain (fine for k-anonymity; DP microaggregation,
- * `keps dpmicro`, takes public bounds instead). */
+ * `keps dpmicro`, takes public bounds instead). Centroids are printed with
+ * %.12g. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
