@@ -98,7 +98,9 @@ int keps_bernoulli_exp_rational(keps_rng *r, uint64_t num, uint64_t den)
 int keps_bernoulli_exp(keps_rng *r, double gamma)
 {
     if (!(gamma > 0))
-        return 1; /* gamma = 0 (NaN treated as 0 is never passed by keps) */
+        return 1; /* gamma <= 0: exp(-gamma) >= 1 (NaN also lands here) */
+    if (isinf(gamma))
+        return 0; /* exp(-inf) = 0 */
     double whole = floor(gamma), frac = gamma - whole; /* both exact */
     /* floor(gamma) >= 2^63 would need 2^63 successes of probability 1/e. */
     uint64_t n = whole >= 0x1p63 ? UINT64_MAX : (uint64_t)whole;
@@ -159,6 +161,13 @@ int keps_scale_rational(double t, uint64_t *s, unsigned *shift)
     double st = ceil(ldexp(t, k)); /* exact scaling, rounded UP: more noise */
     *s = st < 1 ? 1 : (uint64_t)st;
     *shift = (unsigned)k;
+    /* Same value with the smallest numerator (t = 10 is 10/1, not
+     * 10*2^36/2^36): fewer random bits per sample, same distribution. */
+    unsigned tz = (unsigned)__builtin_ctzll(*s); /* s >= 1 */
+    if (tz > *shift)
+        tz = *shift;
+    *s >>= tz;
+    *shift -= tz;
     return 0;
 }
 
@@ -266,6 +275,9 @@ double keps_laplace(keps_rng *r, double value, double scale)
 static int geometric_plan(double epsilon, int64_t sensitivity, keps_noise_info *info, uint64_t *s,
                           unsigned *shift)
 {
+    keps_noise_info tmp;
+    if (!info)
+        info = &tmp;
     if (!(epsilon > 0) || sensitivity < 1 ||
         keps_scale_rational((double)sensitivity / epsilon, s, shift) != 0) {
         info->epsilon = NAN;
@@ -286,16 +298,9 @@ int keps_geometric_info(double epsilon, int64_t sensitivity, keps_noise_info *in
     return geometric_plan(epsilon, sensitivity, info, &s, &shift);
 }
 
-int64_t keps_geometric_mech_ex(keps_rng *r, int64_t value, double epsilon, int64_t sensitivity,
-                               keps_noise_info *info)
+/* value + discrete Laplace(s/2^shift), saturating. */
+static int64_t add_geometric(keps_rng *r, int64_t value, uint64_t s, unsigned shift)
 {
-    keps_noise_info tmp;
-    uint64_t s;
-    unsigned shift;
-    if (!info)
-        info = &tmp;
-    if (geometric_plan(epsilon, sensitivity, info, &s, &shift) != 0)
-        return INT64_MIN; /* never the unnoised value */
     int64_t y = keps_discrete_laplace(r, s, shift);
     if (y > 0 && value > INT64_MAX - y)
         return INT64_MAX;
@@ -304,7 +309,23 @@ int64_t keps_geometric_mech_ex(keps_rng *r, int64_t value, double epsilon, int64
     return value + y;
 }
 
+int64_t keps_geometric_mech_ex(keps_rng *r, int64_t value, double epsilon, int64_t sensitivity,
+                               keps_noise_info *info)
+{
+    uint64_t s;
+    unsigned shift;
+    if (geometric_plan(epsilon, sensitivity, info, &s, &shift) != 0)
+        return INT64_MIN; /* never the unnoised value */
+    return add_geometric(r, value, s, shift);
+}
+
 int64_t keps_geometric_mech(keps_rng *r, int64_t value, double epsilon, int64_t sensitivity)
 {
-    return keps_geometric_mech_ex(r, value, epsilon, sensitivity, NULL);
+    /* Hot path: only the scale, not the stated guarantee. */
+    uint64_t s;
+    unsigned shift;
+    if (!(epsilon > 0) || sensitivity < 1 ||
+        keps_scale_rational((double)sensitivity / epsilon, &s, &shift) != 0)
+        return INT64_MIN;
+    return add_geometric(r, value, s, shift);
 }

@@ -172,6 +172,8 @@ static void bernoulli_exp_freq(void **state)
     p = exp(-(double)(UINT64_C(1) << 60) / (double)((UINT64_C(1) << 61) + 1));
     assert_true(fabs((double)c / N - p) < 5 * sqrt(p * (1 - p) / N));
     assert_int_equal(keps_bernoulli_exp(r, 0), 1);
+    assert_int_equal(keps_bernoulli_exp(r, -1), 1);
+    assert_int_equal(keps_bernoulli_exp(r, INFINITY), 0);
     assert_int_equal(keps_bernoulli_exp_rational(r, 0, 7), 1);
     keps_rng_free(r);
 }
@@ -190,7 +192,14 @@ static void discrete_laplace_shift(void **state)
     uint64_t s;
     unsigned sh;
     assert_int_equal(keps_scale_rational(1.5, &s, &sh), 0);
-    assert_true(s == 3 * (UINT64_C(1) << 39) && sh == 40); /* 1.5 * 2^40 */
+    assert_true(s == 3 && sh == 1); /* 1.5 = 3/2 */
+    assert_int_equal(keps_scale_rational(10.0, &s, &sh), 0);
+    assert_true(s == 10 && sh == 0);
+    /* 1/3 is not dyadic: ilogb = -2, so k = 42 and s = ceil(2^42/3) =
+     * 1466015503702 (2^42 = 4398046511104 = 3*1466015503701 + 1), even, so
+     * it reduces to 733007751851/2^41. */
+    assert_int_equal(keps_scale_rational(1.0 / 3, &s, &sh), 0);
+    assert_true(s == UINT64_C(733007751851) && sh == 41);
     assert_int_equal(keps_scale_rational(0x1p50 + 0.5, &s, &sh), 0);
     assert_true(s == (UINT64_C(1) << 50) + 1 && sh == 0); /* rounded up */
     assert_int_equal(keps_scale_rational(-1, &s, &sh), -1);

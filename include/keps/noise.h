@@ -72,15 +72,17 @@ int keps_geometric_info(double epsilon, int64_t sensitivity, keps_noise_info *in
 
 /* Building blocks, exact, exposed for other mechanisms and for tests. */
 
-/* Bernoulli(exp(-gamma)) for a double gamma >= 0 (a dyadic rational, so exact). */
+/* Bernoulli(exp(-gamma)) for a double gamma (a dyadic rational, so exact);
+ * gamma <= 0 gives 1, gamma = +inf gives 0. */
 int keps_bernoulli_exp(keps_rng *r, double gamma);
 /* Bernoulli(exp(-num/den)), den > 0, den < 2^62. */
 int keps_bernoulli_exp_rational(keps_rng *r, uint64_t num, uint64_t den);
 /* Two-sided geometric: Pr[y] proportional to exp(-|y| * 2^shift / s), i.e.
  * scale t = s / 2^shift; s >= 1, s < 2^62, shift <= 62. */
 int64_t keps_discrete_laplace(keps_rng *r, uint64_t s, unsigned shift);
-/* Represents t > 0 as s/2^shift >= t with s in [2^40, 2^41] (or s = ceil(t)
- * when t >= 2^40). Returns 0, or -1 if t is not finite/positive or >= 2^61. */
+/* Represents t > 0 as s/2^shift >= t: t rounded up to 41 significant bits
+ * (s = ceil(t) when t >= 2^40), then common factors of two removed (1.5 is
+ * 3/2^1). Returns 0, or -1 if t is not finite/positive or >= 2^61. */
 int keps_scale_rational(double t, uint64_t *s, unsigned *shift);
 
 #ifdef __cplusplus
