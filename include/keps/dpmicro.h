@@ -1,0 +1,99 @@
+/* keps: differentially private microaggregation (Soria-Comas et al. 2014;
+ * SPEC 5), with the sound accounting of SPEC 5 (not the paper's).
+ *
+ * Bounded DP: neighbours replace one record, N is public. Every attribute j
+ * has a public domain [lo_j, hi_j], D_j = hi_j - lo_j. Inputs are clamped to
+ * the domain first (the sensitivity rests on it; the count is reported).
+ *
+ * multivariate: insensitive MDAV on all m attributes (domain-normalized
+ *   order from R = lo, keps_mdav_insensitive); c = floor(N/k) clusters of k
+ *   (the last k..2k-1). Replacing a record changes every cluster by at most
+ *   one record, so each centroid moves by <= D_j/k per attribute and all c
+ *   may move: L1 sensitivity c * sum_j D_j / k. One Laplace draw per cluster
+ *   and attribute, scale b = c * sum_j D_j / (k * epsilon); every record of
+ *   the cluster receives the same noisy centroid.
+ * univariate (individual ranking): each attribute microaggregated alone;
+ *   the moved boundaries telescope, so attribute j's centroids move by
+ *   <= D_j/k in total; epsilon split over the m attributes:
+ *   b_j = m * D_j / (k * epsilon).
+ *   CAVEAT (found while testing, see docs/experiments.md): with m > 1 the
+ *   rows pair attribute-wise groups without noise; which groups co-occur in
+ *   a row depends on the data (e.g. two records swapping rank in one
+ *   attribute), so the row-linked release is NOT epsilon-DP. The epsilon-DP
+ *   statement covers each attribute's column released unlinked
+ *   (keps_dpmicro_unlink shuffles every column independently).
+ * k = 1: plain per-record Laplace: each record is its own cluster and the
+ *   output is a multiset (rows are shuffled), so one replaced record changes
+ *   one row by sum_j D_j in L1: b = sum_j D_j / epsilon (multivariate) or
+ *   m * D_j / epsilon (univariate).
+ * Output clamped to [lo_j, hi_j] (post-processing).
+ *
+ * paper_accounting = 1 reproduces the paper's printed mechanism for
+ * comparison only: independent noise for each record (each copy of a
+ * centroid) with b_j = D_j / (k * epsilon). It is NOT epsilon-DP (the k
+ * copies average out the noise and all c clusters may move); the guarantee
+ * field says so. */
+#ifndef KEPS_DPMICRO_H
+#define KEPS_DPMICRO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keps/error.h"
+#include "keps/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { KEPS_DPM_MULTIVARIATE = 0, KEPS_DPM_UNIVARIATE } keps_dpm_mode;
+
+typedef struct keps_dpmicro_params {
+    keps_dpm_mode mode;
+    size_t k;               /* >= 1 */
+    double epsilon;         /* > 0 */
+    const double *lo, *hi;  /* [m] public domain, required */
+    int paper_accounting;   /* experiments only: the paper's (unsound) noise */
+} keps_dpmicro_params;
+
+typedef struct keps_dpmicro_result {
+    size_t n, m, k;
+    double *out;            /* [n*m] row-major released values */
+    double *scale;          /* [m] Laplace scale per attribute (requested) */
+    double *epsilon_used;   /* [m] epsilon per attribute's noise incl. grid rounding */
+    double epsilon;         /* total guarantee (sum over the composed parts) */
+    double sensitivity;     /* multivariate: L1 sensitivity of all centroids */
+    size_t nclusters;       /* clusters (per attribute in univariate mode) */
+    size_t clamped_inputs;  /* input cells moved into [lo, hi] */
+    double sse;             /* sum ||x - x'||^2, raw units, against the unclamped input */
+    double sse_standardized; /* the same with each attribute divided by the input's
+                                population sd (sd 0: left out) */
+    int row_linked_dp;      /* 1 if the row-linked release is epsilon-DP */
+    /* RL as a fraction (keps/risk.h, standardized Euclidean): SPEC 5's
+     * direction (for each original, the nearest released records) and the
+     * paper's printed formula (for each released record, the nearest
+     * originals). NAN if it could not be computed. */
+    double record_linkage, record_linkage_released;
+} keps_dpmicro_result;
+
+/* x is row-major n x m. Errors: k = 0, epsilon <= 0, missing or bad bounds,
+ * a non-finite value (KEPS_EINPUT); n < k (KEPS_EJOB); OOM. */
+keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpmicro_params *p, keps_rng *rng,
+                             keps_dpmicro_result *out, keps_error *err);
+void keps_dpmicro_result_free(keps_dpmicro_result *r);
+
+/* Shuffles each column of out (row-major n x m) independently, so rows no
+ * longer pair values of one record: the release univariate mode's epsilon-DP
+ * statement covers when m > 1. Returns KEPS_OK or KEPS_ENOMEM. */
+keps_status keps_dpmicro_unlink(keps_rng *rng, double *out, size_t n, size_t m);
+
+/* The scale per attribute the mode uses for these parameters (b_j above);
+ * nclusters = floor(n/k). Writes scale[m]; returns the L1 sensitivity the
+ * multivariate scale rests on (0 for univariate). */
+double keps_dpmicro_scales(keps_dpm_mode mode, size_t n, size_t m, size_t k, double epsilon, const double *lo,
+                           const double *hi, int paper_accounting, double *scale);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,119 @@
+/* keps: (k,epsilon)-anonymity (Holohan et al. 2017; SPEC 4).
+ *
+ * Input: the equivalence classes a k-anonymization produced (one class id
+ * per record, KEPS_NONE for a record the k-anonymization suppressed) and the
+ * m numeric epsilon-QI ("noisy") columns, column-major x[j*n + i].
+ *
+ * Per class C and column j the Laplace scale is
+ *     b_j(C) = m * diam_j(C) / epsilon
+ * (diam = max - min inside C; m = 1 gives the paper's diam/epsilon; with m
+ * columns epsilon is split equally over the record's columns so the record,
+ * not each attribute, is the unit of the mechanism). scale = GLOBAL uses the
+ * diameter over every released record instead, DOMAIN the public width
+ * hi_j - lo_j. Noise comes from the DP module's grid Laplace sampler.
+ *
+ * This is NOT differential privacy: diam(C) is read from the data (a record
+ * at the edge of its class changes the scale). Reports call it
+ * "(k,epsilon)-anonymity".
+ *
+ * Metrics (computed on the released records, before c-confident
+ * suppression):
+ * - expected average relative error (paper eq. 8, before any noise):
+ *   per column, sum_C b_j(C) * |C| / (H_j(C) * N') with H_j the harmonic mean
+ *   of |x| in C and N' the released records (E|Lap(b)| = b). With m = 1 and
+ *   scale EC this is (1/eps) sum_C diam(C)|C|/(H(C) N'). The combined value
+ *   is the mean over the m columns (the average relative error per cell).
+ *   Records with x = 0 have no relative error and are left out of both sums.
+ * - measured average relative error: mean of |x' - x| / |x| over the same
+ *   cells.
+ * - linking risk (paper V-B): record i links when its own original is a
+ *   nearest original to its noisy value inside its class (ties count as a
+ *   link, as the paper's phi). With m > 1 the distance is
+ *   sum_j |x'_ij - x_lj| / b_j(C), the Laplace log-likelihood: the best guess
+ *   of an attacker who knows the scales. risk = linked / N (N = input rows).
+ * - c-confident k-anonymity (paper V-C): r_c = -b ln(1 - c); l_i = originals
+ *   of i's class within r_c of noisy value i (with m > 1 a box of half-widths
+ *   -b_j ln(1 - c^(1/m)), whose joint coverage is c); records with
+ *   0 < l_i < k are suppressed, then every class left with fewer than k
+ *   records. Counted apart from the k-anonymization's suppression. */
+#ifndef KEPS_KEPSILON_H
+#define KEPS_KEPSILON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keps/error.h"
+#include "keps/rng.h"
+#include "keps/schema.h"
+#include "keps/table.h" /* KEPS_NONE */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { KEPS_KSCALE_EC = 0, KEPS_KSCALE_GLOBAL, KEPS_KSCALE_DOMAIN } keps_kscale;
+
+typedef struct keps_kepsilon_params {
+    size_t k;            /* the k of the k-anonymization (for c-confidence) */
+    double epsilon;      /* > 0 */
+    keps_kscale scale;
+    const double *lo, *hi; /* [m] public bounds, needed for DOMAIN */
+    double confidence;   /* c in (0,1) for c-confident suppression; 0 = off */
+} keps_kepsilon_params;
+
+typedef struct keps_kepsilon_result {
+    size_t n, m;
+    size_t nclasses;        /* classes (ids 0..nclasses-1 are remapped densely) */
+    size_t released;        /* N': records with a class */
+    uint32_t *cls;          /* [n] dense class id, KEPS_NONE if suppressed upstream */
+    uint32_t *class_size;   /* [nclasses] */
+    double *scale;          /* [nclasses*m] b_j(C), row-major by class */
+    double *noisy;          /* [m*n] column-major noisy values (x for suppressed rows) */
+    double *mean_scale;     /* [m] mean of b_j over classes */
+    double *expected_are_col, *measured_are_col; /* [m] */
+    double expected_are, measured_are;           /* means over columns */
+    size_t linked;
+    double linking_risk;    /* linked / n */
+    uint8_t *confident_suppressed; /* [n] 1 = suppressed by c-confidence; NULL if off */
+    size_t confident_suppressed_rows;    /* total: records + whole classes */
+    size_t confident_suppressed_records; /* first step (0 < l_i < k) */
+    size_t confident_suppressed_classes; /* classes removed in the second step */
+} keps_kepsilon_result;
+
+/* Runs the mechanism and the metrics. cls[i] are arbitrary ids (< n or any
+ * uint32 except KEPS_NONE), KEPS_NONE = suppressed by the k-anonymization.
+ * Errors: epsilon <= 0, m = 0, a non-finite value, DOMAIN without bounds or
+ * a value outside them, confidence outside [0,1) (KEPS_EINPUT); OOM. */
+keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, size_t m,
+                              const keps_kepsilon_params *p, keps_rng *rng, keps_kepsilon_result *out,
+                              keps_error *err);
+void keps_kepsilon_result_free(keps_kepsilon_result *r);
+
+/* The metric parts on their own, for given noisy values (tests, audits).
+ * cls must be dense (0..nclasses-1 or KEPS_NONE); scale as in the result. */
+size_t keps_kepsilon_linked(const uint32_t *cls, size_t n, size_t nclasses, const double *x,
+                            const double *noisy, size_t m, const double *scale);
+/* Fills supp[n] (1 = suppressed) and returns the rows suppressed; *records
+ * and *classes (may be NULL) get the two steps' counts. */
+size_t keps_kepsilon_confident(const uint32_t *cls, size_t n, size_t nclasses, const double *x,
+                               const double *noisy, size_t m, const double *scale, double c, size_t k,
+                               uint8_t *supp, size_t *records, size_t *classes);
+
+/* Dense class ids from per-record keys: rows with equal key tuples
+ * (keys[j*n + i], j < nkeys) share a class; rows with skip[i] != 0 (may be
+ * NULL) get KEPS_NONE. Returns the number of classes, or (size_t)-1 on OOM. */
+size_t keps_classes_from_keys(const uint32_t *keys, size_t n, size_t nkeys, const uint8_t *skip,
+                              uint32_t *cls);
+
+/* Classes of a full-domain generalization node (e.g. OLA's answer): rows
+ * whose QIs map to the same labels at levels[q] share a class; classes
+ * smaller than k get KEPS_NONE (suppressed; counted in *suppressed).
+ * Returns the number of classes before suppression, (size_t)-1 on OOM.
+ * Every QI of s needs a hierarchy. */
+size_t keps_kepsilon_node_classes(const keps_schema *s, const int *levels, size_t k, uint32_t *cls,
+                                  size_t *suppressed);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,112 @@
+/* Shared parts of keps kepsilon and keps dpmicro (see kdp.h). */
+#include "kdp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int kdp_numeric(cli_ctx *c, keps_table *t, const size_t *cols, size_t m, int colmajor, double **x)
+{
+    size_t n = t->nrows;
+    keps_error err = {0};
+    *x = malloc((n * m > 0 ? n * m : 1) * sizeof **x);
+    if (!*x) {
+        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
+        return 2;
+    }
+    for (size_t j = 0; j < m; j++) {
+        if (keps_table_numeric(t, cols[j], &err)) {
+            free(*x);
+            *x = NULL;
+            return cli_fail(c, &err);
+        }
+        for (size_t i = 0; i < n; i++) {
+            double v = keps_table_num(t, cols[j], i);
+            if (isnan(v)) {
+                keps_table_cell_error(&err, t, cols[j], i,
+                                      "column '%s' has a missing value; noise needs a number in every row "
+                                      "(remove the row or impute first)",
+                                      t->cols[cols[j]].name);
+                free(*x);
+                *x = NULL;
+                return cli_fail(c, &err);
+            }
+            (*x)[colmajor ? j * n + i : i * m + j] = v;
+        }
+    }
+    return 0;
+}
+
+int kdp_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, double *lo, double *hi,
+               int *given)
+{
+    char **v;
+    size_t nb = cli_list(c, "bounds", &v);
+    for (size_t j = 0; j < m; j++)
+        given[j] = 0;
+    for (size_t b = 0; b < nb; b++) {
+        const char *eq = strrchr(v[b], '=');
+        char *end;
+        if (!eq)
+            return cli_usage_error(c, "--bounds '%s': expected NAME=LO:HI, e.g. --bounds FICA=0:10000", v[b]);
+        size_t j = 0;
+        while (j < m && !(strlen(t->cols[cols[j]].name) == (size_t)(eq - v[b]) &&
+                          strncmp(t->cols[cols[j]].name, v[b], (size_t)(eq - v[b])) == 0))
+            j++;
+        if (j == m)
+            return cli_usage_error(c, "--bounds '%s': '%.*s' is not one of the noisy columns", v[b],
+                                   (int)(eq - v[b]), v[b]);
+        double l = strtod(eq + 1, &end), h;
+        if (end == eq + 1 || *end != ':')
+            return cli_usage_error(c, "--bounds '%s': expected NAME=LO:HI with numbers LO < HI", v[b]);
+        const char *hs = end + 1;
+        h = strtod(hs, &end);
+        if (end == hs || *end || !isfinite(l) || !isfinite(h) || !(l < h))
+            return cli_usage_error(c, "--bounds '%s': expected NAME=LO:HI with finite numbers LO < HI", v[b]);
+        lo[j] = l;
+        hi[j] = h;
+        given[j] = 1;
+    }
+    return 0;
+}
+
+int kdp_write(cli_ctx *c, const keps_schema *s, const uint8_t *drop, kdp_cell_fn cell, void *ctx)
+{
+    if (!cli_str(c, "output"))
+        return 0;
+    keps_error err = {0};
+    keps_table *rel = keps_release_new(s, &err);
+    if (!rel)
+        return cli_fail(c, &err);
+    const keps_table *t = s->t;
+    const char **f = malloc(t->ncols * sizeof *f);
+    char(*buf)[256] = malloc(t->ncols * sizeof *buf);
+    int rc = (!f || !buf) ? 2 : 0;
+    for (size_t i = 0; i < t->nrows && !rc; i++) {
+        if (drop && drop[i])
+            continue;
+        size_t nf = 0;
+        for (size_t j = 0; j < t->ncols; j++)
+            if (keps_schema_released(s, j))
+                f[nf++] = cell(ctx, i, j, buf[j]);
+        if (keps_table_append(rel, f, NULL, 0, &err))
+            rc = cli_fail(c, &err);
+    }
+    if (!rc)
+        rc = cli_write_release(c, rel);
+    else if (!f || !buf)
+        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
+    free(f);
+    free(buf);
+    keps_table_free(rel);
+    return rc;
+}
+
+void kdp_noise_scale_json(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const double *b)
+{
+    keps_json_object(j, "noise_scale");
+    for (size_t a = 0; a < m; a++)
+        keps_json_num(j, t->cols[cols[a]].name, b[a]);
+    keps_json_end(j);
+}

@@ -1,0 +1,52 @@
+/* kepsilon --algorithm mondrian: the classes are Mondrian's partitions
+ * (include/keps/mondrian.h); nothing is suppressed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keps/mondrian.h"
+#include "ksrc.h"
+
+static const char *mondrian_label(ksrc *src, size_t row, size_t q, char *buf)
+{
+    keps_mondrian_result *r = src->state;
+    keps_mondrian_label(src->s, r, r->cls[row], q, buf, 256);
+    return buf;
+}
+
+static void mondrian_json(ksrc *src, keps_json *j)
+{
+    keps_mondrian_result *r = src->state;
+    keps_json_object(j, "k_anonymization_metrics");
+    keps_json_num(j, "ncp", r->ncp);
+    keps_json_num(j, "discernibility", r->discernibility);
+    keps_json_end(j);
+}
+
+static void mondrian_free(ksrc *src)
+{
+    keps_mondrian_result_free(src->state);
+    free(src->state);
+    free(src->cls);
+}
+
+int ksrc_mondrian(cli_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out)
+{
+    keps_error err = {0};
+    keps_mondrian_result *r = calloc(1, sizeof *r);
+    out->cls = malloc((t->nrows ? t->nrows : 1) * sizeof *out->cls);
+    if (!r || !out->cls) {
+        free(r);
+        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
+        return 2;
+    }
+    out->state = r;
+    out->s = s;
+    out->label = mondrian_label;
+    out->json = mondrian_json;
+    out->free = mondrian_free;
+    if (keps_mondrian(s, t, k, r, &err))
+        return cli_fail(c, &err);
+    memcpy(out->cls, r->cls, t->nrows * sizeof *out->cls);
+    return 0;
+}

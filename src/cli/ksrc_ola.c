@@ -1,0 +1,89 @@
+/* kepsilon --algorithm ola: OLA (include/keps/ola.h) picks the optimal
+ * full-domain generalization under --suppress; the classes are the rows'
+ * generalized QI tuples at that node (schema maps), classes smaller than k
+ * are suppressed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keps/kepsilon.h"
+#include "keps/ola.h"
+#include "ksrc.h"
+
+typedef struct {
+    keps_lattice *L;
+    keps_ola_result res;
+} ola_state;
+
+static const char *ola_label(ksrc *src, size_t row, size_t q, char *buf)
+{
+    (void)buf;
+    ola_state *st = src->state;
+    const keps_qi *qi = &src->s->qi[q];
+    int l = st->res.levels[q];
+    return keps_hierarchy_label(qi->h, l, qi->map[l][src->s->t->cols[qi->col].codes[row]]);
+}
+
+static void ola_json(ksrc *src, keps_json *j)
+{
+    ola_state *st = src->state;
+    keps_json_object(j, "transformation");
+    for (size_t q = 0; q < src->s->nqi; q++)
+        keps_json_int(j, src->s->t->cols[src->s->qi[q].col].name, st->res.levels[q]);
+    keps_json_end(j);
+    keps_json_object(j, "k_anonymization_metrics");
+    for (int m = 0; m < KEPS_METRIC_COUNT; m++)
+        keps_json_num(j, keps_metric_name((keps_metric)m), st->res.metrics.v[m]);
+    keps_json_end(j);
+    keps_json_int(j, "nodes_evaluated", (long long)st->res.nodes_evaluated);
+}
+
+static void ola_free(ksrc *src)
+{
+    ola_state *st = src->state;
+    if (st) {
+        keps_ola_result_free(&st->res);
+        keps_lattice_free(st->L);
+        free(st);
+    }
+    free(src->cls);
+}
+
+int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
+{
+    keps_error err = {0};
+    keps_ola_params p = {.k = k, .metric = KEPS_METRIC_LOSS};
+    const char *metric = cli_str(c, "metric");
+    if (metric && keps_metric_parse(metric, &p.metric) < 0)
+        return cli_usage_error(c, "--metric '%s': expected prec, loss, dm, aecs or entropy", metric);
+    if (cli_double(c, "suppress", 0, 1, 0, &p.suppress) < 0)
+        return 2;
+    for (size_t q = 0; q < s->nqi; q++)
+        if (!s->qi[q].h)
+            return cli_usage_error(c, "--algorithm ola needs a hierarchy for every --qi (NAME:FILE.csv or "
+                                      "NAME:interval=...); '%s' has none",
+                                   s->t->cols[s->qi[q].col].name);
+    ola_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return 2;
+    out->state = st;
+    out->s = s;
+    out->label = ola_label;
+    out->json = ola_json;
+    out->free = ola_free;
+    if (keps_lattice_new(s, &st->L, &err) || keps_ola_run(st->L, &p, &st->res, &err))
+        return cli_fail(c, &err);
+    if (!st->res.found) {
+        fprintf(stderr,
+                "keps %s: no generalization is %zu-anonymous with at most %zu suppressed rows; even the top "
+                "node suppresses %zu. Raise --suppress or lower -k.\n",
+                c->cmd->name, k, st->res.suppress_limit, st->res.top_suppressed);
+        return 1;
+    }
+    out->cls = malloc((s->t->nrows ? s->t->nrows : 1) * sizeof *out->cls);
+    if (!out->cls || keps_kepsilon_node_classes(s, st->res.levels, k, out->cls, &out->suppressed) == (size_t)-1) {
+        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
+        return 2;
+    }
+    return 0;
+}

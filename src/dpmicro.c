@@ -1,0 +1,264 @@
+/* Differentially private microaggregation (SPEC 5). See include/keps/dpmicro.h. */
+#include "keps/dpmicro.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keps/mdav.h"
+#include "keps/noise.h"
+#include "keps/risk.h"
+
+double keps_dpmicro_scales(keps_dpm_mode mode, size_t n, size_t m, size_t k, double epsilon, const double *lo,
+                           const double *hi, int paper_accounting, double *scale)
+{
+    double sum = 0, c = k > 1 ? (double)(n / k) : 1.0;
+    for (size_t j = 0; j < m; j++)
+        sum += hi[j] - lo[j];
+    double sens = 0;
+    for (size_t j = 0; j < m; j++) {
+        double d = hi[j] - lo[j];
+        if (paper_accounting)
+            scale[j] = d / ((double)k * epsilon);
+        else if (mode == KEPS_DPM_UNIVARIATE)
+            scale[j] = (double)m * d / ((double)k * epsilon);
+        else
+            scale[j] = (sens = c * sum / (double)k) / epsilon;
+    }
+    return mode == KEPS_DPM_MULTIVARIATE ? sens : 0;
+}
+
+void keps_dpmicro_result_free(keps_dpmicro_result *r)
+{
+    if (!r)
+        return;
+    free(r->out);
+    free(r->scale);
+    free(r->epsilon_used);
+    memset(r, 0, sizeof *r);
+}
+
+static keps_status check(const double *x, size_t n, size_t m, const keps_dpmicro_params *p, keps_error *err)
+{
+    if (p->k < 1)
+        return keps_error_set(err, KEPS_EINPUT, "k must be at least 1");
+    if (!(p->epsilon > 0) || !isfinite(p->epsilon))
+        return keps_error_set(err, KEPS_EINPUT, "epsilon must be a positive number (got %g)", p->epsilon);
+    if (m == 0)
+        return keps_error_set(err, KEPS_EINPUT, "DP microaggregation needs at least one numeric attribute");
+    if (!p->lo || !p->hi)
+        return keps_error_set(err, KEPS_EINPUT, "DP microaggregation needs public bounds [lo, hi] per attribute");
+    for (size_t j = 0; j < m; j++)
+        if (!isfinite(p->lo[j]) || !isfinite(p->hi[j]) || !(p->lo[j] < p->hi[j]))
+            return keps_error_set(err, KEPS_EINPUT, "attribute %zu: bounds [%g, %g] need finite lo < hi", j + 1,
+                                  p->lo[j], p->hi[j]);
+    for (size_t i = 0; i < n * m; i++)
+        if (!isfinite(x[i]))
+            return keps_error_set(err, KEPS_EINPUT, "record %zu, attribute %zu: not a finite number", i / m + 1,
+                                  i % m + 1);
+    if (n < p->k)
+        return keps_error_set(err, KEPS_EJOB, "%zu records cannot form a cluster of k = %zu", n, p->k);
+    return KEPS_OK;
+}
+
+static double clampd(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Noisy centroids of one grouping (columns cols[0..mm) of the clamped data
+ * y, row-major n x m): noise once per group and column, or once per record
+ * with the paper's accounting. Writes out[i*m + col]. */
+static keps_status release_groups(const keps_mdav_result *g, const size_t *cols, size_t mm, size_t m,
+                                  const keps_dpmicro_params *p, const double *scale, keps_rng *rng, double *out)
+{
+    double *noisy = malloc((g->ngroups * mm > 0 ? g->ngroups * mm : 1) * sizeof *noisy);
+    if (!noisy)
+        return KEPS_ENOMEM;
+    for (size_t c = 0; c < g->ngroups; c++)
+        for (size_t a = 0; a < mm; a++)
+            noisy[c * mm + a] = keps_laplace(rng, g->centroid[c * g->m + a], scale[cols[a]]);
+    for (size_t i = 0; i < g->n; i++)
+        for (size_t a = 0; a < mm; a++) {
+            size_t j = cols[a];
+            double v = p->paper_accounting ? keps_laplace(rng, g->centroid[g->group[i] * g->m + a], scale[j])
+                                           : noisy[g->group[i] * mm + a];
+            out[i * m + j] = clampd(v, p->lo[j], p->hi[j]);
+        }
+    free(noisy);
+    return KEPS_OK;
+}
+
+/* Grouping of the clamped data: insensitive MDAV, or singletons for k = 1. */
+static keps_status group(const double *y, size_t n, size_t m, const keps_dpmicro_params *p, const double *lo,
+                         const double *hi, keps_mdav_result *g, keps_error *err)
+{
+    if (p->k > 1)
+        return keps_mdav_insensitive(y, n, m, p->k, lo, hi, g, err);
+    memset(g, 0, sizeof *g);
+    g->n = n;
+    g->m = m;
+    g->k = 1;
+    g->ngroups = n;
+    g->group = malloc(n * sizeof *g->group);
+    g->centroid = malloc(n * m * sizeof *g->centroid);
+    if (!g->group || !g->centroid) {
+        keps_mdav_result_free(g);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        g->group[i] = (uint32_t)i;
+    memcpy(g->centroid, y, n * m * sizeof *y);
+    return KEPS_OK;
+}
+
+static keps_status run_mode(const double *y, size_t n, size_t m, const keps_dpmicro_params *p, keps_rng *rng,
+                            keps_dpmicro_result *r, keps_error *err)
+{
+    keps_mdav_result g;
+    keps_status st;
+    if (p->mode == KEPS_DPM_MULTIVARIATE) {
+        size_t *cols = malloc(m * sizeof *cols);
+        if (!cols)
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        for (size_t j = 0; j < m; j++)
+            cols[j] = j;
+        st = group(y, n, m, p, p->lo, p->hi, &g, err);
+        if (!st) {
+            r->nclusters = g.ngroups;
+            st = release_groups(&g, cols, m, m, p, r->scale, rng, r->out);
+            keps_mdav_result_free(&g);
+        }
+        free(cols);
+        return st == KEPS_ENOMEM ? keps_error_set(err, st, "out of memory") : st;
+    }
+    double *col = malloc(n * sizeof *col);
+    if (!col)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    st = KEPS_OK;
+    for (size_t j = 0; j < m && !st; j++) {
+        keps_mdav_column(y, n, m, j, col);
+        st = group(col, n, 1, p, p->lo + j, p->hi + j, &g, err);
+        if (st)
+            break;
+        r->nclusters = g.ngroups;
+        st = release_groups(&g, &j, 1, m, p, r->scale, rng, r->out);
+        keps_mdav_result_free(&g);
+        if (st)
+            st = keps_error_set(err, st, "out of memory");
+    }
+    free(col);
+    return st;
+}
+
+/* The epsilon the release guarantees, from the scales actually used,
+ * including the DP module's grid rounding: a coordinate that moves by D_i
+ * costs (floor(D_i/g) + 1)/t_used <= (D_i + g)/b_used (noise.h), so a part
+ * whose sensitivity S is spread over q noisy coordinates costs at most
+ * (S + q*g)/b_used. Multivariate: one part, S = c sum D_j / k over c*m
+ * coordinates (k = 1: sum D_j over the m coordinates of one record).
+ * Univariate: one part per attribute, S = D_j/k over c coordinates. */
+static double guarantee(const keps_dpmicro_params *p, size_t n, size_t m, keps_dpmicro_result *r)
+{
+    double total = 0, sumd = 0;
+    for (size_t j = 0; j < m; j++)
+        sumd += p->hi[j] - p->lo[j];
+    for (size_t j = 0; j < m; j++) {
+        keps_noise_info info;
+        if (keps_laplace_info(r->scale[j], 1.0, &info) != 0)
+            return INFINITY;
+        double c = p->k > 1 ? (double)(n / p->k) : 1.0, s, q;
+        if (p->mode == KEPS_DPM_MULTIVARIATE) {
+            s = p->k > 1 ? r->sensitivity : sumd;
+            q = c * (double)m;
+        } else {
+            s = (p->hi[j] - p->lo[j]) / (double)p->k;
+            q = p->k > 1 ? c : 1.0;
+        }
+        r->epsilon_used[j] = (s + q * info.granularity) / info.scale;
+        /* multivariate: every coordinate shares the one part */
+        total = p->mode == KEPS_DPM_MULTIVARIATE ? r->epsilon_used[j] : total + r->epsilon_used[j];
+    }
+    return total;
+}
+
+keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpmicro_params *p, keps_rng *rng,
+                             keps_dpmicro_result *out, keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    keps_status st = check(x, n, m, p, err);
+    if (st)
+        return st;
+    keps_dpmicro_result *r = out;
+    r->n = n;
+    r->m = m;
+    r->k = p->k;
+    r->out = malloc(n * m * sizeof *r->out);
+    r->scale = malloc(m * sizeof *r->scale);
+    r->epsilon_used = malloc(m * sizeof *r->epsilon_used);
+    double *y = malloc(n * m * sizeof *y);
+    if (!r->out || !r->scale || !r->epsilon_used || !y) {
+        free(y);
+        keps_dpmicro_result_free(r);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    /* the sensitivity rests on the domain: clamp the inputs into it */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < m; j++) {
+            double v = x[i * m + j], c = clampd(v, p->lo[j], p->hi[j]);
+            r->clamped_inputs += c != v;
+            y[i * m + j] = c;
+        }
+    r->sensitivity = keps_dpmicro_scales(p->mode, n, m, p->k, p->epsilon, p->lo, p->hi, p->paper_accounting,
+                                         r->scale);
+    st = run_mode(y, n, m, p, rng, r, err);
+    free(y);
+    if (st) {
+        keps_dpmicro_result_free(r);
+        return st;
+    }
+    for (size_t j = 0; j < m; j++) {
+        double mu = 0, var = 0, e = 0;
+        for (size_t i = 0; i < n; i++)
+            mu += x[i * m + j] / (double)n;
+        for (size_t i = 0; i < n; i++) {
+            double d = x[i * m + j] - r->out[i * m + j];
+            var += (x[i * m + j] - mu) * (x[i * m + j] - mu) / (double)n;
+            e += d * d;
+        }
+        r->sse += e;
+        r->sse_standardized += var > 0 ? e / var : 0;
+    }
+    if (keps_record_linkage(x, r->out, n, m, KEPS_RL_ORIGINAL, &r->record_linkage, NULL))
+        r->record_linkage = NAN;
+    if (keps_record_linkage(x, r->out, n, m, KEPS_RL_RELEASED, &r->record_linkage_released, NULL))
+        r->record_linkage_released = NAN;
+    r->epsilon = guarantee(p, n, m, r);
+    /* the paper's per-copy noise has no finite epsilon we can state */
+    if (p->paper_accounting)
+        r->epsilon = INFINITY;
+    r->row_linked_dp = !p->paper_accounting && (p->mode == KEPS_DPM_MULTIVARIATE || m == 1);
+    return KEPS_OK;
+}
+
+keps_status keps_dpmicro_unlink(keps_rng *rng, double *out, size_t n, size_t m)
+{
+    double *col = malloc((n ? n : 1) * sizeof *col);
+    if (!col)
+        return KEPS_ENOMEM;
+    for (size_t j = 0; j < m; j++) {
+        uint32_t *perm = keps_rng_permutation(rng, n);
+        if (!perm) {
+            free(col);
+            return KEPS_ENOMEM;
+        }
+        for (size_t i = 0; i < n; i++)
+            col[i] = out[perm[i] * m + j];
+        for (size_t i = 0; i < n; i++)
+            out[i * m + j] = col[i];
+        free(perm);
+    }
+    free(col);
+    return KEPS_OK;
+}
+

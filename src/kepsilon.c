@@ -1,0 +1,431 @@
+/* (k,epsilon)-anonymity: per-class Laplace noise on the epsilon-QIs and the
+ * paper's metrics (SPEC 4). See include/keps/kepsilon.h. */
+#include "keps/kepsilon.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keps/noise.h"
+
+typedef struct {
+    uint64_t key;
+    uint32_t row;
+} keyrow;
+
+static int cmp_keyrow(const void *a, const void *b)
+{
+    const keyrow *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* One refinement pass: rows with equal (prev[i], key[i]) get one dense id. */
+static size_t refine(keyrow *kr, size_t n, const uint32_t *prev, const uint32_t *key, const uint8_t *skip,
+                     uint32_t *cls)
+{
+    size_t cnt = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(skip && skip[i]))
+            kr[cnt++] = (keyrow){((uint64_t)(prev ? prev[i] : 0) << 32) | (key ? key[i] : 0), (uint32_t)i};
+    qsort(kr, cnt, sizeof *kr, cmp_keyrow);
+    for (size_t i = 0; i < n; i++)
+        cls[i] = KEPS_NONE;
+    size_t nc = 0;
+    for (size_t r = 0; r < cnt; r++) {
+        if (r > 0 && kr[r].key != kr[r - 1].key)
+            nc++;
+        cls[kr[r].row] = (uint32_t)nc;
+    }
+    return cnt ? nc + 1 : 0;
+}
+
+size_t keps_classes_from_keys(const uint32_t *keys, size_t n, size_t nkeys, const uint8_t *skip, uint32_t *cls)
+{
+    keyrow *kr = malloc((n ? n : 1) * sizeof *kr);
+    uint32_t *prev = malloc((n ? n : 1) * sizeof *prev);
+    if (!kr || !prev) {
+        free(kr);
+        free(prev);
+        return (size_t)-1;
+    }
+    size_t nc = refine(kr, n, NULL, NULL, skip, cls);
+    for (size_t j = 0; j < nkeys; j++) {
+        memcpy(prev, cls, n * sizeof *prev);
+        nc = refine(kr, n, prev, keys + j * n, skip, cls);
+    }
+    free(kr);
+    free(prev);
+    return nc;
+}
+
+size_t keps_kepsilon_node_classes(const keps_schema *s, const int *levels, size_t k, uint32_t *cls,
+                                  size_t *suppressed)
+{
+    size_t n = s->t->nrows, q = s->nqi;
+    uint32_t *keys = malloc((n * q > 0 ? n * q : 1) * sizeof *keys);
+    if (!keys)
+        return (size_t)-1;
+    for (size_t a = 0; a < q; a++)
+        for (size_t i = 0; i < n; i++)
+            keys[a * n + i] = s->qi[a].map[levels[a]][s->t->cols[s->qi[a].col].codes[i]];
+    size_t nc = keps_classes_from_keys(keys, n, q, NULL, cls);
+    free(keys);
+    uint32_t *size = nc == (size_t)-1 ? NULL : calloc(nc ? nc : 1, sizeof *size);
+    if (!size)
+        return (size_t)-1;
+    for (size_t i = 0; i < n; i++)
+        size[cls[i]]++;
+    *suppressed = 0;
+    for (size_t i = 0; i < n; i++)
+        if (size[cls[i]] < k) {
+            cls[i] = KEPS_NONE;
+            ++*suppressed;
+        }
+    free(size);
+    return nc;
+}
+
+/* Rows grouped by class: rows of class c are order[start[c] .. start[c+1]). */
+static int group_rows(const uint32_t *cls, size_t n, size_t nclasses, uint32_t **order, size_t **start)
+{
+    *order = malloc((n ? n : 1) * sizeof **order);
+    *start = calloc(nclasses + 2, sizeof **start);
+    if (!*order || !*start)
+        return -1;
+    size_t *s = *start;
+    for (size_t i = 0; i < n; i++)
+        if (cls[i] != KEPS_NONE)
+            s[cls[i] + 2]++;
+    for (size_t c = 0; c < nclasses; c++)
+        s[c + 2] += s[c + 1];
+    for (size_t i = 0; i < n; i++)
+        if (cls[i] != KEPS_NONE)
+            (*order)[s[cls[i] + 1]++] = (uint32_t)i;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* First index with s[p] >= v (strict = 0) or s[p] > v (strict = 1). */
+static size_t bound(const double *s, size_t len, double v, int strict)
+{
+    size_t lo = 0, hi = len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strict ? s[mid] <= v : s[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Sorted copies of each class's values of column 0 (m = 1 fast paths). */
+static double *sorted_by_class(const double *x, const uint32_t *order, const size_t *start, size_t nclasses)
+{
+    size_t total = start[nclasses];
+    double *s = malloc((total ? total : 1) * sizeof *s);
+    if (!s)
+        return NULL;
+    for (size_t r = 0; r < total; r++)
+        s[r] = x[order[r]];
+    for (size_t c = 0; c < nclasses; c++)
+        qsort(s + start[c], start[c + 1] - start[c], sizeof *s, cmp_double);
+    return s;
+}
+
+/* Laplace log-likelihood distance between noisy row i and original row l. */
+static double ldist(const double *x, const double *noisy, size_t n, size_t m, const double *b, size_t i, size_t l)
+{
+    double d = 0;
+    for (size_t j = 0; j < m; j++)
+        if (b[j] > 0)
+            d += fabs(noisy[j * n + i] - x[j * n + l]) / b[j];
+    return d;
+}
+
+size_t keps_kepsilon_linked(const uint32_t *cls, size_t n, size_t nclasses, const double *x, const double *noisy,
+                            size_t m, const double *scale)
+{
+    uint32_t *order;
+    size_t *start;
+    size_t linked = 0;
+    double *s = NULL;
+    if (group_rows(cls, n, nclasses, &order, &start) || (m == 1 && !(s = sorted_by_class(x, order, start, nclasses)))) {
+        free(order);
+        free(start);
+        return (size_t)-1;
+    }
+    for (size_t c = 0; c < nclasses; c++) {
+        size_t a = start[c], e = start[c + 1], len = e - a;
+        for (size_t r = a; r < e; r++) {
+            size_t i = order[r];
+            if (m == 1) {
+                /* the nearest original is next to v in sorted order */
+                double v = noisy[i], own = fabs(v - x[i]);
+                size_t p = bound(s + a, len, v, 0);
+                double d = INFINITY;
+                if (p < len)
+                    d = fabs(v - s[a + p]);
+                if (p > 0 && fabs(v - s[a + p - 1]) < d)
+                    d = fabs(v - s[a + p - 1]);
+                linked += own <= d;
+            } else {
+                double own = ldist(x, noisy, n, m, scale + c * m, i, i);
+                int best = 1;
+                for (size_t q = a; q < e && best; q++)
+                    best = ldist(x, noisy, n, m, scale + c * m, i, order[q]) >= own;
+                linked += best;
+            }
+        }
+    }
+    free(s);
+    free(order);
+    free(start);
+    return linked;
+}
+
+size_t keps_kepsilon_confident(const uint32_t *cls, size_t n, size_t nclasses, const double *x, const double *noisy,
+                               size_t m, const double *scale, double c, size_t k, uint8_t *supp, size_t *records,
+                               size_t *classes)
+{
+    uint32_t *order;
+    size_t *start;
+    double *s = NULL;
+    if (group_rows(cls, n, nclasses, &order, &start) || (m == 1 && !(s = sorted_by_class(x, order, start, nclasses)))) {
+        free(order);
+        free(start);
+        return (size_t)-1;
+    }
+    memset(supp, 0, n);
+    /* half-width factor per coordinate: a box of m independent Laplace
+     * coordinates covers with probability c when each covers c^(1/m) */
+    double f = -log(1.0 - pow(c, 1.0 / (double)m));
+    size_t nrec = 0, ncls = 0, total = 0;
+    for (size_t cc = 0; cc < nclasses; cc++) {
+        size_t a = start[cc], e = start[cc + 1], len = e - a, kept = len;
+        const double *b = scale + cc * m;
+        for (size_t r = a; r < e; r++) {
+            size_t i = order[r], ell = 0;
+            if (m == 1) {
+                double rc = f * b[0];
+                ell = bound(s + a, len, noisy[i] + rc, 1) - bound(s + a, len, noisy[i] - rc, 0);
+            } else {
+                for (size_t q = a; q < e; q++) {
+                    size_t l = order[q], j = 0;
+                    while (j < m && fabs(noisy[j * n + i] - x[j * n + l]) <= f * b[j])
+                        j++;
+                    ell += j == m;
+                }
+            }
+            if (ell > 0 && ell < k) {
+                supp[i] = 1;
+                nrec++;
+                kept--;
+            }
+        }
+        if (kept < k && kept > 0) {
+            ncls++;
+            for (size_t r = a; r < e; r++)
+                supp[order[r]] = 1;
+        }
+        for (size_t r = a; r < e; r++)
+            total += supp[order[r]];
+    }
+    free(s);
+    free(order);
+    free(start);
+    if (records)
+        *records = nrec;
+    if (classes)
+        *classes = ncls;
+    return total;
+}
+
+void keps_kepsilon_result_free(keps_kepsilon_result *r)
+{
+    if (!r)
+        return;
+    free(r->cls);
+    free(r->class_size);
+    free(r->scale);
+    free(r->noisy);
+    free(r->mean_scale);
+    free(r->expected_are_col);
+    free(r->measured_are_col);
+    free(r->confident_suppressed);
+    memset(r, 0, sizeof *r);
+}
+
+static keps_status check_input(const uint32_t *cls, size_t n, const double *x, size_t m,
+                               const keps_kepsilon_params *p, keps_error *err)
+{
+    if (!(p->epsilon > 0) || !isfinite(p->epsilon))
+        return keps_error_set(err, KEPS_EINPUT, "epsilon must be a positive number (got %g)", p->epsilon);
+    if (m == 0)
+        return keps_error_set(err, KEPS_EINPUT, "(k,epsilon)-anonymity needs at least one noisy column");
+    if (!(p->confidence >= 0 && p->confidence < 1))
+        return keps_error_set(err, KEPS_EINPUT, "confidence must be in [0, 1) (got %g)", p->confidence);
+    if (p->scale == KEPS_KSCALE_DOMAIN && (!p->lo || !p->hi))
+        return keps_error_set(err, KEPS_EINPUT, "scale 'domain' needs public bounds for every noisy column");
+    for (size_t j = 0; j < m; j++)
+        for (size_t i = 0; i < n; i++) {
+            double v = x[j * n + i];
+            if (cls[i] == KEPS_NONE)
+                continue;
+            if (!isfinite(v))
+                return keps_error_set(err, KEPS_EINPUT, "noisy column %zu, record %zu: not a finite number", j + 1,
+                                      i + 1);
+            if (p->scale == KEPS_KSCALE_DOMAIN && (v < p->lo[j] || v > p->hi[j]))
+                return keps_error_set(err, KEPS_EINPUT,
+                                      "noisy column %zu, record %zu: value %g lies outside the bounds [%g, %g]; "
+                                      "widen the bounds",
+                                      j + 1, i + 1, v, p->lo[j], p->hi[j]);
+        }
+    return KEPS_OK;
+}
+
+/* b_j(C) for every class: m * diam / epsilon, diam per the chosen scale. */
+static int compute_scales(keps_kepsilon_result *r, const double *x, const keps_kepsilon_params *p)
+{
+    size_t n = r->n, m = r->m, nc = r->nclasses;
+    double *mn = malloc((nc ? nc : 1) * sizeof *mn), *mx = malloc((nc ? nc : 1) * sizeof *mx);
+    if (!mn || !mx) {
+        free(mn);
+        free(mx);
+        return -1;
+    }
+    for (size_t j = 0; j < m; j++) {
+        double gmin = INFINITY, gmax = -INFINITY;
+        for (size_t c = 0; c < nc; c++) {
+            mn[c] = INFINITY;
+            mx[c] = -INFINITY;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t c = r->cls[i];
+            if (c == KEPS_NONE)
+                continue;
+            double v = x[j * n + i];
+            mn[c] = fmin(mn[c], v);
+            mx[c] = fmax(mx[c], v);
+            gmin = fmin(gmin, v);
+            gmax = fmax(gmax, v);
+        }
+        double fixed = p->scale == KEPS_KSCALE_GLOBAL   ? gmax - gmin
+                       : p->scale == KEPS_KSCALE_DOMAIN ? p->hi[j] - p->lo[j]
+                                                        : -1;
+        double sum = 0;
+        for (size_t c = 0; c < nc; c++) {
+            double diam = fixed >= 0 ? fixed : mx[c] - mn[c];
+            r->scale[c * m + j] = (double)m * diam / p->epsilon;
+            sum += r->scale[c * m + j];
+        }
+        r->mean_scale[j] = nc ? sum / (double)nc : 0;
+    }
+    free(mn);
+    free(mx);
+    return 0;
+}
+
+static void compute_errors(keps_kepsilon_result *r, const double *x)
+{
+    size_t n = r->n, m = r->m;
+    r->expected_are = r->measured_are = 0;
+    for (size_t j = 0; j < m; j++) {
+        double exp_sum = 0, meas_sum = 0;
+        size_t cells = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t c = r->cls[i];
+            double v = x[j * n + i];
+            if (c == KEPS_NONE || v == 0)
+                continue;
+            /* sum_C b |C| / H(C) = sum_C b sum_{i in C} 1/|x_i| */
+            exp_sum += r->scale[c * m + j] / fabs(v);
+            meas_sum += fabs(r->noisy[j * n + i] - v) / fabs(v);
+            cells++;
+        }
+        r->expected_are_col[j] = cells ? exp_sum / (double)cells : 0;
+        r->measured_are_col[j] = cells ? meas_sum / (double)cells : 0;
+        r->expected_are += r->expected_are_col[j] / (double)m;
+        r->measured_are += r->measured_are_col[j] / (double)m;
+    }
+}
+
+keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, size_t m,
+                              const keps_kepsilon_params *p, keps_rng *rng, keps_kepsilon_result *out,
+                              keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    keps_status st = check_input(cls, n, x, m, p, err);
+    if (st)
+        return st;
+    keps_kepsilon_result *r = out;
+    r->n = n;
+    r->m = m;
+    r->cls = malloc((n ? n : 1) * sizeof *r->cls);
+    r->noisy = malloc((n * m > 0 ? n * m : 1) * sizeof *r->noisy);
+    r->mean_scale = calloc(m, sizeof *r->mean_scale);
+    r->expected_are_col = calloc(m, sizeof *r->expected_are_col);
+    r->measured_are_col = calloc(m, sizeof *r->measured_are_col);
+    if (!r->cls || !r->noisy || !r->mean_scale || !r->expected_are_col || !r->measured_are_col)
+        goto oom;
+    /* dense class ids: one refinement pass over the given ids */
+    uint8_t *skip = malloc(n ? n : 1);
+    if (!skip)
+        goto oom;
+    for (size_t i = 0; i < n; i++)
+        skip[i] = cls[i] == KEPS_NONE;
+    size_t nc = keps_classes_from_keys(cls, n, 1, skip, r->cls);
+    free(skip);
+    if (nc == (size_t)-1)
+        goto oom;
+    r->nclasses = nc;
+    r->class_size = calloc(nc ? nc : 1, sizeof *r->class_size);
+    r->scale = malloc((nc * m > 0 ? nc * m : 1) * sizeof *r->scale);
+    if (!r->class_size || !r->scale)
+        goto oom;
+    for (size_t i = 0; i < n; i++)
+        if (r->cls[i] != KEPS_NONE) {
+            r->class_size[r->cls[i]]++;
+            r->released++;
+        }
+    memcpy(r->noisy, x, n * m * sizeof *x);
+    if (compute_scales(r, x, p))
+        goto oom;
+    /* the mechanism: one draw per record and column at the class's scale */
+    for (size_t i = 0; i < n; i++) {
+        if (r->cls[i] == KEPS_NONE)
+            continue;
+        for (size_t j = 0; j < m; j++) {
+            double b = r->scale[r->cls[i] * m + j];
+            if (b > 0)
+                r->noisy[j * n + i] = keps_laplace(rng, x[j * n + i], b);
+        }
+    }
+    compute_errors(r, x);
+    r->linked = keps_kepsilon_linked(r->cls, n, nc, x, r->noisy, m, r->scale);
+    if (r->linked == (size_t)-1)
+        goto oom;
+    r->linking_risk = n ? (double)r->linked / (double)n : 0;
+    if (p->confidence > 0) {
+        r->confident_suppressed = malloc(n ? n : 1);
+        if (!r->confident_suppressed)
+            goto oom;
+        r->confident_suppressed_rows =
+            keps_kepsilon_confident(r->cls, n, nc, x, r->noisy, m, r->scale, p->confidence, p->k,
+                                    r->confident_suppressed, &r->confident_suppressed_records,
+                                    &r->confident_suppressed_classes);
+        if (r->confident_suppressed_rows == (size_t)-1)
+            goto oom;
+    }
+    return KEPS_OK;
+oom:
+    keps_kepsilon_result_free(r);
+    return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+}

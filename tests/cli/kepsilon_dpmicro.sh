@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# keps kepsilon / keps dpmicro end to end: exit codes, every row accounted
+# for, report keys of CLI.md, no output file on failure.
+set -euo pipefail
+KEPS=$1
+SRC=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+num() { python3 -c "import json,sys; d=json.load(open('$1')); print(eval('d'+sys.argv[1]))" "$2"; }
+
+A=$SRC/data/adult/adult_height.csv
+# kepsilon, classes given by (sex, race): 9 classes on Adult, k = 100
+"$KEPS" kepsilon --algorithm given -i "$A" -o "$tmp/k.csv" --qi sex --qi race --noisy height --others keep \
+  -k 100 --epsilon 1 --confidence 0.99 --seed 7 --report "$tmp/k.json" --quiet >/dev/null 2>&1
+in=$(num "$tmp/k.json" '["input_rows"]'); out=$(num "$tmp/k.json" '["output_rows"]')
+sup=$(num "$tmp/k.json" '["suppressed_rows"]'); uns=$(num "$tmp/k.json" '["unsampled_rows"]')
+[ "$in" = 30162 ] || fail "input_rows $in"
+[ $((out + sup + uns)) = "$in" ] || fail "accounting $out + $sup + $uns != $in"
+# every input row is written (suppressed ones starred): header + 30162 rows
+[ "$(wc -l < "$tmp/k.csv")" = 30163 ] || fail "rows written"
+# starred rows = suppressed rows (the QIs and height of a suppressed row are '*')
+stars=$(awk -F, 'NR > 1 && $10 == "*"' "$tmp/k.csv" | wc -l)
+[ "$stars" = "$sup" ] || fail "starred rows $stars != suppressed $sup"
+for key in '["metrics"]["expected_are"]' '["metrics"]["measured_are"]' '["metrics"]["linking_risk"]' \
+           '["metrics"]["confident_suppressed_rows"]' '["noise_scale"]["height"]' '["guarantee"]["k"]'; do
+  num "$tmp/k.json" "$key" >/dev/null || fail "missing $key"
+done
+[ "$(num "$tmp/k.json" '["guarantee"]["model"]')" = "(k,epsilon)-anonymity" ] || fail model
+# --remove-suppressed writes output_rows rows only
+"$KEPS" kepsilon --algorithm given -i "$A" -o "$tmp/k2.csv" --qi sex --qi race --noisy height --others keep \
+  -k 100 --epsilon 1 --confidence 0.99 --seed 7 --remove-suppressed --report "$tmp/k2.json" --quiet >/dev/null 2>&1
+out2=$(num "$tmp/k2.json" '["output_rows"]')
+[ "$(wc -l < "$tmp/k2.csv")" = $((out2 + 1)) ] || fail "remove-suppressed rows"
+# usage errors: no --noisy (exit 2, no output); domain scale without bounds
+set +e
+"$KEPS" kepsilon --algorithm given -i "$A" -o "$tmp/bad.csv" --qi sex --others keep -k 5 --epsilon 1 2>/dev/null
+[ $? = 2 ] || fail "missing --noisy should exit 2"
+"$KEPS" kepsilon --algorithm given -i "$A" -o "$tmp/bad.csv" --qi sex --noisy height --others keep -k 5 \
+  --epsilon 1 --scale domain 2>/dev/null
+[ $? = 2 ] || fail "domain without bounds should exit 2"
+set -e
+[ ! -e "$tmp/bad.csv" ] || fail "output left behind on failure"
+
+# Mondrian classes: the released QI tuples are 10-anonymous, every row written
+H=$SRC/data/adult
+"$KEPS" kepsilon --algorithm mondrian -i "$A" -o "$tmp/m.csv" --qi age --qi sex:$H/adult_hierarchy_sex.csv \
+  --qi race:$H/adult_hierarchy_race.csv --qi marital-status:$H/adult_hierarchy_marital-status.csv \
+  --noisy height --others keep -k 10 --epsilon 1 --seed 5 --report "$tmp/m.json" --quiet >/dev/null 2>&1
+[ "$(wc -l < "$tmp/m.csv")" = 30163 ] || fail "mondrian rows written"
+small=$(awk -F, 'NR > 1 && $10 != "*" { c[$1 FS $2 FS $3 FS $4]++ } END { n = 0; for (t in c) if (c[t] < 10) n++; print n }' "$tmp/m.csv")
+[ "$small" = 0 ] || fail "$small released QI tuples with fewer than 10 rows"
+[ "$(num "$tmp/m.json" '["output_rows"]')" = 30162 ] || fail "mondrian suppresses nothing without --confidence"
+
+# OLA classes with up to 5% suppression: released tuples 10-anonymous,
+# OLA's suppression within the limit, c-confident rows counted apart
+"$KEPS" kepsilon --algorithm ola -i "$A" -o "$tmp/o.csv" --qi age:$H/adult_hierarchy_age.csv \
+  --qi sex:$H/adult_hierarchy_sex.csv --qi race:$H/adult_hierarchy_race.csv \
+  --qi marital-status:$H/adult_hierarchy_marital-status.csv --noisy height --others keep -k 10 \
+  --suppress 0.05 --epsilon 1 --confidence 0.99 --seed 5 --report "$tmp/o.json" --quiet >/dev/null 2>&1
+[ "$(wc -l < "$tmp/o.csv")" = 30163 ] || fail "ola rows written"
+small=$(awk -F, 'NR > 1 && $10 != "*" { c[$1 FS $2 FS $3 FS $4]++ } END { n = 0; for (t in c) if (c[t] < 10) n++; print n }' "$tmp/o.csv")
+[ "$small" = 0 ] || fail "ola: $small released QI tuples with fewer than 10 rows"
+osup=$(num "$tmp/o.json" '["k_anonymization_suppressed_rows"]')
+csup=$(num "$tmp/o.json" '["metrics"]["confident_suppressed_rows"]')
+[ "$osup" -le 1508 ] || fail "ola suppressed $osup > floor(0.05*30162)"
+[ "$(num "$tmp/o.json" '["suppressed_rows"]')" = $((osup + csup)) ] || fail "ola suppression accounting"
+num "$tmp/o.json" '["transformation"]["age"]' >/dev/null || fail "ola transformation"
+
+# dpmicro on CASC
+C=$SRC/data/casc/casc.csv
+B="--bounds FICA=0:20000 --bounds FEDTAX=0:50000 --bounds INTVAL=0:100000 --bounds POTHVAL=0:200000"
+"$KEPS" dpmicro --mode multivariate -i "$C" -o "$tmp/d.csv" --qi FICA --qi FEDTAX --qi INTVAL --qi POTHVAL \
+  --others drop -k 10 --epsilon 1 $B --seed 3 --report "$tmp/d.json" --quiet >/dev/null 2>&1
+[ "$(wc -l < "$tmp/d.csv")" = 1081 ] || fail "dpmicro rows"
+[ "$(head -1 "$tmp/d.csv")" = "FEDTAX,POTHVAL,INTVAL,FICA" ] || fail "dpmicro columns"
+[ "$(num "$tmp/d.json" '["guarantee"]["model"]')" = "epsilon-DP" ] || fail "dpmicro model"
+[ "$(num "$tmp/d.json" '["guarantee"]["bounds_from_data"]')" = False ] || fail "bounds_from_data"
+# c = 108 clusters, sensitivity 108*(20000+50000+100000+200000)/10 = 3996000
+[ "$(num "$tmp/d.json" '["sensitivity_l1"]')" = 3996000.0 ] || fail "sensitivity"
+[ "$(num "$tmp/d.json" '["noise_scale"]["FICA"]')" = 3996000.0 ] || fail "scale"
+# 108 clusters -> at most 108 distinct released rows
+[ "$(tail -n +2 "$tmp/d.csv" | sort -u | wc -l)" -le 108 ] || fail "shared centroids"
+# without bounds: data-derived, flagged
+"$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u.csv" --qi FICA --others drop -k 5 --epsilon 1 \
+  --seed 3 --report "$tmp/u.json" >/dev/null 2>"$tmp/u.err"
+grep -q "weaken" "$tmp/u.err" || fail "no data-bounds warning"
+[ "$(num "$tmp/u.json" '["guarantee"]["bounds_from_data"]')" = True ] || fail "bounds_from_data flag"
+# univariate with 2 columns: rows not DP unless unlinked
+"$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u2.csv" --qi FICA --qi FEDTAX --others drop -k 5 \
+  --epsilon 1 --bounds FICA=0:20000 --bounds FEDTAX=0:50000 --seed 3 --report "$tmp/u2.json" --quiet >/dev/null 2>&1
+[ "$(num "$tmp/u2.json" '["guarantee"]["model"]')" = "heuristic, not DP" ] || fail "univariate rows model"
+"$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u3.csv" --qi FICA --qi FEDTAX --others drop -k 5 \
+  --epsilon 1 --bounds FICA=0:20000 --bounds FEDTAX=0:50000 --unlink-columns --seed 3 --report "$tmp/u3.json" \
+  --quiet >/dev/null 2>&1
+[ "$(num "$tmp/u3.json" '["guarantee"]["model"]')" = "epsilon-DP" ] || fail "unlinked model"
+set +e
+"$KEPS" dpmicro -i "$C" -o "$tmp/bad2.csv" --qi FICA --others drop -k 2000 --epsilon 1 --bounds FICA=0:1 2>/dev/null
+[ $? = 1 ] || fail "k > N should exit 1"
+"$KEPS" dpmicro -i "$C" -o "$tmp/bad2.csv" --qi FICA --others drop -k 5 --epsilon 1 --bounds FICA=5:1 2>/dev/null
+[ $? = 2 ] || fail "bad bounds should exit 2"
+set -e
+[ ! -e "$tmp/bad2.csv" ] || fail "output left behind"
+echo ok

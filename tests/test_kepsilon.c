@@ -1,0 +1,257 @@
+/* (k,epsilon)-anonymity: scales, expected error, linking risk and
+ * c-confident suppression against hand computations (comments give them). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keps/hierarchy.h"
+#include "keps/kepsilon.h"
+#include "keps/schema.h"
+#include "testutil.h"
+
+#define NO KEPS_NONE
+
+static void test_classes_from_keys(void **state)
+{
+    (void)state;
+    /* keys (A,B): (1,5) (1,5) (2,5) (2,5) (1,6), row 5 skipped:
+     * three classes {0,1} {2,3} {4}. */
+    uint32_t keys[] = {1, 1, 2, 2, 1, 1, /* A */ 5, 5, 5, 5, 6, 5 /* B */};
+    uint8_t skip[] = {0, 0, 0, 0, 0, 1};
+    uint32_t cls[6];
+    size_t nc = keps_classes_from_keys(keys, 6, 2, skip, cls);
+    assert_int_equal(nc, 3);
+    assert_int_equal(cls[0], cls[1]);
+    assert_int_equal(cls[2], cls[3]);
+    assert_int_not_equal(cls[0], cls[2]);
+    assert_int_not_equal(cls[0], cls[4]);
+    assert_int_not_equal(cls[2], cls[4]);
+    assert_int_equal(cls[5], NO);
+}
+
+/* Two classes C0 = {100,110,120}, C1 = {200,200,240}, one row suppressed
+ * upstream (value 1000, ignored everywhere). */
+static const uint32_t cls7[] = {7, 7, 7, 3, 3, 3, NO};
+static const double x7[] = {100, 110, 120, 200, 200, 240, 1000};
+
+static void run7(keps_kscale scale, const double *lo, const double *hi, keps_kepsilon_result *r)
+{
+    keps_kepsilon_params p = {.k = 3, .epsilon = 2, .scale = scale, .lo = lo, .hi = hi};
+    keps_rng *rng = keps_rng_new_seeded(1);
+    keps_error err = {0};
+    assert_int_equal(keps_kepsilon_run(cls7, 7, x7, 1, &p, rng, r, &err), KEPS_OK);
+    keps_rng_free(rng);
+}
+
+static void test_scales_and_expected_error(void **state)
+{
+    (void)state;
+    keps_kepsilon_result r;
+    run7(KEPS_KSCALE_EC, NULL, NULL, &r);
+    assert_int_equal(r.nclasses, 2);
+    assert_int_equal(r.released, 6);
+    /* b = diam/eps: C0 20/2 = 10, C1 40/2 = 20 */
+    uint32_t c0 = r.cls[0], c1 = r.cls[3];
+    assert_double_near(r.scale[c0], 10.0, 1e-12);
+    assert_double_near(r.scale[c1], 20.0, 1e-12);
+    assert_double_near(r.mean_scale[0], 15.0, 1e-12);
+    /* eq. 8: H0 = 3/(1/100+1/110+1/120) = 109.3923, H1 = 3/(2/200+1/240)
+     * = 211.7647; (1/2)(20*3/109.3923 + 40*3/211.7647)/6
+     * = (0.548485 + 0.566667)/12 = 0.0929293 */
+    assert_double_near(r.expected_are, 0.0929293, 1e-6);
+    /* the suppressed row keeps its value and is never noised */
+    assert_true(r.noisy[6] == 1000.0);
+    assert_int_equal(r.cls[6], NO);
+    keps_kepsilon_result_free(&r);
+
+    /* global: diam over released rows = 240-100 = 140 -> b = 70 */
+    run7(KEPS_KSCALE_GLOBAL, NULL, NULL, &r);
+    assert_double_near(r.scale[0], 70.0, 1e-12);
+    assert_double_near(r.scale[1], 70.0, 1e-12);
+    keps_kepsilon_result_free(&r);
+
+    /* domain [0,300]: b = 300/2 = 150; expected error 150*(sum of 1/x)/6
+     * = 150*(0.0274242+0.0141667)/6 = 1.039773 */
+    double lo = 0, hi = 300;
+    run7(KEPS_KSCALE_DOMAIN, &lo, &hi, &r);
+    assert_double_near(r.scale[0], 150.0, 1e-12);
+    assert_double_near(r.expected_are, 1.039773, 1e-6);
+    keps_kepsilon_result_free(&r);
+}
+
+static void test_two_columns_split_epsilon(void **state)
+{
+    (void)state;
+    /* one class, columns a = {1,3,5}, b = {10,10,40}; eps = 1, m = 2:
+     * b_a = 2*4/1 = 8, b_b = 2*30/1 = 60. */
+    uint32_t cls[] = {0, 0, 0};
+    double x[] = {1, 3, 5, 10, 10, 40};
+    keps_kepsilon_params p = {.k = 3, .epsilon = 1, .scale = KEPS_KSCALE_EC};
+    keps_rng *rng = keps_rng_new_seeded(2);
+    keps_kepsilon_result r;
+    keps_error err = {0};
+    assert_int_equal(keps_kepsilon_run(cls, 3, x, 2, &p, rng, &r, &err), KEPS_OK);
+    assert_double_near(r.scale[0], 8.0, 1e-12);
+    assert_double_near(r.scale[1], 60.0, 1e-12);
+    /* expected ARE per column: a: 8*(1+1/3+1/5)/3 = 4.088889;
+     * b: 60*(0.1+0.1+0.025)/3 = 4.5; combined mean 4.294444 */
+    assert_double_near(r.expected_are_col[0], 4.088889, 1e-6);
+    assert_double_near(r.expected_are_col[1], 4.5, 1e-9);
+    assert_double_near(r.expected_are, 4.294444, 1e-6);
+    keps_kepsilon_result_free(&r);
+    keps_rng_free(rng);
+}
+
+static void test_zero_diameter_means_no_noise(void **state)
+{
+    (void)state;
+    uint32_t cls[] = {0, 0, 0, 1, 1};
+    double x[] = {170, 170, 170, 150, 160};
+    keps_kepsilon_params p = {.k = 2, .epsilon = 0.5, .scale = KEPS_KSCALE_EC};
+    keps_rng *rng = keps_rng_new_seeded(3);
+    keps_kepsilon_result r;
+    assert_int_equal(keps_kepsilon_run(cls, 5, x, 1, &p, rng, &r, NULL), KEPS_OK);
+    for (int i = 0; i < 3; i++)
+        assert_true(r.noisy[i] == 170.0);
+    /* all three tie with their own original: linked (paper's phi) */
+    assert_true(r.linked >= 3);
+    keps_kepsilon_result_free(&r);
+    keps_rng_free(rng);
+}
+
+static void test_linking_hand_made(void **state)
+{
+    (void)state;
+    /* class 0 {10,20,30} noisy {12,26,21}: 12 -> 10 own (link); 26 -> 30
+     * not own; 21 -> 20 not own. class 1 {50,60} noisy {55,70}: 55 ties
+     * 50/60 (link, paper's phi counts ties); 70 -> 60 own (link). 3 links. */
+    uint32_t cls[] = {0, 0, 0, 1, 1, NO};
+    double x[] = {10, 20, 30, 50, 60, 99};
+    double y[] = {12, 26, 21, 55, 70, 99};
+    double b[] = {1, 1};
+    assert_int_equal(keps_kepsilon_linked(cls, 6, 2, x, y, 1, b), 3);
+
+    /* two columns, one class {(0,0),(10,0),(0,10)}; record 1's noisy value
+     * (6,9): with b = (1,1) distances own 4+9 = 13, to (0,10) 6+1 = 7 ->
+     * no link; with b = (1,10): own 4+0.9 = 4.9, (0,0) 6.9, (0,10) 6.1 ->
+     * link. Records 0 and 2 keep their exact values (always link). */
+    uint32_t c3[] = {0, 0, 0};
+    double x2[] = {0, 10, 0, /* col 2 */ 0, 0, 10};
+    double y2[] = {0, 6, 0, /* col 2 */ 0, 9, 10};
+    double b11[] = {1, 1}, b110[] = {1, 10};
+    assert_int_equal(keps_kepsilon_linked(c3, 3, 1, x2, y2, 2, b11), 2);
+    assert_int_equal(keps_kepsilon_linked(c3, 3, 1, x2, y2, 2, b110), 3);
+}
+
+static void test_confident_hand_made(void **state)
+{
+    (void)state;
+    /* c = 0.5, b = 10/ln 2 -> r_c = -b ln(0.5) = 10. k = 2.
+     * class 0 {0,5,100,103,200}, noisy {1,50,109,190,215}:
+     *   l = |[-9,11]| = 2 (0,5) keep; [40,60] = 0 keep (outlier);
+     *   [99,119] = 2 keep; [180,200] = 1 (200) SUPPRESS; [205,225] = 0 keep.
+     *   4 left >= k: class stays.
+     * class 1 {10,11,50}, noisy {0,11,40.5}:
+     *   [-10,10] = 1 SUPPRESS; [1,21] = 2 keep; [30.5,50.5] = 1 SUPPRESS;
+     *   1 left < k: the whole class goes.
+     * total 1 + 3 = 4 rows; 3 in the record step, 1 class. */
+    uint32_t cls[] = {0, 0, 0, 0, 0, 1, 1, 1, NO};
+    double x[] = {0, 5, 100, 103, 200, 10, 11, 50, 7};
+    double y[] = {1, 50, 109, 190, 215, 0, 11, 40.5, 7};
+    double b = 10.0 / log(2.0), sc[] = {b, b};
+    uint8_t supp[9];
+    size_t rec = 0, ncls = 0;
+    size_t total = keps_kepsilon_confident(cls, 9, 2, x, y, 1, sc, 0.5, 2, supp, &rec, &ncls);
+    assert_int_equal(total, 4);
+    assert_int_equal(rec, 3);
+    assert_int_equal(ncls, 1);
+    uint8_t want[] = {0, 0, 0, 1, 0, 1, 1, 1, 0};
+    assert_memory_equal(supp, want, 9);
+}
+
+static void test_noise_magnitude(void **state)
+{
+    (void)state;
+    /* one class {100, 200} repeated: b = 100/eps = 100 (eps = 1). E|Z| = b,
+     * sd|Z| = b; over 20000 cells the mean |Z| lies within 4 sd/sqrt(20000)
+     * = 0.0283 b of b (probability of failing < 1e-4; seeded: deterministic). */
+    size_t n = 20000;
+    uint32_t *cls = calloc(n, sizeof *cls);
+    double *x = malloc(n * sizeof *x);
+    for (size_t i = 0; i < n; i++)
+        x[i] = i % 2 ? 200 : 100;
+    keps_kepsilon_params p = {.k = 2, .epsilon = 1, .scale = KEPS_KSCALE_EC};
+    keps_rng *rng = keps_rng_new_seeded(4);
+    keps_kepsilon_result r;
+    assert_int_equal(keps_kepsilon_run(cls, n, x, 1, &p, rng, &r, NULL), KEPS_OK);
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += fabs(r.noisy[i] - x[i]);
+    assert_double_near(s / (double)n, 100.0, 2.83);
+    /* expected ARE = 100*(1/100+1/200)/2 = 0.75; measured within 4%. */
+    assert_double_near(r.expected_are, 0.75, 1e-12);
+    assert_double_near(r.measured_are, 0.75, 0.03);
+    keps_kepsilon_result_free(&r);
+    keps_rng_free(rng);
+    free(cls);
+    free(x);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    uint32_t cls[] = {0, 0};
+    double x[] = {1, 500};
+    keps_kepsilon_result r;
+    keps_error err = {0};
+    keps_kepsilon_params p = {.k = 2, .epsilon = 0, .scale = KEPS_KSCALE_EC};
+    assert_int_equal(keps_kepsilon_run(cls, 2, x, 1, &p, NULL, &r, &err), KEPS_EINPUT);
+    double lo = 0, hi = 300;
+    keps_kepsilon_params q = {.k = 2, .epsilon = 1, .scale = KEPS_KSCALE_DOMAIN, .lo = &lo, .hi = &hi};
+    assert_int_equal(keps_kepsilon_run(cls, 2, x, 1, &q, NULL, &r, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "outside the bounds"));
+}
+
+
+static void test_node_classes(void **state)
+{
+    (void)state;
+    /* age hierarchy 21,22 -> 20-24, 37 -> 35-39; at level 1: rows
+     * {21,22,22} one class (3 rows), {37} one class (1 row). k = 2: the
+     *37-row is suppressed. At level 0: classes {21} {22,22} {37}; k = 2
+     * suppresses 21 and 37 (2 rows). */
+    keps_table *t = table_from_csv("age,h\n21,1\n22,2\n37,3\n22,4\n");
+    const char *hcsv = "21;20-24;*\n22;20-24;*\n37;35-39;*\n";
+    keps_hierarchy *h = NULL;
+    keps_error err = {0};
+    assert_int_equal(keps_hierarchy_load_buffer(hcsv, strlen(hcsv), "h.csv", ';', &h, &err), KEPS_OK);
+    keps_schema *s = keps_schema_new(t);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 0, h, &err), KEPS_OK);
+    uint32_t cls[4];
+    size_t sup = 99;
+    int l1 = 1, l0 = 0;
+    assert_int_equal(keps_kepsilon_node_classes(s, &l1, 2, cls, &sup), 2);
+    assert_int_equal(sup, 1);
+    assert_int_equal(cls[0], cls[1]);
+    assert_int_equal(cls[0], cls[3]);
+    assert_int_equal(cls[2], NO);
+    assert_int_equal(keps_kepsilon_node_classes(s, &l0, 2, cls, &sup), 3);
+    assert_int_equal(sup, 2);
+    assert_int_equal(cls[0], NO);
+    assert_int_equal(cls[2], NO);
+    assert_int_equal(cls[1], cls[3]);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_classes_from_keys),     cmocka_unit_test(test_scales_and_expected_error),
+        cmocka_unit_test(test_two_columns_split_epsilon), cmocka_unit_test(test_zero_diameter_means_no_noise),
+        cmocka_unit_test(test_linking_hand_made),     cmocka_unit_test(test_confident_hand_made),
+        cmocka_unit_test(test_noise_magnitude),       cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_node_classes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
