@@ -1,0 +1,50 @@
+/* Loading Adult (or an Adult-like CSV) with its nine ARX hierarchies, for
+ * the lattice/OLA benchmarks. */
+#ifndef KEPS_BENCH_ADULT_H
+#define KEPS_BENCH_ADULT_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "keps/csv.h"
+#include "keps/schema.h"
+
+static const char *const adult_qis[] = {"sex", "age", "race", "marital-status", "education",
+                                        "native-country", "workclass", "occupation", "salary-class"};
+#define ADULT_NQI 9
+
+static double bench_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Loads csv (NULL = bundled adult.csv) and binds the bundled hierarchies of
+ * the first nqi QIs. Exits on error. */
+static void bench_load_adult(const char *csv, size_t nqi, keps_table **t, keps_schema **s)
+{
+    keps_error err = {0};
+    char path[4096];
+    if (!csv) {
+        snprintf(path, sizeof path, "%s/data/adult/adult.csv", KEPS_SOURCE_DIR);
+        csv = path;
+    }
+    if (keps_csv_read(csv, NULL, t, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit(2);
+    }
+    *s = keps_schema_new(*t);
+    for (size_t i = 0; i < nqi; i++) {
+        char spec[4096];
+        snprintf(spec, sizeof spec, "%s:%s/data/adult/adult_hierarchy_%s.csv", adult_qis[i], KEPS_SOURCE_DIR,
+                 adult_qis[i]);
+        if (keps_schema_add_qi(*s, *t, spec, &err)) {
+            fprintf(stderr, "%s\n", err.msg);
+            exit(2);
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,113 @@
+/* keps: the full-domain generalization lattice over a schema's QIs (SPEC 2).
+ *
+ * A node is a level vector (l_1..l_q), 0 <= l_i <= h_i. Node ids are
+ * mixed-radix: id = sum_i l_i * stride_i with stride_0 = 1, so the bottom
+ * node (all zeros) is id 0 and the top node is nnodes-1.
+ *
+ * Evaluating a node = counting its equivalence classes on integer codes.
+ * The lattice first groups the rows once into the distinct level-0 tuples
+ * (the bottom node's classes). Each class keeps its row count and one
+ * representative column code per QI; the class's generalized key at any
+ * coarser node is map[i][l_i][rep_i] (hierarchies are consistent, so every
+ * member maps to the same value). A node's classes are thus derived from
+ * the classes of any finer node (roll-up) without touching the rows.
+ *
+ * keps_lattice_scan evaluates every node (e.g. for the exponential
+ * mechanism of SPEC 6) with roll-ups along a spanning tree of the lattice,
+ * spread over nthreads pthreads. */
+#ifndef KEPS_LATTICE_H
+#define KEPS_LATTICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keps/error.h"
+#include "keps/schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Equivalence classes of one node. */
+typedef struct keps_classes {
+    size_t n;          /* number of classes */
+    size_t cap;
+    size_t q;          /* QIs per representative */
+    uint32_t *count;   /* [n] rows in the class */
+    uint32_t *rep;     /* [n*q] column code (table code) of one member row, per QI */
+    uint64_t *key;     /* [n] generalized key at the node (internal) */
+    uint64_t node;     /* id of the node these are the classes of */
+} keps_classes;
+
+void keps_classes_init(keps_classes *c);
+void keps_classes_free(keps_classes *c);
+
+typedef struct keps_lattice_work keps_lattice_work;
+
+typedef struct keps_lattice {
+    const keps_schema *s;
+    size_t nrows;
+    size_t q;
+    int *height;         /* [q] h_i */
+    uint64_t nnodes;     /* prod (h_i + 1) */
+    uint64_t *stride;    /* [q] */
+    uint32_t **card;     /* [q][level] number of distinct values at the level (hierarchy size) */
+    keps_classes bottom; /* classes of the bottom node (distinct level-0 tuples) */
+    uint32_t *row_class; /* [nrows] bottom class of each row */
+    /* private */
+    const uint32_t **codes;      /* [q] table codes per row */
+    uint32_t ***map;     /* [q] schema map[level][code] (borrowed) */
+    int packed;          /* generalized keys fit a 64-bit mixed-radix number */
+    uint64_t *mult;      /* [q] its multipliers (packed mode) */
+} keps_lattice;
+
+/* Builds the lattice of s's QIs (every QI needs a hierarchy) and groups the
+ * rows into the bottom node's classes (one pass over the rows). */
+keps_status keps_lattice_new(const keps_schema *s, keps_lattice **out, keps_error *err);
+void keps_lattice_free(keps_lattice *L);
+
+uint64_t keps_lattice_id(const keps_lattice *L, const int *levels);
+void keps_lattice_levels(const keps_lattice *L, uint64_t id, int *levels);
+/* Sum of levels (the node's height in the lattice). */
+int keps_lattice_level_sum(const keps_lattice *L, const int *levels);
+
+/* Scratch space for roll-ups (hash table); one per thread. */
+keps_lattice_work *keps_lattice_work_new(const keps_lattice *L);
+void keps_lattice_work_free(keps_lattice_work *w);
+
+/* Classes of node `levels` derived from `from`, the classes of a node
+ * <= levels (NULL = the bottom node). If assign is not NULL, assign[c] =
+ * index in out of from's class c. out must not alias from.
+ * Returns KEPS_OK or KEPS_ENOMEM. */
+keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_classes *from,
+                                const int *levels, keps_classes *out, uint32_t *assign);
+
+/* Rows in classes smaller than k (these are suppressed), and, if small is
+ * not NULL, the number of such classes. */
+size_t keps_classes_suppressed(const keps_classes *c, size_t k, size_t *small);
+
+/* What keps_lattice_scan reports for each node. */
+typedef struct keps_node_info {
+    uint64_t id;
+    const int *levels;            /* [q] */
+    size_t nclasses;              /* all classes, including those < k */
+    size_t small_classes;         /* classes smaller than k */
+    size_t suppressed;            /* rows in classes smaller than k */
+    const keps_classes *classes;  /* class sizes in classes->count[0..n) */
+} keps_node_info;
+
+/* Called once per node, concurrently from up to nthreads threads (thread
+ * = 0..nthreads-1 tells which; the pointers are valid during the call only).
+ * Return nonzero to stop the scan. */
+typedef int (*keps_lattice_cb)(const keps_node_info *node, int thread, void *userdata);
+
+/* Evaluates every node of the lattice for k and calls cb for each, in no
+ * particular order. nthreads <= 0 means 2. Returns KEPS_OK, KEPS_ENOMEM,
+ * or KEPS_EJOB if a callback stopped the scan. */
+keps_status keps_lattice_scan(const keps_lattice *L, size_t k, keps_lattice_cb cb, void *userdata,
+                              int nthreads, keps_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,593 @@
+/* keps: generalization lattice, node evaluation by roll-up, full scan.
+ * See include/keps/lattice.h for the model. */
+#include "keps/lattice.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- classes ---------------------------------------------------------- */
+
+void keps_classes_init(keps_classes *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+void keps_classes_free(keps_classes *c)
+{
+    free(c->count);
+    free(c->rep);
+    free(c->key);
+    keps_classes_init(c);
+}
+
+static int classes_reserve(keps_classes *c, size_t q, size_t n)
+{
+    c->q = q;
+    if (n <= c->cap && c->count)
+        return 0;
+    size_t cap = c->cap ? c->cap : 64;
+    while (cap < n)
+        cap *= 2;
+    uint32_t *cnt = realloc(c->count, cap * sizeof *cnt);
+    if (!cnt)
+        return -1;
+    c->count = cnt;
+    uint32_t *rep = realloc(c->rep, cap * (q ? q : 1) * sizeof *rep);
+    if (!rep)
+        return -1;
+    c->rep = rep;
+    uint64_t *key = realloc(c->key, cap * sizeof *key);
+    if (!key)
+        return -1;
+    c->key = key;
+    c->cap = cap;
+    return 0;
+}
+
+size_t keps_classes_suppressed(const keps_classes *c, size_t k, size_t *small)
+{
+    size_t s = 0, m = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->count[i] < k) {
+            s += c->count[i];
+            m++;
+        }
+    if (small)
+        *small = m;
+    return s;
+}
+
+/* ---- hash grouping ------------------------------------------------------
+ * Open addressing on 64-bit keys; a slot is occupied when its stamp equals
+ * the current generation, so the table is reused without clearing. In
+ * packed mode the key is the exact generalized tuple as a mixed-radix
+ * number with fixed multipliers M_i = prod_{j<i} card_j(level 0) (codes at
+ * any level are below the level-0 cardinality, so keys stay injective and a
+ * roll-up only adjusts the coordinates that change). Otherwise the key is a
+ * hash and matches are confirmed by comparing generalized tuples. */
+
+typedef struct slot {
+    uint64_t key;
+    uint32_t idx;
+    uint32_t stamp;
+} slot;
+
+struct keps_lattice_work {
+    slot *tab;
+    uint32_t gen;
+    size_t nslots; /* power of two */
+    int bits;
+    const uint32_t **m;  /* [q] map at the target node's levels */
+    const uint32_t **m0; /* [q] map at the source node's levels */
+    size_t *diff;        /* coordinates where source and target differ */
+    int *from_lv;        /* [q] */
+    size_t q;
+};
+
+keps_lattice_work *keps_lattice_work_new(const keps_lattice *L)
+{
+    keps_lattice_work *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    size_t q = L->q ? L->q : 1;
+    w->q = L->q;
+    w->m = calloc(q, sizeof *w->m);
+    w->m0 = calloc(q, sizeof *w->m0);
+    w->diff = calloc(q, sizeof *w->diff);
+    w->from_lv = calloc(q, sizeof *w->from_lv);
+    if (!w->m || !w->m0 || !w->diff || !w->from_lv) {
+        keps_lattice_work_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void keps_lattice_work_free(keps_lattice_work *w)
+{
+    if (!w)
+        return;
+    free(w->tab);
+    free(w->m);
+    free(w->m0);
+    free(w->diff);
+    free(w->from_lv);
+    free(w);
+}
+
+static int work_alloc(keps_lattice_work *w, size_t nslots, int bits)
+{
+    slot *tab = calloc(nslots, sizeof *tab);
+    if (!tab)
+        return -1;
+    free(w->tab);
+    w->tab = tab;
+    w->nslots = nslots;
+    w->bits = bits;
+    w->gen = 1;
+    return 0;
+}
+
+/* Makes room for n keys at load <= 1/2 and starts a new generation. */
+static int work_prepare(keps_lattice_work *w, size_t n)
+{
+    size_t need = 16;
+    int bits = 4;
+    while (need < 2 * n) {
+        need *= 2;
+        bits++;
+    }
+    if (need > w->nslots)
+        return work_alloc(w, need, bits);
+    if (++w->gen == 0) { /* wrapped: clear stamps once every 2^32 uses */
+        for (size_t i = 0; i < w->nslots; i++)
+            w->tab[i].stamp = 0;
+        w->gen = 1;
+    }
+    return 0;
+}
+
+static inline size_t slot_of(const keps_lattice_work *w, uint64_t key)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - w->bits));
+}
+
+static inline uint64_t mix64(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+/* Sets the target node's maps. */
+static void work_node(const keps_lattice *L, keps_lattice_work *w, const int *levels)
+{
+    for (size_t i = 0; i < L->q; i++)
+        w->m[i] = L->map[i][levels[i]];
+}
+
+/* Generalized key of representative codes rep[0..q) at the target node. */
+static inline uint64_t key_of(const keps_lattice *L, const keps_lattice_work *w, const uint32_t *rep)
+{
+    uint64_t k = 0;
+    if (L->packed) {
+        for (size_t i = 0; i < L->q; i++)
+            k += (uint64_t)w->m[i][rep[i]] * L->mult[i];
+    } else {
+        for (size_t i = 0; i < L->q; i++)
+            k = mix64(k, w->m[i][rep[i]]);
+    }
+    return k;
+}
+
+static inline int same_tuple(const keps_lattice *L, const keps_lattice_work *w, const uint32_t *a,
+                             const uint32_t *b)
+{
+    for (size_t i = 0; i < L->q; i++)
+        if (w->m[i][a[i]] != w->m[i][b[i]])
+            return 0;
+    return 1;
+}
+
+/* Finds or adds the class of representative rep with key; returns its index. */
+static inline uint32_t group_find(const keps_lattice *L, keps_lattice_work *w, keps_classes *out,
+                                  uint64_t key, const uint32_t *rep, uint32_t cnt)
+{
+    size_t mask = w->nslots - 1;
+    for (size_t s = slot_of(w, key);; s = (s + 1) & mask) {
+        slot *e = &w->tab[s];
+        if (e->stamp != w->gen) {
+            uint32_t c = (uint32_t)out->n++;
+            e->stamp = w->gen;
+            e->key = key;
+            e->idx = c;
+            out->count[c] = cnt;
+            out->key[c] = key;
+            memcpy(out->rep + (size_t)c * L->q, rep, L->q * sizeof *rep);
+            return c;
+        }
+        if (e->key == key && (L->packed || same_tuple(L, w, out->rep + (size_t)e->idx * L->q, rep))) {
+            out->count[e->idx] += cnt;
+            return e->idx;
+        }
+    }
+}
+
+keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_classes *from,
+                                const int *levels, keps_classes *out, uint32_t *assign)
+{
+    if (!from)
+        from = &L->bottom;
+    if (work_prepare(w, from->n) || classes_reserve(out, L->q, from->n))
+        return KEPS_ENOMEM;
+    work_node(L, w, levels);
+    out->n = 0;
+    out->node = keps_lattice_id(L, levels);
+    const size_t q = L->q;
+    if (!L->packed) {
+        for (size_t c = 0; c < from->n; c++) {
+            const uint32_t *rep = from->rep + c * q;
+            uint32_t g = group_find(L, w, out, key_of(L, w, rep), rep, from->count[c]);
+            if (assign)
+                assign[c] = g;
+        }
+        return KEPS_OK;
+    }
+    /* Packed: adjust the source key on the coordinates that change. */
+    keps_lattice_levels(L, from->node, w->from_lv);
+    size_t nd = 0;
+    for (size_t i = 0; i < q; i++)
+        if (w->from_lv[i] != levels[i]) {
+            w->m0[nd] = L->map[i][w->from_lv[i]];
+            w->m[nd] = L->map[i][levels[i]]; /* w->m is rebuilt below */
+            w->diff[nd++] = i;
+        }
+    const uint32_t *m0d[64], *m1d[64];
+    uint64_t md[64];
+    size_t di[64];
+    int small = nd <= 64;
+    if (small)
+        for (size_t d = 0; d < nd; d++) {
+            m0d[d] = w->m0[d];
+            m1d[d] = w->m[d];
+            di[d] = w->diff[d];
+            md[d] = L->mult[w->diff[d]];
+        }
+    work_node(L, w, levels);
+    for (size_t c = 0; c < from->n; c++) {
+        const uint32_t *rep = from->rep + c * q;
+        uint64_t key;
+        if (small) {
+            key = from->key[c];
+            for (size_t d = 0; d < nd; d++)
+                key += ((uint64_t)m1d[d][rep[di[d]]] - (uint64_t)m0d[d][rep[di[d]]]) * md[d];
+        } else {
+            key = key_of(L, w, rep);
+        }
+        uint32_t g = group_find(L, w, out, key, rep, from->count[c]);
+        if (assign)
+            assign[c] = g;
+    }
+    return KEPS_OK;
+}
+
+/* ---- construction ------------------------------------------------------ */
+
+/* Doubles the table of w and re-inserts the classes c (keys recomputed from
+ * their representatives); the node (w->m, w->mult) stays set. */
+static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_classes *c)
+{
+    if (work_alloc(w, w->nslots * 2, w->bits + 1))
+        return -1;
+    size_t mask = w->nslots - 1;
+    for (size_t i = 0; i < c->n; i++) {
+        size_t s = slot_of(w, c->key[i]);
+        while (w->tab[s].stamp == w->gen)
+            s = (s + 1) & mask;
+        w->tab[s].stamp = w->gen;
+        w->tab[s].key = c->key[i];
+        w->tab[s].idx = (uint32_t)i;
+    }
+    (void)L;
+    return 0;
+}
+
+/* Groups the rows into distinct level-0 tuples. */
+static keps_status group_rows(keps_lattice *L)
+{
+    keps_lattice_work *w = keps_lattice_work_new(L);
+    uint32_t *rep = calloc(L->q ? L->q : 1, sizeof *rep);
+    keps_status st = KEPS_ENOMEM;
+    int *zero = calloc(L->q ? L->q : 1, sizeof *zero);
+    if (!w || !rep || !zero)
+        goto done;
+    /* The table grows with the number of distinct tuples, not the rows. */
+    if (work_prepare(w, 4096) || classes_reserve(&L->bottom, L->q, 4096))
+        goto done;
+    work_node(L, w, zero);
+    L->bottom.n = 0;
+    L->bottom.node = 0;
+    for (size_t r = 0; r < L->nrows; r++) {
+        for (size_t i = 0; i < L->q; i++)
+            rep[i] = L->codes[i][r];
+        if (L->bottom.n == L->bottom.cap && classes_reserve(&L->bottom, L->q, L->bottom.n + 1))
+            goto done;
+        if (2 * (L->bottom.n + 1) > w->nslots && work_grow(L, w, &L->bottom))
+            goto done;
+        L->row_class[r] = group_find(L, w, &L->bottom, key_of(L, w, rep), rep, 1);
+    }
+    st = KEPS_OK;
+done:
+    keps_lattice_work_free(w);
+    free(rep);
+    free(zero);
+    return st;
+}
+
+keps_status keps_lattice_new(const keps_schema *s, keps_lattice **out, keps_error *err)
+{
+    *out = NULL;
+    if (s->nqi == 0)
+        return keps_error_set(err, KEPS_EINPUT, "the lattice needs at least one quasi-identifier (--qi)");
+    for (size_t i = 0; i < s->nqi; i++)
+        if (!s->qi[i].h)
+            return keps_error_set(err, KEPS_EINPUT,
+                                  "quasi-identifier '%s' has no hierarchy: give --qi %s:HIERARCHY.csv or "
+                                  "--qi %s:interval=WIDTHS",
+                                  s->t->cols[s->qi[i].col].name, s->t->cols[s->qi[i].col].name,
+                                  s->t->cols[s->qi[i].col].name);
+    keps_lattice *L = calloc(1, sizeof *L);
+    if (!L)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory building the lattice");
+    L->s = s;
+    L->nrows = s->t->nrows;
+    L->q = s->nqi;
+    L->height = calloc(L->q, sizeof *L->height);
+    L->stride = calloc(L->q, sizeof *L->stride);
+    L->mult = calloc(L->q, sizeof *L->mult);
+    L->card = calloc(L->q, sizeof *L->card);
+    L->codes = calloc(L->q, sizeof *L->codes);
+    L->map = calloc(L->q, sizeof *L->map);
+    L->row_class = malloc((L->nrows ? L->nrows : 1) * sizeof *L->row_class);
+    if (!L->height || !L->stride || !L->mult || !L->card || !L->codes || !L->map || !L->row_class)
+        goto oom;
+    uint64_t nn = 1;
+    long double bottom_space = 1;
+    for (size_t i = 0; i < L->q; i++) {
+        const keps_qi *qi = &s->qi[i];
+        L->height[i] = qi->height;
+        L->stride[i] = nn;
+        if (nn > UINT64_MAX / (uint64_t)(qi->height + 1)) {
+            keps_lattice_free(L);
+            return keps_error_set(err, KEPS_EINPUT, "the lattice has more than 2^64 nodes: use fewer QIs");
+        }
+        nn *= (uint64_t)(qi->height + 1);
+        L->card[i] = calloc((size_t)qi->height + 1, sizeof *L->card[i]);
+        if (!L->card[i])
+            goto oom;
+        for (int l = 0; l <= qi->height; l++)
+            L->card[i][l] = keps_hierarchy_size(qi->h, l);
+        L->codes[i] = s->t->cols[qi->col].codes;
+        L->map[i] = qi->map;
+        L->mult[i] = bottom_space < 1.8e19L ? (uint64_t)bottom_space : 0;
+        bottom_space *= L->card[i][0];
+    }
+    L->nnodes = nn;
+    /* Cardinalities shrink with the level, so the bottom bounds every node. */
+    L->packed = bottom_space < 1.8e19L;
+    keps_classes_init(&L->bottom);
+    if (group_rows(L))
+        goto oom;
+    *out = L;
+    return KEPS_OK;
+oom:
+    keps_lattice_free(L);
+    return keps_error_set(err, KEPS_ENOMEM, "out of memory building the lattice");
+}
+
+void keps_lattice_free(keps_lattice *L)
+{
+    if (!L)
+        return;
+    if (L->card)
+        for (size_t i = 0; i < L->q; i++)
+            free(L->card[i]);
+    free(L->card);
+    free(L->height);
+    free(L->stride);
+    free(L->mult);
+    free(L->codes);
+    free(L->map);
+    free(L->row_class);
+    keps_classes_free(&L->bottom);
+    free(L);
+}
+
+uint64_t keps_lattice_id(const keps_lattice *L, const int *levels)
+{
+    uint64_t id = 0;
+    for (size_t i = 0; i < L->q; i++)
+        id += (uint64_t)levels[i] * L->stride[i];
+    return id;
+}
+
+void keps_lattice_levels(const keps_lattice *L, uint64_t id, int *levels)
+{
+    for (size_t i = 0; i < L->q; i++) {
+        levels[i] = (int)(id % (uint64_t)(L->height[i] + 1));
+        id /= (uint64_t)(L->height[i] + 1);
+    }
+}
+
+int keps_lattice_level_sum(const keps_lattice *L, const int *levels)
+{
+    int s = 0;
+    for (size_t i = 0; i < L->q; i++)
+        s += levels[i];
+    return s;
+}
+
+/* ---- full scan ----------------------------------------------------------
+ * Spanning tree: the parent of a node is the node with its highest nonzero
+ * coordinate decremented, so a node's children increment coordinates >= its
+ * highest nonzero one. Tasks are the values of the first `split` coordinates
+ * (each task's root rolls up from the bottom); inside a task a depth-first
+ * walk rolls each child up from its parent, one class buffer per depth. */
+
+typedef struct scan_ctx {
+    const keps_lattice *L;
+    size_t k;
+    keps_lattice_cb cb;
+    void *ud;
+    size_t split;      /* coordinates fixed per task */
+    uint64_t ntasks;
+    atomic_ullong next;
+    atomic_int stop;   /* 1 callback stopped, 2 out of memory */
+} scan_ctx;
+
+typedef struct scan_thread {
+    scan_ctx *ctx;
+    int id;
+    keps_lattice_work *w;
+    keps_classes *depth; /* [maxdepth + 1] */
+    size_t ndepth;
+    int *levels;
+} scan_thread;
+
+static int visit(scan_thread *t, const keps_classes *c)
+{
+    scan_ctx *x = t->ctx;
+    keps_node_info ni;
+    ni.id = keps_lattice_id(x->L, t->levels);
+    ni.levels = t->levels;
+    ni.nclasses = c->n;
+    ni.suppressed = keps_classes_suppressed(c, x->k, &ni.small_classes);
+    ni.classes = c;
+    if (x->cb(&ni, t->id, x->ud)) {
+        atomic_store(&x->stop, 1);
+        return -1;
+    }
+    return 0;
+}
+
+static int dfs(scan_thread *t, size_t d, size_t from_dim)
+{
+    scan_ctx *x = t->ctx;
+    const keps_lattice *L = x->L;
+    for (size_t j = from_dim; j < L->q; j++) {
+        if (t->levels[j] >= L->height[j])
+            continue;
+        if (atomic_load(&x->stop))
+            return -1;
+        t->levels[j]++;
+        if (keps_lattice_rollup(L, t->w, &t->depth[d], t->levels, &t->depth[d + 1], NULL)) {
+            atomic_store(&x->stop, 2);
+            return -1;
+        }
+        int rc = visit(t, &t->depth[d + 1]);
+        if (!rc)
+            rc = dfs(t, d + 1, j);
+        t->levels[j]--;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static void *scan_main(void *arg)
+{
+    scan_thread *t = arg;
+    scan_ctx *x = t->ctx;
+    const keps_lattice *L = x->L;
+    for (;;) {
+        uint64_t task = atomic_fetch_add(&x->next, 1);
+        if (task >= x->ntasks || atomic_load(&x->stop))
+            break;
+        for (size_t i = 0; i < L->q; i++)
+            t->levels[i] = 0;
+        for (size_t i = 0; i < x->split; i++) {
+            t->levels[i] = (int)(task % (uint64_t)(L->height[i] + 1));
+            task /= (uint64_t)(L->height[i] + 1);
+        }
+        if (keps_lattice_rollup(L, t->w, NULL, t->levels, &t->depth[0], NULL)) {
+            atomic_store(&x->stop, 2);
+            break;
+        }
+        if (visit(t, &t->depth[0]) || dfs(t, 0, x->split))
+            break;
+    }
+    return NULL;
+}
+
+keps_status keps_lattice_scan(const keps_lattice *L, size_t k, keps_lattice_cb cb, void *userdata,
+                              int nthreads, keps_error *err)
+{
+    if (nthreads <= 0)
+        nthreads = 2;
+    scan_ctx x;
+    x.L = L;
+    x.k = k;
+    x.cb = cb;
+    x.ud = userdata;
+    atomic_init(&x.next, 0);
+    atomic_init(&x.stop, 0);
+    /* Enough tasks to balance the threads (subtrees differ a lot in size). */
+    x.split = 0;
+    x.ntasks = 1;
+    while (x.split < L->q && x.ntasks < (uint64_t)nthreads * 16)
+        x.ntasks *= (uint64_t)(L->height[x.split++] + 1);
+    size_t maxdepth = 0;
+    for (size_t i = x.split; i < L->q; i++)
+        maxdepth += (size_t)L->height[i];
+
+    scan_thread *th = calloc((size_t)nthreads, sizeof *th);
+    pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
+    keps_status st = KEPS_OK;
+    int started = 0;
+    if (!th || !tid) {
+        st = KEPS_ENOMEM;
+        goto done;
+    }
+    for (int i = 0; i < nthreads; i++) {
+        th[i].ctx = &x;
+        th[i].id = i;
+        th[i].w = keps_lattice_work_new(L);
+        th[i].ndepth = maxdepth + 1;
+        th[i].depth = calloc(maxdepth + 1, sizeof *th[i].depth);
+        th[i].levels = calloc(L->q ? L->q : 1, sizeof *th[i].levels);
+        if (!th[i].w || !th[i].depth || !th[i].levels) {
+            st = KEPS_ENOMEM;
+            goto done;
+        }
+    }
+    /* Thread 0 is the caller; the others are pthreads. */
+    for (int i = 1; i < nthreads; i++) {
+        if (pthread_create(&tid[i], NULL, scan_main, &th[i]) != 0)
+            break;
+        started = i;
+    }
+    scan_main(&th[0]);
+    for (int i = 1; i <= started; i++)
+        pthread_join(tid[i], NULL);
+    if (atomic_load(&x.stop) == 2)
+        st = KEPS_ENOMEM;
+    else if (atomic_load(&x.stop) == 1)
+        st = KEPS_EJOB;
+done:
+    if (th)
+        for (int i = 0; i < nthreads; i++) {
+            keps_lattice_work_free(th[i].w);
+            if (th[i].depth)
+                for (size_t d = 0; d < th[i].ndepth; d++)
+                    keps_classes_free(&th[i].depth[d]);
+            free(th[i].depth);
+            free(th[i].levels);
+        }
+    free(th);
+    free(tid);
+    if (st == KEPS_ENOMEM)
+        return keps_error_set(err, st, "out of memory scanning the lattice");
+    if (st == KEPS_EJOB)
+        return keps_error_set(err, st, "lattice scan stopped by its callback");
+    return KEPS_OK;
+}

@@ -1,0 +1,203 @@
+/* Lattice: node ids, roll-up evaluation and the full scan, checked against
+ * a naive O(n^2) class count on random tables (tests/ola_testgen.h). */
+#include "testutil.h"
+
+#include <math.h>
+
+#include "keps/lattice.h"
+#include "ola_testgen.h"
+
+/* Per-node results collected by the scan callback (ids are distinct, so
+ * threads never write the same slot). */
+typedef struct scan_rec {
+    int visits;
+    size_t nclasses, suppressed, small;
+    size_t sizes_sum;      /* Σ class sizes = n */
+    size_t sizes_sq;       /* Σ size², to compare size multisets cheaply */
+} scan_rec;
+
+static int collect(const keps_node_info *ni, int thread, void *ud)
+{
+    scan_rec *r = (scan_rec *)ud + ni->id;
+    r->visits++;
+    r->nclasses = ni->nclasses;
+    r->suppressed = ni->suppressed;
+    r->small = ni->small_classes;
+    r->sizes_sum = r->sizes_sq = 0;
+    for (size_t c = 0; c < ni->classes->n; c++) {
+        r->sizes_sum += ni->classes->count[c];
+        r->sizes_sq += (size_t)ni->classes->count[c] * ni->classes->count[c];
+    }
+    (void)thread;
+    return 0;
+}
+
+static void test_ids(void **state)
+{
+    (void)state;
+    keps_rng *rng = keps_rng_new_seeded(11);
+    for (int it = 0; it < 50; it++) {
+        tg_inst x;
+        tg_make(&x, rng, TG_MAXQ, 20);
+        keps_lattice *L = NULL;
+        keps_error err = {0};
+        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
+        assert_int_equal(L->nnodes, (uint64_t)tg_nnodes(&x));
+        for (long id = 0; id < tg_nnodes(&x); id++) {
+            int a[TG_MAXQ], b[TG_MAXQ];
+            tg_levels(&x, id, a);
+            keps_lattice_levels(L, (uint64_t)id, b);
+            for (int i = 0; i < x.q; i++)
+                assert_int_equal(a[i], b[i]);
+            assert_int_equal(keps_lattice_id(L, a), (uint64_t)id);
+        }
+        keps_lattice_free(L);
+        tg_free(&x);
+    }
+    keps_rng_free(rng);
+}
+
+/* Every node visited once; classes, sizes and suppression equal the naive count. */
+static void test_scan_oracle(void **state)
+{
+    (void)state;
+    keps_rng *rng = keps_rng_new_seeded(12);
+    for (int it = 0; it < 300; it++) {
+        tg_inst x;
+        tg_make(&x, rng, TG_MAXQ, TG_MAXN);
+        size_t k = 1 + keps_rng_below(rng, 5);
+        keps_lattice *L = NULL;
+        keps_error err = {0};
+        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
+        long nn = tg_nnodes(&x);
+        for (int threads = 1; threads <= 3; threads++) {
+            scan_rec *rec = calloc((size_t)nn, sizeof *rec);
+            assert_int_equal(keps_lattice_scan(L, k, collect, rec, threads, &err), KEPS_OK);
+            for (long id = 0; id < nn; id++) {
+                int lv[TG_MAXQ], cls[TG_MAXN], size[TG_MAXN];
+                tg_levels(&x, id, lv);
+                tg_classes(&x, lv, cls, size);
+                size_t ncl = 0, sup = 0, small = 0, sq = 0;
+                for (int r = 0; r < x.n; r++) {
+                    if (cls[r] == r) {
+                        ncl++;
+                        sq += (size_t)size[r] * (size_t)size[r];
+                        small += (size_t)size[r] < k;
+                    }
+                    sup += (size_t)size[r] < k;
+                }
+                assert_int_equal(rec[id].visits, 1);
+                assert_int_equal(rec[id].nclasses, ncl);
+                assert_int_equal(rec[id].suppressed, sup);
+                assert_int_equal(rec[id].small, small);
+                assert_int_equal(rec[id].sizes_sum, (size_t)x.n);
+                assert_int_equal(rec[id].sizes_sq, sq);
+            }
+            free(rec);
+        }
+        keps_lattice_free(L);
+        tg_free(&x);
+    }
+    keps_rng_free(rng);
+}
+
+/* Rolling up from a finer node gives the same partition as from the bottom,
+ * and assign[] maps each bottom class into the class holding its rows. */
+static void test_rollup_from_finer(void **state)
+{
+    (void)state;
+    keps_rng *rng = keps_rng_new_seeded(13);
+    for (int it = 0; it < 200; it++) {
+        tg_inst x;
+        tg_make(&x, rng, TG_MAXQ, TG_MAXN);
+        keps_lattice *L = NULL;
+        keps_error err = {0};
+        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
+        keps_lattice_work *w = keps_lattice_work_new(L);
+        int lo[TG_MAXQ], hi[TG_MAXQ];
+        for (int i = 0; i < x.q; i++) {
+            hi[i] = (int)keps_rng_below(rng, (uint64_t)x.height[i] + 1);
+            lo[i] = (int)keps_rng_below(rng, (uint64_t)hi[i] + 1);
+        }
+        keps_classes a, b;
+        keps_classes_init(&a);
+        keps_classes_init(&b);
+        uint32_t *asg_a = calloc(L->bottom.n, sizeof *asg_a);
+        uint32_t *asg_b = calloc(a.n + L->bottom.n, sizeof *asg_b);
+        assert_int_equal(keps_lattice_rollup(L, w, NULL, lo, &a, asg_a), KEPS_OK);
+        assert_int_equal(keps_lattice_rollup(L, w, &a, hi, &b, asg_b), KEPS_OK);
+        int cls[TG_MAXN], size[TG_MAXN];
+        tg_classes(&x, hi, cls, size);
+        for (int r = 0; r < x.n; r++) {
+            uint32_t c = asg_b[asg_a[L->row_class[r]]];
+            assert_int_equal(b.count[c], (uint32_t)size[r]);
+            for (int p = 0; p < x.n; p++)
+                assert_int_equal(asg_b[asg_a[L->row_class[p]]] == c, cls[p] == cls[r]);
+        }
+        free(asg_a);
+        free(asg_b);
+        keps_classes_free(&a);
+        keps_classes_free(&b);
+        keps_lattice_work_free(w);
+        keps_lattice_free(L);
+        tg_free(&x);
+    }
+    keps_rng_free(rng);
+}
+
+static void test_no_hierarchy_is_error(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("a,b\n1,2\n");
+    keps_schema *s = keps_schema_new(t);
+    keps_error err = {0};
+    assert_int_equal(keps_schema_add_qi(s, t, "a", &err), KEPS_OK);
+    keps_lattice *L = NULL;
+    assert_int_equal(keps_lattice_new(s, &L, &err), KEPS_EINPUT);
+    assert_null(L);
+    assert_non_null(strstr(err.msg, "'a' has no hierarchy"));
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
+static int stop_after_10(const keps_node_info *ni, int thread, void *ud)
+{
+    (void)ni;
+    (void)thread;
+    int *n = ud;
+    return __atomic_add_fetch(n, 1, __ATOMIC_SEQ_CST) >= 10;
+}
+
+static void test_scan_stop(void **state)
+{
+    (void)state;
+    keps_rng *rng = keps_rng_new_seeded(14);
+    tg_inst x;
+    do {
+        tg_make(&x, rng, TG_MAXQ, 30);
+        if (tg_nnodes(&x) >= 20)
+            break;
+        tg_free(&x);
+    } while (1);
+    keps_lattice *L = NULL;
+    keps_error err = {0};
+    assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
+    int n = 0;
+    assert_int_equal(keps_lattice_scan(L, 2, stop_after_10, &n, 1, &err), KEPS_EJOB);
+    assert_int_equal(n, 10);
+    keps_lattice_free(L);
+    tg_free(&x);
+    keps_rng_free(rng);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ids),
+        cmocka_unit_test(test_scan_oracle),
+        cmocka_unit_test(test_rollup_from_finer),
+        cmocka_unit_test(test_no_hierarchy_is_error),
+        cmocka_unit_test(test_scan_stop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
