@@ -1,0 +1,225 @@
+/* Record sampling, categorical sampling, randomized response
+ * (see include/keps/sample.h). */
+#include "keps/sample.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEN_MAX UINT64_C(1000000000000000000) /* 10^18 */
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Digits of s[0..len) into *v (v <= 10^18); -1 on a non-digit or overflow. */
+static int parse_digits(const char *s, size_t len, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (!isdigit((unsigned char)s[i]) || x > DEN_MAX / 10)
+            return -1;
+        x = x * 10 + (uint64_t)(s[i] - '0');
+    }
+    *v = x;
+    return 0;
+}
+
+int keps_parse_probability(const char *s, uint64_t *num, uint64_t *den, keps_error *err)
+{
+    uint64_t n = 0, d = 1;
+    const char *slash = s ? strchr(s, '/') : NULL, *dot = s ? strchr(s, '.') : NULL;
+    int bad = !s || !*s;
+    if (!bad && slash) {
+        bad = slash == s || parse_digits(s, (size_t)(slash - s), &n) != 0 ||
+              !slash[1] || parse_digits(slash + 1, strlen(slash + 1), &d) != 0 || d == 0;
+    } else if (!bad) {
+        size_t ilen = dot ? (size_t)(dot - s) : strlen(s);
+        size_t flen = dot ? strlen(dot + 1) : 0;
+        uint64_t ip = 0, fp = 0;
+        bad = (ilen == 0 && flen == 0) || flen > 18 || parse_digits(s, ilen, &ip) != 0 ||
+              (dot && parse_digits(dot + 1, flen, &fp) != 0);
+        for (size_t i = 0; !bad && i < flen; i++)
+            d *= 10;
+        if (!bad && ip > 1)
+            bad = 2; /* > 1 */
+        n = ip * d + fp;
+    }
+    if (!bad && n > d)
+        bad = 2;
+    if (bad)
+        return keps_error_set(err, KEPS_EINPUT,
+                              "probability '%s' is not a number in [0, 1] written as a decimal "
+                              "(e.g. 0.7) or a fraction (e.g. 7/10)",
+                              s ? s : "(null)");
+    uint64_t g = gcd_u64(n, d);
+    *num = n / g;
+    *den = d / g;
+    return KEPS_OK;
+}
+
+size_t keps_sample_bernoulli(keps_rng *r, size_t n, uint64_t num, uint64_t den, uint8_t *keep)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        keep[i] = (uint8_t)keps_rng_bernoulli_rational(r, num, den);
+        kept += keep[i];
+    }
+    return kept;
+}
+
+int keps_sample_bernoulli_str(keps_rng *r, size_t n, const char *beta, uint8_t *keep, size_t *kept,
+                              keps_error *err)
+{
+    uint64_t num, den;
+    int rc = keps_parse_probability(beta, &num, &den, err);
+    if (rc != KEPS_OK)
+        return rc;
+    *kept = keps_sample_bernoulli(r, n, num, den, keep);
+    return KEPS_OK;
+}
+
+int keps_categorical_init(keps_categorical *c, const double *p, uint32_t n, keps_error *err)
+{
+    c->n = n;
+    c->cum = NULL;
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(p[i] >= 0) || !isfinite(p[i]))
+            return keps_error_set(err, KEPS_EINPUT, "probability %u is %g: must be finite and >= 0", i,
+                                  p[i]);
+        sum += p[i];
+    }
+    if (n == 0 || !(sum > 0) || !isfinite(sum))
+        return keps_error_set(err, KEPS_EINPUT, "probabilities must not all be 0");
+    c->cum = malloc(n * sizeof *c->cum);
+    if (!c->cum)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    /* Fixed point: sum <= 2^E, weights scaled by 2^(62-E), so every weight
+     * is <= 2^62 and their total < 2^63. A weight >= 2^-9 of the sum has
+     * exponent >= E-10 and so scales to an exact integer. */
+    int E;
+    frexp(sum, &E);
+    uint64_t acc = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        acc += (uint64_t)nearbyint(ldexp(p[i], 62 - E));
+        c->cum[i] = acc;
+    }
+    if (acc == 0) {
+        free(c->cum);
+        c->cum = NULL;
+        return keps_error_set(err, KEPS_EINPUT, "probabilities are too small to sample");
+    }
+    return KEPS_OK;
+}
+
+uint32_t keps_categorical_draw(keps_rng *r, const keps_categorical *c)
+{
+    uint64_t x = keps_rng_below(r, c->cum[c->n - 1]);
+    uint32_t lo = 0, hi = c->n - 1; /* first i with cum[i] > x */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->cum[mid] > x)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+void keps_categorical_free(keps_categorical *c)
+{
+    free(c->cum);
+    c->cum = NULL;
+}
+
+uint32_t keps_sample_categorical(keps_rng *r, const double *p, uint32_t n)
+{
+    keps_categorical c;
+    if (keps_categorical_init(&c, p, n, NULL) != KEPS_OK)
+        return n;
+    uint32_t v = keps_categorical_draw(r, &c);
+    keps_categorical_free(&c);
+    return v;
+}
+
+double keps_rr_epsilon(const double *m, uint32_t n)
+{
+    double eps = 0;
+    for (uint32_t y = 0; y < n; y++) {
+        double lo = INFINITY, hi = 0;
+        for (uint32_t x = 0; x < n; x++) {
+            double v = m[(size_t)x * n + y];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        if (hi == 0)
+            continue; /* output y never happens */
+        if (lo == 0)
+            return INFINITY;
+        double e = log(hi / lo);
+        eps = e > eps ? e : eps;
+    }
+    return eps;
+}
+
+void keps_rr_matrix_keep(double p, uint32_t n, double *m)
+{
+    for (uint32_t x = 0; x < n; x++)
+        for (uint32_t y = 0; y < n; y++)
+            m[(size_t)x * n + y] = (1 - p) / n + (x == y ? p : 0);
+}
+
+void keps_rr_free(keps_rr *rr)
+{
+    if (rr->rows)
+        for (uint32_t x = 0; x < rr->n; x++)
+            keps_categorical_free(&rr->rows[x]);
+    free(rr->rows);
+    rr->rows = NULL;
+}
+
+int keps_rr_init(keps_rr *rr, const double *matrix, uint32_t n, keps_error *err)
+{
+    rr->n = n;
+    rr->rows = n ? calloc(n, sizeof *rr->rows) : NULL;
+    if (!rr->rows)
+        return keps_error_set(err, n ? KEPS_ENOMEM : KEPS_EINPUT,
+                              n ? "out of memory" : "randomized response needs at least one category");
+    for (uint32_t x = 0; x < n; x++) {
+        double sum = 0;
+        for (uint32_t y = 0; y < n; y++)
+            sum += matrix[(size_t)x * n + y];
+        if (!(fabs(sum - 1) <= 1e-9)) {
+            keps_rr_free(rr);
+            return keps_error_set(err, KEPS_EINPUT,
+                                  "row %u of the transition matrix sums to %.17g, not 1", x, sum);
+        }
+        int rc = keps_categorical_init(&rr->rows[x], matrix + (size_t)x * n, n, err);
+        if (rc != KEPS_OK) {
+            keps_rr_free(rr);
+            return rc;
+        }
+    }
+    rr->epsilon = keps_rr_epsilon(matrix, n);
+    return KEPS_OK;
+}
+
+uint32_t keps_rr_apply(keps_rng *r, const keps_rr *rr, uint32_t value)
+{
+    return keps_categorical_draw(r, &rr->rows[value]);
+}
+
+uint32_t keps_rr_sample(keps_rng *r, const double *matrix, uint32_t n, uint32_t value)
+{
+    if (value >= n)
+        return n;
+    return keps_sample_categorical(r, matrix + (size_t)value * n, n);
+}
