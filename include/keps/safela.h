@@ -67,6 +67,66 @@ double keps_log_binom_pmf(long j, long n, double p);
  * Requires a >= n*p (upper tail: the terms decrease from a on). */
 double keps_log_binom_upper_tail(long a, long n, double p);
 
+
+/* ------------------------------------------------------------ mechanism */
+
+/* Scores of every lattice node over a set of rows: node ids as lattice.h
+ * (mixed radix, stride_0 = 1). */
+typedef struct keps_safela_scores {
+    uint64_t nnodes;
+    size_t q;
+    int *height;          /* [q] */
+    size_t rows;          /* n: rows scored */
+    double *gen;          /* [nnodes] G = (1/q) sum l_i/h_i */
+    double *supp;         /* [nnodes] S = share of rows in classes < k (interpolated nodes: see below) */
+    double *u;            /* [nnodes] -(G + f S) */
+    uint8_t *interpolated;/* [nnodes] 1 for odd-level nodes under level interpolation */
+    uint64_t evaluated;   /* nodes whose classes were counted */
+} keps_safela_scores;
+
+/* Scores every node over the rows with keep[r] != 0 (keep NULL: all rows).
+ * interpolate: only nodes with an even level sum are evaluated; an odd node
+ * gets the mean u (and the mean S, used for the good-node share only) of its
+ * neighbours one level up and one level down (thesis 3.3). Uses nthreads
+ * threads (<= 0: 2). */
+keps_status keps_safela_score(const keps_schema *s, const uint8_t *keep, size_t k, double penalty, int interpolate,
+                              int nthreads, keps_safela_scores *sc, keps_error *err);
+void keps_safela_scores_free(keps_safela_scores *sc);
+
+/* "Good" node (thesis 4.2.1): S < 0.15 and G < 0.6. */
+int keps_safela_good(const keps_safela_scores *sc, uint64_t id);
+
+typedef struct keps_safela_params {
+    size_t k;
+    const char *beta;        /* sampling probability as written ("0.7", "7/10"): sampled exactly */
+    double epsilon_prime;    /* of the exponential mechanism */
+    double epsilon;          /* NaN: eps' - ln(1 - beta); else >= that */
+    double penalty;          /* f */
+    int interpolate;         /* level-based interpolation */
+    int remove_suppressed;   /* leave suppressed records out instead of starring their QIs */
+    int nthreads;            /* <= 0: 2 */
+} keps_safela_params;
+
+typedef struct keps_safela_result {
+    keps_table *release;     /* released columns of the sampled rows, generalized */
+    int *levels;             /* [q] the chosen node */
+    uint64_t node, nnodes, evaluated;
+    double utility, gen, supp; /* of the chosen node */
+    double probability;      /* its selection probability */
+    double good_node_probability;
+    double sensitivity;      /* f k / n */
+    double epsilon, beta;
+    keps_delta_result delta;
+    keps_counts counts;      /* input = output + removed + unsampled */
+    size_t sample_size;
+    double ms_sample, ms_scan, ms_select, ms_release;
+} keps_safela_result;
+
+/* The whole mechanism (SPEC 6) on s's table. */
+keps_status keps_safela_run(const keps_schema *s, const keps_safela_params *p, keps_rng *rng,
+                            keps_safela_result *r, keps_error *err);
+void keps_safela_result_free(keps_safela_result *r);
+
 #ifdef __cplusplus
 }
 #endif
