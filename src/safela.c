@@ -29,16 +29,44 @@ typedef struct view {
     keps_table t;
     keps_column *cols;
     keps_schema s;
+    keps_qi *qi;  /* the QIs in scan order */
+    size_t *perm; /* perm[j] = schema index of the j-th QI in scan order */
 } view;
 
-static int view_init(view *v, const keps_schema *s, const uint8_t *keep)
+/* Scan order: QIs with more distinct values first. The scan's spanning tree
+ * rolls a node up from the node with its last nonzero coordinate lowered, so
+ * nodes keep the level of the first coordinates of their tree parent; with
+ * the widest QI first, only the nodes at its level 0 roll up from the
+ * many-class nodes at its level 0 (cup: ZIP first 13 s, ZIP last 32 s). */
+static int view_order(view *v, const keps_schema *s)
+{
+    v->qi = malloc((s->nqi ? s->nqi : 1) * sizeof *v->qi);
+    v->perm = malloc((s->nqi ? s->nqi : 1) * sizeof *v->perm);
+    if (!v->qi || !v->perm)
+        return -1;
+    for (size_t i = 0; i < s->nqi; i++) { /* insertion sort, stable */
+        size_t j = i;
+        uint32_t card = s->t->cols[s->qi[i].col].nvalues;
+        while (j > 0 && s->t->cols[s->qi[v->perm[j - 1]].col].nvalues < card) {
+            v->perm[j] = v->perm[j - 1];
+            j--;
+        }
+        v->perm[j] = i;
+    }
+    for (size_t j = 0; j < s->nqi; j++)
+        v->qi[j] = s->qi[v->perm[j]];
+    v->s.qi = v->qi;
+    return 0;
+}
+
+static int view_init(view *v, const keps_schema *s, const uint8_t *keep, int reorder)
 {
     const keps_table *t = s->t;
     v->t = *t;
     v->s = *s;
     v->s.t = &v->t;
     v->cols = calloc(t->ncols ? t->ncols : 1, sizeof *v->cols);
-    if (!v->cols)
+    if (!v->cols || (reorder && view_order(v, s)))
         return -1;
     size_t n = 0;
     for (size_t r = 0; r < t->nrows; r++)
@@ -68,6 +96,8 @@ static void view_free(view *v)
     for (size_t j = 0; v->cols && j < v->t.ncols; j++)
         free(v->cols[j].codes);
     free(v->cols);
+    free(v->qi);
+    free(v->perm);
 }
 
 /* ------------------------------------------------------------- scores */
@@ -87,11 +117,24 @@ int keps_safela_good(const keps_safela_scores *sc, uint64_t id)
     return sc->supp[id] < 0.15 && sc->gen[id] < 0.6;
 }
 
+/* Where a scanned node's count goes: ids of the schema's QI order. */
+typedef struct score_ctx {
+    keps_safela_scores *sc;
+    uint64_t *ostride; /* [j] schema stride of the j-th QI in scan order */
+} score_ctx;
+
+static void store(const score_ctx *x, const int *levels, size_t suppressed)
+{
+    uint64_t id = 0;
+    for (size_t j = 0; j < x->sc->q; j++)
+        id += (uint64_t)levels[j] * x->ostride[j];
+    x->sc->supp[id] = (double)suppressed;
+}
+
 static int full_cb(const keps_node_info *ni, int thread, void *ud)
 {
     (void)thread;
-    keps_safela_scores *sc = ud;
-    sc->supp[ni->id] = (double)ni->suppressed;
+    store(ud, ni->levels, ni->suppressed);
     return 0;
 }
 
@@ -108,7 +151,7 @@ typedef struct even_ctx {
     uint64_t ntasks;
     atomic_ullong next;
     atomic_int oom;
-    keps_safela_scores *sc;
+    const score_ctx *out;
 } even_ctx;
 
 typedef struct even_thread {
@@ -120,7 +163,7 @@ typedef struct even_thread {
 
 static void even_visit(even_thread *t, const keps_classes *c)
 {
-    t->x->sc->supp[keps_lattice_id(t->x->L, t->levels)] = (double)keps_classes_suppressed(c, t->x->k, NULL);
+    store(t->x->out, t->levels, keps_classes_suppressed(c, t->x->k, NULL));
 }
 
 static int even_dfs(even_thread *t, size_t d, size_t from)
@@ -196,9 +239,9 @@ static void *even_main(void *arg)
     return NULL;
 }
 
-static keps_status even_scan(const keps_lattice *L, size_t k, int nthreads, keps_safela_scores *sc)
+static keps_status even_scan(const keps_lattice *L, size_t k, int nthreads, const score_ctx *out)
 {
-    even_ctx x = {.L = L, .k = k, .sc = sc, .ntasks = 1};
+    even_ctx x = {.L = L, .k = k, .out = out, .ntasks = 1};
     atomic_init(&x.next, 0);
     atomic_init(&x.oom, 0);
     while (x.split < L->q && x.ntasks < (uint64_t)nthreads * 16)
@@ -246,6 +289,18 @@ static keps_status even_scan(const keps_lattice *L, size_t k, int nthreads, keps
     return st;
 }
 
+/* Levels of node id in the schema's QI order. */
+static int decode(const keps_safela_scores *sc, uint64_t id, int *lv)
+{
+    int sum = 0;
+    for (size_t i = 0; i < sc->q; i++) {
+        lv[i] = (int)(id % (uint64_t)(sc->height[i] + 1));
+        id /= (uint64_t)(sc->height[i] + 1);
+        sum += lv[i];
+    }
+    return sum;
+}
+
 /* Odd nodes: mean u and mean S over the neighbours one level up and down. */
 static void interpolate_odd(keps_safela_scores *sc, const uint64_t *stride)
 {
@@ -253,14 +308,7 @@ static void interpolate_odd(keps_safela_scores *sc, const uint64_t *stride)
     if (!lv)
         return;
     for (uint64_t id = 0; id < sc->nnodes; id++) {
-        uint64_t rest = id;
-        int sum = 0;
-        for (size_t i = 0; i < sc->q; i++) {
-            lv[i] = (int)(rest % (uint64_t)(sc->height[i] + 1));
-            rest /= (uint64_t)(sc->height[i] + 1);
-            sum += lv[i];
-        }
-        if (sum % 2 == 0)
+        if (decode(sc, id, lv) % 2 == 0)
             continue;
         double su = 0, ss = 0;
         int m = 0;
@@ -284,6 +332,24 @@ static void interpolate_odd(keps_safela_scores *sc, const uint64_t *stride)
     free(lv);
 }
 
+/* G, S as a share, u and the evaluated count, then the interpolation. */
+static void finish_scores(keps_safela_scores *sc, const uint64_t *stride, double penalty, int interpolate, int *lv)
+{
+    double n = sc->rows ? (double)sc->rows : 1.0;
+    for (uint64_t id = 0; id < sc->nnodes; id++) {
+        int sum = decode(sc, id, lv);
+        double g = 0;
+        for (size_t i = 0; i < sc->q; i++)
+            g += sc->height[i] ? (double)lv[i] / sc->height[i] : 0.0;
+        sc->gen[id] = g / (double)sc->q;
+        sc->supp[id] /= n;
+        sc->u[id] = -(sc->gen[id] + penalty * sc->supp[id]);
+        sc->evaluated += !interpolate || sum % 2 == 0;
+    }
+    if (interpolate)
+        interpolate_odd(sc, stride);
+}
+
 keps_status keps_safela_score(const keps_schema *s, const uint8_t *keep, size_t k, double penalty, int interpolate,
                               int nthreads, keps_safela_scores *sc, keps_error *err)
 {
@@ -293,55 +359,51 @@ keps_status keps_safela_score(const keps_schema *s, const uint8_t *keep, size_t 
     view v = {0};
     keps_lattice *L = NULL;
     keps_status st = KEPS_OK;
-    if (view_init(&v, s, keep)) {
+    uint64_t *stride = NULL, *ostride = NULL;
+    int *lv = NULL;
+    if (view_init(&v, s, keep, 1)) {
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory sampling the rows");
         goto out;
     }
     if ((st = keps_lattice_new(&v.s, &L, err)))
         goto out;
+    size_t q = L->q;
     sc->nnodes = L->nnodes;
-    sc->q = L->q;
+    sc->q = q;
     sc->rows = L->nrows;
-    sc->height = malloc(L->q * sizeof *sc->height);
+    sc->height = malloc(q * sizeof *sc->height);
     sc->gen = malloc(L->nnodes * sizeof *sc->gen);
     sc->supp = calloc(L->nnodes, sizeof *sc->supp);
     sc->u = malloc(L->nnodes * sizeof *sc->u);
     sc->interpolated = calloc(L->nnodes, 1);
-    if (!sc->height || !sc->gen || !sc->supp || !sc->u || !sc->interpolated) {
+    stride = malloc(q * sizeof *stride);
+    ostride = malloc(q * sizeof *ostride);
+    lv = malloc(q * sizeof *lv);
+    if (!sc->height || !sc->gen || !sc->supp || !sc->u || !sc->interpolated || !stride || !ostride || !lv) {
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory for %llu node scores",
                             (unsigned long long)L->nnodes);
         goto out;
     }
-    memcpy(sc->height, L->height, L->q * sizeof *sc->height);
-    st = interpolate ? even_scan(L, k, nthreads, sc) : keps_lattice_scan(L, k, full_cb, sc, nthreads, err);
+    uint64_t m = 1;
+    for (size_t i = 0; i < q; i++) { /* ids in the schema's order */
+        sc->height[i] = s->qi[i].height;
+        stride[i] = m;
+        m *= (uint64_t)(sc->height[i] + 1);
+    }
+    for (size_t j = 0; j < q; j++)
+        ostride[j] = stride[v.perm[j]];
+    score_ctx x = {sc, ostride};
+    st = interpolate ? even_scan(L, k, nthreads, &x) : keps_lattice_scan(L, k, full_cb, &x, nthreads, err);
     if (st) {
         if (st == KEPS_ENOMEM)
             keps_error_set(err, st, "out of memory scanning the lattice");
         goto out;
     }
-    double n = L->nrows ? (double)L->nrows : 1.0;
-    int *lv = malloc(L->q * sizeof *lv);
-    if (!lv) {
-        st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (uint64_t id = 0; id < L->nnodes; id++) {
-        keps_lattice_levels(L, id, lv);
-        double g = 0;
-        int sum = 0;
-        for (size_t i = 0; i < L->q; i++) {
-            g += L->height[i] ? (double)lv[i] / L->height[i] : 0.0;
-            sum += lv[i];
-        }
-        sc->gen[id] = g / (double)L->q;
-        sc->supp[id] /= n;
-        sc->u[id] = -(sc->gen[id] + penalty * sc->supp[id]);
-        sc->evaluated += !interpolate || sum % 2 == 0;
-    }
-    free(lv);
-    if (interpolate)
-        interpolate_odd(sc, L->stride);
+    finish_scores(sc, stride, penalty, interpolate, lv);
 out:
+    free(stride);
+    free(ostride);
+    free(lv);
     keps_lattice_free(L);
     view_free(&v);
     if (st)
@@ -371,7 +433,7 @@ static keps_status build_release(const keps_schema *s, const uint8_t *keep, cons
     uint32_t *assign = NULL;
     const char **fields = NULL;
     keps_status st = KEPS_OK;
-    if (view_init(&v, s, keep) || (st = keps_lattice_new(&v.s, &L, err)) || !(w = keps_lattice_work_new(L)) ||
+    if (view_init(&v, s, keep, 0) || (st = keps_lattice_new(&v.s, &L, err)) || !(w = keps_lattice_work_new(L)) ||
         !(assign = malloc((L->bottom.n + 1) * sizeof *assign)) ||
         !(fields = malloc((s->t->ncols + 1) * sizeof *fields)) ||
         keps_lattice_rollup(L, w, NULL, lv, &cl, assign)) {
