@@ -1,9 +1,9 @@
 /* All-node evaluation of epsilon-safe LA (SPEC 6): keps_safela_score over a
  * beta = 0.7 Bernoulli sample, full scan and level interpolation, 1 and 2
  * threads; plus one whole keps_safela_run. One JSON object per line.
- * Usage: bench_safela                 Adult, all 9 QIs (12,960 nodes)
- *        bench_safela cup DIR         DIR/cup.csv with its 8 hierarchies (45,000 nodes)
- *        [REPS] as a last argument: repetitions (best time is reported, default 5) */
+ * Usage: bench_safela [adult [NQI [REPS]]]   Adult, the first NQI of its 9 QIs (all 9: 12,960 nodes)
+ *        bench_safela cup DIR [REPS]          DIR/cup.csv with its 8 hierarchies (45,000 nodes)
+ * REPS: repetitions, the best time is reported (default 5). */
 #include <math.h>
 #include <string.h>
 
@@ -36,15 +36,18 @@ static void load_cup(const char *dir, keps_table **t, keps_schema **s)
 int main(int argc, char **argv)
 {
     int cup = argc > 2 && strcmp(argv[1], "cup") == 0;
-    int reps = argc > (cup ? 3 : 1) ? atoi(argv[cup ? 3 : 1]) : 5;
+    int nqi = !cup && argc > 2 ? atoi(argv[2]) : ADULT_NQI;
+    int reps = argc > 3 ? atoi(argv[3]) : 5;
     if (reps < 1)
         reps = 1;
+    if (nqi < 1 || nqi > ADULT_NQI)
+        nqi = ADULT_NQI;
     keps_table *t;
     keps_schema *s;
     if (cup)
         load_cup(argv[2], &t, &s);
     else
-        bench_load_adult(NULL, ADULT_NQI, &t, &s);
+        bench_load_adult(NULL, (size_t)nqi, &t, &s);
     keps_rng *rng = keps_rng_new_seeded(1);
     uint8_t *keep = malloc(t->nrows);
     size_t n = keps_sample_bernoulli(rng, t->nrows, 7, 10, keep);
@@ -64,10 +67,10 @@ int main(int argc, char **argv)
                 if (r + 1 < reps)
                     keps_safela_scores_free(&sc);
             }
-            printf("{\"bench\":\"safela_score\",\"data\":\"%s\",\"rows\":%zu,\"sample\":%zu,\"k\":75,"
+            printf("{\"bench\":\"safela_score\",\"data\":\"%s\",\"qis\":%zu,\"rows\":%zu,\"sample\":%zu,\"k\":75,"
                    "\"interpolate\":%s,\"threads\":%d,\"nodes\":%llu,\"evaluated\":%llu,\"best_ms\":%.1f,"
                    "\"reps\":%d}\n",
-                   cup ? "cup" : "adult", t->nrows, n, interp ? "\"level\"" : "\"none\"", threads,
+                   cup ? "cup" : "adult", s->nqi, t->nrows, n, interp ? "\"level\"" : "\"none\"", threads,
                    (unsigned long long)sc.nnodes, (unsigned long long)sc.evaluated, best, reps);
             keps_safela_scores_free(&sc);
         }

@@ -486,6 +486,10 @@ keps_status keps_evaluate(const keps_table *orig, const keps_table *rel, const k
     }
     if (!o->target)
         return KEPS_OK;
+    if (rel->nrows == 0) {
+        keps_eval_result_free(r);
+        return keps_error_set(err, KEPS_EJOB, "the release has no rows: nothing to train a classifier on");
+    }
     keps_status st = model(orig, rel, o, r, err);
     if (st)
         keps_eval_result_free(r);
