@@ -11,8 +11,10 @@ static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", 0,
                                       "epsilon' of the exponential mechanism that picks the node (default 0.5)",
                                       "--epsilon-prime 0.5"};
 static const cli_opt opt_penalty = {"penalty", 0, "F", 0,
-                                    "penalty factor f of the suppression in the utility -(G + f*S) (default 0.02)",
-                                    "--penalty 0.02"};
+                                    "penalty factor f of the suppression share S in the utility -(G + f*S) "
+                                    "(default 2: the thesis's 0.02 with S in percent; an f below 1/(q*h) makes "
+                                    "suppressing every record the best node)",
+                                    "--penalty 2"};
 static const cli_opt opt_interpolate = {"interpolate", 0, "none|level", 0,
                                         "level: count classes on even levels only; odd-level nodes get the mean "
                                         "utility of their neighbours (thesis 3.3, about half the work)",
@@ -36,7 +38,7 @@ static int read_params(cli_ctx *c, keps_safela_params *p)
         cli_long(c, "threads", 1, 64, 2, &th) < 0 ||
         cli_double(c, "epsilon-prime", 0.0, HUGE_VAL, 0.5, &p->epsilon_prime) < 0 ||
         cli_double(c, "epsilon", 0.0, HUGE_VAL, NAN, &p->epsilon) < 0 ||
-        cli_double(c, "penalty", 0.0, HUGE_VAL, 0.02, &p->penalty) < 0)
+        cli_double(c, "penalty", 0.0, HUGE_VAL, 2.0, &p->penalty) < 0)
         return 2;
     p->k = (size_t)k;
     p->nthreads = (int)th;
@@ -156,7 +158,7 @@ const cli_cmd cmd_safela = {
     "node, the guarantee, sample size, suppressed and unsampled counts and the probability that the mechanism "
     "picks a good node (S < 15% and G < 0.6).",
     "keps safela -i data/adult/adult.csv -o out.csv --qi age:data/adult/adult_hierarchy_age.csv "
-    "--qi education:data/adult/adult_hierarchy_education.csv -k 75 --beta 0.7 --epsilon-prime 0.5 --penalty 0.02 "
+    "--qi education:data/adult/adult_hierarchy_education.csv -k 75 --beta 0.7 --epsilon-prime 0.5 --penalty 2 "
     "--others keep --report report.json",
     opts,
     run,
