@@ -21,18 +21,10 @@ int main(int argc, char **argv)
 {
     const char *csv = argc > 1 ? argv[1] : NULL;
     size_t k = argc > 2 ? (size_t)atol(argv[2]) : 5;
-    keps_table *t;
-    keps_schema *s;
-    double t0 = bench_now_ms();
-    bench_load_adult(csv, ADULT_NQI, &t, &s);
-    double t1 = bench_now_ms();
-    keps_lattice *L = NULL;
+    bench_data d;
+    bench_setup(csv, &d);
+    const keps_lattice *L = d.L;
     keps_error err = {0};
-    if (keps_lattice_new(s, &L, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 2;
-    }
-    double t2 = bench_now_ms();
     for (int threads = 1; threads <= 2; threads++) {
         atomic_store(&visited, 0);
         atomic_store(&classes_total, 0);
@@ -45,11 +37,9 @@ int main(int argc, char **argv)
         printf("{\"bench\":\"lattice_scan\",\"rows\":%zu,\"k\":%zu,\"threads\":%d,\"nodes\":%llu,"
                "\"bottom_classes\":%zu,\"mean_classes\":%.1f,\"load_ms\":%.1f,\"bottom_ms\":%.1f,"
                "\"scan_ms\":%.1f}\n",
-               t->nrows, k, threads, (unsigned long long)atomic_load(&visited), L->bottom.n,
-               (double)atomic_load(&classes_total) / (double)L->nnodes, t1 - t0, t2 - t1, b - a);
+               L->nrows, k, threads, (unsigned long long)atomic_load(&visited), L->bottom.n,
+               (double)atomic_load(&classes_total) / (double)L->nnodes, d.load_ms, d.lattice_ms, b - a);
     }
-    keps_lattice_free(L);
-    keps_schema_free(s);
-    keps_table_free(t);
+    bench_teardown(&d);
     return 0;
 }

@@ -62,6 +62,11 @@ static void on_field(void *s, size_t n, void *data)
         return;
     if (r->nfields == 0)
         r->row_line = r->line;
+    if (s && memchr(s, '\0', n)) {
+        r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, r->line, r->nfields + 1,
+                                  "NUL byte in a field: the file looks binary or UTF-16; save it as UTF-8 text");
+        return;
+    }
     if (add_field(r, s ? s : "", s ? n : 0)) {
         r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
         return;
@@ -106,7 +111,7 @@ static void finish_row(reader *r)
             free(hdr);
         }
     } else if (r->nfields != r->t->ncols) {
-        size_t col = r->nfields < r->t->ncols ? r->nfields : r->t->ncols + 1;
+        size_t col = (r->nfields < r->t->ncols ? r->nfields : r->t->ncols) + 1; /* first missing or extra field */
         r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, r->row_line, col,
                                   "row has %zu fields but the %s has %zu; every row needs one field per "
                                   "column (quote fields that contain the delimiter)",
@@ -126,12 +131,22 @@ static void on_row(int c, void *data)
      * after a CR is the second half of a CRLF, not a new line. */
     int crlf_tail = (c == '\n' && r->after_cr);
     r->after_cr = (c == '\r');
-    if (r->nfields > 0)
+    /* A blank line is an empty value in a one-column file; elsewhere it is
+     * not a row (and the '\n' of a CRLF pair is no line at all). */
+    if (r->nfields == 0 && !crlf_tail && c != -1 && r->t && r->t->ncols == 1) {
+        r->row_line = r->line;
+        if (add_field(r, "", 0))
+            r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
+    }
+    if (r->nfields > 0 && !r->status)
         finish_row(r);
     r->nfields = 0;
     r->buflen = 0;
     if ((c == '\n' || c == '\r') && !crlf_tail)
         r->line++;
+    /* The next row starts here, even if libcsv never reports a field of it
+     * (an unterminated quote opening the row). */
+    r->row_line = r->line;
 }
 
 char keps_csv_sniff(const char *data, size_t len)
@@ -157,52 +172,90 @@ char keps_csv_sniff(const char *data, size_t len)
     return cand[best];
 }
 
-/* Line and byte column of offset pos in data, for parse errors. */
-static void locate(const char *data, size_t pos, size_t *line, size_t *col)
+/* Physical position (line, byte column) of the bytes parsed so far, kept
+ * across chunks so that a parse error can be located without the data. */
+typedef struct position {
+    size_t line, col;
+    int after_cr;
+} position;
+
+static void advance(position *p, const char *d, size_t n)
 {
-    size_t l = 1, c = 1;
-    for (size_t i = 0; i < pos; i++) {
-        if (data[i] == '\n' || (data[i] == '\r' && data[i + 1] != '\n')) {
-            l++;
-            c = 1;
-        } else if (data[i] != '\r') {
-            c++;
+    for (size_t i = 0; i < n; i++) {
+        char ch = d[i];
+        if (ch == '\n' && p->after_cr) {
+            p->after_cr = 0;
+            continue;
+        }
+        p->after_cr = ch == '\r';
+        if (ch == '\n' || ch == '\r') {
+            p->line++;
+            p->col = 1;
+        } else {
+            p->col++;
         }
     }
-    *line = l;
-    *col = c;
 }
 
-keps_status keps_csv_read_buffer(const char *data, size_t len, const char *name,
-                                 const keps_csv_options *opt, keps_table **out,
-                                 keps_error *err)
+/* Feeds one chunk to libcsv; on a parse error reports its position. */
+static void feed(reader *r, struct csv_parser *p, position *pos, const char *d, size_t n)
+{
+    size_t done = csv_parse(p, d, n, on_field, on_row, r);
+    if (r->status)
+        return;
+    if (done != n) {
+        advance(pos, d, done);
+        r->status = csv_error(p) == CSV_EPARSE
+                        ? keps_error_at(r->err, KEPS_EINPUT, r->name, pos->line, pos->col,
+                                        "malformed quoted field: a quote inside a quoted field must be "
+                                        "doubled (\"\") and a closing quote must end the field")
+                        : keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
+        return;
+    }
+    advance(pos, d, n);
+}
+
+#define CHUNK (1u << 20)
+
+/* Parses from memory (f == NULL) or from a stream in 1 MiB chunks, so
+ * reading needs no copy of the whole file. */
+static keps_status parse(const char *data, size_t len, FILE *f, const char *name,
+                         const keps_csv_options *opt, keps_table **out, keps_error *err)
 {
     *out = NULL;
+    char *chunk = NULL;
+    if (f) {
+        if (!(chunk = malloc(CHUNK)))
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        len = fread(chunk, 1, CHUNK, f);
+        data = chunk;
+    }
     size_t skip = 0;
     if (len >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB &&
         (unsigned char)data[2] == 0xBF)
         skip = 3;
     reader r = {.name = name, .opt = opt, .err = err, .line = 1, .row_line = 1};
+    position pos = {.line = 1, .col = 1};
     struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL))
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL)) {
+        free(chunk);
         return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
     char delim = opt && opt->delimiter ? opt->delimiter : keps_csv_sniff(data + skip, len - skip);
     csv_set_delim(&p, (unsigned char)delim);
-    size_t done = csv_parse(&p, data + skip, len - skip, on_field, on_row, &r);
-    if (!r.status && done != len - skip) {
-        size_t line, col;
-        locate(data, skip + done, &line, &col);
-        r.status = csv_error(&p) == CSV_EPARSE
-                       ? keps_error_at(err, KEPS_EINPUT, name, line, col,
-                                       "malformed quoted field: a quote inside a quoted field must be "
-                                       "doubled (\"\") and a closing quote must end the field")
-                       : keps_error_set(err, KEPS_ENOMEM, "out of memory reading %s", name);
+    feed(&r, &p, &pos, data + skip, len - skip);
+    while (f && !r.status && len == CHUNK) {
+        len = fread(chunk, 1, CHUNK, f);
+        feed(&r, &p, &pos, chunk, len);
     }
+    if (!r.status && f && ferror(f))
+        r.status = keps_error_at(err, KEPS_EIO, name, 0, 0, "read error");
     if (!r.status && csv_fini(&p, on_field, on_row, &r) != 0)
         r.status = keps_error_at(err, KEPS_EINPUT, name, r.row_line, r.nfields + 1,
                                  "unterminated quoted field: a field opened with '\"' here is never "
                                  "closed; add the closing quote");
     csv_free(&p);
+    free(chunk);
     if (!r.status && !r.t)
         r.status = keps_error_at(err, KEPS_EINPUT, name, 0, 0,
                                  "the file is empty: a header row naming the columns is required");
@@ -217,54 +270,24 @@ keps_status keps_csv_read_buffer(const char *data, size_t len, const char *name,
     return KEPS_OK;
 }
 
-/* Reads a whole stream; the table needs about the file's size anyway, and
- * whole-buffer parsing gives exact positions for errors. */
-static char *slurp(FILE *f, size_t *len)
+keps_status keps_csv_read_buffer(const char *data, size_t len, const char *name,
+                                 const keps_csv_options *opt, keps_table **out,
+                                 keps_error *err)
 {
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    while (b) {
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-        if (n == cap) {
-            char *nb = realloc(b, cap * 2 + 1);
-            if (!nb) {
-                free(b);
-                return NULL;
-            }
-            b = nb;
-            cap *= 2;
-        }
-    }
-    if (b) {
-        b[n] = '\0';
-        *len = n;
-    }
-    return b;
+    return parse(data, len, NULL, name, opt, out, err);
 }
 
 keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
                           keps_table **out, keps_error *err)
 {
+    *out = NULL;
     int use_stdin = strcmp(path, "-") == 0;
     FILE *f = use_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return keps_error_at(err, KEPS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
-    size_t len = 0;
-    char *data = slurp(f, &len);
-    int rerr = ferror(f);
+    keps_status s = parse(NULL, 0, f, use_stdin ? "<stdin>" : path, opt, out, err);
     if (!use_stdin)
         fclose(f);
-    if (!data)
-        return keps_error_set(err, KEPS_ENOMEM, "%s: out of memory reading the file", path);
-    if (rerr) {
-        free(data);
-        return keps_error_at(err, KEPS_EIO, path, 0, 0, "read error");
-    }
-    keps_status s = keps_csv_read_buffer(data, len, use_stdin ? "<stdin>" : path, opt, out, err);
-    free(data);
     return s;
 }
 

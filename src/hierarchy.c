@@ -22,8 +22,8 @@ static keps_status validate(const keps_table *t, int check_empty, keps_error *er
         const keps_column *c = &t->cols[j];
         for (uint32_t v = 0; v < c->nvalues; v++)
             if (c->values[v][0] == '\0')
-                return keps_table_cell_error(err, t, j, c->first_row[v],
-                                             "empty value at level %zu; every row needs a value at every level", j);
+                return keps_error_at(err, KEPS_EINPUT, src, t->row_line[c->first_row[v]], j + 1,
+                                     "empty value at level %zu; every row needs a value at every level", j);
     }
     /* Unique leaves: level 0 must have one code per row. */
     const keps_column *leaf = &t->cols[0];

@@ -9,20 +9,22 @@
 
 /* ---- classes ---------------------------------------------------------- */
 
-void keps_classes_init(keps_classes *c)
+void keps_node_classes_init(keps_node_classes *c)
 {
     memset(c, 0, sizeof *c);
 }
 
-void keps_classes_free(keps_classes *c)
+void keps_node_classes_free(keps_node_classes *c)
 {
     free(c->count);
     free(c->rep);
+    free(c->bot);
     free(c->key);
-    keps_classes_init(c);
+    keps_node_classes_init(c);
 }
 
-static int classes_reserve(keps_classes *c, size_t q, size_t n)
+/* Room for n classes; representatives' codes only for the bottom. */
+static int classes_reserve(keps_node_classes *c, size_t q, size_t n, int with_rep)
 {
     c->q = q;
     if (n <= c->cap && c->count)
@@ -34,10 +36,16 @@ static int classes_reserve(keps_classes *c, size_t q, size_t n)
     if (!cnt)
         return -1;
     c->count = cnt;
-    uint32_t *rep = realloc(c->rep, cap * (q ? q : 1) * sizeof *rep);
-    if (!rep)
+    uint32_t *bot = realloc(c->bot, cap * sizeof *bot);
+    if (!bot)
         return -1;
-    c->rep = rep;
+    c->bot = bot;
+    if (with_rep) {
+        uint32_t *rep = realloc(c->rep, cap * (q ? q : 1) * sizeof *rep);
+        if (!rep)
+            return -1;
+        c->rep = rep;
+    }
     uint64_t *key = realloc(c->key, cap * sizeof *key);
     if (!key)
         return -1;
@@ -46,7 +54,7 @@ static int classes_reserve(keps_classes *c, size_t q, size_t n)
     return 0;
 }
 
-size_t keps_classes_suppressed(const keps_classes *c, size_t k, size_t *small)
+size_t keps_node_classes_suppressed(const keps_node_classes *c, size_t k, size_t *small)
 {
     size_t s = 0, m = 0;
     for (size_t i = 0; i < c->n; i++)
@@ -77,8 +85,11 @@ typedef struct slot {
 struct keps_lattice_work {
     slot *tab;
     uint32_t gen;
-    size_t nslots; /* power of two */
+    size_t alloc;  /* slots allocated */
+    size_t nslots; /* slots in use (a prefix, power of two): a small roll-up
+                      after a large one keeps its keys in cache */
     int bits;
+    double ratio;        /* output/source classes of the last roll-up */
     const uint32_t **m;  /* [q] map at the target node's levels */
     const uint32_t **m0; /* [q] map at the source node's levels */
     size_t *diff;        /* coordinates where source and target differ */
@@ -116,16 +127,31 @@ void keps_lattice_work_free(keps_lattice_work *w)
     free(w);
 }
 
-static int work_alloc(keps_lattice_work *w, size_t nslots, int bits)
+static int work_alloc(keps_lattice_work *w, size_t nslots)
 {
     slot *tab = calloc(nslots, sizeof *tab);
     if (!tab)
         return -1;
     free(w->tab);
     w->tab = tab;
+    w->alloc = nslots;
+    w->gen = 1;
+    return 0;
+}
+
+/* Uses nslots (power of two, 2^bits) slots, all free. */
+static int work_use(keps_lattice_work *w, size_t nslots, int bits)
+{
+    if (nslots > w->alloc) {
+        if (work_alloc(w, nslots))
+            return -1;
+    } else if (++w->gen == 0) { /* wrapped: clear stamps once every 2^32 uses */
+        for (size_t i = 0; i < w->alloc; i++)
+            w->tab[i].stamp = 0;
+        w->gen = 1;
+    }
     w->nslots = nslots;
     w->bits = bits;
-    w->gen = 1;
     return 0;
 }
 
@@ -138,14 +164,7 @@ static int work_prepare(keps_lattice_work *w, size_t n)
         need *= 2;
         bits++;
     }
-    if (need > w->nslots)
-        return work_alloc(w, need, bits);
-    if (++w->gen == 0) { /* wrapped: clear stamps once every 2^32 uses */
-        for (size_t i = 0; i < w->nslots; i++)
-            w->tab[i].stamp = 0;
-        w->gen = 1;
-    }
-    return 0;
+    return work_use(w, need, bits);
 }
 
 static inline size_t slot_of(const keps_lattice_work *w, uint64_t key)
@@ -189,9 +208,10 @@ static inline int same_tuple(const keps_lattice *L, const keps_lattice_work *w, 
     return 1;
 }
 
-/* Finds or adds the class of representative rep with key; returns its index. */
-static inline uint32_t group_find(const keps_lattice *L, keps_lattice_work *w, keps_classes *out,
-                                  uint64_t key, const uint32_t *rep, uint32_t cnt)
+/* Finds or adds the class holding bottom class b (key at the target
+ * node); returns its index. */
+static inline uint32_t group_find(const keps_lattice *L, keps_lattice_work *w, keps_node_classes *out,
+                                  uint64_t key, uint32_t b, uint32_t cnt)
 {
     size_t mask = w->nslots - 1;
     for (size_t s = slot_of(w, key);; s = (s + 1) & mask) {
@@ -203,71 +223,71 @@ static inline uint32_t group_find(const keps_lattice *L, keps_lattice_work *w, k
             e->idx = c;
             out->count[c] = cnt;
             out->key[c] = key;
-            memcpy(out->rep + (size_t)c * L->q, rep, L->q * sizeof *rep);
+            out->bot[c] = b;
             return c;
         }
-        if (e->key == key && (L->packed || same_tuple(L, w, out->rep + (size_t)e->idx * L->q, rep))) {
+        if (e->key == key &&
+            (L->packed || same_tuple(L, w, L->bottom.rep + (size_t)out->bot[e->idx] * L->q,
+                                     L->bottom.rep + (size_t)b * L->q))) {
             out->count[e->idx] += cnt;
             return e->idx;
         }
     }
 }
 
-keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_classes *from,
-                                const int *levels, keps_classes *out, uint32_t *assign)
+static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *c);
+
+keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                                const int *levels, keps_node_classes *out, uint32_t *assign)
 {
     if (!from)
         from = &L->bottom;
-    if (work_prepare(w, from->n) || classes_reserve(out, L->q, from->n))
+    /* The table is sized from the last roll-up's merge ratio (successive
+     * roll-ups are alike) rather than the source: a small table stays in
+     * cache. It grows if classes outnumber the guess. */
+    double r = w->ratio > 0 ? w->ratio : 0.25;
+    size_t guess = (size_t)((double)from->n * r * 1.25) + 64;
+    if (work_prepare(w, guess < from->n ? guess : from->n) || classes_reserve(out, L->q, from->n, 0))
         return KEPS_ENOMEM;
-    work_node(L, w, levels);
     out->n = 0;
     out->node = keps_lattice_id(L, levels);
     const size_t q = L->q;
-    if (!L->packed) {
-        for (size_t c = 0; c < from->n; c++) {
-            const uint32_t *rep = from->rep + c * q;
-            uint32_t g = group_find(L, w, out, key_of(L, w, rep), rep, from->count[c]);
-            if (assign)
-                assign[c] = g;
-        }
-        return KEPS_OK;
+    /* Packed keys: adjust the source key on the coordinates that change
+     * when they are few (2 lookups each), else recompute (1 per QI). */
+    const uint32_t *m0d[32], *m1d[32];
+    uint64_t md[32];
+    size_t di[32], nd = 0;
+    int incremental = 0;
+    if (L->packed && from->key) {
+        keps_lattice_levels(L, from->node, w->from_lv);
+        for (size_t i = 0; i < q && nd < 32; i++)
+            if (w->from_lv[i] != levels[i]) {
+                m0d[nd] = L->map[i][w->from_lv[i]];
+                m1d[nd] = L->map[i][levels[i]];
+                md[nd] = L->mult[i];
+                di[nd++] = i;
+            }
+        incremental = nd < 32 && 2 * nd < q;
     }
-    /* Packed: adjust the source key on the coordinates that change. */
-    keps_lattice_levels(L, from->node, w->from_lv);
-    size_t nd = 0;
-    for (size_t i = 0; i < q; i++)
-        if (w->from_lv[i] != levels[i]) {
-            w->m0[nd] = L->map[i][w->from_lv[i]];
-            w->m[nd] = L->map[i][levels[i]]; /* w->m is rebuilt below */
-            w->diff[nd++] = i;
-        }
-    const uint32_t *m0d[64], *m1d[64];
-    uint64_t md[64];
-    size_t di[64];
-    int small = nd <= 64;
-    if (small)
-        for (size_t d = 0; d < nd; d++) {
-            m0d[d] = w->m0[d];
-            m1d[d] = w->m[d];
-            di[d] = w->diff[d];
-            md[d] = L->mult[w->diff[d]];
-        }
     work_node(L, w, levels);
     for (size_t c = 0; c < from->n; c++) {
-        const uint32_t *rep = from->rep + c * q;
+        uint32_t b = from->bot[c];
+        const uint32_t *rep = L->bottom.rep + (size_t)b * q;
         uint64_t key;
-        if (small) {
+        if (incremental) {
             key = from->key[c];
             for (size_t d = 0; d < nd; d++)
                 key += ((uint64_t)m1d[d][rep[di[d]]] - (uint64_t)m0d[d][rep[di[d]]]) * md[d];
         } else {
             key = key_of(L, w, rep);
         }
-        uint32_t g = group_find(L, w, out, key, rep, from->count[c]);
+        if (2 * (out->n + 1) > w->nslots && work_grow(L, w, out))
+            return KEPS_ENOMEM;
+        uint32_t g = group_find(L, w, out, key, b, from->count[c]);
         if (assign)
             assign[c] = g;
     }
+    w->ratio = from->n ? (double)out->n / (double)from->n : 0;
     return KEPS_OK;
 }
 
@@ -275,9 +295,9 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
 
 /* Doubles the table of w and re-inserts the classes c (keys recomputed from
  * their representatives); the node (w->m, w->mult) stays set. */
-static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_classes *c)
+static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *c)
 {
-    if (work_alloc(w, w->nslots * 2, w->bits + 1))
+    if (work_use(w, w->nslots * 2, w->bits + 1))
         return -1;
     size_t mask = w->nslots - 1;
     for (size_t i = 0; i < c->n; i++) {
@@ -292,34 +312,36 @@ static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_cla
     return 0;
 }
 
-/* Groups the rows into distinct level-0 tuples. */
+/* Groups the rows into distinct level-0 tuples. Each row's codes are
+ * written to the next free representative slot first; they stay there only
+ * if the row starts a new class. */
 static keps_status group_rows(keps_lattice *L)
 {
     keps_lattice_work *w = keps_lattice_work_new(L);
-    uint32_t *rep = calloc(L->q ? L->q : 1, sizeof *rep);
+    keps_node_classes *B = &L->bottom;
     keps_status st = KEPS_ENOMEM;
     int *zero = calloc(L->q ? L->q : 1, sizeof *zero);
-    if (!w || !rep || !zero)
+    if (!w || !zero)
         goto done;
     /* The table grows with the number of distinct tuples, not the rows. */
-    if (work_prepare(w, 4096) || classes_reserve(&L->bottom, L->q, 4096))
+    if (work_prepare(w, 4096) || classes_reserve(B, L->q, 4096, 1))
         goto done;
     work_node(L, w, zero);
-    L->bottom.n = 0;
-    L->bottom.node = 0;
+    B->n = 0;
+    B->node = 0;
     for (size_t r = 0; r < L->nrows; r++) {
+        if (B->n == B->cap && classes_reserve(B, L->q, B->n + 1, 1))
+            goto done;
+        if (2 * (B->n + 1) > w->nslots && work_grow(L, w, B))
+            goto done;
+        uint32_t *rep = B->rep + B->n * L->q;
         for (size_t i = 0; i < L->q; i++)
             rep[i] = L->codes[i][r];
-        if (L->bottom.n == L->bottom.cap && classes_reserve(&L->bottom, L->q, L->bottom.n + 1))
-            goto done;
-        if (2 * (L->bottom.n + 1) > w->nslots && work_grow(L, w, &L->bottom))
-            goto done;
-        L->row_class[r] = group_find(L, w, &L->bottom, key_of(L, w, rep), rep, 1);
+        L->row_class[r] = group_find(L, w, B, key_of(L, w, rep), (uint32_t)B->n, 1);
     }
     st = KEPS_OK;
 done:
     keps_lattice_work_free(w);
-    free(rep);
     free(zero);
     return st;
 }
@@ -375,7 +397,7 @@ keps_status keps_lattice_new(const keps_schema *s, keps_lattice **out, keps_erro
     L->nnodes = nn;
     /* Cardinalities shrink with the level, so the bottom bounds every node. */
     L->packed = bottom_space < 1.8e19L;
-    keps_classes_init(&L->bottom);
+    keps_node_classes_init(&L->bottom);
     if (group_rows(L))
         goto oom;
     *out = L;
@@ -399,7 +421,7 @@ void keps_lattice_free(keps_lattice *L)
     free(L->codes);
     free(L->map);
     free(L->row_class);
-    keps_classes_free(&L->bottom);
+    keps_node_classes_free(&L->bottom);
     free(L);
 }
 
@@ -449,19 +471,19 @@ typedef struct scan_thread {
     scan_ctx *ctx;
     int id;
     keps_lattice_work *w;
-    keps_classes *depth; /* [maxdepth + 1] */
+    keps_node_classes *depth; /* [maxdepth + 1] */
     size_t ndepth;
     int *levels;
 } scan_thread;
 
-static int visit(scan_thread *t, const keps_classes *c)
+static int visit(scan_thread *t, const keps_node_classes *c)
 {
     scan_ctx *x = t->ctx;
     keps_node_info ni;
     ni.id = keps_lattice_id(x->L, t->levels);
     ni.levels = t->levels;
     ni.nclasses = c->n;
-    ni.suppressed = keps_classes_suppressed(c, x->k, &ni.small_classes);
+    ni.suppressed = keps_node_classes_suppressed(c, x->k, &ni.small_classes);
     ni.classes = c;
     if (x->cb(&ni, t->id, x->ud)) {
         atomic_store(&x->stop, 1);
@@ -579,7 +601,7 @@ done:
             keps_lattice_work_free(th[i].w);
             if (th[i].depth)
                 for (size_t d = 0; d < th[i].ndepth; d++)
-                    keps_classes_free(&th[i].depth[d]);
+                    keps_node_classes_free(&th[i].depth[d]);
             free(th[i].depth);
             free(th[i].levels);
         }

@@ -258,7 +258,8 @@ keps_status keps_table_numeric(keps_table *t, size_t col, keps_error *err)
         double x = strtod(s, &end);
         while (*end == ' ' || *end == '\t')
             end++;
-        if (end == s || *end != '\0' || errno == ERANGE || !isfinite(x)) {
+        /* strtod also reads hexadecimal ("0x1A"); data files mean decimal. */
+        if (end == s || *end != '\0' || errno == ERANGE || !isfinite(x) || strpbrk(s, "xX")) {
             free(num);
             return keps_table_cell_error(err, t, col, c->first_row[v],
                                          "'%s' is not a number; a numeric column needs a finite number "

@@ -127,6 +127,17 @@ static void tg_free(tg_inst *x)
     keps_table_free(x->t);
 }
 
+/* tg_make plus the instance's lattice (fails the test on error). */
+#include "keps/lattice.h"
+static keps_lattice *tg_make_lattice(tg_inst *x, keps_rng *rng, int maxq, int maxn)
+{
+    tg_make(x, rng, maxq, maxn);
+    keps_lattice *L = NULL;
+    keps_error err = {0};
+    assert_int_equal(keps_lattice_new(x->s, &L, &err), KEPS_OK);
+    return L;
+}
+
 /* Naive classes at a node: cls[r] = smallest row index with the same
  * generalized tuple; size[r] = class size of row r. O(n^2 q). */
 static void tg_classes(const tg_inst *x, const int *lv, int *cls, int *size)

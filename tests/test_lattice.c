@@ -38,10 +38,7 @@ static void test_ids(void **state)
     keps_rng *rng = keps_rng_new_seeded(11);
     for (int it = 0; it < 50; it++) {
         tg_inst x;
-        tg_make(&x, rng, TG_MAXQ, 20);
-        keps_lattice *L = NULL;
-        keps_error err = {0};
-        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
+        keps_lattice *L = tg_make_lattice(&x, rng, TG_MAXQ, 20);
         assert_int_equal(L->nnodes, (uint64_t)tg_nnodes(&x));
         for (long id = 0; id < tg_nnodes(&x); id++) {
             int a[TG_MAXQ], b[TG_MAXQ];
@@ -64,11 +61,9 @@ static void test_scan_oracle(void **state)
     keps_rng *rng = keps_rng_new_seeded(12);
     for (int it = 0; it < 300; it++) {
         tg_inst x;
-        tg_make(&x, rng, TG_MAXQ, TG_MAXN);
+        keps_lattice *L = tg_make_lattice(&x, rng, TG_MAXQ, TG_MAXN);
         size_t k = 1 + keps_rng_below(rng, 5);
-        keps_lattice *L = NULL;
         keps_error err = {0};
-        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
         long nn = tg_nnodes(&x);
         for (int threads = 1; threads <= 3; threads++) {
             scan_rec *rec = calloc((size_t)nn, sizeof *rec);
@@ -109,19 +104,16 @@ static void test_rollup_from_finer(void **state)
     keps_rng *rng = keps_rng_new_seeded(13);
     for (int it = 0; it < 200; it++) {
         tg_inst x;
-        tg_make(&x, rng, TG_MAXQ, TG_MAXN);
-        keps_lattice *L = NULL;
-        keps_error err = {0};
-        assert_int_equal(keps_lattice_new(x.s, &L, &err), KEPS_OK);
+        keps_lattice *L = tg_make_lattice(&x, rng, TG_MAXQ, TG_MAXN);
         keps_lattice_work *w = keps_lattice_work_new(L);
         int lo[TG_MAXQ], hi[TG_MAXQ];
         for (int i = 0; i < x.q; i++) {
             hi[i] = (int)keps_rng_below(rng, (uint64_t)x.height[i] + 1);
             lo[i] = (int)keps_rng_below(rng, (uint64_t)hi[i] + 1);
         }
-        keps_classes a, b;
-        keps_classes_init(&a);
-        keps_classes_init(&b);
+        keps_node_classes a, b;
+        keps_node_classes_init(&a);
+        keps_node_classes_init(&b);
         uint32_t *asg_a = calloc(L->bottom.n, sizeof *asg_a);
         uint32_t *asg_b = calloc(a.n + L->bottom.n, sizeof *asg_b);
         assert_int_equal(keps_lattice_rollup(L, w, NULL, lo, &a, asg_a), KEPS_OK);
@@ -136,8 +128,8 @@ static void test_rollup_from_finer(void **state)
         }
         free(asg_a);
         free(asg_b);
-        keps_classes_free(&a);
-        keps_classes_free(&b);
+        keps_node_classes_free(&a);
+        keps_node_classes_free(&b);
         keps_lattice_work_free(w);
         keps_lattice_free(L);
         tg_free(&x);

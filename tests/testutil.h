@@ -6,6 +6,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <math.h>
 /* cmocka needs these before its header */
 #include <cmocka.h>
 

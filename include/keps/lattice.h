@@ -6,11 +6,13 @@
  *
  * Evaluating a node = counting its equivalence classes on integer codes.
  * The lattice first groups the rows once into the distinct level-0 tuples
- * (the bottom node's classes). Each class keeps its row count and one
- * representative column code per QI; the class's generalized key at any
- * coarser node is map[i][l_i][rep_i] (hierarchies are consistent, so every
- * member maps to the same value). A node's classes are thus derived from
- * the classes of any finer node (roll-up) without touching the rows.
+ * (the bottom node's classes, which keep their column codes per QI). Every
+ * class keeps its row count and a representative bottom class; its
+ * generalized key at any coarser node is map[i][l_i][rep_i] (hierarchies
+ * are consistent, so every member maps to the same value). A node's classes
+ * are thus derived from the classes of any finer node (roll-up) without
+ * touching the rows; keps_lattice_rollup picks up only the coordinates that
+ * change when they are few.
  *
  * keps_lattice_scan evaluates every node (e.g. for the exponential
  * mechanism of SPEC 6) with roll-ups along a spanning tree of the lattice,
@@ -29,18 +31,20 @@ extern "C" {
 #endif
 
 /* Equivalence classes of one node. */
-typedef struct keps_classes {
+typedef struct keps_node_classes {
     size_t n;          /* number of classes */
     size_t cap;
     size_t q;          /* QIs per representative */
     uint32_t *count;   /* [n] rows in the class */
-    uint32_t *rep;     /* [n*q] column code (table code) of one member row, per QI */
+    uint32_t *bot;     /* [n] a bottom class inside the class (its representative) */
+    uint32_t *rep;     /* bottom only: [n*q] column codes of the class, per QI;
+                          others use keps_node_classes_rep() */
     uint64_t *key;     /* [n] generalized key at the node (internal) */
     uint64_t node;     /* id of the node these are the classes of */
-} keps_classes;
+} keps_node_classes;
 
-void keps_classes_init(keps_classes *c);
-void keps_classes_free(keps_classes *c);
+void keps_node_classes_init(keps_node_classes *c);
+void keps_node_classes_free(keps_node_classes *c);
 
 typedef struct keps_lattice_work keps_lattice_work;
 
@@ -52,7 +56,7 @@ typedef struct keps_lattice {
     uint64_t nnodes;     /* prod (h_i + 1) */
     uint64_t *stride;    /* [q] */
     uint32_t **card;     /* [q][level] number of distinct values at the level (hierarchy size) */
-    keps_classes bottom; /* classes of the bottom node (distinct level-0 tuples) */
+    keps_node_classes bottom; /* classes of the bottom node (distinct level-0 tuples) */
     uint32_t *row_class; /* [nrows] bottom class of each row */
     /* private */
     const uint32_t **codes;      /* [q] table codes per row */
@@ -60,6 +64,12 @@ typedef struct keps_lattice {
     int packed;          /* generalized keys fit a 64-bit mixed-radix number */
     uint64_t *mult;      /* [q] its multipliers (packed mode) */
 } keps_lattice;
+
+/* Column codes (per QI) of a row in class i of c. */
+static inline const uint32_t *keps_node_classes_rep(const keps_lattice *L, const keps_node_classes *c, size_t i)
+{
+    return L->bottom.rep + (size_t)c->bot[i] * L->q;
+}
 
 /* Builds the lattice of s's QIs (every QI needs a hierarchy) and groups the
  * rows into the bottom node's classes (one pass over the rows). */
@@ -79,12 +89,12 @@ void keps_lattice_work_free(keps_lattice_work *w);
  * <= levels (NULL = the bottom node). If assign is not NULL, assign[c] =
  * index in out of from's class c. out must not alias from.
  * Returns KEPS_OK or KEPS_ENOMEM. */
-keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_classes *from,
-                                const int *levels, keps_classes *out, uint32_t *assign);
+keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                                const int *levels, keps_node_classes *out, uint32_t *assign);
 
 /* Rows in classes smaller than k (these are suppressed), and, if small is
  * not NULL, the number of such classes. */
-size_t keps_classes_suppressed(const keps_classes *c, size_t k, size_t *small);
+size_t keps_node_classes_suppressed(const keps_node_classes *c, size_t k, size_t *small);
 
 /* What keps_lattice_scan reports for each node. */
 typedef struct keps_node_info {
@@ -93,7 +103,7 @@ typedef struct keps_node_info {
     size_t nclasses;              /* all classes, including those < k */
     size_t small_classes;         /* classes smaller than k */
     size_t suppressed;            /* rows in classes smaller than k */
-    const keps_classes *classes;  /* class sizes in classes->count[0..n) */
+    const keps_node_classes *classes;  /* class sizes in classes->count[0..n) */
 } keps_node_info;
 
 /* Called once per node, concurrently from up to nthreads threads (thread

@@ -1,10 +1,181 @@
-/* keps anonymize --algorithm ola (not implemented yet). */
+/* keps anonymize --algorithm ola: optimal full-domain generalization with
+ * suppression (library: keps/lattice.h, keps/ola.h, keps/metrics.h). */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "keps/ola.h"
+
+typedef struct ola_run {
+    size_t k;
+    double suppress;
+    keps_metric metric;
+    double t_start, t_loaded, t_searched, t_written;
+} ola_run;
+
+static int read_params(cli_ctx *c, ola_run *p)
+{
+    long k;
+    if (cli_require(c, "k"))
+        return 2;
+    if (cli_long(c, "k", 1, 1L << 31, 2, &k) < 0)
+        return 2;
+    p->k = (size_t)k;
+    if (cli_double(c, "suppress", 0, 1, 0, &p->suppress) < 0)
+        return 2;
+    const char *m = cli_str(c, "metric");
+    p->metric = KEPS_METRIC_LOSS;
+    if (m && keps_metric_parse(m, &p->metric))
+        return cli_usage_error(c, "--metric '%s': expected prec, loss, dm, aecs or entropy", m);
+    return 0;
+}
+
+static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const keps_ola_result *r,
+                   const keps_counts *n)
+{
+    const keps_schema *s = L->s;
+    cli_report_begin(c, j, "ola");
+    keps_json_int(j, "input_rows", (long long)n->input_rows);
+    keps_json_int(j, "output_rows", (long long)n->output_rows);
+    keps_json_int(j, "suppressed_rows", (long long)n->suppressed_rows);
+    keps_json_int(j, "removed_rows", (long long)n->removed_rows);
+    keps_json_int(j, "unsampled_rows", 0);
+    keps_json_object(j, "guarantee");
+    keps_json_str(j, "model", "k-anonymity");
+    keps_json_int(j, "k", (long long)p->k);
+    keps_json_num(j, "suppression_limit", p->suppress);
+    keps_json_int(j, "suppression_limit_rows", (long long)r->suppress_limit);
+    keps_json_end(j);
+    keps_json_object(j, "transformation");
+    for (size_t i = 0; i < L->q; i++)
+        keps_json_int(j, s->t->cols[s->qi[i].col].name, r->levels[i]);
+    keps_json_end(j);
+    keps_json_object(j, "heights");
+    for (size_t i = 0; i < L->q; i++)
+        keps_json_int(j, s->t->cols[s->qi[i].col].name, L->height[i]);
+    keps_json_end(j);
+    keps_json_str(j, "metric", keps_metric_name(p->metric));
+    keps_json_object(j, "metrics");
+    for (int m = 0; m < KEPS_METRIC_COUNT; m++)
+        keps_json_num(j, keps_metric_name((keps_metric)m), r->metrics.v[m]);
+    keps_json_int(j, "classes", (long long)r->nclasses);
+    keps_json_end(j);
+    keps_json_int(j, "nodes_total", (long long)r->nodes_total);
+    keps_json_int(j, "nodes_evaluated", (long long)r->nodes_evaluated);
+    keps_json_int(j, "k_minimal_nodes", (long long)r->nminimal);
+    keps_json_object(j, "timing_ms");
+    keps_json_num(j, "total", p->t_written - p->t_start);
+    keps_json_num(j, "load", p->t_loaded - p->t_start);
+    keps_json_num(j, "search", p->t_searched - p->t_loaded);
+    keps_json_num(j, "write", p->t_written - p->t_searched);
+    keps_json_end(j);
+    keps_json_end(j);
+}
+
+static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const keps_ola_result *r,
+                   const keps_counts *n)
+{
+    const keps_schema *s = L->s;
+    size_t len = 512 + L->q * 80, o = 0;
+    char *text = malloc(len);
+    if (!text)
+        return cli_emit_report(c, j, NULL);
+    o += (size_t)snprintf(text + o, len - o, "ola: %zu-anonymous node", p->k);
+    for (size_t i = 0; i < L->q; i++)
+        o += (size_t)snprintf(text + o, len - o, " %s=%d/%d", s->t->cols[s->qi[i].col].name, r->levels[i],
+                              L->height[i]);
+    o += (size_t)snprintf(text + o, len - o,
+                          "\n  %zu of %zu rows suppressed (limit %zu)%s; %zu classes\n"
+                          "  %s %.6g (prec %.6g, loss %.6g, discernibility %.6g, aecs %.6g, entropy %.6g)\n"
+                          "  %llu of %llu nodes evaluated, %zu k-minimal\n",
+                          n->suppressed_rows, n->input_rows, r->suppress_limit,
+                          n->removed_rows ? ", removed" : "", r->nclasses, keps_metric_name(p->metric),
+                          r->metrics.v[p->metric], r->metrics.v[KEPS_METRIC_PREC], r->metrics.v[KEPS_METRIC_LOSS],
+                          r->metrics.v[KEPS_METRIC_DM], r->metrics.v[KEPS_METRIC_AECS],
+                          r->metrics.v[KEPS_METRIC_ENTROPY], (unsigned long long)r->nodes_evaluated,
+                          (unsigned long long)r->nodes_total, r->nminimal);
+    int rc = cli_emit_report(c, j, text);
+    free(text);
+    return rc;
+}
+
+/* Exit 1: even the top node leaves more rows in small classes than the
+ * limit; say which fraction would do. */
+static int impossible(cli_ctx *c, const keps_lattice *L, const ola_run *p, const keps_ola_result *r)
+{
+    double need = (double)r->top_suppressed / (double)L->nrows;
+    /* round up so that floor(need * N) >= top_suppressed still holds */
+    double shown = ceil(need * 1e6) / 1e6;
+    fprintf(stderr,
+            "keps %s: no transformation is %zu-anonymous with at most %zu of %zu rows suppressed (--suppress %g): "
+            "even the top node (every QI fully generalized) leaves %zu rows in classes smaller than %zu. "
+            "The lowest suppression that works is --suppress %.6f; or lower -k or use fewer QIs.\n",
+            c->cmd->name, p->k, r->suppress_limit, L->nrows, p->suppress, r->top_suppressed, p->k, shown);
+    return 1;
+}
+
+static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
+{
+    keps_error err = {0};
+    keps_ola_params prm = {p->k, p->suppress, p->metric, 0};
+    keps_ola_result r;
+    if (keps_ola_run(L, &prm, &r, &err))
+        return cli_fail(c, &err);
+    if (!r.found) {
+        int rc = impossible(c, L, p, &r);
+        keps_ola_result_free(&r);
+        return rc;
+    }
+    p->t_searched = cli_now_ms();
+    keps_table *rel = NULL;
+    keps_counts n;
+    int rc = 0;
+    if (keps_ola_apply(L, r.levels, p->k, cli_flag(c, "remove-suppressed"), &rel, &n, &err))
+        rc = cli_fail(c, &err);
+    if (!rc)
+        rc = cli_write_release(c, rel);
+    keps_table_free(rel);
+    if (!rc) {
+        p->t_written = cli_now_ms();
+        keps_json j;
+        report(c, &j, L, p, &r, &n);
+        rc = summary(c, &j, L, p, &r, &n);
+        keps_json_free(&j);
+    }
+    keps_ola_result_free(&r);
+    return rc;
+}
 
 int cli_anonymize_ola(cli_ctx *c)
 {
-    fprintf(stderr, "keps %s: --algorithm ola is not implemented yet\n", c->cmd->name);
-    return 2;
+    ola_run p;
+    memset(&p, 0, sizeof p);
+    p.t_start = cli_now_ms();
+    int rc = read_params(c, &p);
+    if (rc)
+        return rc;
+    keps_table *t = NULL;
+    keps_schema *s = NULL;
+    if ((rc = cli_load_input(c, &t)))
+        return rc;
+    if ((rc = cli_build_schema(c, t, &s))) {
+        keps_table_free(t);
+        return rc;
+    }
+    keps_lattice *L = NULL;
+    keps_error err = {0};
+    if (s->nqi == 0)
+        rc = cli_usage_error(c, "ola needs at least one --qi NAME:HIERARCHY.csv (or NAME:interval=W1,W2,...)");
+    else if (keps_lattice_new(s, &L, &err))
+        rc = cli_fail(c, &err);
+    else {
+        p.t_loaded = cli_now_ms();
+        rc = search_and_write(c, L, &p);
+    }
+    keps_lattice_free(L);
+    keps_schema_free(s);
+    keps_table_free(t);
+    return rc;
 }

@@ -50,6 +50,7 @@ struct cli_ctx {
     size_t npos;
     int json, quiet;
     keps_rng *rng;         /* made on first use by cli_rng() */
+    const keps_table *input; /* set by cli_load_input, for the report */
 };
 
 /* Common options (CLI.md); commands list the ones they take. */

@@ -13,11 +13,21 @@ static const cli_opt opt_n = {"categories", 'n', "N", 0, "number of categories o
 static const cli_opt opt_t = {"t", 0, "T", 0, "multiplicative t-closeness level (t >= 1)", "--t 2"};
 static const cli_opt opt_from = {"from", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you have", "--from ldp"};
 static const cli_opt opt_to = {"to", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you want", "--to kt"};
+static const cli_opt opt_pt = {"pt", 0, "P", 0, "rr-t: keep probability p_t of RR-t", "--pt 0.5"};
+static const cli_opt opt_freq = {"frequencies", 0, "F1,F2,...", 0,
+                                 "rr-t: the attribute's distribution over its values (probabilities or counts; "
+                                 "normalized); without it -n N means uniform",
+                                 "--frequencies 0.2,0.3,0.5"};
+static const cli_opt opt_to_k = {"to-k", 0, "K", 0,
+                                 "implies: group size of the target model when both sides have one (default: "
+                                 "Theorem 4's N-k, or the same k)",
+                                 "--to-k 90"};
 static const cli_opt opt_records = {"records", 0, "N", 0, "number of records N in the data set", "--records 100"};
 
 static const cli_opt *const opts[] = {&cli_opt_k, &cli_opt_beta, &cli_opt_epsilon, &opt_eps_prime,
                                       &cli_opt_delta, &opt_max_k, &opt_p, &opt_n, &opt_t,
-                                      &opt_from, &opt_to, &opt_records, NULL};
+                                      &opt_from, &opt_to, &opt_records, &opt_pt, &opt_freq,
+                                      &opt_to_k, NULL};
 
 static int run(cli_ctx *c)
 {
@@ -43,9 +53,13 @@ const cli_cmd cmd_privacy = {
     "privacy delta|min-k|rr-epsilon|rr-t|implies [options]",
     "delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for -k, --beta and optionally "
     "--epsilon/--epsilon-prime; min-k: the smallest k reaching --delta. rr-epsilon: the exact epsilon-LDP of "
-    "randomized response with keep probability -p over -n categories; rr-t: the multiplicative t of RR-t; "
-    "implies: translates between (1,t)/(k,t)-closeness, epsilon-LDP and (k,epsilon)-DP by the theorems of "
-    "Ekenstedt et al. (SPEC 7), refusing the directions the paper proves impossible.",
+    "randomized response with keep probability -p over -n categories (--epsilon E instead gives the largest p); "
+    "rr-t: the multiplicative t of RR-t with keep probability --pt over the distribution --frequencies (or -n "
+    "uniform categories; --t T instead gives the largest p_t); implies: translates between epsilon-LDP (ldp), "
+    "multiplicative t-closeness with classes of at least -k records (tclose), (k,t)-closeness (kt) and "
+    "(k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. (SPEC 7), e.g. --from ldp --epsilon E --to kt -k K "
+    "--records N; -k is the source's group size (the target's when the source is ldp), --to-k the target's. "
+    "It refuses the directions the paper proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.",
     "keps privacy delta -k 75 --beta 0.7 --json",
     opts,
     run,

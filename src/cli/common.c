@@ -40,7 +40,10 @@ int cli_load_input(cli_ctx *c, keps_table **t)
 {
     if (cli_require(c, "input"))
         return 2;
-    return cli_load_table(c, cli_str(c, "input"), t);
+    int rc = cli_load_table(c, cli_str(c, "input"), t);
+    if (!rc)
+        c->input = *t;
+    return rc;
 }
 
 int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **out)
@@ -195,6 +198,14 @@ void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
     }
     keps_json_end(j);
     keps_json_bool(j, "seeded", c->rng && keps_rng_is_seeded(c->rng));
+    if (c->input) {
+        /* Missing values are a value of their own; say how many there were. */
+        keps_json_object(j, "missing_values");
+        for (size_t k = 0; k < c->input->ncols; k++)
+            if (c->input->cols[k].missing_count)
+                keps_json_int(j, c->input->cols[k].name, (long long)c->input->cols[k].missing_count);
+        keps_json_end(j);
+    }
 }
 
 double cli_now_ms(void)

@@ -1,0 +1,100 @@
+/* keps: strict multidimensional Mondrian (LeFevre, DeWitt, Ramakrishnan
+ * 2006), SPEC 3.
+ *
+ * Quasi-identifiers come from a schema: a QI with no hierarchy is numeric
+ * (parsed with keps_table_numeric; a missing value is an error), a QI with
+ * an ARX hierarchy is categorical.
+ *
+ * A partition's extent on a QI is
+ *   numeric:     [min, max] of its records;
+ *   categorical: the covering node, the lowest hierarchy node (level, code)
+ *                that all its records generalize to.
+ * Its normalized width is
+ *   numeric:     (max - min) / (max - min over the whole data set), 0 if the
+ *                data set's range is 0;
+ *   categorical: (leaves(node) - 1) / (leaves - 1), leaves = hierarchy rows
+ *                (0 for a one-row hierarchy).
+ * Starting from all records, a partition is split on the QI of largest
+ * normalized width (ties: earlier QI) that admits a cut, else on the next
+ * widest, and so on; a partition no QI can cut becomes an equivalence class.
+ * Cuts:
+ *   numeric:     at the median: v = the value at sorted position
+ *                floor((n-1)/2); the two candidate cuts are "x <= v" and
+ *                "x < v" (records with equal values stay together); a cut is
+ *                allowed when both sides keep >= k records; of the allowed
+ *                ones the more balanced is taken (ties: "x <= v"). When
+ *                neither is allowed no cut of this QI is: the run of
+ *                values equal to v covers every position from k to n-k.
+ *   categorical: into the children of the covering node (multi-way); allowed
+ *                when every non-empty child group keeps >= k records.
+ * So every class has >= k records and no class admits a cut on any QI.
+ * The work is a loop over an explicit stack (no recursion); each level of
+ * splitting costs O(n) (median by selection, not sorting), O(n log n) in all.
+ *
+ * Metrics:
+ *   NCP (normalized certainty penalty, Xu et al. 2006): each record's
+ *   penalty on a QI is its class's normalized width on that QI (definition
+ *   above: numeric (hi-lo)/(domain range), categorical (leaves under the
+ *   node - 1)/(total leaves - 1)); ncp = the mean over all records and all
+ *   QIs, in [0, 1] (0 = nothing generalized, 1 = everything fully
+ *   generalized).
+ *   discernibility = sum over classes of |class|^2 (Mondrian suppresses
+ *   nothing).
+ *
+ * Released values: numeric "[lo-hi]" with lo, hi printed by %.15g; a class
+ * whose records share one value releases that value alone (e.g. "39", not
+ * "[39-39]"), always printed by %.15g. Categorical: the covering node's
+ * label (level 0 = the original value). */
+#ifndef KEPS_MONDRIAN_H
+#define KEPS_MONDRIAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keps/error.h"
+#include "keps/schema.h"
+#include "keps/table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A class's extent on one QI. */
+typedef struct keps_mondrian_extent {
+    double lo, hi;     /* numeric QI: min and max; categorical: unused (0) */
+    int level;         /* categorical: covering node's level; numeric: -1 */
+    uint32_t node;     /* categorical: its code at that level */
+    double width;      /* normalized width (the NCP term) */
+} keps_mondrian_extent;
+
+typedef struct keps_mondrian_result {
+    size_t n, nqi, k;
+    size_t nclasses;
+    uint32_t *cls;                  /* [n] class of each record */
+    uint32_t *size;                 /* [nclasses] */
+    keps_mondrian_extent *extent;   /* [nclasses * nqi] */
+    double ncp;
+    double discernibility;
+} keps_mondrian_result;
+
+/* Partitions the records of s->t on the schema's QIs. The table is not
+ * const: numeric QIs are parsed in place (keps_table_numeric). Errors: k < 1
+ * or no QI (KEPS_EINPUT); a numeric QI cell that is not a number or is
+ * missing (KEPS_EINPUT, file:line:col); fewer than k records (KEPS_EJOB). */
+keps_status keps_mondrian(const keps_schema *s, keps_table *t, size_t k, keps_mondrian_result *out,
+                          keps_error *err);
+void keps_mondrian_result_free(keps_mondrian_result *r);
+
+/* Released text of class c on QI q into buf (see the format above). */
+void keps_mondrian_label(const keps_schema *s, const keps_mondrian_result *r, size_t c, size_t q, char *buf,
+                         size_t len);
+
+/* The release in input order: QIs replaced by their class's label, other
+ * released columns copied. */
+keps_status keps_mondrian_release(const keps_schema *s, const keps_mondrian_result *r, keps_table **release,
+                                  keps_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

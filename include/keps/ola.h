@@ -1,0 +1,72 @@
+/* keps: OLA, optimal k-anonymity by full-domain generalization with
+ * suppression (El Emam et al. 2009; SPEC 2).
+ *
+ * A node satisfies the constraints when the rows in its classes smaller
+ * than k number at most floor(s*N) (those rows are suppressed). This is
+ * monotone (a class of size >= k stays in a class of size >= k above), so
+ * OLA's binary search along generalization strategies with predictive
+ * tagging finds every k-minimal node. The answer is the node with the
+ * least loss under the chosen metric among ALL nodes satisfying the
+ * constraints: with floor(s*N) = 0 the metrics are monotone and the best
+ * k-minimal node is optimal; otherwise a second pass walks the anonymous
+ * region level by level from the k-minimal nodes, pruning every node above
+ * one whose lower bound (keps_metrics_bound) is not below the best score.
+ * The top-level Kmin call's middle nodes are shared out to two threads
+ * (tags shared); the result does not depend on the thread count, the
+ * number of nodes evaluated may vary a little from run to run. */
+#ifndef KEPS_OLA_H
+#define KEPS_OLA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keps/error.h"
+#include "keps/lattice.h"
+#include "keps/metrics.h"
+#include "keps/schema.h"
+#include "keps/table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct keps_ola_params {
+    size_t k;           /* >= 1 */
+    double suppress;    /* fraction s in [0, 1]: up to floor(s*N) rows suppressed */
+    keps_metric metric; /* what to minimize (KEPS_METRIC_LOSS as ARX) */
+    int threads;        /* 1: sequential; otherwise (0 = default) 2 search threads */
+} keps_ola_params;
+
+typedef struct keps_ola_result {
+    int found;                  /* 0: no node satisfies the constraints */
+    int *levels;                /* [q] the chosen node */
+    uint64_t node;              /* its id */
+    keps_metric_values metrics; /* every metric at the chosen node */
+    size_t suppressed;          /* rows in classes smaller than k there */
+    size_t nclasses;            /* classes of size >= k there */
+    size_t suppress_limit;      /* floor(s*N) */
+    uint64_t nodes_total;
+    uint64_t nodes_evaluated;   /* distinct nodes whose classes were counted */
+    uint64_t *minimal;          /* ids of the k-minimal nodes */
+    size_t nminimal;
+    size_t top_suppressed;      /* rows in classes < k at the top node; the
+                                   lowest workable fraction is this / N */
+} keps_ola_result;
+
+/* Runs the search. Returns KEPS_OK also when no node satisfies the
+ * constraints (res->found = 0); errors are out of memory or bad params. */
+keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_ola_result *res,
+                         keps_error *err);
+void keps_ola_result_free(keps_ola_result *r);
+
+/* Applies node levels to the schema's table: a release (keps_release_new
+ * columns) whose QIs hold the hierarchy labels at the node's levels; rows
+ * in classes smaller than k get '*' in every QI, or are left out if
+ * remove_suppressed. counts gets the accounting. */
+keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed,
+                           keps_table **release, keps_counts *counts, keps_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,178 @@
+/* keps: randomized response for epsilon-LDP and multiplicative t-closeness
+ * (Ekenstedt et al. 2022, seed 002; SPEC 7).
+ *
+ * A mechanism on a nominal attribute with categories 0..n-1 is its transition
+ * matrix M[y][z] = Pr(Z = z | Y = y). Three mechanisms:
+ *   RR-LDP (Fig. 4): keep with probability p, else uniform over the n values;
+ *   RR-t   (Fig. 5): keep with probability p_t, else a value drawn from the
+ *                    empirical distribution f of the whole data set;
+ *   both   (mechanism 2): RR-t, then RR-LDP on its output (M_t * M_ldp).
+ * Several nominal columns are one joint value (section V-E): see
+ * keps_rr_joint_codes().
+ *
+ * Levels are computed from the matrix (SPEC 9: seed 002's printed eq. (1) is
+ * wrong). Buckets are the single output values (the finest partition, which
+ * gives the largest, i.e. most conservative, level). The paper's Theorem 3
+ * prints t = (k/N)(1 + (N-k-1)e^eps/k); that bound is not attained (it even
+ * falls below 1 at k = N-1). The worst case (k records at the smallest
+ * probability, N-k at e^eps times it) gives t = (k + (N-k)e^eps)/N, which is
+ * Theorem 2's formula at k = 1; keps uses it (keps_rr_ldp_to_kt). */
+#ifndef KEPS_RR_H
+#define KEPS_RR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keps/error.h"
+#include "keps/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest joint domain keps builds a dense matrix for (512 x 512 doubles). */
+#define KEPS_RR_MAX_CATEGORIES 512
+
+typedef struct keps_rr_matrix {
+    size_t n;
+    double *m; /* [n*n] row-major: m[y*n + z] = Pr(Z = z | Y = y) */
+} keps_rr_matrix;
+
+typedef enum { KEPS_RR_LDP = 0, KEPS_RR_TCLOSE, KEPS_RR_BOTH } keps_rr_kind;
+
+/* How one mechanism is parameterized. */
+typedef struct keps_rr_params {
+    keps_rr_kind kind;
+    double p;  /* RR-LDP keep probability (LDP, BOTH) */
+    double pt; /* RR-t keep probability (TCLOSE, BOTH) */
+} keps_rr_params;
+
+/* ---- transition matrices ---- */
+keps_status keps_rr_ldp_matrix(size_t n, double p, keps_rr_matrix *out, keps_error *err);
+/* freq[n]: the empirical distribution (sums to 1). */
+keps_status keps_rr_t_matrix(size_t n, const double *freq, double pt, keps_rr_matrix *out,
+                             keps_error *err);
+/* out = first then second (matrix product first * second). */
+keps_status keps_rr_compose(const keps_rr_matrix *first, const keps_rr_matrix *second,
+                            keps_rr_matrix *out, keps_error *err);
+/* The matrix of a parameterized mechanism (freq needed for TCLOSE/BOTH). */
+keps_status keps_rr_matrix_for(const keps_rr_params *par, size_t n, const double *freq,
+                               keps_rr_matrix *out, keps_error *err);
+void keps_rr_matrix_free(keps_rr_matrix *m);
+
+/* ---- closed forms and their inverses (parameter choice both ways) ---- */
+/* RR-LDP: eps = ln(1 + n p/(1-p)) (SPEC 7/9); infinity at p = 1. */
+double keps_rr_ldp_epsilon(double p, size_t n);
+/* Largest p with keps_rr_ldp_epsilon(p, n) <= eps: (e^eps-1)/(e^eps-1+n). */
+double keps_rr_ldp_p(double eps, size_t n);
+/* RR-t: eq. (2) of seed 002, worst case an EC holding one value a_i:
+ *   t = max( max_i 1 + p_t (1/f_i - 1),  1/(1 - p_t) [if >= 2 values occur] )
+ * over the values with f_i > 0. (The paper's printing of (2) garbles the
+ * ratio; these are the two ratios Def. 4 takes for such a class.) */
+double keps_rr_t_level(double pt, const double *freq, size_t n);
+/* Largest p_t in [0,1] with keps_rr_t_level(p_t) <= t (t >= 1). */
+double keps_rr_t_p(double t, const double *freq, size_t n);
+
+/* ---- implications (Theorems 2-4, Lemma 1 and 2) ---- */
+/* eps-LDP => (k,t)-closeness and multiplicative t-closeness with classes of
+ * at least k records: t = (k + (N-k) e^eps)/N (Theorem 2 at k = 1, Theorem 3
+ * corrected, see above). */
+double keps_rr_ldp_to_kt(double eps, size_t k, size_t N);
+/* Inverse: the largest eps whose implied t is <= t: ln((N t - k)/(N - k)). */
+double keps_rr_kt_to_ldp_needed(double t, size_t k, size_t N);
+
+typedef enum { KEPS_PM_LDP = 0, KEPS_PM_TCLOSE, KEPS_PM_KT, KEPS_PM_KDP } keps_pmodel;
+
+/* A privacy statement: model at level (eps for LDP/KDP, t for TCLOSE/KT)
+ * with its group size k (TCLOSE: smallest class; KT: subset size; KDP:
+ * records removed; unused for LDP). */
+typedef struct keps_plevel {
+    keps_pmodel model;
+    double level;
+    long k;
+} keps_plevel;
+
+/* What keps_rr_implies derived. */
+typedef struct keps_implication {
+    keps_plevel to;
+    char rule[64];    /* e.g. "Theorem 4.1" */
+    const char *why;  /* condition under which it holds */
+} keps_implication;
+
+const char *keps_pmodel_name(keps_pmodel m);
+int keps_pmodel_parse(const char *s, keps_pmodel *out); /* ldp|tclose|kt|kdp; 0 ok */
+/* from -> to. to_k <= 0 picks the natural k (Theorem 4: N - k). N is the
+ * number of records (needed where the formula has it; 0 if unknown).
+ * KEPS_EJOB when the paper proves the direction impossible (message names
+ * the theorem and the reason); KEPS_EINPUT when a parameter is missing. */
+keps_status keps_rr_implies(const keps_plevel *from, keps_pmodel to, long to_k, long N,
+                            keps_implication *out, keps_error *err);
+
+/* ---- exact verifiers from a matrix and the data ----
+ * value[i] in [0, M->n) is record i's category; cls[i] its class
+ * (equivalence class id in [0, nclasses)). Levels are INFINITY where a
+ * probability ratio is unbounded. */
+/* Def. 4: multiplicative t over the given classes. */
+double keps_rr_verify_mult_t(const keps_rr_matrix *M, const uint32_t *value, const uint32_t *cls,
+                             size_t N, size_t nclasses);
+/* Def. 7: (k,t)-closeness, 1 <= k <= N-1; the worst k-subset per bucket is
+ * the k records with the highest / lowest probability of that bucket. */
+double keps_rr_verify_kt(const keps_rr_matrix *M, const uint32_t *value, size_t N, size_t k);
+/* Def. 6: eps-LDP over the records present. */
+double keps_rr_verify_ldp(const keps_rr_matrix *M, const uint32_t *value, size_t N);
+/* Def. 8 with Q = the distribution of the released attribute: (k,eps)-DP,
+ * 1 <= k <= N-1 (k records removed). */
+double keps_rr_verify_kdp(const keps_rr_matrix *M, const uint32_t *value, size_t N, size_t k);
+
+/* eps-LDP of the matrix over every input in the domain (data independent). */
+double keps_rr_matrix_epsilon(const keps_rr_matrix *M);
+
+/* The four levels side by side: closed forms the parameters promise, or the
+ * levels a matrix achieves on the data. Group sizes: k for multiplicative t
+ * (smallest class) and (k,t)-closeness, k_dp records removed for (k,eps)-DP. */
+typedef struct keps_rr_levels {
+    double epsilon_ldp; /* Def. 6 */
+    double mult_t;      /* Def. 4 */
+    double kt;          /* Def. 7 at k */
+    double kdp;         /* Def. 8 at k_dp */
+} keps_rr_levels;
+
+/* Closed forms: RR-LDP eps = ln(1 + n p/(1-p)) and t, (k,t), (k_dp,eps) by
+ * Theorems 3 and 4; RR-t t by eq. (2), eps of its matrix over the domain;
+ * the sequence takes the smaller of both (each stage bounds it: RR-LDP by
+ * mixing, RR-t by post-processing). M is the mechanism's matrix. */
+void keps_rr_closed_levels(const keps_rr_params *par, const keps_rr_matrix *M, const double *freq, size_t N,
+                           size_t k, size_t k_dp, keps_rr_levels *out);
+/* Exact levels of M on the data (the verifiers above). */
+void keps_rr_verified_levels(const keps_rr_matrix *M, const uint32_t *value, const uint32_t *cls, size_t N,
+                             size_t nclasses, size_t k, size_t k_dp, keps_rr_levels *out);
+
+/* ---- utility, binary gain: U = sum_z max_y f(y) M[y][z] (eqs. 4-6) ---- */
+double keps_rr_utility(const keps_rr_matrix *M, const double *freq);
+
+/* ---- applying a mechanism ---- */
+/* Draws each record's output from its row of M with the project's
+ * categorical sampler (keps/sample.h). out may equal value. */
+keps_status keps_rr_randomize(const keps_rr_matrix *M, const uint32_t *value, size_t N, keps_rng *rng,
+                              uint32_t *out, keps_error *err);
+
+/* Several nominal columns as one joint value: value[i] = sum_j codes_j[i] *
+ * prod_{l<j} nvalues_l. Fails if the product of the domain sizes exceeds
+ * KEPS_RR_MAX_CATEGORIES. *n gets the joint domain size. */
+keps_status keps_rr_joint_codes(size_t ncols, const uint32_t *const *codes, const uint32_t *nvalues,
+                                size_t N, uint32_t *value, size_t *n, keps_error *err);
+/* Splits a joint value back into per-column codes (out[ncols]). */
+void keps_rr_joint_split(uint32_t v, size_t ncols, const uint32_t *nvalues, uint32_t *out);
+
+/* Classes from equal tuples of codes of the given columns. cls[N] gets ids
+ * 0..*nclasses-1 in order of first appearance; *min_size the smallest. */
+keps_status keps_rr_classes(size_t ncols, const uint32_t *const *codes, size_t N, uint32_t *cls,
+                            size_t *nclasses, size_t *min_size, keps_error *err);
+
+/* Empirical distribution of value[] over n categories (freq[n]). */
+void keps_rr_frequencies(const uint32_t *value, size_t N, size_t n, double *freq);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,788 @@
+/* MDAV and insensitive MDAV microaggregation (see include/keps/mdav.h).
+ *
+ * Standard MDAV keeps the records not yet grouped in a compacted row-major
+ * array of standardized values (z) plus their input row index; a grouped
+ * record is swap-removed, so every scan reads one contiguous block. The
+ * scans (farthest from a point; k-1 nearest to a record, fused with the
+ * farthest-from-it and the running sum for the next centroid) are split
+ * between a small persistent thread pool. Ties never depend on array
+ * position: they are broken by input row index, so the result does not
+ * depend on the thread count or on the swap-removal order. */
+#include "keps/mdav.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_THREADS 8
+/* Below this many doubles a scan runs on the calling thread only: waking
+ * the helper costs more than it saves. */
+#define PAR_MIN_WORK 16384
+
+static int mdav_threads = 2;
+
+void keps_mdav_threads(int nthreads)
+{
+    mdav_threads = nthreads < 1 ? 1 : nthreads > MAX_THREADS ? MAX_THREADS : nthreads;
+}
+
+/* ---- a persistent pool of helpers sharing chunked scans ----
+ *
+ * A scan is cut into chunks that threads claim from one atomic word
+ * (task | nchunks | next chunk). The caller claims chunks too, so a helper
+ * that is not scheduled (a loaded machine) costs nothing: the caller simply
+ * does every chunk. Each thread accumulates into its own slot; the caller
+ * merges the slots of the threads that took part in this task. */
+
+typedef struct pool pool;
+typedef void (*begin_fn)(void *ctx, int tid);
+typedef void (*chunk_fn)(void *ctx, int tid, size_t chunk, size_t nchunks);
+
+typedef struct worker_arg {
+    pool *p;
+    int tid;
+} worker_arg;
+
+#define CLAIM_BITS 20
+#define CLAIM_MASK ((UINT64_C(1) << CLAIM_BITS) - 1)
+
+struct pool {
+    int nt;
+    pthread_t th[MAX_THREADS];
+    worker_arg args[MAX_THREADS];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    atomic_uint gen;                  /* bumped to wake the helpers */
+    _Atomic uint64_t claim;           /* task << 40 | nchunks << 20 | next */
+    atomic_size_t completed;          /* chunks finished in this task */
+    atomic_uint used[MAX_THREADS];    /* 1: this thread took part in the task */
+    atomic_int quit;
+    uint64_t task;                    /* caller only */
+    void *ctx;
+    begin_fn begin;
+    chunk_fn chunk;
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Claims and runs chunks until the current task has none left. */
+static void pool_work(pool *p, int tid)
+{
+    int first = 1;
+    uint64_t c = atomic_load_explicit(&p->claim, memory_order_acquire);
+    for (;;) {
+        uint64_t next = c & CLAIM_MASK, nchunks = (c >> CLAIM_BITS) & CLAIM_MASK;
+        if (next >= nchunks)
+            return;
+        if (!atomic_compare_exchange_weak_explicit(&p->claim, &c, c + 1, memory_order_acq_rel,
+                                                   memory_order_acquire))
+            continue;
+        if (first) {
+            p->begin(p->ctx, tid);
+            atomic_store_explicit(&p->used[tid], 1, memory_order_relaxed);
+            first = 0;
+        }
+        p->chunk(p->ctx, tid, (size_t)next, (size_t)nchunks);
+        atomic_fetch_add_explicit(&p->completed, 1, memory_order_release);
+        c = atomic_load_explicit(&p->claim, memory_order_acquire);
+    }
+}
+
+/* Helpers spin briefly (scans follow each other within microseconds), then
+ * sleep on the condition variable so an idle pool costs nothing. */
+static void *worker(void *arg)
+{
+    pool *p = ((worker_arg *)arg)->p;
+    int tid = ((worker_arg *)arg)->tid;
+    unsigned seen = 0;
+    for (;;) {
+        unsigned g;
+        int spins = 0;
+        while ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) == seen) {
+            if (spins++ < 2000) {
+                cpu_relax();
+                continue;
+            }
+            pthread_mutex_lock(&p->mu);
+            while (atomic_load_explicit(&p->gen, memory_order_acquire) == seen)
+                pthread_cond_wait(&p->cv, &p->mu);
+            pthread_mutex_unlock(&p->mu);
+        }
+        seen = g;
+        if (atomic_load_explicit(&p->quit, memory_order_acquire))
+            return NULL;
+        pool_work(p, tid);
+    }
+}
+
+static void pool_wake(pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Starts nt-1 helpers; if a thread cannot be created the pool just runs
+ * with fewer (down to serial). */
+static void pool_start(pool *p, int nt, void *ctx, begin_fn begin, chunk_fn chunk)
+{
+    memset(p, 0, sizeof *p);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    atomic_init(&p->gen, 0);
+    atomic_init(&p->claim, 0);
+    atomic_init(&p->completed, 0);
+    atomic_init(&p->quit, 0);
+    for (int t = 0; t < MAX_THREADS; t++)
+        atomic_init(&p->used[t], 0);
+    p->ctx = ctx;
+    p->begin = begin;
+    p->chunk = chunk;
+    p->nt = 1;
+    for (int t = 1; t < nt; t++) {
+        p->args[t].p = p;
+        p->args[t].tid = t;
+        if (pthread_create(&p->th[t], NULL, worker, &p->args[t]) != 0)
+            break;
+        p->nt = t + 1;
+    }
+}
+
+/* Runs one task of nchunks chunks (< 2^20) and waits for all of them; then
+ * p->used[t] says which threads' slots hold results. The task number only
+ * keeps a stale claim word from matching a new one. */
+static void pool_run(pool *p, size_t nchunks)
+{
+    p->task = (p->task + 1) & 0xFFFFFF;
+    atomic_store_explicit(&p->completed, 0, memory_order_relaxed);
+    for (int t = 0; t < p->nt; t++)
+        atomic_store_explicit(&p->used[t], 0, memory_order_relaxed);
+    atomic_store_explicit(&p->claim, p->task << (2 * CLAIM_BITS) | (uint64_t)nchunks << CLAIM_BITS,
+                          memory_order_release);
+    if (nchunks > 1 && p->nt > 1)
+        pool_wake(p);
+    pool_work(p, 0);
+    int spins = 0;
+    while (atomic_load_explicit(&p->completed, memory_order_acquire) < nchunks) {
+        if (spins++ < 2000)
+            cpu_relax();
+        else
+            sched_yield();
+    }
+}
+
+static void pool_stop(pool *p)
+{
+    if (p->nt > 1) {
+        atomic_store_explicit(&p->quit, 1, memory_order_release);
+        pool_wake(p);
+        for (int t = 1; t < p->nt; t++)
+            pthread_join(p->th[t], NULL);
+    }
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
+}
+
+/* ---- candidate records: squared distance + input row + array position ---- */
+
+typedef struct cand {
+    double d;
+    uint32_t idx;   /* input row: the tie-breaker */
+    uint32_t pos;   /* position in the compacted array */
+} cand;
+
+/* a is nearer than b */
+static inline int nearer(double da, uint32_t ia, double db, uint32_t ib)
+{
+    return da < db || (da == db && ia < ib);
+}
+/* a is farther than b (ties: smaller row wins as well) */
+static inline int farther(double da, uint32_t ia, double db, uint32_t ib)
+{
+    return da > db || (da == db && ia < ib);
+}
+
+/* Bounded max-heap (root = the least near of the kept candidates). */
+static void heap_push(cand *h, size_t *n, size_t cap, cand c)
+{
+    if (cap == 0)
+        return;
+    size_t i;
+    if (*n < cap) {
+        i = (*n)++;
+        while (i > 0) {
+            size_t up = (i - 1) / 2;
+            if (!nearer(h[up].d, h[up].idx, c.d, c.idx))
+                break;
+            h[i] = h[up];
+            i = up;
+        }
+        h[i] = c;
+        return;
+    }
+    if (!nearer(c.d, c.idx, h[0].d, h[0].idx))
+        return;
+    i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, w = i;
+        const cand *best = &c;
+        if (l < *n && nearer(best->d, best->idx, h[l].d, h[l].idx)) {
+            w = l;
+            best = &h[l];
+        }
+        if (r < *n && nearer(best->d, best->idx, h[r].d, h[r].idx))
+            w = r;
+        if (w == i)
+            break;
+        h[i] = h[w];
+        i = w;
+    }
+    h[i] = c;
+}
+
+/* ---- MDAV state and scans ---- */
+
+typedef struct acc {      /* one thread's partial result */
+    cand far;
+    cand *heap;
+    size_t nh;
+    double *sum;
+} acc;
+
+typedef struct scan {
+    const double *z;      /* [nrem*m] compacted standardized values */
+    const uint32_t *idx;  /* [nrem] input rows */
+    size_t nrem, m, kk;   /* kk = neighbours wanted (k-1) */
+    const double *p;      /* the point scanned against */
+    size_t skip;          /* position to leave out (the centre record) or SIZE_MAX */
+    int want_near, want_sum;
+    acc a[MAX_THREADS];
+} scan;
+
+#define BLOCK 256
+
+/* The kernel, inlined for small constant m so the compiler unrolls it:
+ * distances of a block into a buffer (a tight loop), then one predictable
+ * pass that rarely does anything (a new farthest or a near candidate). */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+static ALWAYS_INLINE void scan_range(const scan *s, acc *a, size_t lo, size_t hi, size_t m)
+{
+    double dbuf[BLOCK];
+    const double *p = s->p;
+    size_t cap = s->want_near ? s->kk : 0;
+    for (size_t b0 = lo; b0 < hi; b0 += BLOCK) {
+        size_t nb = hi - b0 < BLOCK ? hi - b0 : BLOCK;
+        const double *z = s->z + b0 * m;
+        for (size_t i = 0; i < nb; i++) {
+            double d = 0;
+            for (size_t j = 0; j < m; j++) {
+                double t = z[i * m + j] - p[j];
+                d += t * t;
+            }
+            dbuf[i] = d;
+        }
+        if (s->want_sum) {
+            /* column sums in registers: a->sum may alias nothing, but the
+             * compiler cannot know that */
+            for (size_t j0 = 0; j0 < m; j0 += 8) {
+                double loc[8] = {0};
+                size_t w = m - j0 < 8 ? m - j0 : 8;
+                for (size_t i = 0; i < nb; i++)
+                    for (size_t j = 0; j < w; j++)
+                        loc[j] += z[i * m + j0 + j];
+                for (size_t j = 0; j < w; j++)
+                    a->sum[j0 + j] += loc[j];
+            }
+        }
+        const uint32_t *idx = s->idx + b0;
+        double thr = !cap ? -INFINITY : a->nh < cap ? INFINITY : a->heap[0].d;
+        for (size_t i = 0; i < nb; i++) {
+            double d = dbuf[i];
+            if (d >= a->far.d && b0 + i != s->skip && farther(d, idx[i], a->far.d, a->far.idx))
+                a->far = (cand){d, idx[i], (uint32_t)(b0 + i)};
+            if (d <= thr && b0 + i != s->skip) {
+                heap_push(a->heap, &a->nh, cap, (cand){d, idx[i], (uint32_t)(b0 + i)});
+                thr = a->nh < cap ? INFINITY : a->heap[0].d;
+            }
+        }
+    }
+}
+
+static void scan_begin(void *ctx, int tid)
+{
+    scan *s = ctx;
+    acc *a = &s->a[tid];
+    a->far = (cand){-1.0, UINT32_MAX, 0};
+    a->nh = 0;
+    memset(a->sum, 0, s->m * sizeof *a->sum);
+}
+
+static void scan_chunk(void *ctx, int tid, size_t chunk, size_t nchunks)
+{
+    scan *s = ctx;
+    acc *a = &s->a[tid];
+    size_t lo = s->nrem * chunk / nchunks, hi = s->nrem * (chunk + 1) / nchunks;
+    switch (s->m) {
+    case 1: scan_range(s, a, lo, hi, 1); break;
+    case 2: scan_range(s, a, lo, hi, 2); break;
+    case 3: scan_range(s, a, lo, hi, 3); break;
+    case 4: scan_range(s, a, lo, hi, 4); break;
+    default: scan_range(s, a, lo, hi, s->m); break;
+    }
+}
+
+typedef struct mdav_run {
+    pool pl;
+    scan sc;
+    size_t n, m, k;
+    double *z;         /* compacted */
+    uint32_t *idx;
+    size_t nrem;
+    double *total;     /* [m] sum of z over the remaining records */
+    double *point;     /* [m] */
+    cand *merged;      /* [nt*k] */
+    uint32_t *gpos;    /* [2k] positions of a group being removed */
+    uint32_t *group;   /* output */
+    uint32_t ngroups;
+} mdav_run;
+
+static int cmp_cand_near(const void *a, const void *b)
+{
+    const cand *x = a, *y = b;
+    if (nearer(x->d, x->idx, y->d, y->idx))
+        return -1;
+    return nearer(y->d, y->idx, x->d, x->idx) ? 1 : 0;
+}
+
+/* Runs a scan against point p; returns the farthest; fills r->merged with
+ * the kk nearest (sorted) when want_near. */
+static cand run_scan(mdav_run *r, const double *p, size_t skip, int want_near, int want_sum)
+{
+    scan *s = &r->sc;
+    s->z = r->z;
+    s->idx = r->idx;
+    s->nrem = r->nrem;
+    s->p = p;
+    s->skip = skip;
+    s->want_near = want_near;
+    s->want_sum = want_sum;
+    size_t work = r->nrem * r->m, nchunks = 1;
+    if (r->pl.nt > 1 && work >= PAR_MIN_WORK) /* chunks of >= PAR_MIN_WORK/4 doubles, at most 64 */
+        nchunks = work / (PAR_MIN_WORK / 4) < 64 ? work / (PAR_MIN_WORK / 4) : 64;
+    pool_run(&r->pl, nchunks);
+    cand far = {-1.0, UINT32_MAX, 0};
+    size_t nm = 0;
+    if (want_sum)
+        memset(r->total, 0, r->m * sizeof *r->total);
+    for (int t = 0; t < r->pl.nt; t++) {
+        const acc *a = &s->a[t];
+        if (!atomic_load_explicit(&r->pl.used[t], memory_order_relaxed))
+            continue;
+        if (farther(a->far.d, a->far.idx, far.d, far.idx))
+            far = a->far;
+        for (size_t i = 0; want_near && i < a->nh; i++)
+            r->merged[nm++] = a->heap[i];
+        for (size_t j = 0; want_sum && j < r->m; j++)
+            r->total[j] += a->sum[j];
+    }
+    if (want_near)
+        qsort(r->merged, nm, sizeof *r->merged, cmp_cand_near);
+    return far;
+}
+
+static int cmp_u32_desc(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x < y) - (x > y);
+}
+
+/* Assigns the next group id to the records at positions gpos[0..g-1] and
+ * swap-removes them (largest position first, so no moved record is one
+ * still to be removed). Updates the running sum. */
+static void take_group(mdav_run *r, size_t g)
+{
+    qsort(r->gpos, g, sizeof *r->gpos, cmp_u32_desc);
+    size_t m = r->m;
+    for (size_t i = 0; i < g; i++) {
+        size_t p = r->gpos[i], last = r->nrem - 1;
+        r->group[r->idx[p]] = r->ngroups;
+        for (size_t j = 0; j < m; j++)
+            r->total[j] -= r->z[p * m + j];
+        if (p != last) {
+            memcpy(r->z + p * m, r->z + last * m, m * sizeof *r->z);
+            r->idx[p] = r->idx[last];
+        }
+        r->nrem--;
+    }
+    r->ngroups++;
+}
+
+/* Groups the record at position c with its k-1 nearest remaining records.
+ * Returns the farthest record from c outside that group (pos UINT32_MAX if
+ * none is left), reading the sum of all remaining records on the way when
+ * want_sum. */
+static cand group_around(mdav_run *r, uint32_t c, int want_sum)
+{
+    size_t m = r->m;
+    memcpy(r->point, r->z + (size_t)c * m, m * sizeof *r->point);
+    cand far = run_scan(r, r->point, c, 1, want_sum);
+    size_t kk = r->k - 1;
+    int far_in = 0;
+    r->gpos[0] = c;
+    for (size_t i = 0; i < kk; i++) {
+        r->gpos[i + 1] = r->merged[i].pos;
+        if (r->merged[i].idx == far.idx)
+            far_in = 1;
+    }
+    uint32_t far_idx = far.idx;
+    take_group(r, kk + 1);
+    if (r->nrem == 0)
+        return (cand){-1.0, UINT32_MAX, UINT32_MAX};
+    if (far_in) {
+        /* Only when every remaining distance ties: find it again. */
+        far = run_scan(r, r->point, SIZE_MAX, 0, 0);
+        return far;
+    }
+    /* far's position moved only if swap-removal filled a hole with it:
+     * then it sits at one of the removed positions. */
+    if (far.pos < r->nrem && r->idx[far.pos] == far_idx)
+        return far;
+    for (size_t i = 0; i <= kk; i++) {
+        uint32_t p = r->gpos[i];
+        if (p < r->nrem && r->idx[p] == far_idx) {
+            far.pos = p;
+            return far;
+        }
+    }
+    return far; /* not reached: far is a remaining record */
+}
+
+static keps_status check_args(const double *x, size_t n, size_t m, size_t k, keps_error *err)
+{
+    if (k < 1)
+        return keps_error_set(err, KEPS_EINPUT, "k must be at least 1 (got %zu)", k);
+    if (m < 1)
+        return keps_error_set(err, KEPS_EINPUT, "microaggregation needs at least one numeric attribute");
+    if (n < k)
+        return keps_error_set(err, KEPS_EJOB,
+                              "k = %zu is larger than the number of records (%zu): no grouping can put every "
+                              "record in a group of k; lower k",
+                              k, n);
+    if (n > UINT32_MAX - 1)
+        return keps_error_set(err, KEPS_EINPUT, "too many records for microaggregation (%zu)", n);
+    for (size_t i = 0; i < n * m; i++)
+        if (!isfinite(x[i]))
+            return keps_error_set(err, KEPS_EINPUT, "record %zu, attribute %zu is not a finite number", i / m + 1,
+                                  i % m + 1);
+    return KEPS_OK;
+}
+
+static keps_status result_alloc(keps_mdav_result *out, size_t n, size_t m, size_t k, keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->m = m;
+    out->k = k;
+    out->group = malloc(n * sizeof *out->group);
+    out->size = calloc(n / k + 1, sizeof *out->size);
+    out->centroid = calloc((n / k + 1) * m, sizeof *out->centroid);
+    out->mean = calloc(m, sizeof *out->mean);
+    out->sd = calloc(m, sizeof *out->sd);
+    if (!out->group || !out->size || !out->centroid || !out->mean || !out->sd) {
+        keps_mdav_result_free(out);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    return KEPS_OK;
+}
+
+/* Mean and population sd of each attribute (two passes for accuracy). */
+static void moments(const double *x, size_t n, size_t m, double *mean, double *sd)
+{
+    for (size_t j = 0; j < m; j++) {
+        double s = 0;
+        for (size_t i = 0; i < n; i++)
+            s += x[i * m + j];
+        double mu = s / (double)n, v = 0;
+        for (size_t i = 0; i < n; i++) {
+            double d = x[i * m + j] - mu;
+            v += d * d;
+        }
+        mean[j] = mu;
+        sd[j] = sqrt(v / (double)n);
+        /* a constant column may leave rounding noise in v */
+        if (!(sd[j] > 1e-12 * fabs(mu)) || !isfinite(sd[j]))
+            sd[j] = 0;
+    }
+}
+
+static inline double zval(double x, double mean, double sd)
+{
+    return sd > 0 ? (x - mean) / sd : 0.0;
+}
+
+/* Sizes, centroids and both SSEs from the group ids. */
+static void finish(const double *x, keps_mdav_result *out)
+{
+    size_t n = out->n, m = out->m;
+    memset(out->size, 0, out->ngroups * sizeof *out->size);
+    memset(out->centroid, 0, out->ngroups * m * sizeof *out->centroid);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t g = out->group[i];
+        out->size[g]++;
+        for (size_t j = 0; j < m; j++)
+            out->centroid[g * m + j] += x[i * m + j];
+    }
+    for (size_t g = 0; g < out->ngroups; g++)
+        for (size_t j = 0; j < m; j++)
+            out->centroid[g * m + j] /= (double)out->size[g];
+    double sse = 0, ssz = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double *c = out->centroid + (size_t)out->group[i] * m;
+        for (size_t j = 0; j < m; j++) {
+            double d = x[i * m + j] - c[j];
+            sse += d * d;
+            if (out->sd[j] > 0) {
+                double dz = d / out->sd[j];
+                ssz += dz * dz;
+            }
+        }
+    }
+    out->sse = sse;
+    out->sse_standardized = ssz;
+}
+
+static keps_status run_alloc(mdav_run *r, const double *x, keps_mdav_result *out)
+{
+    size_t n = out->n, m = out->m, k = out->k;
+    r->n = n;
+    r->m = m;
+    r->k = k;
+    r->nrem = n;
+    r->z = malloc(n * m * sizeof *r->z);
+    r->idx = malloc(n * sizeof *r->idx);
+    r->total = calloc(m, sizeof *r->total);
+    r->point = calloc(m, sizeof *r->point);
+    r->merged = malloc((size_t)MAX_THREADS * k * sizeof *r->merged);
+    r->gpos = malloc(2 * k * sizeof *r->gpos);
+    r->group = out->group;
+    int ok = r->z && r->idx && r->total && r->point && r->merged && r->gpos;
+    for (int t = 0; t < MAX_THREADS && ok; t++) {
+        r->sc.a[t].heap = malloc(k * sizeof *r->sc.a[t].heap);
+        r->sc.a[t].sum = calloc(m, sizeof *r->sc.a[t].sum);
+        ok = r->sc.a[t].heap && r->sc.a[t].sum;
+    }
+    if (!ok)
+        return KEPS_ENOMEM;
+    r->sc.m = m;
+    r->sc.kk = k - 1;
+    for (size_t i = 0; i < n; i++) {
+        r->idx[i] = (uint32_t)i;
+        for (size_t j = 0; j < m; j++)
+            r->z[i * m + j] = zval(x[i * m + j], out->mean[j], out->sd[j]);
+    }
+    return KEPS_OK;
+}
+
+static void run_free(mdav_run *r)
+{
+    free(r->z);
+    free(r->idx);
+    free(r->total);
+    free(r->point);
+    free(r->merged);
+    free(r->gpos);
+    for (int t = 0; t < MAX_THREADS; t++) {
+        free(r->sc.a[t].heap);
+        free(r->sc.a[t].sum);
+    }
+}
+
+static void set_centroid_point(mdav_run *r)
+{
+    for (size_t j = 0; j < r->m; j++)
+        r->point[j] = r->total[j] / (double)r->nrem;
+}
+
+static void mdav_loop(mdav_run *r)
+{
+    size_t k = r->k;
+    /* initial sum of all records (the centroid of the first round) */
+    run_scan(r, r->point, SIZE_MAX, 0, 1);
+    while (r->nrem >= 3 * k) {
+        set_centroid_point(r);
+        cand far = run_scan(r, r->point, SIZE_MAX, 0, 0);
+        cand s = group_around(r, far.pos, 0);
+        /* group s's neighbours; the fused sum covers the records left
+         * before s's group goes, and take_group subtracts that group */
+        group_around(r, s.pos, 1);
+    }
+    if (r->nrem >= 2 * k) {
+        set_centroid_point(r);
+        cand far = run_scan(r, r->point, SIZE_MAX, 0, 0);
+        group_around(r, far.pos, 0);
+    }
+    if (r->nrem > 0) {
+        for (size_t i = 0; i < r->nrem; i++)
+            r->gpos[i] = (uint32_t)i;
+        take_group(r, r->nrem);
+    }
+}
+
+keps_status keps_mdav(const double *x, size_t n, size_t m, size_t k, keps_mdav_result *out, keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    keps_status st = check_args(x, n, m, k, err);
+    if (st || (st = result_alloc(out, n, m, k, err)))
+        return st;
+    moments(x, n, m, out->mean, out->sd);
+    mdav_run r;
+    memset(&r, 0, sizeof r);
+    if (run_alloc(&r, x, out)) {
+        run_free(&r);
+        keps_mdav_result_free(out);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    pool_start(&r.pl, mdav_threads, &r.sc, scan_begin, scan_chunk);
+    mdav_loop(&r);
+    pool_stop(&r.pl);
+    out->ngroups = r.ngroups;
+    run_free(&r);
+    finish(x, out);
+    return KEPS_OK;
+}
+
+/* ---- insensitive MDAV ---- */
+
+/* One record in the total order: distance to R, then raw values, then row. */
+typedef struct okey {
+    double key;
+    const double *row;
+    uint32_t m, idx;
+} okey;
+
+static int cmp_order(const void *a, const void *b)
+{
+    const okey *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    for (uint32_t t = 0; t < x->m; t++)
+        if (x->row[t] != y->row[t])
+            return x->row[t] < y->row[t] ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+keps_status keps_mdav_insensitive(const double *x, size_t n, size_t m, size_t k, const double *lo,
+                                  const double *hi, keps_mdav_result *out, keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    keps_status st = check_args(x, n, m, k, err);
+    if (st)
+        return st;
+    if ((lo == NULL) != (hi == NULL))
+        return keps_error_set(err, KEPS_EINPUT, "insensitive MDAV: give both domain bounds lo and hi, or neither");
+    for (size_t j = 0; lo && j < m; j++)
+        if (!isfinite(lo[j]) || !isfinite(hi[j]) || lo[j] > hi[j])
+            return keps_error_set(err, KEPS_EINPUT,
+                                  "insensitive MDAV: domain bounds of attribute %zu are [%g, %g]; need finite "
+                                  "lo <= hi",
+                                  j + 1, lo[j], hi[j]);
+    if ((st = result_alloc(out, n, m, k, err)))
+        return st;
+    moments(x, n, m, out->mean, out->sd);
+    okey *ord = malloc(n * sizeof *ord);
+    double *base = malloc(2 * m * sizeof *base);
+    if (!ord || !base) {
+        free(ord);
+        free(base);
+        keps_mdav_result_free(out);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    double *blo = base, *bw = base + m;
+    for (size_t j = 0; j < m; j++) {
+        double a = lo ? lo[j] : x[j], b = hi ? hi[j] : x[j];
+        for (size_t i = 0; !lo && i < n; i++) {
+            a = fmin(a, x[i * m + j]);
+            b = fmax(b, x[i * m + j]);
+        }
+        blo[j] = a;
+        bw[j] = b - a;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double d = 0;
+        for (size_t j = 0; j < m; j++) {
+            if (!(bw[j] > 0))
+                continue;
+            double u = (x[i * m + j] - blo[j]) / bw[j];
+            d += u * u;
+        }
+        ord[i] = (okey){d, x + i * m, (uint32_t)m, (uint32_t)i};
+    }
+    qsort(ord, n, sizeof *ord, cmp_order);
+    size_t ng = n / k;
+    for (size_t p = 0; p < n; p++) {
+        size_t g = p / k;
+        out->group[ord[p].idx] = (uint32_t)(g < ng ? g : ng - 1);
+    }
+    out->ngroups = ng;
+    free(ord);
+    free(base);
+    finish(x, out);
+    return KEPS_OK;
+}
+
+void keps_mdav_result_free(keps_mdav_result *r)
+{
+    if (!r)
+        return;
+    free(r->group);
+    free(r->size);
+    free(r->centroid);
+    free(r->mean);
+    free(r->sd);
+    memset(r, 0, sizeof *r);
+}
+
+keps_status keps_mdav_matrix(keps_table *t, const size_t *cols, size_t m, double **x, keps_error *err)
+{
+    *x = NULL;
+    for (size_t j = 0; j < m; j++) {
+        keps_status st = keps_table_numeric(t, cols[j], err);
+        if (st)
+            return st;
+        const keps_column *c = &t->cols[cols[j]];
+        if (c->missing != KEPS_NONE && c->missing_count > 0)
+            return keps_table_cell_error(err, t, cols[j], c->first_row[c->missing],
+                                         "missing value; microaggregation needs a number in every cell "
+                                         "(remove or impute the row first)");
+    }
+    size_t n = t->nrows;
+    double *a = malloc((n > 0 ? n * m : 1) * sizeof *a);
+    if (!a)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (size_t j = 0; j < m; j++) {
+        const keps_column *c = &t->cols[cols[j]];
+        for (size_t i = 0; i < n; i++)
+            a[i * m + j] = c->num[c->codes[i]];
+    }
+    *x = a;
+    return KEPS_OK;
+}
+
+void keps_mdav_column(const double *x, size_t n, size_t m, size_t j, double *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = x[i * m + j];
+}

@@ -1,0 +1,494 @@
+/* Strict multidimensional Mondrian (see include/keps/mondrian.h).
+ *
+ * Partitions are ranges [lo, hi) of one permutation of the rows; a split
+ * reorders its range in place and pushes the parts on an explicit stack.
+ * Numeric values are gathered into one double array per QI; categorical
+ * QIs work on the hierarchy codes map[level][column code]. */
+#include "keps/mondrian.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keps/release.h"
+
+typedef struct qinfo {
+    int numeric;
+    double *v;            /* numeric: [n] value per row */
+    double dmin, drange;  /* numeric: data set min and max - min */
+    const uint32_t *codes;/* categorical: column codes per row */
+    uint32_t **map;       /* categorical: [level][column code] -> level code */
+    int height;
+    uint32_t **leaves;    /* categorical: [level][node] hierarchy rows under node */
+    double nleaves;       /* hierarchy rows */
+    uint32_t *count;      /* categorical: scratch counters at the widest level */
+} qinfo;
+
+typedef struct part {
+    uint32_t lo, hi;
+} part;
+
+typedef struct mond {
+    size_t n, nqi, k;
+    qinfo *q;
+    uint32_t *perm, *tmp;
+    double *buf;
+    keps_mondrian_extent *ext;  /* [nqi] extent of the partition at hand */
+    int *order;                 /* [nqi] QIs by decreasing width */
+    part *stack;
+    size_t nstack, capstack;
+    keps_mondrian_result *out;
+    size_t capcls;
+} mond;
+
+/* ---- extents ---- */
+
+static uint32_t cat_code(const qinfo *q, int level, uint32_t row)
+{
+    return q->map[level][q->codes[row]];
+}
+
+/* Lowest level at which every record of the range shares one node. */
+static void cat_extent(const qinfo *q, const uint32_t *perm, uint32_t lo, uint32_t hi, keps_mondrian_extent *e)
+{
+    for (int l = 0; l <= q->height; l++) {
+        uint32_t c = cat_code(q, l, perm[lo]);
+        uint32_t i = lo + 1;
+        while (i < hi && cat_code(q, l, perm[i]) == c)
+            i++;
+        if (i == hi || l == q->height) {
+            e->level = l;
+            e->node = c;
+            e->lo = e->hi = 0;
+            e->width = q->nleaves > 1 ? (q->leaves[l][c] - 1.0) / (q->nleaves - 1.0) : 0.0;
+            return;
+        }
+    }
+}
+
+static void num_extent(const qinfo *q, const uint32_t *perm, uint32_t lo, uint32_t hi, keps_mondrian_extent *e)
+{
+    double mn = q->v[perm[lo]], mx = mn;
+    for (uint32_t i = lo + 1; i < hi; i++) {
+        double x = q->v[perm[i]];
+        mn = x < mn ? x : mn;
+        mx = x > mx ? x : mx;
+    }
+    e->lo = mn;
+    e->hi = mx;
+    e->level = -1;
+    e->node = 0;
+    e->width = q->drange > 0 ? (mx - mn) / q->drange : 0.0;
+}
+
+/* ---- numeric cut ---- */
+
+static void swapd(double *a, double *b)
+{
+    double t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* k-th smallest of a[0..n-1] (reorders a): iterative quickselect with a
+ * median-of-three pivot and three-way partitioning (many equal values, as
+ * in ages, stay linear). */
+static double select_kth(double *a, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n; /* the answer lies in a[lo..hi) */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        double x = a[lo], y = a[mid], z = a[hi - 1];
+        double pv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        /* a[lo..lt) < pv, a[lt..i) == pv, a[gt..hi) > pv */
+        size_t lt = lo, i = lo, gt = hi;
+        while (i < gt) {
+            if (a[i] < pv)
+                swapd(&a[lt++], &a[i++]);
+            else if (a[i] > pv)
+                swapd(&a[i], &a[--gt]);
+            else
+                i++;
+        }
+        if (k < lt)
+            hi = lt;
+        else if (k >= gt)
+            lo = gt;
+        else
+            return pv;
+    }
+    return a[lo];
+}
+
+/* Finds the cut of a numeric QI: on success *t and *strict say "left =
+ * x <= t" (strict 0) or "x < t" (strict 1). */
+static int num_cut(mond *m, const qinfo *q, uint32_t lo, uint32_t hi, double *t, int *strict)
+{
+    size_t n = hi - lo;
+    if (n < 2 * m->k)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        m->buf[i] = q->v[m->perm[lo + i]];
+    double v = select_kth(m->buf, n, (n - 1) / 2);
+    size_t lt = 0, le = 0;
+    for (size_t i = 0; i < n; i++) {
+        lt += m->buf[i] < v;
+        le += m->buf[i] <= v;
+    }
+    int ok_le = le >= m->k && n - le >= m->k, ok_lt = lt >= m->k && n - lt >= m->k;
+    if (!ok_le && !ok_lt)
+        return 0;
+    /* balance: distance of the left size from n/2 (2x to stay integral) */
+    size_t dle = le * 2 > n ? le * 2 - n : n - le * 2, dlt = lt * 2 > n ? lt * 2 - n : n - lt * 2;
+    *t = v;
+    *strict = !ok_le || (ok_lt && dlt < dle);
+    return 1;
+}
+
+static uint32_t num_split(mond *m, const qinfo *q, uint32_t lo, uint32_t hi, double t, int strict)
+{
+    uint32_t i = lo, j = hi;
+    while (i < j) {
+        double x = q->v[m->perm[i]];
+        if (strict ? x < t : x <= t) {
+            i++;
+        } else {
+            uint32_t s = m->perm[i];
+            m->perm[i] = m->perm[--j];
+            m->perm[j] = s;
+        }
+    }
+    return i;
+}
+
+/* ---- categorical cut ---- */
+
+/* Children of the covering node at level l: allowed iff every non-empty
+ * child group has >= k records. Leaves the counts in q->count (cleared by
+ * the caller through cat_clear). */
+static int cat_cut(const mond *m, const qinfo *q, uint32_t lo, uint32_t hi, int l)
+{
+    if (l == 0 || hi - lo < 2 * m->k)
+        return 0;
+    for (uint32_t i = lo; i < hi; i++)
+        q->count[cat_code(q, l - 1, m->perm[i])]++;
+    int ok = 1;
+    for (uint32_t i = lo; i < hi && ok; i++)
+        ok = q->count[cat_code(q, l - 1, m->perm[i])] >= m->k;
+    return ok;
+}
+
+static void cat_clear(const mond *m, const qinfo *q, uint32_t lo, uint32_t hi, int l)
+{
+    for (uint32_t i = lo; i < hi; i++)
+        q->count[cat_code(q, l - 1, m->perm[i])] = 0;
+}
+
+static int push(mond *m, uint32_t lo, uint32_t hi)
+{
+    if (m->nstack == m->capstack) {
+        size_t c = m->capstack ? 2 * m->capstack : 64;
+        part *p = realloc(m->stack, c * sizeof *p);
+        if (!p)
+            return -1;
+        m->stack = p;
+        m->capstack = c;
+    }
+    m->stack[m->nstack++] = (part){lo, hi};
+    return 0;
+}
+
+/* Splits [lo,hi) into its child groups (counting sort by child code) and
+ * pushes each one. */
+static int cat_split(mond *m, const qinfo *q, uint32_t lo, uint32_t hi, int l)
+{
+    /* turn counts into start offsets in first-seen order */
+    uint32_t off = lo;
+    for (uint32_t i = lo; i < hi; i++) {
+        uint32_t c = cat_code(q, l - 1, m->perm[i]), cnt = q->count[c];
+        if (cnt & 0x80000000u)
+            continue;
+        if (push(m, off, off + cnt))
+            return -1;
+        q->count[c] = off | 0x80000000u;
+        off += cnt;
+    }
+    for (uint32_t i = lo; i < hi; i++) {
+        uint32_t c = cat_code(q, l - 1, m->perm[i]);
+        m->tmp[(q->count[c]++) & 0x7FFFFFFFu] = m->perm[i];
+    }
+    memcpy(m->perm + lo, m->tmp + lo, (hi - lo) * sizeof *m->perm);
+    cat_clear(m, q, lo, hi, l);
+    return 0;
+}
+
+/* ---- the loop ---- */
+
+static int emit(mond *m, uint32_t lo, uint32_t hi)
+{
+    keps_mondrian_result *r = m->out;
+    if (r->nclasses == m->capcls) {
+        size_t c = m->capcls ? 2 * m->capcls : 256;
+        uint32_t *sz = realloc(r->size, c * sizeof *sz);
+        if (sz)
+            r->size = sz;
+        keps_mondrian_extent *e = realloc(r->extent, c * m->nqi * sizeof *e);
+        if (e)
+            r->extent = e;
+        if (!sz || !e)
+            return -1;
+        m->capcls = c;
+    }
+    uint32_t id = (uint32_t)r->nclasses++;
+    r->size[id] = hi - lo;
+    memcpy(r->extent + (size_t)id * m->nqi, m->ext, m->nqi * sizeof *m->ext);
+    for (uint32_t i = lo; i < hi; i++)
+        r->cls[m->perm[i]] = id;
+    return 0;
+}
+
+/* QIs by decreasing normalized width (insertion sort; ties: earlier QI). */
+static void sort_dims(mond *m)
+{
+    for (size_t a = 0; a < m->nqi; a++) {
+        int d = (int)a;
+        size_t b = a;
+        while (b > 0 && m->ext[m->order[b - 1]].width < m->ext[d].width) {
+            m->order[b] = m->order[b - 1];
+            b--;
+        }
+        m->order[b] = d;
+    }
+}
+
+/* Returns 1 if [lo,hi) was split (parts pushed), 0 if it is final, -1 OOM. */
+static int try_split(mond *m, uint32_t lo, uint32_t hi)
+{
+    for (size_t a = 0; a < m->nqi; a++) {
+        const keps_mondrian_extent *e = &m->ext[m->order[a]];
+        const qinfo *q = &m->q[m->order[a]];
+        if (e->width <= 0)
+            break; /* no spread left on this or any narrower QI */
+        if (q->numeric) {
+            double t;
+            int strict;
+            if (!num_cut(m, q, lo, hi, &t, &strict))
+                continue;
+            uint32_t mid = num_split(m, q, lo, hi, t, strict);
+            return push(m, lo, mid) || push(m, mid, hi) ? -1 : 1;
+        }
+        int ok = cat_cut(m, q, lo, hi, e->level);
+        if (ok)
+            return cat_split(m, q, lo, hi, e->level) ? -1 : 1;
+        if (e->level > 0)
+            cat_clear(m, q, lo, hi, e->level);
+    }
+    return 0;
+}
+
+static int run(mond *m)
+{
+    if (push(m, 0, (uint32_t)m->n))
+        return -1;
+    while (m->nstack) {
+        part p = m->stack[--m->nstack];
+        for (size_t j = 0; j < m->nqi; j++) {
+            if (m->q[j].numeric)
+                num_extent(&m->q[j], m->perm, p.lo, p.hi, &m->ext[j]);
+            else
+                cat_extent(&m->q[j], m->perm, p.lo, p.hi, &m->ext[j]);
+        }
+        sort_dims(m);
+        int rc = try_split(m, p.lo, p.hi);
+        if (rc < 0 || (rc == 0 && emit(m, p.lo, p.hi)))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- setup ---- */
+
+static keps_status prepare_qi(const keps_schema *s, keps_table *t, size_t j, qinfo *q, keps_error *err)
+{
+    const keps_qi *qi = &s->qi[j];
+    const keps_column *c = &t->cols[qi->col];
+    size_t n = t->nrows;
+    if (!qi->h) {
+        keps_status st = keps_table_numeric(t, qi->col, err);
+        if (st)
+            return st;
+        if (c->missing != KEPS_NONE && c->missing_count > 0)
+            return keps_table_cell_error(err, t, qi->col, c->first_row[c->missing],
+                                         "missing value in a numeric quasi-identifier; Mondrian needs a number "
+                                         "in every cell (or give the column a hierarchy)");
+        q->numeric = 1;
+        q->v = malloc((n ? n : 1) * sizeof *q->v);
+        if (!q->v)
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        double mn = INFINITY, mx = -INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            q->v[i] = c->num[c->codes[i]];
+            mn = fmin(mn, q->v[i]);
+            mx = fmax(mx, q->v[i]);
+        }
+        q->dmin = mn;
+        q->drange = n ? mx - mn : 0;
+        return KEPS_OK;
+    }
+    q->codes = c->codes;
+    q->map = qi->map;
+    q->height = qi->height;
+    q->nleaves = (double)keps_hierarchy_leaves(qi->h);
+    q->leaves = calloc((size_t)q->height + 1, sizeof *q->leaves);
+    q->count = calloc(keps_hierarchy_size(qi->h, 0) + 1, sizeof *q->count);
+    if (!q->leaves || !q->count)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (int l = 0; l <= q->height; l++)
+        if (!(q->leaves[l] = keps_hierarchy_leaf_counts(qi->h, l)))
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    return KEPS_OK;
+}
+
+static void free_qinfo(qinfo *q, size_t nqi)
+{
+    for (size_t j = 0; q && j < nqi; j++) {
+        free(q[j].v);
+        for (int l = 0; q[j].leaves && l <= q[j].height; l++)
+            free(q[j].leaves[l]);
+        free(q[j].leaves);
+        free(q[j].count);
+    }
+    free(q);
+}
+
+static void finish_metrics(keps_mondrian_result *r)
+{
+    double pen = 0, dm = 0;
+    for (size_t c = 0; c < r->nclasses; c++) {
+        double w = 0;
+        for (size_t j = 0; j < r->nqi; j++)
+            w += r->extent[c * r->nqi + j].width;
+        pen += w * r->size[c];
+        dm += (double)r->size[c] * r->size[c];
+    }
+    r->ncp = r->n && r->nqi ? pen / ((double)r->n * (double)r->nqi) : 0;
+    r->discernibility = dm;
+}
+
+keps_status keps_mondrian(const keps_schema *s, keps_table *t, size_t k, keps_mondrian_result *out,
+                          keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = t->nrows, nqi = s->nqi;
+    if (k < 1)
+        return keps_error_set(err, KEPS_EINPUT, "k must be at least 1 (got %zu)", k);
+    if (nqi == 0)
+        return keps_error_set(err, KEPS_EINPUT, "Mondrian needs at least one quasi-identifier (--qi)");
+    if (n < k)
+        return keps_error_set(err, KEPS_EJOB,
+                              "k = %zu is larger than the number of records (%zu): no partition can hold k "
+                              "records; lower k",
+                              k, n);
+    if (n >= UINT32_MAX / 2)
+        return keps_error_set(err, KEPS_EINPUT, "too many records for Mondrian (%zu)", n);
+    mond m = {.n = n, .nqi = nqi, .k = k, .out = out};
+    out->n = n;
+    out->nqi = nqi;
+    out->k = k;
+    m.q = calloc(nqi, sizeof *m.q);
+    keps_status st = m.q ? KEPS_OK : keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (size_t j = 0; j < nqi && !st; j++)
+        st = prepare_qi(s, t, j, &m.q[j], err);
+    if (!st) {
+        m.perm = malloc(n * sizeof *m.perm);
+        m.tmp = malloc(n * sizeof *m.tmp);
+        m.buf = malloc(n * sizeof *m.buf);
+        m.ext = calloc(nqi, sizeof *m.ext);
+        m.order = calloc(nqi, sizeof *m.order);
+        out->cls = malloc(n * sizeof *out->cls);
+        if (!m.perm || !m.tmp || !m.buf || !m.ext || !m.order || !out->cls)
+            st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    if (!st) {
+        for (size_t i = 0; i < n; i++)
+            m.perm[i] = (uint32_t)i;
+        if (run(&m))
+            st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    free_qinfo(m.q, nqi);
+    free(m.perm);
+    free(m.tmp);
+    free(m.buf);
+    free(m.ext);
+    free(m.order);
+    free(m.stack);
+    if (st) {
+        keps_mondrian_result_free(out);
+        return st;
+    }
+    finish_metrics(out);
+    return KEPS_OK;
+}
+
+void keps_mondrian_result_free(keps_mondrian_result *r)
+{
+    if (!r)
+        return;
+    free(r->cls);
+    free(r->size);
+    free(r->extent);
+    memset(r, 0, sizeof *r);
+}
+
+void keps_mondrian_label(const keps_schema *s, const keps_mondrian_result *r, size_t c, size_t q, char *buf,
+                         size_t len)
+{
+    const keps_mondrian_extent *e = &r->extent[c * r->nqi + q];
+    if (e->level >= 0)
+        snprintf(buf, len, "%s", keps_hierarchy_label(s->qi[q].h, e->level, e->node));
+    else if (e->lo == e->hi)
+        snprintf(buf, len, "%.15g", e->lo);
+    else
+        snprintf(buf, len, "[%.15g-%.15g]", e->lo, e->hi);
+}
+
+/* Release: every class's labels are formatted once. */
+typedef struct rel_ctx {
+    const keps_mondrian_result *r;
+    int *qi_of_col;    /* [ncols] QI index or -1 */
+    char **label;      /* [nclasses * nqi] */
+} rel_ctx;
+
+static const char *rel_cell(void *ctx, size_t row, size_t col)
+{
+    rel_ctx *c = ctx;
+    int q = c->qi_of_col[col];
+    return q < 0 ? NULL : c->label[(size_t)c->r->cls[row] * c->r->nqi + (size_t)q];
+}
+
+keps_status keps_mondrian_release(const keps_schema *s, const keps_mondrian_result *r, keps_table **release,
+                                  keps_error *err)
+{
+    *release = NULL;
+    size_t ncols = s->t->ncols, nl = r->nclasses * r->nqi;
+    rel_ctx c = {r, malloc(ncols * sizeof(int)), calloc(nl ? nl : 1, sizeof(char *))};
+    keps_status st = c.qi_of_col && c.label ? KEPS_OK : keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (size_t j = 0; j < ncols && !st; j++)
+        c.qi_of_col[j] = -1;
+    for (size_t q = 0; q < r->nqi && !st; q++)
+        c.qi_of_col[s->qi[q].col] = (int)q;
+    char buf[128];
+    for (size_t i = 0; i < nl && !st; i++) {
+        keps_mondrian_label(s, r, i / r->nqi, i % r->nqi, buf, sizeof buf);
+        if (!(c.label[i] = strdup(buf)))
+            st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    if (!st)
+        st = keps_release_build(s, rel_cell, &c, release, err);
+    for (size_t i = 0; c.label && i < nl; i++)
+        free(c.label[i]);
+    free(c.label);
+    free(c.qi_of_col);
+    return st;
+}

@@ -1,0 +1,1064 @@
+/* keps: OLA search with suppression and the global-optimum pass (see
+ * include/keps/ola.h), and applying a node to the data. */
+#include "keps/ola.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    TAG_ANON = 1,  /* satisfies the constraints (tagged or evaluated) */
+    TAG_NOT = 2,   /* does not */
+    TAG_EVAL = 4,  /* classes were counted */
+    TAG_PRUNE = 8, /* neither it nor any node above can beat the best score */
+    TAG_KMIN = 16  /* in the k-minimal candidate list */
+};
+
+/* Class sets of recently evaluated nodes: a node rolls up from the cached
+ * node below it with the fewest classes (an immediate predecessor when one
+ * is cached, which the level-by-level pass makes the common case), or from
+ * the bottom. Bounded by entries and bytes; least recently used goes. */
+#define CACHE_MAX 4096
+#define CACHE_SLOTS 8192 /* id -> entry hash, power of two >= 2 * CACHE_MAX */
+#define POOL_MAX 16
+#define CACHE_BYTES ((size_t)32 << 20)
+
+typedef struct cache_entry {
+    int *levels;
+    keps_node_classes c;
+    uint64_t used;
+} cache_entry;
+
+typedef struct ola {
+    const keps_lattice *L;
+    size_t k, limit;
+    keps_metric metric;
+    uint8_t *tag;           /* [nnodes], shared by the threads */
+    int owns_tag;
+    keps_lattice_work *w;
+    keps_metrics *m;
+    cache_entry *cache;     /* [CACHE_MAX] */
+    uint32_t *slots;        /* [CACHE_SLOTS] entry index + 1, 0 = empty */
+    size_t ncache, cache_bytes;
+    uint64_t clock;
+    int *zero;              /* [q] the bottom's levels */
+    keps_node_classes tmp;       /* roll-up scratch */
+    keps_node_classes pool[POOL_MAX]; /* buffers of evicted class sets, reused */
+    size_t npool;
+    uint64_t evaluated;
+    uint64_t work;          /* classes rolled up (source sizes), for tuning */
+    uint64_t out_work;      /* classes produced (the floor of work) */
+    uint64_t *kmin;         /* k-minimal candidates */
+    size_t nkmin, capkmin;
+    uint64_t *stack;        /* for tagging */
+    size_t capstack;
+    uint64_t *skey;         /* scores of evaluated nodes: id + 1, 0 = empty */
+    double *sval, *sbound;  /* metric score, class-based lower bound */
+    size_t nscore, capscore;
+    uint64_t *memo;         /* Kmin(B, T) calls done: pairs (B+1, T) */
+    size_t nmemo, capmemo;  /* capmemo: power of two (pairs) */
+    int oom;
+} ola;
+
+/* The tag array is shared by the search threads; tags only ever gain bits
+ * and every bit is true information, so relaxed atomics suffice (a thread
+ * that misses a fresh tag merely evaluates the node itself). */
+static inline uint8_t tag_get(const ola *o, uint64_t id)
+{
+    return __atomic_load_n(&o->tag[id], __ATOMIC_RELAXED);
+}
+
+/* Sets bits; returns the tag as it was before. */
+static inline uint8_t tag_or(ola *o, uint64_t id, uint8_t bits)
+{
+    return __atomic_fetch_or(&o->tag[id], bits, __ATOMIC_RELAXED);
+}
+
+static size_t classes_bytes(const keps_node_classes *c)
+{
+    return c->cap * (sizeof *c->count + sizeof *c->key + sizeof *c->bot);
+}
+
+static int dominated(const keps_lattice *L, const int *lo, const int *hi)
+{
+    for (size_t i = 0; i < L->q; i++)
+        if (lo[i] > hi[i])
+            return 0;
+    return 1;
+}
+
+static size_t cache_home(uint64_t id)
+{
+    return (size_t)((id * 0x9E3779B97F4A7C15ull) >> 51) & (CACHE_SLOTS - 1);
+}
+
+/* Slot holding id, or the empty slot where it would go. */
+static size_t cache_slot(const ola *o, uint64_t id)
+{
+    size_t s = cache_home(id);
+    while (o->slots[s] && o->cache[o->slots[s] - 1].c.node != id)
+        s = (s + 1) & (CACHE_SLOTS - 1);
+    return s;
+}
+
+static cache_entry *cache_get(ola *o, uint64_t id)
+{
+    size_t s = cache_slot(o, id);
+    return o->slots[s] ? &o->cache[o->slots[s] - 1] : NULL;
+}
+
+/* Linear-probing delete with backward shift (no tombstones). */
+static void cache_unslot(ola *o, uint64_t id)
+{
+    size_t s = cache_slot(o, id);
+    o->slots[s] = 0;
+    for (size_t j = (s + 1) & (CACHE_SLOTS - 1); o->slots[j]; j = (j + 1) & (CACHE_SLOTS - 1)) {
+        size_t h = cache_home(o->cache[o->slots[j] - 1].c.node);
+        /* move j back to s unless its home lies cyclically in (s, j] */
+        if ((j > s && (h <= s || h > j)) || (j < s && h <= s && h > j)) {
+            o->slots[s] = o->slots[j];
+            o->slots[j] = 0;
+            s = j;
+        }
+    }
+}
+
+/* Evicted buffers are reused: freeing and allocating class sets of a few
+ * hundred KB per node makes the kernel hand out (and zero) fresh pages. */
+static void pool_put(ola *o, keps_node_classes *c)
+{
+    if (o->npool == POOL_MAX) {
+        size_t small = 0;
+        for (size_t i = 1; i < o->npool; i++)
+            if (o->pool[i].cap < o->pool[small].cap)
+                small = i;
+        if (o->pool[small].cap >= c->cap) {
+            keps_node_classes_free(c);
+            return;
+        }
+        keps_node_classes_free(&o->pool[small]);
+        o->pool[small] = o->pool[--o->npool];
+    }
+    o->pool[o->npool++] = *c;
+    keps_node_classes_init(c);
+}
+
+/* A buffer for n classes: the smallest pooled one that fits, or new. */
+static int pool_get(ola *o, keps_node_classes *c, size_t n)
+{
+    size_t best = o->npool;
+    for (size_t i = 0; i < o->npool; i++)
+        if (o->pool[i].cap >= n && (best == o->npool || o->pool[i].cap < o->pool[best].cap))
+            best = i;
+    if (best < o->npool) {
+        *c = o->pool[best];
+        o->pool[best] = o->pool[--o->npool];
+        return 0;
+    }
+    keps_node_classes_init(c);
+    size_t cap = n ? n : 1;
+    c->count = malloc(cap * sizeof *c->count);
+    c->key = malloc(cap * sizeof *c->key);
+    c->bot = malloc(cap * sizeof *c->bot);
+    c->cap = cap;
+    return c->count && c->key && c->bot ? 0 : -1;
+}
+
+static void cache_evict_one(ola *o)
+{
+    size_t lru = 0;
+    for (size_t i = 1; i < o->ncache; i++)
+        if (o->cache[i].used < o->cache[lru].used)
+            lru = i;
+    cache_entry *e = &o->cache[lru];
+    cache_unslot(o, e->c.node);
+    o->cache_bytes -= classes_bytes(&e->c);
+    pool_put(o, &e->c);
+    free(e->levels);
+    if (lru != --o->ncache) {
+        *e = o->cache[o->ncache];
+        o->slots[cache_slot(o, e->c.node)] = (uint32_t)lru + 1;
+    }
+}
+
+/* Source sizes above which a roll-up goes through an intermediate node. */
+#define STAGE_MIN 4096
+
+/* The cached node <= levels with the fewest classes, or NULL. Immediate
+ * predecessors are looked up directly; the whole cache is scanned only when
+ * none of them is small. */
+static cache_entry *cache_source(ola *o, const int *levels, uint64_t id)
+{
+    const keps_lattice *L = o->L;
+    cache_entry *best = NULL;
+    for (size_t i = 0; i < L->q; i++)
+        if (levels[i] > 0) {
+            cache_entry *e = cache_get(o, id - L->stride[i]);
+            if (e && (!best || e->c.n < best->c.n))
+                best = e;
+        }
+    if (best && best->c.n <= STAGE_MIN)
+        return best;
+    for (size_t i = 0; i < o->ncache; i++) {
+        cache_entry *e = &o->cache[i];
+        if ((!best || e->c.n < best->c.n) && e->c.node != id && dominated(L, e->levels, levels))
+            best = e;
+    }
+    return best;
+}
+
+static const keps_node_classes *eval(ola *o, const int *levels);
+
+/* A large source is first rolled up along the one coordinate whose
+ * generalization merges the most values (ratio of value counts); the
+ * intermediate node is cached and shared by every later node above it, so
+ * most nodes roll up from a few small class sets instead of the bottom. */
+static const keps_node_classes *source_for(ola *o, const int *levels, uint64_t id)
+{
+    const keps_lattice *L = o->L;
+    for (;;) {
+        cache_entry *src = cache_source(o, levels, id);
+        const keps_node_classes *from = src && src->c.n < L->bottom.n ? &src->c : &L->bottom;
+        const int *flv = from == &L->bottom ? o->zero : src->levels;
+        if (from->n <= STAGE_MIN)
+            return from;
+        size_t nd = 0, d = 0;
+        double best = 0;
+        for (size_t i = 0; i < L->q; i++)
+            if (flv[i] < levels[i]) {
+                double r = (double)L->card[i][flv[i]] / (double)L->card[i][levels[i]];
+                if (nd++ == 0 || r > best) {
+                    best = r;
+                    d = i;
+                }
+            }
+        if (nd < 2)
+            return from;
+        int *mid = malloc(L->q * sizeof *mid);
+        if (!mid) {
+            o->oom = 1;
+            return NULL;
+        }
+        memcpy(mid, flv, L->q * sizeof *mid);
+        mid[d] = levels[d];
+        const keps_node_classes *mc = eval(o, mid);
+        free(mid);
+        if (!mc)
+            return NULL;
+    }
+}
+
+static int classes_copy(ola *o, keps_node_classes *dst, const keps_node_classes *src)
+{
+    if (pool_get(o, dst, src->n))
+        return -1;
+    memcpy(dst->count, src->count, src->n * sizeof *dst->count);
+    memcpy(dst->key, src->key, src->n * sizeof *dst->key);
+    memcpy(dst->bot, src->bot, src->n * sizeof *dst->bot);
+    dst->n = src->n;
+    dst->q = src->q;
+    dst->node = src->node;
+    return 0;
+}
+
+/* Scores are kept for every evaluated node, so a node whose classes were
+ * evicted from the cache is never rolled up twice for its score. */
+static size_t score_slot(const ola *o, uint64_t id)
+{
+    size_t mask = o->capscore - 1, s = (size_t)((id * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+    while (o->skey[s] && o->skey[s] != id + 1)
+        s = (s + 1) & mask;
+    return s;
+}
+
+static int score_put(ola *o, uint64_t id, double v, double b)
+{
+    if (2 * (o->nscore + 1) > o->capscore) {
+        size_t cap = o->capscore ? 2 * o->capscore : 1024;
+        ola n = *o;
+        n.skey = calloc(cap, sizeof *n.skey);
+        n.sval = malloc(cap * sizeof *n.sval);
+        n.sbound = malloc(cap * sizeof *n.sbound);
+        if (!n.skey || !n.sval || !n.sbound) {
+            free(n.skey);
+            free(n.sval);
+            free(n.sbound);
+            o->oom = 1;
+            return -1;
+        }
+        n.capscore = cap;
+        for (size_t i = 0; i < o->capscore; i++)
+            if (o->skey[i]) {
+                size_t j = score_slot(&n, o->skey[i] - 1);
+                n.skey[j] = o->skey[i];
+                n.sval[j] = o->sval[i];
+                n.sbound[j] = o->sbound[i];
+            }
+        free(o->skey);
+        free(o->sval);
+        free(o->sbound);
+        o->skey = n.skey;
+        o->sval = n.sval;
+        o->sbound = n.sbound;
+        o->capscore = cap;
+    }
+    size_t j = score_slot(o, id);
+    if (!o->skey[j])
+        o->nscore++;
+    o->skey[j] = id + 1;
+    o->sval[j] = v;
+    o->sbound[j] = b;
+    return 0;
+}
+
+/* Classes of node levels (NULL after out of memory). The pointer is valid
+ * until the next eval. */
+static const keps_node_classes *eval(ola *o, const int *levels)
+{
+    const keps_lattice *L = o->L;
+    uint64_t id = keps_lattice_id(L, levels);
+    cache_entry *e = cache_get(o, id);
+    if (e) {
+        e->used = ++o->clock;
+        return &e->c;
+    }
+    const keps_node_classes *from = source_for(o, levels, id);
+    if (!from)
+        return NULL;
+    /* Roll up into reused scratch, keep an exact-size copy: allocating a
+     * source-sized set per node costs more in fresh pages than the copy. */
+    keps_node_classes c;
+    keps_node_classes_init(&c);
+    int *lv = malloc(L->q * sizeof *lv);
+    o->work += from->n;
+    if (!lv || keps_lattice_rollup(L, o->w, from, levels, &o->tmp, NULL)) {
+        free(lv);
+        o->oom = 1;
+        return NULL;
+    }
+    size_t need = o->tmp.n * (sizeof *c.count + sizeof *c.key + sizeof *c.bot);
+    while (o->ncache > 0 && (o->ncache == CACHE_MAX || o->cache_bytes + need > CACHE_BYTES))
+        cache_evict_one(o);
+    if (classes_copy(o, &c, &o->tmp)) {
+        free(lv);
+        keps_node_classes_free(&c);
+        o->oom = 1;
+        return NULL;
+    }
+    memcpy(lv, levels, L->q * sizeof *lv);
+    o->out_work += c.n;
+    if (!(tag_or(o, id, TAG_EVAL) & TAG_EVAL))
+        o->evaluated++;
+    /* Only nodes that satisfy the constraints are ever scored; the rest
+     * get the worst score without computing the metric. */
+    double sc = INFINITY, bd = INFINITY;
+    if (keps_node_classes_suppressed(&c, o->k, NULL) <= o->limit) {
+        sc = keps_metrics_score(o->m, o->metric, levels, &c, o->k);
+        bd = keps_metrics_bound(o->m, o->metric, levels, &c);
+    }
+    if (score_put(o, id, sc, bd)) {
+        free(lv);
+        keps_node_classes_free(&c);
+        return NULL;
+    }
+    while (o->ncache == CACHE_MAX) /* (a source evicted above is never needed again here) */
+        cache_evict_one(o);
+    e = &o->cache[o->ncache];
+    e->levels = lv;
+    e->c = c;
+    e->used = ++o->clock;
+    o->cache_bytes += classes_bytes(&c);
+    o->slots[cache_slot(o, id)] = (uint32_t)++o->ncache;
+    return &e->c;
+}
+
+/* ---- predictive tagging ------------------------------------------------ */
+
+static int push(ola *o, size_t *n, uint64_t id)
+{
+    if (*n == o->capstack) {
+        size_t cap = o->capstack ? 2 * o->capstack : 256;
+        uint64_t *s = realloc(o->stack, cap * sizeof *s);
+        if (!s) {
+            o->oom = 1;
+            return -1;
+        }
+        o->stack = s;
+        o->capstack = cap;
+    }
+    o->stack[(*n)++] = id;
+    return 0;
+}
+
+/* Tags id and every node above (up) or below (!up) with tag. A node that
+ * already has the tag has its whole cone tagged, so the walk stops there. */
+static void tag_cone(ola *o, uint64_t id, int up, uint8_t tag)
+{
+    const keps_lattice *L = o->L;
+    size_t n = 0;
+    if (tag_get(o, id) & tag || push(o, &n, id))
+        return;
+    tag_or(o, id, tag);
+    while (n > 0) {
+        uint64_t x = o->stack[--n], rest = x;
+        for (size_t i = 0; i < L->q; i++) {
+            int l = (int)(rest % (uint64_t)(L->height[i] + 1));
+            rest /= (uint64_t)(L->height[i] + 1);
+            uint64_t y;
+            if (up && l < L->height[i])
+                y = x + L->stride[i];
+            else if (!up && l > 0)
+                y = x - L->stride[i];
+            else
+                continue;
+            if (tag_or(o, y, tag) & tag)
+                continue;
+            if (push(o, &n, y))
+                return;
+        }
+    }
+}
+
+/* Does the node satisfy the constraints? Uses and sets the tags. -1 on OOM. */
+/* Score and class-based bound of a node, evaluating it if needed. */
+static int node_score(ola *o, const int *levels, double *score, double *bound)
+{
+    uint64_t id = keps_lattice_id(o->L, levels);
+    if (!o->capscore || !o->skey[score_slot(o, id)]) {
+        if (!eval(o, levels))
+            return -1;
+    }
+    size_t j = score_slot(o, id);
+    *score = o->sval[j];
+    *bound = o->sbound[j];
+    return 0;
+}
+
+static int anonymous(ola *o, const int *levels)
+{
+    uint64_t id = keps_lattice_id(o->L, levels);
+    if (tag_get(o, id) & TAG_ANON)
+        return 1;
+    if (tag_get(o, id) & TAG_NOT)
+        return 0;
+    const keps_node_classes *c = eval(o, levels);
+    if (!c)
+        return -1;
+    if (keps_node_classes_suppressed(c, o->k, NULL) <= o->limit) {
+        tag_cone(o, id, 1, TAG_ANON);
+        return 1;
+    }
+    tag_cone(o, id, 0, TAG_NOT);
+    return 0;
+}
+
+static void add_kmin(ola *o, uint64_t id)
+{
+    if (tag_or(o, id, TAG_KMIN) & TAG_KMIN)
+        return;
+    if (o->nkmin == o->capkmin) {
+        size_t cap = o->capkmin ? 2 * o->capkmin : 64;
+        uint64_t *k = realloc(o->kmin, cap * sizeof *k);
+        if (!k) {
+            o->oom = 1;
+            return;
+        }
+        o->kmin = k;
+        o->capkmin = cap;
+    }
+    o->kmin[o->nkmin++] = id;
+}
+
+/* Records the call Kmin(b, t); returns 1 if it was done before. The
+ * recursion reaches the same sub-lattice from many middle nodes; its
+ * outcome only depends on (b, t) and the tags, which only grow. */
+static size_t memo_home(uint64_t b, uint64_t t, size_t cap)
+{
+    return (size_t)(((b * 0x9E3779B97F4A7C15ull) ^ t) * 0xff51afd7ed558ccdull) & (cap - 1);
+}
+
+static int memo_seen(ola *o, uint64_t b, uint64_t t)
+{
+    if (2 * (o->nmemo + 1) > o->capmemo) {
+        size_t cap = o->capmemo ? 2 * o->capmemo : 1024;
+        uint64_t *m = calloc(2 * cap, sizeof *m);
+        if (!m) {
+            o->oom = 1;
+            return 1;
+        }
+        for (size_t i = 0; i < o->capmemo; i++)
+            if (o->memo[2 * i]) {
+                size_t s = memo_home(o->memo[2 * i], o->memo[2 * i + 1], cap);
+                while (m[2 * s])
+                    s = (s + 1) & (cap - 1);
+                m[2 * s] = o->memo[2 * i];
+                m[2 * s + 1] = o->memo[2 * i + 1];
+            }
+        free(o->memo);
+        o->memo = m;
+        o->capmemo = cap;
+    }
+    b++; /* 0 marks an empty slot */
+    size_t s = memo_home(b, t, o->capmemo);
+    while (o->memo[2 * s]) {
+        if (o->memo[2 * s] == b && o->memo[2 * s + 1] == t)
+            return 1;
+        s = (s + 1) & (o->capmemo - 1);
+    }
+    o->memo[2 * s] = b;
+    o->memo[2 * s + 1] = t;
+    o->nmemo++;
+    return 0;
+}
+
+static void kmin(ola *o, const int *b, const int *t);
+
+/* Calls f on every node n with b <= n <= t and level sum h. */
+typedef struct mid_ctx {
+    ola *o;
+    const int *b, *t;
+    int *n;
+} mid_ctx;
+
+static void mid_visit(mid_ctx *x, size_t i, int remaining)
+{
+    ola *o = x->o;
+    const keps_lattice *L = o->L;
+    if (o->oom)
+        return;
+    if (i == L->q) {
+        if (remaining != 0)
+            return;
+        int a = anonymous(o, x->n);
+        if (a < 0)
+            return;
+        /* Copy: the recursion reuses x->n's storage further down. */
+        int *n = malloc(L->q * sizeof *n);
+        if (!n) {
+            o->oom = 1;
+            return;
+        }
+        memcpy(n, x->n, L->q * sizeof *n);
+        if (a)
+            kmin(o, x->b, n);
+        else
+            kmin(o, n, x->t);
+        free(n);
+        return;
+    }
+    /* Room left in the coordinates after i bounds this one from below. */
+    int room = 0;
+    for (size_t j = i + 1; j < L->q; j++)
+        room += x->t[j] - x->b[j];
+    for (int l = x->b[i]; l <= x->t[i]; l++) {
+        int rem = remaining - (l - x->b[i]);
+        if (rem < 0)
+            break;
+        if (rem > room)
+            continue;
+        x->n[i] = l;
+        mid_visit(x, i + 1, rem);
+    }
+}
+
+/* El Emam et al.'s Kmin(Bnode, Tnode): t satisfies the constraints. */
+static void kmin(ola *o, const int *b, const int *t)
+{
+    const keps_lattice *L = o->L;
+    if (o->oom || memo_seen(o, keps_lattice_id(L, b), keps_lattice_id(L, t)))
+        return;
+    int hh = keps_lattice_level_sum(L, t) - keps_lattice_level_sum(L, b);
+    if (hh > 1) {
+        int *n = malloc(L->q * sizeof *n);
+        if (!n) {
+            o->oom = 1;
+            return;
+        }
+        mid_ctx x = {o, b, t, n};
+        mid_visit(&x, 0, hh / 2);
+        free(n);
+        return;
+    }
+    /* Two-node (or one-node) lattice: the lower one if it is anonymous. */
+    int a = anonymous(o, b);
+    if (a < 0)
+        return;
+    if (a)
+        add_kmin(o, keps_lattice_id(L, b));
+    else if (anonymous(o, t) == 1)
+        add_kmin(o, keps_lattice_id(L, t));
+}
+
+/* Keeps only the candidates with no other candidate below them. */
+static void clean_kmin(ola *o)
+{
+    const keps_lattice *L = o->L;
+    size_t q = L->q, n = o->nkmin;
+    int *lv = malloc((n ? n : 1) * q * sizeof *lv);
+    uint8_t *drop = calloc(n ? n : 1, 1);
+    if (!lv || !drop) {
+        o->oom = 1;
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        keps_lattice_levels(L, o->kmin[i], lv + i * q);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n && !drop[i]; j++)
+            if (i != j && dominated(L, lv + j * q, lv + i * q))
+                drop[i] = 1;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!drop[i])
+            o->kmin[m++] = o->kmin[i];
+    o->nkmin = m;
+done:
+    free(lv);
+    free(drop);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* ---- the optimum over the anonymous region ------------------------------
+ * Level by level from the bottom; a node is pruned (with everything above
+ * it) when a predecessor is pruned or its lower bound is not below the best
+ * score found so far. The k-minimal nodes are scored first so that the
+ * bound bites from the start; with no suppression allowed every node above
+ * a k-minimal node is pruned at once (the metrics are then monotone). */
+static int optimum(ola *o, uint64_t *best_id, double *best)
+{
+    const keps_lattice *L = o->L;
+    uint64_t nn = L->nnodes;
+    int *lv = malloc(L->q * sizeof *lv);
+    int maxsum = 0;
+    for (size_t i = 0; i < L->q; i++)
+        maxsum += L->height[i];
+    uint64_t *start = calloc((size_t)maxsum + 2, sizeof *start);
+    uint64_t *order = NULL;
+    int rc = -1;
+    if (!lv || !start)
+        goto done;
+    *best = INFINITY;
+    *best_id = UINT64_MAX;
+    for (size_t i = 0; i < o->nkmin; i++) {
+        keps_lattice_levels(L, o->kmin[i], lv);
+        double s, cb;
+        if (node_score(o, lv, &s, &cb))
+            goto done;
+        if (s < *best || (s == *best && o->kmin[i] < *best_id)) {
+            *best = s;
+            *best_id = o->kmin[i];
+        }
+        tag_cone(o, o->kmin[i], 1, TAG_ANON);
+    }
+    /* counting sort of the anonymous nodes by level sum */
+    for (uint64_t id = 0; id < nn; id++)
+        if (tag_get(o, id) & TAG_ANON) {
+            keps_lattice_levels(L, id, lv);
+            start[keps_lattice_level_sum(L, lv) + 1]++;
+        }
+    for (int h = 1; h <= maxsum + 1; h++)
+        start[h] += start[h - 1];
+    order = malloc((start[maxsum + 1] ? start[maxsum + 1] : 1) * sizeof *order);
+    if (!order)
+        goto done;
+    for (uint64_t id = 0; id < nn; id++)
+        if (tag_get(o, id) & TAG_ANON) {
+            keps_lattice_levels(L, id, lv);
+            order[start[keps_lattice_level_sum(L, lv)]++] = id;
+        }
+    uint64_t total = start[maxsum];
+    for (uint64_t x = 0; x < total; x++) {
+        uint64_t id = order[x];
+        keps_lattice_levels(L, id, lv);
+        int pruned = 0;
+        for (size_t i = 0; i < L->q && !pruned; i++)
+            pruned = lv[i] > 0 && (tag_get(o, id - L->stride[i]) & TAG_PRUNE);
+        if (pruned || keps_metrics_bound(o->m, o->metric, lv, NULL) >= *best) {
+            tag_or(o, id, TAG_PRUNE);
+            continue;
+        }
+        double s, cb;
+        if (node_score(o, lv, &s, &cb))
+            goto done;
+        if (s < *best) {
+            *best = s;
+            *best_id = id;
+        }
+        if (cb >= *best)
+            tag_or(o, id, TAG_PRUNE);
+    }
+    rc = 0;
+done:
+    free(lv);
+    free(start);
+    free(order);
+    return rc;
+}
+
+static void ola_free(ola *o)
+{
+    for (size_t i = 0; i < o->ncache; i++) {
+        keps_node_classes_free(&o->cache[i].c);
+        free(o->cache[i].levels);
+    }
+    free(o->cache);
+    free(o->slots);
+    free(o->zero);
+    keps_node_classes_free(&o->tmp);
+    for (size_t i = 0; i < o->npool; i++)
+        keps_node_classes_free(&o->pool[i]);
+    if (o->owns_tag)
+        free(o->tag);
+    keps_lattice_work_free(o->w);
+    keps_metrics_free(o->m);
+    free(o->kmin);
+    free(o->stack);
+    free(o->memo);
+    free(o->skey);
+    free(o->sval);
+    free(o->sbound);
+}
+
+void keps_ola_result_free(keps_ola_result *r)
+{
+    free(r->levels);
+    free(r->minimal);
+    memset(r, 0, sizeof *r);
+}
+
+/* Per-thread state; tag is the shared array. 0 or -1 (out of memory). */
+static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, uint8_t *tag)
+{
+    memset(o, 0, sizeof *o);
+    o->L = L;
+    o->k = p->k;
+    /* floor(s*N); the epsilon keeps e.g. 0.05*30162 = 1508.1 at 1508 and
+     * 0.1*30 = 3.0000000000000004 at 3 */
+    o->limit = (size_t)floor(p->suppress * (double)L->nrows + 1e-9);
+    o->metric = p->metric;
+    o->owns_tag = tag == NULL;
+    o->tag = tag ? tag : calloc((size_t)L->nnodes, 1);
+    o->w = keps_lattice_work_new(L);
+    o->m = keps_metrics_new(L);
+    o->cache = calloc(CACHE_MAX, sizeof *o->cache);
+    o->zero = calloc(L->q, sizeof *o->zero);
+    o->slots = calloc(CACHE_SLOTS, sizeof *o->slots);
+    return o->tag && o->w && o->m && o->cache && o->slots && o->zero ? 0 : -1;
+}
+
+/* ---- two search threads ------------------------------------------------
+ * The top-level Kmin(bottom, top) call loops over the lattice's middle
+ * level; each middle node's sub-search is independent of the others except
+ * through the tags, so two threads take middle nodes in turn, each with its
+ * own cache, memo and candidate list, sharing the tags. Every middle node is
+ * still searched, so the union of the candidates holds every k-minimal node
+ * as in the sequential search. */
+typedef struct par_ctx {
+    uint64_t *mids;
+    size_t nmids;
+    atomic_size_t next;
+    const int *bot, *top;
+} par_ctx;
+
+typedef struct par_arg {
+    ola *o;
+    par_ctx *x;
+} par_arg;
+
+static void collect_level(const keps_lattice *L, size_t i, int remaining, int *n, uint64_t **out, size_t *len,
+                          size_t *cap, int *oom)
+{
+    if (*oom)
+        return;
+    if (i == L->q) {
+        if (remaining)
+            return;
+        if (*len == *cap) {
+            size_t c = *cap ? 2 * *cap : 256;
+            uint64_t *p = realloc(*out, c * sizeof *p);
+            if (!p) {
+                *oom = 1;
+                return;
+            }
+            *out = p;
+            *cap = c;
+        }
+        (*out)[(*len)++] = keps_lattice_id(L, n);
+        return;
+    }
+    int room = 0;
+    for (size_t j = i + 1; j < L->q; j++)
+        room += L->height[j];
+    for (int l = 0; l <= L->height[i] && l <= remaining; l++) {
+        if (remaining - l > room)
+            continue;
+        n[i] = l;
+        collect_level(L, i + 1, remaining - l, n, out, len, cap, oom);
+    }
+}
+
+static void *par_main(void *arg)
+{
+    par_arg *a = arg;
+    ola *o = a->o;
+    par_ctx *x = a->x;
+    int *n = malloc(o->L->q * sizeof *n);
+    if (!n) {
+        o->oom = 1;
+        return NULL;
+    }
+    for (;;) {
+        size_t i = atomic_fetch_add(&x->next, 1);
+        if (i >= x->nmids || o->oom)
+            break;
+        keps_lattice_levels(o->L, x->mids[i], n);
+        int an = anonymous(o, n);
+        if (an < 0)
+            break;
+        if (an)
+            kmin(o, x->bot, n);
+        else
+            kmin(o, n, x->top);
+    }
+    free(n);
+    return NULL;
+}
+
+/* Moves thread b's findings into a: candidates, scores, counters. */
+static void par_merge(ola *a, ola *b)
+{
+    for (size_t i = 0; i < b->nkmin; i++) {
+        /* TAG_KMIN is already set: append without the check */
+        size_t before = a->nkmin;
+        uint64_t id = b->kmin[i];
+        if (a->nkmin == a->capkmin) {
+            size_t cap = a->capkmin ? 2 * a->capkmin : 64;
+            uint64_t *k = realloc(a->kmin, cap * sizeof *k);
+            if (!k) {
+                a->oom = 1;
+                return;
+            }
+            a->kmin = k;
+            a->capkmin = cap;
+        }
+        a->kmin[before] = id;
+        a->nkmin = before + 1;
+    }
+    for (size_t i = 0; i < b->capscore; i++)
+        if (b->skey[i] && score_put(a, b->skey[i] - 1, b->sval[i], b->sbound[i]))
+            return;
+    a->evaluated += b->evaluated;
+    a->work += b->work;
+    a->out_work += b->out_work;
+    a->oom |= b->oom;
+}
+
+/* Kmin(bottom, top), on two threads when the lattice is tall enough. */
+static void kmin_top(ola *o, const keps_ola_params *p, const int *bot, const int *top)
+{
+    const keps_lattice *L = o->L;
+    int hh = keps_lattice_level_sum(L, top);
+    int threads = p->threads == 1 ? 1 : 2;
+    if (threads == 1 || hh <= 1) {
+        kmin(o, bot, top);
+        return;
+    }
+    par_ctx x;
+    x.mids = NULL;
+    x.nmids = 0;
+    atomic_init(&x.next, 0);
+    x.bot = bot;
+    x.top = top;
+    size_t cap = 0;
+    int *n = calloc(L->q, sizeof *n);
+    ola o2;
+    int oom = !n;
+    if (!oom)
+        collect_level(L, 0, hh / 2, n, &x.mids, &x.nmids, &cap, &oom);
+    free(n);
+    if (oom || ola_init(&o2, L, p, o->tag)) {
+        if (!oom)
+            ola_free(&o2);
+        free(x.mids);
+        o->oom = 1;
+        return;
+    }
+    par_arg a1 = {o, &x}, a2 = {&o2, &x};
+    pthread_t t;
+    int started = pthread_create(&t, NULL, par_main, &a2) == 0;
+    par_main(&a1);
+    if (started)
+        pthread_join(t, NULL);
+    if (getenv("KEPS_OLA_DEBUG"))
+        fprintf(stderr, "threads: %llu + %llu evaluated, %llu + %llu classes rolled up\n",
+                (unsigned long long)o->evaluated, (unsigned long long)o2.evaluated, (unsigned long long)o->work,
+                (unsigned long long)o2.work);
+    par_merge(o, &o2);
+    ola_free(&o2);
+    free(x.mids);
+}
+
+keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_ola_result *res,
+                         keps_error *err)
+{
+    memset(res, 0, sizeof *res);
+    if (p->k < 1)
+        return keps_error_set(err, KEPS_EINPUT, "k must be at least 1");
+    if (!(p->suppress >= 0 && p->suppress <= 1))
+        return keps_error_set(err, KEPS_EINPUT, "the suppression limit must be a fraction in [0, 1]");
+    if ((unsigned)p->metric >= KEPS_METRIC_COUNT)
+        return keps_error_set(err, KEPS_EINPUT, "unknown metric");
+    if (L->nnodes > ((uint64_t)1 << 32))
+        return keps_error_set(err, KEPS_EINPUT,
+                              "the lattice has %llu nodes; OLA supports up to 2^32: use fewer QIs or "
+                              "shorter hierarchies",
+                              (unsigned long long)L->nnodes);
+    ola o;
+    int initfail = ola_init(&o, L, p, NULL);
+    res->levels = calloc(L->q, sizeof *res->levels);
+    int *top = calloc(L->q, sizeof *top), *bot = calloc(L->q, sizeof *bot);
+    keps_status st = KEPS_ENOMEM;
+    if (initfail || !res->levels || !top || !bot)
+        goto done;
+    for (size_t i = 0; i < L->q; i++)
+        top[i] = L->height[i];
+    res->nodes_total = L->nnodes;
+    res->suppress_limit = o.limit;
+    const keps_node_classes *c = eval(&o, top);
+    if (!c)
+        goto done;
+    res->top_suppressed = keps_node_classes_suppressed(c, o.k, NULL);
+    st = KEPS_OK;
+    if (res->top_suppressed > o.limit) {
+        res->nodes_evaluated = o.evaluated;
+        goto done;
+    }
+    tag_cone(&o, L->nnodes - 1, 1, TAG_ANON);
+    kmin_top(&o, p, bot, top);
+    clean_kmin(&o);
+    if (getenv("KEPS_OLA_DEBUG"))
+        fprintf(stderr, "kmin phase: %llu evaluated, %llu classes rolled up, %zu calls\n",
+                (unsigned long long)o.evaluated, (unsigned long long)o.work, o.nmemo);
+    uint64_t best_id;
+    double best;
+    if (o.oom || optimum(&o, &best_id, &best) || o.oom) {
+        st = KEPS_ENOMEM;
+        goto done;
+    }
+    if (getenv("KEPS_OLA_DEBUG"))
+        fprintf(stderr, "after optimum: %llu evaluated, %llu classes rolled up into %llu\n",
+                (unsigned long long)o.evaluated, (unsigned long long)o.work, (unsigned long long)o.out_work);
+    qsort(o.kmin, o.nkmin, sizeof *o.kmin, cmp_u64);
+    res->found = 1;
+    res->node = best_id;
+    keps_lattice_levels(L, best_id, res->levels);
+    c = eval(&o, res->levels);
+    if (!c) {
+        st = KEPS_ENOMEM;
+        goto done;
+    }
+    keps_metrics_all(o.m, res->levels, c, o.k, &res->metrics);
+    size_t small = 0;
+    res->suppressed = keps_node_classes_suppressed(c, o.k, &small);
+    res->nclasses = c->n - small;
+    res->nodes_evaluated = o.evaluated;
+    res->minimal = o.kmin;
+    res->nminimal = o.nkmin;
+    o.kmin = NULL;
+done:
+    free(top);
+    free(bot);
+    ola_free(&o);
+    if (st == KEPS_ENOMEM) {
+        keps_ola_result_free(res);
+        return keps_error_set(err, st, "out of memory in the OLA search");
+    }
+    return st;
+}
+
+/* ---- applying a node --------------------------------------------------- */
+
+keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed,
+                           keps_table **release, keps_counts *counts, keps_error *err)
+{
+    const keps_schema *s = L->s;
+    const keps_table *t = s->t;
+    *release = NULL;
+    memset(counts, 0, sizeof *counts);
+    keps_lattice_work *w = keps_lattice_work_new(L);
+    uint32_t *assign = malloc((L->bottom.n ? L->bottom.n : 1) * sizeof *assign);
+    keps_node_classes c;
+    keps_node_classes_init(&c);
+    const char **fields = calloc(t->ncols, sizeof *fields);
+    size_t *lens = calloc(t->ncols, sizeof *lens);
+    size_t *cols = calloc(t->ncols, sizeof *cols);
+    int *qi_of = malloc(t->ncols * sizeof *qi_of);
+    keps_status st = KEPS_ENOMEM;
+    keps_table *r = NULL;
+    if (!w || !assign || !fields || !lens || !cols || !qi_of ||
+        keps_lattice_rollup(L, w, NULL, levels, &c, assign)) {
+        keps_error_set(err, st, "out of memory applying the transformation");
+        goto done;
+    }
+    r = keps_release_new(s, err);
+    if (!r) {
+        st = err ? err->code : KEPS_ENOMEM;
+        goto done;
+    }
+    size_t nc = 0;
+    for (size_t j = 0; j < t->ncols; j++) {
+        qi_of[j] = -1;
+        if (keps_schema_released(s, j))
+            cols[nc++] = j;
+    }
+    for (size_t i = 0; i < L->q; i++)
+        qi_of[s->qi[i].col] = (int)i;
+    counts->input_rows = t->nrows;
+    for (size_t row = 0; row < t->nrows; row++) {
+        int sup = c.count[assign[L->row_class[row]]] < k;
+        if (sup) {
+            counts->suppressed_rows++;
+            if (remove_suppressed) {
+                counts->removed_rows++;
+                continue;
+            }
+        }
+        for (size_t x = 0; x < nc; x++) {
+            size_t j = cols[x];
+            uint32_t code = t->cols[j].codes[row];
+            int i = qi_of[j];
+            if (i < 0)
+                fields[x] = t->cols[j].values[code];
+            else if (sup)
+                fields[x] = "*";
+            else
+                fields[x] = keps_hierarchy_label(s->qi[i].h, levels[i], L->map[i][levels[i]][code]);
+            lens[x] = strlen(fields[x]);
+        }
+        if ((st = keps_table_append(r, fields, lens, t->row_line ? t->row_line[row] : 0, err)))
+            goto done;
+    }
+    counts->output_rows = r->nrows;
+    st = KEPS_OK;
+done:
+    if (st) {
+        keps_table_free(r);
+        r = NULL;
+    }
+    *release = r;
+    keps_lattice_work_free(w);
+    keps_node_classes_free(&c);
+    free(assign);
+    free(fields);
+    free(lens);
+    free(cols);
+    free(qi_of);
+    return st;
+}

@@ -1,0 +1,36 @@
+#include "keps/release.h"
+
+#include <stdlib.h>
+
+keps_status keps_release_build(const keps_schema *s, keps_release_cell_fn cell, void *ctx,
+                               keps_table **release, keps_error *err)
+{
+    *release = NULL;
+    const keps_table *t = s->t;
+    keps_table *r = keps_release_new(s, err);
+    if (!r)
+        return err ? err->code : KEPS_ENOMEM;
+    const char **f = malloc(t->ncols * sizeof *f);
+    if (!f) {
+        keps_table_free(r);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    keps_status st = KEPS_OK;
+    for (size_t i = 0; i < t->nrows && !st; i++) {
+        size_t n = 0;
+        for (size_t j = 0; j < t->ncols; j++) {
+            if (!keps_schema_released(s, j))
+                continue;
+            const char *v = cell ? cell(ctx, i, j) : NULL;
+            f[n++] = v ? v : keps_table_str(t, j, i);
+        }
+        st = keps_table_append(r, f, NULL, 0, err);
+    }
+    free(f);
+    if (st) {
+        keps_table_free(r);
+        return st;
+    }
+    *release = r;
+    return KEPS_OK;
+}

@@ -1,0 +1,745 @@
+/* Randomized response for epsilon-LDP and multiplicative t-closeness
+ * (seed 002, SPEC 7): transition matrices, closed forms, implications,
+ * exact verifiers, utility, and the per-record mechanism. */
+#include "keps/rr.h"
+#include "keps/sample.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- matrices */
+
+static keps_status matrix_alloc(size_t n, keps_rr_matrix *out, keps_error *err)
+{
+    out->n = 0;
+    out->m = NULL;
+    if (n == 0 || n > KEPS_RR_MAX_CATEGORIES)
+        return keps_error_set(err, KEPS_EINPUT,
+                              "randomized response needs 1 to %d categories, got %zu (joint domains multiply "
+                              "the columns' numbers of values: give fewer --sensitive columns)",
+                              KEPS_RR_MAX_CATEGORIES, n);
+    out->m = calloc(n * n, sizeof *out->m);
+    if (!out->m)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    out->n = n;
+    return KEPS_OK;
+}
+
+static keps_status check_prob(const char *what, double p, keps_error *err)
+{
+    if (!(p >= 0.0 && p <= 1.0))
+        return keps_error_set(err, KEPS_EINPUT, "%s = %g: a probability must lie in [0, 1]", what, p);
+    return KEPS_OK;
+}
+
+keps_status keps_rr_ldp_matrix(size_t n, double p, keps_rr_matrix *out, keps_error *err)
+{
+    keps_status st = check_prob("p", p, err);
+    if (st || (st = matrix_alloc(n, out, err)))
+        return st;
+    double off = (1.0 - p) / (double)n;
+    for (size_t y = 0; y < n; y++)
+        for (size_t z = 0; z < n; z++)
+            out->m[y * n + z] = off + (y == z ? p : 0.0);
+    return KEPS_OK;
+}
+
+keps_status keps_rr_t_matrix(size_t n, const double *freq, double pt, keps_rr_matrix *out, keps_error *err)
+{
+    keps_status st = check_prob("p_t", pt, err);
+    if (st || (st = matrix_alloc(n, out, err)))
+        return st;
+    for (size_t y = 0; y < n; y++)
+        for (size_t z = 0; z < n; z++)
+            out->m[y * n + z] = (1.0 - pt) * freq[z] + (y == z ? pt : 0.0);
+    return KEPS_OK;
+}
+
+keps_status keps_rr_compose(const keps_rr_matrix *a, const keps_rr_matrix *b, keps_rr_matrix *out, keps_error *err)
+{
+    if (a->n != b->n)
+        return keps_error_set(err, KEPS_EINPUT, "cannot compose %zu- and %zu-category mechanisms", a->n, b->n);
+    size_t n = a->n;
+    keps_status st = matrix_alloc(n, out, err);
+    if (st)
+        return st;
+    for (size_t y = 0; y < n; y++)
+        for (size_t w = 0; w < n; w++) {
+            double ay = a->m[y * n + w];
+            if (ay == 0.0)
+                continue;
+            for (size_t z = 0; z < n; z++)
+                out->m[y * n + z] += ay * b->m[w * n + z];
+        }
+    return KEPS_OK;
+}
+
+keps_status keps_rr_matrix_for(const keps_rr_params *par, size_t n, const double *freq, keps_rr_matrix *out,
+                               keps_error *err)
+{
+    if (par->kind == KEPS_RR_LDP)
+        return keps_rr_ldp_matrix(n, par->p, out, err);
+    if (par->kind == KEPS_RR_TCLOSE)
+        return keps_rr_t_matrix(n, freq, par->pt, out, err);
+    keps_rr_matrix t = {0}, l = {0};
+    keps_status st = keps_rr_t_matrix(n, freq, par->pt, &t, err);
+    if (!st)
+        st = keps_rr_ldp_matrix(n, par->p, &l, err);
+    if (!st)
+        st = keps_rr_compose(&t, &l, out, err);
+    keps_rr_matrix_free(&t);
+    keps_rr_matrix_free(&l);
+    return st;
+}
+
+void keps_rr_matrix_free(keps_rr_matrix *m)
+{
+    if (!m)
+        return;
+    free(m->m);
+    m->m = NULL;
+    m->n = 0;
+}
+
+/* ------------------------------------------------------------ closed forms */
+
+double keps_rr_ldp_epsilon(double p, size_t n)
+{
+    if (n <= 1 || p <= 0.0)
+        return 0.0;
+    if (p >= 1.0)
+        return INFINITY;
+    return log1p((double)n * p / (1.0 - p));
+}
+
+double keps_rr_ldp_p(double eps, size_t n)
+{
+    if (n <= 1 || isinf(eps))
+        return 1.0;
+    if (!(eps > 0.0))
+        return 0.0;
+    double em1 = expm1(eps);
+    double p = em1 / (em1 + (double)n);
+    while (p > 0.0 && keps_rr_ldp_epsilon(p, n) > eps) /* rounding: never promise more than eps */
+        p = nextafter(p, 0.0);
+    return p;
+}
+
+/* Smallest positive frequency and the number of values that occur. */
+static double min_positive(const double *freq, size_t n, size_t *support)
+{
+    double fmin = 1.0;
+    *support = 0;
+    for (size_t i = 0; i < n; i++)
+        if (freq[i] > 0.0) {
+            (*support)++;
+            if (freq[i] < fmin)
+                fmin = freq[i];
+        }
+    return fmin;
+}
+
+double keps_rr_t_level(double pt, const double *freq, size_t n)
+{
+    size_t support;
+    double fmin = min_positive(freq, n, &support);
+    if (support <= 1)
+        return 1.0; /* one value: every class has the global distribution */
+    /* class of a_i's only: bucket a_i has Pr_E = p_t + (1-p_t) f_i against
+     * Pr_D = f_i; bucket a_j != a_i has Pr_E = (1-p_t) f_j against f_j. */
+    double same = 1.0 + pt * (1.0 / fmin - 1.0);
+    double other = pt >= 1.0 ? INFINITY : 1.0 / (1.0 - pt);
+    return same > other ? same : other;
+}
+
+double keps_rr_t_p(double t, const double *freq, size_t n)
+{
+    size_t support;
+    double fmin = min_positive(freq, n, &support);
+    if (support <= 1 || isinf(t))
+        return 1.0;
+    if (!(t >= 1.0))
+        return 0.0;
+    double a = (t - 1.0) / (1.0 / fmin - 1.0), b = 1.0 - 1.0 / t;
+    double p = a < b ? a : b;
+    if (p > 1.0)
+        p = 1.0;
+    while (p > 0.0 && keps_rr_t_level(p, freq, n) > t)
+        p = nextafter(p, 0.0);
+    return p;
+}
+
+/* ------------------------------------------------------------ implications */
+
+double keps_rr_ldp_to_kt(double eps, size_t k, size_t N)
+{
+    if (k >= N)
+        return 1.0;
+    return ((double)k + (double)(N - k) * exp(eps)) / (double)N;
+}
+
+double keps_rr_kt_to_ldp_needed(double t, size_t k, size_t N)
+{
+    if (k >= N || isinf(t))
+        return INFINITY;
+    if (!(t >= 1.0))
+        return NAN;
+    double eps = log(((double)N * t - (double)k) / (double)(N - k));
+    if (eps < 0.0)
+        eps = 0.0;
+    while (eps > 0.0 && keps_rr_ldp_to_kt(eps, k, N) > t)
+        eps = nextafter(eps, 0.0);
+    return eps;
+}
+
+const char *keps_pmodel_name(keps_pmodel m)
+{
+    static const char *const names[] = {"epsilon-LDP", "multiplicative-t-closeness", "(k,t)-closeness",
+                                        "(k,epsilon)-DP"};
+    return (unsigned)m < 4 ? names[m] : "?";
+}
+
+int keps_pmodel_parse(const char *s, keps_pmodel *out)
+{
+    static const char *const keys[] = {"ldp", "tclose", "kt", "kdp"};
+    for (int i = 0; i < 4; i++)
+        if (s && strcmp(s, keys[i]) == 0) {
+            *out = (keps_pmodel)i;
+            return 0;
+        }
+    return -1;
+}
+
+static keps_status need_records(long N, long k, const char *side, keps_error *err)
+{
+    if (N < 2)
+        return keps_error_set(err, KEPS_EINPUT, "this implication needs the number of records N >= 2 (--records)");
+    if (k < 1 || k > N - 1)
+        return keps_error_set(err, KEPS_EINPUT, "%s group size k = %ld must lie in [1, N-1] = [1, %ld]", side, k,
+                              N - 1);
+    return KEPS_OK;
+}
+
+static keps_status impossible(keps_error *err, const char *fmt, const char *a, const char *b)
+{
+    return keps_error_set(err, KEPS_EJOB, fmt, a, b);
+}
+
+static void set_out(keps_implication *o, keps_pmodel m, double level, long k, const char *rule, const char *why)
+{
+    o->to.model = m;
+    o->to.level = level;
+    o->to.k = k;
+    snprintf(o->rule, sizeof o->rule, "%s", rule);
+    o->why = why;
+}
+
+static keps_status from_ldp(double eps, keps_pmodel to, long to_k, long N, keps_implication *o, keps_error *err)
+{
+    if (to == KEPS_PM_LDP) {
+        set_out(o, to, eps, 0, "identity", "same definition");
+        return KEPS_OK;
+    }
+    keps_status st = need_records(N, to_k, "target", err);
+    if (st)
+        return st;
+    if (to == KEPS_PM_KDP) {
+        /* eps-LDP => (N-k, t)-closeness (Theorem 3) <=> (k, ln t)-DP (Theorem 4.1) */
+        double t = keps_rr_ldp_to_kt(eps, (size_t)(N - to_k), (size_t)N);
+        set_out(o, to, log(t), to_k, "Theorem 3 then Theorem 4.1",
+                "eps-LDP gives (N-k, t)-closeness with t = (N-k + k e^eps)/N, which is (k, ln t)-DP");
+        return KEPS_OK;
+    }
+    double t = keps_rr_ldp_to_kt(eps, (size_t)to_k, (size_t)N);
+    if (to == KEPS_PM_KT)
+        set_out(o, to, t, to_k, to_k == 1 ? "Theorem 2" : "Theorem 3",
+                "t = (k + (N-k) e^eps)/N for every subset of k records (Theorem 3 as printed has N-k-1, which "
+                "is not a bound; keps uses the attained worst case)");
+    else
+        set_out(o, to, t, to_k, "Lemma 1 (via Theorem 3 and Lemma 2.3)",
+                "holds for every partition whose smallest class has at least k records");
+    return KEPS_OK;
+}
+
+static keps_status from_tclose(double t, keps_pmodel to, long to_k, keps_implication *o, keps_error *err)
+{
+    (void)to_k;
+    if (to == KEPS_PM_TCLOSE) {
+        set_out(o, to, t, to_k, "identity", "same definition");
+        return KEPS_OK;
+    }
+    if (to == KEPS_PM_LDP)
+        return impossible(err,
+                          "%s does not imply %s (Theorem 1): a class may average a record whose probability is "
+                          "near 0 with one near 2 mu, so t stays fixed while eps grows without bound. (If every "
+                          "class holds one record this is (1,t)-closeness: use --from kt -k 1.)",
+                          keps_pmodel_name(KEPS_PM_TCLOSE), keps_pmodel_name(to));
+    if (to == KEPS_PM_KT)
+        return impossible(err,
+                          "%s does not imply %s (Lemma 2.3): only the given classes are bounded, while "
+                          "(k,t)-closeness bounds every subset of k records (Table V: t = 1 for the classes, "
+                          "mu/sigma for 2-subsets)",
+                          keps_pmodel_name(KEPS_PM_TCLOSE), keps_pmodel_name(to));
+    return impossible(err,
+                      "%s does not imply %s (Theorem 5): within a class one record's probability can go to 0 "
+                      "without changing the class average, so no function of t bounds eps",
+                      keps_pmodel_name(KEPS_PM_TCLOSE), keps_pmodel_name(to));
+}
+
+/* (k, t)-closeness at k to model `to`. Shared by from kt and from kdp (which
+ * is (N-k, e^eps)-closeness by Theorem 4.1). */
+static keps_status from_kt(double t, long k, keps_pmodel to, long to_k, long N, keps_implication *o,
+                           keps_error *err, int via_kdp)
+{
+    const char *pre = via_kdp ? "Theorem 4.1, then " : "";
+    char rule[sizeof o->rule];
+    if (to == KEPS_PM_LDP) {
+        if (k != 1)
+            return keps_error_set(err, KEPS_EJOB,
+                                  "%s with k = %ld does not imply epsilon-LDP (Theorem 3): for k > 1 a k-subset "
+                                  "average can hide a record with probability near 0 (Table VI: (2,2)-closeness "
+                                  "with eps = ln(2 mu/sigma) unbounded)%s",
+                                  via_kdp ? "(k,epsilon)-DP is (N-k, e^eps)-closeness; " : "(k,t)-closeness", k,
+                                  via_kdp ? "; only k_DP = N-1 gives (1,t)" : "");
+        snprintf(rule, sizeof rule, "%sTheorem 2", pre);
+        set_out(o, to, 2.0 * log(t), 0, rule, "(1,t)-closeness bounds every record within [mu/t, t mu]: e^eps = t^2");
+        return KEPS_OK;
+    }
+    if (to == KEPS_PM_TCLOSE || to == KEPS_PM_KT) {
+        long kk = to_k > 0 ? to_k : k;
+        if (kk < k)
+            return keps_error_set(err, KEPS_EJOB,
+                                  "(k,t)-closeness at k = %ld does not imply %s at k = %ld < %ld (Lemma 2.2): a "
+                                  "group smaller than k can hold only records of probability 0 (Table IV)",
+                                  k, keps_pmodel_name(to), kk, k);
+        snprintf(rule, sizeof rule, "%s%s", pre, to == KEPS_PM_KT ? "Lemma 2.1" : "Lemma 2.3 (and 2.1)");
+        set_out(o, to, t, kk, rule,
+                to == KEPS_PM_KT ? "larger subsets average smaller ones: the same t holds for k' >= k"
+                                 : "every class of at least k records is bounded as a k-subset is");
+        return KEPS_OK;
+    }
+    /* to kdp */
+    long kd = to_k > 0 ? to_k : N - k;
+    keps_status st = need_records(N, kd, "target", err);
+    if (st)
+        return st;
+    if (kd > N - k)
+        return keps_error_set(err, KEPS_EJOB,
+                              "(k,t)-closeness at k = %ld does not imply (k,epsilon)-DP at k = %ld > N-k = %ld "
+                              "(Theorem 4.2): removing %ld records leaves subsets of %ld < %ld records, which "
+                              "(k,t)-closeness does not bound (Lemma 2.2)",
+                              k, kd, N - k, kd, N - kd, k);
+    snprintf(rule, sizeof rule, "%s%s", pre, kd == N - k ? "Theorem 4.1" : "Theorem 4.1 and Lemma 3.1");
+    set_out(o, to, log(t), kd, rule, "(k_t,t)-closeness <=> (N-k_t, ln t)-DP; smaller k_DP follows (Lemma 3.1)");
+    return KEPS_OK;
+}
+
+keps_status keps_rr_implies(const keps_plevel *from, keps_pmodel to, long to_k, long N, keps_implication *out,
+                            keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double lv = from->level;
+    int is_eps = from->model == KEPS_PM_LDP || from->model == KEPS_PM_KDP;
+    if (is_eps ? !(lv >= 0.0) : !(lv >= 1.0))
+        return keps_error_set(err, KEPS_EINPUT, "%s level %g: %s", keps_pmodel_name(from->model), lv,
+                              is_eps ? "epsilon must be >= 0" : "t must be >= 1");
+    switch (from->model) {
+    case KEPS_PM_LDP:
+        return from_ldp(lv, to, to_k, N, out, err);
+    case KEPS_PM_TCLOSE:
+        return from_tclose(lv, to, to_k, out, err);
+    case KEPS_PM_KT: {
+        keps_status st = from->k >= 1 ? KEPS_OK
+                                      : keps_error_set(err, KEPS_EINPUT, "(k,t)-closeness needs its k >= 1 (-k)");
+        if (!st && N > 0 && from->k > N - 1)
+            st = keps_error_set(err, KEPS_EINPUT, "(k,t)-closeness needs k <= N-1 = %ld", N - 1);
+        return st ? st : from_kt(lv, from->k, to, to_k, N, out, err, 0);
+    }
+    case KEPS_PM_KDP: {
+        keps_status st = need_records(N, from->k, "source", err);
+        if (st)
+            return st;
+        if (to == KEPS_PM_KDP) {
+            long kk = to_k > 0 ? to_k : from->k;
+            if (kk > from->k)
+                return keps_error_set(err, KEPS_EJOB,
+                                      "(k,epsilon)-DP at k = %ld does not imply it at k = %ld (Lemma 3.2): "
+                                      "removing more records is not covered",
+                                      from->k, kk);
+            set_out(out, to, lv, kk, kk == from->k ? "identity" : "Lemma 3.1",
+                    "removing fewer records changes the distribution less");
+            return KEPS_OK;
+        }
+        return from_kt(exp(lv), N - from->k, to, to_k, N, out, err, 1);
+    }
+    }
+    return keps_error_set(err, KEPS_EINPUT, "unknown privacy model");
+}
+
+/* --------------------------------------------------------------- verifiers */
+
+/* t-style ratio of two probabilities: max(a/b, b/a); 0/0 is no constraint. */
+static double ratio_t(double a, double b)
+{
+    if (a == 0.0 && b == 0.0)
+        return 1.0;
+    if (a == 0.0 || b == 0.0)
+        return INFINITY;
+    return a > b ? a / b : b / a;
+}
+
+/* Record counts per category; NULL on OOM. */
+static size_t *category_counts(const keps_rr_matrix *M, const uint32_t *value, size_t N)
+{
+    size_t *cnt = calloc(M->n, sizeof *cnt);
+    if (cnt)
+        for (size_t i = 0; i < N; i++)
+            cnt[value[i]]++;
+    return cnt;
+}
+
+/* Pr_D(z) = (1/N) sum_i M[c_i][z]. */
+static void global_dist(const keps_rr_matrix *M, const size_t *cnt, size_t N, double *pd)
+{
+    size_t n = M->n;
+    for (size_t z = 0; z < n; z++)
+        pd[z] = 0.0;
+    for (size_t y = 0; y < n; y++)
+        if (cnt[y])
+            for (size_t z = 0; z < n; z++)
+                pd[z] += (double)cnt[y] * M->m[y * n + z];
+    for (size_t z = 0; z < n; z++)
+        pd[z] /= (double)N;
+}
+
+double keps_rr_verify_mult_t(const keps_rr_matrix *M, const uint32_t *value, const uint32_t *cls, size_t N,
+                             size_t nclasses)
+{
+    size_t n = M->n;
+    size_t *cnt = category_counts(M, value, N);
+    double *pd = malloc(n * sizeof *pd), *acc = malloc(n * sizeof *acc);
+    size_t *start = calloc(nclasses + 1, sizeof *start), *order = malloc((N ? N : 1) * sizeof *order);
+    double t = NAN;
+    if (cnt && pd && acc && start && order && N > 0) {
+        global_dist(M, cnt, N, pd);
+        /* records grouped by class (counting sort), one class at a time */
+        for (size_t i = 0; i < N; i++)
+            start[cls[i] + 1]++;
+        for (size_t c = 0; c < nclasses; c++)
+            start[c + 1] += start[c];
+        for (size_t i = 0; i < N; i++)
+            order[start[cls[i]]++] = i;
+        t = 1.0;
+        for (size_t c = 0, b = 0; c < nclasses; c++) {
+            size_t e = start[c]; /* after the fill, start[c] is the end of class c */
+            if (e == b)
+                continue;
+            for (size_t z = 0; z < n; z++)
+                acc[z] = 0.0;
+            for (size_t r = b; r < e; r++) {
+                const double *row = M->m + (size_t)value[order[r]] * n;
+                for (size_t z = 0; z < n; z++)
+                    acc[z] += row[z];
+            }
+            for (size_t z = 0; z < n; z++) {
+                double r = ratio_t(pd[z], acc[z] / (double)(e - b));
+                if (r > t)
+                    t = r;
+            }
+            b = e;
+        }
+    }
+    free(cnt);
+    free(pd);
+    free(acc);
+    free(start);
+    free(order);
+    return t;
+}
+
+typedef struct {
+    double v;
+    size_t cnt;
+} prob_count;
+
+static int cmp_prob(const void *a, const void *b)
+{
+    double x = ((const prob_count *)a)->v, y = ((const prob_count *)b)->v;
+    return (x > y) - (x < y);
+}
+
+/* Largest t over buckets z between Pr_D(z) and the average of the m records
+ * with the highest, and of the m with the lowest, Pr(Z(c_i) = z). Any other
+ * m-subset's average lies between those two. */
+static double subset_extreme_t(const keps_rr_matrix *M, const uint32_t *value, size_t N, size_t m)
+{
+    size_t n = M->n;
+    size_t *cnt = category_counts(M, value, N);
+    double *pd = malloc(n * sizeof *pd);
+    prob_count *pc = malloc(n * sizeof *pc);
+    double t = NAN;
+    if (cnt && pd && pc && m >= 1 && m <= N) {
+        global_dist(M, cnt, N, pd);
+        t = 1.0;
+        for (size_t z = 0; z < n; z++) {
+            size_t np = 0;
+            for (size_t y = 0; y < n; y++)
+                if (cnt[y])
+                    pc[np++] = (prob_count){M->m[y * n + z], cnt[y]};
+            qsort(pc, np, sizeof *pc, cmp_prob);
+            double lo = 0.0, hi = 0.0;
+            size_t need = m;
+            for (size_t j = 0; j < np && need; j++) {
+                size_t take = pc[j].cnt < need ? pc[j].cnt : need;
+                lo += (double)take * pc[j].v;
+                need -= take;
+            }
+            need = m;
+            for (size_t j = np; j-- > 0 && need;) {
+                size_t take = pc[j].cnt < need ? pc[j].cnt : need;
+                hi += (double)take * pc[j].v;
+                need -= take;
+            }
+            double r1 = ratio_t(pd[z], lo / (double)m), r2 = ratio_t(pd[z], hi / (double)m);
+            if (r1 > t)
+                t = r1;
+            if (r2 > t)
+                t = r2;
+        }
+    }
+    free(cnt);
+    free(pd);
+    free(pc);
+    return t;
+}
+
+double keps_rr_verify_kt(const keps_rr_matrix *M, const uint32_t *value, size_t N, size_t k)
+{
+    if (k < 1 || k >= N)
+        return NAN;
+    return subset_extreme_t(M, value, N, k);
+}
+
+double keps_rr_verify_kdp(const keps_rr_matrix *M, const uint32_t *value, size_t N, size_t k)
+{
+    if (k < 1 || k >= N)
+        return NAN;
+    /* D_{-K} holds the other N-k records: its distribution is their average. */
+    return log(subset_extreme_t(M, value, N, N - k));
+}
+
+/* ln max_z max_y M[y][z] / min_y M[y][z] over the rows with use[y] != 0. */
+static double rows_epsilon(const keps_rr_matrix *M, const size_t *use)
+{
+    size_t n = M->n;
+    double worst = 1.0;
+    for (size_t z = 0; z < n; z++) {
+        double lo = INFINITY, hi = 0.0;
+        for (size_t y = 0; y < n; y++) {
+            if (!use[y])
+                continue;
+            double v = M->m[y * n + z];
+            if (v < lo)
+                lo = v;
+            if (v > hi)
+                hi = v;
+        }
+        if (hi == 0.0)
+            continue; /* no record can output z */
+        if (lo == 0.0)
+            return INFINITY;
+        if (hi / lo > worst)
+            worst = hi / lo;
+    }
+    return log(worst);
+}
+
+double keps_rr_verify_ldp(const keps_rr_matrix *M, const uint32_t *value, size_t N)
+{
+    size_t *cnt = category_counts(M, value, N);
+    double eps = cnt ? rows_epsilon(M, cnt) : NAN;
+    free(cnt);
+    return eps;
+}
+
+double keps_rr_matrix_epsilon(const keps_rr_matrix *M)
+{
+    return keps_rr_epsilon(M->m, (uint32_t)M->n);
+}
+
+/* k clipped to the range Def. 7 and 8 allow. */
+static size_t clip_k(size_t k, size_t N)
+{
+    if (N < 2)
+        return 0;
+    return k < 1 ? 1 : k > N - 1 ? N - 1 : k;
+}
+
+void keps_rr_closed_levels(const keps_rr_params *par, const keps_rr_matrix *M, const double *freq, size_t N,
+                           size_t k, size_t k_dp, keps_rr_levels *out)
+{
+    size_t n = M->n;
+    k = clip_k(k, N);
+    k_dp = clip_k(k_dp, N);
+    double eps = INFINITY, t = INFINITY, tdp = INFINITY;
+    if (par->kind != KEPS_RR_LDP) {
+        t = tdp = keps_rr_t_level(par->pt, freq, n);
+        eps = keps_rr_matrix_epsilon(M);
+    }
+    if (par->kind != KEPS_RR_TCLOSE) {
+        double e = keps_rr_ldp_epsilon(par->p, n);
+        eps = e < eps ? e : eps;
+        double tl = keps_rr_ldp_to_kt(eps, k, N), tdl = keps_rr_ldp_to_kt(eps, N - k_dp, N);
+        t = tl < t ? tl : t;
+        tdp = tdl < tdp ? tdl : tdp;
+    }
+    out->epsilon_ldp = eps;
+    out->mult_t = out->kt = N >= 2 ? t : NAN;
+    out->kdp = N >= 2 ? log(tdp) : NAN;
+}
+
+void keps_rr_verified_levels(const keps_rr_matrix *M, const uint32_t *value, const uint32_t *cls, size_t N,
+                             size_t nclasses, size_t k, size_t k_dp, keps_rr_levels *out)
+{
+    k = clip_k(k, N);
+    k_dp = clip_k(k_dp, N);
+    out->epsilon_ldp = keps_rr_verify_ldp(M, value, N);
+    out->mult_t = keps_rr_verify_mult_t(M, value, cls, N, nclasses);
+    out->kt = keps_rr_verify_kt(M, value, N, k);
+    out->kdp = keps_rr_verify_kdp(M, value, N, k_dp);
+}
+
+double keps_rr_utility(const keps_rr_matrix *M, const double *freq)
+{
+    size_t n = M->n;
+    double u = 0.0;
+    for (size_t z = 0; z < n; z++) {
+        double best = 0.0;
+        for (size_t y = 0; y < n; y++) {
+            double v = freq[y] * M->m[y * n + z];
+            if (v > best)
+                best = v;
+        }
+        u += best;
+    }
+    return u;
+}
+
+/* ------------------------------------------------------------- mechanisms */
+
+keps_status keps_rr_randomize(const keps_rr_matrix *M, const uint32_t *value, size_t N, keps_rng *rng,
+                              uint32_t *out, keps_error *err)
+{
+    /* The project's sampler draws each record from its row of exactly the
+     * matrix the verifiers read, so the levels reported are the levels of
+     * what was sampled. */
+    keps_rr rr;
+    keps_status st = keps_rr_init(&rr, M->m, (uint32_t)M->n, err);
+    if (st)
+        return st;
+    for (size_t i = 0; i < N; i++)
+        out[i] = keps_rr_apply(rng, &rr, value[i]);
+    keps_rr_free(&rr);
+    return KEPS_OK;
+}
+
+keps_status keps_rr_joint_codes(size_t ncols, const uint32_t *const *codes, const uint32_t *nvalues, size_t N,
+                                uint32_t *value, size_t *n, keps_error *err)
+{
+    size_t dom = 1;
+    for (size_t j = 0; j < ncols; j++) {
+        dom *= nvalues[j] ? nvalues[j] : 1;
+        if (dom > KEPS_RR_MAX_CATEGORIES)
+            return keps_error_set(err, KEPS_EINPUT,
+                                  "the joint domain of the %zu sensitive columns has more than %d combinations: "
+                                  "randomized response over it is not supported (give fewer columns)",
+                                  ncols, KEPS_RR_MAX_CATEGORIES);
+    }
+    for (size_t i = 0; i < N; i++) {
+        uint32_t v = 0, stride = 1;
+        for (size_t j = 0; j < ncols; j++) {
+            v += codes[j][i] * stride;
+            stride *= nvalues[j];
+        }
+        value[i] = v;
+    }
+    *n = dom;
+    return KEPS_OK;
+}
+
+void keps_rr_joint_split(uint32_t v, size_t ncols, const uint32_t *nvalues, uint32_t *out)
+{
+    for (size_t j = 0; j < ncols; j++) {
+        out[j] = v % nvalues[j];
+        v /= nvalues[j];
+    }
+}
+
+static uint64_t tuple_hash(size_t ncols, const uint32_t *const *codes, size_t row)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t j = 0; j < ncols; j++) {
+        h ^= codes[j][row];
+        h *= 1099511628211ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static int tuple_eq(size_t ncols, const uint32_t *const *codes, size_t a, size_t b)
+{
+    for (size_t j = 0; j < ncols; j++)
+        if (codes[j][a] != codes[j][b])
+            return 0;
+    return 1;
+}
+
+keps_status keps_rr_classes(size_t ncols, const uint32_t *const *codes, size_t N, uint32_t *cls, size_t *nclasses,
+                            size_t *min_size, keps_error *err)
+{
+    size_t cap = 16;
+    while (cap < 2 * N)
+        cap *= 2;
+    size_t *slot_row = malloc(cap * sizeof *slot_row); /* representative row + 1; 0 = empty */
+    size_t *sizes = calloc(N ? N : 1, sizeof *sizes);
+    if (!slot_row || !sizes) {
+        free(slot_row);
+        free(sizes);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    memset(slot_row, 0, cap * sizeof *slot_row);
+    size_t nc = 0;
+    for (size_t i = 0; i < N; i++) {
+        size_t s = (size_t)tuple_hash(ncols, codes, i) & (cap - 1);
+        while (slot_row[s] && !tuple_eq(ncols, codes, slot_row[s] - 1, i))
+            s = (s + 1) & (cap - 1);
+        if (!slot_row[s]) {
+            slot_row[s] = i + 1;
+            cls[i] = (uint32_t)nc++;
+        } else {
+            cls[i] = cls[slot_row[s] - 1];
+        }
+        sizes[cls[i]]++;
+    }
+    size_t mn = N;
+    for (size_t c = 0; c < nc; c++)
+        if (sizes[c] < mn)
+            mn = sizes[c];
+    *nclasses = nc;
+    *min_size = nc ? mn : 0;
+    free(slot_row);
+    free(sizes);
+    return KEPS_OK;
+}
+
+void keps_rr_frequencies(const uint32_t *value, size_t N, size_t n, double *freq)
+{
+    for (size_t y = 0; y < n; y++)
+        freq[y] = 0.0;
+    for (size_t i = 0; i < N; i++)
+        freq[value[i]] += 1.0;
+    for (size_t y = 0; y < n && N; y++)
+        freq[y] /= (double)N;
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# keps anonymize --algorithm ola on the bundled Adult data: releases are
+# checked by an independent awk k-anonymity check (every non-starred QI
+# tuple occurs >= k times, starred rows within floor(s*N)), report keys and
+# accounting, exit 1 with no output file when no node works.
+keps=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+A=$src/data/adult
+Q=()
+for q in sex age race marital-status education native-country workclass occupation salary-class; do
+  Q+=(--qi "$q:$A/adult_hierarchy_$q.csv")
+done
+
+# kanon FILE K MAXSTAR: QI columns are the first nine (the input's order).
+kanon() {
+  awk -F, -v k="$2" -v maxstar="$3" 'NR > 1 {
+      key = $1; for (i = 2; i <= 9; i++) key = key "," $i
+      if ($1 == "*") { star++; for (i = 2; i <= 9; i++) if ($i != "*") bad = 1; next }
+      n[key]++ }
+    END { for (x in n) if (n[x] < k) { print "class of " n[x] ": " x; exit 1 }
+          if (bad) { print "partly starred row"; exit 1 }
+          if (star > maxstar) { print star " starred > " maxstar; exit 1 } }' "$1"
+}
+
+for k in 2 5 10; do
+  for s in 0 0.05; do
+    "$keps" anonymize --algorithm ola -i "$A/adult.csv" -o "$tmp/o.csv" "${Q[@]}" -k $k --suppress $s \
+      --report "$tmp/r.json" --seed 7 2>/dev/null || bad "k=$k s=$s exit $?"
+    max=$(awk -v s=$s 'BEGIN { printf "%d", s * 30162 + 1e-9 }')
+    kanon "$tmp/o.csv" $k $max || bad "k=$k s=$s release not k-anonymous"
+    [ "$(($(wc -l <"$tmp/o.csv") - 1))" -eq 30162 ] || bad "k=$k s=$s: starred release must keep every row"
+    for key in '"method":"ola"' '"input_rows":30162' '"output_rows":30162' '"unsampled_rows":0' \
+               '"guarantee":{"model":"k-anonymity","k":'$k '"transformation":{"sex":' '"nodes_total":12960' \
+               '"nodes_evaluated":' '"prec":' '"loss":' '"discernibility":' '"aecs":' '"entropy":' '"timing_ms":'; do
+      grep -qF "$key" "$tmp/r.json" || bad "k=$k s=$s report lacks $key"
+    done
+    sup=$(grep -o '"suppressed_rows":[0-9]*' "$tmp/r.json" | cut -d: -f2)
+    stars=$(grep -c '^\*,' "$tmp/o.csv")
+    [ "$sup" = "$stars" ] || bad "k=$k s=$s suppressed_rows $sup but $stars starred rows"
+  done
+done
+
+# --remove-suppressed: output + removed = input
+"$keps" anonymize --algorithm ola -i "$A/adult.csv" -o "$tmp/o.csv" "${Q[@]}" -k 5 --suppress 0.05 \
+  --remove-suppressed --json --seed 7 >"$tmp/r.json" 2>/dev/null || bad "remove exit $?"
+kanon "$tmp/o.csv" 5 0 || bad "removed release not k-anonymous"
+out=$(grep -o '"output_rows":[0-9]*' "$tmp/r.json" | cut -d: -f2)
+rem=$(grep -o '"removed_rows":[0-9]*' "$tmp/r.json" | cut -d: -f2)
+[ $((out + rem)) -eq 30162 ] || bad "output $out + removed $rem != 30162"
+[ "$(($(wc -l <"$tmp/o.csv") - 1))" -eq "$out" ] || bad "output_rows $out differs from the file"
+[ "$rem" -gt 0 ] || bad "expected some removed rows at k=5, 5%"
+
+# dm metric name accepted; unknown metric is a usage error
+"$keps" anonymize --algorithm ola -i "$A/adult.csv" -o "$tmp/o.csv" "${Q[@]}" -k 5 --metric dm --seed 1 \
+  >/dev/null 2>&1 || bad "--metric dm exit $?"
+"$keps" anonymize --algorithm ola -i "$A/adult.csv" -o "$tmp/x.csv" "${Q[@]}" -k 5 --metric foo >/dev/null 2>&1
+[ $? -eq 2 ] || bad "--metric foo should exit 2"
+
+# impossible: k above N; exit 1, no file, message names the fraction that works
+"$keps" anonymize --algorithm ola -i "$A/adult.csv" -o "$tmp/none.csv" "${Q[@]}" -k 40000 2>"$tmp/err"
+[ $? -eq 1 ] || bad "k=40000 should exit 1"
+[ -e "$tmp/none.csv" ] && bad "output left behind on exit 1"
+grep -q -- "--suppress 1.000000" "$tmp/err" || bad "message lacks the workable fraction: $(cat "$tmp/err")"
+
+# a QI without hierarchy is a usage error naming it
+"$keps" anonymize --algorithm ola -i "$A/adult.csv" -o "$tmp/x.csv" --qi age --others keep -k 5 2>"$tmp/err"
+[ $? -eq 2 ] || bad "QI without hierarchy should exit 2"
+grep -q "'age' has no hierarchy" "$tmp/err" || bad "message: $(cat "$tmp/err")"
+exit $fail

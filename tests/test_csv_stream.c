@@ -1,0 +1,65 @@
+/* The reader parses files in 1 MiB chunks: positions in messages must stay
+ * exact past chunk boundaries, and fields may straddle a boundary. */
+#include <string.h>
+#include <unistd.h>
+
+#include "keps/csv.h"
+#include "testutil.h"
+
+/* 150,000 rows of "i,\"a\nb\",x" (each row spans 2 physical lines, 13+ bytes):
+ * well over 1 MiB, so quoted newlines straddle chunk boundaries. */
+static const char *big_file(const char *tail)
+{
+    static char path[] = "/tmp/keps_stream_XXXXXX";
+    strcpy(path, "/tmp/keps_stream_XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs("id,text,z\r\n", f);
+    for (int i = 0; i < 150000; i++)
+        fprintf(f, "%d,\"a\nb\",x\r\n", i);
+    fputs(tail, f);
+    fclose(f);
+    return path;
+}
+
+static void long_file_loads(void **state)
+{
+    (void)state;
+    const char *p = big_file("");
+    keps_table *t;
+    keps_error err = {0};
+    assert_int_equal(keps_csv_read(p, NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->nrows, 150000);
+    assert_int_equal(t->cols[1].nvalues, 1);
+    assert_string_equal(t->cols[1].values[0], "a\nb");
+    /* row i starts on physical line 2 + 2*i (header is line 1) */
+    assert_int_equal(t->row_line[149999], 2 + 2 * 149999);
+    keps_table_free(t);
+    unlink(p);
+}
+
+static void error_position_after_many_chunks(void **state)
+{
+    (void)state;
+    /* the ragged row is physical line 2 + 2*150000 = 300002 */
+    const char *p = big_file("7,8\r\n");
+    keps_table *t;
+    keps_error err = {0};
+    assert_int_equal(keps_csv_read(p, NULL, &t, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, ":300002:3: row has 2 fields"));
+    unlink(p);
+    /* a malformed quote on line 300002, column 5 ("1,\"q\"x": the x is byte 6) */
+    p = big_file("1,\"q\"x,3\r\n");
+    assert_int_equal(keps_csv_read(p, NULL, &t, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, ":300002:6: malformed quoted field"));
+    unlink(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(long_file_loads),
+        cmocka_unit_test(error_position_after_many_chunks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,427 @@
+/* CSV reader/writer (csv.c) and the dictionary-encoded table (table.c).
+ * Expected values are read off the input text written in each test. */
+#include <dirent.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "keps/csv.h"
+#include "keps/table.h"
+
+static keps_status read_csv(const char *text, const keps_csv_options *o, keps_table **t, keps_error *err)
+{
+    memset(err, 0, sizeof *err);
+    return keps_csv_read_buffer(text, strlen(text), "in.csv", o, t, err);
+}
+
+/* reads text, expecting an error whose message contains want */
+static void expect_error(const char *text, const keps_csv_options *o, const char *want)
+{
+    keps_table *t = NULL;
+    keps_error err;
+    keps_status s = read_csv(text, o, &t, &err);
+    if (!s || !strstr(err.msg, want))
+        fprintf(stderr, "expected error containing '%s', got status %d: '%s'\n", want, s, err.msg);
+    assert_int_equal(s, KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, want));
+    assert_null(t);
+}
+
+static void assert_cell(const keps_table *t, size_t col, size_t row, const char *want)
+{
+    if (strcmp(keps_table_str(t, col, row), want))
+        fprintf(stderr, "cell (%zu,%zu) is '%s', expected '%s'\n", row, col, keps_table_str(t, col, row), want);
+    assert_string_equal(keps_table_str(t, col, row), want);
+}
+
+/* Quoted fields: embedded separator, doubled quote, LF and CRLF inside.
+ * Rows start on lines 2, 3 (field spans 3-4), 5 (field spans 5-6), 7. */
+static void test_quoted_fields(void **state)
+{
+    (void)state;
+    const char *in = "name,note\n"
+                     "\"Smith, J\",\"said \"\"hi\"\"\"\n"
+                     "x,\"two\nlines\"\n"
+                     "y,\"crlf\r\ninside\"\n"
+                     "z,plain\n";
+    keps_table *t = NULL;
+    keps_error err;
+    assert_int_equal(read_csv(in, NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->ncols, 2);
+    assert_int_equal(t->nrows, 4);
+    assert_cell(t, 0, 0, "Smith, J");
+    assert_cell(t, 1, 0, "said \"hi\"");
+    assert_cell(t, 1, 1, "two\nlines");
+    assert_cell(t, 1, 2, "crlf\r\ninside");
+    assert_cell(t, 1, 3, "plain");
+    assert_int_equal(t->row_line[0], 2);
+    assert_int_equal(t->row_line[1], 3);
+    assert_int_equal(t->row_line[2], 5);
+    assert_int_equal(t->row_line[3], 7);
+    keps_table_free(t);
+}
+
+/* libcsv trims blanks around unquoted fields; quoted blanks stay (which
+ * is why the writer quotes leading/trailing blanks). */
+static void test_blanks(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("a,b\n x , y \n\" x \",\"y \"\n");
+    assert_cell(t, 0, 0, "x");
+    assert_cell(t, 1, 0, "y");
+    assert_cell(t, 0, 1, " x ");
+    assert_cell(t, 1, 1, "y ");
+    keps_table_free(t);
+}
+
+/* CRLF line ends and a UTF-8 BOM: the BOM is not part of the first name. */
+static void test_crlf_and_bom(void **state)
+{
+    (void)state;
+    const char *in = "\xEF\xBB\xBF"
+                     "a;b\r\n1;2\r\n3;4\r\n";
+    keps_table *t = NULL;
+    keps_error err;
+    assert_int_equal(read_csv(in, NULL, &t, &err), KEPS_OK);
+    assert_string_equal(t->cols[0].name, "a");
+    assert_int_equal(keps_table_column(t, "a"), 0);
+    assert_int_equal(keps_table_column(t, "b"), 1);
+    assert_int_equal(t->nrows, 2);
+    assert_cell(t, 1, 0, "2"); /* no stray '\r' */
+    assert_cell(t, 1, 1, "4");
+    assert_int_equal(t->row_line[1], 3);
+    keps_table_free(t);
+    /* CR-only line ends (old Mac files) are line ends too */
+    assert_int_equal(read_csv("a,b\r1,2\r3,4", NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->nrows, 2);
+    assert_cell(t, 1, 1, "4");
+    assert_int_equal(t->row_line[1], 3);
+    keps_table_free(t);
+}
+
+/* Sniffing picks the candidate that occurs most in the header line,
+ * ignoring quoted text and everything after the first line end. */
+static void test_sniff(void **state)
+{
+    (void)state;
+    assert_int_equal(keps_csv_sniff("a,b,c\n", 6), ',');
+    assert_int_equal(keps_csv_sniff("a;b;c\n1,5;2,5;3\n", 16), ';');
+    assert_int_equal(keps_csv_sniff("a\tb\tc\n", 6), '\t');
+    assert_int_equal(keps_csv_sniff("a|b|c", 5), '|');
+    assert_int_equal(keps_csv_sniff("\"x,y,z\";b\n", 10), ';'); /* commas quoted */
+    assert_int_equal(keps_csv_sniff("single\n", 7), ',');      /* default */
+    const char *delims[] = {",", ";", "\t", "|"};
+    for (int i = 0; i < 4; i++) {
+        char in[64];
+        snprintf(in, sizeof in, "a%sb%sc\n1%s%s3\n", delims[i], delims[i], delims[i], delims[i]);
+        keps_table *t = NULL;
+        keps_error err;
+        assert_int_equal(read_csv(in, NULL, &t, &err), KEPS_OK);
+        assert_int_equal(t->ncols, 3);
+        assert_cell(t, 0, 0, "1");
+        assert_cell(t, 1, 0, ""); /* empty middle field, even with tab */
+        assert_cell(t, 2, 0, "3");
+        keps_table_free(t);
+    }
+    /* an explicit delimiter overrides sniffing */
+    keps_csv_options o = {.delimiter = ';'};
+    keps_table *t = NULL;
+    keps_error err;
+    assert_int_equal(read_csv("a,b;c\n1,2;3\n", &o, &t, &err), KEPS_OK);
+    assert_int_equal(t->ncols, 2);
+    assert_string_equal(t->cols[0].name, "a,b");
+    keps_table_free(t);
+}
+
+/* Ragged rows: the row's first line, and the column of the first missing
+ * (short row) or first extra (long row) field. */
+static void test_ragged(void **state)
+{
+    (void)state;
+    expect_error("a,b,c\n1,2,3\n4,5\n", NULL, "in.csv:3:3: row has 2 fields but the header has 3");
+    expect_error("a,b\n1,2\n3,4,5\n", NULL, "in.csv:3:3: row has 3 fields but the header has 2");
+    /* a row spanning lines 2-3 (quoted newline) is reported at its first line */
+    expect_error("a,b\n\"x\ny\",1,2\n", NULL, "in.csv:2:3:");
+    /* after a multi-line field, later rows keep exact line numbers */
+    expect_error("a,b\n\"x\ny\",1\n1\n", NULL, "in.csv:4:2:");
+    /* CRLF is one line end: line 4, not 7 */
+    expect_error("a,b\r\n1,2\r\n3,4\r\n5\r\n", NULL, "in.csv:4:2:");
+}
+
+static void test_quote_errors(void **state)
+{
+    (void)state;
+    /* unterminated quote opened in field 2 of line 3 */
+    expect_error("a,b\n1,2\n3,\"open\n4,5\n", NULL, "in.csv:3:2: unterminated quoted field");
+    /* unterminated quote opening the first field of line 3 */
+    expect_error("a,b\n1,2\n\"open,5\n", NULL, "in.csv:3:1: unterminated quoted field");
+    /* a quote followed by other text: byte column 4 of line 2 ('"ab"c': the c) */
+    expect_error("a,b\n\"ab\"c,1\n", NULL, "in.csv:2:");
+    expect_error("a,b\n\"ab\"c,1\n", NULL, "malformed quoted field");
+    /* the BOM is not counted as a column: '"ab"c' on line 1 */
+    expect_error("\xEF\xBB\xBF\"ab\"c,d\n", NULL, "in.csv:1:5:");
+}
+
+static void test_header_errors(void **state)
+{
+    (void)state;
+    expect_error("a,b,a\n1,2,3\n", NULL, "in.csv:1:3: duplicate header name 'a' (also column 1)");
+    expect_error("a,,c\n1,2,3\n", NULL, "in.csv:1:2: column 2 has an empty name");
+    expect_error("", NULL, "the file is empty");
+    /* header only: a table with no rows */
+    keps_table *t = NULL;
+    keps_error err;
+    assert_int_equal(read_csv("a,b\n", NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->nrows, 0);
+    keps_table_free(t);
+}
+
+/* Missing values: the empty field by default, or a token; counted per
+ * column. Column b: "", "?", "" -> 2 missing by default, 1 with '?'. */
+static void test_missing(void **state)
+{
+    (void)state;
+    const char *in = "a,b\n1,\n?,?\n3,\n4,x\n";
+    keps_table *t = NULL;
+    keps_error err;
+    assert_int_equal(read_csv(in, NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->cols[1].missing_count, 2);
+    assert_int_equal(t->cols[0].missing_count, 0);
+    assert_int_equal(t->cols[0].missing, KEPS_NONE);
+    assert_int_equal(t->cols[1].missing, t->cols[1].codes[0]);
+    keps_table_free(t);
+    keps_csv_options o = {.missing = "?"};
+    assert_int_equal(read_csv(in, &o, &t, &err), KEPS_OK);
+    assert_int_equal(t->cols[0].missing_count, 1);
+    assert_int_equal(t->cols[1].missing_count, 1);
+    assert_string_equal(t->cols[1].values[t->cols[1].missing], "?");
+    /* column a is numeric with '?' as missing: 1, NaN, 3, 4 */
+    assert_int_equal(keps_table_numeric(t, 0, &err), KEPS_OK);
+    assert_double_near(keps_table_num(t, 0, 0), 1.0, 0);
+    assert_true(isnan(keps_table_num(t, 0, 1)));
+    assert_double_near(keps_table_num(t, 0, 3), 4.0, 0);
+    keps_table_free(t);
+}
+
+/* Dictionary: each distinct string once, codes in order of first
+ * appearance, first_row per code. */
+static void test_dictionary(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("c\nx\ny\nx\nz\ny\n");
+    const keps_column *c = &t->cols[0];
+    assert_int_equal(c->nvalues, 3);
+    uint32_t want[] = {0, 1, 0, 2, 1};
+    for (size_t r = 0; r < 5; r++)
+        assert_int_equal(c->codes[r], want[r]);
+    assert_int_equal(c->first_row[2], 3);
+    assert_int_equal(keps_table_lookup(t, 0, "y", 1), 1);
+    assert_int_equal(keps_table_lookup(t, 0, "w", 1), KEPS_NONE);
+    assert_int_equal(keps_table_lookup(t, 0, "xy", 1), 0); /* length-limited */
+    assert_int_equal(keps_table_column(t, "nope"), -1);
+    keps_table_free(t);
+    /* many distinct values: the index grows and every code maps back */
+    keps_table *u = NULL;
+    keps_error err;
+    const char *names[] = {"v"};
+    u = keps_table_new(1, names, NULL, NULL, &err);
+    assert_non_null(u);
+    char buf[32];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(buf, sizeof buf, "v%d", i % 2500);
+        const char *f[] = {buf};
+        assert_int_equal(keps_table_append(u, f, NULL, 0, &err), KEPS_OK);
+    }
+    assert_int_equal(u->cols[0].nvalues, 2500);
+    for (int i = 0; i < 2500; i++) {
+        snprintf(buf, sizeof buf, "v%d", i);
+        assert_int_equal(keps_table_lookup(u, 0, buf, strlen(buf)), (uint32_t)i);
+        assert_int_equal(u->cols[0].codes[2500 + i], (uint32_t)i);
+    }
+    assert_true(keps_table_memory(u) > 2500 * 8);
+    keps_table_free(u);
+}
+
+/* Numeric parsing: the first bad cell named by line and column. Column b
+ * holds 2 (line 2), x (line 3), then x again (line 4): line 3, column 2. */
+static void test_numeric_error(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("a,b\n1,2\n2,x\n3,x\n4,1e3\n");
+    keps_error err = {0};
+    assert_int_equal(keps_table_numeric(t, 1, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "test.csv:3:2: column 'b': 'x' is not a number"));
+    assert_null(t->cols[1].num);
+    assert_int_equal(keps_table_numeric(t, 0, &err), KEPS_OK);
+    assert_double_near(keps_table_num(t, 0, 3), 4.0, 0);
+    keps_table_free(t);
+    /* rows after a multi-line quoted field keep their own line */
+    t = table_from_csv("a,b\n\"p\nq\",1\nr,inf\n");
+    assert_int_equal(keps_table_numeric(t, 1, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "test.csv:4:2:"));
+    keps_table_free(t);
+}
+
+/* Writer: quotes where needed; reading the output back gives the same
+ * cells. */
+static void test_write_round_trip(void **state)
+{
+    (void)state;
+    const char *names[] = {"plain", "tricky"};
+    keps_error err = {0};
+    keps_table *t = keps_table_new(2, names, NULL, NULL, &err);
+    const char *cells[][2] = {{"a", "has,comma"},     {"b", "has \"quote\""}, {"c", "two\nlines"},
+                              {"d", "cr\rhere"},      {"e", " lead"},         {"f", "trail "},
+                              {"g", ""},              {"h", "semi;colon"},    {"i", "pipe|tab\t"},
+                              {"j", "caf\xC3\xA9"}};
+    size_t n = sizeof cells / sizeof *cells;
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(keps_table_append(t, cells[i], NULL, 0, &err), KEPS_OK);
+    char dir[] = "/tmp/keps_csvt_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.csv", dir);
+    for (int d = 0; d < 2; d++) {
+        char delim = d ? ';' : ',';
+        uint32_t order[10] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
+        assert_int_equal(keps_csv_write_table(t, path, delim, d ? order : NULL, &err), KEPS_OK);
+        keps_table *back = NULL;
+        keps_csv_options o = {.delimiter = delim};
+        assert_int_equal(keps_csv_read(path, &o, &back, &err), KEPS_OK);
+        assert_int_equal(back->nrows, n);
+        for (size_t i = 0; i < n; i++) {
+            size_t src = d ? order[i] : i;
+            assert_cell(back, 0, i, cells[src][0]);
+            assert_cell(back, 1, i, cells[src][1]);
+        }
+        keps_table_free(back);
+    }
+    /* exact bytes for a few fields: only the ones that need it are quoted */
+    FILE *f = fopen(path, "rb");
+    char text[512] = {0};
+    assert_true(fread(text, 1, sizeof text - 1, f) > 0);
+    fclose(f);
+    assert_non_null(strstr(text, "plain;tricky\n"));
+    assert_non_null(strstr(text, "a;has,comma\n")); /* ',' needs no quotes with ';' */
+    assert_non_null(strstr(text, "h;\"semi;colon\"\n"));
+    assert_non_null(strstr(text, "b;\"has \"\"quote\"\"\"\n"));
+    assert_non_null(strstr(text, "e;\" lead\"\n"));
+    assert_non_null(strstr(text, "g;\n"));
+    unlink(path);
+    rmdir(dir);
+    keps_table_free(t);
+}
+
+static size_t dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A failed write leaves no file: (1) the directory does not exist;
+ * (2) the write itself fails (file size limit, EFBIG) half-way through,
+ * checked in a child process so the limit does not touch the test. */
+static void test_write_failure_leaves_nothing(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("a,b\n1,2\n");
+    keps_error err = {0};
+    assert_int_not_equal(keps_csv_write_table(t, "/nonexistent-dir-keps/x.csv", ',', NULL, &err), KEPS_OK);
+    assert_non_null(strstr(err.msg, "/nonexistent-dir-keps/x.csv"));
+    keps_table_free(t);
+
+    char dir[] = "/tmp/keps_csvf_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/big.csv", dir);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = {4096, 4096};
+        setrlimit(RLIMIT_FSIZE, &rl);
+        const char *names[] = {"v"};
+        keps_error e2 = {0};
+        keps_table *big = keps_table_new(1, names, NULL, NULL, &e2);
+        char buf[64];
+        for (int i = 0; i < 20000; i++) { /* ~ 200 kB, far over 4 kB */
+            snprintf(buf, sizeof buf, "value-%d", i);
+            const char *f[] = {buf};
+            keps_table_append(big, f, NULL, 0, &e2);
+        }
+        keps_status s = keps_csv_write_table(big, path, ',', NULL, &e2);
+        keps_table_free(big);
+        _exit(s == KEPS_EIO ? 0 : 1);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_int_equal(dir_entries(dir), 0); /* neither big.csv nor its temp file */
+    rmdir(dir);
+}
+
+/* The writer aborted by the caller removes its temporary file. */
+static void test_writer_abort(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/keps_csva_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/o.csv", dir);
+    keps_error err = {0};
+    keps_csv_writer *w = keps_csv_writer_open(path, ',', &err);
+    assert_non_null(w);
+    const char *f[] = {"x", "y"};
+    assert_int_equal(keps_csv_write_row(w, f, 2), KEPS_OK);
+    assert_int_equal(dir_entries(dir), 1); /* the temp file */
+    keps_csv_writer_abort(w);
+    assert_int_equal(dir_entries(dir), 0);
+    rmdir(dir);
+}
+
+/* Reading a file: a missing file names it. */
+static void test_read_file_errors(void **state)
+{
+    (void)state;
+    keps_table *t = NULL;
+    keps_error err = {0};
+    assert_int_equal(keps_csv_read("/nonexistent-keps.csv", NULL, &t, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "/nonexistent-keps.csv: cannot open"));
+    /* the bundled Adult file: 30162 rows, 9 columns, ';', CRLF */
+    assert_int_equal(keps_csv_read(src_path("data/adult/adult.csv"), NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->nrows, 30162);
+    assert_int_equal(t->ncols, 9);
+    assert_string_equal(t->cols[0].name, "sex");
+    assert_int_equal(t->cols[0].nvalues, 2);
+    keps_table_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quoted_fields),    cmocka_unit_test(test_blanks),
+        cmocka_unit_test(test_crlf_and_bom),
+        cmocka_unit_test(test_sniff),            cmocka_unit_test(test_ragged),
+        cmocka_unit_test(test_quote_errors),     cmocka_unit_test(test_header_errors),
+        cmocka_unit_test(test_missing),          cmocka_unit_test(test_dictionary),
+        cmocka_unit_test(test_numeric_error),    cmocka_unit_test(test_write_round_trip),
+        cmocka_unit_test(test_write_failure_leaves_nothing), cmocka_unit_test(test_writer_abort),
+        cmocka_unit_test(test_read_file_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,412 @@
+/* MDAV and insensitive MDAV: equality with a naive O(n^2) reference written
+ * here from SPEC 3, the insensitivity property, hand-computed SSE, and bad
+ * input. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keps/mdav.h"
+#include "keps/rng.h"
+#include "testutil.h"
+
+/* ---- naive reference MDAV, straight from SPEC 3 ---- */
+
+typedef struct ref {
+    size_t n, m, k;
+    double *z;
+    int *alive;
+    size_t nrem;
+    uint32_t *group;
+    uint32_t gid;
+} ref;
+
+static double rd2(const ref *r, size_t a, const double *p)
+{
+    double d = 0;
+    for (size_t j = 0; j < r->m; j++)
+        d += (r->z[a * r->m + j] - p[j]) * (r->z[a * r->m + j] - p[j]);
+    return d;
+}
+
+/* farthest alive record from p; ties: smaller index */
+static size_t ref_farthest(const ref *r, const double *p)
+{
+    size_t best = SIZE_MAX;
+    double bd = -1;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->alive[i] && rd2(r, i, p) > bd) {
+            bd = rd2(r, i, p);
+            best = i;
+        }
+    return best;
+}
+
+static void ref_centroid(const ref *r, double *c)
+{
+    for (size_t j = 0; j < r->m; j++) {
+        double s = 0;
+        for (size_t i = 0; i < r->n; i++)
+            if (r->alive[i])
+                s += r->z[i * r->m + j];
+        c[j] = s / (double)r->nrem;
+    }
+}
+
+/* c and its k-1 nearest alive others (by distance, then index), one by one */
+static void ref_form(ref *r, size_t c)
+{
+    double p[16];
+    memcpy(p, r->z + c * r->m, r->m * sizeof *p);
+    r->alive[c] = 0;
+    r->group[c] = r->gid;
+    r->nrem--;
+    for (size_t t = 0; t + 1 < r->k; t++) {
+        size_t best = SIZE_MAX;
+        double bd = INFINITY;
+        for (size_t i = 0; i < r->n; i++)
+            if (r->alive[i] && rd2(r, i, p) < bd) {
+                bd = rd2(r, i, p);
+                best = i;
+            }
+        r->alive[best] = 0;
+        r->group[best] = r->gid;
+        r->nrem--;
+    }
+    r->gid++;
+}
+
+static void ref_mdav(const double *x, size_t n, size_t m, size_t k, uint32_t *group)
+{
+    ref r = {n, m, k, malloc(n * m * sizeof(double)), malloc(n * sizeof(int)), n, group, 0};
+    for (size_t j = 0; j < m; j++) {
+        double mu = 0, v = 0;
+        for (size_t i = 0; i < n; i++)
+            mu += x[i * m + j] / (double)n;
+        for (size_t i = 0; i < n; i++)
+            v += (x[i * m + j] - mu) * (x[i * m + j] - mu) / (double)n;
+        for (size_t i = 0; i < n; i++)
+            r.z[i * m + j] = v > 0 ? (x[i * m + j] - mu) / sqrt(v) : 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        r.alive[i] = 1;
+    double c[16];
+    while (r.nrem >= 3 * k) {
+        ref_centroid(&r, c);
+        size_t a = ref_farthest(&r, c);
+        ref_form(&r, a);
+        size_t s = ref_farthest(&r, r.z + a * m);
+        ref_form(&r, s);
+    }
+    if (r.nrem >= 2 * k) {
+        ref_centroid(&r, c);
+        ref_form(&r, ref_farthest(&r, c));
+    }
+    for (size_t i = 0; i < n; i++)
+        if (r.alive[i])
+            group[i] = r.gid;
+    free(r.z);
+    free(r.alive);
+}
+
+static double *random_data(keps_rng *g, size_t n, size_t m)
+{
+    double *x = malloc(n * m * sizeof *x);
+    for (size_t i = 0; i < n * m; i++) {
+        /* skewed, like money amounts: exp of a uniform */
+        x[i] = exp(6.0 * keps_rng_uniform(g));
+    }
+    return x;
+}
+
+static void check_equal_to_reference(keps_rng *g, size_t n, size_t m, size_t k, int threads)
+{
+    double *x = random_data(g, n, m);
+    uint32_t *want = malloc(n * sizeof *want);
+    ref_mdav(x, n, m, k, want);
+    keps_mdav_threads(threads);
+    keps_mdav_result r;
+    keps_error err = {0};
+    assert_int_equal(keps_mdav(x, n, m, k, &r, &err), KEPS_OK);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(r.group[i], want[i]);
+    /* sizes: all k except the last, which holds k..2k-1 */
+    for (size_t gi = 0; gi < r.ngroups; gi++) {
+        assert_true(r.size[gi] >= k);
+        assert_true(gi + 1 == r.ngroups ? r.size[gi] < 2 * k : r.size[gi] == k);
+    }
+    keps_mdav_result_free(&r);
+    keps_mdav_threads(2);
+    free(want);
+    free(x);
+}
+
+static void test_mdav_equals_reference(void **state)
+{
+    (void)state;
+    keps_rng *g = keps_rng_new_seeded(20240611);
+    static const size_t cfg[][3] = {{10, 1, 3}, {97, 1, 2}, {300, 2, 3}, {301, 3, 5}, {512, 4, 4},
+                                    {200, 13, 7}, {50, 4, 1}, {1000, 4, 5}, {29, 2, 10}};
+    for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++)
+        check_equal_to_reference(g, cfg[c][0], cfg[c][1], cfg[c][2], 2);
+    /* big enough for both threads to share the scans (PAR_MIN_WORK), and
+     * the same result on one thread */
+    check_equal_to_reference(g, 6000, 4, 5, 2);
+    check_equal_to_reference(g, 6000, 4, 5, 1);
+    keps_rng_free(g);
+}
+
+/* Heavily tied integer data: the result must not depend on the thread
+ * count (ties are broken by row index, never by array position). */
+static void test_mdav_ties_thread_independent(void **state)
+{
+    (void)state;
+    keps_rng *g = keps_rng_new_seeded(7);
+    size_t n = 9000, m = 2, k = 4;
+    double *x = malloc(n * m * sizeof *x);
+    for (size_t i = 0; i < n * m; i++)
+        x[i] = (double)keps_rng_below(g, 5);
+    keps_mdav_result a, b;
+    keps_mdav_threads(1);
+    assert_int_equal(keps_mdav(x, n, m, k, &a, NULL), KEPS_OK);
+    keps_mdav_threads(2);
+    assert_int_equal(keps_mdav(x, n, m, k, &b, NULL), KEPS_OK);
+    assert_memory_equal(a.group, b.group, n * sizeof *a.group);
+    size_t total = 0;
+    for (size_t gi = 0; gi < a.ngroups; gi++) {
+        assert_true(a.size[gi] >= k && a.size[gi] < 2 * k);
+        total += a.size[gi];
+    }
+    assert_int_equal(total, n);
+    keps_mdav_result_free(&a);
+    keps_mdav_result_free(&b);
+    free(x);
+    keps_rng_free(g);
+}
+
+/* x = 1,2,3,10,11,12 (k = 3, n = 2k): one group around the record farthest
+ * from the centroid 6.5. 1 and 12 tie at 5.5; the smaller row (value 1)
+ * wins: groups {1,2,3} and {10,11,12}, centroids 2 and 11.
+ * SSE raw = 2 * (1 + 0 + 1) = 4. Population variance = 2*(5.5^2+4.5^2+3.5^2)/6
+ * = 125.5/6 = 20.91666..., so SSE standardized = 4 / 20.91666... = 0.191235...
+ * The second attribute is constant (7): z = 0, centroid 7, no NaN. */
+static void test_mdav_sse_hand(void **state)
+{
+    (void)state;
+    double x[] = {1, 7, 2, 7, 3, 7, 10, 7, 11, 7, 12, 7};
+    keps_mdav_result r;
+    assert_int_equal(keps_mdav(x, 6, 2, 3, &r, NULL), KEPS_OK);
+    assert_int_equal(r.ngroups, 2);
+    uint32_t want[] = {0, 0, 0, 1, 1, 1};
+    assert_memory_equal(r.group, want, sizeof want);
+    assert_double_near(r.centroid[0], 2.0, 1e-12);
+    assert_double_near(r.centroid[1], 7.0, 0);
+    assert_double_near(r.centroid[2], 11.0, 1e-12);
+    assert_double_near(r.centroid[3], 7.0, 0);
+    assert_double_near(r.sse, 4.0, 1e-12);
+    assert_double_near(r.sse_standardized, 4.0 / (125.5 / 6.0), 1e-12);
+    assert_double_near(r.sd[1], 0.0, 0);
+    keps_mdav_result_free(&r);
+}
+
+/* A constant column alone: one group per block, centroids equal the
+ * constant, SSEs 0 (not NaN). */
+static void test_mdav_constant_column(void **state)
+{
+    (void)state;
+    double x[10];
+    for (int i = 0; i < 10; i++)
+        x[i] = 42.5;
+    keps_mdav_result r;
+    assert_int_equal(keps_mdav(x, 10, 1, 3, &r, NULL), KEPS_OK);
+    for (size_t gi = 0; gi < r.ngroups; gi++)
+        assert_double_near(r.centroid[gi], 42.5, 0);
+    assert_false(isnan(r.sse) || isnan(r.sse_standardized));
+    assert_double_near(r.sse, 0, 0);
+    assert_double_near(r.sse_standardized, 0, 0);
+    keps_mdav_result_free(&r);
+    assert_int_equal(keps_mdav_insensitive(x, 10, 1, 3, NULL, NULL, &r, NULL), KEPS_OK);
+    assert_double_near(r.centroid[0], 42.5, 0);
+    assert_double_near(r.sse_standardized, 0, 0);
+    keps_mdav_result_free(&r);
+}
+
+static void test_mdav_bad_input(void **state)
+{
+    (void)state;
+    double x[] = {1, 2, 3, 4};
+    keps_mdav_result r;
+    keps_error err = {0};
+    assert_int_equal(keps_mdav(x, 4, 1, 0, &r, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "at least 1"));
+    assert_int_equal(keps_mdav(x, 4, 1, 5, &r, &err), KEPS_EJOB);
+    assert_non_null(strstr(err.msg, "larger than the number of records"));
+    assert_int_equal(keps_mdav_insensitive(x, 4, 1, 5, NULL, NULL, &r, &err), KEPS_EJOB);
+    assert_int_equal(keps_mdav(x, 0, 1, 1, &r, &err), KEPS_EJOB);
+    x[2] = NAN;
+    assert_int_equal(keps_mdav(x, 4, 1, 2, &r, &err), KEPS_EINPUT);
+    x[2] = 3;
+    double lo = 5, hi = 1;
+    assert_int_equal(keps_mdav_insensitive(x, 4, 1, 2, &lo, &hi, &r, &err), KEPS_EINPUT);
+    /* k = n: one group */
+    assert_int_equal(keps_mdav(x, 4, 1, 4, &r, &err), KEPS_OK);
+    assert_int_equal(r.ngroups, 1);
+    assert_double_near(r.centroid[0], 2.5, 1e-15);
+    keps_mdav_result_free(&r);
+}
+
+static void test_mdav_matrix_errors(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("a,b\n1,2\n3,x\n5,6\n");
+    size_t cols[] = {0, 1};
+    double *x = NULL;
+    keps_error err = {0};
+    assert_int_equal(keps_mdav_matrix(t, cols, 2, &x, &err), KEPS_EINPUT);
+    /* row 2 of data = line 3, column b = 2 */
+    assert_non_null(strstr(err.msg, "test.csv:3:2"));
+    assert_null(x);
+    keps_table_free(t);
+    t = table_from_csv("a,b\n1,2\n3,\n5,6\n");
+    assert_int_equal(keps_mdav_matrix(t, cols, 2, &x, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "test.csv:3:2"));
+    assert_non_null(strstr(err.msg, "missing"));
+    keps_table_free(t);
+    t = table_from_csv("a,b\n1,2\n3,4\n");
+    assert_int_equal(keps_mdav_matrix(t, cols, 2, &x, &err), KEPS_OK);
+    double want[] = {1, 2, 3, 4};
+    assert_memory_equal(x, want, sizeof want);
+    free(x);
+    keps_table_free(t);
+}
+
+/* ---- insensitive MDAV ---- */
+
+/* Distance of a record to the lower corner on domain-normalized values. */
+static double corner_key(const double *row, size_t m, const double *lo, const double *hi)
+{
+    double d = 0;
+    for (size_t j = 0; j < m; j++) {
+        double u = (row[j] - lo[j]) / (hi[j] - lo[j]);
+        d += u * u;
+    }
+    return d;
+}
+
+/* Independent check: block sizes k (last k..2k-1) and every record of an
+ * earlier block is no farther from R than any record of a later block. */
+static void check_blocks(const double *x, size_t n, size_t m, size_t k, const double *lo, const double *hi,
+                         const keps_mdav_result *r)
+{
+    assert_int_equal(r->ngroups, n / k);
+    for (size_t gi = 0; gi < r->ngroups; gi++)
+        assert_int_equal(r->size[gi], gi + 1 < r->ngroups ? k : k + n % k);
+    double *gmax = calloc(r->ngroups, sizeof *gmax), *gmin = malloc(r->ngroups * sizeof *gmin);
+    for (size_t gi = 0; gi < r->ngroups; gi++)
+        gmin[gi] = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double d = corner_key(x + i * m, m, lo, hi);
+        gmax[r->group[i]] = fmax(gmax[r->group[i]], d);
+        gmin[r->group[i]] = fmin(gmin[r->group[i]], d);
+    }
+    for (size_t gi = 1; gi < r->ngroups; gi++)
+        assert_true(gmax[gi - 1] <= gmin[gi]);
+    free(gmax);
+    free(gmin);
+}
+
+/* Replacing one record (row i gets a new value: a different individual)
+ * changes every group by at most one record: at most one old member leaves
+ * and at most one new member joins. Row identity: the replaced row counts as
+ * a new record. Checked over many random replacements, with and without
+ * ties (integer data). */
+static void insensitivity_run(keps_rng *g, size_t n, size_t m, size_t k, int integer)
+{
+    double lo[4] = {0, 0, 0, 0}, hi[4] = {100, 50, 10, 1000};
+    double *x = malloc(n * m * sizeof *x), *y = malloc(n * m * sizeof *y);
+    for (size_t i = 0; i < n * m; i++) {
+        double u = keps_rng_uniform(g) * hi[i % m];
+        x[i] = integer ? floor(u / 10) : u;
+    }
+    keps_mdav_result a;
+    assert_int_equal(keps_mdav_insensitive(x, n, m, k, lo, hi, &a, NULL), KEPS_OK);
+    check_blocks(x, n, m, k, lo, hi, &a);
+    int *leave = malloc(a.ngroups * sizeof *leave), *join = malloc(a.ngroups * sizeof *join);
+    for (int trial = 0; trial < 200; trial++) {
+        memcpy(y, x, n * m * sizeof *x);
+        size_t i = keps_rng_below(g, n);
+        for (size_t j = 0; j < m; j++) {
+            double u = keps_rng_uniform(g) * hi[j];
+            y[i * m + j] = integer ? floor(u / 10) : u;
+        }
+        keps_mdav_result b;
+        assert_int_equal(keps_mdav_insensitive(y, n, m, k, lo, hi, &b, NULL), KEPS_OK);
+        assert_int_equal(a.ngroups, b.ngroups);
+        memset(leave, 0, a.ngroups * sizeof *leave);
+        memset(join, 0, a.ngroups * sizeof *join);
+        for (size_t r = 0; r < n; r++) {
+            if (r == i) { /* the old individual left a.group, the new one joined b.group */
+                leave[a.group[r]]++;
+                join[b.group[r]]++;
+            } else if (a.group[r] != b.group[r]) {
+                leave[a.group[r]]++;
+                join[b.group[r]]++;
+            }
+        }
+        for (size_t gi = 0; gi < a.ngroups; gi++) {
+            assert_true(leave[gi] <= 1);
+            assert_true(join[gi] <= 1);
+        }
+        keps_mdav_result_free(&b);
+    }
+    free(leave);
+    free(join);
+    keps_mdav_result_free(&a);
+    free(x);
+    free(y);
+}
+
+static void test_insensitive_property(void **state)
+{
+    (void)state;
+    keps_rng *g = keps_rng_new_seeded(99);
+    insensitivity_run(g, 103, 4, 5, 0);
+    insensitivity_run(g, 60, 1, 3, 0);
+    insensitivity_run(g, 97, 2, 7, 1);
+    insensitivity_run(g, 40, 1, 4, 1);
+    keps_rng_free(g);
+}
+
+/* x = 5,1,4,2,3,9 in [0,10], k = 2: order 1,2,3,4,5,9 -> blocks
+ * {1,2} {3,4} {5,9}: rows {1,3} {4,2} {0,5}; centroids 1.5, 3.5, 7.
+ * SSE raw = 4*0.25 + 2*4 = 9. Ties: 2-D points (1,0) and (0,1) are equally
+ * far from R = (0,0); the lexicographic order puts (0,1) first. */
+static void test_insensitive_hand(void **state)
+{
+    (void)state;
+    double x[] = {5, 1, 4, 2, 3, 9}, lo = 0, hi = 10;
+    keps_mdav_result r;
+    assert_int_equal(keps_mdav_insensitive(x, 6, 1, 2, &lo, &hi, &r, NULL), KEPS_OK);
+    uint32_t want[] = {2, 0, 1, 0, 1, 2};
+    assert_memory_equal(r.group, want, sizeof want);
+    assert_double_near(r.centroid[0], 1.5, 1e-15);
+    assert_double_near(r.centroid[1], 3.5, 1e-15);
+    assert_double_near(r.centroid[2], 7.0, 1e-15);
+    assert_double_near(r.sse, 9.0, 1e-12);
+    keps_mdav_result_free(&r);
+    double y[] = {1, 0, 0, 1, 5, 5, 6, 6}, lo2[] = {0, 0}, hi2[] = {10, 10};
+    assert_int_equal(keps_mdav_insensitive(y, 4, 2, 1, lo2, hi2, &r, NULL), KEPS_OK);
+    uint32_t want2[] = {1, 0, 2, 3};
+    assert_memory_equal(r.group, want2, sizeof want2);
+    keps_mdav_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mdav_equals_reference),  cmocka_unit_test(test_mdav_ties_thread_independent),
+        cmocka_unit_test(test_mdav_sse_hand),          cmocka_unit_test(test_mdav_constant_column),
+        cmocka_unit_test(test_mdav_bad_input),         cmocka_unit_test(test_mdav_matrix_errors),
+        cmocka_unit_test(test_insensitive_property),   cmocka_unit_test(test_insensitive_hand),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,509 @@
+/* Randomized response (SPEC 7, seed 002): matrices and levels by hand for
+ * n = 2 and 3, verifiers against brute force over all subsets, the
+ * implication formulas against the paper's worked numbers, and a property
+ * test that measured levels never exceed the promised ones. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keps/rr.h"
+#include "testutil.h"
+
+#define TOL 1e-12
+
+static void assert_matrix(const keps_rr_matrix *M, const double *want, size_t n)
+{
+    assert_int_equal(M->n, n);
+    for (size_t i = 0; i < n * n; i++)
+        assert_double_near(M->m[i], want[i], TOL);
+}
+
+/* n = 2, p = 0.5: keep 0.5, else uniform 0.25 each:
+ *   M = [[0.75, 0.25], [0.25, 0.75]], eps = ln(0.75/0.25) = ln 3
+ *   (= ln(1 + 2*0.5/0.5)). */
+static void test_ldp_n2(void **state)
+{
+    (void)state;
+    keps_rr_matrix M;
+    assert_int_equal(keps_rr_ldp_matrix(2, 0.5, &M, NULL), KEPS_OK);
+    const double want[] = {0.75, 0.25, 0.25, 0.75};
+    assert_matrix(&M, want, 2);
+    assert_double_near(keps_rr_ldp_epsilon(0.5, 2), log(3.0), TOL);
+    assert_double_near(keps_rr_matrix_epsilon(&M), log(3.0), TOL);
+    assert_double_near(keps_rr_ldp_p(log(3.0), 2), 0.5, 1e-12);
+    assert_true(keps_rr_ldp_epsilon(keps_rr_ldp_p(log(3.0), 2), 2) <= log(3.0));
+    keps_rr_matrix_free(&M);
+}
+
+/* n = 3, p = 0.4: off-diagonal (1-0.4)/3 = 0.2, diagonal 0.6; eps = ln 3
+ * (= ln(1 + 3*0.4/0.6) = ln 3). Seed 002's printed eq. (1), ln(1 +
+ * p/(N(1-p))), would give ln(1 + 0.4/(3*0.6)) = 0.2007: wrong (SPEC 9). */
+static void test_ldp_n3(void **state)
+{
+    (void)state;
+    keps_rr_matrix M;
+    assert_int_equal(keps_rr_ldp_matrix(3, 0.4, &M, NULL), KEPS_OK);
+    const double want[] = {0.6, 0.2, 0.2, 0.2, 0.6, 0.2, 0.2, 0.2, 0.6};
+    assert_matrix(&M, want, 3);
+    assert_double_near(keps_rr_ldp_epsilon(0.4, 3), log(3.0), TOL);
+    assert_double_near(keps_rr_matrix_epsilon(&M), log(3.0), TOL);
+    keps_rr_matrix_free(&M);
+}
+
+/* n = 2, f = (0.25, 0.75), p_t = 0.5: M[y][z] = 0.5 [y==z] + 0.5 f_z:
+ *   M = [[0.625, 0.375], [0.125, 0.875]].
+ * Class of a_0 only: bucket a_0 0.625/0.25 = 2.5 (= 1 + 0.5 (4 - 1));
+ * class of a_1 only, bucket a_0: 0.25/0.125 = 2 (= 1/(1-0.5)). t = 2.5.
+ * Largest p_t for t = 2.5: min(1.5/3, 1 - 1/2.5) = 0.5.
+ * eps of the matrix: column 0: 0.625/0.125 = 5; column 1: 0.875/0.375. */
+static void test_t_n2(void **state)
+{
+    (void)state;
+    const double f[] = {0.25, 0.75};
+    keps_rr_matrix M;
+    assert_int_equal(keps_rr_t_matrix(2, f, 0.5, &M, NULL), KEPS_OK);
+    const double want[] = {0.625, 0.375, 0.125, 0.875};
+    assert_matrix(&M, want, 2);
+    assert_double_near(keps_rr_t_level(0.5, f, 2), 2.5, TOL);
+    assert_double_near(keps_rr_t_p(2.5, f, 2), 0.5, 1e-12);
+    assert_double_near(keps_rr_matrix_epsilon(&M), log(5.0), TOL);
+    /* with 1/(1-p_t) binding: f = (0.5, 0.5), p_t = 0.5: same-value ratio
+     * 1.5, other 2; the largest p_t for t = 2 is 1 - 1/2 = 0.5. */
+    const double u[] = {0.5, 0.5};
+    assert_double_near(keps_rr_t_level(0.5, u, 2), 2.0, TOL);
+    assert_double_near(keps_rr_t_p(2.0, u, 2), 0.5, 1e-12);
+    keps_rr_matrix_free(&M);
+}
+
+/* n = 3, f = (0.2, 0.3, 0.5), p_t = 0.5: rows
+ *   [0.6, 0.15, 0.25], [0.1, 0.65, 0.25], [0.1, 0.15, 0.75];
+ * t = max(1 + 0.5 (1/0.2 - 1), 1/0.5) = 3 (class of a_0: 0.6/0.2). */
+static void test_t_n3(void **state)
+{
+    (void)state;
+    const double f[] = {0.2, 0.3, 0.5};
+    keps_rr_matrix M;
+    assert_int_equal(keps_rr_t_matrix(3, f, 0.5, &M, NULL), KEPS_OK);
+    const double want[] = {0.6, 0.15, 0.25, 0.1, 0.65, 0.25, 0.1, 0.15, 0.75};
+    assert_matrix(&M, want, 3);
+    assert_double_near(keps_rr_t_level(0.5, f, 3), 3.0, TOL);
+    /* data with exactly these frequencies in two homogeneous-ish classes:
+     * class {a_0, a_0} reaches the bound 3 on bucket a_0. */
+    uint32_t v[10] = {0, 0, 1, 1, 1, 2, 2, 2, 2, 2}, cls[10] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+    assert_double_near(keps_rr_verify_mult_t(&M, v, cls, 10, 2), 3.0, 1e-12);
+    keps_rr_matrix_free(&M);
+}
+
+/* Sequence n = 2: RR-t with f = (0.5, 0.5), p_t = 0.5 and RR-LDP with
+ * p = 0.5 both have [[0.75, 0.25], [0.25, 0.75]]; the product is
+ * [[0.75^2 + 0.25^2, 2*0.75*0.25], ...] = [[0.625, 0.375], [0.375, 0.625]],
+ * eps = ln(0.625/0.375) = ln(5/3) < ln 3 of the LDP stage alone. */
+static void test_sequence_n2(void **state)
+{
+    (void)state;
+    const double f[] = {0.5, 0.5};
+    keps_rr_params par = {KEPS_RR_BOTH, 0.5, 0.5};
+    keps_rr_matrix M;
+    assert_int_equal(keps_rr_matrix_for(&par, 2, f, &M, NULL), KEPS_OK);
+    const double want[] = {0.625, 0.375, 0.375, 0.625};
+    assert_matrix(&M, want, 2);
+    assert_double_near(keps_rr_matrix_epsilon(&M), log(5.0 / 3.0), TOL);
+    /* U = sum_z max_y f_y M[y][z] = 2 * 0.5 * 0.625 */
+    assert_double_near(keps_rr_utility(&M, f), 0.625, TOL);
+    keps_rr_matrix_free(&M);
+}
+
+/* Hand-computed verifiers. RR-LDP n = 2, p = 0.5, values (0,0,0,1),
+ * classes {r0,r1}, {r2,r3}. Pr(Z=0) per record: .75 .75 .75 .25, so
+ * Pr_D(0) = 2.5/4 = .625, Pr_D(1) = .375.
+ *  Def 4: class A (.75,.25): .75/.625 = 1.2, .375/.25 = 1.5; class B
+ *         (.5,.5): 1.25, 1.333..  -> t = 1.5
+ *  Def 7, k = 2: bucket 1 lowest pair .25 -> .375/.25 = 1.5 -> t = 1.5
+ *  Def 6: ln(.75/.25) = ln 3
+ *  Def 8, k = 1: the remaining 3 with lowest Pr(Z=1) average .25 -> ln 1.5 */
+static void test_verifiers_by_hand(void **state)
+{
+    (void)state;
+    keps_rr_matrix M;
+    assert_int_equal(keps_rr_ldp_matrix(2, 0.5, &M, NULL), KEPS_OK);
+    uint32_t v[] = {0, 0, 0, 1}, cls[] = {0, 0, 1, 1};
+    assert_double_near(keps_rr_verify_mult_t(&M, v, cls, 4, 2), 1.5, TOL);
+    assert_double_near(keps_rr_verify_kt(&M, v, 4, 2), 1.5, TOL);
+    assert_double_near(keps_rr_verify_ldp(&M, v, 4), log(3.0), TOL);
+    assert_double_near(keps_rr_verify_kdp(&M, v, 4, 1), log(1.5), TOL);
+    /* one value only: eps-LDP over the records present is 0 */
+    uint32_t same[] = {1, 1, 1};
+    assert_double_near(keps_rr_verify_ldp(&M, same, 3), 0.0, TOL);
+    keps_rr_matrix_free(&M);
+}
+
+/* ---- brute force oracles straight from Defs. 4, 6, 7, 8 ---- */
+
+static double bf_ratio(double a, double b)
+{
+    if (a == 0 && b == 0)
+        return 1;
+    if (a == 0 || b == 0)
+        return INFINITY;
+    return a > b ? a / b : b / a;
+}
+
+static double bf_pd(const keps_rr_matrix *M, const uint32_t *v, size_t N, unsigned mask, size_t z)
+{
+    double s = 0;
+    size_t c = 0;
+    for (size_t i = 0; i < N; i++)
+        if (mask & (1u << i)) {
+            s += M->m[v[i] * M->n + z];
+            c++;
+        }
+    return s / (double)c;
+}
+
+/* worst ratio between Pr_D and the average over every subset of size m */
+static double bf_subsets(const keps_rr_matrix *M, const uint32_t *v, size_t N, size_t m)
+{
+    double t = 1;
+    unsigned all = (1u << N) - 1;
+    for (unsigned mask = 1; mask <= all; mask++) {
+        if ((size_t)__builtin_popcount(mask) != m)
+            continue;
+        for (size_t z = 0; z < M->n; z++) {
+            double r = bf_ratio(bf_pd(M, v, N, all, z), bf_pd(M, v, N, mask, z));
+            t = r > t ? r : t;
+        }
+    }
+    return t;
+}
+
+/* Def 8 literally: remove every group K of k records, compare D with D_{-K} */
+static double bf_kdp(const keps_rr_matrix *M, const uint32_t *v, size_t N, size_t k)
+{
+    double t = 1;
+    unsigned all = (1u << N) - 1;
+    for (unsigned removed = 1; removed <= all; removed++) {
+        if ((size_t)__builtin_popcount(removed) != k)
+            continue;
+        for (size_t z = 0; z < M->n; z++) {
+            double r = bf_ratio(bf_pd(M, v, N, all, z), bf_pd(M, v, N, all & ~removed, z));
+            t = r > t ? r : t;
+        }
+    }
+    return log(t);
+}
+
+static double bf_ldp(const keps_rr_matrix *M, const uint32_t *v, size_t N)
+{
+    double worst = 1;
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < N; j++)
+            for (size_t z = 0; z < M->n; z++) {
+                double a = M->m[v[i] * M->n + z], b = M->m[v[j] * M->n + z];
+                double r = a == 0 && b == 0 ? 1 : b == 0 ? INFINITY : a / b;
+                worst = r > worst ? r : worst;
+            }
+    return log(worst);
+}
+
+static double bf_mult(const keps_rr_matrix *M, const uint32_t *v, const uint32_t *cls, size_t N, size_t nc)
+{
+    double t = 1;
+    unsigned all = (1u << N) - 1;
+    for (size_t c = 0; c < nc; c++) {
+        unsigned mask = 0;
+        for (size_t i = 0; i < N; i++)
+            if (cls[i] == c)
+                mask |= 1u << i;
+        if (!mask)
+            continue;
+        for (size_t z = 0; z < M->n; z++) {
+            double r = bf_ratio(bf_pd(M, v, N, all, z), bf_pd(M, v, N, mask, z));
+            t = r > t ? r : t;
+        }
+    }
+    return t;
+}
+
+static void assert_level(double got, double want)
+{
+    if (isinf(want))
+        assert_true(isinf(got));
+    else
+        assert_true(fabs(got - want) <= 1e-9 * (1 + fabs(want)));
+}
+
+/* Random row-stochastic matrices (some entries 0, to exercise the
+ * unbounded cases) on random tiny data sets: every verifier equals its
+ * brute-force oracle. */
+static void test_verifiers_brute_force(void **state)
+{
+    (void)state;
+    keps_rng *rng = keps_rng_new_seeded(2022);
+    for (int trial = 0; trial < 300; trial++) {
+        size_t n = 2 + keps_rng_below(rng, 3), N = 2 + keps_rng_below(rng, 8);
+        keps_rr_matrix M;
+        assert_int_equal(keps_rr_ldp_matrix(n, 0.0, &M, NULL), KEPS_OK);
+        for (size_t y = 0; y < n; y++) {
+            double s = 0;
+            for (size_t z = 0; z < n; z++) {
+                double w = keps_rng_below(rng, 6) == 0 ? 0.0 : keps_rng_uniform_open(rng);
+                M.m[y * n + z] = w;
+                s += w;
+            }
+            if (s == 0)
+                M.m[y * n] = s = 1;
+            for (size_t z = 0; z < n; z++)
+                M.m[y * n + z] /= s;
+        }
+        uint32_t v[9], cls[9];
+        size_t nc = 1 + keps_rng_below(rng, 3);
+        for (size_t i = 0; i < N; i++) {
+            v[i] = (uint32_t)keps_rng_below(rng, n);
+            cls[i] = (uint32_t)keps_rng_below(rng, nc);
+        }
+        assert_level(keps_rr_verify_ldp(&M, v, N), bf_ldp(&M, v, N));
+        assert_level(keps_rr_verify_mult_t(&M, v, cls, N, nc), bf_mult(&M, v, cls, N, nc));
+        for (size_t k = 1; k < N; k++) {
+            assert_level(keps_rr_verify_kt(&M, v, N, k), bf_subsets(&M, v, N, k));
+            assert_level(keps_rr_verify_kdp(&M, v, N, k), bf_kdp(&M, v, N, k));
+        }
+        keps_rr_matrix_free(&M);
+    }
+    keps_rng_free(rng);
+}
+
+/* ---- implications ---- */
+
+/* Figure 6 setup: t0 = 2, N = 100, k = 5 "results in eps_t = 0.7". The
+ * attained bound t = (k + (N-k)e^eps)/N gives e^eps = (200-5)/95, eps =
+ * ln(195/95) = 0.7191 (the paper's printed Theorem 3, with N-k-1, would
+ * give ln(39/18.8) = 0.7298; both round to 0.7). */
+static void test_figure6_epsilon(void **state)
+{
+    (void)state;
+    double e = keps_rr_kt_to_ldp_needed(2.0, 5, 100);
+    assert_double_near(e, log(195.0 / 95.0), 1e-12);
+    assert_true(fabs(e - 0.7) < 0.05);
+    assert_true(keps_rr_ldp_to_kt(e, 5, 100) <= 2.0);
+}
+
+/* The corrected Theorem 3 bound is attained: RR-LDP on 5 records of a_0
+ * and 95 of a_1. Bucket a_1: the 5 a_0 records have (1-p)/n, the others
+ * p + (1-p)/n = e^eps (1-p)/n, so Pr_D/Pr_K = (5 + 95 e^eps)/100 exactly,
+ * above the printed (5 + 94 e^eps)/100. */
+static void test_theorem3_attained(void **state)
+{
+    (void)state;
+    keps_rr_matrix M;
+    assert_int_equal(keps_rr_ldp_matrix(2, 0.5, &M, NULL), KEPS_OK);
+    uint32_t v[100];
+    for (int i = 0; i < 100; i++)
+        v[i] = i < 5 ? 0 : 1;
+    double t = keps_rr_verify_kt(&M, v, 100, 5), e = log(3.0);
+    assert_double_near(t, (5 + 95 * 3.0) / 100, 1e-12);
+    assert_double_near(keps_rr_ldp_to_kt(e, 5, 100), t, 1e-12);
+    assert_true(t > (5.0 / 100) * (1 + 94 * 3.0 / 5)); /* the printed formula is exceeded */
+    keps_rr_matrix_free(&M);
+}
+
+static keps_implication imply(keps_pmodel from, double level, long k, keps_pmodel to, long to_k, long N,
+                              keps_status want)
+{
+    keps_plevel f = {from, level, k};
+    keps_implication o;
+    keps_error err = {0};
+    assert_int_equal(keps_rr_implies(&f, to, to_k, N, &o, &err), want);
+    return o;
+}
+
+static void test_implications(void **state)
+{
+    (void)state;
+    /* Theorem 2: eps-LDP => (1,t): t = (e^eps (N-1) + 1)/N; N = 10, eps = ln 2: 19/10 */
+    keps_implication o = imply(KEPS_PM_LDP, log(2.0), 0, KEPS_PM_KT, 1, 10, KEPS_OK);
+    assert_double_near(o.to.level, 1.9, 1e-12);
+    /* Theorem 2: (1,t) => eps-LDP with e^eps = t^2: t = 2 -> ln 4 */
+    o = imply(KEPS_PM_KT, 2.0, 1, KEPS_PM_LDP, 0, 0, KEPS_OK);
+    assert_double_near(o.to.level, log(4.0), 1e-12);
+    /* Theorem 4.1: (5, 2)-closeness <=> (95, ln 2)-DP for N = 100 */
+    o = imply(KEPS_PM_KT, 2.0, 5, KEPS_PM_KDP, 0, 100, KEPS_OK);
+    assert_int_equal(o.to.k, 95);
+    assert_double_near(o.to.level, log(2.0), 1e-12);
+    o = imply(KEPS_PM_KDP, log(2.0), 95, KEPS_PM_KT, 0, 100, KEPS_OK);
+    assert_int_equal(o.to.k, 5);
+    assert_double_near(o.to.level, 2.0, 1e-12);
+    /* (99, eps)-DP of N = 100 is (1, e^eps)-closeness => 2 eps-LDP */
+    o = imply(KEPS_PM_KDP, 0.5, 99, KEPS_PM_LDP, 0, 100, KEPS_OK);
+    assert_double_near(o.to.level, 1.0, 1e-12);
+    /* Lemma 1: eps-LDP => multiplicative t for classes >= k */
+    o = imply(KEPS_PM_LDP, log(3.0), 0, KEPS_PM_TCLOSE, 5, 100, KEPS_OK);
+    assert_double_near(o.to.level, (5 + 95 * 3.0) / 100, 1e-12);
+    /* Lemma 2.1: larger subsets keep t */
+    o = imply(KEPS_PM_KT, 2.0, 5, KEPS_PM_KT, 8, 100, KEPS_OK);
+    assert_double_near(o.to.level, 2.0, 0);
+    /* impossible directions */
+    imply(KEPS_PM_TCLOSE, 2.0, 5, KEPS_PM_LDP, 0, 100, KEPS_EJOB);  /* Theorem 1 */
+    imply(KEPS_PM_TCLOSE, 2.0, 5, KEPS_PM_KT, 5, 100, KEPS_EJOB);   /* Lemma 2.3 */
+    imply(KEPS_PM_TCLOSE, 2.0, 5, KEPS_PM_KDP, 5, 100, KEPS_EJOB);  /* Theorem 5 */
+    imply(KEPS_PM_KT, 2.0, 2, KEPS_PM_LDP, 0, 100, KEPS_EJOB);      /* Theorem 3 */
+    imply(KEPS_PM_KT, 2.0, 5, KEPS_PM_KDP, 96, 100, KEPS_EJOB);     /* Theorem 4.2 */
+    imply(KEPS_PM_KT, 2.0, 5, KEPS_PM_KT, 4, 100, KEPS_EJOB);       /* Lemma 2.2 */
+    imply(KEPS_PM_KDP, 1.0, 5, KEPS_PM_KDP, 6, 100, KEPS_EJOB);     /* Lemma 3.2 */
+    /* missing N */
+    imply(KEPS_PM_LDP, 1.0, 0, KEPS_PM_KT, 5, 0, KEPS_EINPUT);
+}
+
+/* ---- property: measured levels never exceed the promised ones ---- */
+
+static void check_promise(const keps_rr_params *par, const uint32_t *v, const uint32_t *cls, size_t N, size_t nc,
+                          size_t n, size_t k, size_t kdp)
+{
+    double *f = malloc(n * sizeof *f);
+    keps_rr_frequencies(v, N, n, f);
+    keps_rr_matrix M;
+    assert_int_equal(keps_rr_matrix_for(par, n, f, &M, NULL), KEPS_OK);
+    keps_rr_levels cl, ver;
+    keps_rr_closed_levels(par, &M, f, N, k, kdp, &cl);
+    keps_rr_verified_levels(&M, v, cls, N, nc, k, kdp, &ver);
+    const double slack = 1e-9;
+    assert_true(ver.epsilon_ldp <= cl.epsilon_ldp + slack);
+    assert_true(ver.mult_t <= cl.mult_t * (1 + slack));
+    assert_true(ver.kt <= cl.kt * (1 + slack));
+    assert_true(ver.kdp <= cl.kdp + slack);
+    keps_rr_matrix_free(&M);
+    free(f);
+}
+
+static void test_levels_within_promise(void **state)
+{
+    (void)state;
+    keps_rng *rng = keps_rng_new_seeded(7);
+    for (int trial = 0; trial < 400; trial++) {
+        size_t n = 2 + keps_rng_below(rng, 5), N = 10 + keps_rng_below(rng, 60);
+        size_t kmin = 1 + keps_rng_below(rng, 5), nc = N / kmin;
+        uint32_t v[70], cls[70];
+        /* skewed values so some categories are rare or absent */
+        for (size_t i = 0; i < N; i++) {
+            v[i] = (uint32_t)keps_rng_below(rng, 1 + keps_rng_below(rng, n));
+            cls[i] = (uint32_t)(i % nc); /* classes of size >= kmin */
+        }
+        size_t k = N / nc, kdp = 1 + keps_rng_below(rng, N - 1);
+        for (int kind = 0; kind < 3; kind++) {
+            keps_rr_params par = {(keps_rr_kind)kind, keps_rng_uniform(rng), keps_rng_uniform(rng)};
+            check_promise(&par, v, cls, N, nc, n, k, kdp);
+        }
+        /* parameters chosen from targets meet them */
+        double f[8];
+        keps_rr_frequencies(v, N, n, f);
+        double eps0 = 0.1 + 3 * keps_rng_uniform(rng), t0 = 1 + 5 * keps_rng_uniform(rng);
+        assert_true(keps_rr_ldp_epsilon(keps_rr_ldp_p(eps0, n), n) <= eps0);
+        assert_true(keps_rr_t_level(keps_rr_t_p(t0, f, n), f, n) <= t0);
+        assert_true(keps_rr_ldp_to_kt(keps_rr_kt_to_ldp_needed(t0, k, N), k, N) <= t0);
+    }
+    keps_rng_free(rng);
+}
+
+/* ---- utility (eqs. 4-5) ---- */
+
+/* RR-LDP n = 3, f = (0.2, 0.3, 0.5), p = 0.4 (diag .6, off .2):
+ * z=0: max(.2*.6, .3*.2, .5*.2) = .12; z=1: max(.04, .18, .1) = .18;
+ * z=2: max(.04, .06, .3) = .3; U = .6 (eq. 5 with n for N). Identity: 1. */
+static void test_utility(void **state)
+{
+    (void)state;
+    const double f[] = {0.2, 0.3, 0.5};
+    keps_rr_matrix M;
+    assert_int_equal(keps_rr_ldp_matrix(3, 0.4, &M, NULL), KEPS_OK);
+    assert_double_near(keps_rr_utility(&M, f), 0.6, TOL);
+    keps_rr_matrix_free(&M);
+    assert_int_equal(keps_rr_ldp_matrix(3, 1.0, &M, NULL), KEPS_OK);
+    assert_double_near(keps_rr_utility(&M, f), 1.0, TOL);
+    keps_rr_matrix_free(&M);
+    /* p = 0: output independent of input, best guess the mode: U = 0.5 */
+    assert_int_equal(keps_rr_ldp_matrix(3, 0.0, &M, NULL), KEPS_OK);
+    assert_double_near(keps_rr_utility(&M, f), 0.5, 1e-12); /* 3 * 0.5/3 */
+    keps_rr_matrix_free(&M);
+}
+
+/* ---- sampling ---- */
+
+/* 30000 records, f = (0.2, 0.3, 0.5). RR-t leaves the expected distribution
+ * equal to f (Pr_D = f M_t = f); RR-LDP n = 3, p = 0.4 turns it into
+ * 0.4 f + 0.2. Each observed frequency is within 5 standard deviations
+ * (sd <= sqrt(.25/30000) = 0.0029, bound 0.0145): a false failure has
+ * probability below 1e-6 per check, and the seed is fixed. */
+static void test_randomize_distribution(void **state)
+{
+    (void)state;
+    enum { N = 30000 };
+    static uint32_t v[N], out[N];
+    for (size_t i = 0; i < N; i++)
+        v[i] = i < N / 5 ? 0 : i < N / 2 ? 1 : 2;
+    double f[3];
+    keps_rr_frequencies(v, N, 3, f);
+    keps_rng *rng = keps_rng_new_seeded(99);
+    const keps_rr_params pars[] = {{KEPS_RR_TCLOSE, 0, 0.5}, {KEPS_RR_LDP, 0.4, 0}};
+    const double want[2][3] = {{0.2, 0.3, 0.5}, {0.28, 0.32, 0.4}};
+    for (int m = 0; m < 2; m++) {
+        keps_rr_matrix M;
+        assert_int_equal(keps_rr_matrix_for(&pars[m], 3, f, &M, NULL), KEPS_OK);
+        assert_int_equal(keps_rr_randomize(&M, v, N, rng, out, NULL), KEPS_OK);
+        size_t cnt[3] = {0};
+        for (size_t i = 0; i < N; i++)
+            cnt[out[i]]++;
+        for (int z = 0; z < 3; z++)
+            assert_true(fabs((double)cnt[z] / N - want[m][z]) < 0.0145);
+        keps_rr_matrix_free(&M);
+    }
+    keps_rng_free(rng);
+}
+
+/* ---- joint values and classes ---- */
+
+static void test_joint_and_classes(void **state)
+{
+    (void)state;
+    /* columns with 2 and 3 values: joint = a + 2 b */
+    uint32_t a[] = {0, 1, 1, 0}, b[] = {2, 0, 2, 2}, nv[] = {2, 3}, v[4], back[2];
+    const uint32_t *cols[] = {a, b};
+    size_t n;
+    assert_int_equal(keps_rr_joint_codes(2, cols, nv, 4, v, &n, NULL), KEPS_OK);
+    assert_int_equal(n, 6);
+    assert_int_equal(v[0], 4);
+    assert_int_equal(v[1], 1);
+    assert_int_equal(v[2], 5);
+    keps_rr_joint_split(v[2], 2, nv, back);
+    assert_int_equal(back[0], 1);
+    assert_int_equal(back[1], 2);
+    uint32_t cls[4];
+    size_t nc, mn;
+    assert_int_equal(keps_rr_classes(2, cols, 4, cls, &nc, &mn, NULL), KEPS_OK);
+    assert_int_equal(nc, 3); /* (0,2) twice, (1,0), (1,2) */
+    assert_int_equal(mn, 1);
+    assert_int_equal(cls[0], cls[3]);
+    assert_true(cls[1] != cls[2]);
+    uint32_t big[] = {600};
+    const uint32_t *one[] = {a};
+    assert_int_equal(keps_rr_joint_codes(1, one, big, 4, v, &n, NULL), KEPS_EINPUT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ldp_n2),
+        cmocka_unit_test(test_ldp_n3),
+        cmocka_unit_test(test_t_n2),
+        cmocka_unit_test(test_t_n3),
+        cmocka_unit_test(test_sequence_n2),
+        cmocka_unit_test(test_verifiers_by_hand),
+        cmocka_unit_test(test_verifiers_brute_force),
+        cmocka_unit_test(test_figure6_epsilon),
+        cmocka_unit_test(test_theorem3_attained),
+        cmocka_unit_test(test_implications),
+        cmocka_unit_test(test_levels_within_promise),
+        cmocka_unit_test(test_utility),
+        cmocka_unit_test(test_randomize_distribution),
+        cmocka_unit_test(test_joint_and_classes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
