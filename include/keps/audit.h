@@ -16,7 +16,10 @@
  *
  * Other modules audit their own mechanisms through the callback: write a
  * keps_audit_fn that runs the mechanism on input 0 (A) or 1 (B) and stores
- * one scalar output (or category id), then call keps_audit_run(). */
+ * one scalar output (or category id), then call keps_audit_run(). A
+ * mechanism with vector output (e.g. a released table) is audited one
+ * statistic at a time: let the callback return that statistic, or an id of
+ * the output class for discrete mode. Not thread-safe (lgamma). */
 #ifndef KEPS_AUDIT_H
 #define KEPS_AUDIT_H
 

@@ -14,9 +14,11 @@
  * n = 100,000 is fine). Expected rounds n / sum_i exp(-gamma_i) <= n; each
  * rejection costs O(1) bits, so even a worst case of 100,000 candidates with
  * one dominant utility is a few milliseconds.
- * Exactness: exact for the gamma_i as computed in double; each gamma_i carries
- * at most 2 ulp of rounding (relative 2^-51), which changes every log
- * probability ratio by at most that relative amount of the stated epsilon.
+ * Exactness: exact for the gamma_i as computed in double. Each gamma_i has a
+ * relative rounding error below 2^-51, so every log-probability differs from
+ * the real-number mechanism's by at most ~2^-50 (gamma_i + gamma_max), where
+ * gamma_max is the largest exponent that carries weight: below 1e-9 for
+ * exponents up to 10^6. The guarantee stated is eps (plus that slack).
  *
  * keps_expmech_probs gives the exact probabilities (log-sum-exp in long
  * double) for reports and tests. */

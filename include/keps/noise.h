@@ -52,7 +52,8 @@ typedef struct keps_noise_info {
 } keps_noise_info;
 
 /* Secure Laplace with scale b > 0 (b = D/epsilon). Returns NAN if b is not
- * finite and positive or value is not finite. */
+ * finite, not positive or below 2^-900 (the grid would leave the normal
+ * doubles), or value is not finite. */
 double keps_laplace(keps_rng *r, double value, double scale);
 /* Same, and fills *info (may be NULL) for sensitivity D > 0. */
 double keps_laplace_ex(keps_rng *r, double value, double scale, double sensitivity,
@@ -67,18 +68,22 @@ int keps_laplace_info(double scale, double sensitivity, keps_noise_info *info);
 int64_t keps_geometric_mech(keps_rng *r, int64_t value, double epsilon, int64_t sensitivity);
 int64_t keps_geometric_mech_ex(keps_rng *r, int64_t value, double epsilon, int64_t sensitivity,
                                keps_noise_info *info);
+/* The guarantee keps_geometric_mech would give, without sampling. 0 or -1. */
+int keps_geometric_info(double epsilon, int64_t sensitivity, keps_noise_info *info);
 
 /* Building blocks, exact, exposed for other mechanisms and for tests. */
 
-/* Bernoulli(exp(-gamma)) for a double gamma >= 0 (a dyadic rational, so exact). */
+/* Bernoulli(exp(-gamma)) for a double gamma (a dyadic rational, so exact);
+ * gamma <= 0 gives 1, gamma = +inf gives 0. */
 int keps_bernoulli_exp(keps_rng *r, double gamma);
 /* Bernoulli(exp(-num/den)), den > 0, den < 2^62. */
 int keps_bernoulli_exp_rational(keps_rng *r, uint64_t num, uint64_t den);
 /* Two-sided geometric: Pr[y] proportional to exp(-|y| * 2^shift / s), i.e.
  * scale t = s / 2^shift; s >= 1, s < 2^62, shift <= 62. */
 int64_t keps_discrete_laplace(keps_rng *r, uint64_t s, unsigned shift);
-/* Represents t > 0 as s/2^shift >= t with s in [2^40, 2^41] (or s = ceil(t)
- * when t >= 2^40). Returns 0, or -1 if t is not finite/positive or >= 2^61. */
+/* Represents t > 0 as s/2^shift >= t: t rounded up to 41 significant bits
+ * (s = ceil(t) when t >= 2^40), then common factors of two removed (1.5 is
+ * 3/2^1). Returns 0, or -1 if t is not finite/positive or >= 2^61. */
 int keps_scale_rational(double t, uint64_t *s, unsigned *shift);
 
 #ifdef __cplusplus

@@ -1,0 +1,39 @@
+#!/bin/bash
+# keps noise and keps audit at the command line: output shape, exit codes.
+# Args: keps binary, source dir.
+set -u
+KEPS=$1
+fail() { echo "FAIL: $*"; exit 1; }
+
+# 5 Laplace releases, one per line, each a number.
+out=$("$KEPS" noise --mechanism laplace --epsilon 1 --sensitivity 1 --value 42 -n 5 --seed 3 2>/dev/null) || fail "noise laplace rc"
+[ "$(echo "$out" | wc -l)" -eq 5 ] || fail "noise laplace: expected 5 lines, got: $out"
+echo "$out" | grep -qvE '^-?[0-9.e+-]+$' && fail "noise laplace: non-numeric line: $out"
+
+# Geometric: whole numbers; JSON carries the guarantee. epsilon 0.5 with
+# sensitivity 1 is scale 2 (dyadic), so the guarantee is exactly 0.5.
+out=$("$KEPS" noise --mechanism geometric --epsilon 0.5 --value 7 -n 3 --seed 3 2>/dev/null) || fail "noise geometric rc"
+echo "$out" | grep -qvE '^-?[0-9]+$' && fail "noise geometric: non-integer line: $out"
+js=$("$KEPS" noise --mechanism geometric --epsilon 0.5 --value 7 -n 3 --seed 3 --json 2>/dev/null) || fail "noise json rc"
+echo "$js" | grep -q '"guarantee":{"model":"epsilon-DP","epsilon":0.5,' || fail "noise json guarantee: $js"
+echo "$js" | grep -q '"noise_scale":2,' || fail "noise json scale: $js"
+js=$("$KEPS" noise --mechanism laplace --epsilon 1 --value 7 -n 1 --seed 3 --json 2>/dev/null) || fail "noise json rc"
+# b = 1: g = 2^-40 = 9.094947017729282e-13
+echo "$js" | grep -q '"granularity":9.094947017729282e-13' || fail "noise json granularity: $js"
+
+# Bad usage exits 2.
+"$KEPS" noise --mechanism gauss --epsilon 1 --value 1 >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad mechanism not rc 2"
+"$KEPS" noise --mechanism geometric --epsilon 1 --value 1.5 >/dev/null 2>&1; [ $? -eq 2 ] || fail "fractional geometric value not rc 2"
+"$KEPS" noise --mechanism laplace --epsilon 0 --value 1 >/dev/null 2>&1; [ $? -eq 2 ] || fail "epsilon 0 not rc 2"
+
+# Audits: honest mechanisms exit 0, the broken Laplace (half scale) exits 1.
+for m in laplace geometric rr expmech; do
+  "$KEPS" audit --mechanism $m --trials 50000 --seed 5 >/dev/null 2>&1 || fail "audit $m flagged an honest mechanism"
+done
+"$KEPS" audit --mechanism laplace --scale-factor 0.5 --trials 50000 --seed 5 >/dev/null 2>&1
+[ $? -eq 1 ] || fail "audit did not catch the halved Laplace scale"
+js=$("$KEPS" audit --mechanism rr --matrix '0.75,0.25;0.25,0.75' --trials 20000 --seed 5 --json 2>/dev/null) || fail "audit rr matrix"
+# claimed epsilon = ln 3 = 1.0986122886681098
+echo "$js" | grep -q '"epsilon_claimed":1.09861228866810' || fail "audit rr claim: $js"
+"$KEPS" audit --mechanism rr --matrix '0.7,0.3;0.3' --seed 5 >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad matrix not rc 2"
+echo OK
