@@ -157,13 +157,13 @@ typedef struct even_ctx {
 typedef struct even_thread {
     even_ctx *x;
     keps_lattice_work *w;
-    keps_classes *depth;
+    keps_node_classes *depth;
     int *levels;
 } even_thread;
 
-static void even_visit(even_thread *t, const keps_classes *c)
+static void even_visit(even_thread *t, const keps_node_classes *c)
 {
-    store(t->x->out, t->levels, keps_classes_suppressed(c, t->x->k, NULL));
+    store(t->x->out, t->levels, keps_node_classes_suppressed(c, t->x->k, NULL));
 }
 
 static int even_dfs(even_thread *t, size_t d, size_t from)
@@ -261,7 +261,7 @@ static keps_status even_scan(const keps_lattice *L, size_t k, int nthreads, cons
         if (!th[i].w || !th[i].depth || !th[i].levels)
             st = KEPS_ENOMEM;
         for (size_t d = 0; th[i].depth && d <= maxdepth; d++)
-            keps_classes_init(&th[i].depth[d]);
+            keps_node_classes_init(&th[i].depth[d]);
     }
     if (!th || !tid)
         st = KEPS_ENOMEM;
@@ -280,7 +280,7 @@ static keps_status even_scan(const keps_lattice *L, size_t k, int nthreads, cons
     for (int i = 0; th && i < nthreads; i++) {
         keps_lattice_work_free(th[i].w);
         for (size_t d = 0; th[i].depth && d <= maxdepth; d++)
-            keps_classes_free(&th[i].depth[d]);
+            keps_node_classes_free(&th[i].depth[d]);
         free(th[i].depth);
         free(th[i].levels);
     }
@@ -428,8 +428,8 @@ static keps_status build_release(const keps_schema *s, const uint8_t *keep, cons
     view v = {0};
     keps_lattice *L = NULL;
     keps_lattice_work *w = NULL;
-    keps_classes cl;
-    keps_classes_init(&cl);
+    keps_node_classes cl;
+    keps_node_classes_init(&cl);
     uint32_t *assign = NULL;
     const char **fields = NULL;
     keps_status st = KEPS_OK;
@@ -472,7 +472,7 @@ static keps_status build_release(const keps_schema *s, const uint8_t *keep, cons
 out:
     free(fields);
     free(assign);
-    keps_classes_free(&cl);
+    keps_node_classes_free(&cl);
     keps_lattice_work_free(w);
     keps_lattice_free(L);
     view_free(&v);
