@@ -75,37 +75,36 @@ static int emit(cli_ctx *c, const keps_delta_result *r, long k, double beta, dou
     return rc;
 }
 
-int cli_privacy_delta(cli_ctx *c)
+/* Shared by delta and min-k: k is the k (delta) or the largest k (min-k). */
+static int calc(cli_ctx *c, int mink, long k, double target)
 {
-    double beta, epsp, gap;
-    long k;
-    if (cli_require(c, "k") || cli_long(c, "k", 1, 100000000L, 1, &k) < 0)
-        return 2;
+    double beta = 0, epsp = 0, gap = NAN;
     int rc = delta_params(c, &beta, &epsp, &gap);
     if (rc)
         return rc;
     keps_delta_result r;
     keps_error err = {0};
-    if (keps_safela_delta(k, beta, gap, &r, &err))
+    keps_status st = mink ? keps_safela_min_k(target, beta, gap, k, &k, &r, &err)
+                          : keps_safela_delta(k, beta, gap, &r, &err);
+    if (st)
         return cli_fail(c, &err);
-    return emit(c, &r, k, beta, epsp, 0, 0);
+    return emit(c, &r, k, beta, epsp, mink, target);
+}
+
+int cli_privacy_delta(cli_ctx *c)
+{
+    long k;
+    if (cli_require(c, "k") || cli_long(c, "k", 1, 100000000L, 1, &k) < 0)
+        return 2;
+    return calc(c, 0, k, 0);
 }
 
 int cli_privacy_min_k(cli_ctx *c)
 {
-    double beta, epsp, gap, target;
+    double target;
     long maxk;
-    if (cli_require(c, "delta") || cli_double(c, "delta", 0.0, 1.0, 0, &target) < 0)
+    if (cli_require(c, "delta") || cli_double(c, "delta", 0.0, 1.0, 0, &target) < 0 ||
+        cli_long(c, "max-k", 1, 100000000L, 100000, &maxk) < 0)
         return 2;
-    if (cli_long(c, "max-k", 1, 100000000L, 100000, &maxk) < 0)
-        return 2;
-    int rc = delta_params(c, &beta, &epsp, &gap);
-    if (rc)
-        return rc;
-    keps_delta_result r;
-    keps_error err = {0};
-    long k;
-    if (keps_safela_min_k(target, beta, gap, maxk, &k, &r, &err))
-        return cli_fail(c, &err);
-    return emit(c, &r, k, beta, epsp, 1, target);
+    return calc(c, 1, maxk, target);
 }
