@@ -1,14 +1,20 @@
 /* MDAV and insensitive MDAV microaggregation (see include/keps/mdav.h).
  *
- * Standard MDAV keeps the records not yet grouped in a compacted row-major
- * array of standardized values (z) plus their input row index; a grouped
- * record is swap-removed, so every scan reads one contiguous block. The
- * scans (farthest from a point; k-1 nearest to a record, fused with the
- * farthest-from-it and the running sum for the next centroid) are split
- * between a small persistent thread pool. Ties never depend on array
- * position: they are broken by input row index, so the result does not
- * depend on the thread count or on the swap-removal order. */
+ * Standard MDAV keeps the records not yet grouped compacted at the front of
+ * a column-major array of standardized values (z; attribute j of position
+ * i at z[j*n + i]) plus their input row index; a grouped record is
+ * swap-removed, so every scan reads m contiguous runs and the distance
+ * kernel works on several records per vector. Three scans per two groups
+ * (farthest from the centroid; k-1 nearest to r fused with the farthest
+ * from r; k-1 nearest to s fused with the sum for the next centroid) are
+ * cut into chunks shared with a small persistent thread pool (the helper
+ * is only woken while probing shows it pays: see tuned_run). Ties never
+ * depend on array position (they are broken by input row index) and the
+ * sums are added in chunk order, so the result does not depend on the
+ * thread count, the scheduling or the swap-removal order. */
 #include "keps/mdav.h"
+
+#include "dist.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -16,6 +22,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_THREADS 8
 /* Below this many doubles a scan runs on the calling thread only: waking
@@ -76,7 +83,10 @@ static inline void cpu_relax(void)
 /* Claims and runs chunks until the current task has none left. */
 static void pool_work(pool *p, int tid)
 {
-    int first = 1;
+    /* A helper may finish one task and go straight on claiming chunks of
+     * the next (the caller posts it as soon as the last chunk completes):
+     * its slot is reset whenever the claimed chunk belongs to a new task. */
+    uint64_t mine = UINT64_MAX;
     uint64_t c = atomic_load_explicit(&p->claim, memory_order_acquire);
     for (;;) {
         uint64_t next = c & CLAIM_MASK, nchunks = (c >> CLAIM_BITS) & CLAIM_MASK;
@@ -85,10 +95,10 @@ static void pool_work(pool *p, int tid)
         if (!atomic_compare_exchange_weak_explicit(&p->claim, &c, c + 1, memory_order_acq_rel,
                                                    memory_order_acquire))
             continue;
-        if (first) {
+        if (c >> (2 * CLAIM_BITS) != mine) {
+            mine = c >> (2 * CLAIM_BITS);
             p->begin(p->ctx, tid);
             atomic_store_explicit(&p->used[tid], 1, memory_order_relaxed);
-            first = 0;
         }
         p->chunk(p->ctx, tid, (size_t)next, (size_t)nchunks);
         atomic_fetch_add_explicit(&p->completed, 1, memory_order_release);
@@ -160,7 +170,7 @@ static void pool_start(pool *p, int nt, void *ctx, begin_fn begin, chunk_fn chun
 /* Runs one task of nchunks chunks (< 2^20) and waits for all of them; then
  * p->used[t] says which threads' slots hold results. The task number only
  * keeps a stale claim word from matching a new one. */
-static void pool_run(pool *p, size_t nchunks)
+static void pool_run(pool *p, size_t nchunks, int wake)
 {
     p->task = (p->task + 1) & 0xFFFFFF;
     atomic_store_explicit(&p->completed, 0, memory_order_relaxed);
@@ -168,7 +178,7 @@ static void pool_run(pool *p, size_t nchunks)
         atomic_store_explicit(&p->used[t], 0, memory_order_relaxed);
     atomic_store_explicit(&p->claim, p->task << (2 * CLAIM_BITS) | (uint64_t)nchunks << CLAIM_BITS,
                           memory_order_release);
-    if (nchunks > 1 && p->nt > 1)
+    if (wake && nchunks > 1 && p->nt > 1)
         pool_wake(p);
     pool_work(p, 0);
     int spins = 0;
@@ -255,17 +265,24 @@ typedef struct acc {      /* one thread's partial result */
     cand far;
     cand *heap;
     size_t nh;
-    double *sum;
 } acc;
 
+#define MAX_CHUNKS 64
+
 typedef struct scan {
-    const double *z;      /* [nrem*m] compacted standardized values */
+    const double *z;      /* [m*stride] compacted standardized values,
+                             column-major: attribute j of position i at
+                             z[j*stride + i] */
+    size_t stride;
     const uint32_t *idx;  /* [nrem] input rows */
     size_t nrem, m, kk;   /* kk = neighbours wanted (k-1) */
     const double *p;      /* the point scanned against */
     size_t skip;          /* position to leave out (the centre record) or SIZE_MAX */
     int want_near, want_sum;
     acc a[MAX_THREADS];
+    double *csum;         /* [MAX_CHUNKS*m] column sums per chunk: added up in
+                             chunk order, so the centroid does not depend on
+                             which thread took which chunk */
 } scan;
 
 #define BLOCK 256
@@ -273,38 +290,29 @@ typedef struct scan {
 /* The kernel, inlined for small constant m so the compiler unrolls it:
  * distances of a block into a buffer (a tight loop), then one predictable
  * pass that rarely does anything (a new farthest or a near candidate). */
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-static ALWAYS_INLINE void scan_range(const scan *s, acc *a, size_t lo, size_t hi, size_t m)
+static ALWAYS_INLINE void scan_range(const scan *s, acc *a, double *sum, size_t lo, size_t hi, size_t m)
 {
     double dbuf[BLOCK];
     const double *p = s->p;
     size_t cap = s->want_near ? s->kk : 0;
     for (size_t b0 = lo; b0 < hi; b0 += BLOCK) {
         size_t nb = hi - b0 < BLOCK ? hi - b0 : BLOCK;
-        const double *z = s->z + b0 * m;
-        for (size_t i = 0; i < nb; i++) {
-            double d = 0;
-            for (size_t j = 0; j < m; j++) {
-                double t = z[i * m + j] - p[j];
-                d += t * t;
-            }
-            dbuf[i] = d;
-        }
+        dist_block(s->z + b0, s->stride, p, m, nb, dbuf);
         if (s->want_sum) {
-            /* column sums in registers: a->sum may alias nothing, but the
-             * compiler cannot know that */
-            for (size_t j0 = 0; j0 < m; j0 += 8) {
-                double loc[8] = {0};
-                size_t w = m - j0 < 8 ? m - j0 : 8;
-                for (size_t i = 0; i < nb; i++)
-                    for (size_t j = 0; j < w; j++)
-                        loc[j] += z[i * m + j0 + j];
-                for (size_t j = 0; j < w; j++)
-                    a->sum[j0 + j] += loc[j];
+            for (size_t j = 0; j < m; j++) {
+                /* four partial sums break the add latency chain */
+                const double *zj = s->z + j * s->stride + b0;
+                double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                size_t i = 0;
+                for (; i + 4 <= nb; i += 4) {
+                    a0 += zj[i];
+                    a1 += zj[i + 1];
+                    a2 += zj[i + 2];
+                    a3 += zj[i + 3];
+                }
+                for (; i < nb; i++)
+                    a0 += zj[i];
+                sum[j] += (a0 + a1) + (a2 + a3);
             }
         }
         const uint32_t *idx = s->idx + b0;
@@ -327,7 +335,6 @@ static void scan_begin(void *ctx, int tid)
     acc *a = &s->a[tid];
     a->far = (cand){-1.0, UINT32_MAX, 0};
     a->nh = 0;
-    memset(a->sum, 0, s->m * sizeof *a->sum);
 }
 
 static void scan_chunk(void *ctx, int tid, size_t chunk, size_t nchunks)
@@ -335,12 +342,14 @@ static void scan_chunk(void *ctx, int tid, size_t chunk, size_t nchunks)
     scan *s = ctx;
     acc *a = &s->a[tid];
     size_t lo = s->nrem * chunk / nchunks, hi = s->nrem * (chunk + 1) / nchunks;
+    double *sum = s->csum + chunk * s->m;
+    memset(sum, 0, s->m * sizeof *sum);
     switch (s->m) {
-    case 1: scan_range(s, a, lo, hi, 1); break;
-    case 2: scan_range(s, a, lo, hi, 2); break;
-    case 3: scan_range(s, a, lo, hi, 3); break;
-    case 4: scan_range(s, a, lo, hi, 4); break;
-    default: scan_range(s, a, lo, hi, s->m); break;
+    case 1: scan_range(s, a, sum, lo, hi, 1); break;
+    case 2: scan_range(s, a, sum, lo, hi, 2); break;
+    case 3: scan_range(s, a, sum, lo, hi, 3); break;
+    case 4: scan_range(s, a, sum, lo, hi, 4); break;
+    default: scan_range(s, a, sum, lo, hi, s->m); break;
     }
 }
 
@@ -348,7 +357,7 @@ typedef struct mdav_run {
     pool pl;
     scan sc;
     size_t n, m, k;
-    double *z;         /* compacted */
+    double *z;         /* compacted, column-major with stride n */
     uint32_t *idx;
     size_t nrem;
     double *total;     /* [m] sum of z over the remaining records */
@@ -357,7 +366,46 @@ typedef struct mdav_run {
     uint32_t *gpos;    /* [2k] positions of a group being removed */
     uint32_t *group;   /* output */
     uint32_t ngroups;
+    /* Is the helper worth waking? On a machine shared with other work it
+     * may not get a core, and waking it then only slows the caller down.
+     * Cycle: TUNE_PROBE large scans serial, TUNE_PROBE with the helper,
+     * then TUNE_RUN scans in the faster mode (time per unit of work). */
+    size_t tune_count;
+    double tune_ns[2], tune_work[2];
+    int tune_use;      /* 0 serial, 1 with the helper */
 } mdav_run;
+
+#define TUNE_PROBE 32
+#define TUNE_RUN 512
+
+static double mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Runs the scan's chunks, with the helper or without as the tuning cycle
+ * says. Only the speed depends on the choice, never the result. */
+static void tuned_run(mdav_run *r, size_t nchunks, size_t work)
+{
+    if (r->pl.nt == 1 || work < PAR_MIN_WORK) {
+        pool_run(&r->pl, nchunks, 0);
+        return;
+    }
+    size_t phase = r->tune_count++ % (2 * TUNE_PROBE + TUNE_RUN);
+    int mode = phase < TUNE_PROBE ? 0 : phase < 2 * TUNE_PROBE ? 1 : r->tune_use;
+    double t0 = mono_ns();
+    pool_run(&r->pl, nchunks, mode);
+    if (phase < 2 * TUNE_PROBE) {
+        r->tune_ns[mode] += mono_ns() - t0;
+        r->tune_work[mode] += (double)work;
+    }
+    if (phase == 2 * TUNE_PROBE - 1) {
+        r->tune_use = r->tune_ns[1] / r->tune_work[1] < r->tune_ns[0] / r->tune_work[0];
+        r->tune_ns[0] = r->tune_ns[1] = r->tune_work[0] = r->tune_work[1] = 0;
+    }
+}
 
 static int cmp_cand_near(const void *a, const void *b)
 {
@@ -379,10 +427,12 @@ static cand run_scan(mdav_run *r, const double *p, size_t skip, int want_near, i
     s->skip = skip;
     s->want_near = want_near;
     s->want_sum = want_sum;
-    size_t work = r->nrem * r->m, nchunks = 1;
-    if (r->pl.nt > 1 && work >= PAR_MIN_WORK) /* chunks of >= PAR_MIN_WORK/4 doubles, at most 64 */
-        nchunks = work / (PAR_MIN_WORK / 4) < 64 ? work / (PAR_MIN_WORK / 4) : 64;
-    pool_run(&r->pl, nchunks);
+    /* the chunking depends on the work only (not on the thread count), so
+     * the summation order and hence the result are the same on any number
+     * of threads */
+    size_t work = r->nrem * r->m, nchunks = work / (PAR_MIN_WORK / 4);
+    nchunks = nchunks < 1 ? 1 : nchunks > MAX_CHUNKS ? MAX_CHUNKS : nchunks;
+    tuned_run(r, nchunks, work);
     cand far = {-1.0, UINT32_MAX, 0};
     size_t nm = 0;
     if (want_sum)
@@ -395,9 +445,10 @@ static cand run_scan(mdav_run *r, const double *p, size_t skip, int want_near, i
             far = a->far;
         for (size_t i = 0; want_near && i < a->nh; i++)
             r->merged[nm++] = a->heap[i];
-        for (size_t j = 0; want_sum && j < r->m; j++)
-            r->total[j] += a->sum[j];
     }
+    for (size_t c = 0; want_sum && c < nchunks; c++)
+        for (size_t j = 0; j < r->m; j++)
+            r->total[j] += s->csum[c * r->m + j];
     if (want_near)
         qsort(r->merged, nm, sizeof *r->merged, cmp_cand_near);
     return far;
@@ -420,9 +471,10 @@ static void take_group(mdav_run *r, size_t g)
         size_t p = r->gpos[i], last = r->nrem - 1;
         r->group[r->idx[p]] = r->ngroups;
         for (size_t j = 0; j < m; j++)
-            r->total[j] -= r->z[p * m + j];
+            r->total[j] -= r->z[j * r->n + p];
         if (p != last) {
-            memcpy(r->z + p * m, r->z + last * m, m * sizeof *r->z);
+            for (size_t j = 0; j < m; j++)
+                r->z[j * r->n + p] = r->z[j * r->n + last];
             r->idx[p] = r->idx[last];
         }
         r->nrem--;
@@ -437,7 +489,8 @@ static void take_group(mdav_run *r, size_t g)
 static cand group_around(mdav_run *r, uint32_t c, int want_sum)
 {
     size_t m = r->m;
-    memcpy(r->point, r->z + (size_t)c * m, m * sizeof *r->point);
+    for (size_t j = 0; j < m; j++)
+        r->point[j] = r->z[j * r->n + c];
     cand far = run_scan(r, r->point, c, 1, want_sum);
     size_t kk = r->k - 1;
     int far_in = 0;
@@ -581,17 +634,19 @@ static keps_status run_alloc(mdav_run *r, const double *x, keps_mdav_result *out
     int ok = r->z && r->idx && r->total && r->point && r->merged && r->gpos;
     for (int t = 0; t < MAX_THREADS && ok; t++) {
         r->sc.a[t].heap = malloc(k * sizeof *r->sc.a[t].heap);
-        r->sc.a[t].sum = calloc(m, sizeof *r->sc.a[t].sum);
-        ok = r->sc.a[t].heap && r->sc.a[t].sum;
+        ok = r->sc.a[t].heap != NULL;
     }
     if (!ok)
         return KEPS_ENOMEM;
     r->sc.m = m;
+    r->sc.stride = n;
+    if (!(r->sc.csum = calloc((size_t)MAX_CHUNKS * m, sizeof *r->sc.csum)))
+        return KEPS_ENOMEM;
     r->sc.kk = k - 1;
     for (size_t i = 0; i < n; i++) {
         r->idx[i] = (uint32_t)i;
         for (size_t j = 0; j < m; j++)
-            r->z[i * m + j] = zval(x[i * m + j], out->mean[j], out->sd[j]);
+            r->z[j * n + i] = zval(x[i * m + j], out->mean[j], out->sd[j]);
     }
     return KEPS_OK;
 }
@@ -603,10 +658,10 @@ static void run_free(mdav_run *r)
     free(r->total);
     free(r->point);
     free(r->merged);
+    free(r->sc.csum);
     free(r->gpos);
     for (int t = 0; t < MAX_THREADS; t++) {
         free(r->sc.a[t].heap);
-        free(r->sc.a[t].sum);
     }
 }
 
@@ -648,6 +703,15 @@ keps_status keps_mdav(const double *x, size_t n, size_t m, size_t k, keps_mdav_r
     if (st || (st = result_alloc(out, n, m, k, err)))
         return st;
     moments(x, n, m, out->mean, out->sd);
+    if (k == 1) {
+        /* every record is its own group (MDAV would find the same
+         * partition in O(n^2)); ids in row order */
+        for (size_t i = 0; i < n; i++)
+            out->group[i] = (uint32_t)i;
+        out->ngroups = n;
+        finish(x, out);
+        return KEPS_OK;
+    }
     mdav_run r;
     memset(&r, 0, sizeof r);
     if (run_alloc(&r, x, out)) {

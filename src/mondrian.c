@@ -49,22 +49,27 @@ static uint32_t cat_code(const qinfo *q, int level, uint32_t row)
     return q->map[level][q->codes[row]];
 }
 
-/* Lowest level at which every record of the range shares one node. */
+/* Lowest level at which every record of the range shares one node. A
+ * hierarchy whose top level holds several values gets a virtual root
+ * (level height+1, released as "*", covering every leaf). */
 static void cat_extent(const qinfo *q, const uint32_t *perm, uint32_t lo, uint32_t hi, keps_mondrian_extent *e)
 {
+    e->lo = e->hi = 0;
     for (int l = 0; l <= q->height; l++) {
         uint32_t c = cat_code(q, l, perm[lo]);
         uint32_t i = lo + 1;
         while (i < hi && cat_code(q, l, perm[i]) == c)
             i++;
-        if (i == hi || l == q->height) {
+        if (i == hi) {
             e->level = l;
             e->node = c;
-            e->lo = e->hi = 0;
             e->width = q->nleaves > 1 ? (q->leaves[l][c] - 1.0) / (q->nleaves - 1.0) : 0.0;
             return;
         }
     }
+    e->level = q->height + 1;
+    e->node = 0;
+    e->width = 1.0;
 }
 
 static void num_extent(const qinfo *q, const uint32_t *perm, uint32_t lo, uint32_t hi, keps_mondrian_extent *e)
@@ -381,6 +386,8 @@ keps_status keps_mondrian(const keps_schema *s, keps_table *t, size_t k, keps_mo
 {
     memset(out, 0, sizeof *out);
     size_t n = t->nrows, nqi = s->nqi;
+    if (t != s->t)
+        return keps_error_set(err, KEPS_EINPUT, "keps_mondrian: the table must be the schema's table");
     if (k < 1)
         return keps_error_set(err, KEPS_EINPUT, "k must be at least 1 (got %zu)", k);
     if (nqi == 0)
@@ -445,7 +452,9 @@ void keps_mondrian_label(const keps_schema *s, const keps_mondrian_result *r, si
                          size_t len)
 {
     const keps_mondrian_extent *e = &r->extent[c * r->nqi + q];
-    if (e->level >= 0)
+    if (e->level > s->qi[q].height)
+        snprintf(buf, len, "*");
+    else if (e->level >= 0)
         snprintf(buf, len, "%s", keps_hierarchy_label(s->qi[q].h, e->level, e->node));
     else if (e->lo == e->hi)
         snprintf(buf, len, "%.15g", e->lo);

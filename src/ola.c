@@ -422,7 +422,6 @@ static void tag_cone(ola *o, uint64_t id, int up, uint8_t tag)
     }
 }
 
-/* Does the node satisfy the constraints? Uses and sets the tags. -1 on OOM. */
 /* Score and class-based bound of a node, evaluating it if needed. */
 static int node_score(ola *o, const int *levels, double *score, double *bound)
 {
@@ -437,9 +436,10 @@ static int node_score(ola *o, const int *levels, double *score, double *bound)
     return 0;
 }
 
-static int anonymous(ola *o, const int *levels)
+/* Does node levels (id) satisfy the constraints? Uses and sets the tags;
+ * -1 on out of memory. */
+static int anonymous(ola *o, const int *levels, uint64_t id)
 {
-    uint64_t id = keps_lattice_id(o->L, levels);
     if (tag_get(o, id) & TAG_ANON)
         return 1;
     if (tag_get(o, id) & TAG_NOT)
@@ -455,10 +455,10 @@ static int anonymous(ola *o, const int *levels)
     return 0;
 }
 
-static void add_kmin(ola *o, uint64_t id)
+
+/* Appends to the candidate list. */
+static void push_kmin(ola *o, uint64_t id)
 {
-    if (tag_or(o, id, TAG_KMIN) & TAG_KMIN)
-        return;
     if (o->nkmin == o->capkmin) {
         size_t cap = o->capkmin ? 2 * o->capkmin : 64;
         uint64_t *k = realloc(o->kmin, cap * sizeof *k);
@@ -470,6 +470,13 @@ static void add_kmin(ola *o, uint64_t id)
         o->capkmin = cap;
     }
     o->kmin[o->nkmin++] = id;
+}
+
+/* A candidate once, whichever thread finds it. */
+static void add_kmin(ola *o, uint64_t id)
+{
+    if (!(tag_or(o, id, TAG_KMIN) & TAG_KMIN))
+        push_kmin(o, id);
 }
 
 /* Records the call Kmin(b, t); returns 1 if it was done before. The
@@ -514,16 +521,18 @@ static int memo_seen(ola *o, uint64_t b, uint64_t t)
     return 0;
 }
 
-static void kmin(ola *o, const int *b, const int *t);
+static void kmin(ola *o, const int *b, uint64_t bid, const int *t, uint64_t tid);
 
 /* Calls f on every node n with b <= n <= t and level sum h. */
 typedef struct mid_ctx {
     ola *o;
     const int *b, *t;
+    uint64_t bid, tid;
     int *n;
+    int *room; /* [q] sum of (t - b) over the coordinates after i */
 } mid_ctx;
 
-static void mid_visit(mid_ctx *x, size_t i, int remaining)
+static void mid_visit(mid_ctx *x, size_t i, int remaining, uint64_t id)
 {
     ola *o = x->o;
     const keps_lattice *L = o->L;
@@ -532,64 +541,57 @@ static void mid_visit(mid_ctx *x, size_t i, int remaining)
     if (i == L->q) {
         if (remaining != 0)
             return;
-        int a = anonymous(o, x->n);
-        if (a < 0)
-            return;
-        /* Copy: the recursion reuses x->n's storage further down. */
-        int *n = malloc(L->q * sizeof *n);
-        if (!n) {
-            o->oom = 1;
-            return;
-        }
-        memcpy(n, x->n, L->q * sizeof *n);
-        if (a)
-            kmin(o, x->b, n);
-        else
-            kmin(o, n, x->t);
-        free(n);
+        int a = anonymous(o, x->n, id);
+        /* x->n is not touched again until the recursion returns */
+        if (a > 0)
+            kmin(o, x->b, x->bid, x->n, id);
+        else if (a == 0)
+            kmin(o, x->n, id, x->t, x->tid);
         return;
     }
-    /* Room left in the coordinates after i bounds this one from below. */
-    int room = 0;
-    for (size_t j = i + 1; j < L->q; j++)
-        room += x->t[j] - x->b[j];
     for (int l = x->b[i]; l <= x->t[i]; l++) {
         int rem = remaining - (l - x->b[i]);
         if (rem < 0)
             break;
-        if (rem > room)
+        if (rem > x->room[i])
             continue;
         x->n[i] = l;
-        mid_visit(x, i + 1, rem);
+        mid_visit(x, i + 1, rem, id + (uint64_t)l * L->stride[i]);
     }
 }
 
-/* El Emam et al.'s Kmin(Bnode, Tnode): t satisfies the constraints. */
-static void kmin(ola *o, const int *b, const int *t)
+/* El Emam et al.'s Kmin(Bnode, Tnode): t satisfies the constraints;
+ * bid, tid are the ids of b and t. */
+static void kmin(ola *o, const int *b, uint64_t bid, const int *t, uint64_t tid)
 {
     const keps_lattice *L = o->L;
-    if (o->oom || memo_seen(o, keps_lattice_id(L, b), keps_lattice_id(L, t)))
+    if (o->oom || memo_seen(o, bid, tid))
         return;
     int hh = keps_lattice_level_sum(L, t) - keps_lattice_level_sum(L, b);
     if (hh > 1) {
-        int *n = malloc(L->q * sizeof *n);
+        int *n = malloc(2 * L->q * sizeof *n);
         if (!n) {
             o->oom = 1;
             return;
         }
-        mid_ctx x = {o, b, t, n};
-        mid_visit(&x, 0, hh / 2);
+        mid_ctx x = {o, b, t, bid, tid, n, n + L->q};
+        int room = 0;
+        for (size_t j = L->q; j-- > 0;) {
+            x.room[j] = room;
+            room += t[j] - b[j];
+        }
+        mid_visit(&x, 0, hh / 2, 0);
         free(n);
         return;
     }
     /* Two-node (or one-node) lattice: the lower one if it is anonymous. */
-    int a = anonymous(o, b);
+    int a = anonymous(o, b, bid);
     if (a < 0)
         return;
     if (a)
-        add_kmin(o, keps_lattice_id(L, b));
-    else if (anonymous(o, t) == 1)
-        add_kmin(o, keps_lattice_id(L, t));
+        add_kmin(o, bid);
+    else if (anonymous(o, t, tid) == 1)
+        add_kmin(o, tid);
 }
 
 /* Keeps only the candidates with no other candidate below them. */
@@ -819,13 +821,13 @@ static void *par_main(void *arg)
         if (i >= x->nmids || o->oom)
             break;
         keps_lattice_levels(o->L, x->mids[i], n);
-        int an = anonymous(o, n);
+        int an = anonymous(o, n, x->mids[i]);
         if (an < 0)
             break;
         if (an)
-            kmin(o, x->bot, n);
+            kmin(o, x->bot, 0, n, x->mids[i]);
         else
-            kmin(o, n, x->top);
+            kmin(o, n, x->mids[i], x->top, o->L->nnodes - 1);
     }
     free(n);
     return NULL;
@@ -834,23 +836,8 @@ static void *par_main(void *arg)
 /* Moves thread b's findings into a: candidates, scores, counters. */
 static void par_merge(ola *a, ola *b)
 {
-    for (size_t i = 0; i < b->nkmin; i++) {
-        /* TAG_KMIN is already set: append without the check */
-        size_t before = a->nkmin;
-        uint64_t id = b->kmin[i];
-        if (a->nkmin == a->capkmin) {
-            size_t cap = a->capkmin ? 2 * a->capkmin : 64;
-            uint64_t *k = realloc(a->kmin, cap * sizeof *k);
-            if (!k) {
-                a->oom = 1;
-                return;
-            }
-            a->kmin = k;
-            a->capkmin = cap;
-        }
-        a->kmin[before] = id;
-        a->nkmin = before + 1;
-    }
+    for (size_t i = 0; i < b->nkmin && !a->oom; i++)
+        push_kmin(a, b->kmin[i]); /* TAG_KMIN is set already */
     for (size_t i = 0; i < b->capscore; i++)
         if (b->skey[i] && score_put(a, b->skey[i] - 1, b->sval[i], b->sbound[i]))
             return;
@@ -867,7 +854,7 @@ static void kmin_top(ola *o, const keps_ola_params *p, const int *bot, const int
     int hh = keps_lattice_level_sum(L, top);
     int threads = p->threads == 1 ? 1 : 2;
     if (threads == 1 || hh <= 1) {
-        kmin(o, bot, top);
+        kmin(o, bot, 0, top, L->nnodes - 1);
         return;
     }
     par_ctx x;

@@ -65,6 +65,10 @@ static void test_scan_oracle(void **state)
         size_t k = 1 + keps_rng_below(rng, 5);
         keps_error err = {0};
         long nn = tg_nnodes(&x);
+        /* every other instance: generalized keys hashed and compared
+         * instead of packed (the path for huge domains, tested below too) */
+        if (it % 2)
+            L->packed = 0;
         for (int threads = 1; threads <= 3; threads++) {
             scan_rec *rec = calloc((size_t)nn, sizeof *rec);
             assert_int_equal(keps_lattice_scan(L, k, collect, rec, threads, &err), KEPS_OK);
@@ -137,6 +141,86 @@ static void test_rollup_from_finer(void **state)
     keps_rng_free(rng);
 }
 
+/* Eight QIs of 300 values each: 300^8 > 2^64, so keys cannot be packed.
+ * The bottom must hold one class per distinct row, the top one class, and
+ * the node with every QI at level 1 (value / 100) the distinct rows of the
+ * coarsened data (counted here by a plain O(n^2) comparison). */
+static void test_unpacked_keys(void **state)
+{
+    (void)state;
+    enum { Q = 8, D = 300, N = 400 };
+    keps_rng *rng = keps_rng_new_seeded(15);
+    static int val[N][Q];
+    char *csv = malloc(N * Q * 8 + 256);
+    size_t o = 0;
+    for (int i = 0; i < Q; i++)
+        o += (size_t)sprintf(csv + o, "%sc%d", i ? "," : "", i);
+    o += (size_t)sprintf(csv + o, "\n");
+    for (int r = 0; r < N; r++) {
+        int dup = r > 0 && keps_rng_below(rng, 4) == 0; /* some repeated rows */
+        for (int i = 0; i < Q; i++) {
+            val[r][i] = dup ? val[r - 1][i] : (int)keps_rng_below(rng, D);
+            o += (size_t)sprintf(csv + o, "%s%d", i ? "," : "", val[r][i]);
+        }
+        o += (size_t)sprintf(csv + o, "\n");
+    }
+    keps_table *t = table_from_csv(csv);
+    free(csv);
+    keps_schema *s = keps_schema_new(t);
+    keps_error err = {0};
+    char *h = malloc(D * 32);
+    size_t ho = 0;
+    for (int v = 0; v < D; v++)
+        ho += (size_t)sprintf(h + ho, "%d;g%d;*\n", v, v / 100);
+    for (int i = 0; i < Q; i++) {
+        keps_hierarchy *hh = NULL;
+        assert_int_equal(keps_hierarchy_load_buffer(h, ho, "h.csv", ';', &hh, &err), KEPS_OK);
+        assert_int_equal(keps_schema_add_qi_hierarchy(s, (size_t)i, hh, &err), KEPS_OK);
+    }
+    free(h);
+    keps_lattice *L = NULL;
+    assert_int_equal(keps_lattice_new(s, &L, &err), KEPS_OK);
+    assert_int_equal(L->packed, 0);
+    size_t distinct = 0, coarse = 0;
+    for (int r = 0; r < N; r++) {
+        int first = 1, cfirst = 1;
+        for (int p = 0; p < r; p++) {
+            int same = 1, csame = 1;
+            for (int i = 0; i < Q; i++) {
+                same &= val[r][i] == val[p][i];
+                csame &= val[r][i] / 100 == val[p][i] / 100;
+            }
+            first &= !same;
+            cfirst &= !csame;
+        }
+        distinct += (size_t)first;
+        coarse += (size_t)cfirst;
+    }
+    assert_true(distinct < N);
+    assert_int_equal(L->bottom.n, distinct);
+    keps_lattice_work *w = keps_lattice_work_new(L);
+    keps_node_classes c, d;
+    keps_node_classes_init(&c);
+    keps_node_classes_init(&d);
+    int one[Q], top[Q];
+    for (int i = 0; i < Q; i++) {
+        one[i] = 1;
+        top[i] = 2;
+    }
+    assert_int_equal(keps_lattice_rollup(L, w, NULL, one, &c, NULL), KEPS_OK);
+    assert_int_equal(c.n, coarse);
+    assert_int_equal(keps_lattice_rollup(L, w, &c, top, &d, NULL), KEPS_OK);
+    assert_int_equal(d.n, 1);
+    assert_int_equal(d.count[0], N);
+    keps_node_classes_free(&c);
+    keps_node_classes_free(&d);
+    keps_lattice_work_free(w);
+    keps_lattice_free(L);
+    keps_schema_free(s);
+    keps_table_free(t);
+    keps_rng_free(rng);
+}
+
 static void test_no_hierarchy_is_error(void **state)
 {
     (void)state;
@@ -188,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_ids),
         cmocka_unit_test(test_scan_oracle),
         cmocka_unit_test(test_rollup_from_finer),
+        cmocka_unit_test(test_unpacked_keys),
         cmocka_unit_test(test_no_hierarchy_is_error),
         cmocka_unit_test(test_scan_stop),
     };

@@ -56,13 +56,14 @@ static int categorical_cut_exists(const keps_qi *q, const uint32_t *rows, size_t
 {
     const uint32_t *codes = t->cols[q->col].codes;
     int l = 0;
-    for (;; l++) {
+    for (; l <= q->height; l++) {
         size_t i = 1;
         while (i < n && q->map[l][codes[rows[i]]] == q->map[l][codes[rows[0]]])
             i++;
         if (i == n)
             break;
     }
+    /* l == height + 1: no common node (several top values): virtual root */
     *level = l;
     if (l == 0)
         return 0;
@@ -98,7 +99,8 @@ static void check_mondrian(const keps_schema *s, const keps_table *t, const keps
                 int level;
                 assert_false(categorical_cut_exists(&s->qi[q], rows, n, k, &level, t));
                 assert_int_equal(e->level, level);
-                assert_int_equal(e->node, s->qi[q].map[level][t->cols[s->qi[q].col].codes[rows[0]]]);
+                if (level <= s->qi[q].height)
+                    assert_int_equal(e->node, s->qi[q].map[level][t->cols[s->qi[q].col].codes[rows[0]]]);
             }
         }
     }
@@ -264,6 +266,40 @@ static void test_mondrian_categorical_split(void **state)
     keps_table_free(t);
 }
 
+/* A hierarchy without a single top (x1,x2 -> X; y1,y2 -> Y): the partition
+ * of all records is covered by a virtual root "*" (width 1). k = 2: split
+ * into X (2) and Y (2) -> labels X, Y, NCP = (2-1)/(4-1) = 1/3.
+ * k = 3: no cut, one class "*", NCP 1. */
+static void test_mondrian_virtual_root(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("c\nx1\ny1\nx2\ny2\n");
+    keps_schema *s = keps_schema_new(t);
+    keps_error err = {0};
+    const char *hcsv = "x1;X\nx2;X\ny1;Y\ny2;Y\n";
+    keps_hierarchy *h;
+    assert_int_equal(keps_hierarchy_load_buffer(hcsv, strlen(hcsv), "h.csv", ';', &h, &err), KEPS_OK);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 0, h, &err), KEPS_OK);
+    keps_mondrian_result r;
+    char buf[32];
+    assert_int_equal(keps_mondrian(s, t, 2, &r, &err), KEPS_OK);
+    check_mondrian(s, t, &r, 2);
+    assert_int_equal(r.nclasses, 2);
+    assert_double_near(r.ncp, 1.0 / 3.0, 1e-15);
+    keps_mondrian_label(s, &r, r.cls[0], 0, buf, sizeof buf);
+    assert_string_equal(buf, "X");
+    keps_mondrian_result_free(&r);
+    assert_int_equal(keps_mondrian(s, t, 3, &r, &err), KEPS_OK);
+    check_mondrian(s, t, &r, 3);
+    assert_int_equal(r.nclasses, 1);
+    assert_double_near(r.ncp, 1.0, 0);
+    keps_mondrian_label(s, &r, 0, 0, buf, sizeof buf);
+    assert_string_equal(buf, "*");
+    keps_mondrian_result_free(&r);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 static void test_mondrian_bad_input(void **state)
 {
     (void)state;
@@ -299,7 +335,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mondrian_adult), cmocka_unit_test(test_mondrian_random),
         cmocka_unit_test(test_mondrian_hand), cmocka_unit_test(test_mondrian_categorical_split),
-        cmocka_unit_test(test_mondrian_bad_input),
+        cmocka_unit_test(test_mondrian_virtual_root), cmocka_unit_test(test_mondrian_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,7 +38,8 @@
  * data-dependent: not insensitive in the DP sense).
  *
  * Group ids: groups are numbered 0..ngroups-1 in the order they are formed
- * (MDAV: r-group before s-group; insensitive: block order). */
+ * (MDAV: r-group before s-group; insensitive: block order). MDAV with
+ * k = 1 puts every record alone, numbered by row. */
 #ifndef KEPS_MDAV_H
 #define KEPS_MDAV_H
 

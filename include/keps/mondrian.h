@@ -44,7 +44,8 @@
  * Released values: numeric "[lo-hi]" with lo, hi printed by %.15g; a class
  * whose records share one value releases that value alone (e.g. "39", not
  * "[39-39]"), always printed by %.15g. Categorical: the covering node's
- * label (level 0 = the original value). */
+ * label (level 0 = the original value); a hierarchy whose top level holds
+ * several values gets a virtual root above it, released as "*". */
 #ifndef KEPS_MONDRIAN_H
 #define KEPS_MONDRIAN_H
 
@@ -77,8 +78,8 @@ typedef struct keps_mondrian_result {
     double discernibility;
 } keps_mondrian_result;
 
-/* Partitions the records of s->t on the schema's QIs. The table is not
- * const: numeric QIs are parsed in place (keps_table_numeric). Errors: k < 1
+/* Partitions the records of s->t on the schema's QIs; t must be s->t (not
+ * const: numeric QIs are parsed in place by keps_table_numeric). Errors: k < 1
  * or no QI (KEPS_EINPUT); a numeric QI cell that is not a number or is
  * missing (KEPS_EINPUT, file:line:col); fewer than k records (KEPS_EJOB). */
 keps_status keps_mondrian(const keps_schema *s, keps_table *t, size_t k, keps_mondrian_result *out,

@@ -60,8 +60,8 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     keps_json_object(j, "metrics");
     for (int m = 0; m < KEPS_METRIC_COUNT; m++)
         keps_json_num(j, keps_metric_name((keps_metric)m), r->metrics.v[m]);
-    keps_json_int(j, "classes", (long long)r->nclasses);
     keps_json_end(j);
+    keps_json_int(j, "classes", (long long)r->nclasses);
     keps_json_int(j, "nodes_total", (long long)r->nodes_total);
     keps_json_int(j, "nodes_evaluated", (long long)r->nodes_evaluated);
     keps_json_int(j, "k_minimal_nodes", (long long)r->nminimal);
@@ -96,7 +96,12 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
                           r->metrics.v[KEPS_METRIC_DM], r->metrics.v[KEPS_METRIC_AECS],
                           r->metrics.v[KEPS_METRIC_ENTROPY], (unsigned long long)r->nodes_evaluated,
                           (unsigned long long)r->nodes_total, r->nminimal);
-    int rc = cli_emit_report(c, j, text);
+    /* With -o - the release is on stdout: the summary goes to stderr. */
+    const char *out = cli_str(c, "output");
+    int to_stdout = out && strcmp(out, "-") == 0;
+    if (to_stdout && !c->json && !c->quiet)
+        fputs(text, stderr);
+    int rc = cli_emit_report(c, j, to_stdout ? NULL : text);
     free(text);
     return rc;
 }

@@ -82,6 +82,8 @@ int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
 int cli_load_input(cli_ctx *c, keps_table **t);
 int cli_load_table(cli_ctx *c, const char *path, keps_table **t);
 int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **s);
+/* The same with more QI specs (e.g. MDAV's --columns) after the --qi ones. */
+int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **s);
 keps_rng *cli_rng(cli_ctx *c);  /* NULL after printing an error */
 int cli_write_release(cli_ctx *c, const keps_table *release);
 /* Writes the report to --report (temp + rename) and prints it on stdout

@@ -48,6 +48,11 @@ int cli_load_input(cli_ctx *c, keps_table **t)
 
 int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **out)
 {
+    return cli_build_schema_extra(c, t, NULL, 0, out);
+}
+
+int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **out)
+{
     keps_error err = {0};
     keps_schema *s = keps_schema_new(t);
     if (!s) {
@@ -68,6 +73,8 @@ int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **out)
     keps_status st = KEPS_OK;
     for (size_t i = 0; i < n && !st; i++)
         st = keps_schema_add_qi(s, t, v[i], &err);
+    for (size_t i = 0; i < nextra && !st; i++)
+        st = keps_schema_add_qi(s, t, extra_qi[i], &err);
     static const struct {
         const char *opt;
         keps_role role;

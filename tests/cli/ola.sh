@@ -53,6 +53,12 @@ rem=$(grep -o '"removed_rows":[0-9]*' "$tmp/r.json" | cut -d: -f2)
 [ "$(($(wc -l <"$tmp/o.csv") - 1))" -eq "$out" ] || bad "output_rows $out differs from the file"
 [ "$rem" -gt 0 ] || bad "expected some removed rows at k=5, 5%"
 
+# -o -: the release alone on stdout (the summary goes to stderr)
+"$keps" anonymize --algorithm ola -i "$A/adult.csv" -o - "${Q[@]}" -k 5 --seed 1 >"$tmp/stdout.csv" 2>"$tmp/err" \
+  || bad "-o - exit $?"
+[ "$(wc -l <"$tmp/stdout.csv")" -eq 30163 ] || bad "-o -: stdout is not just the release"
+grep -q "5-anonymous node" "$tmp/err" || bad "-o -: summary not on stderr"
+
 # dm metric name accepted; unknown metric is a usage error
 "$keps" anonymize --algorithm ola -i "$A/adult.csv" -o "$tmp/o.csv" "${Q[@]}" -k 5 --metric dm --seed 1 \
   >/dev/null 2>&1 || bad "--metric dm exit $?"
