@@ -86,10 +86,13 @@ static void report(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_sa
     keps_json_num(j, "chosen_utility", r->utility);
     keps_json_end(j);
     keps_json_num(j, "good_node_probability", r->good_node_probability);
+    double supp = (double)r->counts.suppressed_rows / (double)(r->sample_size ? r->sample_size : 1);
     keps_json_object(j, "metrics");
     keps_json_num(j, "good_node_probability", r->good_node_probability);
     keps_json_num(j, "generalization", r->gen);
-    keps_json_num(j, "suppression", (double)r->counts.suppressed_rows / (double)(r->sample_size ? r->sample_size : 1));
+    keps_json_num(j, "suppression", supp);
+    /* ARX precision over the sample: mean over QIs of ((n-S) l/h + S)/n */
+    keps_json_num(j, "prec", (1.0 - supp) * r->gen + supp);
     keps_json_num(j, "utility", r->utility);
     keps_json_end(j);
     keps_json_object(j, "timing_ms");
