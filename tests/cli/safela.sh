@@ -1,0 +1,56 @@
+#!/bin/bash
+# keps safela / evaluate end to end on the bundled Adult: report keys of
+# CLI.md, row accounting, exit codes and no output file on failure.
+set -u
+KEPS=$1; SRC=$2
+command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 0; }
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail=0
+Q=""
+for a in sex age race marital-status; do Q="$Q --qi $a:$SRC/data/adult/adult_hierarchy_$a.csv"; done
+"$KEPS" safela -i "$SRC/data/adult/adult.csv" -o "$T/out.csv" $Q --others keep -k 20 --beta 0.7 \
+  --epsilon-prime 0.5 --penalty 2 --seed 3 --interpolate level --report "$T/r.json" --quiet 2>/dev/null >/dev/null
+rc=$?; [ $rc -eq 0 ] || { echo "safela exit $rc"; fail=1; }
+python3 - "$T/r.json" "$T/out.csv" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+for key in ["input_rows", "output_rows", "suppressed_rows", "unsampled_rows", "sample_size", "guarantee",
+            "transformation", "metrics", "timing_ms", "good_node_probability"]:
+    assert key in r, key
+g = r["guarantee"]
+assert g["model"] == "(beta,epsilon,delta)-DPS", g
+assert abs(g["beta"] - 0.7) < 1e-15
+# epsilon = eps' - ln(1 - beta) = 0.5 + ln(10/3)
+assert abs(g["epsilon"] - 1.7039728043259361) < 1e-12, g
+# delta(k=20, beta=0.7) from the exact oracle (tests/safela_delta_oracle.py style): 0 < delta < 1
+assert 0 < g["delta"] < 1
+assert r["input_rows"] == 30162
+assert r["input_rows"] == r["output_rows"] + r.get("removed_rows", 0) + r["unsampled_rows"], r
+assert r["sample_size"] == r["input_rows"] - r["unsampled_rows"]
+assert 0 <= r["good_node_probability"] <= 1
+assert "good_node_probability" in r["metrics"]
+assert set(r["transformation"]) == {"sex", "age", "race", "marital-status"}
+rows = sum(1 for _ in open(sys.argv[2])) - 1
+assert rows == r["output_rows"], (rows, r["output_rows"])
+PY
+# the release evaluates: accuracy, baseline and per-attribute loss in the report
+"$KEPS" evaluate --original "$SRC/data/adult/adult.csv" --release "$T/out.csv" --target salary-class \
+  --split 0.2 --seed 1 --hierarchy age:$SRC/data/adult/adult_hierarchy_age.csv --json 2>/dev/null > "$T/e.json"
+python3 - "$T/e.json" <<'PY' || fail=1
+import json, sys
+e = json.load(open(sys.argv[1]))
+c = e["classifier"]
+assert 0 < c["accuracy"] <= 1 and 0 < c["baseline"] <= 1 and 0 < c["accuracy_original"] <= 1, c
+assert c["test_rows"] == round(0.2 * 30162), c
+assert "age" in e["attributes"] and "level" in e["attributes"]["age"]
+PY
+# bad usage: exit 2 and no output file
+"$KEPS" safela -i "$SRC/data/adult/adult.csv" -o "$T/bad.csv" $Q --others keep -k 20 --beta 1 --seed 1 \
+  2>/dev/null >/dev/null
+rc=$?; [ $rc -eq 2 ] || { echo "beta 1: exit $rc, want 2"; fail=1; }
+[ ! -e "$T/bad.csv" ] || { echo "output left behind after a failure"; fail=1; }
+"$KEPS" safela -i "$SRC/data/adult/adult.csv" -o "$T/bad.csv" $Q --others keep -k 20 --beta 0.7 \
+  --interpolate cubic --seed 1 2>/dev/null >/dev/null
+rc=$?; [ $rc -eq 2 ] || { echo "--interpolate cubic: exit $rc, want 2"; fail=1; }
+"$KEPS" safela --help | grep -q -- "--penalty" || { echo "help lacks --penalty"; fail=1; }
+exit $fail

@@ -1,0 +1,232 @@
+/* epsilon-safe lattice anonymization (SPEC 6): node scores, mechanism
+ * probabilities and level interpolation on tiny lattices computed by hand;
+ * the even-level scan against the full scan; row accounting and the
+ * k-anonymity of the release on Adult. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "keps/csv.h"
+#include "keps/expmech.h"
+#include "keps/safela.h"
+
+static keps_schema *schema_with(keps_table *t, const char *const *specs, size_t n)
+{
+    keps_schema *s = keps_schema_new(t);
+    keps_error err = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (keps_schema_add_qi(s, t, specs[i], &err))
+            fail_msg("%s", err.msg);
+    }
+    s->others = KEPS_OTHERS_KEEP;
+    return s;
+}
+
+/* Two QIs of height 1: a in {x,y} -> *, b in {p,q} -> *. Rows (x,p) (x,p)
+ * (x,q) (y,p) (y,q) (y,q), k = 2, f = 1. Node id = la + 2 lb.
+ *   (0,0): classes 2,1,1,2 -> S = 2/6, G = 0,   u = -1/3
+ *   (1,0): (*,p)=3 (*,q)=3 -> S = 0,   G = 1/2, u = -1/2
+ *   (0,1): (x,*)=3 (y,*)=3 -> S = 0,   G = 1/2, u = -1/2
+ *   (1,1): one class of 6  -> S = 0,   G = 1,   u = -1
+ * du = f k / n = 1/3; with eps' = 1 the weights are exp(u / (2/3)) =
+ * exp(1.5 u): e^-0.5, e^-0.75, e^-0.75, e^-1.5, normalized. */
+static void tiny_mechanism(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("a,b\nx,p\nx,p\nx,q\ny,p\ny,q\ny,q\n");
+    const char *specs[2] = {"a:" , "b:"};
+    char sa[512], sb[512];
+    snprintf(sa, sizeof sa, "a:%s", temp_file("x;*\ny;*\n"));
+    snprintf(sb, sizeof sb, "b:%s", temp_file("p;*\nq;*\n"));
+    specs[0] = sa;
+    specs[1] = sb;
+    keps_schema *s = schema_with(t, specs, 2);
+    keps_safela_scores sc;
+    assert_int_equal(keps_safela_score(s, NULL, 2, 1.0, 0, 2, &sc, NULL), KEPS_OK);
+    assert_int_equal(sc.nnodes, 4);
+    assert_int_equal(sc.evaluated, 4);
+    const double S[4] = {1.0 / 3, 0, 0, 0}, G[4] = {0, 0.5, 0.5, 1}, U[4] = {-1.0 / 3, -0.5, -0.5, -1};
+    for (int i = 0; i < 4; i++) {
+        assert_double_near(sc.supp[i], S[i], 1e-15);
+        assert_double_near(sc.gen[i], G[i], 1e-15);
+        assert_double_near(sc.u[i], U[i], 1e-15);
+    }
+    double p[4], w[4] = {exp(-0.5), exp(-0.75), exp(-0.75), exp(-1.5)}, z = w[0] + w[1] + w[2] + w[3];
+    assert_int_equal(keps_expmech_probs(sc.u, 4, 1.0, 1.0 / 3, p), 0);
+    for (int i = 0; i < 4; i++)
+        assert_double_near(p[i], w[i] / z, 1e-12);
+    /* good nodes: S < 0.15 and G < 0.6 -> (1,0) and (0,1) */
+    assert_false(keps_safela_good(&sc, 0));
+    assert_true(keps_safela_good(&sc, 1) && keps_safela_good(&sc, 2));
+    assert_false(keps_safela_good(&sc, 3));
+    keps_safela_scores_free(&sc);
+    /* keep mask: rows 0..3 only: (x,p)(x,p)(x,q)(y,p): at (0,0) S = 2/4 */
+    uint8_t keep[6] = {1, 1, 1, 1, 0, 0};
+    assert_int_equal(keps_safela_score(s, keep, 2, 1.0, 0, 1, &sc, NULL), KEPS_OK);
+    assert_int_equal(sc.rows, 4);
+    assert_double_near(sc.supp[0], 0.5, 1e-15);
+    /* (1,0): (*,p)=3 (*,q)=1 -> 1/4; (0,1): (x,*)=3 (y,*)=1 -> 1/4 */
+    assert_double_near(sc.supp[1], 0.25, 1e-15);
+    assert_double_near(sc.supp[2], 0.25, 1e-15);
+    keps_safela_scores_free(&sc);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
+/* Heights (2,1): a: x1,x2 -> x, y1 -> y, then *; b: p,q -> *. Rows
+ * (x1,p) (x1,p) (x2,p) (y1,q) (y1,q) (x2,q), k = 2, f = 1, id = la + 3 lb.
+ * Exact S: (0,0) 2/6 [x2p, x2q alone]; (1,0) 1/6 [(x,q) alone]; (2,0) 0;
+ * (0,1) 0; (1,1) 0; (2,1) 0. G = (la/2 + lb)/2. Exact u = -(G + S):
+ * (0,0) -1/3, (1,0) -5/12, (2,0) -1/2, (0,1) -1/2, (1,1) -3/4, (2,1) -1.
+ * Even nodes (0,0) (2,0) (1,1) keep theirs; odd nodes get neighbour means:
+ *   (1,0): down (0,0), up (2,0) (1,1): (-1/3 - 1/2 - 3/4)/3 = -19/36,
+ *          S = (1/3 + 0 + 0)/3 = 1/9
+ *   (0,1): down (0,0), up (1,1): (-1/3 - 3/4)/2 = -13/24, S = 1/6
+ *   (2,1): down (2,0) (1,1): (-1/2 - 3/4)/2 = -5/8, S = 0 */
+static void tiny_interpolation(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("a,b\nx1,p\nx1,p\nx2,p\ny1,q\ny1,q\nx2,q\n");
+    char sa[512], sb[512];
+    snprintf(sa, sizeof sa, "a:%s", temp_file("x1;x;*\nx2;x;*\ny1;y;*\n"));
+    snprintf(sb, sizeof sb, "b:%s", temp_file("p;*\nq;*\n"));
+    const char *specs[2] = {sa, sb};
+    keps_schema *s = schema_with(t, specs, 2);
+    keps_safela_scores full, in;
+    assert_int_equal(keps_safela_score(s, NULL, 2, 1.0, 0, 2, &full, NULL), KEPS_OK);
+    const double U[6] = {-1.0 / 3, -5.0 / 12, -0.5, -0.5, -0.75, -1};
+    for (int i = 0; i < 6; i++)
+        assert_double_near(full.u[i], U[i], 1e-15);
+    assert_int_equal(keps_safela_score(s, NULL, 2, 1.0, 1, 2, &in, NULL), KEPS_OK);
+    assert_int_equal(in.evaluated, 3);
+    const double UI[6] = {-1.0 / 3, -19.0 / 36, -0.5, -13.0 / 24, -0.75, -5.0 / 8};
+    const double SI[6] = {1.0 / 3, 1.0 / 9, 0, 1.0 / 6, 0, 0};
+    const uint8_t odd[6] = {0, 1, 0, 1, 0, 1};
+    for (int i = 0; i < 6; i++) {
+        assert_double_near(in.u[i], UI[i], 1e-15);
+        assert_double_near(in.supp[i], SI[i], 1e-15);
+        assert_int_equal(in.interpolated[i], odd[i]);
+    }
+    keps_safela_scores_free(&full);
+    keps_safela_scores_free(&in);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
+static keps_table *load_adult(void)
+{
+    keps_table *t;
+    keps_error err = {0};
+    if (keps_csv_read(src_path("data/adult/adult.csv"), NULL, &t, &err))
+        fail_msg("%s", err.msg);
+    return t;
+}
+
+static keps_schema *adult_schema(keps_table *t, size_t nqi)
+{
+    static const char *const q[] = {"sex", "age", "race", "marital-status", "education", "workclass"};
+    char specs[6][600];
+    const char *sp[6];
+    for (size_t i = 0; i < nqi; i++) {
+        char rel[200];
+        snprintf(rel, sizeof rel, "data/adult/adult_hierarchy_%s.csv", q[i]);
+        snprintf(specs[i], sizeof specs[i], "%s:%s", q[i], src_path(rel));
+        sp[i] = specs[i];
+    }
+    return schema_with(t, sp, nqi);
+}
+
+/* The even-level scan must give exactly the full scan's S on every even
+ * node (the full scan is checked against brute force in test_lattice). */
+static void even_scan_matches_full(void **state)
+{
+    (void)state;
+    keps_table *t = load_adult();
+    keps_schema *s = adult_schema(t, 6);
+    keps_safela_scores full, in;
+    assert_int_equal(keps_safela_score(s, NULL, 10, 0.5, 0, 2, &full, NULL), KEPS_OK);
+    assert_int_equal(keps_safela_score(s, NULL, 10, 0.5, 1, 2, &in, NULL), KEPS_OK);
+    uint64_t even = 0;
+    for (uint64_t id = 0; id < full.nnodes; id++)
+        if (!in.interpolated[id]) {
+            even++;
+            assert_double_near(in.supp[id], full.supp[id], 0);
+            assert_double_near(in.u[id], full.u[id], 0);
+        }
+    assert_int_equal(in.evaluated, even);
+    /* 2*5*2*3*4*3 = 720 nodes; level sums split them evenly (a factor of
+     * height 1, sex, pairs every node with one of the other parity) */
+    assert_int_equal(full.nnodes, 720);
+    assert_int_equal(even, 360);
+    keps_safela_scores_free(&full);
+    keps_safela_scores_free(&in);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
+/* Accounting and k-anonymity of the release: input = output + removed +
+ * unsampled; the sample size is Binomial(30162, 0.7) (mean 21113.4, sd
+ * 79.6: the +-600 window is 7.5 sd, failure odds < 1e-13 for any seed);
+ * every released class that is not suppressed holds >= k rows. */
+static void accounting(void **state)
+{
+    (void)state;
+    keps_table *t = load_adult();
+    keps_schema *s = adult_schema(t, 4);
+    keps_rng *rng = keps_rng_new_seeded(11);
+    for (int remove = 0; remove <= 1; remove++) {
+        keps_safela_params p = {.k = 20, .beta = "0.7", .epsilon_prime = 0.5, .epsilon = NAN, .penalty = 2.0,
+                                .remove_suppressed = remove};
+        keps_safela_result r;
+        keps_error err = {0};
+        assert_int_equal(keps_safela_run(s, &p, rng, &r, &err), KEPS_OK);
+        assert_int_equal(r.counts.input_rows, t->nrows);
+        assert_int_equal(r.counts.input_rows, r.counts.output_rows + r.counts.removed_rows + r.counts.unsampled_rows);
+        assert_int_equal(r.sample_size, r.counts.input_rows - r.counts.unsampled_rows);
+        assert_in_range(r.sample_size, 21113 - 600, 21113 + 600);
+        assert_int_equal(r.counts.removed_rows, remove ? r.counts.suppressed_rows : 0);
+        assert_double_near(r.epsilon, 0.5 - log(0.3), 1e-12);
+        /* release: class sizes over the QI tuple (the first 4 columns) */
+        const keps_table *rel = r.release;
+        size_t stars = 0;
+        for (size_t i = 0; i < rel->nrows; i++) {
+            int star = 1; /* a suppressed row has every QI starred */
+            for (size_t c = 0; c < 4; c++)
+                star = star && strcmp(keps_table_str(rel, c, i), "*") == 0;
+            stars += star;
+            if (star)
+                continue;
+            size_t same = 0;
+            for (size_t j = 0; j < rel->nrows; j += 1) {
+                int eq = 1;
+                for (size_t c = 0; c < 4 && eq; c++)
+                    eq = rel->cols[c].codes[i] == rel->cols[c].codes[j];
+                same += eq;
+                if (same >= 20)
+                    break;
+            }
+            assert_true(same >= 20);
+        }
+        int top = 1; /* at the top node every row is starred anyway */
+        for (size_t c = 0; c < 4; c++)
+            top = top && r.levels[c] == s->qi[c].height;
+        if (!top)
+            assert_int_equal(stars, remove ? 0 : r.counts.suppressed_rows);
+        keps_safela_result_free(&r);
+    }
+    keps_rng_free(rng);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tiny_mechanism),
+        cmocka_unit_test(tiny_interpolation),
+        cmocka_unit_test(even_scan_matches_full),
+        cmocka_unit_test(accounting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
