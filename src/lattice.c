@@ -454,13 +454,21 @@ int keps_lattice_level_sum(const keps_lattice *L, const int *levels)
  * coordinate decremented, so a node's children increment coordinates >= its
  * highest nonzero one. Tasks are the values of the first `split` coordinates
  * (each task's root rolls up from the bottom); inside a task a depth-first
- * walk rolls each child up from its parent, one class buffer per depth. */
+ * walk rolls each child up from its parent, one class buffer per depth.
+ *
+ * Even scan (keps_lattice_scan_even): write a node's path from the bottom
+ * as its coordinate increments in non-decreasing coordinate order and cut
+ * it into pairs; the node's tree parent drops the last pair. A task root
+ * with an odd level sum first takes one single increment. Every even node
+ * is then reached exactly once, rolled up from the node two levels below
+ * it, and the odd nodes' classes are never counted. */
 
 typedef struct scan_ctx {
     const keps_lattice *L;
     size_t k;
     keps_lattice_cb cb;
     void *ud;
+    int even;          /* only nodes with an even level sum, two levels per step */
     size_t split;      /* coordinates fixed per task */
     uint64_t ntasks;
     atomic_ullong next;
@@ -492,6 +500,21 @@ static int visit(scan_thread *t, const keps_node_classes *c)
     return 0;
 }
 
+static int dfs(scan_thread *t, size_t d, size_t from_dim);
+
+/* t->levels is a child of the node at depth d whose last increment was
+ * coordinate last: roll it up, visit it, walk its subtree. */
+static int descend(scan_thread *t, size_t d, size_t last)
+{
+    scan_ctx *x = t->ctx;
+    if (keps_lattice_rollup(x->L, t->w, &t->depth[d], t->levels, &t->depth[d + 1], NULL)) {
+        atomic_store(&x->stop, 2);
+        return -1;
+    }
+    int rc = visit(t, &t->depth[d + 1]);
+    return rc ? rc : dfs(t, d + 1, last);
+}
+
 static int dfs(scan_thread *t, size_t d, size_t from_dim)
 {
     scan_ctx *x = t->ctx;
@@ -502,14 +525,46 @@ static int dfs(scan_thread *t, size_t d, size_t from_dim)
         if (atomic_load(&x->stop))
             return -1;
         t->levels[j]++;
-        if (keps_lattice_rollup(L, t->w, &t->depth[d], t->levels, &t->depth[d + 1], NULL)) {
-            atomic_store(&x->stop, 2);
-            return -1;
+        int rc = 0;
+        if (!x->even)
+            rc = descend(t, d, j);
+        for (size_t b = j; x->even && b < L->q && !rc; b++) { /* second increment of the pair */
+            if (t->levels[b] >= L->height[b])
+                continue;
+            t->levels[b]++;
+            rc = descend(t, d, b);
+            t->levels[b]--;
         }
-        int rc = visit(t, &t->depth[d + 1]);
-        if (!rc)
-            rc = dfs(t, d + 1, j);
         t->levels[j]--;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* One task: the subtree below the root whose first `split` levels encode task. */
+static int scan_task(scan_thread *t, uint64_t task)
+{
+    scan_ctx *x = t->ctx;
+    const keps_lattice *L = x->L;
+    for (size_t i = 0; i < L->q; i++)
+        t->levels[i] = 0;
+    for (size_t i = 0; i < x->split; i++) {
+        t->levels[i] = (int)(task % (uint64_t)(L->height[i] + 1));
+        task /= (uint64_t)(L->height[i] + 1);
+    }
+    if (keps_lattice_rollup(L, t->w, NULL, t->levels, &t->depth[0], NULL)) {
+        atomic_store(&x->stop, 2);
+        return -1;
+    }
+    if (!x->even || keps_lattice_level_sum(L, t->levels) % 2 == 0)
+        return visit(t, &t->depth[0]) || dfs(t, 0, x->split) ? -1 : 0;
+    for (size_t a = x->split; a < L->q; a++) { /* odd root: one single step to an even node */
+        if (t->levels[a] >= L->height[a])
+            continue;
+        t->levels[a]++;
+        int rc = descend(t, 0, a);
+        t->levels[a]--;
         if (rc)
             return rc;
     }
@@ -520,29 +575,31 @@ static void *scan_main(void *arg)
 {
     scan_thread *t = arg;
     scan_ctx *x = t->ctx;
-    const keps_lattice *L = x->L;
     for (;;) {
         uint64_t task = atomic_fetch_add(&x->next, 1);
-        if (task >= x->ntasks || atomic_load(&x->stop))
-            break;
-        for (size_t i = 0; i < L->q; i++)
-            t->levels[i] = 0;
-        for (size_t i = 0; i < x->split; i++) {
-            t->levels[i] = (int)(task % (uint64_t)(L->height[i] + 1));
-            task /= (uint64_t)(L->height[i] + 1);
-        }
-        if (keps_lattice_rollup(L, t->w, NULL, t->levels, &t->depth[0], NULL)) {
-            atomic_store(&x->stop, 2);
-            break;
-        }
-        if (visit(t, &t->depth[0]) || dfs(t, 0, x->split))
+        if (task >= x->ntasks || atomic_load(&x->stop) || scan_task(t, task))
             break;
     }
     return NULL;
 }
 
+static keps_status scan_run(const keps_lattice *L, size_t k, int even, keps_lattice_cb cb, void *userdata,
+                            int nthreads, keps_error *err);
+
 keps_status keps_lattice_scan(const keps_lattice *L, size_t k, keps_lattice_cb cb, void *userdata,
                               int nthreads, keps_error *err)
+{
+    return scan_run(L, k, 0, cb, userdata, nthreads, err);
+}
+
+keps_status keps_lattice_scan_even(const keps_lattice *L, size_t k, keps_lattice_cb cb, void *userdata,
+                                   int nthreads, keps_error *err)
+{
+    return scan_run(L, k, 1, cb, userdata, nthreads, err);
+}
+
+static keps_status scan_run(const keps_lattice *L, size_t k, int even, keps_lattice_cb cb, void *userdata,
+                            int nthreads, keps_error *err)
 {
     if (nthreads <= 0)
         nthreads = 2;
@@ -551,6 +608,7 @@ keps_status keps_lattice_scan(const keps_lattice *L, size_t k, keps_lattice_cb c
     x.k = k;
     x.cb = cb;
     x.ud = userdata;
+    x.even = even;
     atomic_init(&x.next, 0);
     atomic_init(&x.stop, 0);
     /* Enough tasks to balance the threads (subtrees differ a lot in size). */
@@ -558,7 +616,7 @@ keps_status keps_lattice_scan(const keps_lattice *L, size_t k, keps_lattice_cb c
     x.ntasks = 1;
     while (x.split < L->q && x.ntasks < (uint64_t)nthreads * 16)
         x.ntasks *= (uint64_t)(L->height[x.split++] + 1);
-    size_t maxdepth = 0;
+    size_t maxdepth = 1; /* (+1: an even scan's odd root takes a single step first) */
     for (size_t i = x.split; i < L->q; i++)
         maxdepth += (size_t)L->height[i];
 

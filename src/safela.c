@@ -2,8 +2,6 @@
  * the sample (lattice.h roll-ups), exponential mechanism (expmech.h),
  * release. The delta calculator is safela_delta.c. */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -138,157 +136,6 @@ static int full_cb(const keps_node_info *ni, int thread, void *ud)
     return 0;
 }
 
-/* Even-level scan. Spanning tree of the even nodes: write a node's path from
- * the bottom as its coordinate increments in non-decreasing coordinate order
- * and cut it into pairs; the node's tree parent drops the last pair. Tasks
- * fix the first `split` coordinates; a task root with an odd level sum first
- * takes one single increment. Every even node is then reached exactly once,
- * rolled up from the node two levels below it, without counting the odd
- * nodes' classes at all. */
-typedef struct even_ctx {
-    const keps_lattice *L;
-    size_t k, split;
-    uint64_t ntasks;
-    atomic_ullong next;
-    atomic_int oom;
-    const score_ctx *out;
-} even_ctx;
-
-typedef struct even_thread {
-    even_ctx *x;
-    keps_lattice_work *w;
-    keps_node_classes *depth;
-    int *levels;
-} even_thread;
-
-static void even_visit(even_thread *t, const keps_node_classes *c)
-{
-    store(t->x->out, t->levels, keps_node_classes_suppressed(c, t->x->k, NULL));
-}
-
-static int even_dfs(even_thread *t, size_t d, size_t from)
-{
-    const keps_lattice *L = t->x->L;
-    for (size_t a = from; a < L->q; a++) {
-        if (t->levels[a] >= L->height[a])
-            continue;
-        t->levels[a]++;
-        for (size_t b = a; b < L->q; b++) {
-            if (t->levels[b] >= L->height[b])
-                continue;
-            t->levels[b]++;
-            int rc = keps_lattice_rollup(L, t->w, &t->depth[d], t->levels, &t->depth[d + 1], NULL);
-            if (!rc) {
-                even_visit(t, &t->depth[d + 1]);
-                rc = even_dfs(t, d + 1, b);
-            }
-            t->levels[b]--;
-            if (rc) {
-                t->levels[a]--;
-                return -1;
-            }
-        }
-        t->levels[a]--;
-    }
-    return 0;
-}
-
-static int even_task(even_thread *t, uint64_t task)
-{
-    const keps_lattice *L = t->x->L;
-    for (size_t i = 0; i < L->q; i++)
-        t->levels[i] = 0;
-    for (size_t i = 0; i < t->x->split; i++) {
-        t->levels[i] = (int)(task % (uint64_t)(L->height[i] + 1));
-        task /= (uint64_t)(L->height[i] + 1);
-    }
-    if (keps_lattice_rollup(L, t->w, NULL, t->levels, &t->depth[0], NULL))
-        return -1;
-    if (keps_lattice_level_sum(L, t->levels) % 2 == 0) {
-        even_visit(t, &t->depth[0]);
-        return even_dfs(t, 0, t->x->split);
-    }
-    for (size_t a = t->x->split; a < L->q; a++) { /* one single step to an even node */
-        if (t->levels[a] >= L->height[a])
-            continue;
-        t->levels[a]++;
-        int rc = keps_lattice_rollup(L, t->w, &t->depth[0], t->levels, &t->depth[1], NULL);
-        if (!rc) {
-            even_visit(t, &t->depth[1]);
-            rc = even_dfs(t, 1, a);
-        }
-        t->levels[a]--;
-        if (rc)
-            return -1;
-    }
-    return 0;
-}
-
-static void *even_main(void *arg)
-{
-    even_thread *t = arg;
-    for (;;) {
-        uint64_t task = atomic_fetch_add(&t->x->next, 1);
-        if (task >= t->x->ntasks || atomic_load(&t->x->oom))
-            break;
-        if (even_task(t, task)) {
-            atomic_store(&t->x->oom, 1);
-            break;
-        }
-    }
-    return NULL;
-}
-
-static keps_status even_scan(const keps_lattice *L, size_t k, int nthreads, const score_ctx *out)
-{
-    even_ctx x = {.L = L, .k = k, .out = out, .ntasks = 1};
-    atomic_init(&x.next, 0);
-    atomic_init(&x.oom, 0);
-    while (x.split < L->q && x.ntasks < (uint64_t)nthreads * 16)
-        x.ntasks *= (uint64_t)(L->height[x.split++] + 1);
-    size_t maxdepth = 2;
-    for (size_t i = x.split; i < L->q; i++)
-        maxdepth += (size_t)L->height[i];
-    even_thread *th = calloc((size_t)nthreads, sizeof *th);
-    pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
-    keps_status st = KEPS_OK;
-    int started = 0;
-    for (int i = 0; th && i < nthreads; i++) {
-        th[i].x = &x;
-        th[i].w = keps_lattice_work_new(L);
-        th[i].depth = calloc(maxdepth + 1, sizeof *th[i].depth);
-        th[i].levels = calloc(L->q, sizeof *th[i].levels);
-        if (!th[i].w || !th[i].depth || !th[i].levels)
-            st = KEPS_ENOMEM;
-        for (size_t d = 0; th[i].depth && d <= maxdepth; d++)
-            keps_node_classes_init(&th[i].depth[d]);
-    }
-    if (!th || !tid)
-        st = KEPS_ENOMEM;
-    if (!st) {
-        for (int i = 1; i < nthreads; i++) {
-            if (pthread_create(&tid[i], NULL, even_main, &th[i]) != 0)
-                break;
-            started = i;
-        }
-        even_main(&th[0]);
-        for (int i = 1; i <= started; i++)
-            pthread_join(tid[i], NULL);
-        if (atomic_load(&x.oom))
-            st = KEPS_ENOMEM;
-    }
-    for (int i = 0; th && i < nthreads; i++) {
-        keps_lattice_work_free(th[i].w);
-        for (size_t d = 0; th[i].depth && d <= maxdepth; d++)
-            keps_node_classes_free(&th[i].depth[d]);
-        free(th[i].depth);
-        free(th[i].levels);
-    }
-    free(th);
-    free(tid);
-    return st;
-}
-
 /* Levels of node id in the schema's QI order. */
 static int decode(const keps_safela_scores *sc, uint64_t id, int *lv)
 {
@@ -393,12 +240,9 @@ keps_status keps_safela_score(const keps_schema *s, const uint8_t *keep, size_t 
     for (size_t j = 0; j < q; j++)
         ostride[j] = stride[v.perm[j]];
     score_ctx x = {sc, ostride};
-    st = interpolate ? even_scan(L, k, nthreads, &x) : keps_lattice_scan(L, k, full_cb, &x, nthreads, err);
-    if (st) {
-        if (st == KEPS_ENOMEM)
-            keps_error_set(err, st, "out of memory scanning the lattice");
+    st = (interpolate ? keps_lattice_scan_even : keps_lattice_scan)(L, k, full_cb, &x, nthreads, err);
+    if (st)
         goto out;
-    }
     finish_scores(sc, stride, penalty, interpolate, lv);
 out:
     free(stride);

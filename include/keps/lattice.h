@@ -16,7 +16,8 @@
  *
  * keps_lattice_scan evaluates every node (e.g. for the exponential
  * mechanism of SPEC 6) with roll-ups along a spanning tree of the lattice,
- * spread over nthreads pthreads. */
+ * spread over nthreads pthreads; keps_lattice_scan_even only the nodes
+ * with an even level sum. */
 #ifndef KEPS_LATTICE_H
 #define KEPS_LATTICE_H
 
@@ -116,6 +117,13 @@ typedef int (*keps_lattice_cb)(const keps_node_info *node, int thread, void *use
  * or KEPS_EJOB if a callback stopped the scan. */
 keps_status keps_lattice_scan(const keps_lattice *L, size_t k, keps_lattice_cb cb, void *userdata,
                               int nthreads, keps_error *err);
+
+/* As keps_lattice_scan, but only the nodes with an even level sum are
+ * evaluated (and passed to cb), each rolled up from a node two levels below
+ * it; the odd nodes' classes are never counted (level interpolation,
+ * SPEC 6). Same thread/task engine, same results on the nodes it visits. */
+keps_status keps_lattice_scan_even(const keps_lattice *L, size_t k, keps_lattice_cb cb, void *userdata,
+                                   int nthreads, keps_error *err);
 
 #ifdef __cplusplus
 }
