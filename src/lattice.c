@@ -57,34 +57,32 @@ static int classes_reserve(keps_node_classes *c, size_t q, size_t n, int with_re
 size_t keps_node_classes_suppressed(const keps_node_classes *c, size_t k, size_t *small)
 {
     size_t s = 0, m = 0;
-    for (size_t i = 0; i < c->n; i++)
-        if (c->count[i] < k) {
-            s += c->count[i];
-            m++;
-        }
+    for (size_t i = 0; i < c->n; i++) { /* branch-free: small and large classes interleave */
+        size_t is = c->count[i] < k;
+        s += is * c->count[i];
+        m += is;
+    }
     if (small)
         *small = m;
     return s;
 }
 
 /* ---- hash grouping ------------------------------------------------------
- * Open addressing on 64-bit keys; a slot is occupied when its stamp equals
- * the current generation, so the table is reused without clearing. In
- * packed mode the key is the exact generalized tuple as a mixed-radix
- * number with fixed multipliers M_i = prod_{j<i} card_j(level 0) (codes at
- * any level are below the level-0 cardinality, so keys stay injective and a
- * roll-up only adjusts the coordinates that change). Otherwise the key is a
- * hash and matches are confirmed by comparing generalized tuples. */
+ * Open addressing on 64-bit keys. A slot holds only the index + 1 of its
+ * class (0 = empty); the key is read from the class set being built. Four
+ * bytes a slot keep the table and the classes in L2 for most nodes, which
+ * matters more than the extra load (the table is cleared per roll-up, a
+ * sequential write of the prefix in use). In packed mode the key is the
+ * exact generalized tuple as a mixed-radix number with fixed multipliers
+ * M_i = prod_{j<i} card_j(level 0) (codes at any level are below the
+ * level-0 cardinality, so keys stay injective and a roll-up only adjusts the
+ * coordinates that change). Otherwise the key is a hash and matches are
+ * confirmed by comparing generalized tuples. */
 
-typedef struct slot {
-    uint64_t key;
-    uint32_t idx;
-    uint32_t stamp;
-} slot;
+typedef uint32_t slot;
 
 struct keps_lattice_work {
     slot *tab;
-    uint32_t gen;
     size_t alloc;  /* slots allocated */
     size_t nslots; /* slots in use (a prefix, power of two): a small roll-up
                       after a large one keeps its keys in cache */
@@ -135,7 +133,6 @@ static int work_alloc(keps_lattice_work *w, size_t nslots)
     free(w->tab);
     w->tab = tab;
     w->alloc = nslots;
-    w->gen = 1;
     return 0;
 }
 
@@ -145,10 +142,8 @@ static int work_use(keps_lattice_work *w, size_t nslots, int bits)
     if (nslots > w->alloc) {
         if (work_alloc(w, nslots))
             return -1;
-    } else if (++w->gen == 0) { /* wrapped: clear stamps once every 2^32 uses */
-        for (size_t i = 0; i < w->alloc; i++)
-            w->tab[i].stamp = 0;
-        w->gen = 1;
+    } else {
+        memset(w->tab, 0, nslots * sizeof *w->tab);
     }
     w->nslots = nslots;
     w->bits = bits;
@@ -216,21 +211,20 @@ static inline uint32_t group_find(const keps_lattice *L, keps_lattice_work *w, k
     size_t mask = w->nslots - 1;
     for (size_t s = slot_of(w, key);; s = (s + 1) & mask) {
         slot *e = &w->tab[s];
-        if (e->stamp != w->gen) {
+        if (!*e) {
             uint32_t c = (uint32_t)out->n++;
-            e->stamp = w->gen;
-            e->key = key;
-            e->idx = c;
+            *e = c + 1;
             out->count[c] = cnt;
             out->key[c] = key;
             out->bot[c] = b;
             return c;
         }
-        if (e->key == key &&
-            (L->packed || same_tuple(L, w, L->bottom.rep + (size_t)out->bot[e->idx] * L->q,
+        uint32_t i = *e - 1;
+        if (out->key[i] == key &&
+            (L->packed || same_tuple(L, w, L->bottom.rep + (size_t)out->bot[i] * L->q,
                                      L->bottom.rep + (size_t)b * L->q))) {
-            out->count[e->idx] += cnt;
-            return e->idx;
+            out->count[i] += cnt;
+            return i;
         }
     }
 }
@@ -270,22 +264,34 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
         incremental = nd < 32 && 2 * nd < q;
     }
     work_node(L, w, levels);
-    for (size_t c = 0; c < from->n; c++) {
-        uint32_t b = from->bot[c];
-        const uint32_t *rep = L->bottom.rep + (size_t)b * q;
-        uint64_t key;
-        if (incremental) {
-            key = from->key[c];
-            for (size_t d = 0; d < nd; d++)
-                key += ((uint64_t)m1d[d][rep[di[d]]] - (uint64_t)m0d[d][rep[di[d]]]) * md[d];
-        } else {
-            key = key_of(L, w, rep);
+    /* Blocks of ROLLUP_BLOCK classes: first every key, prefetching its
+     * slot, then the inserts. The table rarely fits in cache; this way the
+     * misses of a block overlap instead of stalling one insert each. */
+    enum { ROLLUP_BLOCK = 32 };
+    uint64_t keys[ROLLUP_BLOCK];
+    for (size_t c0 = 0; c0 < from->n; c0 += ROLLUP_BLOCK) {
+        size_t nb = from->n - c0 < ROLLUP_BLOCK ? from->n - c0 : ROLLUP_BLOCK;
+        for (size_t j = 0; j < nb; j++) {
+            const uint32_t *rep = L->bottom.rep + (size_t)from->bot[c0 + j] * q;
+            uint64_t key;
+            if (incremental) {
+                key = from->key[c0 + j];
+                for (size_t d = 0; d < nd; d++)
+                    key += ((uint64_t)m1d[d][rep[di[d]]] - (uint64_t)m0d[d][rep[di[d]]]) * md[d];
+            } else {
+                key = key_of(L, w, rep);
+            }
+            keys[j] = key;
+            __builtin_prefetch(&w->tab[slot_of(w, key)]);
         }
-        if (2 * (out->n + 1) > w->nslots && work_grow(L, w, out))
-            return KEPS_ENOMEM;
-        uint32_t g = group_find(L, w, out, key, b, from->count[c]);
-        if (assign)
-            assign[c] = g;
+        for (size_t j = 0; j < nb; j++) {
+            size_t c = c0 + j;
+            if (2 * (out->n + 1) > w->nslots && work_grow(L, w, out))
+                return KEPS_ENOMEM;
+            uint32_t g = group_find(L, w, out, keys[j], from->bot[c], from->count[c]);
+            if (assign)
+                assign[c] = g;
+        }
     }
     w->ratio = from->n ? (double)out->n / (double)from->n : 0;
     return KEPS_OK;
@@ -302,11 +308,9 @@ static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_nod
     size_t mask = w->nslots - 1;
     for (size_t i = 0; i < c->n; i++) {
         size_t s = slot_of(w, c->key[i]);
-        while (w->tab[s].stamp == w->gen)
+        while (w->tab[s])
             s = (s + 1) & mask;
-        w->tab[s].stamp = w->gen;
-        w->tab[s].key = c->key[i];
-        w->tab[s].idx = (uint32_t)i;
+        w->tab[s] = (uint32_t)i + 1;
     }
     (void)L;
     return 0;

@@ -37,6 +37,9 @@ struct keps_metrics {
     uint32_t *scratch;    /* per-value counts of suppressed rows (entropy) */
     uint32_t *touched;
     size_t scratch_len;
+    uint32_t *small;      /* indices of the classes smaller than k (loss) */
+    size_t small_cap;
+    double *sup;          /* [q] (loss) */
 };
 
 void keps_metrics_free(keps_metrics *m)
@@ -55,6 +58,8 @@ void keps_metrics_free(keps_metrics *m)
     free(m->dom);
     free(m->scratch);
     free(m->touched);
+    free(m->small);
+    free(m->sup);
     free(m);
 }
 
@@ -177,7 +182,8 @@ static double prec_of(const keps_metrics *m, const int *levels, double S)
 }
 
 /* Loss: released shares = all rows' shares - the suppressed rows' shares. */
-static double loss_of(const keps_metrics *m, const int *levels, const keps_node_classes *c, size_t k, double S)
+/* sup[i]: share of QI i's generalized values held by suppressed rows (NULL: none). */
+static double loss_geo(const keps_metrics *m, const int *levels, const double *sup, double S)
 {
     const keps_lattice *L = m->L;
     double l[64], *lp = L->q <= 64 ? l : malloc(L->q * sizeof *lp);
@@ -185,19 +191,48 @@ static double loss_of(const keps_metrics *m, const int *levels, const keps_node_
         return NAN;
     for (size_t i = 0; i < L->q; i++) {
         size_t j = m->off[i] + (size_t)levels[i];
-        const double *sh = m->share[j];
-        const uint32_t *map = L->map[i][levels[i]];
-        double sup_share = 0;
-        if (c && S > 0)
-            for (size_t e = 0; e < c->n; e++)
-                if (c->count[e] < k)
-                    sup_share += c->count[e] * sh[map[keps_node_classes_rep(L, c, e)[i]]];
-        lp[i] = loss_attr(m, i, m->share_all[j] - sup_share + S);
+        lp[i] = loss_attr(m, i, m->share_all[j] - (sup ? sup[i] : 0) + S);
     }
     double r = geo_mean(lp, L->q);
     if (lp != l)
         free(lp);
     return r;
+}
+
+/* The classes smaller than k are listed once, then summed per QI in class
+ * order (the same sums as a pass over every class that skips the rest). */
+static double loss_of(keps_metrics *m, const int *levels, const keps_node_classes *c, size_t k, double S)
+{
+    const keps_lattice *L = m->L;
+    if (!c || S <= 0)
+        return loss_geo(m, levels, NULL, S);
+    if (m->small_cap < c->n) {
+        uint32_t *p = realloc(m->small, c->n * sizeof *p);
+        double *d = realloc(m->sup, (L->q ? L->q : 1) * sizeof *d);
+        if (p)
+            m->small = p;
+        if (d)
+            m->sup = d;
+        if (!p || !d)
+            return NAN;
+        m->small_cap = c->n;
+    }
+    size_t ns = 0;
+    for (size_t e = 0; e < c->n; e++) {
+        m->small[ns] = (uint32_t)e;
+        ns += c->count[e] < k;
+    }
+    for (size_t i = 0; i < L->q; i++) {
+        const double *sh = m->share[m->off[i] + (size_t)levels[i]];
+        const uint32_t *map = L->map[i][levels[i]];
+        double sup_share = 0;
+        for (size_t x = 0; x < ns; x++) {
+            uint32_t e = m->small[x];
+            sup_share += c->count[e] * sh[map[keps_node_classes_rep(L, c, e)[i]]];
+        }
+        m->sup[i] = sup_share;
+    }
+    return loss_geo(m, levels, m->sup, S);
 }
 
 /* Entropy: the precomputed generalization part plus the entropy of the
@@ -280,7 +315,7 @@ double keps_metrics_bound(const keps_metrics *m, keps_metric which, const int *l
     case KEPS_METRIC_PREC:
         return prec_of(m, levels, 0);
     case KEPS_METRIC_LOSS:
-        return loss_of(m, levels, NULL, 0, 0);
+        return loss_geo(m, levels, NULL, 0);
     case KEPS_METRIC_ENTROPY: {
         double e = 0;
         for (size_t i = 0; i < L->q; i++)

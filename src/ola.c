@@ -29,6 +29,7 @@ enum {
 typedef struct cache_entry {
     int *levels;
     keps_node_classes c;
+    size_t supp;    /* rows in classes smaller than k */
     uint64_t used;
 } cache_entry;
 
@@ -48,6 +49,7 @@ typedef struct ola {
     keps_node_classes tmp;       /* roll-up scratch */
     keps_node_classes pool[POOL_MAX]; /* buffers of evicted class sets, reused */
     size_t npool;
+    size_t last_supp;       /* suppressed rows of the node eval returned last */
     uint64_t evaluated;
     uint64_t work;          /* classes rolled up (source sizes), for tuning */
     uint64_t out_work;      /* classes produced (the floor of work) */
@@ -323,6 +325,7 @@ static const keps_node_classes *eval(ola *o, const int *levels)
     cache_entry *e = cache_get(o, id);
     if (e) {
         e->used = ++o->clock;
+        o->last_supp = e->supp;
         return &e->c;
     }
     const keps_node_classes *from = source_for(o, levels, id);
@@ -355,7 +358,8 @@ static const keps_node_classes *eval(ola *o, const int *levels)
     /* Only nodes that satisfy the constraints are ever scored; the rest
      * get the worst score without computing the metric. */
     double sc = INFINITY, bd = INFINITY;
-    if (keps_node_classes_suppressed(&c, o->k, NULL) <= o->limit) {
+    size_t supp = keps_node_classes_suppressed(&c, o->k, NULL);
+    if (supp <= o->limit) {
         sc = keps_metrics_score(o->m, o->metric, levels, &c, o->k);
         bd = keps_metrics_bound(o->m, o->metric, levels, &c);
     }
@@ -369,6 +373,7 @@ static const keps_node_classes *eval(ola *o, const int *levels)
     e = &o->cache[o->ncache];
     e->levels = lv;
     e->c = c;
+    e->supp = o->last_supp = supp;
     e->used = ++o->clock;
     o->cache_bytes += classes_bytes(&c);
     o->slots[cache_slot(o, id)] = (uint32_t)++o->ncache;
@@ -444,10 +449,9 @@ static int anonymous(ola *o, const int *levels, uint64_t id)
         return 1;
     if (tag_get(o, id) & TAG_NOT)
         return 0;
-    const keps_node_classes *c = eval(o, levels);
-    if (!c)
+    if (!eval(o, levels))
         return -1;
-    if (keps_node_classes_suppressed(c, o->k, NULL) <= o->limit) {
+    if (o->last_supp <= o->limit) {
         tag_cone(o, id, 1, TAG_ANON);
         return 1;
     }
