@@ -150,12 +150,13 @@ static int work_use(keps_lattice_work *w, size_t nslots, int bits)
     return 0;
 }
 
-/* Makes room for n keys at load <= 1/2 and starts a new generation. */
+/* Makes room for n keys at load <= 1/4 (short probe runs: every probe
+ * of an occupied slot reads a key from the class set) and empties it. */
 static int work_prepare(keps_lattice_work *w, size_t n)
 {
     size_t need = 16;
     int bits = 4;
-    while (need < 2 * n) {
+    while (need < 4 * n) {
         need *= 2;
         bits++;
     }
@@ -286,7 +287,7 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
         }
         for (size_t j = 0; j < nb; j++) {
             size_t c = c0 + j;
-            if (2 * (out->n + 1) > w->nslots && work_grow(L, w, out))
+            if (4 * (out->n + 1) > w->nslots && work_grow(L, w, out))
                 return KEPS_ENOMEM;
             uint32_t g = group_find(L, w, out, keys[j], from->bot[c], from->count[c]);
             if (assign)
@@ -336,7 +337,7 @@ static keps_status group_rows(keps_lattice *L)
     for (size_t r = 0; r < L->nrows; r++) {
         if (B->n == B->cap && classes_reserve(B, L->q, B->n + 1, 1))
             goto done;
-        if (2 * (B->n + 1) > w->nslots && work_grow(L, w, B))
+        if (4 * (B->n + 1) > w->nslots && work_grow(L, w, B))
             goto done;
         uint32_t *rep = B->rep + B->n * L->q;
         for (size_t i = 0; i < L->q; i++)
@@ -475,6 +476,7 @@ typedef struct scan_ctx {
     int even;          /* only nodes with an even level sum, two levels per step */
     size_t split;      /* coordinates fixed per task */
     uint64_t ntasks;
+    uint64_t *order;   /* [ntasks] tasks by the level sum of their root, lowest first */
     atomic_ullong next;
     atomic_int stop;   /* 1 callback stopped, 2 out of memory */
 } scan_ctx;
@@ -580,8 +582,8 @@ static void *scan_main(void *arg)
     scan_thread *t = arg;
     scan_ctx *x = t->ctx;
     for (;;) {
-        uint64_t task = atomic_fetch_add(&x->next, 1);
-        if (task >= x->ntasks || atomic_load(&x->stop) || scan_task(t, task))
+        uint64_t i = atomic_fetch_add(&x->next, 1);
+        if (i >= x->ntasks || atomic_load(&x->stop) || scan_task(t, x->order[i]))
             break;
     }
     return NULL;
@@ -620,6 +622,26 @@ static keps_status scan_run(const keps_lattice *L, size_t k, int even, keps_latt
     x.ntasks = 1;
     while (x.split < L->q && x.ntasks < (uint64_t)nthreads * 16)
         x.ntasks *= (uint64_t)(L->height[x.split++] + 1);
+    /* Low roots have the most classes and the largest subtrees: handing
+     * them out first leaves the small tasks to balance the threads' ends. */
+    x.order = malloc(x.ntasks * sizeof *x.order);
+    if (x.order) {
+        uint64_t n = 0;
+        int maxsum = 0;
+        for (size_t i = 0; i < x.split; i++)
+            maxsum += L->height[i];
+        for (int sum = 0; sum <= maxsum; sum++)
+            for (uint64_t task = 0; task < x.ntasks; task++) {
+                int ts = 0;
+                uint64_t rest = task;
+                for (size_t i = 0; i < x.split; i++) {
+                    ts += (int)(rest % (uint64_t)(L->height[i] + 1));
+                    rest /= (uint64_t)(L->height[i] + 1);
+                }
+                if (ts == sum)
+                    x.order[n++] = task;
+            }
+    }
     size_t maxdepth = 1; /* (+1: an even scan's odd root takes a single step first) */
     for (size_t i = x.split; i < L->q; i++)
         maxdepth += (size_t)L->height[i];
@@ -628,7 +650,7 @@ static keps_status scan_run(const keps_lattice *L, size_t k, int even, keps_latt
     pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
     keps_status st = KEPS_OK;
     int started = 0;
-    if (!th || !tid) {
+    if (!th || !tid || !x.order) {
         st = KEPS_ENOMEM;
         goto done;
     }
@@ -669,6 +691,7 @@ done:
         }
     free(th);
     free(tid);
+    free(x.order);
     if (st == KEPS_ENOMEM)
         return keps_error_set(err, st, "out of memory scanning the lattice");
     if (st == KEPS_EJOB)
