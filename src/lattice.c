@@ -253,7 +253,7 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
     uint64_t md[32];
     size_t di[32], nd = 0;
     int incremental = 0;
-    if (L->packed && from->key) {
+    if (L->packed && from->key && L->repcol) {
         keps_lattice_levels(L, from->node, w->from_lv);
         for (size_t i = 0; i < q && nd < 32; i++)
             if (w->from_lv[i] != levels[i]) {
@@ -273,14 +273,16 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
     for (size_t c0 = 0; c0 < from->n; c0 += ROLLUP_BLOCK) {
         size_t nb = from->n - c0 < ROLLUP_BLOCK ? from->n - c0 : ROLLUP_BLOCK;
         for (size_t j = 0; j < nb; j++) {
-            const uint32_t *rep = L->bottom.rep + (size_t)from->bot[c0 + j] * q;
+            uint32_t b = from->bot[c0 + j];
             uint64_t key;
             if (incremental) {
                 key = from->key[c0 + j];
-                for (size_t d = 0; d < nd; d++)
-                    key += ((uint64_t)m1d[d][rep[di[d]]] - (uint64_t)m0d[d][rep[di[d]]]) * md[d];
+                for (size_t d = 0; d < nd; d++) {
+                    uint32_t code = L->repcol[di[d] * L->bottom.n + b];
+                    key += ((uint64_t)m1d[d][code] - (uint64_t)m0d[d][code]) * md[d];
+                }
             } else {
-                key = key_of(L, w, rep);
+                key = key_of(L, w, L->bottom.rep + (size_t)b * q);
             }
             keys[j] = key;
             __builtin_prefetch(&w->tab[slot_of(w, key)]);
@@ -405,6 +407,12 @@ keps_status keps_lattice_new(const keps_schema *s, keps_lattice **out, keps_erro
     keps_node_classes_init(&L->bottom);
     if (group_rows(L))
         goto oom;
+    L->repcol = malloc((L->bottom.n ? L->bottom.n : 1) * L->q * sizeof *L->repcol);
+    if (!L->repcol)
+        goto oom;
+    for (size_t b = 0; b < L->bottom.n; b++)
+        for (size_t i = 0; i < L->q; i++)
+            L->repcol[i * L->bottom.n + b] = L->bottom.rep[b * L->q + i];
     *out = L;
     return KEPS_OK;
 oom:
@@ -426,6 +434,7 @@ void keps_lattice_free(keps_lattice *L)
     free(L->codes);
     free(L->map);
     free(L->row_class);
+    free(L->repcol);
     keps_node_classes_free(&L->bottom);
     free(L);
 }

@@ -60,8 +60,8 @@ typedef struct ola {
     uint64_t *skey;         /* scores of evaluated nodes: id + 1, 0 = empty */
     double *sval, *sbound;  /* metric score, class-based lower bound */
     size_t nscore, capscore;
-    uint64_t *memo;         /* Kmin(B, T) calls done: pairs (B+1, T) */
-    size_t nmemo, capmemo;  /* capmemo: power of two (pairs) */
+    uint64_t *memo;         /* Kmin(B, T) calls done: ~(B << 32 | T), 0 = empty */
+    size_t nmemo, capmemo;  /* capmemo: power of two */
     int oom;
 } ola;
 
@@ -486,41 +486,42 @@ static void add_kmin(ola *o, uint64_t id)
 /* Records the call Kmin(b, t); returns 1 if it was done before. The
  * recursion reaches the same sub-lattice from many middle nodes; its
  * outcome only depends on (b, t) and the tags, which only grow. */
-static size_t memo_home(uint64_t b, uint64_t t, size_t cap)
+static size_t memo_home(uint64_t v, size_t cap)
 {
-    return (size_t)(((b * 0x9E3779B97F4A7C15ull) ^ t) * 0xff51afd7ed558ccdull) & (cap - 1);
+    return (size_t)((v * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
 }
 
 static int memo_seen(ola *o, uint64_t b, uint64_t t)
 {
     if (2 * (o->nmemo + 1) > o->capmemo) {
         size_t cap = o->capmemo ? 2 * o->capmemo : 1024;
-        uint64_t *m = calloc(2 * cap, sizeof *m);
+        uint64_t *m = calloc(cap, sizeof *m);
         if (!m) {
             o->oom = 1;
             return 1;
         }
         for (size_t i = 0; i < o->capmemo; i++)
-            if (o->memo[2 * i]) {
-                size_t s = memo_home(o->memo[2 * i], o->memo[2 * i + 1], cap);
-                while (m[2 * s])
+            if (o->memo[i]) {
+                size_t s = memo_home(o->memo[i], cap);
+                while (m[s])
                     s = (s + 1) & (cap - 1);
-                m[2 * s] = o->memo[2 * i];
-                m[2 * s + 1] = o->memo[2 * i + 1];
+                m[s] = o->memo[i];
             }
         free(o->memo);
         o->memo = m;
         o->capmemo = cap;
     }
-    b++; /* 0 marks an empty slot */
-    size_t s = memo_home(b, t, o->capmemo);
-    while (o->memo[2 * s]) {
-        if (o->memo[2 * s] == b && o->memo[2 * s + 1] == t)
+    /* One word per call (half a pair of words: fewer cache misses): ids are
+     * below 2^32 (keps_ola_run checks), and the complement is 0 only for
+     * b = t = 2^32 - 1, never a call (b < t unless the lattice has one node). */
+    uint64_t v = ~(b << 32 | t);
+    size_t s = memo_home(v, o->capmemo);
+    while (o->memo[s]) {
+        if (o->memo[s] == v)
             return 1;
         s = (s + 1) & (o->capmemo - 1);
     }
-    o->memo[2 * s] = b;
-    o->memo[2 * s + 1] = t;
+    o->memo[s] = v;
     o->nmemo++;
     return 0;
 }

@@ -64,6 +64,9 @@ typedef struct keps_lattice {
     uint32_t ***map;     /* [q] schema map[level][code] (borrowed) */
     int packed;          /* generalized keys fit a 64-bit mixed-radix number */
     uint64_t *mult;      /* [q] its multipliers (packed mode) */
+    uint32_t *repcol;    /* [q * bottom.n] the bottom classes' codes by QI: an
+                            incremental roll-up reads one code per changed QI,
+                            from an array that stays in cache */
 } keps_lattice;
 
 /* Column codes (per QI) of a row in class i of c. */
