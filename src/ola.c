@@ -46,7 +46,6 @@ typedef struct ola {
     size_t ncache, cache_bytes;
     uint64_t clock;
     int *zero;              /* [q] the bottom's levels */
-    keps_node_classes tmp;       /* roll-up scratch */
     keps_node_classes pool[POOL_MAX]; /* buffers of evicted class sets, reused */
     size_t npool;
     size_t last_supp;       /* suppressed rows of the node eval returned last */
@@ -253,19 +252,6 @@ static const keps_node_classes *source_for(ola *o, const int *levels, uint64_t i
     }
 }
 
-static int classes_copy(ola *o, keps_node_classes *dst, const keps_node_classes *src)
-{
-    if (pool_get(o, dst, src->n))
-        return -1;
-    memcpy(dst->count, src->count, src->n * sizeof *dst->count);
-    memcpy(dst->key, src->key, src->n * sizeof *dst->key);
-    memcpy(dst->bot, src->bot, src->n * sizeof *dst->bot);
-    dst->n = src->n;
-    dst->q = src->q;
-    dst->node = src->node;
-    return 0;
-}
-
 /* Scores are kept for every evaluated node, so a node whose classes were
  * evicted from the cache is never rolled up twice for its score. */
 static size_t score_slot(const ola *o, uint64_t id)
@@ -331,26 +317,22 @@ static const keps_node_classes *eval(ola *o, const int *levels)
     const keps_node_classes *from = source_for(o, levels, id);
     if (!from)
         return NULL;
-    /* Roll up into reused scratch, keep an exact-size copy: allocating a
-     * source-sized set per node costs more in fresh pages than the copy. */
+    /* Roll up straight into a pooled buffer with room for the source's
+     * classes (a roll-up keeps ~3/4 of them on average, so the slack is
+     * small, and copying into an exact-size set cost more than it). */
     keps_node_classes c;
     keps_node_classes_init(&c);
     int *lv = malloc(L->q * sizeof *lv);
     o->work += from->n;
-    if (!lv || keps_lattice_rollup(L, o->w, from, levels, &o->tmp, NULL)) {
-        free(lv);
-        o->oom = 1;
-        return NULL;
-    }
-    size_t need = o->tmp.n * (sizeof *c.count + sizeof *c.key + sizeof *c.bot);
-    while (o->ncache > 0 && (o->ncache == CACHE_MAX || o->cache_bytes + need > CACHE_BYTES))
-        cache_evict_one(o);
-    if (classes_copy(o, &c, &o->tmp)) {
+    if (!lv || pool_get(o, &c, from->n) || keps_lattice_rollup(L, o->w, from, levels, &c, NULL)) {
         free(lv);
         keps_node_classes_free(&c);
         o->oom = 1;
         return NULL;
     }
+    size_t need = classes_bytes(&c);
+    while (o->ncache > 0 && (o->ncache == CACHE_MAX || o->cache_bytes + need > CACHE_BYTES))
+        cache_evict_one(o);
     memcpy(lv, levels, L->q * sizeof *lv);
     o->out_work += c.n;
     if (!(tag_or(o, id, TAG_EVAL) & TAG_EVAL))
@@ -718,7 +700,6 @@ static void ola_free(ola *o)
     free(o->cache);
     free(o->slots);
     free(o->zero);
-    keps_node_classes_free(&o->tmp);
     for (size_t i = 0; i < o->npool; i++)
         keps_node_classes_free(&o->pool[i]);
     if (o->owns_tag)
