@@ -483,6 +483,7 @@ typedef struct scan_ctx {
     keps_lattice_cb cb;
     void *ud;
     int even;          /* only nodes with an even level sum, two levels per step */
+    double **refine;   /* [q][level] estimated class growth one level down (full scan) */
     size_t split;      /* coordinates fixed per task */
     uint64_t ntasks;
     uint64_t *order;   /* [ntasks] tasks by the level sum of their root, lowest first */
@@ -530,18 +531,30 @@ static int descend(scan_thread *t, size_t d, size_t last)
     return rc ? rc : dfs(t, d + 1, last);
 }
 
+/* Full scan: the tree parent of a node lowers the coordinate (after the
+ * task's fixed ones) whose refinement adds the fewest classes by the
+ * estimate, so most nodes roll up from a parent of about their own size. */
+static size_t parent_dim(const scan_ctx *x, const int *levels)
+{
+    size_t best = x->L->q;
+    for (size_t j = x->split; j < x->L->q; j++)
+        if (levels[j] > 0 && (best == x->L->q || x->refine[j][levels[j]] <= x->refine[best][levels[best]]))
+            best = j;
+    return best;
+}
+
 static int dfs(scan_thread *t, size_t d, size_t from_dim)
 {
     scan_ctx *x = t->ctx;
     const keps_lattice *L = x->L;
-    for (size_t j = from_dim; j < L->q; j++) {
+    for (size_t j = x->even ? from_dim : x->split; j < L->q; j++) {
         if (t->levels[j] >= L->height[j])
             continue;
         if (atomic_load(&x->stop))
             return -1;
         t->levels[j]++;
         int rc = 0;
-        if (!x->even)
+        if (!x->even && parent_dim(x, t->levels) == j)
             rc = descend(t, d, j);
         for (size_t b = j; x->even && b < L->q && !rc; b++) { /* second increment of the pair */
             if (t->levels[b] >= L->height[b])
@@ -613,6 +626,45 @@ keps_status keps_lattice_scan_even(const keps_lattice *L, size_t k, keps_lattice
     return scan_run(L, k, 1, cb, userdata, nthreads, err);
 }
 
+/* refine[i][l] (l >= 1): distinct values of QI i among the bottom classes
+ * at level l - 1 over those at level l, the factor by which lowering QI i
+ * from l multiplies a node's classes if the QIs were independent. */
+static double **scan_refine(const keps_lattice *L)
+{
+    double **r = calloc(L->q ? L->q : 1, sizeof *r);
+    uint8_t *seen = NULL;
+    if (!r)
+        return NULL;
+    for (size_t i = 0; i < L->q; i++) {
+        r[i] = calloc((size_t)L->height[i] + 1, sizeof **r);
+        uint8_t *s2 = realloc(seen, L->card[i][0] ? L->card[i][0] : 1);
+        if (!r[i] || !s2) {
+            for (size_t j = 0; j <= i; j++)
+                free(r[j]);
+            free(r);
+            free(s2 ? s2 : seen);
+            return NULL;
+        }
+        seen = s2;
+        double prev = 0;
+        for (int l = 0; l <= L->height[i]; l++) {
+            const uint32_t *map = L->map[i][l];
+            size_t d = 0;
+            memset(seen, 0, L->card[i][0] ? L->card[i][0] : 1);
+            for (size_t b = 0; b < L->bottom.n; b++) {
+                uint32_t v = map[L->bottom.rep[b * L->q + i]];
+                d += !seen[v];
+                seen[v] = 1;
+            }
+            if (l > 0)
+                r[i][l] = d ? prev / (double)d : 1.0;
+            prev = (double)d;
+        }
+    }
+    free(seen);
+    return r;
+}
+
 static keps_status scan_run(const keps_lattice *L, size_t k, int even, keps_lattice_cb cb, void *userdata,
                             int nthreads, keps_error *err)
 {
@@ -631,6 +683,7 @@ static keps_status scan_run(const keps_lattice *L, size_t k, int even, keps_latt
     x.ntasks = 1;
     while (x.split < L->q && x.ntasks < (uint64_t)nthreads * 16)
         x.ntasks *= (uint64_t)(L->height[x.split++] + 1);
+    x.refine = x.even ? NULL : scan_refine(L);
     /* Low roots have the most classes and the largest subtrees: handing
      * them out first leaves the small tasks to balance the threads' ends. */
     x.order = malloc(x.ntasks * sizeof *x.order);
@@ -659,7 +712,7 @@ static keps_status scan_run(const keps_lattice *L, size_t k, int even, keps_latt
     pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
     keps_status st = KEPS_OK;
     int started = 0;
-    if (!th || !tid || !x.order) {
+    if (!th || !tid || !x.order || (!even && !x.refine)) {
         st = KEPS_ENOMEM;
         goto done;
     }
@@ -701,6 +754,10 @@ done:
     free(th);
     free(tid);
     free(x.order);
+    if (x.refine)
+        for (size_t i = 0; i < L->q; i++)
+            free(x.refine[i]);
+    free(x.refine);
     if (st == KEPS_ENOMEM)
         return keps_error_set(err, st, "out of memory scanning the lattice");
     if (st == KEPS_EJOB)
