@@ -516,11 +516,11 @@ static int visit(scan_thread *t, const keps_node_classes *c)
     return 0;
 }
 
-static int dfs(scan_thread *t, size_t d, size_t from_dim);
+static int dfs(scan_thread *t, size_t d);
 
-/* t->levels is a child of the node at depth d whose last increment was
- * coordinate last: roll it up, visit it, walk its subtree. */
-static int descend(scan_thread *t, size_t d, size_t last)
+/* t->levels is a child of the node at depth d: roll it up, visit it, walk
+ * its subtree. */
+static int descend(scan_thread *t, size_t d)
 {
     scan_ctx *x = t->ctx;
     if (keps_lattice_rollup(x->L, t->w, &t->depth[d], t->levels, &t->depth[d + 1], NULL)) {
@@ -528,12 +528,13 @@ static int descend(scan_thread *t, size_t d, size_t last)
         return -1;
     }
     int rc = visit(t, &t->depth[d + 1]);
-    return rc ? rc : dfs(t, d + 1, last);
+    return rc ? rc : dfs(t, d + 1);
 }
 
-/* Full scan: the tree parent of a node lowers the coordinate (after the
- * task's fixed ones) whose refinement adds the fewest classes by the
- * estimate, so most nodes roll up from a parent of about their own size. */
+/* The tree parent of a node lowers the coordinate (after the task's fixed
+ * ones) whose refinement adds the fewest classes by the estimate, so most
+ * nodes roll up from a parent of about their own size; the even scan's
+ * parent lowers two such coordinates one after the other. */
 static size_t parent_dim(const scan_ctx *x, const int *levels)
 {
     size_t best = x->L->q;
@@ -543,11 +544,21 @@ static size_t parent_dim(const scan_ctx *x, const int *levels)
     return best;
 }
 
-static int dfs(scan_thread *t, size_t d, size_t from_dim)
+/* Is the even node levels the tree child of levels - e_a - e_b (a <= b)? */
+static int parent_pair_is(const scan_ctx *x, int *levels, size_t a, size_t b)
+{
+    size_t j1 = parent_dim(x, levels);
+    levels[j1]--;
+    size_t j2 = parent_dim(x, levels);
+    levels[j1]++;
+    return (j1 < j2 ? j1 : j2) == a && (j1 < j2 ? j2 : j1) == b;
+}
+
+static int dfs(scan_thread *t, size_t d)
 {
     scan_ctx *x = t->ctx;
     const keps_lattice *L = x->L;
-    for (size_t j = x->even ? from_dim : x->split; j < L->q; j++) {
+    for (size_t j = x->split; j < L->q; j++) {
         if (t->levels[j] >= L->height[j])
             continue;
         if (atomic_load(&x->stop))
@@ -555,12 +566,13 @@ static int dfs(scan_thread *t, size_t d, size_t from_dim)
         t->levels[j]++;
         int rc = 0;
         if (!x->even && parent_dim(x, t->levels) == j)
-            rc = descend(t, d, j);
+            rc = descend(t, d);
         for (size_t b = j; x->even && b < L->q && !rc; b++) { /* second increment of the pair */
             if (t->levels[b] >= L->height[b])
                 continue;
             t->levels[b]++;
-            rc = descend(t, d, b);
+            if (parent_pair_is(x, t->levels, j, b))
+                rc = descend(t, d);
             t->levels[b]--;
         }
         t->levels[j]--;
@@ -586,12 +598,12 @@ static int scan_task(scan_thread *t, uint64_t task)
         return -1;
     }
     if (!x->even || keps_lattice_level_sum(L, t->levels) % 2 == 0)
-        return visit(t, &t->depth[0]) || dfs(t, 0, x->split) ? -1 : 0;
+        return visit(t, &t->depth[0]) || dfs(t, 0) ? -1 : 0;
     for (size_t a = x->split; a < L->q; a++) { /* odd root: one single step to an even node */
         if (t->levels[a] >= L->height[a])
             continue;
         t->levels[a]++;
-        int rc = descend(t, 0, a);
+        int rc = descend(t, 0);
         t->levels[a]--;
         if (rc)
             return rc;
@@ -683,7 +695,7 @@ static keps_status scan_run(const keps_lattice *L, size_t k, int even, keps_latt
     x.ntasks = 1;
     while (x.split < L->q && x.ntasks < (uint64_t)nthreads * 16)
         x.ntasks *= (uint64_t)(L->height[x.split++] + 1);
-    x.refine = x.even ? NULL : scan_refine(L);
+    x.refine = scan_refine(L);
     /* Low roots have the most classes and the largest subtrees: handing
      * them out first leaves the small tasks to balance the threads' ends. */
     x.order = malloc(x.ntasks * sizeof *x.order);
@@ -712,7 +724,7 @@ static keps_status scan_run(const keps_lattice *L, size_t k, int even, keps_latt
     pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
     keps_status st = KEPS_OK;
     int started = 0;
-    if (!th || !tid || !x.order || (!even && !x.refine)) {
+    if (!th || !tid || !x.order || !x.refine) {
         st = KEPS_ENOMEM;
         goto done;
     }
