@@ -464,18 +464,17 @@ int keps_lattice_level_sum(const keps_lattice *L, const int *levels)
 }
 
 /* ---- full scan ----------------------------------------------------------
- * Spanning tree: the parent of a node is the node with its highest nonzero
- * coordinate decremented, so a node's children increment coordinates >= its
- * highest nonzero one. Tasks are the values of the first `split` coordinates
- * (each task's root rolls up from the bottom); inside a task a depth-first
- * walk rolls each child up from its parent, one class buffer per depth.
+ * Spanning tree: the parent of a node lowers one coordinate, the one whose
+ * refinement is estimated to add the fewest classes (parent_dim), so the
+ * children of a node are the increments whose parent rule points back to
+ * it. Tasks are the values of the first `split` coordinates (each task's
+ * root rolls up from the bottom); inside a task a depth-first walk rolls
+ * each child up from its parent, one class buffer per depth.
  *
- * Even scan (keps_lattice_scan_even): write a node's path from the bottom
- * as its coordinate increments in non-decreasing coordinate order and cut
- * it into pairs; the node's tree parent drops the last pair. A task root
- * with an odd level sum first takes one single increment. Every even node
- * is then reached exactly once, rolled up from the node two levels below
- * it, and the odd nodes' classes are never counted. */
+ * Even scan (keps_lattice_scan_even): an even node's parent lowers two
+ * coordinates (the rule applied twice), so every even node rolls up from a
+ * node two levels below it and the odd nodes' classes are never counted. A
+ * task root with an odd level sum first takes one single increment. */
 
 typedef struct scan_ctx {
     const keps_lattice *L;

@@ -31,11 +31,11 @@ typedef struct view {
     size_t *perm; /* perm[j] = schema index of the j-th QI in scan order */
 } view;
 
-/* Scan order: QIs with more distinct values first. The scan's spanning tree
- * rolls a node up from the node with its last nonzero coordinate lowered, so
- * nodes keep the level of the first coordinates of their tree parent; with
- * the widest QI first, only the nodes at its level 0 roll up from the
- * many-class nodes at its level 0 (cup: ZIP first 13 s, ZIP last 32 s). */
+/* Scan order: QIs with more distinct values first. The scan fixes the
+ * first coordinates per task and breaks ties of its parent estimate
+ * (lattice.c) towards the later, narrower QIs, so most nodes roll up from
+ * a parent that differs in a narrow QI. (With the scan's older fixed tree,
+ * "lower the last nonzero coordinate": cup ZIP first 13 s, ZIP last 32 s.) */
 static int view_order(view *v, const keps_schema *s)
 {
     v->qi = malloc((s->nqi ? s->nqi : 1) * sizeof *v->qi);

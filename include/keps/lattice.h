@@ -15,7 +15,8 @@
  * change when they are few.
  *
  * keps_lattice_scan evaluates every node (e.g. for the exponential
- * mechanism of SPEC 6) with roll-ups along a spanning tree of the lattice,
+ * mechanism of SPEC 6) with roll-ups along a spanning tree of the lattice
+ * (each node from the finer neighbour with the fewest classes by estimate),
  * spread over nthreads pthreads; keps_lattice_scan_even only the nodes
  * with an even level sum. */
 #ifndef KEPS_LATTICE_H
