@@ -22,6 +22,14 @@ static double bench_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* CPU time of the whole process (every thread), ms. */
+static inline double bench_cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 /* Loads csv (NULL = bundled adult.csv) and binds the bundled hierarchies of
  * the first nqi QIs. Exits on error. */
 static void bench_load_adult(const char *csv, size_t nqi, keps_table **t, keps_schema **s)

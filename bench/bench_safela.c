@@ -8,7 +8,6 @@
  * skip the whole-run line; cpu_ms is the process's CPU time of the best rep. */
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 /* bench_adult.h has setup helpers this benchmark does not use */
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -38,13 +37,6 @@ static void load_cup(const char *dir, keps_table **t, keps_schema **s)
     }
 }
 
-static double cpu_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int main(int argc, char **argv)
 {
     int cup = argc > 2 && strcmp(argv[1], "cup") == 0;
@@ -72,7 +64,7 @@ int main(int argc, char **argv)
             double best = INFINITY, best_cpu = 0;
             keps_safela_scores sc;
             for (int r = 0; r < reps; r++) {
-                double a = bench_now_ms(), ca = cpu_ms();
+                double a = bench_now_ms(), ca = bench_cpu_ms();
                 if (keps_safela_score(s, keep, 75, 2.0, interp, threads, &sc, &err)) {
                     fprintf(stderr, "%s\n", err.msg);
                     return 2;
@@ -80,7 +72,7 @@ int main(int argc, char **argv)
                 double b = bench_now_ms();
                 if (b - a < best) {
                     best = b - a;
-                    best_cpu = cpu_ms() - ca;
+                    best_cpu = bench_cpu_ms() - ca;
                 }
                 if (r + 1 < reps)
                     keps_safela_scores_free(&sc);
