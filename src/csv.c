@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Parser state shared with libcsv's callbacks. Fields of the current row are
@@ -293,6 +294,19 @@ keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
 
 /* ---- writer ---- */
 
+int keps_mkstemp(char *tmpl)
+{
+    /* mkstemp creates 0600; a released file should get the usual
+     * permissions (0666 less the umask), like any file the user writes. */
+    int fd = mkstemp(tmpl);
+    if (fd >= 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+    }
+    return fd;
+}
+
 struct keps_csv_writer {
     FILE *f;
     char *path, *tmp;
@@ -321,7 +335,7 @@ keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_err
     }
     memcpy(w->path, path, n + 1);
     snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(w->tmp);
+    int fd = keps_mkstemp(w->tmp);
     if (fd < 0) {
         keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot create the output file: %s", strerror(errno));
         free(w->tmp);

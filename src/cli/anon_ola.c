@@ -96,12 +96,7 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
                           r->metrics.v[KEPS_METRIC_DM], r->metrics.v[KEPS_METRIC_AECS],
                           r->metrics.v[KEPS_METRIC_ENTROPY], (unsigned long long)r->nodes_evaluated,
                           (unsigned long long)r->nodes_total, r->nminimal);
-    /* With -o - the release is on stdout: the summary goes to stderr. */
-    const char *out = cli_str(c, "output");
-    int to_stdout = out && strcmp(out, "-") == 0;
-    if (to_stdout && !c->json && !c->quiet)
-        fputs(text, stderr);
-    int rc = cli_emit_report(c, j, to_stdout ? NULL : text);
+    int rc = cli_emit_report(c, j, text);
     free(text);
     return rc;
 }

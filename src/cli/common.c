@@ -148,7 +148,7 @@ static int write_file_atomic(const cli_ctx *c, const char *path, const char *tex
     if (!tmp)
         return 2;
     snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    int fd = keps_mkstemp(tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
     if (f)
@@ -176,10 +176,13 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
     const char *rp = cli_str(c, "report");
     if (rp && write_file_atomic(c, rp, js))
         return 2;
+    /* With -o - the release owns stdout: the summary goes to stderr. */
+    const char *out = cli_str(c, "output");
+    FILE *f = out && strcmp(out, "-") == 0 ? stderr : stdout;
     if (c->json)
-        printf("%s\n", js);
-    else if (text)
-        fputs(text, stdout);
+        fprintf(f, "%s\n", js);
+    else if (text && !(f == stderr && c->quiet))
+        fputs(text, f);
     return 0;
 }
 
@@ -204,7 +207,7 @@ void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
         }
     }
     keps_json_end(j);
-    keps_json_bool(j, "seeded", c->rng && keps_rng_is_seeded(c->rng));
+    keps_json_bool(j, "seeded", cli_str(c, "seed") != NULL); /* seeded output is not private */
     if (c->input) {
         /* Missing values are a value of their own; say how many there were. */
         keps_json_object(j, "missing_values");
