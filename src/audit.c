@@ -264,7 +264,7 @@ int keps_audit_geometric_fn(void *ctx, keps_rng *r, int which, double *out)
 int keps_audit_rr_fn(void *ctx, keps_rng *r, int which, double *out)
 {
     keps_audit_rr *m = ctx;
-    *out = keps_rr_apply(r, m->rr, which ? m->value_b : m->value_a);
+    *out = keps_rr_sampler_apply(r, m->rr, which ? m->value_b : m->value_a);
     return 0;
 }
 
