@@ -1,4 +1,5 @@
 #include "keps/csv.h"
+#include "keps/progress.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -261,9 +262,14 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
     char delim = opt && opt->delimiter ? opt->delimiter : keps_csv_sniff(data + skip, len - skip);
     csv_set_delim(&p, (unsigned char)delim);
     feed(&r, &p, &pos, data + skip, len - skip);
+    struct stat st;
+    double total = f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (double)st.st_size : 0;
+    double done = (double)len;
     while (f && !r.status && len == CHUNK) {
+        keps_progress("reading", done, total);
         len = fread(chunk, 1, CHUNK, f);
         feed(&r, &p, &pos, chunk, len);
+        done += (double)len;
     }
     if (!r.status && f && ferror(f))
         r.status = keps_error_at(err, KEPS_EIO, name, 0, 0, "read error");

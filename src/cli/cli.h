@@ -97,6 +97,8 @@ double cli_now_ms(void);
  * second, and --quiet is off. done <= total. */
 void cli_progress(cli_ctx *c, const char *what, double done, double total);
 void cli_progress_end(cli_ctx *c);
+/* Connects the library's progress reports (keps/progress.h) to cli_progress. */
+void cli_progress_install(cli_ctx *c);
 
 /* Parts of commands that live in their own files. */
 int cli_anonymize_ola(cli_ctx *c);

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "keps/csv.h"
+#include "keps/progress.h"
 
 static int parse_delim(const cli_ctx *c, char *out)
 {
@@ -235,16 +236,30 @@ void cli_progress(cli_ctx *c, const char *what, double done, double total)
     double now = cli_now_ms();
     if (progress_start < 0)
         progress_start = now;
-    if (now - progress_start < 1000)
+    static double last;
+    if (now - progress_start < 1000 || now - last < 100)
         return;
-    fprintf(stderr, "\r%s: %5.1f%%", what, total > 0 ? 100.0 * done / total : 0.0);
+    last = now;
+    fprintf(stderr, "\r%s: %5.1f%%\033[K", what, total > 0 ? 100.0 * done / total : 0.0);
     progress_shown = 1;
 }
 
 void cli_progress_end(cli_ctx *c)
 {
+    (void)c;
     if (progress_shown)
         fputs("\r\033[K", stderr);
     progress_shown = 0;
     progress_start = -1;
+}
+
+static void progress_hook(const char *what, double done, double total, void *ud)
+{
+    cli_progress(ud, what, done, total);
+}
+
+void cli_progress_install(cli_ctx *c)
+{
+    if (!c->quiet && isatty(STDERR_FILENO))
+        keps_progress_hook(progress_hook, c);
 }
