@@ -37,11 +37,7 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
 {
     const keps_schema *s = L->s;
     cli_report_begin(c, j, "ola");
-    keps_json_int(j, "input_rows", (long long)n->input_rows);
-    keps_json_int(j, "output_rows", (long long)n->output_rows);
-    keps_json_int(j, "suppressed_rows", (long long)n->suppressed_rows);
-    keps_json_int(j, "removed_rows", (long long)n->removed_rows);
-    keps_json_int(j, "unsampled_rows", 0);
+    cli_report_counts(j, n);
     keps_json_object(j, "guarantee");
     keps_json_str(j, "model", "k-anonymity");
     keps_json_int(j, "k", (long long)p->k);

@@ -89,6 +89,10 @@ int cli_write_release(cli_ctx *c, const keps_table *release);
 /* Writes the report to --report (temp + rename) and prints it on stdout
  * with --json. text, if not NULL, is printed on stdout without --json. */
 int cli_emit_report(cli_ctx *c, keps_json *report, const char *text);
+/* The row accounting every release reports: input_rows, output_rows (rows
+ * written), released_rows, suppressed_rows, removed_rows, unsampled_rows,
+ * with released + suppressed + unsampled = input. */
+void cli_report_counts(keps_json *j, const keps_counts *n);
 /* Starts a report object with the keys every method shares. */
 void cli_report_begin(cli_ctx *c, keps_json *j, const char *method);
 /* Milliseconds since an arbitrary origin (monotonic). */

@@ -323,10 +323,8 @@ static int rr_report(cli_ctx *c, rr_run *r, size_t changed, double t0, double t_
     double t_end = cli_now_ms();
     keps_json j;
     cli_report_begin(c, &j, "rr");
-    keps_json_int(&j, "input_rows", (long long)r->N);
-    keps_json_int(&j, "output_rows", (long long)r->N);
-    keps_json_int(&j, "suppressed_rows", 0);
-    keps_json_int(&j, "unsampled_rows", 0);
+    keps_counts n = {.input_rows = r->N, .output_rows = r->N};
+    cli_report_counts(&j, &n);
     keps_json_int(&j, "changed_rows", (long long)changed);
     keps_json_str(&j, "mechanism", cli_str(c, "mechanism"));
     keps_json_int(&j, "categories", (long long)r->n);

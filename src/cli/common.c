@@ -187,6 +187,17 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
     return 0;
 }
 
+void cli_report_counts(keps_json *j, const keps_counts *n)
+{
+    keps_json_int(j, "input_rows", (long long)n->input_rows);
+    keps_json_int(j, "output_rows", (long long)n->output_rows);
+    keps_json_int(j, "released_rows",
+                  (long long)(n->input_rows - n->suppressed_rows - n->unsampled_rows));
+    keps_json_int(j, "suppressed_rows", (long long)n->suppressed_rows);
+    keps_json_int(j, "removed_rows", (long long)n->removed_rows);
+    keps_json_int(j, "unsampled_rows", (long long)n->unsampled_rows);
+}
+
 void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
 {
     keps_json_init(j);
