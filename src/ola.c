@@ -468,9 +468,11 @@ static void add_kmin(ola *o, uint64_t id)
 /* Records the call Kmin(b, t); returns 1 if it was done before. The
  * recursion reaches the same sub-lattice from many middle nodes; its
  * outcome only depends on (b, t) and the tags, which only grow. */
+/* The top bits of the product: they depend on every bit of v (the low
+ * bits would ignore B, which sits in v's high half). */
 static size_t memo_home(uint64_t v, size_t cap)
 {
-    return (size_t)((v * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+    return (size_t)((v * 0x9E3779B97F4A7C15ull) >> (64 - __builtin_ctzll((unsigned long long)cap)));
 }
 
 static int memo_seen(ola *o, uint64_t b, uint64_t t)
