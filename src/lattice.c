@@ -647,8 +647,12 @@ static double **scan_refine(const keps_lattice *L)
     if (!r)
         return NULL;
     for (size_t i = 0; i < L->q; i++) {
+        size_t span = 1; /* codes at every level are below the largest level's size */
+        for (int l = 0; l <= L->height[i]; l++)
+            if (L->card[i][l] > span)
+                span = L->card[i][l];
         r[i] = calloc((size_t)L->height[i] + 1, sizeof **r);
-        uint8_t *s2 = realloc(seen, L->card[i][0] ? L->card[i][0] : 1);
+        uint8_t *s2 = realloc(seen, span);
         if (!r[i] || !s2) {
             for (size_t j = 0; j <= i; j++)
                 free(r[j]);
@@ -661,7 +665,7 @@ static double **scan_refine(const keps_lattice *L)
         for (int l = 0; l <= L->height[i]; l++) {
             const uint32_t *map = L->map[i][l];
             size_t d = 0;
-            memset(seen, 0, L->card[i][0] ? L->card[i][0] : 1);
+            memset(seen, 0, span);
             for (size_t b = 0; b < L->bottom.n; b++) {
                 uint32_t v = map[L->bottom.rep[b * L->q + i]];
                 d += !seen[v];
