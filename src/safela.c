@@ -121,18 +121,16 @@ typedef struct score_ctx {
     uint64_t *ostride; /* [j] schema stride of the j-th QI in scan order */
 } score_ctx;
 
-static void store(const score_ctx *x, const int *levels, size_t suppressed)
+/* Scan callback (full or even scan): the node's suppressed rows, stored
+ * under its id in the schema's QI order. */
+static int score_cb(const keps_node_info *ni, int thread, void *ud)
 {
+    const score_ctx *x = ud;
     uint64_t id = 0;
     for (size_t j = 0; j < x->sc->q; j++)
-        id += (uint64_t)levels[j] * x->ostride[j];
-    x->sc->supp[id] = (double)suppressed;
-}
-
-static int full_cb(const keps_node_info *ni, int thread, void *ud)
-{
+        id += (uint64_t)ni->levels[j] * x->ostride[j];
+    x->sc->supp[id] = (double)ni->suppressed;
     (void)thread;
-    store(ud, ni->levels, ni->suppressed);
     return 0;
 }
 
@@ -240,7 +238,7 @@ keps_status keps_safela_score(const keps_schema *s, const uint8_t *keep, size_t 
     for (size_t j = 0; j < q; j++)
         ostride[j] = stride[v.perm[j]];
     score_ctx x = {sc, ostride};
-    st = (interpolate ? keps_lattice_scan_even : keps_lattice_scan)(L, k, full_cb, &x, nthreads, err);
+    st = (interpolate ? keps_lattice_scan_even : keps_lattice_scan)(L, k, score_cb, &x, nthreads, err);
     if (st)
         goto out;
     finish_scores(sc, stride, penalty, interpolate, lv);
