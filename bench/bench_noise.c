@@ -67,15 +67,15 @@ int main(int argc, char **argv)
 
     {
         double m[16];
-        keps_rr_matrix_keep(0.6, 4, m);
-        keps_rr rr;
-        keps_rr_init(&rr, m, 4, NULL);
+        keps_transition_keep(0.6, 4, m);
+        keps_rr_sampler rr;
+        keps_rr_sampler_init(&rr, m, 4, NULL);
         t0 = now_s();
         acc = 0;
         for (long i = 0; i < n; i++)
-            acc += keps_rr_apply(r, &rr, (uint32_t)(i & 3));
+            acc += keps_rr_sampler_apply(r, &rr, (uint32_t)(i & 3));
         report("rr", "\"params\": {\"categories\": 4, \"p\": 0.6}", (double)n, now_s() - t0, acc / (double)n);
-        keps_rr_free(&rr);
+        keps_rr_sampler_free(&rr);
     }
 
     /* Exponential mechanism: selections per second for a large candidate set

@@ -1,6 +1,7 @@
 /* Empirical privacy-loss auditor with Clopper-Pearson bounds
  * (see include/keps/audit.h). */
 #include "keps/audit.h"
+#include "keps/progress.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -183,6 +184,8 @@ int keps_audit_run(keps_rng *r, keps_audit_fn fn, void *ctx, const keps_audit_op
     }
     for (size_t i = 0; i < 2 * n; i++) {
         int which = i >= n;
+        if ((i & 0xffff) == 0)
+            keps_progress("audit", (double)i, (double)(2 * n));
         if (fn(ctx, r, which, &out[i]) != 0 || isnan(out[i])) {
             rc = keps_error_set(err, KEPS_EJOB, "the audited mechanism failed on input %c", which ? 'B' : 'A');
             goto done;
@@ -264,7 +267,7 @@ int keps_audit_geometric_fn(void *ctx, keps_rng *r, int which, double *out)
 int keps_audit_rr_fn(void *ctx, keps_rng *r, int which, double *out)
 {
     keps_audit_rr *m = ctx;
-    *out = keps_rr_apply(r, m->rr, which ? m->value_b : m->value_a);
+    *out = keps_rr_sampler_apply(r, m->rr, which ? m->value_b : m->value_a);
     return 0;
 }
 

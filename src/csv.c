@@ -1,9 +1,11 @@
 #include "keps/csv.h"
+#include "keps/progress.h"
 
 #include <csv.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Parser state shared with libcsv's callbacks. Fields of the current row are
@@ -62,7 +64,12 @@ static void on_field(void *s, size_t n, void *data)
         return;
     if (r->nfields == 0)
         r->row_line = r->line;
-    if (s && memchr(s, '\0', n)) {
+    /* One pass for the rare control bytes: NUL (an error) and quoted
+     * line breaks (which advance the physical line count). */
+    int ctl = 0;
+    for (size_t i = 0; s && i < n; i++)
+        ctl |= (unsigned char)((const char *)s)[i] <= '\r';
+    if (ctl && memchr(s, '\0', n)) {
         r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, r->line, r->nfields + 1,
                                   "NUL byte in a field: the file looks binary or UTF-16; save it as UTF-8 text");
         return;
@@ -71,11 +78,12 @@ static void on_field(void *s, size_t n, void *data)
         r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
         return;
     }
-    /* Quoted newlines advance the physical line count. */
+    /* Quoted newlines advance the physical line count (rare: memchr first). */
     const char *p = s;
-    for (size_t i = 0; p && i < n; i++)
-        if (p[i] == '\n' || (p[i] == '\r' && (i + 1 == n || p[i + 1] != '\n')))
-            r->line++;
+    if (ctl)
+        for (size_t i = 0; i < n; i++)
+            if (p[i] == '\n' || (p[i] == '\r' && (i + 1 == n || p[i + 1] != '\n')))
+                r->line++;
 }
 
 static void finish_row(reader *r)
@@ -181,6 +189,16 @@ typedef struct position {
 
 static void advance(position *p, const char *d, size_t n)
 {
+    /* Fast path for the usual chunk (no CR): count LFs with memchr. */
+    if (!p->after_cr && !memchr(d, '\r', n)) {
+        const char *q = d, *end = d + n, *last = NULL;
+        while ((q = memchr(q, '\n', (size_t)(end - q)))) {
+            p->line++;
+            last = q++;
+        }
+        p->col = last ? (size_t)(end - last) : p->col + n;
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         char ch = d[i];
         if (ch == '\n' && p->after_cr) {
@@ -244,9 +262,14 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
     char delim = opt && opt->delimiter ? opt->delimiter : keps_csv_sniff(data + skip, len - skip);
     csv_set_delim(&p, (unsigned char)delim);
     feed(&r, &p, &pos, data + skip, len - skip);
+    struct stat st;
+    double total = f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (double)st.st_size : 0;
+    double done = (double)len;
     while (f && !r.status && len == CHUNK) {
+        keps_progress("reading", done, total);
         len = fread(chunk, 1, CHUNK, f);
         feed(&r, &p, &pos, chunk, len);
+        done += (double)len;
     }
     if (!r.status && f && ferror(f))
         r.status = keps_error_at(err, KEPS_EIO, name, 0, 0, "read error");
@@ -293,6 +316,19 @@ keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
 
 /* ---- writer ---- */
 
+int keps_mkstemp(char *tmpl)
+{
+    /* mkstemp creates 0600; a released file should get the usual
+     * permissions (0666 less the umask), like any file the user writes. */
+    int fd = mkstemp(tmpl);
+    if (fd >= 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+    }
+    return fd;
+}
+
 struct keps_csv_writer {
     FILE *f;
     char *path, *tmp;
@@ -321,7 +357,7 @@ keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_err
     }
     memcpy(w->path, path, n + 1);
     snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(w->tmp);
+    int fd = keps_mkstemp(w->tmp);
     if (fd < 0) {
         keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot create the output file: %s", strerror(errno));
         free(w->tmp);
@@ -414,6 +450,64 @@ void keps_csv_writer_abort(keps_csv_writer *w)
     free(w);
 }
 
+/* One column's values as they appear in the file: quoted and escaped where
+ * needed, computed once per distinct value instead of once per cell. */
+typedef struct cell_forms {
+    const char **s;
+    uint32_t *len;
+    char **owned; /* escaped copies to free */
+    size_t nowned;
+} cell_forms;
+
+static char *escaped(const char *v)
+{
+    size_t n = 2;
+    for (const char *p = v; *p; p++)
+        n += 1 + (*p == '"');
+    char *e = malloc(n + 1), *o = e;
+    if (!e)
+        return NULL;
+    *o++ = '"';
+    for (; *v; v++) {
+        if (*v == '"')
+            *o++ = '"';
+        *o++ = *v;
+    }
+    *o++ = '"';
+    *o = '\0';
+    return e;
+}
+
+static int forms_init(cell_forms *f, const keps_column *c, char delim)
+{
+    size_t n = c->nvalues ? c->nvalues : 1;
+    f->s = malloc(n * sizeof *f->s);
+    f->len = malloc(n * sizeof *f->len);
+    f->owned = malloc(n * sizeof *f->owned);
+    f->nowned = 0;
+    if (!f->s || !f->len || !f->owned)
+        return -1;
+    for (uint32_t v = 0; v < c->nvalues; v++) {
+        const char *x = c->values[v];
+        if (*x && needs_quotes(x, delim)) {
+            if (!(x = f->owned[f->nowned++] = escaped(x)))
+                return -1;
+        }
+        f->s[v] = x;
+        f->len[v] = (uint32_t)strlen(x);
+    }
+    return 0;
+}
+
+static void forms_free(cell_forms *f)
+{
+    for (size_t i = 0; i < f->nowned; i++)
+        free(f->owned[i]);
+    free(f->owned);
+    free(f->s);
+    free(f->len);
+}
+
 keps_status keps_csv_write_table(const keps_table *t, const char *path, char delimiter,
                                  const uint32_t *order, keps_error *err)
 {
@@ -421,20 +515,62 @@ keps_status keps_csv_write_table(const keps_table *t, const char *path, char del
     if (!w)
         return err ? err->code : KEPS_EIO;
     const char **f = malloc(t->ncols * sizeof *f);
-    if (!f) {
-        keps_csv_writer_abort(w);
-        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
-    }
-    for (size_t j = 0; j < t->ncols; j++)
-        f[j] = t->cols[j].name;
-    keps_status s = keps_csv_write_row(w, f, t->ncols);
-    for (size_t i = 0; !s && i < t->nrows; i++) {
-        size_t r = order ? order[i] : i;
+    cell_forms *forms = calloc(t->ncols, sizeof *forms);
+    size_t cap = 1 << 20, used = 0;
+    char *buf = malloc(cap);
+    int oom = !f || !forms || !buf;
+    for (size_t j = 0; !oom && j < t->ncols; j++)
+        oom = forms_init(&forms[j], &t->cols[j], w->delim);
+    keps_status s = KEPS_OK;
+    if (!oom) {
         for (size_t j = 0; j < t->ncols; j++)
-            f[j] = keps_table_str(t, j, r);
+            f[j] = t->cols[j].name;
         s = keps_csv_write_row(w, f, t->ncols);
     }
+    /* Rows go through one large buffer: a shuffled release touches the
+     * table at random, and per-character stdio calls would dominate. */
+    for (size_t i = 0; !oom && !s && i < t->nrows; i++) {
+        size_t r = order ? order[i] : i;
+#if defined(__GNUC__)
+        /* Shuffled rows miss the cache in every column: fetch ahead. */
+        if (order && i + 16 < t->nrows)
+            for (size_t j = 0; j < t->ncols; j++)
+                __builtin_prefetch(&t->cols[j].codes[order[i + 16]]);
+#endif
+        for (size_t j = 0; j < t->ncols; j++) {
+            const cell_forms *cf = &forms[j];
+            uint32_t v = t->cols[j].codes[r];
+            size_t n = cf->len[v];
+            if (used + n + 2 > cap) {
+                if (fwrite(buf, 1, used, w->f) != used)
+                    s = KEPS_EIO;
+                used = 0;
+                if (n + 2 > cap) {
+                    char *nb = realloc(buf, n + 2);
+                    if (!nb) {
+                        oom = 1;
+                        break;
+                    }
+                    buf = nb;
+                    cap = n + 2;
+                }
+            }
+            memcpy(buf + used, cf->s[v], n);
+            used += n;
+            buf[used++] = j + 1 < t->ncols ? w->delim : '\n';
+        }
+    }
+    if (!oom && !s && used && fwrite(buf, 1, used, w->f) != used)
+        s = KEPS_EIO;
+    for (size_t j = 0; forms && j < t->ncols; j++)
+        forms_free(&forms[j]);
+    free(forms);
+    free(buf);
     free(f);
+    if (oom) {
+        keps_csv_writer_abort(w);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory writing %s", path);
+    }
     if (s) {
         keps_csv_writer_abort(w);
         return keps_error_at(err, KEPS_EIO, path, 0, 0, "write failed: %s", strerror(errno));

@@ -13,6 +13,7 @@
  * sums are added in chunk order, so the result does not depend on the
  * thread count, the scheduling or the swap-removal order. */
 #include "keps/mdav.h"
+#include "keps/progress.h"
 
 #include "dist.h"
 
@@ -676,7 +677,12 @@ static void mdav_loop(mdav_run *r)
     size_t k = r->k;
     /* initial sum of all records (the centroid of the first round) */
     run_scan(r, r->point, SIZE_MAX, 0, 1);
+    size_t n = r->nrem, step = n / 100 + 1, next = step;
     while (r->nrem >= 3 * k) {
+        if (n - r->nrem >= next) {
+            keps_progress("mdav", (double)(n - r->nrem), (double)n);
+            next += step;
+        }
         set_centroid_point(r);
         cand far = run_scan(r, r->point, SIZE_MAX, 0, 0);
         cand s = group_around(r, far.pos, 0);

@@ -566,7 +566,7 @@ double keps_rr_verify_ldp(const keps_rr_matrix *M, const uint32_t *value, size_t
 
 double keps_rr_matrix_epsilon(const keps_rr_matrix *M)
 {
-    return keps_rr_epsilon(M->m, (uint32_t)M->n);
+    return keps_transition_epsilon(M->m, (uint32_t)M->n);
 }
 
 /* k clipped to the range Def. 7 and 8 allow. */
@@ -635,13 +635,13 @@ keps_status keps_rr_randomize(const keps_rr_matrix *M, const uint32_t *value, si
     /* The project's sampler draws each record from its row of exactly the
      * matrix the verifiers read, so the levels reported are the levels of
      * what was sampled. */
-    keps_rr rr;
-    keps_status st = keps_rr_init(&rr, M->m, (uint32_t)M->n, err);
+    keps_rr_sampler rr;
+    keps_status st = keps_rr_sampler_init(&rr, M->m, (uint32_t)M->n, err);
     if (st)
         return st;
     for (size_t i = 0; i < N; i++)
-        out[i] = keps_rr_apply(rng, &rr, value[i]);
-    keps_rr_free(&rr);
+        out[i] = keps_rr_sampler_apply(rng, &rr, value[i]);
+    keps_rr_sampler_free(&rr);
     return KEPS_OK;
 }
 

@@ -150,7 +150,7 @@ uint32_t keps_sample_categorical(keps_rng *r, const double *p, uint32_t n)
     return v;
 }
 
-double keps_rr_epsilon(const double *m, uint32_t n)
+double keps_transition_epsilon(const double *m, uint32_t n)
 {
     double eps = 0;
     for (uint32_t y = 0; y < n; y++) {
@@ -170,14 +170,14 @@ double keps_rr_epsilon(const double *m, uint32_t n)
     return eps;
 }
 
-void keps_rr_matrix_keep(double p, uint32_t n, double *m)
+void keps_transition_keep(double p, uint32_t n, double *m)
 {
     for (uint32_t x = 0; x < n; x++)
         for (uint32_t y = 0; y < n; y++)
             m[(size_t)x * n + y] = (1 - p) / n + (x == y ? p : 0);
 }
 
-void keps_rr_free(keps_rr *rr)
+void keps_rr_sampler_free(keps_rr_sampler *rr)
 {
     if (rr->rows)
         for (uint32_t x = 0; x < rr->n; x++)
@@ -186,7 +186,7 @@ void keps_rr_free(keps_rr *rr)
     rr->rows = NULL;
 }
 
-int keps_rr_init(keps_rr *rr, const double *matrix, uint32_t n, keps_error *err)
+int keps_rr_sampler_init(keps_rr_sampler *rr, const double *matrix, uint32_t n, keps_error *err)
 {
     rr->n = n;
     rr->rows = n ? calloc(n, sizeof *rr->rows) : NULL;
@@ -198,21 +198,21 @@ int keps_rr_init(keps_rr *rr, const double *matrix, uint32_t n, keps_error *err)
         for (uint32_t y = 0; y < n; y++)
             sum += matrix[(size_t)x * n + y];
         if (!(fabs(sum - 1) <= 1e-9)) {
-            keps_rr_free(rr);
+            keps_rr_sampler_free(rr);
             return keps_error_set(err, KEPS_EINPUT,
                                   "row %u of the transition matrix sums to %.17g, not 1", x, sum);
         }
         int rc = keps_categorical_init(&rr->rows[x], matrix + (size_t)x * n, n, err);
         if (rc != KEPS_OK) {
-            keps_rr_free(rr);
+            keps_rr_sampler_free(rr);
             return rc;
         }
     }
-    rr->epsilon = keps_rr_epsilon(matrix, n);
+    rr->epsilon = keps_transition_epsilon(matrix, n);
     return KEPS_OK;
 }
 
-uint32_t keps_rr_apply(keps_rng *r, const keps_rr *rr, uint32_t value)
+uint32_t keps_rr_sampler_apply(keps_rng *r, const keps_rr_sampler *rr, uint32_t value)
 {
     return keps_categorical_draw(r, &rr->rows[value]);
 }

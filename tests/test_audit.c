@@ -117,9 +117,9 @@ static void audit_rr(void **state)
     (void)state;
     keps_rng *r = keps_rng_new_seeded(64);
     double mat[16];
-    keps_rr_matrix_keep(0.6, 4, mat);
-    keps_rr rr;
-    assert_int_equal(keps_rr_init(&rr, mat, 4, NULL), 0);
+    keps_transition_keep(0.6, 4, mat);
+    keps_rr_sampler rr;
+    assert_int_equal(keps_rr_sampler_init(&rr, mat, 4, NULL), 0);
     keps_audit_rr m = {&rr, 0, 1};
     keps_audit_opts o = opts(rr.epsilon, 1);
     keps_audit_result res;
@@ -130,7 +130,7 @@ static void audit_rr(void **state)
     o.epsilon = log(7.0) - 0.3;
     assert_int_equal(keps_audit_run(r, keps_audit_rr_fn, &m, &o, &res, NULL), 0);
     assert_true(res.violation);
-    keps_rr_free(&rr);
+    keps_rr_sampler_free(&rr);
     keps_rng_free(r);
 }
 

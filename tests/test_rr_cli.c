@@ -167,13 +167,49 @@ static void test_rr_mondrian(void **state)
     assert_int_equal(run_keps(cmd, out, sizeof out, err, sizeof err), 2);
 }
 
+/* --partition ola: ages 20,21,22,40,41,42 with the hierarchy
+ * 2x -> 20-29 -> *, 4x -> 40-49 -> *. At k = 3 the bottom node has classes
+ * of 1, level 1 gives {20-29: 3, 40-49: 3}: the only 3-anonymous node below
+ * the top, and the one OLA must pick (lower loss than '*'). */
+static void test_rr_ola(void **state)
+{
+    (void)state;
+    const char *in = temp_file("age,disease\n20,flu\n21,cold\n22,flu\n40,cancer\n41,flu\n42,cold\n");
+    const char *h = temp_file("20;20-29;*\n21;20-29;*\n22;20-29;*\n40;40-49;*\n41;40-49;*\n42;40-49;*\n");
+    char rel[64], cmd[512];
+    snprintf(rel, sizeof rel, "%s.out.csv", in);
+    snprintf(cmd, sizeof cmd,
+             "rr --mechanism ldp -i %s -o %s --sensitive disease --qi age:%s --partition ola -k 3 -p 0.5 "
+             "--seed 1 --keep-order --json",
+             in, rel, h);
+    assert_int_equal(run_keps(cmd, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"partition\":\"ola\""));
+    assert_non_null(strstr(out, "\"transformation\":{\"age\":1}"));
+    assert_double_near(json_num(out, "classes"), 2, 0);
+    assert_double_near(json_num(out, "smallest_class"), 3, 0);
+    FILE *f = fopen(rel, "r");
+    assert_non_null(f);
+    char line[256];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(strstr(line, "20-29,"));
+    fclose(f);
+    unlink(rel);
+    /* k = 4: only the top node works, still without suppression */
+    snprintf(cmd, sizeof cmd, "rr --mechanism ldp -i %s --sensitive disease --qi age:%s --partition ola -k 4 -p 0.5 "
+             "--json", in, h);
+    assert_int_equal(run_keps(cmd, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"transformation\":{\"age\":2}"));
+    assert_double_near(json_num(out, "classes"), 1, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_implies_ldp_to_kt), cmocka_unit_test(test_implies_kt_to_ldp),
         cmocka_unit_test(test_implies_kt_to_kdp), cmocka_unit_test(test_implies_refusals),
         cmocka_unit_test(test_rr_calculators),    cmocka_unit_test(test_rr_command),
-        cmocka_unit_test(test_rr_mondrian),
+        cmocka_unit_test(test_rr_mondrian),       cmocka_unit_test(test_rr_ola),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

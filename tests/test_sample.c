@@ -95,31 +95,31 @@ static void randomized_response(void **state)
 {
     (void)state;
     double m[16];
-    keps_rr_matrix_keep(0.6, 4, m);
+    keps_transition_keep(0.6, 4, m);
     assert_double_near(m[0], 0.7, 1e-15);
     assert_double_near(m[1], 0.1, 1e-15);
-    keps_rr rr;
-    assert_int_equal(keps_rr_init(&rr, m, 4, NULL), 0);
+    keps_rr_sampler rr;
+    assert_int_equal(keps_rr_sampler_init(&rr, m, 4, NULL), 0);
     assert_double_near(rr.epsilon, log(7.0), 1e-12);
     keps_rng *r = keps_rng_new_seeded(53);
     long cnt[4] = {0};
     const long n = 400000;
     for (long i = 0; i < n; i++)
-        cnt[keps_rr_apply(r, &rr, 2)]++;
+        cnt[keps_rr_sampler_apply(r, &rr, 2)]++;
     double p[4] = {0.1, 0.1, 0.7, 0.1};
     assert_true(chi_square(cnt, p, 4, n) < 16.266);
     for (int i = 0; i < 1000; i++)
         assert_true(keps_rr_sample(r, m, 4, 3) < 4);
     assert_int_equal(keps_rr_sample(r, m, 4, 4), 4);
-    keps_rr_free(&rr);
+    keps_rr_sampler_free(&rr);
     /* A row not summing to 1 is refused; a zero next to a positive entry in
      * a column means no finite epsilon. */
     double badm[4] = {0.5, 0.4, 0.5, 0.5};
     keps_error err = {0};
-    assert_int_equal(keps_rr_init(&rr, badm, 2, &err), KEPS_EINPUT);
+    assert_int_equal(keps_rr_sampler_init(&rr, badm, 2, &err), KEPS_EINPUT);
     assert_non_null(strstr(err.msg, "row 0"));
     double zero[4] = {1, 0, 0.5, 0.5};
-    assert_true(isinf(keps_rr_epsilon(zero, 2)));
+    assert_true(isinf(keps_transition_epsilon(zero, 2)));
     keps_rng_free(r);
 }
 

@@ -81,7 +81,7 @@ typedef struct keps_audit_geometric {
 int keps_audit_geometric_fn(void *ctx, keps_rng *r, int which, double *out);
 
 typedef struct keps_audit_rr {
-    const keps_rr *rr;
+    const keps_rr_sampler *rr;
     uint32_t value_a, value_b;
 } keps_audit_rr;
 int keps_audit_rr_fn(void *ctx, keps_rng *r, int which, double *out);

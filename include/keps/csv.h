@@ -46,6 +46,9 @@ keps_status keps_csv_writer_commit(keps_csv_writer *w, keps_error *err);
 /* Closes and removes the temporary file. Frees w. NULL is fine. */
 void keps_csv_writer_abort(keps_csv_writer *w);
 
+/* mkstemp() whose file gets mode 0666 & ~umask instead of 0600. */
+int keps_mkstemp(char *tmpl);
+
 /* Writes a whole table; order = row permutation or NULL for input order. */
 keps_status keps_csv_write_table(const keps_table *t, const char *path, char delimiter,
                                  const uint32_t *order, keps_error *err);

@@ -37,11 +37,7 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
 {
     const keps_schema *s = L->s;
     cli_report_begin(c, j, "ola");
-    keps_json_int(j, "input_rows", (long long)n->input_rows);
-    keps_json_int(j, "output_rows", (long long)n->output_rows);
-    keps_json_int(j, "suppressed_rows", (long long)n->suppressed_rows);
-    keps_json_int(j, "removed_rows", (long long)n->removed_rows);
-    keps_json_int(j, "unsampled_rows", 0);
+    cli_report_counts(j, n);
     keps_json_object(j, "guarantee");
     keps_json_str(j, "model", "k-anonymity");
     keps_json_int(j, "k", (long long)p->k);
@@ -96,12 +92,7 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
                           r->metrics.v[KEPS_METRIC_DM], r->metrics.v[KEPS_METRIC_AECS],
                           r->metrics.v[KEPS_METRIC_ENTROPY], (unsigned long long)r->nodes_evaluated,
                           (unsigned long long)r->nodes_total, r->nminimal);
-    /* With -o - the release is on stdout: the summary goes to stderr. */
-    const char *out = cli_str(c, "output");
-    int to_stdout = out && strcmp(out, "-") == 0;
-    if (to_stdout && !c->json && !c->quiet)
-        fputs(text, stderr);
-    int rc = cli_emit_report(c, j, to_stdout ? NULL : text);
+    int rc = cli_emit_report(c, j, text);
     free(text);
     return rc;
 }

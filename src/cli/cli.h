@@ -89,6 +89,10 @@ int cli_write_release(cli_ctx *c, const keps_table *release);
 /* Writes the report to --report (temp + rename) and prints it on stdout
  * with --json. text, if not NULL, is printed on stdout without --json. */
 int cli_emit_report(cli_ctx *c, keps_json *report, const char *text);
+/* The row accounting every release reports: input_rows, output_rows (rows
+ * written), released_rows, suppressed_rows, removed_rows, unsampled_rows,
+ * with released + suppressed + unsampled = input. */
+void cli_report_counts(keps_json *j, const keps_counts *n);
 /* Starts a report object with the keys every method shares. */
 void cli_report_begin(cli_ctx *c, keps_json *j, const char *method);
 /* Milliseconds since an arbitrary origin (monotonic). */
@@ -97,6 +101,8 @@ double cli_now_ms(void);
  * second, and --quiet is off. done <= total. */
 void cli_progress(cli_ctx *c, const char *what, double done, double total);
 void cli_progress_end(cli_ctx *c);
+/* Connects the library's progress reports (keps/progress.h) to cli_progress. */
+void cli_progress_install(cli_ctx *c);
 
 /* Parts of commands that live in their own files. */
 int cli_anonymize_ola(cli_ctx *c);

@@ -83,7 +83,7 @@ typedef struct audit_setup {
     keps_audit_laplace lap;
     keps_audit_geometric geo;
     keps_audit_rr rra;
-    keps_rr rr;
+    keps_rr_sampler rr;
     keps_audit_expmech em;
     double *ua, *ub;
 } audit_setup;
@@ -131,10 +131,10 @@ static int setup_rr(cli_ctx *c, audit_setup *a)
         m = malloc((size_t)nn * nn * sizeof *m);
         if (!m)
             return cli_usage_error(c, "out of memory");
-        keps_rr_matrix_keep(p, nn, m);
+        keps_transition_keep(p, nn, m);
     }
     keps_error err = {0};
-    int rc = keps_rr_init(&a->rr, m, nn, &err);
+    int rc = keps_rr_sampler_init(&a->rr, m, nn, &err);
     free(m);
     if (rc)
         return cli_fail(c, &err);
@@ -227,7 +227,7 @@ static int run(cli_ctx *c)
         if (!rc && res.violation)
             rc = 1;
     }
-    keps_rr_free(&a.rr);
+    keps_rr_sampler_free(&a.rr);
     free(a.ua);
     free(a.ub);
     return rc;

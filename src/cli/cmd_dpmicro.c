@@ -116,10 +116,8 @@ static int report(cli_ctx *c, const keps_table *t, const size_t *cols, const kep
 {
     keps_json j;
     cli_report_begin(c, &j, "dpmicro");
-    keps_json_int(&j, "input_rows", (long long)r->n);
-    keps_json_int(&j, "output_rows", (long long)r->n);
-    keps_json_int(&j, "suppressed_rows", 0);
-    keps_json_int(&j, "unsampled_rows", 0);
+    keps_counts n = {.input_rows = r->n, .output_rows = r->n};
+    cli_report_counts(&j, &n);
     guarantee_json(&j, r, p, unlink, from_data);
     kdp_noise_scale_json(&j, t, cols, r->m, r->scale);
     keps_json_object(&j, "bounds");

@@ -136,11 +136,11 @@ static int report(cli_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, c
     size_t csup = r->confident_suppressed_rows, removed = cli_flag(c, "remove-suppressed");
     cli_report_begin(c, &j, "kepsilon");
     keps_json_str(&j, "algorithm", o->algorithm);
-    keps_json_int(&j, "input_rows", (long long)r->n);
-    keps_json_int(&j, "output_rows", (long long)(r->released - csup));
-    keps_json_int(&j, "suppressed_rows", (long long)(src->suppressed + csup));
-    keps_json_int(&j, "unsampled_rows", 0);
-    keps_json_int(&j, "rows_written", (long long)(removed ? r->released - csup : r->n));
+    keps_counts n = {.input_rows = r->n,
+                     .output_rows = removed ? r->released - csup : r->n,
+                     .suppressed_rows = src->suppressed + csup,
+                     .removed_rows = removed ? src->suppressed + csup : 0};
+    cli_report_counts(&j, &n);
     keps_json_int(&j, "k_anonymization_suppressed_rows", (long long)src->suppressed);
     keps_json_object(&j, "guarantee");
     keps_json_str(&j, "model", "(k,epsilon)-anonymity");

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "keps/mondrian.h"
+#include "ksrc.h"
 #include "keps/release.h"
 #include "keps/rr.h"
 
@@ -35,10 +36,11 @@ static const cli_opt opt_dp_k = {"dp-k", 0, "K", 0,
 static const cli_opt opt_k = {"k", 'k', "K", 0,
                               "check that the input is K-anonymous on the --qi columns (exit 1 if not)", "-k 5"};
 
-static const cli_opt opt_partition = {"partition", 0, "given|mondrian", 0,
+static const cli_opt opt_partition = {"partition", 0, "given|mondrian|ola", 0,
                                       "given (default): the classes are the input's --qi values as they stand (a "
-                                      "k-anonymous input); mondrian: partition with Mondrian at -k first and "
-                                      "release the generalized QIs",
+                                      "k-anonymous input); mondrian: partition with Mondrian at -k first; ola: "
+                                      "OLA's optimal full-domain generalization at -k without suppression (the "
+                                      "--qi need hierarchies); both release the generalized QIs",
                                       "--partition mondrian"};
 
 static const cli_opt *const opts[] = {&opt_mechanism, &cli_opt_input, &cli_opt_output, &cli_opt_sensitive,
@@ -62,6 +64,8 @@ typedef struct rr_run {
     keps_rr_matrix M;
     keps_mondrian_result mond; /* with --partition mondrian */
     int use_mondrian;
+    ksrc ola;                  /* with --partition ola */
+    int use_ola;
     char (*label)[256];        /* [nqi] labels of the row being released */
     double eps_target, t_target; /* NAN if not given */
 } rr_run;
@@ -71,6 +75,8 @@ static void rr_run_free(rr_run *r)
     keps_rr_matrix_free(&r->M);
     if (r->use_mondrian)
         keps_mondrian_result_free(&r->mond);
+    if (r->use_ola && r->ola.free)
+        r->ola.free(&r->ola);
     free(r->label);
     free(r->nvalues);
     free(r->value);
@@ -109,7 +115,7 @@ static int rr_prepare(cli_ctx *c, rr_run *r)
         qc[j] = r->t->cols[s->qi[j].col].codes;
     if (!st)
         st = keps_rr_joint_codes(r->nsens, sc, r->nvalues, r->N, r->value, &r->n, &err);
-    if (!st && !r->use_mondrian)
+    if (!st && !r->use_mondrian && !r->use_ola)
         st = keps_rr_classes(s->nqi, qc, r->N, r->cls, &r->nclasses, &r->k, &err);
     if (!st && !(r->freq = malloc(r->n * sizeof *r->freq)))
         st = KEPS_ENOMEM;
@@ -185,8 +191,10 @@ static const char *rr_cell(void *ctx, size_t row, size_t col)
             keps_rr_joint_split(r->out[row], r->nsens, r->nvalues, split);
             return r->t->cols[col].values[split[q]];
         }
-    for (size_t q = 0; r->use_mondrian && q < r->s->nqi; q++)
+    for (size_t q = 0; (r->use_mondrian || r->use_ola) && q < r->s->nqi; q++)
         if (r->s->qi[q].col == col) {
+            if (r->use_ola)
+                return r->ola.label(&r->ola, row, q, r->label[q]);
             keps_mondrian_label(r->s, &r->mond, r->cls[row], q, r->label[q], sizeof r->label[q]);
             return r->label[q];
         }
@@ -210,16 +218,22 @@ static int rr_release(cli_ctx *c, rr_run *r, size_t *changed)
     return rc;
 }
 
-/* --partition mondrian: classes from Mondrian at -k on the --qi columns. */
-static int rr_mondrian(cli_ctx *c, rr_run *r, long k)
+/* --partition mondrian|ola: classes from Mondrian or OLA at -k on the --qi
+ * columns (OLA without suppression, so that every class has >= k records). */
+static int rr_partition(cli_ctx *c, rr_run *r, long k)
 {
     const char *part = cli_str(c, "partition");
     if (!part || !strcmp(part, "given"))
         return 0;
-    if (strcmp(part, "mondrian"))
-        return cli_usage_error(c, "--partition '%s': expected given or mondrian", part);
+    if (strcmp(part, "mondrian") && strcmp(part, "ola"))
+        return cli_usage_error(c, "--partition '%s': expected given, mondrian or ola", part);
     if (!k)
-        return cli_usage_error(c, "--partition mondrian needs -k K");
+        return cli_usage_error(c, "--partition %s needs -k K", part);
+    if (!strcmp(part, "ola")) {
+        int rc = ksrc_ola(c, r->s, (size_t)k, &r->ola);
+        r->use_ola = r->ola.free != NULL; /* so that rr_run_free releases it */
+        return rc;
+    }
     keps_error err = {0};
     if (keps_mondrian(r->s, r->t, (size_t)k, &r->mond, &err))
         return cli_fail(c, &err);
@@ -236,6 +250,32 @@ static void rr_use_mondrian_classes(rr_run *r)
     for (size_t c = 0; c < r->nclasses; c++)
         if (r->mond.size[c] < r->k)
             r->k = r->mond.size[c];
+}
+
+/* After rr_prepare: take OLA's classes (it ran without suppression, so no
+ * row is KEPS_NONE); count them and find the smallest. */
+static int rr_use_ola_classes(cli_ctx *c, rr_run *r)
+{
+    uint32_t *size = calloc(r->N, sizeof *size);
+    if (!size)
+        return cli_usage_error(c, "out of memory");
+    r->nclasses = 0;
+    for (size_t i = 0; i < r->N; i++) {
+        uint32_t k = r->cls[i] = r->ola.cls[i];
+        if (k == KEPS_NONE || k >= r->N) {
+            free(size);
+            return cli_usage_error(c, "--partition ola: a record was suppressed; use --partition given on an "
+                                      "anonymized input instead");
+        }
+        if (size[k]++ == 0)
+            r->nclasses++;
+    }
+    r->k = r->N;
+    for (size_t k = 0; k < r->N; k++)
+        if (size[k] && size[k] < r->k)
+            r->k = size[k];
+    free(size);
+    return 0;
 }
 
 static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, const rr_run *r)
@@ -283,14 +323,14 @@ static int rr_report(cli_ctx *c, rr_run *r, size_t changed, double t0, double t_
     double t_end = cli_now_ms();
     keps_json j;
     cli_report_begin(c, &j, "rr");
-    keps_json_int(&j, "input_rows", (long long)r->N);
-    keps_json_int(&j, "output_rows", (long long)r->N);
-    keps_json_int(&j, "suppressed_rows", 0);
-    keps_json_int(&j, "unsampled_rows", 0);
+    keps_counts n = {.input_rows = r->N, .output_rows = r->N};
+    cli_report_counts(&j, &n);
     keps_json_int(&j, "changed_rows", (long long)changed);
     keps_json_str(&j, "mechanism", cli_str(c, "mechanism"));
     keps_json_int(&j, "categories", (long long)r->n);
-    keps_json_str(&j, "partition", r->use_mondrian ? "mondrian" : "given");
+    keps_json_str(&j, "partition", r->use_mondrian ? "mondrian" : r->use_ola ? "ola" : "given");
+    if (r->use_ola)
+        r->ola.json(&r->ola, &j);
     keps_json_int(&j, "classes", (long long)r->nclasses);
     keps_json_int(&j, "smallest_class", (long long)r->k);
     if (r->par.kind != KEPS_RR_TCLOSE)
@@ -336,11 +376,13 @@ static int run(cli_ctx *c)
     if (!rc)
         rc = cli_build_schema(c, r.t, &r.s);
     if (!rc)
-        rc = rr_mondrian(c, &r, kreq);
+        rc = rr_partition(c, &r, kreq);
     if (!rc)
         rc = rr_prepare(c, &r);
     if (!rc && r.use_mondrian)
         rr_use_mondrian_classes(&r);
+    if (!rc && r.use_ola)
+        rc = rr_use_ola_classes(c, &r);
     if (!rc && r.N < 2)
         rc = cli_usage_error(c, "the input has %zu record(s): randomized response needs at least 2", r.N);
     if (!rc && kreq && r.k < (size_t)kreq) {
@@ -380,8 +422,8 @@ const cli_cmd cmd_rr = {
     "[options]",
     "Randomizes a nominal sensitive column (several --sensitive columns are randomized as one joint value) "
     "record by record, as Ekenstedt et al. 2022 (SPEC 7). The input should be k-anonymous: its records are "
-    "grouped into equivalence classes by their --qi values as they stand (or, with --partition mondrian, "
-    "by Mondrian at -k, whose generalized QIs are released). ldp keeps each value with probability "
+    "grouped into equivalence classes by their --qi values as they stand (or, with --partition mondrian|ola, "
+    "by Mondrian or OLA at -k, whose generalized QIs are released). ldp keeps each value with probability "
     "p and otherwise draws uniformly from the categories (epsilon = ln(1 + n p/(1-p))); tclose keeps with p_t "
     "and otherwise draws from the data's own distribution (multiplicative t by eq. (2)); both runs tclose then "
     "ldp. Keep probabilities come from -p/--pt or, as the largest that meet them, from --epsilon/--t. The "

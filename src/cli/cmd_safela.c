@@ -55,11 +55,7 @@ static void report(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_sa
                    const keps_safela_params *p, double total_ms)
 {
     cli_report_begin(c, j, "safela");
-    keps_json_int(j, "input_rows", (long long)r->counts.input_rows);
-    keps_json_int(j, "output_rows", (long long)r->counts.output_rows);
-    keps_json_int(j, "suppressed_rows", (long long)r->counts.suppressed_rows);
-    keps_json_int(j, "removed_rows", (long long)r->counts.removed_rows);
-    keps_json_int(j, "unsampled_rows", (long long)r->counts.unsampled_rows);
+    cli_report_counts(j, &r->counts);
     keps_json_int(j, "sample_size", (long long)r->sample_size);
     keps_json_object(j, "guarantee");
     keps_json_str(j, "model", "(beta,epsilon,delta)-DPS");

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "keps/csv.h"
+#include "keps/progress.h"
 
 static int parse_delim(const cli_ctx *c, char *out)
 {
@@ -148,7 +149,7 @@ static int write_file_atomic(const cli_ctx *c, const char *path, const char *tex
     if (!tmp)
         return 2;
     snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    int fd = keps_mkstemp(tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
     if (f)
@@ -176,11 +177,25 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
     const char *rp = cli_str(c, "report");
     if (rp && write_file_atomic(c, rp, js))
         return 2;
+    /* With -o - the release owns stdout: the summary goes to stderr. */
+    const char *out = cli_str(c, "output");
+    FILE *f = out && strcmp(out, "-") == 0 ? stderr : stdout;
     if (c->json)
-        printf("%s\n", js);
-    else if (text)
-        fputs(text, stdout);
+        fprintf(f, "%s\n", js);
+    else if (text && !(f == stderr && c->quiet))
+        fputs(text, f);
     return 0;
+}
+
+void cli_report_counts(keps_json *j, const keps_counts *n)
+{
+    keps_json_int(j, "input_rows", (long long)n->input_rows);
+    keps_json_int(j, "output_rows", (long long)n->output_rows);
+    keps_json_int(j, "released_rows",
+                  (long long)(n->input_rows - n->suppressed_rows - n->unsampled_rows));
+    keps_json_int(j, "suppressed_rows", (long long)n->suppressed_rows);
+    keps_json_int(j, "removed_rows", (long long)n->removed_rows);
+    keps_json_int(j, "unsampled_rows", (long long)n->unsampled_rows);
 }
 
 void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
@@ -204,7 +219,7 @@ void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
         }
     }
     keps_json_end(j);
-    keps_json_bool(j, "seeded", c->rng && keps_rng_is_seeded(c->rng));
+    keps_json_bool(j, "seeded", cli_str(c, "seed") != NULL); /* seeded output is not private */
     if (c->input) {
         /* Missing values are a value of their own; say how many there were. */
         keps_json_object(j, "missing_values");
@@ -232,16 +247,30 @@ void cli_progress(cli_ctx *c, const char *what, double done, double total)
     double now = cli_now_ms();
     if (progress_start < 0)
         progress_start = now;
-    if (now - progress_start < 1000)
+    static double last;
+    if (now - progress_start < 1000 || now - last < 100)
         return;
-    fprintf(stderr, "\r%s: %5.1f%%", what, total > 0 ? 100.0 * done / total : 0.0);
+    last = now;
+    fprintf(stderr, "\r%s: %5.1f%%\033[K", what, total > 0 ? 100.0 * done / total : 0.0);
     progress_shown = 1;
 }
 
 void cli_progress_end(cli_ctx *c)
 {
+    (void)c;
     if (progress_shown)
         fputs("\r\033[K", stderr);
     progress_shown = 0;
     progress_start = -1;
+}
+
+static void progress_hook(const char *what, double done, double total, void *ud)
+{
+    cli_progress(ud, what, done, total);
+}
+
+void cli_progress_install(cli_ctx *c)
+{
+    if (!c->quiet && isatty(STDERR_FILENO))
+        keps_progress_hook(progress_hook, c);
 }

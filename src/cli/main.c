@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "keps/progress.h"
 
 int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv);
 void cli_ctx_free(cli_ctx *c);
@@ -38,8 +39,12 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_ctx c;
     int rc = cli_parse(&c, cmd, argc, argv);
-    if (rc < 0)
+    if (rc < 0) {
+        cli_progress_install(&c);
         rc = cmd->run(&c);
+        cli_progress_end(&c);
+        keps_progress_hook(NULL, NULL);
+    }
     cli_ctx_free(&c);
     fflush(stdout);
     return rc;

@@ -25,10 +25,8 @@ int micro_setup(cli_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps
 void micro_report_head(cli_ctx *c, keps_json *j, const char *method, size_t rows, size_t k)
 {
     cli_report_begin(c, j, method);
-    keps_json_int(j, "input_rows", (long long)rows);
-    keps_json_int(j, "output_rows", (long long)rows);
-    keps_json_int(j, "suppressed_rows", 0);
-    keps_json_int(j, "unsampled_rows", 0);
+    keps_counts n = {.input_rows = rows, .output_rows = rows};
+    cli_report_counts(j, &n);
     keps_json_object(j, "guarantee");
     keps_json_str(j, "model", "k-anonymity");
     keps_json_int(j, "k", (long long)k);
