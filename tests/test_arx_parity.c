@@ -197,25 +197,25 @@ static const char *const arx_names[] = {"Precision(false)", "Precision(true)", "
                                         "Discernability(true)", "AECS", "Entropy(false)", "Entropy(true)"};
 
 /* keps's value of ARX metric am at node lv (k, classes c). */
-static double keps_value(dataset *d, arx_metric am, const int *lv, const keps_node_classes *c, size_t k)
+static double keps_value(keps_metrics *m, arx_metric am, const int *lv, const keps_node_classes *c, size_t k)
 {
     switch (am) {
     case ARX_PREC_NM:
-        return keps_metrics_score(d->m, KEPS_METRIC_PREC, lv, c, k);
+        return keps_metrics_score(m, KEPS_METRIC_PREC, lv, c, k);
     case ARX_PREC_M:
-        return keps_metrics_bound(d->m, KEPS_METRIC_PREC, lv, NULL);
+        return keps_metrics_bound(m, KEPS_METRIC_PREC, lv, NULL);
     case ARX_LOSS_RANK:
-        return keps_metrics_score(d->m, KEPS_METRIC_LOSS, lv, c, k);
+        return keps_metrics_score(m, KEPS_METRIC_LOSS, lv, c, k);
     case ARX_DM_NM:
-        return keps_metrics_score(d->m, KEPS_METRIC_DM, lv, c, k);
+        return keps_metrics_score(m, KEPS_METRIC_DM, lv, c, k);
     case ARX_DM_M:
-        return keps_metrics_bound(d->m, KEPS_METRIC_DM, lv, c);
+        return keps_metrics_bound(m, KEPS_METRIC_DM, lv, c);
     case ARX_AECS:
-        return keps_metrics_score(d->m, KEPS_METRIC_AECS, lv, c, k);
+        return keps_metrics_score(m, KEPS_METRIC_AECS, lv, c, k);
     case ARX_ENT_NM:
-        return keps_metrics_score(d->m, KEPS_METRIC_ENTROPY, lv, c, k);
+        return keps_metrics_score(m, KEPS_METRIC_ENTROPY, lv, c, k);
     case ARX_ENT_M:
-        return keps_metrics_bound(d->m, KEPS_METRIC_ENTROPY, lv, NULL);
+        return keps_metrics_bound(m, KEPS_METRIC_ENTROPY, lv, NULL);
     }
     return NAN;
 }
@@ -246,7 +246,7 @@ static int pair_matches(dataset *d, const metric_case *mc, const char *const *p,
     parse_levels(p[0], lv, d->L->q);
     keps_node_classes c;
     node_classes(d, lv, &c);
-    *got = keps_value(d, mc->am, lv, &c, mc->k);
+    *got = keps_value(d->m, mc->am, lv, &c, mc->k);
     *want = mc->am == ARX_LOSS_RANK ? geo_of_vector(p[1], d->L->q) : strtod(p[1], NULL);
     keps_node_classes_free(&c);
     return arx_close(*got, *want);
@@ -397,8 +397,7 @@ typedef struct ola_case {
 /* Feasible-node optimum of an ARX metric, by exhaustive scan (independent
  * of OLA's search): minimum and how many nodes attain it. */
 typedef struct scan_min {
-    dataset *d;
-    keps_metrics *m[2];
+    keps_metrics *m[2]; /* one per scan thread (metrics hold scratch) */
     arx_metric am;
     size_t k, lim;
     double best[2];
@@ -410,10 +409,7 @@ static int scan_cb(const keps_node_info *ni, int thread, void *ud)
     scan_min *x = ud;
     if (ni->suppressed > x->lim)
         return 0;
-    keps_metrics *keep = x->d->m;
-    x->d->m = x->m[thread];
-    double v = keps_value(x->d, x->am, ni->levels, ni->classes, x->k);
-    x->d->m = keep;
+    double v = keps_value(x->m[thread], x->am, ni->levels, ni->classes, x->k);
     if (v < x->best[thread] || (v == x->best[thread] && ni->id < x->best_id[thread])) {
         x->best[thread] = v;
         x->best_id[thread] = ni->id;
@@ -432,7 +428,7 @@ static void check_ola_case(dataset *d, const ola_case *c, keps_metric km, int sc
     size_t lim = (size_t)floor(c->s * (double)d->L->nrows + 1e-9);
     /* ARX's node is feasible and keps scores it as ARX does */
     assert_true(keps_node_classes_suppressed(&cl, c->k, NULL) <= lim);
-    double v = keps_value(d, c->am, lv, &cl, c->k);
+    double v = keps_value(d->m, c->am, lv, &cl, c->k);
     if (!arx_close(v, c->loss))
         fail_msg("%s: ARX loss %.17g, keps %.17g at %s", c->id, c->loss, v, c->node);
     keps_node_classes_free(&cl);
@@ -457,7 +453,7 @@ static void check_ola_case(dataset *d, const ola_case *c, keps_metric km, int sc
 
     if (!scan)
         return;
-    scan_min x = {d, {keps_metrics_new(d->L), keps_metrics_new(d->L)}, c->am, c->k, lim, {INFINITY, INFINITY},
+    scan_min x = {{keps_metrics_new(d->L), keps_metrics_new(d->L)}, c->am, c->k, lim, {INFINITY, INFINITY},
                   {UINT64_MAX, UINT64_MAX}};
     assert_int_equal(keps_lattice_scan(d->L, c->k, scan_cb, &x, 2, &err), KEPS_OK);
     int t = x.best[1] < x.best[0] || (x.best[1] == x.best[0] && x.best_id[1] < x.best_id[0]);
