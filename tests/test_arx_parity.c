@@ -31,7 +31,7 @@
  * ARX's Height metric has no keps counterpart; those cases are left out.
  *
  * cup data lives only in ../shared (it must never be committed): those
- * tests read /work/shared/data/cup (or $KEPS_SHARED_DATA/cup) and skip with a
+ * tests read <source dir>/../shared/data/cup (or $KEPS_SHARED_DATA/cup) and skip with a
  * message when it is absent. fars: ARX's expectations are for the full
  * fars.csv (100,937 rows), which is not available (only a 10% subset), so
  * none can be checked. */
@@ -123,7 +123,10 @@ static const char *cup_dir(void)
 {
     static char dir[1024];
     const char *base = getenv("KEPS_SHARED_DATA");
-    snprintf(dir, sizeof dir, "%s/cup", base && *base ? base : "/work/shared/data");
+    if (base && *base)
+        snprintf(dir, sizeof dir, "%s/cup", base);
+    else
+        snprintf(dir, sizeof dir, "%s/../shared/data/cup", KEPS_SOURCE_DIR);
     char f[1100];
     snprintf(f, sizeof f, "%s/cup.csv", dir);
     if (access(f, R_OK) != 0) {
