@@ -245,10 +245,19 @@ static const keps_node_classes *source_for(ola *o, const int *levels, uint64_t i
         }
         memcpy(mid, flv, L->q * sizeof *mid);
         mid[d] = levels[d];
+        size_t from_n = from->n; /* eval may evict (move) from's entry */
         const keps_node_classes *mc = eval(o, mid);
         free(mid);
         if (!mc)
             return NULL;
+        /* Staging progresses only while the intermediate node has fewer
+         * classes than its source. If it has as many (generalizing that
+         * coordinate merged no classes: on cup.csv, ZIP's and the other
+         * wide hierarchies do this near the bottom), cache_source would
+         * hand back the same source and this loop would never end: roll up
+         * from the intermediate node instead (valid until the next eval). */
+        if (mc->n >= from_n)
+            return mc;
     }
 }
 
