@@ -29,12 +29,17 @@ static inline int next_bit(bitsrc *b)
     return x;
 }
 
-/* m fair bits, 1 <= m <= 63 (leftover bits fewer than m are dropped). */
+/* m fair bits, 1 <= m <= 63. Leftover bits are spliced with the next
+ * word rather than dropped: the CSPRNG is a large share of the cost. */
 static inline uint64_t next_bits(bitsrc *b, int m)
 {
     if (b->n < m) {
-        b->w = keps_rng_u64(b->r);
-        b->n = 64;
+        uint64_t low = b->w, w = keps_rng_u64(b->r);
+        int have = b->n, need = m - have; /* 1 <= need <= 63 */
+        uint64_t x = low | ((w & ((UINT64_C(1) << need) - 1)) << have);
+        b->w = w >> need;
+        b->n = 64 - need;
+        return x;
     }
     uint64_t x = b->w & ((UINT64_C(1) << m) - 1);
     b->w >>= m;
