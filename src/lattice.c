@@ -1,6 +1,7 @@
 /* keps: generalization lattice, node evaluation by roll-up, full scan.
  * See include/keps/lattice.h for the model. */
 #include "keps/lattice.h"
+#include "keps/progress.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -620,6 +621,8 @@ static void *scan_main(void *arg)
     scan_ctx *x = t->ctx;
     for (;;) {
         uint64_t i = atomic_fetch_add(&x->next, 1);
+        if (t->id == 0 && i < x->ntasks) /* thread 0 is the caller's: progress is its to report */
+            keps_progress("lattice scan", (double)i, (double)x->ntasks);
         if (i >= x->ntasks || atomic_load(&x->stop) || scan_task(t, x->order[i]))
             break;
     }
