@@ -163,20 +163,50 @@ int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, lo
 
 /* ---- help ---- */
 
+/* Prints text word-wrapped to 80 columns, each line indented. */
+static void wrap(FILE *f, const char *text, int indent)
+{
+    const int width = 80;
+    int col = 0;
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, " ");
+        if (!n)
+            break;
+        if (col > 0 && col + 1 + (int)n > width) {
+            fputc('\n', f);
+            col = 0;
+        }
+        if (col == 0)
+            col = fprintf(f, "%*s", indent, "");
+        else
+            col += fprintf(f, " ");
+        col += fprintf(f, "%.*s", (int)n, p);
+        p += n;
+    }
+    fputc('\n', f);
+}
+
 static void print_opt(FILE *f, const cli_opt *o)
 {
     char head[96];
     if (o->shortc)
         snprintf(head, sizeof head, "-%c, --%s%s%s", o->shortc, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
     else
-        snprintf(head, sizeof head, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-    fprintf(f, "  %s\n      %s%s\n      example: %s\n", head, o->help,
-            o->flags & CLI_REPEAT ? " (repeatable)" : "", o->example);
+        snprintf(head, sizeof head, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    char help[1024];
+    snprintf(help, sizeof help, "%s%s", o->help, o->flags & CLI_REPEAT ? " (repeatable)" : "");
+    fprintf(f, "  %s\n", head);
+    wrap(f, help, 6);
+    fprintf(f, "      example: %s\n", o->example);
 }
 
 void cli_print_help(FILE *f, const cli_cmd *cmd)
 {
-    fprintf(f, "usage: keps %s\n\n%s\n\n", cmd->usage, cmd->description);
+    fprintf(f, "usage: keps %s\n\n", cmd->usage);
+    wrap(f, cmd->description, 0);
+    fputc('\n', f);
     fprintf(f, "options:\n");
     for (const cli_opt *const *o = cmd->opts; o && *o; o++)
         print_opt(f, *o);

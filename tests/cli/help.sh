@@ -11,8 +11,8 @@ for cmd in anonymize kepsilon dpmicro safela rr privacy verify risk evaluate noi
   out=$("$keps" "$cmd" --help); rc=$?
   t "$cmd --help exits 0" "[ $rc -eq 0 ]"
   t "$cmd --help has usage" "grep -q '^usage: keps $cmd' <<<\"\$out\""
-  # every option line (starting with -x or --) is followed by help and an example line
-  nopt=$(grep -cE '^  (-[a-z], )?--|^      --' <<<"$out")
+  # every option header (column 3: -x, --name or --name) is followed by help and an example line
+  nopt=$(grep -cE '^  (-[a-z], )?--' <<<"$out")
   nex=$(grep -c '^      example: ' <<<"$out")
   t "$cmd: every option has an example ($nopt options, $nex examples)" "[ $nopt -eq $nex ] && [ $nex -gt 3 ]"
   "$keps" help "$cmd" | cmp -s - <(echo "$out"); t "keps help $cmd == $cmd --help" "[ $? -eq 0 ]"
