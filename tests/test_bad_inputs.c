@@ -35,22 +35,70 @@ static void expect_msg(const char *name, const keps_error *err)
     free(want);
 }
 
-static const char *const csv_cases[] = {"ragged.csv",   "ragged_crlf.csv", "unterminated.csv", "dupheader.csv",
-                                        "badquote.csv", "empty.csv",       "emptyname.csv", "nulbyte.csv"};
+/* Loaders under test: each must fail with KEPS_EINPUT, give no object, and
+ * produce the message in the .msg file. */
+static keps_status load_csv(const char *d, size_t n, const char *name, int *made)
+{
+    keps_table *t = (keps_table *)1;
+    keps_error err = {0};
+    keps_status st = keps_csv_read_buffer(d, n, name, NULL, &t, &err);
+    *made = t != NULL;
+    expect_msg(name, &err);
+    return st;
+}
 
-static void bad_csv_files(void **state)
+static keps_status load_hierarchy(const char *d, size_t n, const char *name, int *made)
+{
+    keps_hierarchy *h = (keps_hierarchy *)1;
+    keps_error err = {0};
+    keps_status st = keps_hierarchy_load_buffer(d, n, name, 0, &h, &err);
+    *made = h != NULL;
+    expect_msg(name, &err);
+    return st;
+}
+
+static keps_status load_job(const char *d, size_t n, const char *name, int *made)
+{
+    keps_job *job = (keps_job *)1;
+    keps_error err = {0};
+    keps_status st = keps_job_load_buffer(d, n, name, &job, &err);
+    *made = job != NULL;
+    expect_msg(name, &err);
+    return st;
+}
+
+static const struct {
+    const char *file;
+    keps_status (*load)(const char *, size_t, const char *, int *);
+} cases[] = {
+    {"ragged.csv", load_csv},
+    {"ragged_crlf.csv", load_csv},
+    {"unterminated.csv", load_csv},
+    {"dupheader.csv", load_csv},
+    {"badquote.csv", load_csv},
+    {"empty.csv", load_csv},
+    {"emptyname.csv", load_csv},
+    {"nulbyte.csv", load_csv},
+    {"hier_depth.hier", load_hierarchy},
+    {"hier_inconsistent.hier", load_hierarchy},
+    {"hier_duplicate.hier", load_hierarchy},
+    {"hier_emptycell.hier", load_hierarchy},
+    {"job_syntax.yml", load_job},
+    {"job_nested.yml", load_job},
+    {"job_twice.yml", load_job},
+};
+
+static void bad_files(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof csv_cases / sizeof *csv_cases; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char rel[256];
         size_t len;
-        snprintf(rel, sizeof rel, "tests/bad/%s", csv_cases[i]);
+        int made;
+        snprintf(rel, sizeof rel, "tests/bad/%s", cases[i].file);
         char *data = slurp(rel, &len);
-        keps_table *t = (keps_table *)1;
-        keps_error err = {0};
-        assert_int_equal(keps_csv_read_buffer(data, len, csv_cases[i], NULL, &t, &err), KEPS_EINPUT);
-        assert_null(t);
-        expect_msg(csv_cases[i], &err);
+        assert_int_equal(cases[i].load(data, len, cases[i].file, &made), KEPS_EINPUT);
+        assert_false(made);
         free(data);
     }
 }
@@ -75,26 +123,6 @@ static void non_numeric_cell(void **state)
     free(data);
 }
 
-static const char *const hier_cases[] = {"hier_depth.hier", "hier_inconsistent.hier", "hier_duplicate.hier",
-                                         "hier_emptycell.hier"};
-
-static void bad_hierarchies(void **state)
-{
-    (void)state;
-    for (size_t i = 0; i < sizeof hier_cases / sizeof *hier_cases; i++) {
-        char rel[256];
-        size_t len;
-        snprintf(rel, sizeof rel, "tests/bad/%s", hier_cases[i]);
-        char *data = slurp(rel, &len);
-        keps_hierarchy *h = (keps_hierarchy *)1;
-        keps_error err = {0};
-        assert_int_equal(keps_hierarchy_load_buffer(data, len, hier_cases[i], 0, &h, &err), KEPS_EINPUT);
-        assert_null(h);
-        expect_msg(hier_cases[i], &err);
-        free(data);
-    }
-}
-
 static void value_missing_from_hierarchy(void **state)
 {
     (void)state;
@@ -114,31 +142,12 @@ static void value_missing_from_hierarchy(void **state)
     free(hd);
 }
 
-static const char *const job_cases[] = {"job_syntax.yml", "job_nested.yml", "job_twice.yml"};
-
-static void bad_job_files(void **state)
-{
-    (void)state;
-    for (size_t i = 0; i < sizeof job_cases / sizeof *job_cases; i++) {
-        char rel[256];
-        size_t len;
-        snprintf(rel, sizeof rel, "tests/bad/%s", job_cases[i]);
-        char *data = slurp(rel, &len);
-        keps_job *job = (keps_job *)1;
-        keps_error err = {0};
-        assert_int_equal(keps_job_load_buffer(data, len, job_cases[i], &job, &err), KEPS_EINPUT);
-        assert_null(job);
-        expect_msg(job_cases[i], &err);
-        free(data);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(bad_csv_files),        cmocka_unit_test(non_numeric_cell),
-        cmocka_unit_test(bad_hierarchies),      cmocka_unit_test(value_missing_from_hierarchy),
-        cmocka_unit_test(bad_job_files),
+        cmocka_unit_test(bad_files),
+        cmocka_unit_test(non_numeric_cell),
+        cmocka_unit_test(value_missing_from_hierarchy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,6 +139,16 @@ static void test_rr_command(void **state)
 
 /* --partition mondrian: 6 records on a numeric age, k = 3: Mondrian cuts at
  * the median into {20,21,22} and {40,41,42}: 2 classes of 3. */
+/* The first data row (after the header) of a released CSV. */
+static void first_row(const char *path, char *line, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, (int)n, f));
+    assert_non_null(fgets(line, (int)n, f));
+    fclose(f);
+}
+
 static void test_rr_mondrian(void **state)
 {
     (void)state;
@@ -153,13 +163,9 @@ static void test_rr_mondrian(void **state)
     assert_non_null(strstr(out, "\"partition\":\"mondrian\""));
     assert_double_near(json_num(out, "classes"), 2, 0);
     assert_double_near(json_num(out, "smallest_class"), 3, 0);
-    FILE *f = fopen(rel, "r");
-    assert_non_null(f);
     char line[256];
-    assert_non_null(fgets(line, sizeof line, f));
-    assert_non_null(fgets(line, sizeof line, f));
+    first_row(rel, line, sizeof line);
     assert_non_null(strstr(line, "[20-22]"));
-    fclose(f);
     unlink(rel);
     /* mondrian without -k is a usage error */
     snprintf(cmd, sizeof cmd, "rr --mechanism tclose -i %s --sensitive disease --qi age --partition mondrian --pt 0.5",
@@ -187,13 +193,9 @@ static void test_rr_ola(void **state)
     assert_non_null(strstr(out, "\"transformation\":{\"age\":1}"));
     assert_double_near(json_num(out, "classes"), 2, 0);
     assert_double_near(json_num(out, "smallest_class"), 3, 0);
-    FILE *f = fopen(rel, "r");
-    assert_non_null(f);
     char line[256];
-    assert_non_null(fgets(line, sizeof line, f));
-    assert_non_null(fgets(line, sizeof line, f));
+    first_row(rel, line, sizeof line);
     assert_non_null(strstr(line, "20-29,"));
-    fclose(f);
     unlink(rel);
     /* k = 4: only the top node works, still without suppression */
     snprintf(cmd, sizeof cmd, "rr --mechanism ldp -i %s --sensitive disease --qi age:%s --partition ola -k 4 -p 0.5 "
