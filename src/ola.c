@@ -27,7 +27,7 @@ enum {
 #define CACHE_MAX 4096
 #define CACHE_SLOTS 8192 /* id -> entry hash, power of two >= 2 * CACHE_MAX */
 #define POOL_MAX 16
-#define CACHE_BYTES ((size_t)64 << 20)
+#define CACHE_BYTES ((size_t)32 << 20)
 
 typedef struct cache_entry {
     int *levels;
