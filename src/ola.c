@@ -20,7 +20,10 @@ enum {
 /* Class sets of recently evaluated nodes: a node rolls up from the cached
  * node below it with the fewest classes (an immediate predecessor when one
  * is cached, which the level-by-level pass makes the common case), or from
- * the bottom. Bounded by entries and bytes; least recently used goes. */
+ * the bottom. Bounded by entries and bytes; least recently used goes. The
+ * two search threads share one cache (under a mutex; roll-ups run outside
+ * it): with a cache each, the second thread rolled up ~1/3 more classes
+ * because the best source was often in the other thread's cache. */
 #define CACHE_MAX 4096
 #define CACHE_SLOTS 8192 /* id -> entry hash, power of two >= 2 * CACHE_MAX */
 #define POOL_MAX 16
@@ -31,7 +34,24 @@ typedef struct cache_entry {
     keps_node_classes c;
     size_t supp;    /* rows in classes smaller than k */
     uint64_t used;
+    int pins;       /* threads reading c outside the lock: not evictable */
 } cache_entry;
+
+typedef struct class_cache {
+    pthread_mutex_t mu;
+    cache_entry *cache;     /* [CACHE_MAX] */
+    uint32_t *slots;        /* [CACHE_SLOTS] entry index + 1, 0 = empty */
+    size_t ncache, cache_bytes;
+    uint64_t clock;
+} class_cache;
+
+/* A class set held for reading outside the lock (a cache entry's, pinned,
+ * or the bottom's). */
+typedef struct held {
+    keps_node_classes c;
+    const int *levels;
+    int pinned;
+} held;
 
 typedef struct ola {
     const keps_lattice *L;
@@ -41,10 +61,8 @@ typedef struct ola {
     int owns_tag;
     keps_lattice_work *w;
     keps_metrics *m;
-    cache_entry *cache;     /* [CACHE_MAX] */
-    uint32_t *slots;        /* [CACHE_SLOTS] entry index + 1, 0 = empty */
-    size_t ncache, cache_bytes;
-    uint64_t clock;
+    class_cache *cc;        /* shared by the threads */
+    int owns_cc;
     int *zero;              /* [q] the bottom's levels */
     keps_node_classes pool[POOL_MAX]; /* buffers of evicted class sets, reused */
     size_t npool;
@@ -97,7 +115,7 @@ static size_t cache_home(uint64_t id)
 }
 
 /* Slot holding id, or the empty slot where it would go. */
-static size_t cache_slot(const ola *o, uint64_t id)
+static size_t cache_slot(const class_cache *o, uint64_t id)
 {
     size_t s = cache_home(id);
     while (o->slots[s] && o->cache[o->slots[s] - 1].c.node != id)
@@ -105,14 +123,14 @@ static size_t cache_slot(const ola *o, uint64_t id)
     return s;
 }
 
-static cache_entry *cache_get(ola *o, uint64_t id)
+static cache_entry *cache_get(class_cache *o, uint64_t id)
 {
     size_t s = cache_slot(o, id);
     return o->slots[s] ? &o->cache[o->slots[s] - 1] : NULL;
 }
 
 /* Linear-probing delete with backward shift (no tombstones). */
-static void cache_unslot(ola *o, uint64_t id)
+static void cache_unslot(class_cache *o, uint64_t id)
 {
     size_t s = cache_slot(o, id);
     o->slots[s] = 0;
@@ -168,21 +186,46 @@ static int pool_get(ola *o, keps_node_classes *c, size_t n)
     return c->count && c->key && c->bot ? 0 : -1;
 }
 
-static void cache_evict_one(ola *o)
+/* Evicts the least recently used entry that no thread holds (under the
+ * lock; its buffers go to o's pool); -1 if every entry is held. */
+static int cache_evict_one(ola *o)
 {
-    size_t lru = 0;
-    for (size_t i = 1; i < o->ncache; i++)
-        if (o->cache[i].used < o->cache[lru].used)
+    class_cache *cc = o->cc;
+    size_t lru = cc->ncache;
+    for (size_t i = 0; i < cc->ncache; i++)
+        if (!cc->cache[i].pins && (lru == cc->ncache || cc->cache[i].used < cc->cache[lru].used))
             lru = i;
-    cache_entry *e = &o->cache[lru];
-    cache_unslot(o, e->c.node);
-    o->cache_bytes -= classes_bytes(&e->c);
+    if (lru == cc->ncache)
+        return -1;
+    cache_entry *e = &cc->cache[lru];
+    cache_unslot(cc, e->c.node);
+    cc->cache_bytes -= classes_bytes(&e->c);
     pool_put(o, &e->c);
     free(e->levels);
-    if (lru != --o->ncache) {
-        *e = o->cache[o->ncache];
-        o->slots[cache_slot(o, e->c.node)] = (uint32_t)lru + 1;
+    if (lru != --cc->ncache) {
+        *e = cc->cache[cc->ncache];
+        cc->slots[cache_slot(cc, e->c.node)] = (uint32_t)lru + 1;
     }
+    return 0;
+}
+
+/* Under the lock: e is read outside it until release(). */
+static void hold(cache_entry *e, held *h)
+{
+    e->pins++;
+    h->c = e->c;
+    h->levels = e->levels;
+    h->pinned = 1;
+}
+
+static void release(ola *o, held *h)
+{
+    if (!h->pinned)
+        return;
+    pthread_mutex_lock(&o->cc->mu);
+    cache_get(o->cc, h->c.node)->pins--;
+    pthread_mutex_unlock(&o->cc->mu);
+    h->pinned = 0;
 }
 
 /* Source sizes above which a roll-up goes through an intermediate node. */
@@ -197,35 +240,45 @@ static cache_entry *cache_source(ola *o, const int *levels, uint64_t id)
     cache_entry *best = NULL;
     for (size_t i = 0; i < L->q; i++)
         if (levels[i] > 0) {
-            cache_entry *e = cache_get(o, id - L->stride[i]);
+            cache_entry *e = cache_get(o->cc, id - L->stride[i]);
             if (e && (!best || e->c.n < best->c.n))
                 best = e;
         }
     if (best && best->c.n <= STAGE_MIN)
         return best;
-    for (size_t i = 0; i < o->ncache; i++) {
-        cache_entry *e = &o->cache[i];
+    for (size_t i = 0; i < o->cc->ncache; i++) {
+        cache_entry *e = &o->cc->cache[i];
         if ((!best || e->c.n < best->c.n) && e->c.node != id && dominated(L, e->levels, levels))
             best = e;
     }
     return best;
 }
 
-static const keps_node_classes *eval(ola *o, const int *levels);
+static int eval(ola *o, const int *levels, held *keep);
 
 /* A large source is first rolled up along the one coordinate whose
  * generalization merges the most values (ratio of value counts); the
  * intermediate node is cached and shared by every later node above it, so
- * most nodes roll up from a few small class sets instead of the bottom. */
-static const keps_node_classes *source_for(ola *o, const int *levels, uint64_t id)
+ * most nodes roll up from a few small class sets instead of the bottom.
+ * The source is returned held (release() it after the roll-up). */
+static int source_for(ola *o, const int *levels, uint64_t id, held *src)
 {
     const keps_lattice *L = o->L;
     for (;;) {
-        cache_entry *src = cache_source(o, levels, id);
-        const keps_node_classes *from = src && src->c.n < L->bottom.n ? &src->c : &L->bottom;
-        const int *flv = from == &L->bottom ? o->zero : src->levels;
-        if (from->n <= STAGE_MIN)
-            return from;
+        pthread_mutex_lock(&o->cc->mu);
+        cache_entry *e = cache_source(o, levels, id);
+        if (e && e->c.n < L->bottom.n)
+            hold(e, src);
+        else {
+            src->c = L->bottom;
+            src->levels = o->zero;
+            src->pinned = 0;
+        }
+        pthread_mutex_unlock(&o->cc->mu);
+        const int *flv = src->levels;
+        size_t from_n = src->c.n;
+        if (from_n <= STAGE_MIN)
+            return 0;
         size_t nd = 0, d = 0;
         double best = 0;
         for (size_t i = 0; i < L->q; i++)
@@ -237,27 +290,29 @@ static const keps_node_classes *source_for(ola *o, const int *levels, uint64_t i
                 }
             }
         if (nd < 2)
-            return from;
+            return 0;
         int *mid = malloc(L->q * sizeof *mid);
         if (!mid) {
+            release(o, src);
             o->oom = 1;
-            return NULL;
+            return -1;
         }
         memcpy(mid, flv, L->q * sizeof *mid);
         mid[d] = levels[d];
-        size_t from_n = from->n; /* eval may evict (move) from's entry */
-        const keps_node_classes *mc = eval(o, mid);
+        release(o, src);
+        int rc = eval(o, mid, src);
         free(mid);
-        if (!mc)
-            return NULL;
+        if (rc)
+            return -1;
         /* Staging progresses only while the intermediate node has fewer
          * classes than its source. If it has as many (generalizing that
          * coordinate merged no classes: on cup.csv, ZIP's and the other
          * wide hierarchies do this near the bottom), cache_source would
          * hand back the same source and this loop would never end: roll up
-         * from the intermediate node instead (valid until the next eval). */
-        if (mc->n >= from_n)
-            return mc;
+         * from the intermediate node instead. */
+        if (src->c.n >= from_n)
+            return 0;
+        release(o, src);
     }
 }
 
@@ -311,37 +366,43 @@ static int score_put(ola *o, uint64_t id, double v, double b)
     return 0;
 }
 
-/* Classes of node levels (NULL after out of memory). The pointer is valid
- * until the next eval. */
-static const keps_node_classes *eval(ola *o, const int *levels)
+/* Evaluates node levels (sets o->last_supp); if keep is not NULL, its
+ * classes are returned held in *keep (release() them). -1 after out of
+ * memory. */
+static int eval(ola *o, const int *levels, held *keep)
 {
     const keps_lattice *L = o->L;
+    class_cache *cc = o->cc;
     uint64_t id = keps_lattice_id(L, levels);
-    cache_entry *e = cache_get(o, id);
+    pthread_mutex_lock(&cc->mu);
+    cache_entry *e = cache_get(cc, id);
     if (e) {
-        e->used = ++o->clock;
+        e->used = ++cc->clock;
         o->last_supp = e->supp;
-        return &e->c;
+        if (keep)
+            hold(e, keep);
+        pthread_mutex_unlock(&cc->mu);
+        return 0;
     }
-    const keps_node_classes *from = source_for(o, levels, id);
-    if (!from)
-        return NULL;
+    pthread_mutex_unlock(&cc->mu);
+    held src;
+    if (source_for(o, levels, id, &src))
+        return -1;
     /* Roll up straight into a pooled buffer with room for the source's
      * classes (a roll-up keeps ~3/4 of them on average, so the slack is
      * small, and copying into an exact-size set cost more than it). */
     keps_node_classes c;
     keps_node_classes_init(&c);
     int *lv = malloc(L->q * sizeof *lv);
-    o->work += from->n;
-    if (!lv || pool_get(o, &c, from->n) || keps_lattice_rollup(L, o->w, from, levels, &c, NULL)) {
+    o->work += src.c.n;
+    int fail = !lv || pool_get(o, &c, src.c.n) || keps_lattice_rollup(L, o->w, &src.c, levels, &c, NULL);
+    release(o, &src);
+    if (fail) {
         free(lv);
         keps_node_classes_free(&c);
         o->oom = 1;
-        return NULL;
+        return -1;
     }
-    size_t need = classes_bytes(&c);
-    while (o->ncache > 0 && (o->ncache == CACHE_MAX || o->cache_bytes + need > CACHE_BYTES))
-        cache_evict_one(o);
     memcpy(lv, levels, L->q * sizeof *lv);
     o->out_work += c.n;
     if (!(tag_or(o, id, TAG_EVAL) & TAG_EVAL))
@@ -354,21 +415,42 @@ static const keps_node_classes *eval(ola *o, const int *levels)
         sc = keps_metrics_score(o->m, o->metric, levels, &c, o->k);
         bd = keps_metrics_bound(o->m, o->metric, levels, &c);
     }
+    o->last_supp = supp;
     if (score_put(o, id, sc, bd)) {
         free(lv);
         keps_node_classes_free(&c);
-        return NULL;
+        return -1;
     }
-    while (o->ncache == CACHE_MAX) /* (a source evicted above is never needed again here) */
-        cache_evict_one(o);
-    e = &o->cache[o->ncache];
-    e->levels = lv;
-    e->c = c;
-    e->supp = o->last_supp = supp;
-    e->used = ++o->clock;
-    o->cache_bytes += classes_bytes(&c);
-    o->slots[cache_slot(o, id)] = (uint32_t)++o->ncache;
-    return &e->c;
+    pthread_mutex_lock(&cc->mu);
+    e = cache_get(cc, id);
+    if (e) { /* the other thread cached it meanwhile */
+        pool_put(o, &c);
+        free(lv);
+    } else {
+        size_t need = classes_bytes(&c);
+        while (cc->ncache > 0 && (cc->ncache == CACHE_MAX || cc->cache_bytes + need > CACHE_BYTES))
+            if (cache_evict_one(o))
+                break;
+        if (cc->ncache == CACHE_MAX) { /* unreachable: at most 4 entries are held */
+            pthread_mutex_unlock(&cc->mu);
+            free(lv);
+            keps_node_classes_free(&c);
+            o->oom = 1;
+            return -1;
+        }
+        e = &cc->cache[cc->ncache];
+        e->levels = lv;
+        e->c = c;
+        e->supp = supp;
+        e->pins = 0;
+        cc->cache_bytes += need;
+        cc->slots[cache_slot(cc, id)] = (uint32_t)++cc->ncache;
+    }
+    e->used = ++cc->clock;
+    if (keep)
+        hold(e, keep);
+    pthread_mutex_unlock(&cc->mu);
+    return 0;
 }
 
 /* ---- predictive tagging ------------------------------------------------ */
@@ -423,7 +505,7 @@ static int node_score(ola *o, const int *levels, double *score, double *bound)
 {
     uint64_t id = keps_lattice_id(o->L, levels);
     if (!o->capscore || !o->skey[score_slot(o, id)]) {
-        if (!eval(o, levels))
+        if (eval(o, levels, NULL))
             return -1;
     }
     size_t j = score_slot(o, id);
@@ -440,7 +522,7 @@ static int anonymous(ola *o, const int *levels, uint64_t id)
         return 1;
     if (tag_get(o, id) & TAG_NOT)
         return 0;
-    if (!eval(o, levels))
+    if (eval(o, levels, NULL))
         return -1;
     if (o->last_supp <= o->limit) {
         tag_cone(o, id, 1, TAG_ANON);
@@ -704,12 +786,17 @@ done:
 
 static void ola_free(ola *o)
 {
-    for (size_t i = 0; i < o->ncache; i++) {
-        keps_node_classes_free(&o->cache[i].c);
-        free(o->cache[i].levels);
+    if (o->owns_cc && o->cc) {
+        class_cache *cc = o->cc;
+        for (size_t i = 0; cc->cache && i < cc->ncache; i++) {
+            keps_node_classes_free(&cc->cache[i].c);
+            free(cc->cache[i].levels);
+        }
+        free(cc->cache);
+        free(cc->slots);
+        pthread_mutex_destroy(&cc->mu);
+        free(cc);
     }
-    free(o->cache);
-    free(o->slots);
     free(o->zero);
     for (size_t i = 0; i < o->npool; i++)
         keps_node_classes_free(&o->pool[i]);
@@ -732,8 +819,9 @@ void keps_ola_result_free(keps_ola_result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Per-thread state; tag is the shared array. 0 or -1 (out of memory). */
-static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, uint8_t *tag)
+/* Per-thread state; the tags and the class cache are shared's (NULL: new
+ * ones). 0 or -1 (out of memory). */
+static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, const ola *shared)
 {
     memset(o, 0, sizeof *o);
     o->L = L;
@@ -742,14 +830,23 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, uin
      * 0.1*30 = 3.0000000000000004 at 3 */
     o->limit = (size_t)floor(p->suppress * (double)L->nrows + 1e-9);
     o->metric = p->metric;
-    o->owns_tag = tag == NULL;
-    o->tag = tag ? tag : calloc((size_t)L->nnodes, 1);
+    o->owns_tag = o->owns_cc = shared == NULL;
+    o->tag = shared ? shared->tag : calloc((size_t)L->nnodes, 1);
     o->w = keps_lattice_work_new(L);
     o->m = keps_metrics_new(L);
-    o->cache = calloc(CACHE_MAX, sizeof *o->cache);
     o->zero = calloc(L->q, sizeof *o->zero);
-    o->slots = calloc(CACHE_SLOTS, sizeof *o->slots);
-    return o->tag && o->w && o->m && o->cache && o->slots && o->zero ? 0 : -1;
+    if (shared)
+        o->cc = shared->cc;
+    else if ((o->cc = calloc(1, sizeof *o->cc))) {
+        if (pthread_mutex_init(&o->cc->mu, NULL)) {
+            free(o->cc);
+            o->cc = NULL;
+            return -1;
+        }
+        o->cc->cache = calloc(CACHE_MAX, sizeof *o->cc->cache);
+        o->cc->slots = calloc(CACHE_SLOTS, sizeof *o->cc->slots);
+    }
+    return o->tag && o->w && o->m && o->cc && o->cc->cache && o->cc->slots && o->zero ? 0 : -1;
 }
 
 /* ---- two search threads ------------------------------------------------
@@ -867,7 +964,7 @@ static void kmin_top(ola *o, const keps_ola_params *p, const int *bot, const int
     if (!oom)
         collect_level(L, 0, hh / 2, n, &x.mids, &x.nmids, &cap, &oom);
     free(n);
-    if (oom || ola_init(&o2, L, p, o->tag)) {
+    if (oom || ola_init(&o2, L, p, o)) {
         if (!oom)
             ola_free(&o2);
         free(x.mids);
@@ -915,10 +1012,9 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
         top[i] = L->height[i];
     res->nodes_total = L->nnodes;
     res->suppress_limit = o.limit;
-    const keps_node_classes *c = eval(&o, top);
-    if (!c)
+    if (eval(&o, top, NULL))
         goto done;
-    res->top_suppressed = keps_node_classes_suppressed(c, o.k, NULL);
+    res->top_suppressed = o.last_supp;
     st = KEPS_OK;
     if (res->top_suppressed > o.limit) {
         res->nodes_evaluated = o.evaluated;
@@ -943,15 +1039,16 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
     res->found = 1;
     res->node = best_id;
     keps_lattice_levels(L, best_id, res->levels);
-    c = eval(&o, res->levels);
-    if (!c) {
+    held h;
+    if (eval(&o, res->levels, &h)) {
         st = KEPS_ENOMEM;
         goto done;
     }
-    keps_metrics_all(o.m, res->levels, c, o.k, &res->metrics);
+    keps_metrics_all(o.m, res->levels, &h.c, o.k, &res->metrics);
     size_t small = 0;
-    res->suppressed = keps_node_classes_suppressed(c, o.k, &small);
-    res->nclasses = c->n - small;
+    res->suppressed = keps_node_classes_suppressed(&h.c, o.k, &small);
+    res->nclasses = h.c.n - small;
+    release(&o, &h);
     res->nodes_evaluated = o.evaluated;
     res->minimal = o.kmin;
     res->nminimal = o.nkmin;
