@@ -357,6 +357,26 @@ static void compute_errors(keps_kepsilon_result *r, const double *x)
     }
 }
 
+/* The secure Laplace rounds to a grid, which costs a little epsilon (see
+ * keps/noise.h). Column j of a class has b_j = m*D_j/epsilon, i.e. it protects
+ * a spread D_j = b_j*epsilon/m; the record's columns add up. */
+static double epsilon_guaranteed(const keps_kepsilon_result *r, const keps_kepsilon_params *p)
+{
+    double worst = 0;
+    for (size_t c = 0; c < r->nclasses; c++) {
+        double sum = 0;
+        for (size_t j = 0; j < r->m; j++) {
+            double b = r->scale[c * r->m + j];
+            keps_noise_info info;
+            if (b > 0 && keps_laplace_info(b, b * p->epsilon / (double)r->m, &info) == 0)
+                sum += info.epsilon;
+        }
+        if (sum > worst)
+            worst = sum;
+    }
+    return worst > 0 ? worst : p->epsilon; /* no class needed noise */
+}
+
 keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, size_t m,
                               const keps_kepsilon_params *p, keps_rng *rng, keps_kepsilon_result *out,
                               keps_error *err)
@@ -408,6 +428,7 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
                 r->noisy[j * n + i] = keps_laplace(rng, x[j * n + i], b);
         }
     }
+    r->epsilon_used = epsilon_guaranteed(r, p);
     compute_errors(r, x);
     r->linked = keps_kepsilon_linked(r->cls, n, nc, x, r->noisy, m, r->scale);
     if (r->linked == (size_t)-1)

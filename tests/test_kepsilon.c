@@ -98,6 +98,12 @@ static void test_two_columns_split_epsilon(void **state)
     assert_double_near(r.expected_are_col[0], 4.088889, 1e-6);
     assert_double_near(r.expected_are_col[1], 4.5, 1e-9);
     assert_double_near(r.expected_are, 4.294444, 1e-6);
+    /* Guaranteed epsilon with the grid rounding (keps/noise.h: g = 2^(ceil(log2 b) - 40),
+     * eps_j = (floor(D_j/g) + 1)/t_j, D_j = b_j*eps/m):
+     * a: b = 8, g = 2^-37, t = 2^40, D = 4: (2^39 + 1)/2^40 = 1/2 + 2^-40;
+     * b: b = 60, g = 2^-34, t = 60/g = 15*2^36, D = 30: (30*2^34 + 1)/(15*2^36) = 1/2 + 2^-36/15.
+     * Sum: 1 + (1 + 16/15)*2^-40 = 1 + (31/15)*2^-40. */
+    assert_true(r.epsilon_used >= 1 + 31.0 / 15.0 * 0x1p-40 && r.epsilon_used <= 1 + 31.0 / 15.0 * 0x1p-40 + 4 * 0x1p-52);
     keps_kepsilon_result_free(&r);
     keps_rng_free(rng);
 }
@@ -115,6 +121,10 @@ static void test_zero_diameter_means_no_noise(void **state)
         assert_true(r.noisy[i] == 170.0);
     /* all three tie with their own original: linked (paper's phi) */
     assert_true(r.linked >= 3);
+    /* only class 1 has noise: b = 10/0.5 = 20, g = 2^-35, t = 20/g = 5*2^37, D = 10:
+     * (10*2^35 + 1)/(5*2^37) = 1/2 + 2^-37/5; the stated value is rounded up
+     * (never understated), so it lies within two ulps above. */
+    assert_true(r.epsilon_used >= 0.5 + 0x1p-37 / 5 && r.epsilon_used <= 0.5 + 0x1p-37 / 5 + 2 * 0x1p-53);
     keps_kepsilon_result_free(&r);
     keps_rng_free(rng);
 }

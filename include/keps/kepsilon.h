@@ -74,6 +74,9 @@ typedef struct keps_kepsilon_result {
     double expected_are, measured_are;           /* means over columns */
     size_t linked;
     double linking_risk;    /* linked / n */
+    double epsilon_used;    /* epsilon per record actually guaranteed by the grid-rounded
+                               Laplace (keps/noise.h): max over classes of the sum over
+                               columns; >= the requested epsilon by at most ~2^-39 */
     uint8_t *confident_suppressed; /* [n] 1 = suppressed by c-confidence; NULL if off */
     size_t confident_suppressed_rows;    /* total: records + whole classes */
     size_t confident_suppressed_records; /* first step (0 < l_i < k) */

@@ -145,7 +145,8 @@ static int report(cli_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, c
     keps_json_object(&j, "guarantee");
     keps_json_str(&j, "model", "(k,epsilon)-anonymity");
     keps_json_int(&j, "k", (long long)o->k);
-    keps_json_num(&j, "epsilon", o->p.epsilon);
+    keps_json_num(&j, "epsilon", r->epsilon_used);
+    keps_json_num(&j, "epsilon_requested", o->p.epsilon);
     keps_json_str(&j, "note", o->p.scale == KEPS_KSCALE_DOMAIN
                                    ? "not differential privacy: the classes come from the data (k-anonymity), the "
                                      "noise uses public bounds"
