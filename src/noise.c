@@ -2,9 +2,12 @@
  * power-of-two grid (see include/keps/noise.h for the accounting). */
 #include "keps/noise.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "rng_internal.h"
 
 #define GRAN_BITS 40 /* t = b/g in (2^39, 2^40]: Google's library uses 2^40 too */
 
@@ -20,7 +23,7 @@ typedef struct bitsrc {
 static inline int next_bit(bitsrc *b)
 {
     if (b->n == 0) {
-        b->w = keps_rng_u64(b->r);
+        b->w = keps_rng_next_(b->r);
         b->n = 64;
     }
     int x = (int)(b->w & 1);
@@ -34,7 +37,7 @@ static inline int next_bit(bitsrc *b)
 static inline uint64_t next_bits(bitsrc *b, int m)
 {
     if (b->n < m) {
-        uint64_t low = b->w, w = keps_rng_u64(b->r);
+        uint64_t low = b->w, w = keps_rng_next_(b->r);
         int have = b->n, need = m - have; /* 1 <= need <= 63 */
         uint64_t x = low | ((w & ((UINT64_C(1) << need) - 1)) << have);
         b->w = w >> need;
@@ -204,15 +207,20 @@ static double pow2(int k)
  * computed from b's mantissa with integer operations. */
 static void laplace_grid(double b, int *gk, uint64_t *s, unsigned *shift)
 {
-    int e;
-    double f = frexp(b, &e); /* b = f*2^e, f in [1/2, 1) */
-    if (f == 0.5) {          /* b = 2^(e-1): t = 2^40 exactly */
+    /* b = f*2^e with f = (2^52 + mant)/2^53 in [1/2, 1): b is normal here
+     * (callers reject b < 2^-900), so the fields give f and e exactly
+     * without frexp/ceil/ldexp calls in the hot path. */
+    uint64_t bits;
+    memcpy(&bits, &b, sizeof bits);
+    int e = (int)((bits >> 52) & 0x7ff) - 1022;
+    uint64_t mant = bits & ((UINT64_C(1) << 52) - 1);
+    if (mant == 0) { /* b = 2^(e-1): t = 2^40 exactly */
         *gk = e - 1 - GRAN_BITS;
         *s = UINT64_C(1) << GRAN_BITS;
         *shift = 0;
-    } else { /* t = f*2^40 in (2^39, 2^40): t*2 rounded up */
+    } else { /* t = f*2^40 in (2^39, 2^40): t*2 = (2^52 + mant)/2^12, rounded up */
         *gk = e - GRAN_BITS;
-        *s = (uint64_t)ceil(ldexp(f, GRAN_BITS + 1));
+        *s = ((UINT64_C(1) << 52) + mant + ((UINT64_C(1) << (52 - GRAN_BITS)) - 1)) >> (52 - GRAN_BITS);
         *shift = 1;
     }
 }
@@ -249,13 +257,27 @@ int keps_laplace_info(double scale, double sensitivity, keps_noise_info *info)
     return laplace_plan(scale, sensitivity, info, &gk, &s, &shift);
 }
 
+/* x rounded to the nearest integer, ties to even (as rint in the default
+ * rounding mode). Below 2^51, adding and subtracting 1.5*2^52 rounds
+ * exactly in SSE arithmetic; nearbyint saved and restored the FP
+ * environment on every call and was a tenth of a Laplace sample. */
+static inline double round_even(double x)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 /* not x87 extended precision */
+    const double c = 0x1.8p52;
+    if (fabs(x) < 0x1p51)
+        return x >= 0 ? (x + c) - c : -((-x + c) - c);
+#endif
+    return rint(x);
+}
+
 /* value rounded to the grid 2^gk, plus 2^gk * discrete Laplace(s/2^shift). */
 static double laplace_on_grid(keps_rng *r, double value, int gk, uint64_t s, unsigned shift)
 {
     double g = pow2(gk);
     /* Round to the grid (exact: scaling by a power of two, then rint); values
      * >= 2^53 g are grid multiples already. */
-    double base = fabs(value) >= pow2(gk + 53) ? value : g * nearbyint(value * pow2(-gk));
+    double base = fabs(value) >= pow2(gk + 53) ? value : g * round_even(value * pow2(-gk));
     int64_t y = keps_discrete_laplace(r, s, shift);
     /* g*y is exact for |y| < 2^53; one IEEE rounding of the exact sum. */
     return base + g * (double)y;

@@ -4,18 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RNG_BUF 4096
+#include "rng_internal.h"
 
-struct keps_rng {
-    int seeded;
-    uint8_t key[crypto_stream_chacha20_ietf_KEYBYTES];
-    uint8_t nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
-    uint32_t block;         /* ChaCha20 block counter for the seeded stream */
-    size_t pos;             /* next unread byte of buf */
-    uint64_t bits;          /* cached bits for keps_rng_bit */
-    int nbits;
-    uint8_t buf[RNG_BUF];
-};
+#define RNG_BUF KEPS_RNG_BUF
 
 static int sodium_ready(void)
 {
@@ -25,7 +16,7 @@ static int sodium_ready(void)
     return ok;
 }
 
-static void refill(keps_rng *r)
+void keps_rng_refill_(keps_rng *r)
 {
     if (r->seeded) {
         memset(r->buf, 0, RNG_BUF);
@@ -102,7 +93,7 @@ void keps_rng_bytes(keps_rng *r, void *out, size_t len)
     uint8_t *o = out;
     while (len) {
         if (r->pos == RNG_BUF)
-            refill(r);
+            keps_rng_refill_(r);
         size_t n = RNG_BUF - r->pos;
         if (n > len)
             n = len;
@@ -115,13 +106,7 @@ void keps_rng_bytes(keps_rng *r, void *out, size_t len)
 
 uint64_t keps_rng_u64(keps_rng *r)
 {
-    if (RNG_BUF - r->pos < 8)
-        refill(r);
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)r->buf[r->pos + i] << (8 * i);
-    r->pos += 8;
-    return v;
+    return keps_rng_next_(r);
 }
 
 uint64_t keps_rng_below(keps_rng *r, uint64_t n)
