@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -134,27 +135,211 @@ int keps_bernoulli_exp(keps_rng *r, double gamma)
     return (int)(k & 1);
 }
 
+/* ---- the discrete Laplace sampler ----------------------------------------
+ * |Y| is floor(t*E) for E ~ Exp(1): Pr[floor(t*E) = y] = exp(-y/t)(1 -
+ * exp(-1/t)), the one-sided geometric. E is drawn exactly by von Neumann's
+ * method (1951), which needs only comparisons of uniform reals: draw U0,
+ * then U1, U2, ... while they keep falling; if the run below U0 has even
+ * length (probability exp(-U0) given U0), E = j + U0, else j += 1 and
+ * start again. That is ~2.7 comparisons per sample, each decided by the
+ * first 16 bits with probability 1 - 2^-16, where the CKS20 construction
+ * (Bernoulli(exp(-U/s)) proposals and a chain of Bernoulli(exp(-S/s)))
+ * needed ~5.4 data-dependent decisions. The uniforms are lazy: their digits
+ * are drawn only as far as a comparison or floor(s*U0) needs them, so
+ * every comparison and the floor are exact. */
+
+#ifndef LAZY_FIRST /* tests/test_noise_exact.c shrinks it to exercise the tie path */
+#define LAZY_FIRST 16 /* bits a fresh uniform starts with */
+#endif
+#define LAZY_INLINE 4 /* words past the first kept without the heap */
+
+/* A uniform real in [0, 1): the top n bits of w are drawn (n = LAZY_FIRST
+ * or 64); past them, the words ext[0..next) (only after 64 equal bits,
+ * probability 2^-64 per comparison). */
+typedef struct lazy_u {
+    uint64_t w;
+    int n;
+    size_t next, cap;
+    uint64_t *ext;
+    uint64_t inl[LAZY_INLINE];
+} lazy_u;
+
+static inline uint64_t draw64(bitsrc *b)
+{
+    return next_bits(b, 32) << 32 | next_bits(b, 32);
+}
+
+static inline void lazy_fresh(bitsrc *b, lazy_u *u, int n)
+{
+    u->w = n == 64 ? draw64(b) : next_bits(b, n) << (64 - n);
+    u->n = n;
+    u->next = 0;
+    u->cap = LAZY_INLINE;
+    u->ext = u->inl; /* any heap words were freed by lazy_drop */
+}
+
+static void lazy_drop(lazy_u *u)
+{
+    if (u->ext != u->inl)
+        free(u->ext);
+    u->ext = u->inl;
+    u->next = 0;
+    u->cap = LAZY_INLINE;
+}
+
+/* Word j past the first, drawn now if no comparison needed it before.
+ * Reaching the heap takes 64 * (LAZY_INLINE + 1) equal bits (probability
+ * 2^-320); failing to allocate there is not recoverable inside a sampler
+ * that must not return a biased value, so it aborts. */
+static uint64_t lazy_word(bitsrc *b, lazy_u *u, size_t j)
+{
+    while (u->next <= j) {
+        if (u->next == u->cap) {
+            size_t cap = 2 * u->cap;
+            uint64_t *e = malloc(cap * sizeof *e);
+            if (!e)
+                abort();
+            memcpy(e, u->ext, u->next * sizeof *e);
+            if (u->ext != u->inl)
+                free(u->ext);
+            u->ext = e;
+            u->cap = cap;
+        }
+        u->ext[u->next++] = draw64(b);
+    }
+    return u->ext[j];
+}
+
+static void lazy_full(bitsrc *b, lazy_u *u)
+{
+    if (u->n < 64) {
+        u->w |= next_bits(b, 64 - u->n);
+        u->n = 64;
+    }
+}
+
+/* Is x < y? Two independent uniforms are never equal: the digits are
+ * drawn until they differ. */
+static int lazy_less_slow(bitsrc *b, lazy_u *x, lazy_u *y)
+{
+    lazy_full(b, x);
+    lazy_full(b, y);
+    if (x->w != y->w)
+        return x->w < y->w;
+    for (size_t j = 0;; j++) {
+        uint64_t a = lazy_word(b, x, j), c = lazy_word(b, y, j);
+        if (a != c)
+            return a < c;
+    }
+}
+
+static inline int lazy_less(bitsrc *b, lazy_u *x, lazy_u *y)
+{
+    int m = x->n < y->n ? x->n : y->n; /* both drawn this far */
+    uint64_t mask = m >= 64 ? ~UINT64_C(0) : ~(~UINT64_C(0) >> m);
+    uint64_t a = x->w & mask, c = y->w & mask;
+    if (__builtin_expect(a != c, 1))
+        return a < c;
+    return lazy_less_slow(b, x, y);
+}
+
+/* floor(s * u0) for s < 2^62: from the first word unless s*u0 lies within
+ * s*2^-64 of an integer (probability < 2^-22 for s < 2^42), then decided by
+ * the digits after it against the rational boundary. */
+static uint64_t lazy_floor_mul(bitsrc *b, lazy_u *u, uint64_t s)
+{
+    unsigned __int128 p = (unsigned __int128)s * u->w;
+    uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
+    if (lo <= UINT64_MAX - s + 1 || s == 0) /* lo + s <= 2^64: the tail cannot carry */
+        return hi;
+    /* carry iff the tail F (uniform in [0,1)) satisfies s*F >= c, c = 2^64 - lo, 0 < c < s */
+    uint64_t c = (uint64_t)0 - lo;
+    for (size_t j = 0; j < u->next; j++) { /* digits drawn already by comparisons */
+        unsigned __int128 num = (unsigned __int128)c << 64;
+        uint64_t digit = (uint64_t)(num / s), rem = (uint64_t)(num % s);
+        if (u->ext[j] != digit)
+            return hi + (u->ext[j] > digit);
+        c = rem; /* F = digit/2^64 + F'/2^64 with F' compared against rem/s */
+        if (c == 0)
+            return hi + 1; /* F' >= 0 always */
+    }
+    return hi + !bern_frac(b, c, s); /* fresh digits: carry iff F >= c/s */
+}
+
+/* The falling run after u0 from the comparison where prev (the run's last
+ * uniform: u0 itself, or one with n bits w) and the fresh cur (w, n) tied
+ * on their common bits: the same loop on lazy uniforms, drawing digits as
+ * needed; u0 keeps any digits it gains, for the floor. */
+static unsigned vn_run_slow(bitsrc *b, lazy_u *u0, unsigned run, uint64_t pw, int pn, uint64_t cw, int cn)
+{
+    lazy_u P, Q, *prev = u0, *cur = &Q, *spare = &P;
+    P.ext = P.inl, P.next = 0;
+    Q.ext = Q.inl, Q.next = 0, Q.cap = LAZY_INLINE, Q.w = cw, Q.n = cn;
+    if (run > 0) {
+        P.w = pw, P.n = pn, P.cap = LAZY_INLINE;
+        prev = &P;
+        spare = NULL;
+    }
+    for (;;) {
+        if (!lazy_less(b, cur, prev))
+            break;
+        run++;
+        lazy_u *t = prev == u0 ? spare : prev; /* never overwrite u0 */
+        lazy_drop(t);
+        prev = cur;
+        cur = t;
+        lazy_fresh(b, cur, LAZY_FIRST);
+    }
+    lazy_drop(&P);
+    lazy_drop(&Q);
+    return run;
+}
+
+/* Length of the falling run u0 > u1 > u2 > ... Each u_i starts with 16
+ * bits, which decide the comparison unless they equal prev's first 16;
+ * only then do the lazy uniforms of vn_run_slow take over. */
+static inline unsigned vn_run(bitsrc *b, lazy_u *u0)
+{
+    const uint64_t top = ~(~UINT64_C(0) >> LAZY_FIRST);
+    uint64_t pw = u0->w;
+    int pn = 64;
+    unsigned run = 0;
+    for (;;) {
+        uint64_t cw = next_bits(b, LAZY_FIRST) << (64 - LAZY_FIRST), pt = pw & top;
+        if (__builtin_expect(cw == pt, 0))
+            return vn_run_slow(b, u0, run, pw, pn, cw, LAZY_FIRST);
+        if (cw > pt)
+            return run;
+        run++;
+        pw = cw;
+        pn = LAZY_FIRST;
+    }
+}
+
 int64_t keps_discrete_laplace(keps_rng *r, uint64_t s, unsigned shift)
 {
     if (s == 0)
         s = 1;
-    /* X = U + S*V has Pr[X = x] proportional to exp(-x/s) when U in [0, S)
-     * is uniform accepted with Bernoulli(exp(-U/s)) and V counts successes of
-     * Bernoulli(exp(-S/s)). S = largest power of two <= s, so U is a masked
-     * word (no rejection) and S/s is in (1/2, 1]. Then Y = X >> shift has
-     * Pr[Y = y] proportional to exp(-y/t), t = s/2^shift. */
-    unsigned m = 63u - (unsigned)__builtin_clzll(s);
-    uint64_t S = UINT64_C(1) << m;
     bitsrc b = {r, 0, 0};
+    lazy_u u0;
+    u0.ext = u0.inl;
+    u0.next = 0;
     for (;;) {
-        uint64_t u = m ? next_bits(&b, (int)m) : 0;
-        if (!bern_exp_le1(&b, u, s))
-            continue;
-        uint64_t v = 0;
-        while (bern_exp_le1(&b, S, s))
-            v++;
-        /* v >= 2^(63-m) has probability < exp(-2^(62-m)): saturate. */
-        uint64_t x = v >= (UINT64_C(1) << (63 - m)) ? UINT64_MAX >> 1 : u + (v << m);
+        uint64_t j = 0; /* rounds of von Neumann's method rejected */
+        for (;;) {
+            lazy_fresh(&b, &u0, 64);
+            if (!(vn_run(&b, &u0) & 1))
+                break;
+            lazy_drop(&u0);
+            j++;
+        }
+        /* X = floor(s*(j + U0)) = s*j + floor(s*U0), saturated at 2^63 - 1 (j
+         * that large has probability < exp(-2^62/s)) */
+        uint64_t f = lazy_floor_mul(&b, &u0, s), x;
+        lazy_drop(&u0);
+        if (__builtin_mul_overflow(s, j, &x) || __builtin_add_overflow(x, f, &x) || x > (UINT64_MAX >> 1))
+            x = UINT64_MAX >> 1;
+        /* floor(floor(s*E)/2^shift) = floor(t*E), t = s/2^shift */
         uint64_t y = x >> shift;
         int neg = next_bit(&b);
         if (neg && y == 0)

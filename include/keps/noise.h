@@ -8,9 +8,12 @@
  *
  * where g is a power of two (the granularity) and Y is an EXACT two-sided
  * geometric (discrete Laplace) integer: Pr[Y = y] proportional to
- * exp(-|y|/t), t = b/g. Y is drawn from random bits only, with rational
- * arithmetic (the Bernoulli(exp(-gamma)) construction of Canonne, Kamath and
- * Steinke 2020, "CKS20"); there is no logarithm of a uniform double anywhere.
+ * exp(-|y|/t), t = b/g. Y is drawn from random bits only: |Y| = floor(t*E)
+ * with E ~ Exp(1) drawn by von Neumann's comparison method on lazily drawn
+ * uniform reals (integer arithmetic, every comparison and the floor exact),
+ * a random sign, and "-0" rejected as in Canonne, Kamath and Steinke 2020
+ * ("CKS20"), whose Bernoulli(exp(-gamma)) serves keps_bernoulli_exp. There
+ * is no logarithm of a uniform double anywhere.
  * The final addition is one IEEE rounding of the exact sum: post-processing.
  *
  * Granularity: g = 2^ceil(log2 b) * 2^-40 (so t = b/g lies in (2^39, 2^40]),
