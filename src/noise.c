@@ -250,7 +250,7 @@ static uint64_t lazy_floor_mul(bitsrc *b, lazy_u *u, uint64_t s)
 {
     unsigned __int128 p = (unsigned __int128)s * u->w;
     uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
-    if (lo <= UINT64_MAX - s + 1 || s == 0) /* lo + s <= 2^64: the tail cannot carry */
+    if (lo <= UINT64_MAX - s + 1) /* lo + s <= 2^64 (s >= 1): the tail cannot carry */
         return hi;
     /* carry iff the tail F (uniform in [0,1)) satisfies s*F >= c, c = 2^64 - lo, 0 < c < s */
     uint64_t c = (uint64_t)0 - lo;
