@@ -645,7 +645,21 @@ static void mid_visit(mid_ctx *x, size_t i, int remaining, uint64_t id)
 static void kmin(ola *o, const int *b, uint64_t bid, const int *t, uint64_t tid)
 {
     const keps_lattice *L = o->L;
-    if (o->oom || memo_seen(o, bid, tid))
+    if (o->oom)
+        return;
+    /* Every node of [b, t] but t lies below an immediate predecessor of t
+     * inside [b, t]; when all of those are tagged as failing, t is the one
+     * k-minimal node of the sub-lattice. Checked before the memo: this
+     * settles most calls near the frontier, and the memo's lookups miss the
+     * cache. */
+    int shortcut = 1;
+    for (size_t i = 0; i < L->q && shortcut; i++)
+        shortcut = t[i] == b[i] || (tag_get(o, tid - L->stride[i]) & TAG_NOT);
+    if (shortcut && bid != tid) {
+        add_kmin(o, tid);
+        return;
+    }
+    if (memo_seen(o, bid, tid))
         return;
     int hh = keps_lattice_level_sum(L, t) - keps_lattice_level_sum(L, b);
     if (hh > 1) {
@@ -852,8 +866,8 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, con
 /* ---- two search threads ------------------------------------------------
  * The top-level Kmin(bottom, top) call loops over the lattice's middle
  * level; each middle node's sub-search is independent of the others except
- * through the tags, so two threads take middle nodes in turn, each with its
- * own cache, memo and candidate list, sharing the tags. Every middle node is
+ * through the tags, so two threads take runs of middle nodes, each with its
+ * own memo and candidate list, sharing the tags and the class cache. Every middle node is
  * still searched, so the union of the candidates holds every k-minimal node
  * as in the sequential search. */
 typedef struct par_ctx {
@@ -910,8 +924,23 @@ static void *par_main(void *arg)
         o->oom = 1;
         return NULL;
     }
-    for (;;) {
-        size_t i = atomic_fetch_add(&x->next, 1);
+    /* Runs of neighbouring middle nodes (the list is in lexicographic
+     * order), a share of what is left each time (guided scheduling): a
+     * thread's next node then mostly rolls up from its own recent classes.
+     * Handing out single nodes alternately made the threads roll up ~30%
+     * more classes than one thread did. */
+    size_t i = 0, end = 0;
+    for (;; i++) {
+        if (i == end) {
+            size_t at = atomic_load(&x->next), want;
+            do {
+                want = at < x->nmids ? (x->nmids - at) / 16 : 1;
+                if (want < 4)
+                    want = 4;
+            } while (!atomic_compare_exchange_weak(&x->next, &at, at + want));
+            i = at;
+            end = at + want;
+        }
         if (i >= x->nmids || o->oom)
             break;
         keps_lattice_levels(o->L, x->mids[i], n);
