@@ -40,6 +40,8 @@ struct keps_metrics {
     uint32_t *small;      /* indices of the classes smaller than k (loss) */
     size_t small_cap;
     double *sup;          /* [q] (loss) */
+    const double **qsh;   /* [q] share table at the node's level (loss) */
+    const uint32_t **qmap; /* [q] map at the node's level (loss) */
 };
 
 void keps_metrics_free(keps_metrics *m)
@@ -60,6 +62,8 @@ void keps_metrics_free(keps_metrics *m)
     free(m->touched);
     free(m->small);
     free(m->sup);
+    free(m->qsh);
+    free(m->qmap);
     free(m);
 }
 
@@ -124,7 +128,10 @@ keps_metrics *keps_metrics_new(const keps_lattice *L)
     m->scratch = calloc(maxcard, sizeof *m->scratch);
     m->touched = calloc(maxcard, sizeof *m->touched);
     m->scratch_len = maxcard;
-    if (!m->share || !m->share_all || !m->ent_gen || !m->scratch || !m->touched)
+    m->sup = calloc(q ? q : 1, sizeof *m->sup);
+    m->qsh = calloc(q ? q : 1, sizeof *m->qsh);
+    m->qmap = calloc(q ? q : 1, sizeof *m->qmap);
+    if (!m->share || !m->share_all || !m->ent_gen || !m->scratch || !m->touched || !m->sup || !m->qsh || !m->qmap)
         goto fail;
     for (size_t i = 0; i < q; i++) {
         const keps_column *col = &L->s->t->cols[L->s->qi[i].col];
@@ -200,7 +207,10 @@ static double loss_geo(const keps_metrics *m, const int *levels, const double *s
 }
 
 /* The classes smaller than k are listed once, then summed per QI in class
- * order (the same sums as a pass over every class that skips the rest). */
+ * order (the same sums as a pass over every class that skips the rest).
+ * Each small class's codes are read once for all QIs: the representatives
+ * lie at random in the bottom's table, and a pass per QI missed the cache
+ * q times per class. */
 static double loss_of(keps_metrics *m, const int *levels, const keps_node_classes *c, size_t k, double S)
 {
     const keps_lattice *L = m->L;
@@ -208,12 +218,9 @@ static double loss_of(keps_metrics *m, const int *levels, const keps_node_classe
         return loss_geo(m, levels, NULL, S);
     if (m->small_cap < c->n) {
         uint32_t *p = realloc(m->small, c->n * sizeof *p);
-        double *d = realloc(m->sup, (L->q ? L->q : 1) * sizeof *d);
         if (p)
             m->small = p;
-        if (d)
-            m->sup = d;
-        if (!p || !d)
+        if (!p)
             return NAN;
         m->small_cap = c->n;
     }
@@ -222,15 +229,20 @@ static double loss_of(keps_metrics *m, const int *levels, const keps_node_classe
         m->small[ns] = (uint32_t)e;
         ns += c->count[e] < k;
     }
-    for (size_t i = 0; i < L->q; i++) {
-        const double *sh = m->share[m->off[i] + (size_t)levels[i]];
-        const uint32_t *map = L->map[i][levels[i]];
-        double sup_share = 0;
-        for (size_t x = 0; x < ns; x++) {
-            uint32_t e = m->small[x];
-            sup_share += c->count[e] * sh[map[keps_node_classes_rep(L, c, e)[i]]];
-        }
-        m->sup[i] = sup_share;
+    const size_t q = L->q;
+    for (size_t i = 0; i < q; i++) {
+        m->sup[i] = 0;
+        m->qsh[i] = m->share[m->off[i] + (size_t)levels[i]];
+        m->qmap[i] = L->map[i][levels[i]];
+    }
+    for (size_t x = 0; x < ns; x++) {
+        if (x + 8 < ns)
+            __builtin_prefetch(keps_node_classes_rep(L, c, m->small[x + 8]));
+        uint32_t e = m->small[x];
+        const uint32_t *rep = keps_node_classes_rep(L, c, e);
+        double cnt = c->count[e];
+        for (size_t i = 0; i < q; i++)
+            m->sup[i] += cnt * m->qsh[i][m->qmap[i][rep[i]]];
     }
     return loss_geo(m, levels, m->sup, S);
 }

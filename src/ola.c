@@ -421,6 +421,15 @@ static int eval(ola *o, const int *levels, held *keep)
         keps_node_classes_free(&c);
         return -1;
     }
+    /* A node that satisfies the constraints is hardly ever a roll-up source
+     * (the search goes down from it; 9 of 1,251 on Adult, k = 2, 5%), and
+     * its score is kept above: its classes would only push useful ones out
+     * of the cache. */
+    if (supp <= o->limit && !keep) {
+        pool_put(o, &c);
+        free(lv);
+        return 0;
+    }
     pthread_mutex_lock(&cc->mu);
     e = cache_get(cc, id);
     if (e) { /* the other thread cached it meanwhile */
