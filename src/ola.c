@@ -668,6 +668,18 @@ static void kmin(ola *o, const int *b, uint64_t bid, const int *t, uint64_t tid)
         add_kmin(o, tid);
         return;
     }
+    /* Dually, when b fails and every immediate successor of b inside
+     * [b, t] is tagged as satisfying, those successors are its k-minimal
+     * nodes. */
+    shortcut = bid != tid && (tag_get(o, bid) & TAG_NOT);
+    for (size_t i = 0; i < L->q && shortcut; i++)
+        shortcut = t[i] == b[i] || (tag_get(o, bid + L->stride[i]) & TAG_ANON);
+    if (shortcut) {
+        for (size_t i = 0; i < L->q; i++)
+            if (t[i] > b[i])
+                add_kmin(o, bid + L->stride[i]);
+        return;
+    }
     if (memo_seen(o, bid, tid))
         return;
     int hh = keps_lattice_level_sum(L, t) - keps_lattice_level_sum(L, b);
@@ -710,10 +722,22 @@ static void clean_kmin(ola *o)
     }
     for (size_t i = 0; i < n; i++)
         keps_lattice_levels(L, o->kmin[i], lv + i * q);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < n && !drop[i]; j++)
+    /* The tags settle most candidates (an immediate predecessor that
+     * satisfies the constraints: not minimal; all of them failing:
+     * minimal); only the rest are compared with every other candidate,
+     * which took ~n^2 dominance tests with thousands of candidates. */
+    for (size_t i = 0; i < n; i++) {
+        int untagged = 0;
+        for (size_t d = 0; d < q && !drop[i]; d++)
+            if (lv[i * q + d] > 0) {
+                uint8_t tg = tag_get(o, o->kmin[i] - L->stride[d]);
+                drop[i] = (tg & TAG_ANON) != 0;
+                untagged |= !(tg & TAG_NOT);
+            }
+        for (size_t j = 0; j < n && !drop[i] && untagged; j++)
             if (i != j && dominated(L, lv + j * q, lv + i * q))
                 drop[i] = 1;
+    }
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (!drop[i])
