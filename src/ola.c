@@ -900,9 +900,9 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, con
  * The top-level Kmin(bottom, top) call loops over the lattice's middle
  * level; each middle node's sub-search is independent of the others except
  * through the tags, so two threads take runs of middle nodes, each with its
- * own memo and candidate list, sharing the tags and the class cache. Every middle node is
- * still searched, so the union of the candidates holds every k-minimal node
- * as in the sequential search. */
+ * own memo and candidate list, sharing the tags and the class cache. Every
+ * middle node is still searched, so the union of the candidates holds every
+ * k-minimal node as in the sequential search. */
 typedef struct par_ctx {
     uint64_t *mids;
     size_t nmids;
