@@ -70,14 +70,16 @@ static void ds_load_alt(dataset *d, const char *dir, const char *name, const cha
     char path[1024];
     keps_error err = {0};
     memset(d, 0, sizeof *d);
-    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
+    assert_true(snprintf(path, sizeof path, "%s/%s.csv", dir, name) < (int)sizeof path);
     assert_int_equal(keps_csv_read(path, NULL, &d->t, &err), KEPS_OK);
     d->s = keps_schema_new(d->t);
     for (size_t i = 0; i < nq; i++) {
+        int n;
         if (alt_qi && strcmp(qi[i], alt_qi) == 0)
-            snprintf(path, sizeof path, "%s:%s", qi[i], alt_path);
+            n = snprintf(path, sizeof path, "%s:%s", qi[i], alt_path);
         else
-            snprintf(path, sizeof path, "%s:%s/%s_hierarchy_%s.csv", qi[i], dir, name, qi[i]);
+            n = snprintf(path, sizeof path, "%s:%s/%s_hierarchy_%s.csv", qi[i], dir, name, qi[i]);
+        assert_true(n < (int)sizeof path);
         if (keps_schema_add_qi(d->s, d->t, path, &err) != KEPS_OK)
             fail_msg("%s", err.msg);
     }
