@@ -79,6 +79,7 @@ typedef struct ola {
     size_t nscore, capscore;
     uint64_t *memo;         /* Kmin(B, T) calls done: ~(B << 32 | T), 0 = empty */
     size_t nmemo, capmemo;  /* capmemo: power of two */
+    int lazy;               /* score satisfying nodes only when the optimum asks */
     int oom;
 } ola;
 
@@ -407,16 +408,18 @@ static int eval(ola *o, const int *levels, held *keep)
     o->out_work += c.n;
     if (!(tag_or(o, id, TAG_EVAL) & TAG_EVAL))
         o->evaluated++;
-    /* Only nodes that satisfy the constraints are ever scored; the rest
+    /* Only nodes that satisfy the constraints are ever scored, and with a
+     * lazy metric only when the optimum pass asks (node_score); the rest
      * get the worst score without computing the metric. */
     double sc = INFINITY, bd = INFINITY;
     size_t supp = keps_node_classes_suppressed(&c, o->k, NULL);
-    if (supp <= o->limit) {
+    int scored = supp > o->limit || !o->lazy;
+    if (supp <= o->limit && !o->lazy) {
         sc = keps_metrics_score(o->m, o->metric, levels, &c, o->k);
         bd = keps_metrics_bound(o->m, o->metric, levels, &c);
     }
     o->last_supp = supp;
-    if (score_put(o, id, sc, bd)) {
+    if (scored && score_put(o, id, sc, bd)) {
         free(lv);
         keps_node_classes_free(&c);
         return -1;
@@ -509,12 +512,25 @@ static void tag_cone(ola *o, uint64_t id, int up, uint8_t tag)
     }
 }
 
+static int has_score(const ola *o, uint64_t id)
+{
+    return o->capscore && o->skey[score_slot(o, id)];
+}
+
 /* Score and class-based bound of a node, evaluating it if needed. */
 static int node_score(ola *o, const int *levels, double *score, double *bound)
 {
     uint64_t id = keps_lattice_id(o->L, levels);
-    if (!o->capscore || !o->skey[score_slot(o, id)]) {
-        if (eval(o, levels, NULL))
+    if (!has_score(o, id)) {
+        held h;
+        if (eval(o, levels, &h))
+            return -1;
+        int rc = 0;
+        if (!has_score(o, id)) /* lazy: scored here, not when counted */
+            rc = score_put(o, id, keps_metrics_score(o->m, o->metric, levels, &h.c, o->k),
+                           keps_metrics_bound(o->m, o->metric, levels, &h.c));
+        release(o, &h);
+        if (rc)
             return -1;
     }
     size_t j = score_slot(o, id);
@@ -754,6 +770,17 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+typedef struct kmin_bound {
+    double b;
+    uint64_t id;
+} kmin_bound;
+
+static int cmp_bound(const void *a, const void *b)
+{
+    const kmin_bound *x = a, *y = b;
+    return x->b < y->b ? -1 : x->b > y->b ? 1 : x->id < y->id ? -1 : x->id > y->id;
+}
+
 /* ---- the optimum over the anonymous region ------------------------------
  * Level by level from the bottom; a node is pruned (with everything above
  * it) when a predecessor is pruned or its lower bound is not below the best
@@ -770,22 +797,37 @@ static int optimum(ola *o, uint64_t *best_id, double *best)
         maxsum += L->height[i];
     uint64_t *start = calloc((size_t)maxsum + 2, sizeof *start);
     uint64_t *order = NULL;
+    kmin_bound *kbound = NULL;
     int rc = -1;
     if (!lv || !start)
         goto done;
     *best = INFINITY;
     *best_id = UINT64_MAX;
+    /* Candidates by their class-free bound, lowest first: once the bound
+     * passes the best score the rest cannot win and are not scored (loss,
+     * Adult, k = 2, 5%: 18 of 1,079 k-minimal nodes are). A bound equal to
+     * the best is still scored: ties go to the lowest id, as before. */
+    kbound = malloc((o->nkmin ? o->nkmin : 1) * sizeof *kbound);
+    if (!kbound)
+        goto done;
     for (size_t i = 0; i < o->nkmin; i++) {
         keps_lattice_levels(L, o->kmin[i], lv);
+        kbound[i].b = keps_metrics_bound(o->m, o->metric, lv, NULL);
+        kbound[i].id = o->kmin[i];
+    }
+    qsort(kbound, o->nkmin, sizeof *kbound, cmp_bound);
+    for (size_t i = 0; i < o->nkmin && kbound[i].b <= *best; i++) {
+        keps_lattice_levels(L, kbound[i].id, lv);
         double s, cb;
         if (node_score(o, lv, &s, &cb))
             goto done;
-        if (s < *best || (s == *best && o->kmin[i] < *best_id)) {
+        if (s < *best || (s == *best && kbound[i].id < *best_id)) {
             *best = s;
-            *best_id = o->kmin[i];
+            *best_id = kbound[i].id;
         }
-        tag_cone(o, o->kmin[i], 1, TAG_ANON);
     }
+    for (size_t i = 0; i < o->nkmin; i++)
+        tag_cone(o, o->kmin[i], 1, TAG_ANON);
     /* counting sort of the anonymous nodes by level sum */
     for (uint64_t id = 0; id < nn; id++)
         if (tag_get(o, id) & TAG_ANON) {
@@ -828,6 +870,7 @@ done:
     free(lv);
     free(start);
     free(order);
+    free(kbound);
     return rc;
 }
 
@@ -877,6 +920,11 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, con
      * 0.1*30 = 3.0000000000000004 at 3 */
     o->limit = (size_t)floor(p->suppress * (double)L->nrows + 1e-9);
     o->metric = p->metric;
+    /* With a class-free lower bound (keps_metrics_bound without classes),
+     * the optimum pass asks for few scores, so satisfying nodes are not
+     * scored when counted; discernibility and AECS have none (it is 0), so
+     * every k-minimal node is scored and is cheapest to score then. */
+    o->lazy = p->metric == KEPS_METRIC_PREC || p->metric == KEPS_METRIC_LOSS || p->metric == KEPS_METRIC_ENTROPY;
     o->owns_tag = o->owns_cc = shared == NULL;
     o->tag = shared ? shared->tag : calloc((size_t)L->nnodes, 1);
     o->w = keps_lattice_work_new(L);
