@@ -1,6 +1,7 @@
 /* keps: OLA search with suppression and the global-optimum pass (see
  * include/keps/ola.h), and applying a node to the data. */
 #include "keps/ola.h"
+#include "keps/progress.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -961,6 +962,7 @@ typedef struct par_ctx {
 typedef struct par_arg {
     ola *o;
     par_ctx *x;
+    int report; /* the caller's thread: reports progress (keps/progress.h) */
 } par_arg;
 
 static void collect_level(const keps_lattice *L, size_t i, int remaining, int *n, uint64_t **out, size_t *len,
@@ -1024,6 +1026,10 @@ static void *par_main(void *arg)
         }
         if (i >= x->nmids || o->oom)
             break;
+        /* Runs are handed out in list order, so the caller's position in
+         * the list tells how much of the search is behind both threads. */
+        if (a->report)
+            keps_progress("OLA search", (double)i, (double)x->nmids);
         keps_lattice_levels(o->L, x->mids[i], n);
         int an = anonymous(o, n, x->mids[i]);
         if (an < 0)
@@ -1051,13 +1057,16 @@ static void par_merge(ola *a, ola *b)
     a->oom |= b->oom;
 }
 
-/* Kmin(bottom, top), on two threads when the lattice is tall enough. */
+/* Kmin(bottom, top): its loop over the middle level runs here, on two
+ * threads unless one is asked for (the memo and the Kmin shortcuts never
+ * apply to the top call itself), so that the position in that loop can be
+ * reported as progress. */
 static void kmin_top(ola *o, const keps_ola_params *p, const int *bot, const int *top)
 {
     const keps_lattice *L = o->L;
     int hh = keps_lattice_level_sum(L, top);
     int threads = p->threads == 1 ? 1 : 2;
-    if (threads == 1 || hh <= 1) {
+    if (hh <= 1) {
         kmin(o, bot, 0, top, L->nnodes - 1);
         return;
     }
@@ -1074,6 +1083,12 @@ static void kmin_top(ola *o, const keps_ola_params *p, const int *bot, const int
     if (!oom)
         collect_level(L, 0, hh / 2, n, &x.mids, &x.nmids, &cap, &oom);
     free(n);
+    if (!oom && threads == 1) {
+        par_arg a1 = {o, &x, 1};
+        par_main(&a1);
+        free(x.mids);
+        return;
+    }
     if (oom || ola_init(&o2, L, p, o)) {
         if (!oom)
             ola_free(&o2);
@@ -1081,7 +1096,7 @@ static void kmin_top(ola *o, const keps_ola_params *p, const int *bot, const int
         o->oom = 1;
         return;
     }
-    par_arg a1 = {o, &x}, a2 = {&o2, &x};
+    par_arg a1 = {o, &x, 1}, a2 = {&o2, &x, 0};
     pthread_t t;
     int started = pthread_create(&t, NULL, par_main, &a2) == 0;
     par_main(&a1);

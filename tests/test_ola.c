@@ -5,9 +5,11 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <pthread.h>
 
 #include "keps/csv.h"
 #include "keps/ola.h"
+#include "keps/progress.h"
 #include "ola_oracle.h"
 
 static const double limits[] = {0, 0.05, 0.1, 0.2, 0.5, 1};
@@ -278,6 +280,76 @@ static void test_adult_exhaustive(void **state)
     keps_table_free(t);
 }
 
+/* Progress: the search reports its position in the top-level loop over
+ * the middle level (floor(H/2), H the top's level sum), counted here by
+ * decoding every node id by hand; calls come from the caller's thread only,
+ * in order, and stop short of the total. */
+typedef struct seen_progress {
+    int calls, in_order, named;
+    double last, total;
+    pthread_t caller;
+    int other_thread;
+} seen_progress;
+
+static void progress_cb(const char *what, double done, double total, void *ud)
+{
+    seen_progress *sp = ud;
+    sp->named &= strcmp(what, "OLA search") == 0;
+    sp->in_order &= done >= sp->last && done < total;
+    sp->other_thread |= !pthread_equal(pthread_self(), sp->caller);
+    sp->last = done;
+    sp->total = total;
+    sp->calls++;
+}
+
+static void test_progress(void **state)
+{
+    (void)state;
+    keps_error err = {0};
+    keps_table *t = NULL;
+    assert_int_equal(keps_csv_read(src_path("data/adult/adult.csv"), NULL, &t, &err), KEPS_OK);
+    keps_schema *s = keps_schema_new(t);
+    static const char *const q[] = {"sex", "age", "race", "marital-status", "education"};
+    for (int i = 0; i < 5; i++) {
+        char spec[512];
+        snprintf(spec, sizeof spec, "%s:%s/data/adult/adult_hierarchy_%s.csv", q[i], KEPS_SOURCE_DIR, q[i]);
+        assert_int_equal(keps_schema_add_qi(s, t, spec, &err), KEPS_OK);
+    }
+    keps_lattice *L = NULL;
+    assert_int_equal(keps_lattice_new(s, &L, &err), KEPS_OK);
+    int H = 0;
+    for (size_t i = 0; i < L->q; i++)
+        H += L->height[i];
+    double mids = 0;
+    for (uint64_t id = 0; id < L->nnodes; id++) {
+        uint64_t rest = id;
+        int sum = 0;
+        for (size_t i = 0; i < L->q; i++) {
+            sum += (int)(rest % (uint64_t)(L->height[i] + 1));
+            rest /= (uint64_t)(L->height[i] + 1);
+        }
+        mids += sum == H / 2;
+    }
+    for (int threads = 1; threads <= 2; threads++) {
+        seen_progress sp = {0, 1, 1, 0, 0, pthread_self(), 0};
+        keps_progress_hook(progress_cb, &sp);
+        keps_ola_params p = {5, 0.05, KEPS_METRIC_LOSS, threads};
+        keps_ola_result r;
+        assert_int_equal(keps_ola_run(L, &p, &r, &err), KEPS_OK);
+        keps_progress_hook(NULL, NULL);
+        assert_true(r.found);
+        assert_true(sp.calls > 0);
+        assert_true(sp.named);
+        assert_true(sp.in_order);
+        assert_false(sp.other_thread);
+        assert_true(sp.total == mids);
+        keps_ola_result_free(&r);
+    }
+    keps_lattice_free(L);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_apply_is_k_anonymous),
         cmocka_unit_test(test_no_solution),
         cmocka_unit_test(test_adult_exhaustive),
+        cmocka_unit_test(test_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

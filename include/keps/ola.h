@@ -13,7 +13,9 @@
  * one whose lower bound (keps_metrics_bound) is not below the best score.
  * The top-level Kmin call's middle nodes are shared out to two threads
  * (tags shared); the result does not depend on the thread count, the
- * number of nodes evaluated may vary a little from run to run. */
+ * number of nodes evaluated may vary a little from run to run. Progress
+ * (keps/progress.h, "OLA search") is the caller's position in that loop
+ * over the middle level. */
 #ifndef KEPS_OLA_H
 #define KEPS_OLA_H
 
