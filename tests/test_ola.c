@@ -234,23 +234,32 @@ static int adult_cb(const keps_node_info *ni, int thread, void *ud)
     return 0;
 }
 
+/* Adult with the bundled hierarchies of its first nq QIs (in this order). */
+static keps_lattice *adult_lattice(int nq, keps_table **t, keps_schema **s)
+{
+    static const char *const q[] = {"sex", "age", "race", "marital-status", "education",
+                                    "native-country", "workclass", "occupation", "salary-class"};
+    keps_error err = {0};
+    assert_int_equal(keps_csv_read(src_path("data/adult/adult.csv"), NULL, t, &err), KEPS_OK);
+    assert_int_equal((*t)->nrows, 30162);
+    *s = keps_schema_new(*t);
+    for (int i = 0; i < nq; i++) {
+        char spec[512];
+        snprintf(spec, sizeof spec, "%s:%s/data/adult/adult_hierarchy_%s.csv", q[i], KEPS_SOURCE_DIR, q[i]);
+        assert_int_equal(keps_schema_add_qi(*s, *t, spec, &err), KEPS_OK);
+    }
+    keps_lattice *L = NULL;
+    assert_int_equal(keps_lattice_new(*s, &L, &err), KEPS_OK);
+    return L;
+}
+
 static void test_adult_exhaustive(void **state)
 {
     (void)state;
     keps_table *t = NULL;
+    keps_schema *s = NULL;
     keps_error err = {0};
-    assert_int_equal(keps_csv_read(src_path("data/adult/adult.csv"), NULL, &t, &err), KEPS_OK);
-    assert_int_equal(t->nrows, 30162);
-    keps_schema *s = keps_schema_new(t);
-    static const char *const q[] = {"sex", "age", "race", "marital-status", "education",
-                                    "native-country", "workclass", "occupation", "salary-class"};
-    for (int i = 0; i < 9; i++) {
-        char spec[512];
-        snprintf(spec, sizeof spec, "%s:%s/data/adult/adult_hierarchy_%s.csv", q[i], KEPS_SOURCE_DIR, q[i]);
-        assert_int_equal(keps_schema_add_qi(s, t, spec, &err), KEPS_OK);
-    }
-    keps_lattice *L = NULL;
-    assert_int_equal(keps_lattice_new(s, &L, &err), KEPS_OK);
+    keps_lattice *L = adult_lattice(9, &t, &s);
     assert_int_equal(L->nnodes, 12960);
     const struct {
         size_t k;
@@ -307,16 +316,8 @@ static void test_progress(void **state)
     (void)state;
     keps_error err = {0};
     keps_table *t = NULL;
-    assert_int_equal(keps_csv_read(src_path("data/adult/adult.csv"), NULL, &t, &err), KEPS_OK);
-    keps_schema *s = keps_schema_new(t);
-    static const char *const q[] = {"sex", "age", "race", "marital-status", "education"};
-    for (int i = 0; i < 5; i++) {
-        char spec[512];
-        snprintf(spec, sizeof spec, "%s:%s/data/adult/adult_hierarchy_%s.csv", q[i], KEPS_SOURCE_DIR, q[i]);
-        assert_int_equal(keps_schema_add_qi(s, t, spec, &err), KEPS_OK);
-    }
-    keps_lattice *L = NULL;
-    assert_int_equal(keps_lattice_new(s, &L, &err), KEPS_OK);
+    keps_schema *s = NULL;
+    keps_lattice *L = adult_lattice(5, &t, &s);
     int H = 0;
     for (size_t i = 0; i < L->q; i++)
         H += L->height[i];
