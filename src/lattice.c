@@ -233,6 +233,74 @@ static inline uint32_t group_find(const keps_lattice *L, keps_lattice_work *w, k
 
 static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *c);
 
+/* The roll-up OLA's search does thousands of times: packed keys, one QI d
+ * changes (its codes map through m0 at the source's level, m1 at the
+ * target's). Everything the loop reads lives in locals marked restrict:
+ * through the general path's struct fields the compiler reloaded the maps,
+ * the table size and the class count for every class (aliasing), about
+ * twice the instructions. */
+static keps_status rollup_one(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                              size_t d, const uint32_t *m0, const uint32_t *m1, keps_node_classes *out,
+                              uint32_t *assign)
+{
+    const uint32_t *restrict col = L->repcol + d * L->bottom.n;
+    const uint32_t *restrict fbot = from->bot, *restrict fcnt = from->count;
+    const uint64_t *restrict fkey = from->key;
+    uint32_t *restrict ocnt = out->count, *restrict obot = out->bot;
+    uint64_t *restrict okey = out->key;
+    const uint64_t mult = L->mult[d];
+    const size_t nf = from->n;
+    slot *restrict tab = w->tab;
+    size_t mask = w->nslots - 1, room = w->nslots / 4;
+    int shift = 64 - w->bits;
+    uint32_t n = 0;
+    enum { BLOCK = 32 };
+    uint64_t keys[BLOCK];
+    for (size_t c0 = 0; c0 < nf; c0 += BLOCK) {
+        size_t nb = nf - c0 < BLOCK ? nf - c0 : BLOCK;
+        for (size_t j = 0; j < nb; j++) {
+            uint32_t code = col[fbot[c0 + j]];
+            uint64_t key = fkey[c0 + j] + ((uint64_t)m1[code] - (uint64_t)m0[code]) * mult;
+            keys[j] = key;
+            __builtin_prefetch(&tab[(size_t)((key * 0x9E3779B97F4A7C15ull) >> shift)]);
+        }
+        for (size_t j = 0; j < nb; j++) {
+            if (n >= room) { /* keep the load at most 1/4 */
+                out->n = n;
+                if (work_grow(L, w, out))
+                    return KEPS_ENOMEM;
+                tab = w->tab;
+                mask = w->nslots - 1;
+                room = w->nslots / 4;
+                shift = 64 - w->bits;
+            }
+            uint64_t key = keys[j];
+            size_t s = (size_t)((key * 0x9E3779B97F4A7C15ull) >> shift);
+            uint32_t g;
+            for (;; s = (s + 1) & mask) {
+                uint32_t e = tab[s];
+                if (!e) {
+                    g = n++;
+                    tab[s] = n;
+                    ocnt[g] = fcnt[c0 + j];
+                    okey[g] = key;
+                    obot[g] = fbot[c0 + j];
+                    break;
+                }
+                if (okey[e - 1] == key) {
+                    g = e - 1;
+                    ocnt[g] += fcnt[c0 + j];
+                    break;
+                }
+            }
+            if (assign)
+                assign[c0 + j] = g;
+        }
+    }
+    out->n = n;
+    return KEPS_OK;
+}
+
 keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
                                 const int *levels, keps_node_classes *out, uint32_t *assign)
 {
@@ -264,6 +332,11 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
                 di[nd++] = i;
             }
         incremental = nd < 32 && 2 * nd < q;
+    }
+    if (incremental && nd == 1) {
+        keps_status st = rollup_one(L, w, from, di[0], m0d[0], m1d[0], out, assign);
+        w->ratio = from->n ? (double)out->n / (double)from->n : 0;
+        return st;
     }
     work_node(L, w, levels);
     /* Blocks of ROLLUP_BLOCK classes: first every key, prefetching its
