@@ -341,8 +341,8 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
     work_node(L, w, levels);
     /* Blocks of ROLLUP_BLOCK classes: first every key, prefetching its
      * slot, then the inserts. The table rarely fits in cache; this way the
-     * misses of a block overlap instead of stalling one insert each. */
-    const uint32_t *col0 = incremental && nd == 1 ? L->repcol + di[0] * L->bottom.n : NULL;
+     * misses of a block overlap instead of stalling one insert each. (One
+     * changing QI took rollup_one above.) */
     enum { ROLLUP_BLOCK = 32 };
     uint64_t keys[ROLLUP_BLOCK];
     for (size_t c0 = 0; c0 < from->n; c0 += ROLLUP_BLOCK) {
@@ -350,10 +350,7 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
         for (size_t j = 0; j < nb; j++) {
             uint32_t b = from->bot[c0 + j];
             uint64_t key;
-            if (incremental && nd == 1) { /* the common case: one QI changes */
-                uint32_t code = col0[b];
-                key = from->key[c0 + j] + ((uint64_t)m1d[0][code] - (uint64_t)m0d[0][code]) * md[0];
-            } else if (incremental) {
+            if (incremental) {
                 key = from->key[c0 + j];
                 for (size_t d = 0; d < nd; d++) {
                     uint32_t code = L->repcol[di[d] * L->bottom.n + b];
