@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "internal.h"
 #include "keps/rng.h"
 
 #define KEPS_RNG_BUF 4096
@@ -24,7 +25,7 @@ struct keps_rng {
 };
 
 /* Refills buf from the keystream (or the OS) and rewinds pos. */
-void keps_rng_refill_(keps_rng *r);
+KEPS_INTERNAL void keps_rng_refill_(keps_rng *r);
 
 /* The next 8 bytes of the stream as a little-endian word: the same value
  * keps_rng_u64 returns. */
