@@ -33,6 +33,37 @@ static void seeded_streams_repeat_and_differ(void **state)
     keps_rng_free(os);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The OS-keyed stream: every 4 KiB block is keyed afresh. A key reused
+ * across refills (or a block left unfilled) repeats words; among 4,096
+ * uniform words a repeat has chance 4096^2 / 2^65 ~ 5e-13. */
+static void os_stream_blocks_do_not_repeat(void **state)
+{
+    (void)state;
+    keps_rng *os = keps_rng_new();
+    assert_non_null(os);
+    enum { N = 4096 }; /* 8 blocks of 512 words */
+    uint64_t *w = malloc(N * sizeof *w);
+    assert_non_null(w);
+    int ones = 0;
+    for (int i = 0; i < N; i++) {
+        w[i] = keps_rng_u64(os);
+        ones += __builtin_popcountll(w[i]);
+    }
+    /* bits: binomial(262144, 1/2), sd 256; 6 sd bound */
+    assert_true(abs(ones - N * 32) < 6 * 256);
+    qsort(w, N, sizeof *w, cmp_u64);
+    for (int i = 1; i < N; i++)
+        assert_true(w[i] != w[i - 1]);
+    free(w);
+    keps_rng_free(os);
+}
+
 static void uniform_has_53_bits_and_range(void **state)
 {
     (void)state;
@@ -138,6 +169,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seeded_streams_repeat_and_differ),
+        cmocka_unit_test(os_stream_blocks_do_not_repeat),
         cmocka_unit_test(uniform_has_53_bits_and_range),
         cmocka_unit_test(below_is_unbiased),
         cmocka_unit_test(bernoulli_exact_edges_and_frequency),

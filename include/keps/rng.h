@@ -1,6 +1,7 @@
 /* keps: the one source of randomness (CSPRNG on libsodium).
  *
- * Default: OS entropy through libsodium's randombytes. keps_rng_new_seeded()
+ * Default: OS entropy, as ChaCha20 keystream blocks of 4 KiB each under a
+ * fresh 256-bit key read through libsodium's randombytes. keps_rng_new_seeded()
  * gives a reproducible ChaCha20 keystream for tests and papers only: output
  * made with it is NOT private, and the CLI says so on stderr.
  * No other randomness exists in keps: never rand(), random() or drand48().
