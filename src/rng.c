@@ -26,10 +26,10 @@ void keps_rng_refill_(keps_rng *r)
             sodium_increment(r->nonce, sizeof r->nonce);
     } else {
         /* Each block is the ChaCha20 keystream of a fresh 256-bit key from
-         * the OS (erased at once), the kernel's own construction: one
-         * 32-byte read per 4 KiB, where randombytes_buf(buf, 4096) made
-         * sixteen 256-byte getrandom calls and words cost ~7x more than
-         * the seeded stream's. A fresh key per block keeps what a fork
+         * the OS (erased at once), as getrandom itself expands its state:
+         * one 32-byte read per 4 KiB, where randombytes_buf(buf, 4096)
+         * made sixteen 256-byte getrandom calls and words cost ~6x more
+         * than the seeded stream's. A fresh key per block keeps what a fork
          * duplicates to the one buffer, as before. The nonce can stay 0:
          * no key is used twice. */
         static const uint8_t zero_nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
