@@ -23,6 +23,12 @@ typedef struct reader {
     size_t line;            /* current physical line (1-based) */
     size_t row_line;        /* line the current row started on */
     int after_cr;           /* last row end was '\r' (CRLF pair pending) */
+    /* tree_paths: rows are held here until the widest is known */
+    char *held;             /* fields of all rows, each NUL-terminated */
+    size_t heldlen, heldcap;
+    size_t *hoff;           /* per row: offset of its first field in held */
+    uint32_t *hn, *hline;   /* per row: field count, physical line */
+    size_t nheld, hcap;
 } reader;
 
 static int add_field(reader *r, const char *s, size_t n)
@@ -86,8 +92,121 @@ static void on_field(void *s, size_t n, void *data)
                 r->line++;
 }
 
+/* tree_paths: keeps the current row (its fields are already NUL-terminated
+ * in r->buf) for tree_table. */
+static int hold_row(reader *r)
+{
+    if (r->nheld == r->hcap) {
+        size_t c = r->hcap ? 2 * r->hcap : 256;
+        size_t *o = realloc(r->hoff, c * sizeof *o);
+        if (o)
+            r->hoff = o;
+        uint32_t *n = o ? realloc(r->hn, c * sizeof *n) : NULL;
+        if (n)
+            r->hn = n;
+        uint32_t *l = n ? realloc(r->hline, c * sizeof *l) : NULL;
+        if (!l)
+            return -1;
+        r->hline = l;
+        r->hcap = c;
+    }
+    if (r->heldlen + r->buflen > r->heldcap) {
+        size_t c = r->heldcap ? r->heldcap : 4096;
+        while (c < r->heldlen + r->buflen)
+            c *= 2;
+        char *h = realloc(r->held, c);
+        if (!h)
+            return -1;
+        r->held = h;
+        r->heldcap = c;
+    }
+    memcpy(r->held + r->heldlen, r->buf, r->buflen);
+    r->hoff[r->nheld] = r->heldlen;
+    r->hn[r->nheld] = (uint32_t)r->nfields;
+    r->hline[r->nheld++] = (uint32_t)r->row_line;
+    r->heldlen += r->buflen;
+    return 0;
+}
+
+/* tree_paths: builds the table from the held rows. Rows of different
+ * lengths are leaf-to-root paths of an unbalanced tree, valid only when all
+ * end at one root; a short path repeats its leaf on the levels it lacks,
+ * so that each node keeps its depth below the root (Never-married;* beside
+ * Divorced;leave;* stays Never-married one level below the root). */
+static keps_status tree_table(reader *r, keps_table **out)
+{
+    size_t w = 0, w0 = r->hn[0];
+    const char *root = r->held + r->hoff[0];
+    for (uint32_t i = 1; i < w0; i++)
+        root += strlen(root) + 1;
+    int ragged = 0;
+    for (size_t i = 0; i < r->nheld; i++) {
+        w = r->hn[i] > w ? r->hn[i] : w;
+        ragged |= r->hn[i] != w0;
+    }
+    for (size_t i = 0; ragged && i < r->nheld; i++) {
+        const char *last = r->held + r->hoff[i];
+        for (uint32_t j = 1; j < r->hn[i]; j++)
+            last += strlen(last) + 1;
+        if (strcmp(last, root) == 0)
+            continue;
+        size_t bad = 1;  /* name the first row whose length differs from the first's */
+        while (r->hn[bad] == w0)
+            bad++;
+        return keps_error_at(r->err, KEPS_EINPUT, r->name, r->hline[bad], (r->hn[bad] < w0 ? r->hn[bad] : w0) + 1,
+                             "row has %u fields but the first row has %zu; every row needs one field per level "
+                             "(rows of different lengths are read as paths of an unbalanced tree only when all "
+                             "end at the same root, here '%s' but '%s' on line %u)",
+                             r->hn[bad], w0, root, last, r->hline[i]);
+    }
+    char (*names)[24] = malloc(w * sizeof *names);
+    const char **f = malloc(2 * w * sizeof *f);
+    size_t *len = malloc(w * sizeof *len);
+    keps_table *t = NULL;
+    keps_status st = KEPS_ENOMEM;
+    if (!names || !f || !len)
+        goto done;
+    for (size_t j = 0; j < w; j++) {
+        snprintf(names[j], sizeof names[j], "%zu", j);
+        f[w + j] = names[j];
+    }
+    if (!(t = keps_table_new(w, f + w, r->opt ? r->opt->missing : NULL, r->name, r->err))) {
+        st = r->err ? r->err->code : KEPS_EINPUT;
+        goto done;
+    }
+    st = KEPS_OK;
+    for (size_t i = 0; i < r->nheld && !st; i++) {
+        const char *p = r->held + r->hoff[i];
+        size_t pad = w - r->hn[i];
+        for (size_t j = 0; j < w; j++) {
+            f[j] = p;
+            len[j] = strlen(p);
+            if (j >= pad)
+                p += len[j] + 1;
+        }
+        st = keps_table_append(t, f, len, r->hline[i], r->err);
+    }
+done:
+    if (st == KEPS_ENOMEM && !t)
+        keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
+    if (st) {
+        keps_table_free(t);
+        t = NULL;
+    }
+    free(names);
+    free(f);
+    free(len);
+    *out = t;
+    return st;
+}
+
 static void finish_row(reader *r)
 {
+    if (r->opt && r->opt->tree_paths) {
+        if (hold_row(r))
+            r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
+        return;
+    }
     const char **f = malloc((r->nfields ? r->nfields : 1) * sizeof *f);
     if (!f) {
         r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
@@ -279,6 +398,12 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
                                  "closed; add the closing quote");
     csv_free(&p);
     free(chunk);
+    if (!r.status && r.nheld)
+        r.status = tree_table(&r, &r.t);
+    free(r.held);
+    free(r.hoff);
+    free(r.hn);
+    free(r.hline);
     if (!r.status && !r.t)
         r.status = keps_error_at(err, KEPS_EINPUT, name, 0, 0,
                                  "the file is empty: a header row naming the columns is required");

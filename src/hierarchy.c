@@ -106,7 +106,7 @@ keps_status keps_hierarchy_load_buffer(const char *data, size_t len, const char 
     *out = NULL;
     /* The missing token is set to a string no cell can hold, so an empty
      * cell stays an ordinary (and then rejected) value. */
-    keps_csv_options o = {.delimiter = delimiter, .missing = "\x01", .no_header = 1};
+    keps_csv_options o = {.delimiter = delimiter, .missing = "\x01", .no_header = 1, .tree_paths = 1};
     keps_table *t;
     keps_status s = keps_csv_read_buffer(data, len, name, &o, &t, err);
     if (s)
@@ -118,7 +118,7 @@ keps_status keps_hierarchy_load(const char *path, char delimiter, keps_hierarchy
                                 keps_error *err)
 {
     *out = NULL;
-    keps_csv_options o = {.delimiter = delimiter, .missing = "\x01", .no_header = 1};
+    keps_csv_options o = {.delimiter = delimiter, .missing = "\x01", .no_header = 1, .tree_paths = 1};
     keps_table *t;
     keps_status s = keps_csv_read(path, &o, &t, err);
     if (s)

@@ -1,5 +1,5 @@
 /* Hierarchies: the bundled ARX files load with the level counts the data
- * README lists; interval hierarchies nest and print as [lo-hi[; binding maps
+ * README lists; unbalanced trees (paths of different lengths) load; interval hierarchies nest and print as [lo-hi[; binding maps
  * table codes to level codes. */
 #include <string.h>
 
@@ -98,6 +98,51 @@ static void interval_hierarchy(void **state)
     keps_table_free(t);
 }
 
+/* Rows of different lengths: leaf-to-root paths of an unbalanced tree (the
+ * layout of e.g. Basic Mondrian's files). By hand: the longest path has 4
+ * fields, so levels 0..3; Federal-gov;public;* becomes
+ * Federal-gov;Federal-gov;public;*, Self-emp-inc;Self-emp-inc;self;*,
+ * Private;* becomes Private x3;*. */
+static void unbalanced_tree(void **state)
+{
+    (void)state;
+    const char *d = "Private;*\r\nSelf-emp-inc;self;*\r\nSelf-emp-not-inc;self;*\r\nState-gov;gov;public;*\r\n"
+                    "Federal-gov;public;*";  /* CRLF and no final line end */
+    keps_hierarchy *h;
+    keps_error err = {0};
+    assert_int_equal(keps_hierarchy_load_buffer(d, strlen(d), "w.hier", 0, &h, &err), KEPS_OK);
+    assert_int_equal(keps_hierarchy_height(h), 3);
+    assert_int_equal(keps_hierarchy_leaves(h), 5);
+    /* level 1: Private, Self-emp-inc, Self-emp-not-inc, gov, Federal-gov;
+     * level 2: Private, self, public; level 3: * */
+    assert_int_equal(keps_hierarchy_size(h, 1), 5);
+    assert_int_equal(keps_hierarchy_size(h, 2), 3);
+    assert_int_equal(keps_hierarchy_size(h, 3), 1);
+    keps_table *t = table_from_csv("w\nFederal-gov\nState-gov\nPrivate\nSelf-emp-inc\n");
+    uint32_t **map;
+    assert_int_equal(keps_hierarchy_bind(h, t, 0, &map, &err), KEPS_OK);
+    const char *want[][4] = {{"Federal-gov", "Federal-gov", "public", "*"},
+                             {"State-gov", "gov", "public", "*"},
+                             {"Private", "Private", "Private", "*"},
+                             {"Self-emp-inc", "Self-emp-inc", "self", "*"}};
+    for (size_t r = 0; r < 4; r++)
+        for (int l = 0; l <= 3; l++)
+            assert_string_equal(keps_hierarchy_label(h, l, map[l][t->cols[0].codes[r]]), want[r][l]);
+    uint32_t *cnt = keps_hierarchy_leaf_counts(h, 2);
+    assert_int_equal(cnt[map[2][t->cols[0].codes[0]]], 2); /* public: State-gov, Federal-gov */
+    assert_int_equal(cnt[map[2][t->cols[0].codes[2]]], 1); /* Private */
+    free(cnt);
+    keps_hierarchy_map_free(map, h);
+    keps_hierarchy_free(h);
+    keps_table_free(t);
+    /* paths that do not share the root are a malformed file, not a tree */
+    d = "a;x;*\nb;*\nc;x;top\n";
+    assert_int_equal(keps_hierarchy_load_buffer(d, strlen(d), "w.hier", 0, &h, &err), KEPS_EINPUT);
+    assert_null(h);
+    assert_non_null(strstr(err.msg, "w.hier:2:3: row has 2 fields but the first row has 3"));
+    assert_non_null(strstr(err.msg, "'*' but 'top' on line 3"));
+}
+
 static void job_file_values(void **state)
 {
     (void)state;
@@ -122,6 +167,7 @@ int main(void)
         cmocka_unit_test(adult_hierarchies_match_readme),
         cmocka_unit_test(bind_maps_codes_through_levels),
         cmocka_unit_test(interval_hierarchy),
+        cmocka_unit_test(unbalanced_tree),
         cmocka_unit_test(job_file_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,7 @@
  * Reader: header row required; quoted fields with embedded separators,
  * quotes and newlines; LF, CRLF or CR line ends; a UTF-8 BOM is skipped;
  * the delimiter is sniffed from the header (`,` `;` tab `|`) unless given.
- * A ragged row, an unterminated or malformed quote, or a duplicate header
+ * A ragged row (except for tree paths, below), an unterminated or malformed quote, or a duplicate header
  * name is an error naming file, line and column.
  * Writer: quotes only where needed; writes to a temporary file in the target
  * directory and renames it on commit, so a failed run leaves no output. */
@@ -23,6 +23,10 @@ typedef struct keps_csv_options {
     char delimiter;            /* 0 = sniff from the header */
     const char *missing;       /* missing-value token; NULL = empty field */
     int no_header;             /* 1: no header row; columns are named 0,1,2... */
+    int tree_paths;            /* with no_header: rows are leaf-to-root paths of
+                                  a tree and may differ in length if all end at
+                                  the same root; a short path repeats its first
+                                  field (the leaf) up to the widest row's width */
 } keps_csv_options;
 
 /* Reads path ("-" = stdin) into a new table. */

@@ -4,8 +4,11 @@
  * the value at level j (level 0 = the original value). Stored as a keps_table
  * whose column j is level j, so every level is dictionary-encoded: the code
  * of a value at level j is dense in 0..keps_hierarchy_size(h, j)-1.
- * Validation: equal depth, no empty cell, unique leaves, and consistency
- * (values equal at level j stay equal at every level above). */
+ * Rows of different lengths are read as the leaf-to-root paths of an
+ * unbalanced tree if all end at the same root: a short path repeats its
+ * leaf on the lowest levels (keps_csv_options.tree_paths).
+ * Validation: no empty cell, unique leaves, and consistency (values equal
+ * at level j stay equal at every level above). */
 #ifndef KEPS_HIERARCHY_H
 #define KEPS_HIERARCHY_H
 

@@ -21,7 +21,8 @@ const cli_opt cli_opt_delimiter = {"delimiter", 'd', "C", 0,
                                    "-d ';'"};
 const cli_opt cli_opt_report = {"report", 0, "FILE", 0, "write the JSON report to FILE", "--report report.json"};
 const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
-                            "quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV or "
+                            "quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: "
+                            "paths of an unbalanced tree ending at one root) or "
                             "interval=W1,W2,... to build intervals of those widths for a numeric column",
                             "--qi age:interval=5,10,20 --qi sex:data/adult/adult_hierarchy_sex.csv"};
 const cli_opt cli_opt_noisy = {"noisy", 0, "NAME", CLI_REPEAT,
