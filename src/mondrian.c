@@ -63,7 +63,8 @@ static void cat_extent(const qinfo *q, const uint32_t *perm, uint32_t lo, uint32
         if (i == hi) {
             e->level = l;
             e->node = c;
-            e->width = q->nleaves > 1 ? (q->leaves[l][c] - 1.0) / (q->nleaves - 1.0) : 0.0;
+            /* Xu et al. 2006: card(u)/|A|, 0 for a single value */
+            e->width = q->leaves[l][c] > 1 ? q->leaves[l][c] / q->nleaves : 0.0;
             return;
         }
     }

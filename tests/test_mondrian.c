@@ -1,7 +1,7 @@
 /* Mondrian: an independent checker (every class >= k, classes partition the
  * rows, extents are exact, and no class admits a valid cut on any QI), run
  * on Adult and on random data; hand-computed NCP, discernibility and labels;
- * bad input. */
+ * another tool's published figures on Adult; bad input. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +151,43 @@ static void test_mondrian_adult(void **state)
     keps_table_free(t);
 }
 
+/* Against another tool: kaylode/k-anonymity (MIT; its "mondrian" is Basic
+ * Mondrian with hierarchy splits) publishes, for Adult with the ARX
+ * hierarchies (the bundled ones; theirs write age ranges with '~') and the
+ * eight QIs in column order, per k: NCP, CAVG = n / (classes * k) and DM
+ * (file metric_result, commit 86c359e494394d8293dda5038092d22effce242b).
+ * DM is exact; NCP and CAVG are printed to 3 decimals. */
+static void test_mondrian_matches_peer(void **state)
+{
+    (void)state;
+    static const char *q[] = {"sex", "age", "race", "marital-status", "education", "native-country",
+                              "workclass", "occupation"};
+    static const struct {
+        size_t k;
+        double ncp, cavg, dm;
+    } want[] = {{2, 0.043, 2.152, 236866},    {5, 0.133, 2.225, 513256},    {10, 0.213, 2.100, 861416},
+                {20, 0.294, 1.959, 1488604},  {50, 0.434, 2.462, 9405394},  {100, 0.521, 4.022, 25779338}};
+    keps_table *t;
+    keps_error err = {0};
+    assert_int_equal(keps_csv_read(src_path("data/adult/adult.csv"), NULL, &t, &err), KEPS_OK);
+    keps_schema *s = keps_schema_new(t);
+    for (size_t i = 0; i < sizeof q / sizeof *q; i++) {
+        char spec[512];
+        snprintf(spec, sizeof spec, "%s:%s/data/adult/adult_hierarchy_%s.csv", q[i], KEPS_SOURCE_DIR, q[i]);
+        assert_int_equal(keps_schema_add_qi(s, t, spec, &err), KEPS_OK);
+    }
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        keps_mondrian_result r;
+        assert_int_equal(keps_mondrian(s, t, want[i].k, &r, &err), KEPS_OK);
+        assert_double_near(r.discernibility, want[i].dm, 0);
+        assert_double_near(r.ncp, want[i].ncp, 0.0005);
+        assert_double_near((double)t->nrows / ((double)r.nclasses * (double)want[i].k), want[i].cavg, 0.0005);
+        keps_mondrian_result_free(&r);
+    }
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 /* Random integer data with many ties, two numeric QIs and one categorical
  * (a 2-level hierarchy built in memory). */
 static void test_mondrian_random(void **state)
@@ -198,16 +235,18 @@ static keps_schema *city_schema(keps_table *t)
     return s;
 }
 
-/* Hand computation, k = 2, hierarchy A1,A2 -> A -> *, B1 -> B -> * (3 leaves).
- * Root: age width (30-20)/10 = 1, city covers * : (3-1)/(3-1) = 1; tie ->
+/* Hand computation, k = 2, hierarchy A1,A2 -> A -> *, B1 -> B -> * (3 leaves;
+ * categorical width = leaves under the node / 3, 0 for one leaf).
+ * Root: age width (30-20)/10 = 1, city covers * : 3/3 = 1; tie ->
  * age (first QI). Sorted ages 20,20,25,25,30,30, median position 2 -> v = 25:
  * "x <= 25" leaves 4|2, "x < 25" leaves 2|4, equally balanced -> "x <= 25".
  * {30,30 | B1,B1}: nothing to cut -> class "30","B1".
- * {20,20,25,25 | A1,A2,A1,A2}: age width 0.5, city covers A: (2-1)/2 = 0.5;
- * tie -> age: v = 20, "x <= 20" 2|2 -> classes {20,20} and {25,25}, each with
- * city A1,A2 -> A (4 rows < 2k, no further cut).
- * NCP = (4 records * (0 + 0.5) + 2 * 0) / (6 records * 2 QIs) = 1/6.
- * Discernibility = 2^2 * 3 = 12. */
+ * {20,20,25,25 | A1,A2,A1,A2}: age width 0.5, city covers A: 2/3 > 0.5 ->
+ * city: children A1 (2 rows) and A2 (2 rows) -> classes {a,c} and {b,d},
+ * each with ages 20,25 -> "[20-25]" (2 rows < 2k, no further cut).
+ * NCP = (4 records * (0.5 + 0) + 2 * 0) / (6 records * 2 QIs) = 1/6.
+ * Discernibility = 2^2 * 3 = 12. (With the old width (leaves-1)/(3-1) the
+ * tie at A went to age: classes {20,20|A} {25,25|A}.) */
 static void test_mondrian_hand(void **state)
 {
     (void)state;
@@ -221,8 +260,8 @@ static void test_mondrian_hand(void **state)
     assert_double_near(r.discernibility, 12, 0);
     keps_table *rel;
     assert_int_equal(keps_mondrian_release(s, &r, &rel, &err), KEPS_OK);
-    static const char *want[6][3] = {{"20", "A", "a"}, {"20", "A", "b"}, {"25", "A", "c"},
-                                     {"25", "A", "d"}, {"30", "B1", "e"}, {"30", "B1", "f"}};
+    static const char *want[6][3] = {{"[20-25]", "A1", "a"}, {"[20-25]", "A2", "b"}, {"[20-25]", "A1", "c"},
+                                     {"[20-25]", "A2", "d"}, {"30", "B1", "e"},        {"30", "B1", "f"}};
     assert_int_equal(rel->nrows, 6);
     for (size_t i = 0; i < 6; i++)
         for (size_t j = 0; j < 3; j++)
@@ -268,7 +307,7 @@ static void test_mondrian_categorical_split(void **state)
 
 /* A hierarchy without a single top (x1,x2 -> X; y1,y2 -> Y): the partition
  * of all records is covered by a virtual root "*" (width 1). k = 2: split
- * into X (2) and Y (2) -> labels X, Y, NCP = (2-1)/(4-1) = 1/3.
+ * into X (2) and Y (2) -> labels X, Y, NCP = 2/4 = 1/2.
  * k = 3: no cut, one class "*", NCP 1. */
 static void test_mondrian_virtual_root(void **state)
 {
@@ -285,7 +324,7 @@ static void test_mondrian_virtual_root(void **state)
     assert_int_equal(keps_mondrian(s, t, 2, &r, &err), KEPS_OK);
     check_mondrian(s, t, &r, 2);
     assert_int_equal(r.nclasses, 2);
-    assert_double_near(r.ncp, 1.0 / 3.0, 1e-15);
+    assert_double_near(r.ncp, 0.5, 1e-15);
     keps_mondrian_label(s, &r, r.cls[0], 0, buf, sizeof buf);
     assert_string_equal(buf, "X");
     keps_mondrian_result_free(&r);
@@ -333,7 +372,8 @@ static void test_mondrian_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mondrian_adult), cmocka_unit_test(test_mondrian_random),
+        cmocka_unit_test(test_mondrian_adult), cmocka_unit_test(test_mondrian_matches_peer),
+        cmocka_unit_test(test_mondrian_random),
         cmocka_unit_test(test_mondrian_hand), cmocka_unit_test(test_mondrian_categorical_split),
         cmocka_unit_test(test_mondrian_virtual_root), cmocka_unit_test(test_mondrian_bad_input),
     };

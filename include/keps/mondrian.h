@@ -12,8 +12,8 @@
  * Its normalized width is
  *   numeric:     (max - min) / (max - min over the whole data set), 0 if the
  *                data set's range is 0;
- *   categorical: (leaves(node) - 1) / (leaves - 1), leaves = hierarchy rows
- *                (0 for a one-row hierarchy).
+ *   categorical: leaves(node) / leaves, leaves = hierarchy rows, and 0 when
+ *                the node is a single leaf (Xu et al. 2006: card(u)/|A|).
  * Starting from all records, a partition is split on the QI of largest
  * normalized width (ties: earlier QI) that admits a cut, else on the next
  * widest, and so on; a partition no QI can cut becomes an equivalence class.
@@ -34,8 +34,8 @@
  * Metrics:
  *   NCP (normalized certainty penalty, Xu et al. 2006): each record's
  *   penalty on a QI is its class's normalized width on that QI (definition
- *   above: numeric (hi-lo)/(domain range), categorical (leaves under the
- *   node - 1)/(total leaves - 1)); ncp = the mean over all records and all
+ *   above: numeric (hi-lo)/(domain range), categorical leaves under the
+ *   node / total leaves, 0 for one leaf); ncp = the mean over all records and all
  *   QIs, in [0, 1] (0 = nothing generalized, 1 = everything fully
  *   generalized).
  *   discernibility = sum over classes of |class|^2 (Mondrian suppresses
