@@ -57,12 +57,16 @@ static int parse_interval(const char *s, double *lo, double *hi, int *closed)
 }
 
 /* Lowest level of h whose values cover every non-missing release value
- * ("*" only at the top level); -1 if none. */
+ * ("*" only at the top level); -1 if none. A column of nothing but "*" is
+ * at the top level: generalized away, not suppressed row by row at level 0
+ * (the loss is the same, the level a curator reads is not). */
 static int detect_level(const keps_table *rel, size_t col, const keps_hierarchy *h)
 {
     const keps_column *c = &rel->cols[col];
-    int top = keps_hierarchy_height(h);
-    for (int l = 0; l <= top; l++) {
+    int top = keps_hierarchy_height(h), other = 0;
+    for (uint32_t k = 0; k < c->nvalues; k++)
+        other |= k != c->missing && !is_star(c->values[k]);
+    for (int l = other ? 0 : top; l <= top; l++) {
         int ok = 1;
         for (uint32_t k = 0; ok && k < c->nvalues; k++) {
             const char *v = c->values[k];

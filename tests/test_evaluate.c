@@ -152,6 +152,16 @@ static void information_loss(void **state)
     assert_double_near(r.attrs[1].distinct_ratio, 1, 0);
     assert_false(r.has_model);
     keps_eval_result_free(&r);
+    keps_table_free(rel);
+    /* v generalized to the top ("*" everywhere): level 2 of 2, nothing
+     * counted as suppressed, generalization 1, prec (5 * 1 + 0) / 5 = 1 */
+    rel = table_from_csv("v,w\n*,a\n*,a\n*,b\n*,b\n*,c\n");
+    assert_int_equal(keps_evaluate(orig, rel, &o, &r, NULL), KEPS_OK);
+    assert_int_equal(r.attrs[0].level, 2);
+    assert_double_near(r.attrs[0].suppressed_share, 0, 0);
+    assert_double_near(r.attrs[0].generalization, 1, 0);
+    assert_double_near(r.attrs[0].prec, 1, 0);
+    keps_eval_result_free(&r);
     keps_table_free(orig);
     keps_table_free(rel);
     keps_hierarchy_free(h);

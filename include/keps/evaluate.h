@@ -20,8 +20,9 @@
  *
  * Information loss per attribute (release vs original; releases are
  * shuffled, so nothing here pairs rows):
- *   level, height, generalization: the hierarchy level detected as above,
- *     and level/height (NaN without a hierarchy);
+ *   level, height, generalization: the hierarchy level detected as above
+ *     (a column of nothing but "*" is at the top), and level/height (NaN
+ *     without a hierarchy);
  *   suppressed_share: share of release cells that are "*" while the
  *     detected level is below the top (suppressed records);
  *   non_original_share: share of release cells whose value never occurs in
