@@ -31,6 +31,22 @@ typedef struct reader {
     size_t nheld, hcap;
 } reader;
 
+/* Grows *buf (capacity *cap, doubling from first) to hold need bytes. */
+static int reserve(char **buf, size_t *cap, size_t need, size_t first)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : first;
+    while (c < need)
+        c *= 2;
+    char *b = realloc(*buf, c);
+    if (!b)
+        return -1;
+    *buf = b;
+    *cap = c;
+    return 0;
+}
+
 static int add_field(reader *r, const char *s, size_t n)
 {
     if (r->nfields == r->fcap) {
@@ -44,16 +60,8 @@ static int add_field(reader *r, const char *s, size_t n)
         r->len = l;
         r->fcap = c;
     }
-    if (r->buflen + n + 1 > r->bufcap) {
-        size_t c = r->bufcap ? r->bufcap : 256;
-        while (c < r->buflen + n + 1)
-            c *= 2;
-        char *b = realloc(r->buf, c);
-        if (!b)
-            return -1;
-        r->buf = b;
-        r->bufcap = c;
-    }
+    if (reserve(&r->buf, &r->bufcap, r->buflen + n + 1, 256))
+        return -1;
     memcpy(r->buf + r->buflen, s, n);
     r->buf[r->buflen + n] = '\0';
     r->off[r->nfields] = r->buflen;
@@ -110,16 +118,8 @@ static int hold_row(reader *r)
         r->hline = l;
         r->hcap = c;
     }
-    if (r->heldlen + r->buflen > r->heldcap) {
-        size_t c = r->heldcap ? r->heldcap : 4096;
-        while (c < r->heldlen + r->buflen)
-            c *= 2;
-        char *h = realloc(r->held, c);
-        if (!h)
-            return -1;
-        r->held = h;
-        r->heldcap = c;
-    }
+    if (reserve(&r->held, &r->heldcap, r->heldlen + r->buflen, 4096))
+        return -1;
     memcpy(r->held + r->heldlen, r->buf, r->buflen);
     r->hoff[r->nheld] = r->heldlen;
     r->hn[r->nheld] = (uint32_t)r->nfields;
