@@ -202,7 +202,7 @@ done:
 
 static void finish_row(reader *r)
 {
-    if (r->opt && r->opt->tree_paths) {
+    if (r->opt && r->opt->tree_paths && r->opt->no_header) {
         if (hold_row(r))
             r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
         return;

@@ -3,8 +3,9 @@
  * Reader: header row required; quoted fields with embedded separators,
  * quotes and newlines; LF, CRLF or CR line ends; a UTF-8 BOM is skipped;
  * the delimiter is sniffed from the header (`,` `;` tab `|`) unless given.
- * A ragged row (except for tree paths, below), an unterminated or malformed quote, or a duplicate header
- * name is an error naming file, line and column.
+ * A ragged row (except for tree paths, below), an unterminated or
+ * malformed quote, or a duplicate header name is an error naming file, line
+ * and column.
  * Writer: quotes only where needed; writes to a temporary file in the target
  * directory and renames it on commit, so a failed run leaves no output. */
 #ifndef KEPS_CSV_H
