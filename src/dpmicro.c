@@ -237,7 +237,9 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
     /* the paper's per-copy noise has no finite epsilon we can state */
     if (p->paper_accounting)
         r->epsilon = INFINITY;
-    r->row_linked_dp = !p->paper_accounting && (p->mode == KEPS_DPM_MULTIVARIATE || m == 1);
+    /* univariate rows pair attribute-wise groups chosen by the data, unless
+     * every group is one record (k = 1: the pairing is the record itself) */
+    r->row_linked_dp = !p->paper_accounting && (p->mode == KEPS_DPM_MULTIVARIATE || m == 1 || p->k == 1);
     return KEPS_OK;
 }
 

@@ -91,6 +91,44 @@ static void test_shared_centroid_and_guarantee(void **state)
     keps_rng_free(rng);
 }
 
+/* k = 1 is plain per-record Laplace: every record is its own cluster and
+ * keeps its own (noisy) values. Scales by hand, D = (100, 50), eps = 1000:
+ * multivariate b = (100 + 50)/1000 = 0.15 per coordinate; univariate
+ * b_j = m D_j/eps = 0.2 and 0.1. |Lap(0.2)| > 5 has probability e^-25,
+ * so every released value lies within 5 of its input. The identity
+ * grouping pairs each row with its own record whatever the data, so the
+ * row-linked release is eps-DP in both modes. */
+static void test_k1_per_record(void **state)
+{
+    (void)state;
+    double x[10];
+    for (int i = 0; i < 5; i++) {
+        x[2 * i] = 20.0 * i + 10;
+        x[2 * i + 1] = 10.0 * i + 5;
+    }
+    keps_rng *rng = keps_rng_new_seeded(12);
+    keps_error err = {0};
+    const double want[2][2] = {{0.15, 0.15}, {0.2, 0.1}};
+    for (int mode = 0; mode < 2; mode++) {
+        keps_dpmicro_params p = {.mode = mode ? KEPS_DPM_UNIVARIATE : KEPS_DPM_MULTIVARIATE,
+                                 .k = 1, .epsilon = 1000, .lo = lo2, .hi = hi2};
+        keps_dpmicro_result r;
+        assert_int_equal(keps_dpmicro_run(x, 5, 2, &p, rng, &r, &err), KEPS_OK);
+        assert_int_equal(r.nclusters, 5);
+        assert_double_near(r.scale[0], want[mode][0], 1e-12);
+        assert_double_near(r.scale[1], want[mode][1], 1e-12);
+        for (int i = 0; i < 10; i++)
+            assert_true(fabs(r.out[i] - x[i]) < 5);
+        assert_int_equal(distinct_rows(r.out, 5, 2), 5);
+        /* the scale used is rounded up to the noise grid, the grid adds
+         * its step: either way within 1e-6 relative here */
+        assert_double_near(r.epsilon, 1000.0, 1e-3);
+        assert_true(r.row_linked_dp);
+        keps_dpmicro_result_free(&r);
+    }
+    keps_rng_free(rng);
+}
+
 static void test_clamping_and_errors(void **state)
 {
     (void)state;
@@ -229,6 +267,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scales),
         cmocka_unit_test(test_shared_centroid_and_guarantee),
+        cmocka_unit_test(test_k1_per_record),
         cmocka_unit_test(test_clamping_and_errors),
         cmocka_unit_test(test_univariate_rows_leak),
         cmocka_unit_test(test_audit_sound_passes),

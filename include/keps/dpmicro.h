@@ -25,7 +25,8 @@
  * k = 1: plain per-record Laplace: each record is its own cluster and the
  *   output is a multiset (rows are shuffled), so one replaced record changes
  *   one row by sum_j D_j in L1: b = sum_j D_j / epsilon (multivariate) or
- *   m * D_j / epsilon (univariate).
+ *   m * D_j / epsilon (univariate). Rows stay linked in both modes: the
+ *   pairing of values in a row is the record itself, not the data's.
  * Output clamped to [lo_j, hi_j] (post-processing).
  *
  * paper_accounting = 1 reproduces the paper's printed mechanism for
@@ -68,7 +69,7 @@ typedef struct keps_dpmicro_result {
     double sse;             /* sum ||x - x'||^2, raw units, against the unclamped input */
     double sse_standardized; /* the same with each attribute divided by the input's
                                 population sd (sd 0: left out) */
-    int row_linked_dp;      /* 1 if the row-linked release is epsilon-DP */
+    int row_linked_dp;      /* 1 if the row-linked release is epsilon-DP (multivariate, m = 1 or k = 1) */
     /* RL as a fraction (keps/risk.h, standardized Euclidean): SPEC 5's
      * direction (for each original, the nearest released records) and the
      * paper's printed formula (for each released record, the nearest
