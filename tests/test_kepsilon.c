@@ -179,6 +179,32 @@ static void test_confident_hand_made(void **state)
     assert_memory_equal(supp, want, 9);
 }
 
+/* Two noisy columns: a record is counted when it lies in the box of
+ * half-widths r_j = -b_j ln(1 - c^(1/m)) around the noisy point, so that
+ * the m independent coordinates cover it with probability c together.
+ * c = 0.25, m = 2: c^(1/2) = 0.5, r_j = b_j ln 2 = (10, 1) for
+ * b = (10, 1)/ln 2. k = 2, one class, x = (0,0), (5,0.5), (50,3):
+ *   noisy (1, 0.2):  records 0 and 1 inside (|1|,|0.2|; |4|,|0.3|): l = 2 keep
+ *   noisy (6, 2.2):  none inside (second coordinate off by > 1): l = 0 keep
+ *   noisy (45, 3.5): record 2 only (|5| <= 10, |0.5| <= 1): l = 1 SUPPRESS
+ * 2 left = k: the class stays. (With the one-column radius -b ln(1-c) =
+ * (4.15, 0.415) record 2 would fall outside and nothing be suppressed.) */
+static void test_confident_two_columns(void **state)
+{
+    (void)state;
+    uint32_t cls[] = {0, 0, 0};
+    double x[] = {0, 5, 50, /* col 2 */ 0, 0.5, 3};
+    double y[] = {1, 6, 45, /* col 2 */ 0.2, 2.2, 3.5};
+    double sc[] = {10 / log(2.0), 1 / log(2.0)};
+    uint8_t supp[3];
+    size_t rec = 9, ncls = 9;
+    assert_int_equal(keps_kepsilon_confident(cls, 3, 1, x, y, 2, sc, 0.25, 2, supp, &rec, &ncls), 1);
+    assert_int_equal(rec, 1);
+    assert_int_equal(ncls, 0);
+    uint8_t want[] = {0, 0, 1};
+    assert_memory_equal(supp, want, 3);
+}
+
 static void test_noise_magnitude(void **state)
 {
     (void)state;
@@ -260,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_classes_from_keys),     cmocka_unit_test(test_scales_and_expected_error),
         cmocka_unit_test(test_two_columns_split_epsilon), cmocka_unit_test(test_zero_diameter_means_no_noise),
         cmocka_unit_test(test_linking_hand_made),     cmocka_unit_test(test_confident_hand_made),
+        cmocka_unit_test(test_confident_two_columns),
         cmocka_unit_test(test_noise_magnitude),       cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_node_classes),
     };

@@ -338,6 +338,16 @@ static void test_implications(void **state)
     /* Lemma 1: eps-LDP => multiplicative t for classes >= k */
     o = imply(KEPS_PM_LDP, log(3.0), 0, KEPS_PM_TCLOSE, 5, 100, KEPS_OK);
     assert_double_near(o.to.level, (5 + 95 * 3.0) / 100, 1e-12);
+    /* eps-LDP => (N-k, t)-closeness (Theorem 3, group size N-k) => (k, ln t)-DP
+     * (Theorem 4.1): N = 10, k = 3, eps = ln 2: t = (7 + 3*2)/10 = 1.3 */
+    o = imply(KEPS_PM_LDP, log(2.0), 0, KEPS_PM_KDP, 3, 10, KEPS_OK);
+    assert_int_equal(o.to.k, 3);
+    assert_double_near(o.to.level, log(1.3), 1e-12);
+    /* the same model: the level itself */
+    o = imply(KEPS_PM_LDP, 0.7, 0, KEPS_PM_LDP, 0, 0, KEPS_OK);
+    assert_double_near(o.to.level, 0.7, 0);
+    o = imply(KEPS_PM_TCLOSE, 1.5, 5, KEPS_PM_TCLOSE, 5, 100, KEPS_OK);
+    assert_double_near(o.to.level, 1.5, 0);
     /* Lemma 2.1: larger subsets keep t */
     o = imply(KEPS_PM_KT, 2.0, 5, KEPS_PM_KT, 8, 100, KEPS_OK);
     assert_double_near(o.to.level, 2.0, 0);
