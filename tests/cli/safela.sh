@@ -33,6 +33,17 @@ assert set(r["transformation"]) == {"sex", "age", "race", "marital-status"}
 rows = sum(1 for _ in open(sys.argv[2])) - 1
 assert rows == r["output_rows"], (rows, r["output_rows"])
 PY
+# an explicit epsilon: epsilon - epsilon' = ln 3, so gamma = 1 - (1 - beta)/3 = 5/6 at beta 0.5;
+# delta(k = 20) = 7.7193975448608398e-4 from tests/safela_delta_oracle.py (exact rationals)
+"$KEPS" safela -i "$SRC/data/adult/adult.csv" -o "$T/out2.csv" $Q --others keep -k 20 --beta 0.5 \
+  --epsilon-prime 0.5 --epsilon 1.5986122886681098 --seed 4 --report "$T/r2.json" --quiet 2>/dev/null >/dev/null
+rc=$?; [ $rc -eq 0 ] || { echo "safela --epsilon exit $rc"; fail=1; }
+python3 - "$T/r2.json" <<'PY' || fail=1
+import json, sys
+g = json.load(open(sys.argv[1]))["guarantee"]
+assert abs(g["epsilon"] - 1.5986122886681098) < 1e-12, g
+assert abs(g["delta"] - 7.7193975448608398e-4) <= 1e-9 * 7.72e-4, g
+PY
 # the release evaluates: accuracy, baseline and per-attribute loss in the report
 "$KEPS" evaluate --original "$SRC/data/adult/adult.csv" --release "$T/out.csv" --target salary-class \
   --split 0.2 --seed 1 --hierarchy age:$SRC/data/adult/adult_hierarchy_age.csv --json 2>/dev/null > "$T/e.json"

@@ -5,10 +5,12 @@ set -eu
 KEPS=$1; SRC=$2
 command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 0; }
 fail=0
-while read -r k beta want; do
-  got=$("$KEPS" privacy delta -k "$k" --beta "$beta" --json | sed 's/.*"result":\([^,]*\),.*/\1/')
+while read -r k beta e want; do
+  # an explicit epsilon: epsilon' = 0.5, epsilon = 0.5 + ln E
+  eps=(); [ "$e" = - ] || eps=(--epsilon-prime 0.5 --epsilon "$(python3 -c "import math; print(repr(0.5 + math.log($e)))")")
+  got=$("$KEPS" privacy delta -k "$k" --beta "$beta" "${eps[@]}" --json | sed 's/.*"result":\([^,]*\),.*/\1/')
   if ! python3 -c "import sys; g,w=float('$got'),float('$want'); sys.exit(0 if abs(g-w)<=1e-9*w else 1)"; then
-    echo "k=$k beta=$beta: keps $got, oracle $want"; fail=1
+    echo "k=$k beta=$beta E=$e: keps $got, oracle $want"; fail=1
   fi
 done < <(python3 "$SRC/tests/safela_delta_oracle.py")
 # min-k is the inverse: the smallest k whose delta is <= the target.
