@@ -192,76 +192,41 @@ keps_status keps_record_linkage(const double *orig, const double *rel, size_t n,
 
 /* ---- prosecutor risk ---- */
 
-typedef struct coderef {
-    const keps_table *t;
-    const size_t *cols;
-    size_t m;
-} coderef;
-
-static int cmp_codes(const coderef *c, uint32_t a, uint32_t b)
+keps_status keps_prosecutor_risk(const keps_table *t, const size_t *cols, size_t m, keps_suppressed_mode mode,
+                                 keps_prosecutor *out, keps_error *err)
 {
-    for (size_t j = 0; j < c->m; j++) {
-        uint32_t x = c->t->cols[c->cols[j]].codes[a], y = c->t->cols[c->cols[j]].codes[b];
-        if (x != y)
-            return x < y ? -1 : 1;
-    }
-    return 0;
-}
-
-/* Bottom-up merge sort of row indices by their code tuples (qsort has no
- * context argument in C11). */
-static void sort_rows(const coderef *c, uint32_t *a, uint32_t *tmp, size_t n)
-{
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                tmp[k++] = cmp_codes(c, a[j], a[i]) < 0 ? a[j++] : a[i++];
-            while (i < mid)
-                tmp[k++] = a[i++];
-            while (j < hi)
-                tmp[k++] = a[j++];
-        }
-        memcpy(a, tmp, n * sizeof *a);
-    }
-}
-
-keps_status keps_prosecutor_risk(const keps_table *t, const size_t *cols, size_t m, keps_prosecutor *out,
-                                 keps_error *err)
-{
-    memset(out, 0, sizeof *out);
-    size_t n = t->nrows;
-    out->records = n;
-    if (n == 0)
-        return KEPS_OK;
-    uint32_t *a = malloc(n * sizeof *a), *tmp = malloc(n * sizeof *tmp);
-    if (!a || !tmp) {
-        free(a), free(tmp);
-        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < n; i++)
-        a[i] = (uint32_t)i;
-    coderef c = {t, cols, m};
-    sort_rows(&c, a, tmp, n);
     static const size_t lim[3] = {2, 5, 10};
+    memset(out, 0, sizeof *out);
+    if (t->nrows == 0)
+        return KEPS_OK;
+    if (m == 0) { /* nothing released on the QIs: one class of everyone */
+        out->records = t->nrows;
+        out->classes = 1;
+        out->max = out->avg = 1.0 / (double)t->nrows;
+        for (int b = 0; b < 3; b++)
+            out->below[b] = t->nrows < lim[b];
+        return KEPS_OK;
+    }
+    keps_classes ec;
+    keps_status st = keps_classes_build(t, cols, m, mode, &ec, err);
+    if (st)
+        return st;
     size_t smallest = SIZE_MAX, in_small[3] = {0, 0, 0};
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && cmp_codes(&c, a[i], a[j]) == 0)
-            j++;
-        size_t sz = j - i;
-        out->classes++;
+    out->suppressed = ec.suppressed;
+    out->classes = ec.nclasses;
+    for (size_t c = 0; c < ec.nclasses; c++) {
+        size_t sz = ec.size[c];
+        out->records += sz;
         smallest = sz < smallest ? sz : smallest;
         for (int b = 0; b < 3; b++)
             in_small[b] += sz < lim[b] ? sz : 0;
-        i = j;
     }
+    keps_classes_free(&ec);
+    if (out->records == 0) /* every row suppressed */
+        return KEPS_OK;
     out->max = 1.0 / (double)smallest;
-    out->avg = (double)out->classes / (double)n; /* sum over records of 1/|EC| = classes */
+    out->avg = (double)out->classes / (double)out->records; /* sum over records of 1/|EC| = classes */
     for (int b = 0; b < 3; b++)
-        out->below[b] = (double)in_small[b] / (double)n;
-    free(a);
-    free(tmp);
+        out->below[b] = (double)in_small[b] / (double)out->records;
     return KEPS_OK;
 }

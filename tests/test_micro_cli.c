@@ -120,6 +120,19 @@ static void test_risk_cli(void **state)
     assert_non_null(strstr(out, "\"record_linkage\":0.3333333333"));
     assert_non_null(strstr(out, "\"prosecutor_max\":0.3333333333"));
     assert_non_null(strstr(out, "\"prosecutor_avg\":0.3333333333"));
+    /* two rows suppressed ('*' in the only QI): left out by default, classes
+     * {2 x3} and {11 x1}: max 1, avg 2/4; --suppressed class adds {* x2}:
+     * avg 3/6 */
+    const char *starred = temp_file("x,y\n2,5\n2,5\n2,5\n11,5\n*,5\n*,5\n");
+    assert_int_equal(keps("risk --original %s --release %s --qi x --json", orig, starred), 0);
+    assert_non_null(strstr(out, "\"suppressed_rows\":2"));
+    assert_non_null(strstr(out, "\"records_in_classes\":4"));
+    assert_non_null(strstr(out, "\"prosecutor_max\":1,"));
+    assert_non_null(strstr(out, "\"prosecutor_avg\":0.5,"));
+    assert_int_equal(keps("risk --original %s --release %s --qi x --suppressed class --json", orig, starred), 0);
+    assert_non_null(strstr(out, "\"records_in_classes\":6"));
+    assert_non_null(strstr(out, "\"prosecutor_avg\":0.5,"));
+    assert_int_equal(keps("risk --original %s --release %s --qi x --suppressed drop", orig, starred), 2);
     const char *shorter = temp_file("x,y\n2,5\n2,5\n2,5\n11,5\n11,5\n");
     assert_int_equal(keps("risk --original %s --release %s --columns x", orig, shorter), 2);
     assert_non_null(strstr(errb, "--keep-order"));

@@ -78,19 +78,55 @@ static void test_prosecutor_hand(void **state)
     keps_table *t = table_from_csv("q1,q2\na,x\nb,x\nb,y\na,x\nb,x\nb,x\n");
     size_t cols[] = {0, 1};
     keps_prosecutor p;
-    assert_int_equal(keps_prosecutor_risk(t, cols, 2, &p, NULL), KEPS_OK);
+    assert_int_equal(keps_prosecutor_risk(t, cols, 2, KEPS_SUPPRESSED_EXCLUDE, &p, NULL), KEPS_OK);
     assert_int_equal(p.classes, 3);
     assert_double_near(p.max, 1.0, 0);
     assert_double_near(p.avg, 0.5, 1e-15);
     assert_double_near(p.below[0], 1.0 / 6.0, 1e-15);
     assert_double_near(p.below[1], 1.0, 0);
     assert_double_near(p.below[2], 1.0, 0);
-    assert_int_equal(keps_prosecutor_risk(t, cols, 1, &p, NULL), KEPS_OK);
+    assert_int_equal(keps_prosecutor_risk(t, cols, 1, KEPS_SUPPRESSED_EXCLUDE, &p, NULL), KEPS_OK);
     assert_int_equal(p.classes, 2);
     assert_double_near(p.max, 0.5, 0);
     assert_double_near(p.avg, 2.0 / 6.0, 1e-15);
     assert_double_near(p.below[0], 0, 0);
     assert_double_near(p.below[1], 1.0, 0);
+    keps_table_free(t);
+}
+
+/* Suppressed records (every QI '*'): (a,x) x2, (b,y) x3, (a,*) x1, (*,*) x4.
+ * Left out (ARX): classes 2, 3, 1 over 6 records: max 1, avg 3/6,
+ * below 2: 1/6, below 5: 6/6. As a class: 4 classes over 10 records:
+ * max 1, avg 4/10, below 2: 1/10, below 5 (sizes 2, 3, 1, 4): 10/10.
+ * (a,*) is not suppressed: only one of its QIs is '*'. */
+static void test_prosecutor_suppressed(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("q1,q2\na,x\n*,*\nb,y\na,*\nb,y\n*,*\na,x\n*,*\nb,y\n*,*\n");
+    size_t cols[] = {0, 1};
+    keps_prosecutor p;
+    assert_int_equal(keps_prosecutor_risk(t, cols, 2, KEPS_SUPPRESSED_EXCLUDE, &p, NULL), KEPS_OK);
+    assert_int_equal(p.suppressed, 4);
+    assert_int_equal(p.records, 6);
+    assert_int_equal(p.classes, 3);
+    assert_double_near(p.max, 1.0, 0);
+    assert_double_near(p.avg, 0.5, 1e-15);
+    assert_double_near(p.below[0], 1.0 / 6.0, 1e-15);
+    assert_double_near(p.below[1], 1.0, 0);
+    assert_int_equal(keps_prosecutor_risk(t, cols, 2, KEPS_SUPPRESSED_CLASS, &p, NULL), KEPS_OK);
+    assert_int_equal(p.suppressed, 4);
+    assert_int_equal(p.records, 10);
+    assert_int_equal(p.classes, 4);
+    assert_double_near(p.avg, 0.4, 1e-15);
+    assert_double_near(p.below[0], 0.1, 1e-15);
+    assert_double_near(p.below[1], 1.0, 0);
+    keps_table_free(t);
+    /* every row suppressed: no record left in a class, nothing to link */
+    t = table_from_csv("q1\n*\n*\n");
+    assert_int_equal(keps_prosecutor_risk(t, cols, 1, KEPS_SUPPRESSED_EXCLUDE, &p, NULL), KEPS_OK);
+    assert_int_equal(p.records, 0);
+    assert_int_equal(p.suppressed, 2);
+    assert_double_near(p.max, 0, 0);
     keps_table_free(t);
 }
 
@@ -100,6 +136,7 @@ int main(void)
         cmocka_unit_test(test_record_linkage_hand),
         cmocka_unit_test(test_record_linkage_groups),
         cmocka_unit_test(test_prosecutor_hand),
+        cmocka_unit_test(test_prosecutor_suppressed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

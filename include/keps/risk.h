@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "keps/error.h"
+#include "keps/models.h"
 #include "keps/table.h"
 
 #ifdef __cplusplus
@@ -44,16 +45,20 @@ keps_status keps_record_linkage(const double *orig, const double *rel, size_t n,
                                 keps_rl_direction dir, double *rl, keps_error *err);
 
 typedef struct keps_prosecutor {
-    size_t records, classes;
-    double max;          /* max over records of 1/|EC| */
-    double avg;          /* mean over records of 1/|EC| */
+    size_t records, classes; /* records in the classes (suppressed ones excluded) */
+    size_t suppressed;   /* rows whose every column is '*' (excluded or not, per mode) */
+    double max;          /* max over records of 1/|EC| (0 if no record is in a class) */
+    double avg;          /* mean over records of 1/|EC| = classes / records */
     double below[3];     /* share of records in classes of size < 2, < 5, < 10 */
 } keps_prosecutor;
 
 /* Classes on columns cols[0..m-1] of t (m == 0: all records form one
- * class). */
-keps_status keps_prosecutor_risk(const keps_table *t, const size_t *cols, size_t m, keps_prosecutor *out,
-                                 keps_error *err);
+ * class). A row whose every column is '*' is a suppressed record:
+ * KEPS_SUPPRESSED_EXCLUDE leaves such rows out (as ARX's risk models and
+ * keps verify do: they reveal no QI value), KEPS_SUPPRESSED_CLASS counts
+ * them as one ordinary class. */
+keps_status keps_prosecutor_risk(const keps_table *t, const size_t *cols, size_t m, keps_suppressed_mode mode,
+                                 keps_prosecutor *out, keps_error *err);
 
 #ifdef __cplusplus
 }

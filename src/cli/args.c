@@ -42,6 +42,10 @@ const cli_opt cli_opt_k = {"k", 'k', "K", 0, "every released record hides among 
 const cli_opt cli_opt_suppress = {"suppress", 0, "FRACTION", 0,
                                   "largest fraction of records that may be suppressed (0..1, default 0)",
                                   "--suppress 0.05"};
+const cli_opt cli_opt_suppressed = {"suppressed", 0, "exclude|class", 0,
+                                    "rows whose every QI is '*' (suppressed records): leave them out (default, "
+                                    "as ARX) or treat them as one ordinary class",
+                                    "--suppressed class"};
 const cli_opt cli_opt_epsilon = {"epsilon", 0, "E", 0, "privacy budget epsilon (> 0)", "--epsilon 1.0"};
 const cli_opt cli_opt_delta = {"delta", 0, "D", 0, "privacy parameter delta (0..1)", "--delta 1e-6"};
 const cli_opt cli_opt_beta = {"beta", 0, "B", 0, "sampling probability beta (0..1]", "--beta 0.7"};
@@ -160,6 +164,18 @@ int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, lo
     }
     *out = v;
     return 1;
+}
+
+int cli_suppressed_mode(const cli_ctx *c, keps_suppressed_mode *mode)
+{
+    const char *s = cli_str(c, "suppressed");
+    if (!s || !strcmp(s, "exclude"))
+        *mode = KEPS_SUPPRESSED_EXCLUDE;
+    else if (!strcmp(s, "class"))
+        *mode = KEPS_SUPPRESSED_CLASS;
+    else
+        return cli_usage_error(c, "--suppressed '%s': expected exclude or class", s);
+    return 0;
 }
 
 /* ---- help ---- */

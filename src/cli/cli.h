@@ -9,6 +9,7 @@
 
 #include "keps/error.h"
 #include "keps/json.h"
+#include "keps/models.h"
 #include "keps/rng.h"
 #include "keps/schema.h"
 #include "keps/table.h"
@@ -57,7 +58,7 @@ struct cli_ctx {
 extern const cli_opt cli_opt_input, cli_opt_output, cli_opt_delimiter, cli_opt_report,
     cli_opt_qi, cli_opt_noisy, cli_opt_sensitive, cli_opt_insensitive, cli_opt_identifier,
     cli_opt_others, cli_opt_k, cli_opt_suppress, cli_opt_epsilon, cli_opt_delta, cli_opt_beta,
-    cli_opt_seed, cli_opt_missing, cli_opt_keep_order, cli_opt_remove_suppressed;
+    cli_opt_seed, cli_opt_missing, cli_opt_keep_order, cli_opt_remove_suppressed, cli_opt_suppressed;
 
 /* Values: the last one given, all of them, presence of a flag. */
 const char *cli_str(const cli_ctx *c, const char *name);
@@ -67,6 +68,8 @@ int cli_flag(const cli_ctx *c, const char *name);
  * (*out = dflt), -1 after printing a usage error. */
 int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double dflt, double *out);
 int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, long *out);
+/* --suppressed exclude|class (default exclude); returns 2 after a usage error. */
+int cli_suppressed_mode(const cli_ctx *c, keps_suppressed_mode *mode);
 /* Required option: prints the error and returns -1 if absent. */
 int cli_require(const cli_ctx *c, const char *name);
 

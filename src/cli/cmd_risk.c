@@ -31,7 +31,7 @@ static const cli_opt opt_direction = {"linkage-direction", 0, "original|released
                                       "--linkage-direction released"};
 
 static const cli_opt *const opts[] = {&opt_original, &opt_release, &opt_columns, &opt_qi, &opt_direction,
-                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report, NULL};
+                                      &cli_opt_suppressed, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report, NULL};
 
 typedef struct names {
     char **v;
@@ -132,7 +132,7 @@ static int linkage(cli_ctx *c, keps_table *o, keps_table *r, const names *nm, in
 }
 
 static int report(cli_ctx *c, const keps_table *r, const names *rlcols, double rl, const char *skipped,
-                  const keps_prosecutor *p, double t0)
+                  const keps_prosecutor *p, int excluded, double t0)
 {
     keps_json j;
     cli_report_begin(c, &j, "risk");
@@ -149,6 +149,9 @@ static int report(cli_ctx *c, const keps_table *r, const names *rlcols, double r
         keps_json_num(&j, "record_linkage", rl);
         keps_json_num(&j, "record_linkage_percent", 100 * rl);
     }
+    keps_json_int(&j, "suppressed_rows", (long long)p->suppressed);
+    keps_json_str(&j, "suppressed", excluded ? "excluded" : "class");
+    keps_json_int(&j, "records_in_classes", (long long)p->records);
     keps_json_num(&j, "prosecutor_max", p->max);
     keps_json_num(&j, "prosecutor_avg", p->avg);
     keps_json_int(&j, "classes", (long long)p->classes);
@@ -166,9 +169,10 @@ static int report(cli_ctx *c, const keps_table *r, const names *rlcols, double r
     int n = skipped[0] ? snprintf(text, sizeof text, "record linkage: not computed (%s)\n", skipped)
                        : snprintf(text, sizeof text, "record linkage: %.4f%%\n", 100 * rl);
     snprintf(text + n, sizeof text - (size_t)n,
-             "prosecutor risk: max %.4g, average %.4g over %zu classes; records in classes < 2: %.4g%%, "
-             "< 5: %.4g%%, < 10: %.4g%%\n",
-             p->max, p->avg, p->classes, 100 * p->below[0], 100 * p->below[1], 100 * p->below[2]);
+             "prosecutor risk: max %.4g, average %.4g over %zu classes of %zu records; records in classes < 2: "
+             "%.4g%%, < 5: %.4g%%, < 10: %.4g%%; %zu suppressed rows (every QI '*') %s\n",
+             p->max, p->avg, p->classes, p->records, 100 * p->below[0], 100 * p->below[1], 100 * p->below[2],
+             p->suppressed, excluded ? "left out" : "counted as one class");
     int rc = cli_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
@@ -213,15 +217,18 @@ static int run(cli_ctx *c)
     const names *ecn = qi.n ? &qi : &rlcols;
     size_t *ec = !rc ? malloc((ecn->n + 1) * sizeof *ec) : NULL;
     keps_prosecutor p;
+    keps_suppressed_mode mode = KEPS_SUPPRESSED_EXCLUDE;
     keps_error err = {0};
     if (!rc && !ec)
         rc = 2;
     if (!rc)
         rc = resolve(c, r, ecn, ec);
-    if (!rc && keps_prosecutor_risk(r, ec, ecn->n, &p, &err))
+    if (!rc)
+        rc = cli_suppressed_mode(c, &mode);
+    if (!rc && keps_prosecutor_risk(r, ec, ecn->n, mode, &p, &err))
         rc = cli_fail(c, &err);
     if (!rc)
-        rc = report(c, r, &rlcols, rl, skipped, &p, t0);
+        rc = report(c, r, &rlcols, rl, skipped, &p, mode == KEPS_SUPPRESSED_EXCLUDE, t0);
     free(ec);
     names_free(&qi);
     names_free(&rlcols);
@@ -242,7 +249,9 @@ const cli_cmd cmd_risk = {
     "numeric (generalized ranges) gets record_linkage null unless --columns demands it. Prosecutor risk: "
     "equivalence classes = identical released values on the --qi columns (default: the linkage columns); "
     "prosecutor_max / prosecutor_avg = max / mean over records of 1/|class|, plus the share of records in "
-    "classes smaller than 2, 5 and 10.",
+    "classes smaller than 2, 5 and 10. Rows whose every --qi value is '*' are suppressed records: left out of "
+    "the classes by default, as ARX's risk analysis and keps verify do (--suppressed class counts them as one "
+    "class); suppressed_rows reports how many.",
     "keps risk --original data/casc/casc.csv --release release.csv --columns FICA --columns FEDTAX --json",
     opts,
     run,

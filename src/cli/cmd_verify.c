@@ -31,15 +31,11 @@ static const cli_opt opt_sens_type = {"sensitive-type", 0, "NAME=nominal|ordered
                                       "ordered (numeric order); default ordered if every non-missing value is a "
                                       "number, else nominal",
                                       "--sensitive-type education-num=nominal"};
-static const cli_opt opt_suppressed = {"suppressed", 0, "exclude|class", 0,
-                                       "rows whose every QI is '*': exclude them from the checks (default, as "
-                                       "ARX) or check them as one ordinary class",
-                                       "--suppressed class"};
 static const cli_opt opt_show = {"show", 0, "N", 0, "how many of the smallest classes to list (default 5)",
                                  "--show 10"};
 
 static const cli_opt *const opts[] = {&cli_opt_input, &opt_qi, &cli_opt_k, &opt_l, &opt_entropy_l, &opt_t,
-                                      &opt_sens, &opt_sens_type, &opt_suppressed, &opt_show,
+                                      &opt_sens, &opt_sens_type, &cli_opt_suppressed, &opt_show,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report, NULL};
 
 typedef struct {
@@ -79,13 +75,8 @@ static int parse_wanted(cli_ctx *c, wanted *w)
     if (a < 0 || b < 0 || d < 0 || e < 0 || f < 0)
         return 2;
     w->has_k = a, w->has_l = b, w->has_el = d, w->has_t = e;
-    const char *s = cli_str(c, "suppressed");
-    if (!s || !strcmp(s, "exclude"))
-        w->mode = KEPS_SUPPRESSED_EXCLUDE;
-    else if (!strcmp(s, "class"))
-        w->mode = KEPS_SUPPRESSED_CLASS;
-    else
-        return cli_usage_error(c, "--suppressed '%s': expected exclude or class", s);
+    if (cli_suppressed_mode(c, &w->mode))
+        return 2;
     char **v;
     if ((b || d || e) && cli_list(c, "sensitive", &v) == 0)
         return cli_usage_error(c, "--l-diversity, --entropy-l and --t-closeness need --sensitive NAME");
