@@ -22,8 +22,9 @@
  * Prosecutor re-identification risk of a generalized release: equivalence
  * classes = released records with identical values on the given columns;
  * a record's risk is 1/|EC|; report the maximum and the mean over records
- * (the mean equals classes / n), and the share of records in classes of
- * fewer than 2, 5 and 10 records. */
+ * (the mean equals classes / records), and the share of records in classes
+ * of fewer than 2, 5 and 10 records. Suppressed rows (every column '*') are
+ * left out by default, as in ARX's risk models. */
 #ifndef KEPS_RISK_H
 #define KEPS_RISK_H
 
