@@ -65,6 +65,16 @@ static uint64_t floor_ref(uint64_t s, uint64_t w, uint64_t e)
     return (uint64_t)(a >> 64) + (uint64_t)(mid >> 64);
 }
 
+/* A uniform with all 64 first bits w drawn and next extra digits held. */
+static void drawn(lazy_u *u, uint64_t w, size_t next)
+{
+    u->ext = u->inl;
+    u->cap = LAZY_INLINE;
+    u->w = w;
+    u->n = 64;
+    u->next = next;
+}
+
 static void floor_mul_carry(void **state)
 {
     (void)state;
@@ -87,21 +97,13 @@ static void floor_mul_carry(void **state)
                 if (probes[j] == digit)
                     continue; /* decided by later digits: not a fixed answer */
                 lazy_u u;
-                u.ext = u.inl;
-                u.cap = LAZY_INLINE;
-                u.w = w;
-                u.n = 64;
-                u.next = 1;
+                drawn(&u, w, 1);
                 u.inl[0] = probes[j];
                 assert_true(lazy_floor_mul(&b, &u, s) == floor_ref(s, w, probes[j]));
             }
             /* no carry possible: w one less moves lo away by s */
             lazy_u v;
-            v.ext = v.inl;
-            v.cap = LAZY_INLINE;
-            v.w = w - 1;
-            v.n = 64;
-            v.next = 0;
+            drawn(&v, w - 1, 0);
             assert_true(lazy_floor_mul(&b, &v, s) == (uint64_t)(((unsigned __int128)s * (w - 1)) >> 64));
         }
     }
@@ -113,11 +115,7 @@ static void floor_mul_carry(void **state)
     long carry = 0;
     for (int i = 0; i < 30000; i++) {
         lazy_u u;
-        u.ext = u.inl;
-        u.cap = LAZY_INLINE;
-        u.w = w;
-        u.n = 64;
-        u.next = 0;
+        drawn(&u, w, 0);
         carry += lazy_floor_mul(&b, &u, 3) == 1;
     }
     assert_true(fabs(carry / 30000.0 - 2.0 / 3) < 0.0136);
@@ -149,7 +147,7 @@ static void lazy_compare_ext(void **state)
     lazy_u z;
     z.ext = z.inl, z.cap = LAZY_INLINE, z.w = UINT64_C(0xABCD) << 48, z.n = 16, z.next = 0;
     lazy_u u;
-    u.ext = u.inl, u.cap = LAZY_INLINE, u.w = (UINT64_C(0xABCD) << 48) | 5, u.n = 64, u.next = 0;
+    drawn(&u, (UINT64_C(0xABCD) << 48) | 5, 0);
     int zl = lazy_less(&b, &z, &u);
     assert_int_equal(z.n, 64); /* filled to compare */
     assert_true(z.w >> 48 == 0xABCD && z.w != u.w); /* kept its 16 bits; the fill decides (fixed seed) */
