@@ -233,22 +233,27 @@ static inline uint32_t group_find(const keps_lattice *L, keps_lattice_work *w, k
 
 static int work_grow(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *c);
 
-/* The roll-up OLA's search does thousands of times: packed keys, one QI d
- * changes (its codes map through m0 at the source's level, m1 at the
- * target's). Everything the loop reads lives in locals marked restrict:
- * through the general path's struct fields the compiler reloaded the maps,
- * the table size and the class count for every class (aliasing), about
- * twice the instructions. */
-static keps_status rollup_one(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
-                              size_t d, const uint32_t *m0, const uint32_t *m1, keps_node_classes *out,
-                              uint32_t *assign)
+/* The roll-ups OLA's search and the scans do thousands of times: packed
+ * keys, ND (1 or 2) QIs d[] change (their codes map through m0[] at the
+ * source's level, m1[] at the target's). Everything the loop reads lives in
+ * locals marked restrict: through the general path's struct fields the
+ * compiler reloaded the maps, the table size and the class count for every
+ * class (aliasing), about twice the instructions. Always inlined into one
+ * function per ND, so that the second QI's terms vanish when ND is 1. */
+static inline __attribute__((always_inline)) keps_status
+rollup_few(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from, const int ND, const size_t *d,
+           const uint32_t *const *m0d, const uint32_t *const *m1d, keps_node_classes *out, uint32_t *assign)
 {
-    const uint32_t *restrict col = L->repcol + d * L->bottom.n;
+    const uint32_t *restrict col = L->repcol + d[0] * L->bottom.n;
+    const uint32_t *restrict m0 = m0d[0], *restrict m1 = m1d[0];
+    const uint64_t mult = L->mult[d[0]];
+    const uint32_t *restrict col2 = ND > 1 ? L->repcol + d[1] * L->bottom.n : NULL;
+    const uint32_t *restrict m0b = ND > 1 ? m0d[1] : NULL, *restrict m1b = ND > 1 ? m1d[1] : NULL;
+    const uint64_t mult2 = ND > 1 ? L->mult[d[1]] : 0;
     const uint32_t *restrict fbot = from->bot, *restrict fcnt = from->count;
     const uint64_t *restrict fkey = from->key;
     uint32_t *restrict ocnt = out->count, *restrict obot = out->bot;
     uint64_t *restrict okey = out->key;
-    const uint64_t mult = L->mult[d];
     const size_t nf = from->n;
     slot *restrict tab = w->tab;
     size_t mask = w->nslots - 1, room = w->nslots / 4;
@@ -259,8 +264,12 @@ static keps_status rollup_one(const keps_lattice *L, keps_lattice_work *w, const
     for (size_t c0 = 0; c0 < nf; c0 += BLOCK) {
         size_t nb = nf - c0 < BLOCK ? nf - c0 : BLOCK;
         for (size_t j = 0; j < nb; j++) {
-            uint32_t code = col[fbot[c0 + j]];
+            uint32_t b = fbot[c0 + j], code = col[b];
             uint64_t key = fkey[c0 + j] + ((uint64_t)m1[code] - (uint64_t)m0[code]) * mult;
+            if (ND > 1) {
+                uint32_t code2 = col2[b];
+                key += ((uint64_t)m1b[code2] - (uint64_t)m0b[code2]) * mult2;
+            }
             keys[j] = key;
             __builtin_prefetch(&tab[(size_t)((key * 0x9E3779B97F4A7C15ull) >> shift)]);
         }
@@ -301,6 +310,20 @@ static keps_status rollup_one(const keps_lattice *L, keps_lattice_work *w, const
     return KEPS_OK;
 }
 
+static keps_status rollup_one(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                              const size_t *d, const uint32_t *const *m0d, const uint32_t *const *m1d,
+                              keps_node_classes *out, uint32_t *assign)
+{
+    return rollup_few(L, w, from, 1, d, m0d, m1d, out, assign);
+}
+
+static keps_status rollup_two(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                              const size_t *d, const uint32_t *const *m0d, const uint32_t *const *m1d,
+                              keps_node_classes *out, uint32_t *assign)
+{
+    return rollup_few(L, w, from, 2, d, m0d, m1d, out, assign);
+}
+
 keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
                                 const int *levels, keps_node_classes *out, uint32_t *assign)
 {
@@ -333,8 +356,8 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
             }
         incremental = nd < 32 && 2 * nd < q;
     }
-    if (incremental && nd == 1) {
-        keps_status st = rollup_one(L, w, from, di[0], m0d[0], m1d[0], out, assign);
+    if (incremental && nd >= 1 && nd <= 2) {
+        keps_status st = (nd == 1 ? rollup_one : rollup_two)(L, w, from, di, m0d, m1d, out, assign);
         w->ratio = from->n ? (double)out->n / (double)from->n : 0;
         return st;
     }
@@ -342,7 +365,7 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
     /* Blocks of ROLLUP_BLOCK classes: first every key, prefetching its
      * slot, then the inserts. The table rarely fits in cache; this way the
      * misses of a block overlap instead of stalling one insert each. (One
-     * changing QI took rollup_one above.) */
+     * or two changing QIs took rollup_few above.) */
     enum { ROLLUP_BLOCK = 32 };
     uint64_t keys[ROLLUP_BLOCK];
     for (size_t c0 = 0; c0 < from->n; c0 += ROLLUP_BLOCK) {

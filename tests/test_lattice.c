@@ -3,8 +3,11 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <string.h>
 
+#include "keps/csv.h"
 #include "keps/lattice.h"
+#include "keps/schema.h"
 #include "ola_testgen.h"
 
 /* Per-node results collected by the scan callback (ids are distinct, so
@@ -150,6 +153,83 @@ static void test_rollup_from_finer(void **state)
     keps_rng_free(rng);
 }
 
+/* Roll-ups that change exactly two QIs of six (the incremental two-QI loop
+ * in src/lattice.c; the random tables above have at most four QIs, where
+ * two changes already take the recomputing path). Classes are checked
+ * against a naive O(n^2) comparison of the rows' generalized codes read
+ * from the schema's maps. */
+static void test_rollup_two_qis(void **state)
+{
+    (void)state;
+    enum { Q = 6, N = 200 };
+    keps_rng *rng = keps_rng_new_seeded(29);
+    char csv[8192];
+    size_t len = 0;
+    for (int i = 0; i < Q; i++)
+        len += (size_t)snprintf(csv + len, sizeof csv - len, "%sc%d", i ? "," : "", i);
+    for (int r = 0; r < N; r++) {
+        csv[len++] = '\n';
+        for (int i = 0; i < Q; i++) /* 12 values: widths 2 and 4 merge them */
+            len += (size_t)snprintf(csv + len, sizeof csv - len, "%s%d", i ? "," : "",
+                                    (int)keps_rng_below(rng, 12));
+    }
+    keps_table *t = NULL;
+    keps_error err = {0};
+    assert_int_equal(keps_csv_read_buffer(csv, len, "two.csv", NULL, &t, &err), KEPS_OK);
+    keps_schema *s = keps_schema_new(t);
+    for (int i = 0; i < Q; i++) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "c%d:interval=2,4", i);
+        assert_int_equal(keps_schema_add_qi(s, t, spec, &err), KEPS_OK);
+    }
+    keps_lattice *L = NULL;
+    assert_int_equal(keps_lattice_new(s, &L, &err), KEPS_OK);
+    assert_true(L->packed);
+    keps_lattice_work *w = keps_lattice_work_new(L);
+    uint32_t *asg_a = calloc(L->bottom.n, sizeof *asg_a), *asg_b = calloc(L->bottom.n, sizeof *asg_b);
+    for (int it = 0; it < 100; it++) {
+        int lo[Q], hi[Q];
+        for (int i = 0; i < Q; i++)
+            hi[i] = 1 + (int)keps_rng_below(rng, (uint64_t)s->qi[i].height);
+        size_t a = keps_rng_below(rng, Q), b = (a + 1 + keps_rng_below(rng, Q - 1)) % Q;
+        memcpy(lo, hi, sizeof lo);
+        lo[a] = (int)keps_rng_below(rng, (uint64_t)hi[a]);
+        lo[b] = (int)keps_rng_below(rng, (uint64_t)hi[b]);
+        keps_node_classes ca, cb;
+        keps_node_classes_init(&ca);
+        keps_node_classes_init(&cb);
+        assert_int_equal(keps_lattice_rollup(L, w, NULL, lo, &ca, asg_a), KEPS_OK);
+        assert_int_equal(keps_lattice_rollup(L, w, &ca, hi, &cb, asg_b), KEPS_OK);
+        size_t total = 0;
+        for (size_t c = 0; c < cb.n; c++)
+            total += cb.count[c];
+        assert_int_equal(total, N);
+        for (int r = 0; r < N; r++) {
+            uint32_t cr = asg_b[asg_a[L->row_class[r]]];
+            size_t size = 0;
+            for (int p = 0; p < N; p++) {
+                int same = 1;
+                for (int i = 0; i < Q && same; i++) {
+                    const uint32_t *code = t->cols[s->qi[i].col].codes;
+                    same = s->qi[i].map[hi[i]][code[r]] == s->qi[i].map[hi[i]][code[p]];
+                }
+                assert_int_equal(asg_b[asg_a[L->row_class[p]]] == cr, same);
+                size += (size_t)same;
+            }
+            assert_int_equal(cb.count[cr], size);
+        }
+        keps_node_classes_free(&ca);
+        keps_node_classes_free(&cb);
+    }
+    free(asg_a);
+    free(asg_b);
+    keps_lattice_work_free(w);
+    keps_lattice_free(L);
+    keps_schema_free(s);
+    keps_table_free(t);
+    keps_rng_free(rng);
+}
+
 /* Eight QIs of 300 values each: 300^8 > 2^64, so keys cannot be packed.
  * The bottom must hold one class per distinct row, the top one class, and
  * the node with every QI at level 1 (value / 100) the distinct rows of the
@@ -281,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_ids),
         cmocka_unit_test(test_scan_oracle),
         cmocka_unit_test(test_rollup_from_finer),
+        cmocka_unit_test(test_rollup_two_qis),
         cmocka_unit_test(test_unpacked_keys),
         cmocka_unit_test(test_no_hierarchy_is_error),
         cmocka_unit_test(test_scan_stop),
