@@ -211,7 +211,16 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
         }
     r->sensitivity = keps_dpmicro_scales(p->mode, n, m, p->k, p->epsilon, p->lo, p->hi, p->paper_accounting,
                                          r->scale);
-    st = run_mode(y, n, m, p, rng, r, err);
+    for (size_t j = 0; j < m && !st; j++) {
+        keps_noise_info info;
+        if (keps_laplace_info(r->scale[j], 1.0, &info) != 0)
+            st = keps_error_set(err, KEPS_EINPUT,
+                                "attribute %zu: epsilon %g gives the Laplace scale %g, which the sampler cannot "
+                                "draw (it needs a finite scale of at least 2^-900); choose a moderate epsilon",
+                                j + 1, p->epsilon, r->scale[j]);
+    }
+    if (!st)
+        st = run_mode(y, n, m, p, rng, r, err);
     free(y);
     if (st) {
         keps_dpmicro_result_free(r);

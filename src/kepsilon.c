@@ -150,8 +150,10 @@ static double ldist(const double *x, const double *noisy, size_t n, size_t m, co
     return d;
 }
 
-size_t keps_kepsilon_linked(const uint32_t *cls, size_t n, size_t nclasses, const double *x, const double *noisy,
-                            size_t m, const double *scale)
+/* Records linked, counting only those not flagged in skip (NULL = all);
+ * flagged records stay candidates: the attacker still knows their originals. */
+static size_t linked_count(const uint32_t *cls, size_t n, size_t nclasses, const double *x, const double *noisy,
+                           size_t m, const double *scale, const uint8_t *skip)
 {
     uint32_t *order;
     size_t *start;
@@ -175,8 +177,8 @@ size_t keps_kepsilon_linked(const uint32_t *cls, size_t n, size_t nclasses, cons
                     d = fabs(v - s[a + p]);
                 if (p > 0 && fabs(v - s[a + p - 1]) < d)
                     d = fabs(v - s[a + p - 1]);
-                linked += own <= d;
-            } else {
+                linked += own <= d && !(skip && skip[i]);
+            } else if (!(skip && skip[i])) {
                 double own = ldist(x, noisy, n, m, scale + c * m, i, i);
                 int best = 1;
                 for (size_t q = a; q < e && best; q++)
@@ -189,6 +191,12 @@ size_t keps_kepsilon_linked(const uint32_t *cls, size_t n, size_t nclasses, cons
     free(order);
     free(start);
     return linked;
+}
+
+size_t keps_kepsilon_linked(const uint32_t *cls, size_t n, size_t nclasses, const double *x, const double *noisy,
+                            size_t m, const double *scale)
+{
+    return linked_count(cls, n, nclasses, x, noisy, m, scale, NULL);
 }
 
 size_t keps_kepsilon_confident(const uint32_t *cls, size_t n, size_t nclasses, const double *x, const double *noisy,
@@ -291,17 +299,23 @@ static keps_status check_input(const uint32_t *cls, size_t n, const double *x, s
     return KEPS_OK;
 }
 
-/* b_j(C) for every class: m * diam / epsilon, diam per the chosen scale. */
-static int compute_scales(keps_kepsilon_result *r, const double *x, const keps_kepsilon_params *p)
+/* b_j(C) for every class: m * diam / epsilon, diam per the chosen scale.
+ * Also the epsilon the record's noise actually guarantees: the secure
+ * Laplace rounds to a grid, which costs a little (keps/noise.h); column j of
+ * a class protects a spread diam_j and the record's columns add up. That is
+ * computed from diam itself: recovering it as b*epsilon/m can come out one
+ * ulp low and lose the grid step, understating the guarantee. Sets
+ * r->epsilon_used (the requested epsilon if no class needs noise). */
+static keps_status compute_scales(keps_kepsilon_result *r, const double *x, const keps_kepsilon_params *p,
+                                  keps_error *err)
 {
     size_t n = r->n, m = r->m, nc = r->nclasses;
     double *mn = malloc((nc ? nc : 1) * sizeof *mn), *mx = malloc((nc ? nc : 1) * sizeof *mx);
-    if (!mn || !mx) {
-        free(mn);
-        free(mx);
-        return -1;
-    }
-    for (size_t j = 0; j < m; j++) {
+    double *eps = calloc(nc ? nc : 1, sizeof *eps);
+    keps_status st = KEPS_OK;
+    if (!mn || !mx || !eps)
+        st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (size_t j = 0; j < m && !st; j++) {
         double gmin = INFINITY, gmax = -INFINITY;
         for (size_t c = 0; c < nc; c++) {
             mn[c] = INFINITY;
@@ -321,19 +335,36 @@ static int compute_scales(keps_kepsilon_result *r, const double *x, const keps_k
                        : p->scale == KEPS_KSCALE_DOMAIN ? p->hi[j] - p->lo[j]
                                                         : -1;
         double sum = 0;
-        for (size_t c = 0; c < nc; c++) {
+        for (size_t c = 0; c < nc && !st; c++) {
             double diam = fixed >= 0 ? fixed : mx[c] - mn[c];
-            r->scale[c * m + j] = (double)m * diam / p->epsilon;
-            sum += r->scale[c * m + j];
+            double b = (double)m * diam / p->epsilon;
+            keps_noise_info info;
+            if (diam > 0 && keps_laplace_info(b, diam, &info) != 0)
+                st = keps_error_set(err, KEPS_EINPUT,
+                                    "noisy column %zu: a class spans %g, which needs the Laplace scale %g; "
+                                    "scales that are not finite or below 2^-900 cannot be sampled: rescale the "
+                                    "column or change epsilon",
+                                    j + 1, diam, b);
+            else if (diam > 0)
+                eps[c] += info.epsilon;
+            r->scale[c * m + j] = b;
+            sum += b;
         }
         r->mean_scale[j] = nc ? sum / (double)nc : 0;
     }
+    double worst = 0;
+    for (size_t c = 0; c < nc && !st; c++)
+        worst = fmax(worst, eps[c]);
+    r->epsilon_used = worst > 0 ? worst : p->epsilon;
     free(mn);
     free(mx);
-    return 0;
+    free(eps);
+    return st;
 }
 
-static void compute_errors(keps_kepsilon_result *r, const double *x)
+/* Expected and measured ARE over the released cells, leaving out the rows
+ * flagged in skip (NULL = none). */
+static void compute_errors(keps_kepsilon_result *r, const double *x, const uint8_t *skip)
 {
     size_t n = r->n, m = r->m;
     r->expected_are = r->measured_are = 0;
@@ -343,7 +374,7 @@ static void compute_errors(keps_kepsilon_result *r, const double *x)
         for (size_t i = 0; i < n; i++) {
             uint32_t c = r->cls[i];
             double v = x[j * n + i];
-            if (c == KEPS_NONE || v == 0)
+            if (c == KEPS_NONE || v == 0 || (skip && skip[i]))
                 continue;
             /* sum_C b |C| / H(C) = sum_C b sum_{i in C} 1/|x_i| */
             exp_sum += r->scale[c * m + j] / fabs(v);
@@ -355,26 +386,6 @@ static void compute_errors(keps_kepsilon_result *r, const double *x)
         r->expected_are += r->expected_are_col[j] / (double)m;
         r->measured_are += r->measured_are_col[j] / (double)m;
     }
-}
-
-/* The secure Laplace rounds to a grid, which costs a little epsilon (see
- * keps/noise.h). Column j of a class has b_j = m*D_j/epsilon, i.e. it protects
- * a spread D_j = b_j*epsilon/m; the record's columns add up. */
-static double epsilon_guaranteed(const keps_kepsilon_result *r, const keps_kepsilon_params *p)
-{
-    double worst = 0;
-    for (size_t c = 0; c < r->nclasses; c++) {
-        double sum = 0;
-        for (size_t j = 0; j < r->m; j++) {
-            double b = r->scale[c * r->m + j];
-            keps_noise_info info;
-            if (b > 0 && keps_laplace_info(b, b * p->epsilon / (double)r->m, &info) == 0)
-                sum += info.epsilon;
-        }
-        if (sum > worst)
-            worst = sum;
-    }
-    return worst > 0 ? worst : p->epsilon; /* no class needed noise */
 }
 
 keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, size_t m,
@@ -416,8 +427,11 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
             r->released++;
         }
     memcpy(r->noisy, x, n * m * sizeof *x);
-    if (compute_scales(r, x, p))
-        goto oom;
+    st = compute_scales(r, x, p, err);
+    if (st) {
+        keps_kepsilon_result_free(r);
+        return st;
+    }
     /* the mechanism: one draw per record and column at the class's scale */
     for (size_t i = 0; i < n; i++) {
         if (r->cls[i] == KEPS_NONE)
@@ -428,12 +442,15 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
                 r->noisy[j * n + i] = keps_laplace(rng, x[j * n + i], b);
         }
     }
-    r->epsilon_used = epsilon_guaranteed(r, p);
-    compute_errors(r, x);
+    compute_errors(r, x, NULL);
     r->linked = keps_kepsilon_linked(r->cls, n, nc, x, r->noisy, m, r->scale);
     if (r->linked == (size_t)-1)
         goto oom;
     r->linking_risk = n ? (double)r->linked / (double)n : 0;
+    r->linked_before_confident = r->linked;
+    r->linking_risk_before_confident = r->linking_risk;
+    r->expected_are_before_confident = r->expected_are;
+    r->measured_are_before_confident = r->measured_are;
     if (p->confidence > 0) {
         r->confident_suppressed = malloc(n ? n : 1);
         if (!r->confident_suppressed)
@@ -444,6 +461,13 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
                                     &r->confident_suppressed_classes);
         if (r->confident_suppressed_rows == (size_t)-1)
             goto oom;
+        if (r->confident_suppressed_rows) { /* the metrics describe what is released */
+            compute_errors(r, x, r->confident_suppressed);
+            r->linked = linked_count(r->cls, n, nc, x, r->noisy, m, r->scale, r->confident_suppressed);
+            if (r->linked == (size_t)-1)
+                goto oom;
+            r->linking_risk = n ? (double)r->linked / (double)n : 0;
+        }
     }
     return KEPS_OK;
 oom:

@@ -198,7 +198,10 @@ static double loss_geo(const keps_metrics *m, const int *levels, const double *s
         return NAN;
     for (size_t i = 0; i < L->q; i++) {
         size_t j = m->off[i] + (size_t)levels[i];
-        lp[i] = loss_attr(m, i, m->share_all[j] - (sup ? sup[i] : 0) + S);
+        /* every row suppressed: no released share, exactly (the difference
+         * below would leave rounding dust that floor10 turns into -1e-10) */
+        double released = S >= (double)L->nrows ? 0 : m->share_all[j] - (sup ? sup[i] : 0);
+        lp[i] = loss_attr(m, i, released + S);
     }
     double r = geo_mean(lp, L->q);
     if (lp != l)

@@ -458,9 +458,13 @@ void keps_mondrian_label(const keps_schema *s, const keps_mondrian_result *r, si
     else if (e->level >= 0)
         snprintf(buf, len, "%s", keps_hierarchy_label(s->qi[q].h, e->level, e->node));
     else if (e->lo == e->hi)
-        snprintf(buf, len, "%.15g", e->lo);
-    else
-        snprintf(buf, len, "[%.15g-%.15g]", e->lo, e->hi);
+        keps_format_number(buf, len, e->lo);
+    else {
+        char lo[32], hi[32];
+        keps_format_number(lo, sizeof lo, e->lo);
+        keps_format_number(hi, sizeof hi, e->hi);
+        snprintf(buf, len, "[%s-%s]", lo, hi);
+    }
 }
 
 /* Release: every class's labels are formatted once. */

@@ -333,14 +333,15 @@ int64_t keps_discrete_laplace(keps_rng *r, uint64_t s, unsigned shift)
             lazy_drop(&u0);
             j++;
         }
-        /* X = floor(s*(j + U0)) = s*j + floor(s*U0), saturated at 2^63 - 1 (j
-         * that large has probability < exp(-2^62/s)) */
-        uint64_t f = lazy_floor_mul(&b, &u0, s), x;
+        /* X = floor(s*(j + U0)) = s*j + floor(s*U0), in 128 bits: with s near
+         * 2^62 the 64-bit product overflows at j = 2, which is common */
+        uint64_t f = lazy_floor_mul(&b, &u0, s);
         lazy_drop(&u0);
-        if (__builtin_mul_overflow(s, j, &x) || __builtin_add_overflow(x, f, &x) || x > (UINT64_MAX >> 1))
-            x = UINT64_MAX >> 1;
-        /* floor(floor(s*E)/2^shift) = floor(t*E), t = s/2^shift */
-        uint64_t y = x >> shift;
+        unsigned __int128 x = (unsigned __int128)s * j + f;
+        /* floor(floor(s*E)/2^shift) = floor(t*E), t = s/2^shift; |Y| saturates
+         * at 2^63 - 1 (t*E beyond it) */
+        unsigned __int128 y128 = x >> shift;
+        uint64_t y = y128 > (UINT64_MAX >> 1) ? UINT64_MAX >> 1 : (uint64_t)y128;
         int neg = next_bit(&b);
         if (neg && y == 0)
             continue; /* -0 and +0 would count zero twice */
@@ -500,8 +501,10 @@ static int geometric_plan(double epsilon, int64_t sensitivity, keps_noise_info *
     keps_noise_info tmp;
     if (!info)
         info = &tmp;
-    if (!(epsilon > 0) || sensitivity < 1 ||
-        keps_scale_rational((double)sensitivity / epsilon, s, shift) != 0) {
+    /* t >= S/epsilon exactly (S/epsilon rounded to nearest can fall an ulp
+     * short, and then the stated epsilon would exceed the request) */
+    if (!(epsilon > 0) || sensitivity < 1 || !isfinite(epsilon) ||
+        keps_scale_rational(div_up((double)sensitivity, epsilon), s, shift) != 0) {
         info->epsilon = NAN;
         return -1;
     }

@@ -1,5 +1,7 @@
 #include "keps/release.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 keps_status keps_release_build(const keps_schema *s, keps_release_cell_fn cell, void *ctx,
@@ -33,4 +35,15 @@ keps_status keps_release_build(const keps_schema *s, keps_release_cell_fn cell, 
     }
     *release = r;
     return KEPS_OK;
+}
+
+int keps_format_number(char *buf, size_t len, double v)
+{
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = snprintf(buf, len, "%.*g", prec, v);
+        if (!isfinite(v) || (size_t)n >= len || strtod(buf, NULL) == v)
+            break;
+    }
+    return n;
 }

@@ -13,6 +13,7 @@
 
 #include "testutil.h"
 #include "keps/csv.h"
+#include "keps/release.h"
 #include "keps/table.h"
 
 static keps_status read_csv(const char *text, const keps_csv_options *o, keps_table **t, keps_error *err)
@@ -164,7 +165,7 @@ static void test_quote_errors(void **state)
     expect_error("a,b\n1,2\n\"open,5\n", NULL, "in.csv:3:1: unterminated quoted field");
     /* a quote followed by other text: byte column 4 of line 2 ('"ab"c': the c) */
     expect_error("a,b\n\"ab\"c,1\n", NULL, "in.csv:2:");
-    expect_error("a,b\n\"ab\"c,1\n", NULL, "malformed quoted field");
+    expect_error("a,b\n\"ab\"c,1\n", NULL, "malformed quotes");
     /* the BOM is not counted as a column: '"ab"c' on line 1 */
     expect_error("\xEF\xBB\xBF\"ab\"c,d\n", NULL, "in.csv:1:5:");
 }
@@ -411,11 +412,36 @@ static void test_read_file_errors(void **state)
     keps_table_free(t);
 }
 
+/* Released numbers: the shortest of %.15g..%.17g that reads back exactly.
+ * Expected strings by hand: 0.1 and 0.12345678901234 need 15 digits or
+ * fewer; 0.1 + 0.2 is 0.30000000000000004 (17); 10^13 + 1/3 needs 17
+ * (10000000000000.334); 2^-1074 is 4.94e-324 in %.15g, which reads back. */
+static void test_format_number(void **state)
+{
+    (void)state;
+    struct {
+        double v;
+        const char *s;
+    } c[] = {{0.1, "0.1"},
+             {0.12345678901234, "0.12345678901234"},
+             {0.1 + 0.2, "0.30000000000000004"},
+             {1e13 + 1.0 / 3.0, "10000000000000.334"},
+             {1e13 + 1, "10000000000001"},
+             {-2.5, "-2.5"},
+             {0x1p-1074, "4.94065645841247e-324"}};
+    char buf[32];
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        keps_format_number(buf, sizeof buf, c[i].v);
+        assert_string_equal(buf, c[i].s);
+        assert_true(strtod(buf, NULL) == c[i].v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quoted_fields),    cmocka_unit_test(test_blanks),
-        cmocka_unit_test(test_crlf_and_bom),
+        cmocka_unit_test(test_crlf_and_bom),     cmocka_unit_test(test_format_number),
         cmocka_unit_test(test_sniff),            cmocka_unit_test(test_ragged),
         cmocka_unit_test(test_quote_errors),     cmocka_unit_test(test_header_errors),
         cmocka_unit_test(test_missing),          cmocka_unit_test(test_dictionary),

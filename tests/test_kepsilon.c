@@ -280,6 +280,83 @@ static void test_node_classes(void **state)
     keps_table_free(t);
 }
 
+/* The stated epsilon is never below the request. Diameter 0.75 at
+ * epsilon 0.7: b = 0.75/0.7 = 1.0714..., and b*0.7 rounds to
+ * 0.74999999999999989, one ulp below 0.75. A guarantee recomputed from that
+ * lost the grid step: floor(D/g) + 1 steps with D/g = 0.75/2^-40 = 3*2^38
+ * an integer, so the ulp drops a whole step and the stated epsilon came out
+ * 0.69999999999949 < 0.7. */
+static void test_epsilon_never_understated(void **state)
+{
+    (void)state;
+    const uint32_t cls[] = {0, 0, 0};
+    const double x[] = {1, 1.75, 1.5};
+    keps_kepsilon_params p = {.k = 3, .epsilon = 0.7, .scale = KEPS_KSCALE_EC};
+    keps_kepsilon_result r;
+    keps_rng *rng = keps_rng_new_seeded(1);
+    assert_int_equal(keps_kepsilon_run(cls, 3, x, 1, &p, rng, &r, NULL), KEPS_OK);
+    assert_true(r.epsilon_used >= 0.7);
+    assert_true(r.epsilon_used < 0.7 + 1e-11);
+    keps_kepsilon_result_free(&r);
+    keps_rng_free(rng);
+}
+
+/* A class spanning 2e308 needs a scale of infinity: an error, never a
+ * release of NaN. */
+static void test_scale_overflow_is_an_error(void **state)
+{
+    (void)state;
+    const uint32_t cls[] = {0, 0, 0};
+    const double x[] = {1e308, -1e308, 0};
+    keps_kepsilon_params p = {.k = 3, .epsilon = 1, .scale = KEPS_KSCALE_EC};
+    keps_kepsilon_result r;
+    keps_error err = {0};
+    keps_rng *rng = keps_rng_new_seeded(1);
+    assert_int_equal(keps_kepsilon_run(cls, 3, x, 1, &p, rng, &r, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "Laplace scale"));
+    keps_rng_free(rng);
+}
+
+/* With c-confident suppression the metrics describe the rows it keeps: a
+ * record it suppresses is not counted as linked, however its noisy value
+ * fell. One class {0, 100, 200}, epsilon 1: b = 200, c = 0.5 gives
+ * r_c = 200 ln 2 = 138.6, a window of 277 that can never hold all three
+ * originals around a value outside [61.4, 138.6]; so records with
+ * 0 < l_i < 3 go, and then the class, left below k = 3. Over 20 seeds:
+ * linked after = linked before minus the linked rows suppressed (counted
+ * here from the before-run), and every fully suppressed run links none. */
+static void test_confident_metrics_describe_the_release(void **state)
+{
+    (void)state;
+    const uint32_t cls[] = {0, 0, 0};
+    const double x[] = {0, 100, 200};
+    keps_kepsilon_params p = {.k = 3, .epsilon = 1, .scale = KEPS_KSCALE_EC, .confidence = 0.5};
+    size_t suppressed_linked_runs = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        keps_kepsilon_result r;
+        keps_rng *rng = keps_rng_new_seeded(seed);
+        assert_int_equal(keps_kepsilon_run(cls, 3, x, 1, &p, rng, &r, NULL), KEPS_OK);
+        size_t before = keps_kepsilon_linked(r.cls, 3, r.nclasses, x, r.noisy, 1, r.scale);
+        assert_int_equal(r.linked_before_confident, before);
+        size_t kept = 3 - r.confident_suppressed_rows, after = 0;
+        for (size_t i = 0; i < 3; i++) {
+            /* linked by the same rule, one record at a time: own original nearest */
+            double own = fabs(r.noisy[i] - x[i]);
+            int best = 1;
+            for (size_t j = 0; j < 3; j++)
+                best &= fabs(r.noisy[i] - x[j]) >= own;
+            after += (size_t)(best && !r.confident_suppressed[i]);
+        }
+        assert_int_equal(r.linked, after);
+        assert_true(r.linked <= kept);
+        assert_double_near(r.linking_risk, (double)after / 3.0, 1e-15);
+        suppressed_linked_runs += r.linked < before;
+        keps_kepsilon_result_free(&r);
+        keps_rng_free(rng);
+    }
+    assert_true(suppressed_linked_runs > 0); /* the case this test is about occurred */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +366,8 @@ int main(void)
         cmocka_unit_test(test_confident_two_columns),
         cmocka_unit_test(test_noise_magnitude),       cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_node_classes),
+        cmocka_unit_test(test_epsilon_never_understated), cmocka_unit_test(test_scale_overflow_is_an_error),
+        cmocka_unit_test(test_confident_metrics_describe_the_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

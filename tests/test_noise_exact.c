@@ -54,6 +54,20 @@ static void tie_path_distribution(void **state)
     assert_true(c3 < 41.0);
 }
 
+/* The contract allows s up to 2^62: with s = 2^61 + 1 and shift 60 (t just
+ * above 2) the product s*j passes 2^63 at j = 4, a common enough draw.
+ * The distribution must still be the exact two-sided geometric: a 64-bit
+ * product saturated there and capped |Y| at 7 (Pr[|Y| > 10] observed 0,
+ * expected 0.005). Bins up to |y| = 10 so that the cap shows: 22 df,
+ * critical value 55.0 at 1e-4. */
+static void large_s_distribution(void **state)
+{
+    (void)state;
+    double c = chi2_discrete_laplace(10, (UINT64_C(1) << 61) + 1, 60, 400000, 10);
+    print_message("chi2 large s %.1f\n", c);
+    assert_true(c < 55.0);
+}
+
 /* floor(s*(w + e/2^64)/2^64) with e the first digit word past w, computed
  * as floor((s*w*2^64 + s*e) / 2^128) in 192-bit arithmetic. */
 static uint64_t floor_ref(uint64_t s, uint64_t w, uint64_t e)
@@ -159,6 +173,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tie_path_distribution),
+        cmocka_unit_test(large_s_distribution),
         cmocka_unit_test(floor_mul_carry),
         cmocka_unit_test(lazy_compare_ext),
     };

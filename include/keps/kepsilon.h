@@ -16,8 +16,9 @@
  * at the edge of its class changes the scale). Reports call it
  * "(k,epsilon)-anonymity".
  *
- * Metrics (computed on the released records, before c-confident
- * suppression):
+ * Metrics (computed on the released records: with c-confident suppression,
+ * on those it keeps, so that they describe the written release; the values
+ * before it are kept in the *_before_confident fields):
  * - expected average relative error (paper eq. 8, before any noise):
  *   per column, sum_C b_j(C) * |C| / (H_j(C) * N') with H_j the harmonic mean
  *   of |x| in C and N' the released records (E|Lap(b)| = b). With m = 1 and
@@ -74,9 +75,14 @@ typedef struct keps_kepsilon_result {
     double expected_are, measured_are;           /* means over columns */
     size_t linked;
     double linking_risk;    /* linked / n */
+    size_t linked_before_confident;             /* the same four before c-confident */
+    double linking_risk_before_confident;       /* suppression (equal to the above */
+    double expected_are_before_confident;       /* when it is off or suppressed */
+    double measured_are_before_confident;       /* nothing) */
     double epsilon_used;    /* epsilon per record actually guaranteed by the grid-rounded
                                Laplace (keps/noise.h): max over classes of the sum over
-                               columns; >= the requested epsilon by at most ~2^-39 */
+                               columns; >= the requested epsilon, above it by at most
+                               about m * 2^-39 */
     uint8_t *confident_suppressed; /* [n] 1 = suppressed by c-confidence; NULL if off */
     size_t confident_suppressed_rows;    /* total: records + whole classes */
     size_t confident_suppressed_records; /* first step (0 < l_i < k) */

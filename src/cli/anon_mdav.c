@@ -3,8 +3,8 @@
  * (each must be numeric, without hierarchy); each is replaced by its group's
  * centroid. --insensitive-mdav uses the insensitive variant, with the data's
  * own min/max as the domain (fine for k-anonymity; DP microaggregation,
- * `keps dpmicro`, takes public bounds instead). Centroids are printed with
- * %.12g. */
+ * `keps dpmicro`, takes public bounds instead). Centroids are printed
+ * exactly (keps_format_number). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +39,7 @@ static keps_status release(const keps_schema *s, const keps_mdav_result *r, keps
     for (size_t a = 0; a < r->m && !st; a++)
         c.attr_of_col[s->qi[a].col] = (int)a;
     for (size_t i = 0; i < nt && !st; i++)
-        snprintf(c.text + i * SLOT, SLOT, "%.12g", r->centroid[i]);
+        keps_format_number(c.text + i * SLOT, SLOT, r->centroid[i]);
     if (!st)
         st = keps_release_build(s, rel_cell, &c, rel, err);
     free(c.attr_of_col);

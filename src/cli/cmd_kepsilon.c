@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "kdp.h"
 #include "keps/kepsilon.h"
+#include "keps/release.h"
 #include "ksrc.h"
 
 static const cli_opt opt_algorithm = {"algorithm", 'a', "ola|mondrian|given", 0,
@@ -69,7 +70,7 @@ static const char *cell(void *vctx, size_t row, size_t col, char *buf)
         return "*";
     if (x->qslot[col] >= 0)
         return x->src->label(x->src, row, (size_t)x->qslot[col], buf);
-    snprintf(buf, 64, "%.10g", x->r->noisy[(size_t)x->nslot[col] * x->r->n + row]);
+    keps_format_number(buf, 64, x->r->noisy[(size_t)x->nslot[col] * x->r->n + row]);
     return buf;
 }
 
@@ -125,6 +126,11 @@ static void metrics_json(keps_json *j, const keps_kepsilon_result *r)
     keps_json_num(j, "linking_risk", r->linking_risk);
     keps_json_int(j, "linked_rows", (long long)r->linked);
     keps_json_int(j, "confident_suppressed_rows", (long long)r->confident_suppressed_rows);
+    if (r->confident_suppressed) { /* the figures above describe the rows c-confidence kept */
+        keps_json_num(j, "expected_are_before_confident", r->expected_are_before_confident);
+        keps_json_num(j, "measured_are_before_confident", r->measured_are_before_confident);
+        keps_json_num(j, "linking_risk_before_confident", r->linking_risk_before_confident);
+    }
     keps_json_end(j);
 }
 
@@ -285,4 +291,5 @@ const cli_cmd cmd_kepsilon = {
     "--suppress 0.05 --epsilon 1 --confidence 0.99 --report report.json",
     opts,
     run,
+    0,
 };
