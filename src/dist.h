@@ -7,6 +7,28 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <math.h>
+
+/* Mean and population standard deviation of column j of the row-major
+ * n x m matrix x. sd is 0 exactly when every value is the same, decided on
+ * the values: rounding leaves dust in the sd of a constant column, and a
+ * cut-off relative to the mean also zeroed real spreads of large numbers
+ * (10^13 + 0..11). A non-finite sd counts as 0 too. */
+static inline void column_moments(const double *x, size_t n, size_t m, size_t j, double *mean, double *sd)
+{
+    double s = 0, v = 0;
+    int constant = 1;
+    for (size_t i = 0; i < n; i++) {
+        s += x[i * m + j];
+        constant &= x[i * m + j] == x[j];
+    }
+    double mu = n ? s / (double)n : 0;
+    for (size_t i = 0; i < n && !constant; i++)
+        v += (x[i * m + j] - mu) * (x[i * m + j] - mu);
+    *mean = mu;
+    *sd = constant || !isfinite(v) ? 0 : sqrt(v / (double)n);
+}
+
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #else

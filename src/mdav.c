@@ -565,21 +565,8 @@ static keps_status result_alloc(keps_mdav_result *out, size_t n, size_t m, size_
 /* Mean and population sd of each attribute (two passes for accuracy). */
 static void moments(const double *x, size_t n, size_t m, double *mean, double *sd)
 {
-    for (size_t j = 0; j < m; j++) {
-        double s = 0;
-        for (size_t i = 0; i < n; i++)
-            s += x[i * m + j];
-        double mu = s / (double)n, v = 0;
-        for (size_t i = 0; i < n; i++) {
-            double d = x[i * m + j] - mu;
-            v += d * d;
-        }
-        mean[j] = mu;
-        sd[j] = sqrt(v / (double)n);
-        /* a constant column may leave rounding noise in v */
-        if (!(sd[j] > 1e-12 * fabs(mu)) || !isfinite(sd[j]))
-            sd[j] = 0;
-    }
+    for (size_t j = 0; j < m; j++)
+        column_moments(x, n, m, j, &mean[j], &sd[j]);
 }
 
 static inline double zval(double x, double mean, double sd)

@@ -105,6 +105,12 @@ keps_status keps_classes_build(const keps_table *t, const size_t *cols, size_t n
     }
     memset(slots, 0xff, nslots * sizeof *slots);
     int has_star = star_codes(t, cols, ncols, star);
+    size_t nstar = 0;
+    for (size_t r = 0; r < n && has_star; r++)
+        nstar += (size_t)is_star_row(t, cols, ncols, star, r);
+    out->all_star = n > 0 && nstar == n;
+    if (out->all_star)
+        mode = KEPS_SUPPRESSED_CLASS;
     for (size_t r = 0; r < n; r++) {
         if (has_star && is_star_row(t, cols, ncols, star, r)) {
             out->suppressed++;
@@ -356,9 +362,16 @@ static int sens_figures(keps_table *t, const keps_classes *ec, const class_rows 
         kr.cnt = malloc((d.m + 1) * sizeof *kr.cnt);
         oom = oom || !kr.count || !kr.touched || !kr.cnt;
     }
+    /* The values l-diversity counts: the strings, or for a numeric column
+     * the numbers ("2", "2.0" and "02" are one value, as for the EMD;
+     * missing cells are one more). */
+    uint32_t *key = malloc((c->nvalues + 1) * sizeof *key);
+    oom = oom || !key;
+    for (uint32_t v = 0; !oom && v < c->nvalues; v++)
+        key[v] = type != KEPS_SENSITIVE_ORDERED ? v : d.rank[v] != KEPS_NONE ? d.rank[v] : (uint32_t)d.m;
     if (!oom) {
         for (size_t r = 0; r < t->nrows; r++)
-            q[c->codes[r]] += 1;
+            q[key[c->codes[r]]] += 1;
         for (uint32_t v = 0; v < c->nvalues; v++)
             q[v] /= (double)t->nrows;
     }
@@ -366,7 +379,7 @@ static int sens_figures(keps_table *t, const keps_classes *ec, const class_rows 
         size_t n = ec->size[e], nn = 0;
         for (uint32_t i = g->start[e]; i < g->start[e + 1]; i++) {
             uint32_t v = c->codes[g->rows[i]];
-            count_value(&k, v);
+            count_value(&k, key[v]);
             if (type == KEPS_SENSITIVE_ORDERED && d.rank[v] != KEPS_NONE) {
                 count_value(&kr, d.rank[v]);
                 nn++;
@@ -398,6 +411,7 @@ static int sens_figures(keps_table *t, const keps_classes *ec, const class_rows 
         counter_reset(&k);
     }
     free(q);
+    free(key);
     free(k.count);
     free(k.touched);
     free(kr.count);

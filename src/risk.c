@@ -85,14 +85,9 @@ static size_t standardize(const double *orig, const double *rel, size_t n, size_
 {
     size_t kept = 0;
     for (size_t j = 0; j < m; j++) {
-        double mu = 0, v = 0;
-        for (size_t i = 0; i < n; i++)
-            mu += orig[i * m + j];
-        mu /= (double)n;
-        for (size_t i = 0; i < n; i++)
-            v += (orig[i * m + j] - mu) * (orig[i * m + j] - mu);
-        double sd = sqrt(v / (double)n);
-        if (!(sd > 1e-12 * fabs(mu)))
+        double mu, sd;
+        column_moments(orig, n, m, j, &mu, &sd);
+        if (!(sd > 0))
             continue;
         for (size_t i = 0; i < n; i++) {
             zo[i * m + kept] = (orig[i * m + j] - mu) / sd;
@@ -213,6 +208,7 @@ keps_status keps_prosecutor_risk(const keps_table *t, const size_t *cols, size_t
         return st;
     size_t smallest = SIZE_MAX, in_small[3] = {0, 0, 0};
     out->suppressed = ec.suppressed;
+    out->all_star = ec.all_star;
     out->classes = ec.nclasses;
     for (size_t c = 0; c < ec.nclasses; c++) {
         size_t sz = ec.size[c];

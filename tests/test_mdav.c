@@ -283,6 +283,26 @@ static void test_mdav_constant_column(void **state)
     keps_mdav_result_free(&r);
 }
 
+/* A small spread on a large offset is not a constant: 10^13 + 0..11
+ * (sd 3.45, below 10^-12 of the mean) with k = 3 groups {0,1,2}, {3,4,5},
+ * {6,7,8}, {9,10,11}: each group's SSE is 1 + 0 + 1 = 2, total 8, and the
+ * centroids are 10^13 + 1, + 4, + 7, + 10. (A relative cut-off once took
+ * the column for a constant and grouped by row order only.) */
+static void test_mdav_large_offset(void **state)
+{
+    (void)state;
+    double x[12];
+    for (int i = 0; i < 12; i++)
+        x[i] = 1e13 + (double)(11 - i); /* reversed: row order is not the answer */
+    keps_mdav_result r;
+    assert_int_equal(keps_mdav(x, 12, 1, 3, &r, NULL), KEPS_OK);
+    assert_double_near(r.sse, 8, 0);
+    assert_int_equal(r.ngroups, 4);
+    for (int i = 0; i < 12; i++)
+        assert_double_near(r.centroid[r.group[i]], 1e13 + (double)((11 - i) / 3 * 3 + 1), 0);
+    keps_mdav_result_free(&r);
+}
+
 static void test_mdav_bad_input(void **state)
 {
     (void)state;
@@ -459,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_mdav_equals_reference),  cmocka_unit_test(test_mdav_ties_thread_independent),
         cmocka_unit_test(test_mdav_sse_hand),          cmocka_unit_test(test_mdav_published_il),
         cmocka_unit_test(test_mdav_constant_column),
+        cmocka_unit_test(test_mdav_large_offset),
         cmocka_unit_test(test_mdav_bad_input),         cmocka_unit_test(test_mdav_matrix_errors),
         cmocka_unit_test(test_insensitive_property),   cmocka_unit_test(test_insensitive_hand),
     };

@@ -121,13 +121,30 @@ static void test_prosecutor_suppressed(void **state)
     assert_double_near(p.below[0], 0.1, 1e-15);
     assert_double_near(p.below[1], 1.0, 0);
     keps_table_free(t);
-    /* every row suppressed: no record left in a class, nothing to link */
+    /* every row '*': a release generalized to the top looks the same as one
+     * whose rows were all suppressed, so the rows are one class of 2 (risk
+     * 1/2), never "nothing to link" */
     t = table_from_csv("q1\n*\n*\n");
     assert_int_equal(keps_prosecutor_risk(t, cols, 1, KEPS_SUPPRESSED_EXCLUDE, &p, NULL), KEPS_OK);
-    assert_int_equal(p.records, 0);
+    assert_int_equal(p.records, 2);
+    assert_int_equal(p.classes, 1);
     assert_int_equal(p.suppressed, 2);
-    assert_double_near(p.max, 0, 0);
+    assert_double_near(p.max, 0.5, 0);
     keps_table_free(t);
+}
+
+/* Releasing the data unchanged links every record to itself (RL = 1),
+ * also for a small spread on a large offset (10^13 + 0..11, sd 3.45,
+ * below 10^-12 of the mean): a relative cut-off once dropped that column as
+ * constant and left every record tied with all twelve (RL 1/12). */
+static void test_record_linkage_large_offset(void **state)
+{
+    (void)state;
+    double x[12], rl;
+    for (int i = 0; i < 12; i++)
+        x[i] = 1e13 + (double)i;
+    assert_int_equal(keps_record_linkage(x, x, 12, 1, KEPS_RL_ORIGINAL, &rl, NULL), KEPS_OK);
+    assert_double_near(rl, 1.0, 1e-15);
 }
 
 int main(void)
@@ -135,6 +152,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_linkage_hand),
         cmocka_unit_test(test_record_linkage_groups),
+        cmocka_unit_test(test_record_linkage_large_offset),
         cmocka_unit_test(test_prosecutor_hand),
         cmocka_unit_test(test_prosecutor_suppressed),
     };

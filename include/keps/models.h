@@ -55,10 +55,14 @@ typedef struct keps_classes {
     uint32_t *size;      /* [nclasses] */
     uint32_t *first_row; /* [nclasses] first row of the class (its QI values) */
     size_t suppressed;   /* rows whose every QI is "*" */
+    int all_star;        /* every row is "*": checked as one class whatever the mode */
 } keps_classes;
 
 /* Groups rows by their codes in cols[0..ncols). Classes are numbered in
- * order of first appearance. */
+ * order of first appearance. When every row is "*" in every QI they form
+ * one class even in EXCLUDE mode: a release generalized to the top of
+ * every hierarchy looks exactly like one whose rows were all suppressed,
+ * and excluding them would let every property hold vacuously. */
 keps_status keps_classes_build(const keps_table *t, const size_t *cols, size_t ncols,
                                keps_suppressed_mode mode, keps_classes *out, keps_error *err);
 void keps_classes_free(keps_classes *c);

@@ -51,13 +51,15 @@ typedef struct keps_prosecutor {
     double max;          /* max over records of 1/|EC| (0 if no record is in a class) */
     double avg;          /* mean over records of 1/|EC| = classes / records */
     double below[3];     /* share of records in classes of size < 2, < 5, < 10 */
+    int all_star;        /* every row is '*': one class whatever the mode (keps_classes_build) */
 } keps_prosecutor;
 
 /* Classes on columns cols[0..m-1] of t (m == 0: all records form one
  * class). A row whose every column is '*' is a suppressed record:
  * KEPS_SUPPRESSED_EXCLUDE leaves such rows out (as ARX's risk models and
  * keps verify do: they reveal no QI value), KEPS_SUPPRESSED_CLASS counts
- * them as one ordinary class. */
+ * them as one ordinary class. If every row is '*' they are one class in
+ * either mode (a release generalized to the top looks the same). */
 keps_status keps_prosecutor_risk(const keps_table *t, const size_t *cols, size_t m, keps_suppressed_mode mode,
                                  keps_prosecutor *out, keps_error *err);
 

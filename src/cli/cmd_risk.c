@@ -228,7 +228,7 @@ static int run(cli_ctx *c)
     if (!rc && keps_prosecutor_risk(r, ec, ecn->n, mode, &p, &err))
         rc = cli_fail(c, &err);
     if (!rc)
-        rc = report(c, r, &rlcols, rl, skipped, &p, mode == KEPS_SUPPRESSED_EXCLUDE, t0);
+        rc = report(c, r, &rlcols, rl, skipped, &p, mode == KEPS_SUPPRESSED_EXCLUDE && !p.all_star, t0);
     free(ec);
     names_free(&qi);
     names_free(&rlcols);
@@ -255,4 +255,5 @@ const cli_cmd cmd_risk = {
     "keps risk --original data/casc/casc.csv --release release.csv --columns FICA --columns FEDTAX --json",
     opts,
     run,
+    0,
 };

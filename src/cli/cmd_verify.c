@@ -208,7 +208,8 @@ static int report_k(const out_ctx *o)
         keps_json_int(o->j, "records_below_k", (long long)below_r);
     }
     keps_json_int(o->j, "suppressed_rows", (long long)m->ec.suppressed);
-    keps_json_str(o->j, "suppressed", w->mode == KEPS_SUPPRESSED_EXCLUDE ? "excluded" : "class");
+    keps_json_str(o->j, "suppressed",
+                  w->mode == KEPS_SUPPRESSED_EXCLUDE && !m->ec.all_star ? "excluded" : "class");
     keps_json_array(o->j, "smallest");
     if (m->ec.nclasses)
         fprintf(o->txt, "k-anonymity: %zu classes, smallest class %zu rows", m->ec.nclasses, m->min_class);
@@ -333,8 +334,10 @@ static int report(cli_ctx *c, const keps_table *t, const keps_models *m, const s
     keps_json_int(&j, "input_rows", (long long)t->nrows);
     out_ctx o = {t, m, qi, nqi, w, txt, &j};
     fprintf(txt, "%s: %zu rows; %zu suppressed (every QI '*'), %s\n", t->source, t->nrows, m->ec.suppressed,
-            w->mode == KEPS_SUPPRESSED_EXCLUDE ? "left out of the checks (--suppressed class checks them)"
-                                               : "checked as one class");
+            m->ec.all_star ? "checked as one class (every row is '*': a release generalized to the top looks the "
+                             "same, and leaving them out would pass every check vacuously)"
+            : w->mode == KEPS_SUPPRESSED_EXCLUDE ? "left out of the checks (--suppressed class checks them)"
+                                                 : "checked as one class");
     int hk = report_k(&o), hs[3] = {1, 1, 1};
     if (m->nsens) {
         report_l(&o, hs);
@@ -408,4 +411,5 @@ const cli_cmd cmd_verify = {
     "keps verify -i release.csv --qi age --qi sex -k 5 --sensitive salary-class --l-diversity 2 --t-closeness 0.2",
     opts,
     run,
+    0,
 };

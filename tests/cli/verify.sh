@@ -113,13 +113,26 @@ near '"ground_distance":"equal","max_emd":' 0.8
 run 1 "${QI[@]}" -k 2 --suppressed class --json
 has '"min_class":1,"classes":4'
 
-# every row suppressed: no class, the properties hold vacuously (min_class null)
+# every row '*': a release generalized to the top looks the same as one
+# with every row suppressed; the rows are checked as one class (2 rows,
+# values x and y), never passed vacuously: k = 5 fails, distinct 2 holds,
+# distinct 3 fails
 printf 'a,b,s\n*,*,x\n*,*,y\n' >"$TMP/allsup.csv"
 OUT=$("$KEPS" verify -i "$TMP/allsup.csv" --qi a --qi b -k 5 --sensitive s --l-diversity 2 --json 2>"$TMP/err")
-[ $? = 0 ] || { echo "FAIL: all-suppressed release"; fails=$((fails + 1)); }
-has '"min_class":null,"classes":0'
-has '"suppressed_rows":2'
-has '"worst_distinct":null'
+[ $? = 1 ] || { echo "FAIL: all-star release, k = 5 must fail"; fails=$((fails + 1)); }
+has '"min_class":2,"classes":1'
+has '"suppressed_rows":2,"suppressed":"class"'
+OUT=$("$KEPS" verify -i "$TMP/allsup.csv" --qi a --qi b -k 2 --sensitive s --l-diversity 2 --json 2>"$TMP/err")
+[ $? = 0 ] || { echo "FAIL: all-star release, k = 2 and distinct 2 hold"; fails=$((fails + 1)); }
+OUT=$("$KEPS" verify -i "$TMP/allsup.csv" --qi a --qi b --sensitive s --l-diversity 3 --json 2>"$TMP/err")
+[ $? = 1 ] || { echo "FAIL: all-star release, distinct 3 must fail"; fails=$((fails + 1)); }
+
+# a numeric sensitive column counts numbers, not spellings: "2", "2.0" and
+# "02" are one value (distinct 1, exp(H) = 1), as for the ordered EMD
+printf 'q,s\na,2\na,2.0\na,02\nb,1\nb,3\n' >"$TMP/spell.csv"
+OUT=$("$KEPS" verify -i "$TMP/spell.csv" --qi q --sensitive s --l-diversity 2 --json 2>"$TMP/err")
+[ $? = 1 ] || { echo "FAIL: '2', '2.0', '02' must count as one value"; fails=$((fails + 1)); }
+has '"min_distinct":1'
 
 # bad input: exit 2 with a message naming the problem
 run 2 --qi nosuch
