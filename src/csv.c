@@ -3,6 +3,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -344,8 +345,9 @@ static void feed(reader *r, struct csv_parser *p, position *pos, const char *d, 
         advance(pos, d, done);
         r->status = csv_error(p) == CSV_EPARSE
                         ? keps_error_at(r->err, KEPS_EINPUT, r->name, pos->line, pos->col,
-                                        "malformed quoted field: a quote inside a quoted field must be "
-                                        "doubled (\"\") and a closing quote must end the field")
+                                        "malformed quotes: a field holding '\"' must be quoted as a whole "
+                                        "with each inner quote doubled (\"a \"\"b\"\" c\"), and a closing "
+                                        "quote must end the field")
                         : keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
         return;
     }
@@ -391,7 +393,7 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
         done += (double)len;
     }
     if (!r.status && f && ferror(f))
-        r.status = keps_error_at(err, KEPS_EIO, name, 0, 0, "read error");
+        r.status = keps_error_at(err, KEPS_EIO, name, 0, 0, "read error: %s", strerror(errno));
     if (!r.status && csv_fini(&p, on_field, on_row, &r) != 0)
         r.status = keps_error_at(err, KEPS_EINPUT, name, r.row_line, r.nfields + 1,
                                  "unterminated quoted field: a field opened with '\"' here is never "
@@ -406,7 +408,9 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
     free(r.hline);
     if (!r.status && !r.t)
         r.status = keps_error_at(err, KEPS_EINPUT, name, 0, 0,
-                                 "the file is empty: a header row naming the columns is required");
+                                 opt && opt->no_header
+                                     ? "the file is empty: a hierarchy needs one row per value"
+                                     : "the file is empty: a header row naming the columns is required");
     free(r.buf);
     free(r.off);
     free(r.len);
@@ -441,12 +445,50 @@ keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
 
 /* ---- writer ---- */
 
+/* Temporary files in flight, for keps_remove_temp_files() from a signal
+ * handler: fixed buffers (no allocation there), a slot's flag set only
+ * once its path is complete. A process has one or two in flight (release,
+ * report); a path that finds no slot is simply not cleaned up on a signal. */
+enum { TMP_SLOTS = 8, TMP_PATH = 4096 };
+static char tmp_path[TMP_SLOTS][TMP_PATH];
+static volatile sig_atomic_t tmp_used[TMP_SLOTS];
+
+static void tmp_remember(const char *p)
+{
+    size_t n = strlen(p);
+    for (int i = 0; i < TMP_SLOTS && n < TMP_PATH; i++)
+        if (!tmp_used[i]) {
+            memcpy(tmp_path[i], p, n + 1);
+            tmp_used[i] = 1;
+            return;
+        }
+}
+
+void keps_tmp_release(const char *tmpl)
+{
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (tmp_used[i] && strcmp(tmp_path[i], tmpl) == 0) {
+            tmp_used[i] = 0;
+            return;
+        }
+}
+
+void keps_remove_temp_files(void)
+{
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (tmp_used[i]) {
+            unlink(tmp_path[i]);
+            tmp_used[i] = 0;
+        }
+}
+
 int keps_mkstemp(char *tmpl)
 {
     /* mkstemp creates 0600; a released file should get the usual
      * permissions (0666 less the umask), like any file the user writes. */
     int fd = mkstemp(tmpl);
     if (fd >= 0) {
+        tmp_remember(tmpl);
         mode_t mask = umask(0);
         umask(mask);
         fchmod(fd, 0666 & ~mask);
@@ -493,6 +535,7 @@ keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_err
     if (!w->f) {
         close(fd);
         unlink(w->tmp);
+        keps_tmp_release(w->tmp);
         keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot open the output file: %s", strerror(errno));
         goto fail;
     }
@@ -553,6 +596,7 @@ keps_status keps_csv_writer_commit(keps_csv_writer *w, keps_error *err)
                               strerror(errno));
         if (s)
             unlink(w->tmp);
+        keps_tmp_release(w->tmp);
     }
     free(w->path);
     free(w->tmp);
@@ -567,6 +611,7 @@ void keps_csv_writer_abort(keps_csv_writer *w)
     if (w->tmp) {
         fclose(w->f);
         unlink(w->tmp);
+        keps_tmp_release(w->tmp);
     } else {
         fflush(w->f);
     }

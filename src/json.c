@@ -43,21 +43,47 @@ static void puts_(keps_json *j, const char *s)
     put(j, s, strlen(s));
 }
 
-static void quoted(keps_json *j, const char *s)
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *s)
 {
+    unsigned char c = s[0];
+    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    if (c >= 0xF5)
+        n = 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F) || (c == 0xF0 && s[1] < 0x90) ||
+        (c == 0xF4 && s[1] > 0x8F))
+        return 0;
+    return n;
+}
+
+/* A JSON string. Data need not be UTF-8 (Latin-1 CSVs are common); a byte
+ * that does not start a well-formed sequence is written as the code point
+ * of the same value (its Latin-1 reading), so the report stays valid JSON. */
+static void quoted(keps_json *j, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
     put(j, "\"", 1);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    while (*s) {
+        unsigned char c = *s;
         char esc[8];
+        size_t n;
         if (c == '"' || c == '\\') {
             esc[0] = '\\';
             esc[1] = (char)c;
             put(j, esc, 2);
-        } else if (c < 0x20) {
+            s++;
+        } else if (c < 0x20 || c == 0x7F || (c >= 0x80 && !utf8_len(s))) {
             snprintf(esc, sizeof esc, "\\u%04x", c);
             put(j, esc, 6);
+            s++;
         } else {
-            put(j, (const char *)&c, 1);
+            n = c < 0x80 ? 1 : utf8_len(s);
+            put(j, (const char *)s, n);
+            s += n;
         }
     }
     put(j, "\"", 1);

@@ -51,7 +51,7 @@ static void error_position_after_many_chunks(void **state)
     /* a malformed quote on line 300002, column 5 ("1,\"q\"x": the x is byte 6) */
     p = big_file("1,\"q\"x,3\r\n");
     assert_int_equal(keps_csv_read(p, NULL, &t, &err), KEPS_EINPUT);
-    assert_non_null(strstr(err.msg, ":300002:6: malformed quoted field"));
+    assert_non_null(strstr(err.msg, ":300002:6: malformed quotes"));
     unlink(p);
 }
 

@@ -339,11 +339,16 @@ static void test_progress(void **state)
         assert_int_equal(keps_ola_run(L, &p, &r, &err), KEPS_OK);
         keps_progress_hook(NULL, NULL);
         assert_true(r.found);
-        assert_true(sp.calls > 0);
+        /* With two threads on a loaded machine the worker can take every
+         * middle node before the caller gets a core; the caller then has
+         * nothing to report. */
+        if (threads == 1)
+            assert_true(sp.calls > 0);
         assert_true(sp.named);
         assert_true(sp.in_order);
         assert_false(sp.other_thread);
-        assert_true(sp.total == mids);
+        if (sp.calls)
+            assert_true(sp.total == mids);
         keps_ola_result_free(&r);
     }
     keps_lattice_free(L);

@@ -51,8 +51,15 @@ keps_status keps_csv_writer_commit(keps_csv_writer *w, keps_error *err);
 /* Closes and removes the temporary file. Frees w. NULL is fine. */
 void keps_csv_writer_abort(keps_csv_writer *w);
 
-/* mkstemp() whose file gets mode 0666 & ~umask instead of 0600. */
+/* mkstemp() whose file gets mode 0666 & ~umask instead of 0600. The file
+ * is remembered until keps_tmp_release(tmpl) (after its rename or unlink),
+ * so that keps_remove_temp_files() can delete it if the process is
+ * interrupted. */
 int keps_mkstemp(char *tmpl);
+void keps_tmp_release(const char *tmpl);
+/* Unlinks every temporary file of keps_mkstemp not yet released. Only
+ * calls unlink(): safe in a SIGINT/SIGTERM handler. */
+void keps_remove_temp_files(void);
 
 /* Writes a whole table; order = row permutation or NULL for input order. */
 keps_status keps_csv_write_table(const keps_table *t, const char *path, char delimiter,

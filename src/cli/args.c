@@ -1,9 +1,12 @@
 /* Option parsing, job-file merging, help and man page generation. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "keps/job.h"
@@ -65,7 +68,8 @@ const cli_opt cli_opt_remove_suppressed = {"remove-suppressed", 0, NULL, 0,
 
 static const cli_opt opt_help = {"help", 'h', NULL, 0, "show this help and exit", "--help"};
 static const cli_opt opt_json = {"json", 0, NULL, 0, "print the result as JSON on stdout instead of text", "--json"};
-static const cli_opt opt_quiet = {"quiet", 'q', NULL, 0, "no progress or notes on stderr (errors still print)",
+static const cli_opt opt_quiet = {"quiet", 'q', NULL, 0, "no progress or notes on stderr (errors, and warnings that weaken the privacy guarantee, "
+                                  "still print)",
                                   "--quiet"};
 static const cli_opt opt_job = {"job", 0, "FILE", 0,
                                 "YAML job file holding any of these options (long names as keys); flags given "
@@ -134,6 +138,17 @@ int cli_require(const cli_ctx *c, const char *name)
     return cli_usage_error(c, "--%s is required%s%s", name, o ? ", e.g. " : "", o ? o->example : "") ? -1 : -1;
 }
 
+/* "FILE:LINE:COL: " when option name's value came from a job file, else "". */
+static const char *origin_of(const cli_ctx *c, const char *name)
+{
+    static char buf[4200];
+    int i = find_opt(c, name);
+    if (i < 0 || !c->vals[i].origin)
+        return "";
+    snprintf(buf, sizeof buf, "%s: ", c->vals[i].origin);
+    return buf;
+}
+
 int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double dflt, double *out)
 {
     const char *s = cli_str(c, name);
@@ -143,7 +158,7 @@ int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double 
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end || !(v >= lo && v <= hi)) {
-        cli_usage_error(c, "--%s '%s': expected a number in [%g, %g]", name, s, lo, hi);
+        cli_usage_error(c, "%s--%s '%s': expected a number in [%.15g, %.15g]", origin_of(c, name), name, s, lo, hi);
         return -1;
     }
     *out = v;
@@ -159,7 +174,8 @@ int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, lo
     char *end;
     long v = strtol(s, &end, 10);
     if (end == s || *end || v < lo || v > hi) {
-        cli_usage_error(c, "--%s '%s': expected a whole number in [%ld, %ld]", name, s, lo, hi);
+        cli_usage_error(c, "%s--%s '%s': expected a whole number in [%ld, %ld]", origin_of(c, name), name, s, lo,
+                        hi);
         return -1;
     }
     *out = v;
@@ -213,7 +229,8 @@ static void print_opt(FILE *f, const cli_opt *o)
     else
         snprintf(head, sizeof head, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
     char help[1024];
-    snprintf(help, sizeof help, "%s%s", o->help, o->flags & CLI_REPEAT ? " (repeatable)" : "");
+    snprintf(help, sizeof help, "%s%s", o->help,
+             o->flags & CLI_REPEAT && !strstr(o->help, "repeatable") ? " (repeatable)" : "");
     fprintf(f, "  %s\n", head);
     wrap(f, help, 6);
     fprintf(f, "      example: %s\n", o->example);
@@ -281,7 +298,8 @@ void cli_print_man(FILE *f, const cli_cmd *const *cmds)
             }
             fputs("\n", f);
             roff(f, (*o)->help);
-            fputs(" Example: ", f);
+            size_t hl = strlen((*o)->help);
+            fputs(hl && (*o)->help[hl - 1] == '.' ? " Example: " : ". Example: ", f);
             roff(f, (*o)->example);
             fputs("\n", f);
         }
@@ -320,6 +338,7 @@ void cli_ctx_free(cli_ctx *c)
         for (size_t k = 0; k < c->vals[i].n; k++)
             free(c->vals[i].v[k]);
         free(c->vals[i].v);
+        free(c->vals[i].origin);
     }
     free(c->vals);
     free(c->opts);
@@ -338,8 +357,17 @@ static int merge_job(cli_ctx *c, const char *path)
     int rc = 0;
     for (size_t e = 0; e < job->n && !rc; e++) {
         keps_job_entry *en = &job->entries[e];
-        if (strcmp(en->key, "command") == 0)
+        if (strcmp(en->key, "command") == 0) {
+            if (en->nvalues == 1 && strcmp(en->values[0], c->cmd->name) != 0) {
+                fprintf(stderr,
+                        "keps %s: %s:%zu:%zu: this job is for 'keps %s', not 'keps %s'; run 'keps --job %s' "
+                        "(or 'keps %s --job %s')\n",
+                        c->cmd->name, path, en->line, en->col, en->values[0], c->cmd->name, path, en->values[0],
+                        path);
+                rc = 2;
+            }
             continue;
+        }
         int i = find_opt(c, en->key);
         if (i < 0 || strcmp(en->key, "job") == 0 || strcmp(en->key, "help") == 0) {
             fprintf(stderr, "keps %s: %s:%zu:%zu: unknown option '%s' for 'keps %s'; see 'keps %s --help'\n",
@@ -358,6 +386,10 @@ static int merge_job(cli_ctx *c, const char *path)
         }
         for (size_t k = 0; k < en->nvalues; k++)
             add_value(&c->vals[i], en->values[k]);
+        char where[4096];
+        snprintf(where, sizeof where, "%s:%zu:%zu", path, en->line, en->col);
+        free(c->vals[i].origin);
+        c->vals[i].origin = strdup(where);
     }
     keps_job_free(job);
     return rc;
@@ -385,6 +417,83 @@ char *cli_job_command(const char *path, int *rc)
         *rc = 2;
     }
     return cmd;
+}
+
+/* The input argument (a FILE option, or the HIERARCHY after a ':') naming
+ * the file *out is, or NULL. */
+static const char *input_naming(const cli_ctx *c, const struct stat *out)
+{
+    for (size_t i = 0; i < c->nopts; i++) {
+        const char *name = c->opts[i]->name;
+        if (!c->opts[i]->arg || strcmp(name, "output") == 0 || strcmp(name, "report") == 0)
+            continue;
+        for (size_t k = 0; k < c->vals[i].n; k++) {
+            const char *v = c->vals[i].v[k];
+            for (const char *p = v; p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL) {
+                struct stat st;
+                if (strcmp(p, "-") != 0 && stat(p, &st) == 0 && st.st_dev == out->st_dev &&
+                    st.st_ino == out->st_ino)
+                    return v;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Refuses outputs that would overwrite an input or each other, and checks
+ * that the report's directory takes a file before any work is done: a
+ * report that fails after the release was committed would leave an output
+ * behind on exit 2. */
+static int check_outputs(const cli_ctx *c)
+{
+    const char *out = cli_str(c, "output"), *rep = cli_str(c, "report");
+    const char *first_stdin = NULL;
+    for (size_t i = 0; i < c->nopts; i++) /* stdin can be read once */
+        for (size_t k = 0; k < c->vals[i].n; k++)
+            if (c->opts[i]->arg && strstr(c->opts[i]->arg, "FILE") && strcmp(c->opts[i]->name, "output") != 0 &&
+                strcmp(c->opts[i]->name, "report") != 0 && strcmp(c->vals[i].v[k], "-") == 0) {
+                if (first_stdin)
+                    return cli_usage_error(c, "--%s and --%s both read stdin ('-'); only one input can: give "
+                                              "the other as a file",
+                                           first_stdin, c->opts[i]->name);
+                first_stdin = c->opts[i]->name;
+            }
+    const char *path[2] = {out, rep}, *flag[2] = {"--output", "--report"};
+    struct stat st[2];
+    int exists[2] = {0, 0};
+    if (out && rep && strcmp(out, rep) == 0)
+        return cli_usage_error(c, "--output and --report are both '%s'; %s", out,
+                               strcmp(out, "-") == 0 ? "only one of them can use stdout"
+                                                      : "give the report its own file");
+    for (int i = 0; i < 2; i++) {
+        if (!path[i] || strcmp(path[i], "-") == 0 || stat(path[i], &st[i]) != 0)
+            continue;
+        exists[i] = 1;
+        const char *in = input_naming(c, &st[i]);
+        if (in)
+            return cli_usage_error(c, "%s %s is also an input ('%s'): writing it would destroy that input; choose "
+                                      "another file",
+                                   flag[i], path[i], in);
+    }
+    if (exists[0] && exists[1] && st[0].st_dev == st[1].st_dev && st[0].st_ino == st[1].st_ino)
+        return cli_usage_error(c, "--output and --report name the same file; give the report its own file");
+    if (rep && strcmp(rep, "-") != 0) {
+        size_t n = strlen(rep);
+        char *tmp = malloc(n + 16);
+        if (!tmp)
+            return 2;
+        snprintf(tmp, n + 16, "%s.tmp.XXXXXX", rep);
+        int fd = mkstemp(tmp);
+        if (fd < 0) {
+            int e = errno;
+            free(tmp);
+            return cli_usage_error(c, "--report %s: cannot create the report there: %s", rep, strerror(e));
+        }
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+    }
+    return 0;
 }
 
 /* Parses argv (argv[0] = command name). Returns -1 to run, or an exit code. */
@@ -454,6 +563,12 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
     }
     for (int i = optind; rc < 0 && i < argc; i++)
         c->pos[c->npos++] = argv[i];
+    /* A word without its flag (a second QI after one --qi, say) must not be
+     * dropped silently: the release would leave that column unprotected. */
+    if (rc < 0 && c->npos > cmd->max_pos)
+        rc = cli_usage_error(c, "unexpected argument '%s': every value needs its option (e.g. one --qi before each "
+                                "quasi-identifier)",
+                             c->pos[cmd->max_pos]);
     free(lo);
     if (rc >= 0)
         return rc;
@@ -464,7 +579,14 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
     const char *job = cli_str(c, "job");
     if (job && (rc = merge_job(c, job)) != 0)
         return rc;
+    if ((rc = check_outputs(c)) != 0)
+        return rc;
     c->json = cli_flag(c, "json");
     c->quiet = cli_flag(c, "quiet");
+    long seed;
+    if (cli_long(c, "seed", 0, __LONG_MAX__, 0, &seed) > 0) /* said once, whether or not a draw follows */
+        fprintf(stderr, "keps %s: warning: --seed %ld makes the randomness reproducible; the output is NOT private. "
+                        "Use it for tests and experiments only.\n",
+                c->cmd->name, seed);
     return -1;
 }

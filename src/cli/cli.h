@@ -35,11 +35,13 @@ typedef struct cli_cmd {
     const char *example;      /* one full command line */
     const cli_opt *const *opts; /* NULL-terminated */
     int (*run)(cli_ctx *c);
+    size_t max_pos;           /* positional arguments accepted (privacy: the calculator) */
 } cli_cmd;
 
 typedef struct cli_val {
     char **v;
     size_t n;
+    char *origin; /* "FILE:LINE:COL" when the values came from a job file */
 } cli_val;
 
 struct cli_ctx {

@@ -53,4 +53,5 @@ const cli_cmd cmd_anonymize = {
     "--qi sex:data/adult/adult_hierarchy_sex.csv -k 5 --suppress 0.05 --others keep --report report.json",
     opts,
     run,
+    0,
 };

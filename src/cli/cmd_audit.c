@@ -244,4 +244,5 @@ const cli_cmd cmd_audit = {
     "keps audit --mechanism laplace --epsilon 1 --trials 200000 --seed 1",
     opts,
     run,
+    0,
 };

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "kdp.h"
+#include "keps/release.h"
 #include "keps/dpmicro.h"
 
 static const cli_opt opt_mode = {"mode", 'm', "multivariate|univariate", 0,
@@ -18,7 +19,8 @@ static const cli_opt opt_mode = {"mode", 'm', "multivariate|univariate", 0,
 static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
                                    "public domain of a --qi column; the DP guarantee rests on it. "
                                    "Without it the column falls back to [0, 1.5*max] read from the data (the "
-                                   "paper's rule), which weakens the guarantee (a warning says so)",
+                                   "paper's rule; with negative values [1.5*min, 1.5*max]), which weakens the "
+                                   "guarantee (a warning says so)",
                                    "--bounds FICA=0:10000"};
 static const cli_opt opt_unlink = {"unlink-columns", 0, NULL, 0,
                                    "univariate with several columns: shuffle every column independently, so "
@@ -51,11 +53,12 @@ static const char *cell(void *vctx, size_t row, size_t col, char *buf)
     cell_ctx *x = vctx;
     if (x->slot[col] < 0)
         return keps_table_str(x->t, col, row);
-    snprintf(buf, 64, "%.10g", x->out[row * x->m + (size_t)x->slot[col]]);
+    keps_format_number(buf, 64, x->out[row * x->m + (size_t)x->slot[col]]);
     return buf;
 }
 
-/* Bounds per column: given, or [min(0, 1.5*min), 1.5*max] from the data. */
+/* Bounds per column: given, or [min(0, 1.5*min), max(0, 1.5*max)] from the data
+ * (the paper's [0, 1.5*max], extended to negative values). */
 static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, const double *x, size_t n,
                        double *lo, double *hi, int *from_data)
 {
@@ -78,7 +81,7 @@ static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size
             rc = cli_usage_error(c, "column '%s' is constant 0: give --bounds %s=LO:HI", t->cols[cols[j]].name,
                                  t->cols[cols[j]].name);
         *from_data = 1;
-        if (!c->quiet && !rc)
+        if (!rc) /* weakens the guarantee: printed even with --quiet */
             fprintf(stderr,
                     "keps %s: warning: no --bounds for '%s'; using [%g, %g] read from the data (the paper's "
                     "rule). Bounds taken from the data weaken the DP guarantee; give public bounds.\n",
@@ -88,8 +91,25 @@ static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size
     return rc;
 }
 
+/* Released columns the noise does not touch (sensitive, insensitive, --others
+ * keep): their names, comma-separated, in buf; returns how many. */
+static size_t uncovered(const keps_schema *s, const int *slot, char *buf, size_t len)
+{
+    size_t n = 0, at = 0;
+    buf[0] = 0;
+    for (size_t j = 0; j < s->t->ncols; j++) {
+        if (slot[j] >= 0 || !keps_schema_released(s, j))
+            continue;
+        int w = snprintf(buf + at, len - at, "%s%s", n ? ", " : "", s->t->cols[j].name);
+        if (w > 0)
+            at = at + (size_t)w < len ? at + (size_t)w : len - 1;
+        n++;
+    }
+    return n;
+}
+
 static void guarantee_json(keps_json *j, const keps_dpmicro_result *r, const keps_dpmicro_params *p, int unlink,
-                           int from_data)
+                           int from_data, const keps_schema *s, const int *slot)
 {
     keps_json_object(j, "guarantee");
     if (p->paper_accounting) {
@@ -103,26 +123,32 @@ static void guarantee_json(keps_json *j, const keps_dpmicro_result *r, const kep
             keps_json_str(j, "covers", "each column released unlinked (rows shuffled per column)");
     } else {
         keps_json_str(j, "model", "heuristic, not DP");
-        keps_json_num(j, "epsilon_per_column_unlinked", r->epsilon);
+        keps_json_num(j, "epsilon_if_unlinked", r->epsilon);
         keps_json_str(j, "note", "univariate with several columns: rows pair each record's per-column groups "
                                  "without noise, which leaks; use --unlink-columns for epsilon-DP");
     }
     keps_json_bool(j, "bounds_from_data", from_data);
+    keps_json_array(j, "not_covered");
+    for (size_t c = 0; c < s->t->ncols; c++)
+        if (slot[c] < 0 && keps_schema_released(s, c))
+            keps_json_str(j, NULL, s->t->cols[c].name);
+    keps_json_end(j);
     keps_json_end(j);
 }
 
-static int report(cli_ctx *c, const keps_table *t, const size_t *cols, const keps_dpmicro_result *r,
-                  const keps_dpmicro_params *p, int unlink, int from_data, double rl, double ms)
+static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_t *cols,
+                  const keps_dpmicro_result *r, const keps_dpmicro_params *p, int unlink, int from_data, double rl,
+                  double ms)
 {
     keps_json j;
     cli_report_begin(c, &j, "dpmicro");
     keps_counts n = {.input_rows = r->n, .output_rows = r->n};
     cli_report_counts(&j, &n);
-    guarantee_json(&j, r, p, unlink, from_data);
-    kdp_noise_scale_json(&j, t, cols, r->m, r->scale);
+    guarantee_json(&j, r, p, unlink, from_data, s, slot);
+    kdp_noise_scale_json(&j, s->t, cols, r->m, r->scale);
     keps_json_object(&j, "bounds");
     for (size_t a = 0; a < r->m; a++) {
-        keps_json_array(&j, t->cols[cols[a]].name);
+        keps_json_array(&j, s->t->cols[cols[a]].name);
         keps_json_num(&j, NULL, p->lo[a]);
         keps_json_num(&j, NULL, p->hi[a]);
         keps_json_end(&j);
@@ -223,15 +249,18 @@ static int run(cli_ctx *c)
     if (r.clamped_inputs && !c->quiet)
         fprintf(stderr, "keps %s: note: %zu input value(s) lay outside --bounds and were clamped into them\n",
                 c->cmd->name, r.clamped_inputs);
-    if (!r.row_linked_dp && !unlink && !p.paper_accounting && !c->quiet)
+    /* warnings that weaken the guarantee print even with --quiet */
+    if (!r.row_linked_dp && !unlink && !p.paper_accounting)
         fprintf(stderr, "keps %s: warning: univariate mode with %zu columns releases rows that pair each "
                         "record's groups; that pairing is not differentially private. Use --unlink-columns "
                         "for an epsilon-DP release.\n",
                 c->cmd->name, m);
-    if (s->others == KEPS_OTHERS_KEEP && !c->quiet)
-        fprintf(stderr, "keps %s: warning: --others keep releases other columns unchanged; the DP guarantee "
-                        "does not cover them\n",
-                c->cmd->name);
+    char names[512];
+    if (uncovered(s, slot, names, sizeof names))
+        fprintf(stderr, "keps %s: warning: column(s) %s are released unchanged; the DP guarantee covers only "
+                        "the --qi columns (drop the others with --others drop and no --sensitive/--insensitive "
+                        "roles if they must be protected)\n",
+                c->cmd->name, names);
     double rl = r.record_linkage; /* before any column unlinking */
     if (unlink && keps_dpmicro_unlink(rng, r.out, n, m)) {
         rc = 2;
@@ -240,7 +269,7 @@ static int run(cli_ctx *c)
     cell_ctx cc = {t, slot, r.out, m};
     if ((rc = kdp_write(c, s, NULL, cell, &cc)))
         goto done;
-    rc = report(c, t, cols, &r, &p, unlink, from_data, rl, cli_now_ms() - t0);
+    rc = report(c, s, slot, cols, &r, &p, unlink, from_data, rl, cli_now_ms() - t0);
 done:
     keps_dpmicro_result_free(&r);
     free(x);
@@ -270,4 +299,5 @@ const cli_cmd cmd_dpmicro = {
     "--bounds INTVAL=0:50000 --bounds POTHVAL=0:150000 --report report.json",
     opts,
     run,
+    0,
 };

@@ -194,4 +194,5 @@ const cli_cmd cmd_evaluate = {
     "--hierarchy age:data/adult/adult_hierarchy_age.csv --seed 1",
     opts,
     run,
+    0,
 };

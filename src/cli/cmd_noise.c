@@ -96,4 +96,5 @@ const cli_cmd cmd_noise = {
     "keps noise --mechanism laplace --epsilon 1 --sensitivity 1 --value 42 -n 5",
     opts,
     run,
+    0,
 };

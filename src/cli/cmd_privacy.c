@@ -63,4 +63,5 @@ const cli_cmd cmd_privacy = {
     "keps privacy delta -k 75 --beta 0.7 --json",
     opts,
     run,
+    1,
 };

@@ -176,6 +176,10 @@ static int rr_choose(cli_ctx *c, rr_run *r)
             }
             r->par.p = keps_rr_ldp_p(eps, r->n);
         }
+        if (r->par.p >= 1) /* a privacy warning: printed even with --quiet */
+            fprintf(stderr, "keps %s: warning: the RR-LDP stage keeps every value (p = 1): no local privacy "
+                            "(epsilon = infinity)\n",
+                    c->cmd->name);
     }
     return 0;
 }
@@ -434,4 +438,5 @@ const cli_cmd cmd_rr = {
     "--epsilon 1 --others keep --report rr.json",
     opts,
     run,
+    0,
 };

@@ -131,9 +131,10 @@ static int run(cli_ctx *c)
         len += (size_t)snprintf(text + len, sizeof text - len, " %s=%d", s->t->cols[s->qi[i].col].name, r.levels[i]);
     if (len < sizeof text)
         snprintf(text + len, sizeof text - len,
-                 "\n(beta=%g, epsilon=%.4g, delta=%.3g)-DPS; sample %zu of %zu rows, %zu suppressed, %zu released; "
-                 "good-node probability %.3f\n",
-                 r.beta, r.epsilon, r.delta.delta, r.sample_size, r.counts.input_rows, r.counts.suppressed_rows,
+                 "\n(beta=%g, epsilon=%.4g, delta=%.3g)-DPS; sample %zu of %zu rows: %zu released, %zu suppressed; "
+                 "%zu rows written; good-node probability %.3f\n",
+                 r.beta, r.epsilon, r.delta.delta, r.sample_size, r.counts.input_rows,
+                 r.counts.input_rows - r.counts.suppressed_rows - r.counts.unsampled_rows, r.counts.suppressed_rows,
                  r.counts.output_rows, r.good_node_probability);
     rc = cli_emit_report(c, &j, text);
     keps_json_free(&j);
@@ -161,4 +162,5 @@ const cli_cmd cmd_safela = {
     "--others keep --report report.json",
     opts,
     run,
+    0,
 };

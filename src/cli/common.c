@@ -1,4 +1,5 @@
 /* The chores every method command shares. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,10 +107,7 @@ keps_rng *cli_rng(cli_ctx *c)
     int given = cli_long(c, "seed", 0, __LONG_MAX__, 0, &seed);
     if (given < 0)
         return NULL;
-    if (given) {
-        fprintf(stderr, "keps %s: warning: --seed %ld makes the randomness reproducible; the output is NOT private. "
-                        "Use it for tests and experiments only.\n",
-                c->cmd->name, seed);
+    if (given) { /* cli_parse has warned that the output is not private */
         c->rng = keps_rng_new_seeded((uint64_t)seed);
     } else {
         c->rng = keps_rng_new();
@@ -129,8 +127,8 @@ int cli_write_release(cli_ctx *c, const keps_table *release)
     if (rc)
         return rc;
     int keep = cli_flag(c, "keep-order");
-    if (keep && !c->quiet)
-        fprintf(stderr, "keps %s: note: --keep-order writes rows in input order; row order can leak which "
+    if (keep) /* a privacy warning: printed even with --quiet */
+        fprintf(stderr, "keps %s: warning: --keep-order writes rows in input order; row order can leak which "
                         "record is which\n",
                 c->cmd->name);
     keps_rng *rng = keep ? NULL : cli_rng(c);
@@ -159,28 +157,36 @@ static int write_file_atomic(const cli_ctx *c, const char *path, const char *tex
     if (ok)
         ok = rename(tmp, path) == 0;
     if (!ok) {
+        int e = errno;
         if (fd >= 0)
             unlink(tmp);
-        fprintf(stderr, "keps %s: %s: cannot write the report\n", c->cmd->name, path);
+        fprintf(stderr, "keps %s: %s: cannot write the report: %s\n", c->cmd->name, path, strerror(e));
     }
+    if (fd >= 0)
+        keps_tmp_release(tmp);
     free(tmp);
     return ok ? 0 : 2;
 }
 
 int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
 {
+    cli_progress_end(c); /* the summary must not land on a progress line */
     const char *js = keps_json_text(j);
     if (!js) {
         fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
         return 2;
     }
     const char *rp = cli_str(c, "report");
-    if (rp && write_file_atomic(c, rp, js))
+    int rp_stdout = rp && strcmp(rp, "-") == 0; /* cli_parse made sure -o is not - then */
+    if (rp_stdout)
+        printf("%s\n", js);
+    else if (rp && write_file_atomic(c, rp, js))
         return 2;
-    /* With -o - the release owns stdout: the summary goes to stderr. */
+    /* With -o - the release owns stdout, with --report - the report: the
+     * summary goes to stderr. */
     const char *out = cli_str(c, "output");
-    FILE *f = out && strcmp(out, "-") == 0 ? stderr : stdout;
-    if (c->json)
+    FILE *f = (out && strcmp(out, "-") == 0) || rp_stdout ? stderr : stdout;
+    if (c->json && !(rp_stdout && f == stdout))
         fprintf(f, "%s\n", js);
     else if (text && !(f == stderr && c->quiet))
         fputs(text, f);

@@ -25,9 +25,8 @@ int kdp_numeric(cli_ctx *c, keps_table *t, const size_t *cols, size_t m, int col
             double v = keps_table_num(t, cols[j], i);
             if (isnan(v)) {
                 keps_table_cell_error(&err, t, cols[j], i,
-                                      "column '%s' has a missing value; noise needs a number in every row "
-                                      "(remove the row or impute first)",
-                                      t->cols[cols[j]].name);
+                                      "missing value; noise needs a number in every row (remove the row or "
+                                      "impute first)");
                 free(*x);
                 *x = NULL;
                 return cli_fail(c, &err);

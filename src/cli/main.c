@@ -1,9 +1,12 @@
 /* keps: command-line entry point. Dispatches to one cmd_*.c per subcommand. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "keps/csv.h"
 #include "keps/progress.h"
 
 int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv);
@@ -46,8 +49,32 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         keps_progress_hook(NULL, NULL);
     }
     cli_ctx_free(&c);
-    fflush(stdout);
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc != 2) {
+        fprintf(stderr, "keps %s: cannot write to standard output: %s\n", cmd->name, strerror(errno));
+        rc = 2;
+    }
     return rc;
+}
+
+/* Ctrl-C or a kill while an output is being written must not leave its
+ * temporary file behind: remove it, then die of the signal as usual. */
+static void on_signal(int sig)
+{
+    keps_remove_temp_files();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signal_cleanup(void)
+{
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
 }
 
 int main(int argc, char **argv)
@@ -56,6 +83,7 @@ int main(int argc, char **argv)
         overview(stderr);
         return 2;
     }
+    install_signal_cleanup();
     const char *name = argv[1];
     if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
         if (argc > 2 && strcmp(name, "help") == 0) {
@@ -105,6 +133,10 @@ int main(int argc, char **argv)
         int r = run(cmd, argc, av);
         free(av);
         return r;
+    }
+    if (!strcmp(name, "--job")) {
+        fprintf(stderr, "keps: --job needs a file: keps --job FILE.yml [flags]\n");
+        return 2;
     }
     const cli_cmd *cmd = lookup(name);
     if (!cmd) {

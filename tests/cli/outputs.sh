@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Where output goes, and what may never happen to it: an output that
+# names an input, a word without its option, a report that cannot be
+# written after the release is committed, stdin read twice, a temporary
+# file left by a signal, invalid JSON from non-UTF-8 data, rounded numbers.
+set -u
+keps=$1; src=$2; fail=0
+t() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; fi; }
+d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+printf 'sex,age\na,1\na,1\na,1\nb,1\nb,1\nc,1\n' >"$d/in.csv"
+printf 'a;*\nb;*\nc;*\n' >"$d/sex.csv"
+printf '1;*\n' >"$d/age.csv"
+cp "$d/in.csv" "$d/in.orig"
+run() { "$keps" anonymize --algorithm ola -k 2 --others keep --quiet "$@" >"$d/stdout" 2>"$d/stderr"; }
+
+# an output naming an input: exit 2, the input untouched
+run -i "$d/in.csv" -o "$d/in.csv" --qi "sex:$d/sex.csv"; rc=$?
+t "-o equal to -i: exit 2" "[ $rc -eq 2 ]"
+t "-o equal to -i: the input is untouched" "cmp -s $d/in.csv $d/in.orig"
+t "-o equal to -i: says why" "grep -q 'is also an input' $d/stderr"
+run -i "$d/in.csv" -o "$d/o.csv" --qi "sex:$d/sex.csv" --report "$d/sex.csv"; rc=$?
+t "--report naming a hierarchy: exit 2, no release" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ]"
+t "--report naming a hierarchy: the hierarchy is untouched" "[ \"\$(cat $d/sex.csv)\" = \"\$(printf 'a;*\nb;*\nc;*')\" ]"
+run -i "$d/in.csv" -o "$d/o.csv" --report "$d/o.csv" --qi "sex:$d/sex.csv"; rc=$?
+t "-o and --report the same file: exit 2" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ]"
+ln -s "$d/in.csv" "$d/link.csv"
+run -i "$d/in.csv" -o "$d/link.csv" --qi "sex:$d/sex.csv"; rc=$?
+t "-o a symlink to the input: exit 2" "[ $rc -eq 2 ] && cmp -s $d/in.csv $d/in.orig"
+
+# a word without its option is an error, not a silently dropped QI
+run -i "$d/in.csv" -o "$d/o.csv" --qi "sex:$d/sex.csv" "age:$d/age.csv"; rc=$?
+t "stray argument: exit 2, no output" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ]"
+t "stray argument: named in the message" "grep -q \"unexpected argument 'age:\" $d/stderr"
+"$keps" privacy delta -k 75 --beta 0.7 >/dev/null 2>&1; t "privacy takes its calculator as a word" "[ $? -eq 0 ]"
+"$keps" privacy delta extra -k 75 --beta 0.7 >/dev/null 2>&1; t "privacy: a second word is an error" "[ $? -eq 2 ]"
+
+# a report that cannot be written is found before the release is committed
+run -i "$d/in.csv" -o "$d/o.csv" --qi "sex:$d/sex.csv" --report "$d/nodir/r.json"; rc=$?
+t "report in a missing directory: exit 2 and no release" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ]"
+t "report in a missing directory: the reason is given" "grep -q 'No such file or directory' $d/stderr"
+t "no temporary files left" "[ -z \"\$(ls $d | grep tmp)\" ]"
+
+# --report - is stdout; with -o - both cannot have it
+run -i "$d/in.csv" -o "$d/o.csv" --qi "sex:$d/sex.csv" --report -; rc=$?
+t "--report -: JSON on stdout" "[ $rc -eq 0 ] && python3 -m json.tool $d/stdout >/dev/null && [ ! -e $d/- ]"
+rm -f "$d/o.csv"
+run -i "$d/in.csv" -o - --qi "sex:$d/sex.csv" --report -; rc=$?
+t "-o - and --report -: exit 2" "[ $rc -eq 2 ]"
+
+# stdin can be read once
+"$keps" risk --original - --release - --qi sex <"$d/in.csv" >/dev/null 2>"$d/stderr"; rc=$?
+t "two inputs from stdin: exit 2" "[ $rc -eq 2 ] && grep -q 'both read stdin' $d/stderr"
+
+# a job file's value error names the file, line and column; a job for
+# another command is refused
+printf 'command: anonymize\nalgorithm: ola\nk: "zero"\n' >"$d/job.yml"
+"$keps" anonymize --job "$d/job.yml" -i "$d/in.csv" -o "$d/o.csv" --qi "sex:$d/sex.csv" --others keep 2>"$d/stderr"
+t "job value error: exit 2 with file:line:col" "[ $? -eq 2 ] && grep -q 'job.yml:3:1: --k' $d/stderr"
+printf 'command: kepsilon\n' >"$d/job2.yml"
+"$keps" anonymize --job "$d/job2.yml" 2>"$d/stderr"
+t "job for another command: exit 2" "[ $? -eq 2 ] && grep -q \"this job is for 'keps kepsilon'\" $d/stderr"
+
+# results that cannot reach stdout are an error
+if [ -w /dev/full ]; then
+  "$keps" privacy delta -k 75 --beta 0.7 --json >/dev/full 2>/dev/null
+  t "stdout full: exit 2" "[ $? -eq 2 ]"
+fi
+
+# --seed warns even when no draw follows (--keep-order, nothing shuffled)
+run -i "$d/in.csv" -o "$d/o.csv" --qi "sex:$d/sex.csv" --seed 3 --keep-order; rc=$?
+t "--seed warns on stderr even with --quiet --keep-order" "[ $rc -eq 0 ] && grep -q 'NOT private' $d/stderr"
+rm -f "$d/o.csv"
+
+# non-UTF-8 data still gives valid JSON (a stray byte is read as Latin-1)
+printf 'a,b\n\xff\xfe,1\n\xff\xfe,2\nh\xc3\xa9,3\n' >"$d/latin.csv"
+"$keps" verify -i "$d/latin.csv" --qi a -k 1 --json >"$d/v.json" 2>/dev/null
+t "non-UTF-8 input: valid JSON" "python3 -m json.tool $d/v.json >/dev/null"
+t "non-UTF-8 input: bytes as code points, UTF-8 kept" \
+  "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=json.dumps(d, ensure_ascii=False); assert \"\xff\xfe\" in s and \"h\xe9\" in s' $d/v.json"
+
+# released numbers are written exactly: a class of diameter 0 gets no
+# noise and keeps 0.12345678901234 (printed with 10 digits it became
+# 0.123456789)
+printf 'g,x\nb,0.12345678901234\nb,0.12345678901234\nb,0.12345678901234\n' >"$d/exact.csv"
+"$keps" kepsilon --algorithm given -i "$d/exact.csv" -o "$d/e.csv" --qi g --noisy x -k 3 --epsilon 1 --seed 1 \
+  --quiet >/dev/null 2>&1
+t "kepsilon writes numbers exactly" "[ \$(grep -c '^b,0.12345678901234\$' $d/e.csv) -eq 3 ]"
+
+# dpmicro names the columns its guarantee does not cover
+printf 'a,b,s\n1,10,x\n2,20,y\n3,-5,z\n4,40,w\n5,50,v\n' >"$d/dp.csv"
+"$keps" dpmicro -i "$d/dp.csv" -o "$d/dpo.csv" --qi a --sensitive s --insensitive b -k 2 --epsilon 1 \
+  --bounds a=0:10 --quiet --json >"$d/dp.json" 2>"$d/stderr"
+t "dpmicro: not_covered lists b and s" "grep -q '\"not_covered\":\[\"b\",\"s\"\]' $d/dp.json"
+t "dpmicro: the warning prints even with --quiet" "grep -q 'released unchanged' $d/stderr"
+
+# a signal while the release is written leaves no temporary file
+python3 - "$d/big.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("sex,age\n")
+    f.write("a,1\nb,1\nc,1\n" * 400000)
+PY
+"$keps" anonymize --algorithm ola -i "$d/big.csv" -o "$d/big-out.csv" --qi "sex:$d/sex.csv" -k 2 --others keep \
+  --quiet & pid=$!
+seen=0
+for _ in $(seq 1 1000); do
+  ls "$d" | grep -q 'big-out.csv.tmp' && { seen=1; break; }
+  sleep 0.005
+done
+kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rc=$?
+if [ $seen = 1 ]; then
+  t "SIGTERM while writing: killed by the signal" "[ $rc -eq 143 ]"
+  t "SIGTERM while writing: no temporary file and no output left" \
+    "[ -z \"\$(ls $d | grep 'big-out.csv')\" ]"
+else
+  echo "SKIP: the release was written before the signal could be sent"
+fi
+
+[ $fail -eq 0 ] && echo "outputs.sh: all passed"
+exit $fail
