@@ -263,11 +263,10 @@ static keps_status from_ldp(double eps, keps_pmodel to, long to_k, long N, keps_
     return KEPS_OK;
 }
 
-static keps_status from_tclose(double t, keps_pmodel to, long to_k, keps_implication *o, keps_error *err)
+static keps_status from_tclose(double t, long k, keps_pmodel to, long to_k, keps_implication *o, keps_error *err)
 {
-    (void)to_k;
     if (to == KEPS_PM_TCLOSE) {
-        set_out(o, to, t, to_k, "identity", "same definition");
+        set_out(o, to, t, to_k > 0 ? to_k : k, "identity", "same definition");
         return KEPS_OK;
     }
     if (to == KEPS_PM_LDP)
@@ -298,11 +297,13 @@ static keps_status from_kt(double t, long k, keps_pmodel to, long to_k, long N, 
     if (to == KEPS_PM_LDP) {
         if (k != 1)
             return keps_error_set(err, KEPS_EJOB,
-                                  "%s with k = %ld does not imply epsilon-LDP (Theorem 3): for k > 1 a k-subset "
-                                  "average can hide a record with probability near 0 (Table VI: (2,2)-closeness "
-                                  "with eps = ln(2 mu/sigma) unbounded)%s",
-                                  via_kdp ? "(k,epsilon)-DP is (N-k, e^eps)-closeness; " : "(k,t)-closeness", k,
-                                  via_kdp ? "; only k_DP = N-1 gives (1,t)" : "");
+                                  "%s%ld does not imply epsilon-LDP (Theorem 3): for k > 1 a k-subset average can "
+                                  "hide a record with probability near 0 (Table VI: (2,2)-closeness with eps = "
+                                  "ln(2 mu/sigma) unbounded)%s",
+                                  via_kdp ? "(k_DP,epsilon)-DP is (N-k_DP, e^eps)-closeness (Theorem 4.1), and "
+                                            "(k,t)-closeness at k = N-k_DP = "
+                                          : "(k,t)-closeness at k = ",
+                                  k, via_kdp ? "; only k_DP = N-1 gives (1,t)" : "");
         snprintf(rule, sizeof rule, "%sTheorem 2", pre);
         set_out(o, to, 2.0 * log(t), 0, rule, "(1,t)-closeness bounds every record within [mu/t, t mu]: e^eps = t^2");
         return KEPS_OK;
@@ -349,7 +350,7 @@ keps_status keps_rr_implies(const keps_plevel *from, keps_pmodel to, long to_k, 
     case KEPS_PM_LDP:
         return from_ldp(lv, to, to_k, N, out, err);
     case KEPS_PM_TCLOSE:
-        return from_tclose(lv, to, to_k, out, err);
+        return from_tclose(lv, from->k, to, to_k, out, err);
     case KEPS_PM_KT: {
         keps_status st = from->k >= 1 ? KEPS_OK
                                       : keps_error_set(err, KEPS_EINPUT, "(k,t)-closeness needs its k >= 1 (-k)");

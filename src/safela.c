@@ -354,12 +354,20 @@ keps_status keps_safela_run(const keps_schema *s, const keps_safela_params *p, k
     if (st)
         return st;
     r->beta = (double)num / (double)den;
+    /* The exponential mechanism weighs a node by eps' u / (2 du) with
+     * du = f k / n, i.e. by -(eps'/2k)(n G / f + cnt): adding a record moves
+     * that by G/f + (cnt' - cnt), between -(k-1) and 1/f + 1, because the
+     * sample size n moves too. So the choice costs eps' (k + 1/f) / (2k),
+     * which SPEC's eps' covers only when f >= 1/k (every f >= 1, like the
+     * default 2). Below that the stated guarantee uses the larger value. */
+    double k = (double)p->k;
+    r->epsilon_prime_effective = p->epsilon_prime * fmax(1.0, (k + 1.0 / p->penalty) / (2.0 * k));
     double gap = NAN;
     if (!isnan(p->epsilon))
-        gap = p->epsilon - p->epsilon_prime;
+        gap = p->epsilon - r->epsilon_prime_effective;
     if ((st = keps_safela_delta((long)p->k, r->beta, gap, &r->delta, err)))
         return st;
-    r->epsilon = p->epsilon_prime + r->delta.eps_gap;
+    r->epsilon = r->epsilon_prime_effective + r->delta.eps_gap;
     size_t nrows = s->t->nrows;
     uint8_t *keep = malloc(nrows ? nrows : 1);
     keps_safela_scores sc = {0};

@@ -220,6 +220,64 @@ static void accounting(void **state)
     keps_table_free(t);
 }
 
+/* SPEC 6's du = f k / n assumes the sample size fixed, but a neighbour
+ * adds a record to the sample. X = 20 distinct values v0..v19 (hierarchy
+ * v_i -> *), X' = X plus a second v0; k = 2, f = 0.1, eps' = 1.
+ *   X  (n = 20): bottom S = 1 (all singletons), u = -0.1; top u = -1.
+ *      du = 0.1*2/20 = 0.01, exponents u/(2 du): -5 and -50.
+ *   X' (n = 21): bottom S = 19/21, u = -0.1*19/21; top u = -1.
+ *      du = 0.2/21, exponents 52.5 u: -4.75 and -52.5.
+ * Pr[top]: e^-50/(e^-5 + e^-50) vs e^-52.5/(e^-4.75 + e^-52.5), a log
+ * ratio of 2.5 + 0.25 = 2.75 (up to e^-45 terms): more than eps' = 1. The
+ * bound eps' (k + 1/f)/(2k) = (2 + 10)/4 = 3 covers it, and keps_safela_run
+ * states that, with epsilon = 3 - ln(1 - beta). */
+static void small_penalty_accounting(void **state)
+{
+    (void)state;
+    char csv[1024] = "a\n", hier[1024] = "", spec[600];
+    for (int i = 0; i < 20; i++) {
+        char b[32];
+        snprintf(b, sizeof b, "v%d\n", i);
+        strcat(csv, b);
+        snprintf(b, sizeof b, "v%d;*\n", i);
+        strcat(hier, b);
+    }
+    strcat(csv, "v0\n");
+    keps_table *t = table_from_csv(csv);
+    snprintf(spec, sizeof spec, "a:%s", temp_file(hier));
+    const char *specs[1] = {spec};
+    keps_schema *s = schema_with(t, specs, 1);
+    uint8_t keep[21];
+    memset(keep, 1, sizeof keep);
+    keep[20] = 0;
+    keps_safela_scores A, B;
+    assert_int_equal(keps_safela_score(s, keep, 2, 0.1, 0, 1, &A, NULL), KEPS_OK);
+    keep[20] = 1;
+    assert_int_equal(keps_safela_score(s, keep, 2, 0.1, 0, 1, &B, NULL), KEPS_OK);
+    double pa[2], pb[2];
+    assert_int_equal(keps_expmech_probs(A.u, 2, 1.0, 0.1 * 2 / 20.0, pa), 0);
+    assert_int_equal(keps_expmech_probs(B.u, 2, 1.0, 0.1 * 2 / 21.0, pb), 0);
+    double loss = fmax(fabs(log(pa[0] / pb[0])), fabs(log(pa[1] / pb[1])));
+    assert_double_near(loss, 2.75, 1e-9);
+    keps_safela_scores_free(&A);
+    keps_safela_scores_free(&B);
+    keps_safela_params p = {.k = 2, .beta = "1/2", .epsilon_prime = 1.0, .epsilon = NAN, .penalty = 0.1};
+    keps_safela_result r;
+    keps_rng *rng = keps_rng_new_seeded(4);
+    assert_int_equal(keps_safela_run(s, &p, rng, &r, NULL), KEPS_OK);
+    assert_double_near(r.epsilon_prime_effective, 3.0, 1e-15);
+    assert_double_near(r.epsilon, 3.0 + log(2.0), 1e-12);
+    keps_safela_result_free(&r);
+    /* f >= 1/k: SPEC's eps' stands */
+    p.penalty = 0.5;
+    assert_int_equal(keps_safela_run(s, &p, rng, &r, NULL), KEPS_OK);
+    assert_double_near(r.epsilon_prime_effective, 1.0, 0);
+    keps_safela_result_free(&r);
+    keps_rng_free(rng);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +285,7 @@ int main(void)
         cmocka_unit_test(tiny_interpolation),
         cmocka_unit_test(even_scan_matches_full),
         cmocka_unit_test(accounting),
+        cmocka_unit_test(small_penalty_accounting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

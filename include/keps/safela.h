@@ -115,6 +115,8 @@ typedef struct keps_safela_result {
     double probability;      /* its selection probability */
     double good_node_probability;
     double sensitivity;      /* f k / n */
+    double epsilon_prime_effective; /* what the node choice costs: eps' * max(1, (k + 1/f)/(2k))
+                                       (the sample size moves with the data; > eps' only if f < 1/k) */
     double epsilon, beta;
     keps_delta_result delta;
     keps_counts counts;      /* input = output + removed + unsampled */

@@ -330,6 +330,9 @@ static int rr_report(cli_ctx *c, rr_run *r, size_t changed, double t0, double t_
     keps_counts n = {.input_rows = r->N, .output_rows = r->N};
     cli_report_counts(&j, &n);
     keps_json_int(&j, "changed_rows", (long long)changed);
+    keps_json_str(&j, "report_note", "changed_rows, kept_fraction and the verified levels are read from the original "
+                                     "values and are not covered by the guarantee: keep this report with the curator "
+                                     "and publish the release only");
     keps_json_str(&j, "mechanism", cli_str(c, "mechanism"));
     keps_json_int(&j, "categories", (long long)r->n);
     keps_json_str(&j, "partition", r->use_mondrian ? "mondrian" : r->use_ola ? "ola" : "given");

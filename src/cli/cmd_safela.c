@@ -63,7 +63,12 @@ static void report(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_sa
     keps_json_num(j, "epsilon", r->epsilon);
     keps_json_num(j, "delta", r->delta.delta);
     keps_json_num(j, "log_delta", r->delta.log_delta);
-    keps_json_num(j, "epsilon_prime", p->epsilon_prime);
+    keps_json_num(j, "epsilon_prime", r->epsilon_prime_effective);
+    if (r->epsilon_prime_effective > p->epsilon_prime) {
+        keps_json_num(j, "epsilon_prime_requested", p->epsilon_prime);
+        keps_json_str(j, "note", "penalty f < 1/k: the sample size the utility is scaled by moves with the data, "
+                                 "so the node choice costs eps' (k + 1/f) / (2k)");
+    }
     keps_json_int(j, "k", (long long)p->k);
     keps_json_num(j, "gamma", r->delta.gamma);
     keps_json_int(j, "n_min", r->delta.n_min);
@@ -121,6 +126,12 @@ static int run(cli_ctx *c)
         rc = cli_fail(c, &err);
         goto out;
     }
+    if (r.epsilon_prime_effective > p.epsilon_prime) /* a privacy warning: printed even with --quiet */
+        fprintf(stderr,
+                "keps %s: warning: --penalty %g is below 1/k: the node choice costs epsilon' %.6g, not %g (the sample "
+                "size moves with the data); the stated epsilon and delta use %.6g. A penalty of at least 1/k avoids "
+                "this.\n",
+                c->cmd->name, p.penalty, r.epsilon_prime_effective, p.epsilon_prime, r.epsilon_prime_effective);
     if ((rc = cli_write_release(c, r.release)))
         goto out;
     keps_json j;

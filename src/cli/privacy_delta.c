@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "keps/sample.h"
 #include "keps/safela.h"
 
 /* beta, epsilon' and the gap eps - eps' from --beta, --epsilon-prime,
@@ -14,8 +15,11 @@ static int delta_params(cli_ctx *c, double *beta, double *epsp, double *gap)
     if (cli_require(c, "beta"))
         return 2;
     double eps;
-    if (cli_double(c, "beta", 0.0, 1.0, 0.7, beta) < 0)
-        return 2;
+    uint64_t num, den; /* "0.7" or "7/10", read as keps safela reads it */
+    keps_error err = {0};
+    if (keps_parse_probability(cli_str(c, "beta"), &num, &den, &err))
+        return cli_usage_error(c, "--beta: %s", err.msg);
+    *beta = (double)num / (double)den;
     if (!(*beta > 0.0 && *beta < 1.0))
         return cli_usage_error(c, "--beta %g: the sampling probability must be strictly between 0 and 1", *beta);
     int pe = cli_double(c, "epsilon-prime", 0.0, HUGE_VAL, 0.0, epsp);

@@ -39,7 +39,8 @@ int cli_privacy_rr_epsilon(cli_ctx *c)
     keps_json_num(&j, "epsilon", eps);
     keps_json_num(&j, "p", p);
     keps_json_int(&j, "categories", n);
-    keps_json_num(&j, "keep_ratio", p >= 1.0 ? INFINITY : 1.0 + (double)n * p / (1.0 - p));
+    /* one category: the output is always that category, ratio 1 */
+    keps_json_num(&j, "keep_ratio", n <= 1 ? 1.0 : p >= 1.0 ? INFINITY : 1.0 + (double)n * p / (1.0 - p));
     keps_json_str(&j, "formula", "epsilon = ln(1 + n p / (1 - p)) (RR-LDP, Fig. 4; SPEC 9 corrects eq. (1))");
     char text[256];
     if (hp)
