@@ -482,6 +482,25 @@ void keps_remove_temp_files(void)
         }
 }
 
+int keps_tmp_create(const char *path, char **tmp)
+{
+    size_t n = strlen(path) + 16;
+    *tmp = malloc(n);
+    if (!*tmp) {
+        errno = ENOMEM;
+        return -1;
+    }
+    snprintf(*tmp, n, "%s.tmp.XXXXXX", path);
+    int fd = keps_mkstemp(*tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(*tmp);
+        *tmp = NULL;
+        errno = e;
+    }
+    return fd;
+}
+
 int keps_mkstemp(char *tmpl)
 {
     /* mkstemp creates 0600; a released file should get the usual
@@ -517,18 +536,14 @@ keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_err
     }
     size_t n = strlen(path);
     w->path = malloc(n + 1);
-    w->tmp = malloc(n + 16);
-    if (!w->path || !w->tmp) {
+    if (!w->path) {
         keps_error_set(err, KEPS_ENOMEM, "out of memory");
         goto fail;
     }
     memcpy(w->path, path, n + 1);
-    snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = keps_mkstemp(w->tmp);
+    int fd = keps_tmp_create(path, &w->tmp);
     if (fd < 0) {
         keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot create the output file: %s", strerror(errno));
-        free(w->tmp);
-        w->tmp = NULL;
         goto fail;
     }
     w->f = fdopen(fd, "wb");

@@ -57,6 +57,10 @@ void keps_csv_writer_abort(keps_csv_writer *w);
  * interrupted. */
 int keps_mkstemp(char *tmpl);
 void keps_tmp_release(const char *tmpl);
+/* keps_mkstemp of "PATH.tmp.XXXXXX" beside path: returns the descriptor
+ * and sets *tmp to the file's name (malloc'd), or returns -1 with errno
+ * set and *tmp NULL. */
+int keps_tmp_create(const char *path, char **tmp);
 /* Unlinks every temporary file of keps_mkstemp not yet released. Only
  * calls unlink(): safe in a SIGINT/SIGTERM handler. */
 void keps_remove_temp_files(void);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "keps/csv.h"
 #include "keps/job.h"
 
 /* ---- common options (CLI.md) ---- */
@@ -478,19 +479,13 @@ static int check_outputs(const cli_ctx *c)
     if (exists[0] && exists[1] && st[0].st_dev == st[1].st_dev && st[0].st_ino == st[1].st_ino)
         return cli_usage_error(c, "--output and --report name the same file; give the report its own file");
     if (rep && strcmp(rep, "-") != 0) {
-        size_t n = strlen(rep);
-        char *tmp = malloc(n + 16);
-        if (!tmp)
-            return 2;
-        snprintf(tmp, n + 16, "%s.tmp.XXXXXX", rep);
-        int fd = mkstemp(tmp);
-        if (fd < 0) {
-            int e = errno;
-            free(tmp);
-            return cli_usage_error(c, "--report %s: cannot create the report there: %s", rep, strerror(e));
-        }
+        char *tmp;
+        int fd = keps_tmp_create(rep, &tmp);
+        if (fd < 0)
+            return cli_usage_error(c, "--report %s: cannot create the report there: %s", rep, strerror(errno));
         close(fd);
         unlink(tmp);
+        keps_tmp_release(tmp);
         free(tmp);
     }
     return 0;

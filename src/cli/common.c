@@ -142,12 +142,8 @@ int cli_write_release(cli_ctx *c, const keps_table *release)
 
 static int write_file_atomic(const cli_ctx *c, const char *path, const char *text)
 {
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
-        return 2;
-    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = keps_mkstemp(tmp);
+    char *tmp;
+    int fd = keps_tmp_create(path, &tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
     if (f)

@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
 # Job files: values apply, flags override them, `keps --job` takes the
 # command from the file; and no randomness outside the CSPRNG module.
-set -u
-keps=$1; src=$2; fail=0
-t() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; fi; }
-d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+. "$(dirname "$0")/lib.bash"
 # 6 rows: a,a,a,b,b,c. With k=2 and no suppression the bottom node fails
 # (c is alone) and sex must be generalized to *; with k=7 nothing works.
 printf 'sex,age\na,1\na,1\na,1\nb,1\nb,1\nc,1\n' >"$d/in.csv"
@@ -33,5 +30,4 @@ t "sex generalized to * by the job's hierarchy" "[ \$(grep -c '^\*,' $d/out.csv)
 hits=$(grep -rnE --exclude=jobfile.sh '\b(rand|random|drand48|erand48|lrand48|srand|srandom|rand_r|arc4random)[[:space:]]*\(' \
         "$src/src" "$src/include" "$src/tests" "$src/bench" "$src/fuzz" 2>/dev/null | grep -v '^.*: \*' | grep -v 'never rand()' || true)
 t "no rand()/random()/drand48() anywhere: $hits" "[ -z \"\$hits\" ]"
-[ $fail -eq 0 ] && echo "jobfile.sh: all passed"
-exit $fail
+finish jobfile.sh

@@ -3,10 +3,7 @@
 # names an input, a word without its option, a report that cannot be
 # written after the release is committed, stdin read twice, a temporary
 # file left by a signal, invalid JSON from non-UTF-8 data, rounded numbers.
-set -u
-keps=$1; src=$2; fail=0
-t() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; fi; }
-d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+. "$(dirname "$0")/lib.bash"
 printf 'sex,age\na,1\na,1\na,1\nb,1\nb,1\nc,1\n' >"$d/in.csv"
 printf 'a;*\nb;*\nc;*\n' >"$d/sex.csv"
 printf '1;*\n' >"$d/age.csv"
@@ -116,5 +113,4 @@ else
   echo "SKIP: the release was written before the signal could be sent"
 fi
 
-[ $fail -eq 0 ] && echo "outputs.sh: all passed"
-exit $fail
+finish outputs.sh
