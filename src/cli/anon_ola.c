@@ -154,7 +154,7 @@ int cli_anonymize_ola(cli_ctx *c)
         return rc;
     keps_table *t = NULL;
     keps_schema *s = NULL;
-    if ((rc = cli_load_input(c, &t)))
+    if ((rc = cli_load_records(c, &t)))
         return rc;
     if ((rc = cli_build_schema(c, t, &s))) {
         keps_table_free(t);

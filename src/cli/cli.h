@@ -85,6 +85,9 @@ int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
 
 /* Common chores. Each returns 0 or an exit code after printing the error. */
 int cli_load_input(cli_ctx *c, keps_table **t);
+/* The same for the commands that release data: an input without records
+ * is bad input (exit 2), the same in every method. */
+int cli_load_records(cli_ctx *c, keps_table **t);
 int cli_load_table(cli_ctx *c, const char *path, keps_table **t);
 int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **s);
 /* The same with more QI specs (e.g. MDAV's --columns) after the --qi ones. */

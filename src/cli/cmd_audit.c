@@ -42,7 +42,7 @@ static const cli_opt opt_alpha = {"alpha", 0, "A", 0,
 
 static const cli_opt *const opts[] = {&opt_mech, &cli_opt_epsilon, &opt_sens, &opt_va, &opt_vb,
                                       &opt_p, &opt_cat, &opt_matrix, &opt_cand, &opt_factor,
-                                      &opt_claim, &opt_trials, &opt_bins, &opt_alpha, &cli_opt_seed,
+                                      &opt_claim, &opt_trials, &opt_bins, &opt_alpha, &cli_opt_seed, &cli_opt_report,
                                       NULL};
 
 /* Parses "a,b;c,d" into a malloc'd n x n matrix. */

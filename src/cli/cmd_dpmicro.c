@@ -212,7 +212,7 @@ static int run(cli_ctx *c)
     int *slot = NULL;
     keps_dpmicro_result r = {0};
     keps_rng *rng = NULL;
-    if ((rc = cli_load_input(c, &t)) || (rc = cli_build_schema(c, t, &s)))
+    if ((rc = cli_load_records(c, &t)) || (rc = cli_build_schema(c, t, &s)))
         goto done;
     size_t m = s->nqi, n = t->nrows;
     if (m == 0) {

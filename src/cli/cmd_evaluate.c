@@ -117,6 +117,9 @@ static int run(cli_ctx *c)
     o.target = cli_str(c, "target");
     if (cli_double(c, "split", 0.0, 1.0, 0.2, &o.split) < 0 || cli_double(c, "C", 0.0, HUGE_VAL, 1.0, &o.c) < 0)
         return 2;
+    if (cli_str(c, "split") && cli_str(c, "test"))
+        return cli_usage_error(c, "--split and --test both choose the test rows: give one (--test FILE holds them "
+                                  "apart; --split F takes them from --original)");
     keps_table *orig = NULL, *rel = NULL, *test = NULL;
     keps_eval_hier *hier = NULL;
     keps_eval_result r = {0};

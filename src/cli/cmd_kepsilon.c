@@ -226,7 +226,7 @@ static int run(cli_ctx *c)
     uint8_t *drop = NULL;
     keps_rng *rng;
     keps_error err = {0};
-    if ((rc = cli_load_input(c, &t)) || (rc = cli_build_schema(c, t, &s)))
+    if ((rc = cli_load_records(c, &t)) || (rc = cli_build_schema(c, t, &s)))
         goto done;
     size_t n = t->nrows, m = s->nnoisy;
     bounds = malloc((2 * m + 1) * sizeof *bounds);

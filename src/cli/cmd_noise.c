@@ -22,7 +22,7 @@ static const cli_opt opt_count = {"count", 'n', "COUNT", 0, "number of independe
                                   "-n 10"};
 
 static const cli_opt *const opts[] = {&opt_mech, &cli_opt_epsilon, &opt_sens, &opt_value, &opt_count,
-                                      &cli_opt_seed, NULL};
+                                      &cli_opt_seed, &cli_opt_report, NULL};
 
 /* Prints/records one release; JSON keeps the numbers, text one per line. */
 static void emit(cli_ctx *c, keps_json *j, int geometric, double x, int64_t k)

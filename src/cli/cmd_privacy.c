@@ -27,7 +27,7 @@ static const cli_opt opt_records = {"records", 0, "N", 0, "number of records N i
 static const cli_opt *const opts[] = {&cli_opt_k, &cli_opt_beta, &cli_opt_epsilon, &opt_eps_prime,
                                       &cli_opt_delta, &opt_max_k, &opt_p, &opt_n, &opt_t,
                                       &opt_from, &opt_to, &opt_records, &opt_pt, &opt_freq,
-                                      &opt_to_k, NULL};
+                                      &opt_to_k, &cli_opt_report, NULL};
 
 static int run(cli_ctx *c)
 {

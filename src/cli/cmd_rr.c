@@ -379,7 +379,7 @@ static int run(cli_ctx *c)
     if (cli_long(c, "k", 1, __LONG_MAX__, 0, &kreq) < 0 || cli_long(c, "dp-k", 1, __LONG_MAX__, 1, &kdp) < 0)
         return 2;
     if (!rc)
-        rc = cli_load_input(c, &r.t);
+        rc = cli_load_records(c, &r.t);
     if (!rc)
         rc = cli_build_schema(c, r.t, &r.s);
     if (!rc)

@@ -115,7 +115,7 @@ static int run(cli_ctx *c)
     keps_schema *s = NULL;
     keps_safela_result r = {0};
     keps_rng *rng = NULL;
-    if (rc || (rc = cli_load_input(c, &t)) || (rc = cli_build_schema(c, t, &s)))
+    if (rc || (rc = cli_load_records(c, &t)) || (rc = cli_build_schema(c, t, &s)))
         goto out;
     if (!(rng = cli_rng(c))) {
         rc = 2;

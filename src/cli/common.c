@@ -48,6 +48,17 @@ int cli_load_input(cli_ctx *c, keps_table **t)
     return rc;
 }
 
+int cli_load_records(cli_ctx *c, keps_table **t)
+{
+    int rc = cli_load_input(c, t);
+    if (!rc && (*t)->nrows == 0) {
+        fprintf(stderr, "keps %s: %s: no records after the header: nothing to release\n", c->cmd->name,
+                (*t)->source);
+        rc = 2;
+    }
+    return rc;
+}
+
 int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **out)
 {
     return cli_build_schema_extra(c, t, NULL, 0, out);

@@ -12,7 +12,7 @@ int micro_setup(cli_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps
     if (cli_long(c, "k", 1, LONG_MAX, 0, &kk) < 0)
         return 2;
     *k = (size_t)kk;
-    int rc = cli_load_input(c, t);
+    int rc = cli_load_records(c, t);
     if (!rc)
         rc = cli_build_schema_extra(c, *t, extra_qi, nextra, s);
     if (rc) {

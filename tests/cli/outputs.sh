@@ -113,4 +113,17 @@ else
   echo "SKIP: the release was written before the signal could be sent"
 fi
 
+# an input without records is bad input for every releasing command
+printf 'sex,age\n' >"$d/hdr.csv"
+for alg in ola mondrian; do
+  "$keps" anonymize --algorithm $alg -i "$d/hdr.csv" -o "$d/h.csv" --qi "sex:$d/sex.csv" -k 2 --others keep 2>"$d/stderr"
+  t "$alg on a header-only input: exit 2, no output" "[ $? -eq 2 ] && [ ! -e $d/h.csv ] && grep -q 'no records' $d/stderr"
+done
+"$keps" dpmicro -i "$d/hdr.csv" -o "$d/h.csv" --qi age -k 2 --epsilon 1 --bounds age=0:9 --others keep 2>/dev/null
+t "dpmicro on a header-only input: exit 2" "[ $? -eq 2 ] && [ ! -e $d/h.csv ]"
+
+# privacy, noise and audit take --report too (a common flag)
+"$keps" privacy delta -k 75 --beta 0.7 --report "$d/pd.json" >/dev/null 2>&1
+t "privacy --report writes JSON" "python3 -m json.tool $d/pd.json >/dev/null"
+
 finish outputs.sh
