@@ -51,9 +51,12 @@ int cli_load_input(cli_ctx *c, keps_table **t)
 int cli_load_records(cli_ctx *c, keps_table **t)
 {
     int rc = cli_load_input(c, t);
-    if (!rc && (*t)->nrows == 0) {
+    if (!rc && (*t)->nrows == 0) { /* a failed load leaves no table to the caller */
         fprintf(stderr, "keps %s: %s: no records after the header: nothing to release\n", c->cmd->name,
                 (*t)->source);
+        keps_table_free(*t);
+        *t = NULL;
+        c->input = NULL;
         rc = 2;
     }
     return rc;
