@@ -421,12 +421,14 @@ char *cli_job_command(const char *path, int *rc)
 }
 
 /* The input argument (a FILE option, or the HIERARCHY after a ':') naming
- * the file *out is, or NULL. */
+ * the file *out is, or NULL. Only options that name files count: "-k 5"
+ * must not match an output called 5. */
 static const char *input_naming(const cli_ctx *c, const struct stat *out)
 {
     for (size_t i = 0; i < c->nopts; i++) {
-        const char *name = c->opts[i]->name;
-        if (!c->opts[i]->arg || strcmp(name, "output") == 0 || strcmp(name, "report") == 0)
+        const char *name = c->opts[i]->name, *arg = c->opts[i]->arg;
+        if (!arg || (!strstr(arg, "FILE") && !strstr(arg, "HIERARCHY")) || strcmp(name, "output") == 0 ||
+            strcmp(name, "report") == 0)
             continue;
         for (size_t k = 0; k < c->vals[i].n; k++) {
             const char *v = c->vals[i].v[k];
