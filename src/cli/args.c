@@ -23,7 +23,8 @@ const cli_opt cli_opt_delimiter = {"delimiter", 'd', "C", 0,
                                    "field separator of the input and output; default: sniffed from the header "
                                    "(',' ';' tab '|'); 'tab' for a tab",
                                    "-d ';'"};
-const cli_opt cli_opt_report = {"report", 0, "FILE", 0, "write the JSON report to FILE", "--report report.json"};
+const cli_opt cli_opt_report = {"report", 0, "FILE", 0, "write the JSON report to FILE ('-' = stdout, the summary then goes to stderr)",
+                                 "--report report.json"};
 const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
                             "quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: "
                             "paths of an unbalanced tree ending at one root) or "

@@ -91,14 +91,20 @@ static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size
     return rc;
 }
 
-/* Released columns the noise does not touch (sensitive, insensitive, --others
- * keep): their names, comma-separated, in buf; returns how many. */
+/* A released column the noise does not touch (sensitive, insensitive,
+ * --others keep). */
+static int uncovered_col(const keps_schema *s, const int *slot, size_t j)
+{
+    return slot[j] < 0 && keps_schema_released(s, j);
+}
+
+/* Those columns' names, comma-separated, in buf; returns how many. */
 static size_t uncovered(const keps_schema *s, const int *slot, char *buf, size_t len)
 {
     size_t n = 0, at = 0;
     buf[0] = 0;
     for (size_t j = 0; j < s->t->ncols; j++) {
-        if (slot[j] >= 0 || !keps_schema_released(s, j))
+        if (!uncovered_col(s, slot, j))
             continue;
         int w = snprintf(buf + at, len - at, "%s%s", n ? ", " : "", s->t->cols[j].name);
         if (w > 0)
@@ -130,7 +136,7 @@ static void guarantee_json(keps_json *j, const keps_dpmicro_result *r, const kep
     keps_json_bool(j, "bounds_from_data", from_data);
     keps_json_array(j, "not_covered");
     for (size_t c = 0; c < s->t->ncols; c++)
-        if (slot[c] < 0 && keps_schema_released(s, c))
+        if (uncovered_col(s, slot, c))
             keps_json_str(j, NULL, s->t->cols[c].name);
     keps_json_end(j);
     keps_json_end(j);

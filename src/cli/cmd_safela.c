@@ -13,7 +13,8 @@ static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", 0,
 static const cli_opt opt_penalty = {"penalty", 0, "F", 0,
                                     "penalty factor f of the suppression share S in the utility -(G + f*S) "
                                     "(default 2: the thesis's 0.02 with S in percent; an f below 1/(q*h) makes "
-                                    "suppressing every record the best node)",
+                                    "suppressing every record the best node; below 1/k the node choice costs "
+                                    "more than epsilon' and keps states the larger value)",
                                     "--penalty 2"};
 static const cli_opt opt_interpolate = {"interpolate", 0, "none|level", 0,
                                         "level: count classes on even levels only; odd-level nodes get the mean "
