@@ -144,17 +144,17 @@ static void consider(keps_audit_result *res, int *seen, size_t bin, int dir, siz
     keps_clopper_pearson(ca, n, alpha, &loa, &hia);
     keps_clopper_pearson(cb, n, alpha, &lob, &hib);
     double lower = log(loa / hib), upper = log(hia / lob);
-    if (ca > 0 && cb > 0) {
-        double hat = log((double)ca / (double)cb);
-        if (hat > res->epsilon_hat)
-            res->epsilon_hat = hat;
-    }
+    double hat = ca == 0 ? -INFINITY : cb == 0 ? INFINITY : log((double)ca / (double)cb);
+    if (isfinite(hat) && hat > res->epsilon_hat)
+        res->epsilon_hat = hat;
+    res->one_sided_bins += dir == 0 && (ca == 0) != (cb == 0); /* counted once per bin */
     if (!*seen || lower > res->epsilon_lower) {
         *seen = 1;
         res->epsilon_lower = lower;
         res->epsilon_upper = upper;
         res->worst_bin = bin;
         res->worst_direction = dir;
+        res->worst_hat = hat;
         res->worst_count_a = dir ? cb : ca;
         res->worst_count_b = dir ? ca : cb;
         if (discrete) {
@@ -235,11 +235,13 @@ void keps_audit_json(const keps_audit_result *res, keps_json *j, const char *key
     keps_json_bool(j, "violation", res->violation);
     keps_json_int(j, "trials", (long long)res->trials);
     keps_json_int(j, "bins", (long long)res->bins);
+    keps_json_int(j, "one_sided_bins", (long long)res->one_sided_bins);
     keps_json_object(j, "worst_bin");
     keps_json_int(j, "index", (long long)res->worst_bin);
     keps_json_num(j, "lo", res->worst_lo);
     keps_json_num(j, "hi", res->worst_hi);
     keps_json_str(j, "direction", res->worst_direction ? "ln(B/A)" : "ln(A/B)");
+    keps_json_num(j, "epsilon_hat", res->worst_hat); /* null when infinite */
     keps_json_int(j, "count_a", (long long)res->worst_count_a);
     keps_json_int(j, "count_b", (long long)res->worst_count_b);
     keps_json_end(j);

@@ -157,6 +157,37 @@ static void audit_expmech(void **state)
     keps_rng_free(r);
 }
 
+/* A mechanism that reveals its input (A always outputs 0, B always 1):
+ * both bins hold outputs of one input only, so no finite ratio exists
+ * (epsilon_hat stays 0), both bins are one-sided, and the worst bin's own
+ * estimate is infinite. Its lower bound is ln(lo/hi) with the
+ * Clopper-Pearson bounds of 100000/100000 and 0/100000 at alpha/8 (2
+ * bins, 4 bounds each): lo = (alpha/8)^(1/n), hi = 1 - (alpha/8)^(1/n). */
+static int reveal_fn(void *ctx, keps_rng *r, int which, double *out)
+{
+    (void)ctx;
+    (void)r;
+    *out = which;
+    return 0;
+}
+
+static void audit_one_sided(void **state)
+{
+    (void)state;
+    keps_rng *r = keps_rng_new_seeded(67);
+    keps_audit_opts o = opts(1.0, 1);
+    keps_audit_result res;
+    assert_int_equal(keps_audit_run(r, reveal_fn, NULL, &o, &res, NULL), 0);
+    assert_int_equal(res.bins, 2);
+    assert_int_equal(res.one_sided_bins, 2);
+    assert_true(res.epsilon_hat == 0);
+    assert_true(isinf(res.worst_hat) && res.worst_hat > 0);
+    double a = pow(0.05 / 8, 1e-5);
+    assert_double_near(res.epsilon_lower, log(a / (1 - a)), 1e-6);
+    assert_true(res.violation);
+    keps_rng_free(r);
+}
+
 static int failing_fn(void *ctx, keps_rng *r, int which, double *out)
 {
     (void)ctx;
@@ -188,6 +219,7 @@ int main(void)
         cmocka_unit_test(audit_geometric_pass),
         cmocka_unit_test(audit_rr),
         cmocka_unit_test(audit_expmech),
+        cmocka_unit_test(audit_one_sided),
         cmocka_unit_test(audit_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

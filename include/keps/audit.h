@@ -50,12 +50,14 @@ typedef struct keps_audit_opts {
 typedef struct keps_audit_result {
     double epsilon_claimed;
     double epsilon_hat;     /* largest point estimate |ln ratio| over bins with data on both sides */
+    size_t one_sided_bins;  /* bins where only one input produced outputs (ratio infinite) */
     double epsilon_lower;   /* largest Clopper-Pearson lower bound (may be -inf) */
     double epsilon_upper;   /* upper bound of that same bin and direction (may be +inf) */
     size_t trials, bins;
     size_t worst_bin;       /* bin of epsilon_lower */
     double worst_lo, worst_hi; /* its output range [lo, hi) (discrete: lo = hi = id) */
     size_t worst_count_a, worst_count_b;
+    double worst_hat;       /* that bin's own point estimate (+inf when one count is 0) */
     int worst_direction;    /* 0: ln(A/B), 1: ln(B/A) */
     int violation;          /* epsilon_lower > epsilon_claimed */
 } keps_audit_result;

@@ -421,6 +421,24 @@ char *cli_job_command(const char *path, int *rc)
     return cmd;
 }
 
+/* "--report --json" would otherwise write the report to a file called
+ * "--json" and drop the flag: a value that is a separate word spelling one
+ * of this command's options is refused (negative numbers are not options). */
+static int looks_like_option(const cli_ctx *c, const char *val, const char *word)
+{
+    if (val != word || val[0] != '-' || val[1] == '\0')
+        return 0;
+    for (size_t i = 0; i < c->nopts; i++) {
+        const cli_opt *o = c->opts[i];
+        if (val[1] == '-' && strncmp(val + 2, o->name, strcspn(val + 2, "=")) == 0 &&
+            o->name[strcspn(val + 2, "=")] == '\0')
+            return 1;
+        if (val[1] != '-' && o->shortc && val[1] == o->shortc)
+            return 1;
+    }
+    return 0;
+}
+
 /* The input argument (a FILE option, or the HIERARCHY after a ':') naming
  * the file *out is, or NULL. Only options that name files count: "-k 5"
  * must not match an output called 5. */
@@ -555,6 +573,12 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
         const cli_opt *o = c->opts[idx];
         if (c->vals[idx].n && !(o->flags & CLI_REPEAT) && o->arg) {
             rc = cli_usage_error(c, "--%s is given twice; it takes one value", o->name);
+            break;
+        }
+        if (o->arg && looks_like_option(c, optarg, argv[optind - 1])) {
+            rc = cli_usage_error(c, "--%s needs a value, but the next word is the option '%s' (a file whose name "
+                                    "starts with '-' can be given as ./%s)",
+                                 o->name, optarg, optarg);
             break;
         }
         add_value(&c->vals[idx], o->arg ? optarg : "true");

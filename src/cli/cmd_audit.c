@@ -212,16 +212,21 @@ static int run(cli_ctx *c)
     }
     if (!rc) {
         keps_json j;
-        char text[512];
+        char text[768], sided[160] = "";
         cli_report_begin(c, &j, "audit");
         keps_json_str(&j, "mechanism", mech);
         keps_audit_json(&res, &j, "audit");
         keps_json_end(&j);
+        if (res.one_sided_bins)
+            snprintf(sided, sizeof sided, " (%zu of the %zu bins hold outputs of one input only: their ratio is infinite)",
+                     res.one_sided_bins, res.bins);
         snprintf(text, sizeof text,
-                 "%s: claimed epsilon %.6g; largest empirical log ratio %.4f; lower confidence bound %.4f "
-                 "(upper %.4f) in bin %zu of %zu, %zu trials per input, confidence %.3g: %s\n",
-                 mech, res.epsilon_claimed, res.epsilon_hat, res.epsilon_lower, res.epsilon_upper, res.worst_bin,
-                 res.bins, res.trials, 1 - alpha, res.violation ? "VIOLATION" : "no violation found");
+                 "%s: claimed epsilon %.6g; largest log ratio where both inputs have outputs %.4f%s; worst bin %zu "
+                 "(of %zu, from 0) by its lower bound: %s estimated %.4f, %.3g confidence bounds [%.4f, %.4f]; "
+                 "%zu trials per input: %s\n",
+                 mech, res.epsilon_claimed, res.epsilon_hat, sided, res.worst_bin, res.bins,
+                 res.worst_direction ? "ln(B/A)" : "ln(A/B)", res.worst_hat, 1 - alpha, res.epsilon_lower,
+                 res.epsilon_upper, res.trials, res.violation ? "VIOLATION" : "no violation found");
         rc = cli_emit_report(c, &j, text);
         keps_json_free(&j);
         if (!rc && res.violation)

@@ -28,6 +28,14 @@ t "-o a symlink to the input: exit 2" "[ $rc -eq 2 ] && cmp -s $d/in.csv $d/in.o
 run -i "$d/in.csv" -o "$d/o.csv" --qi "sex:$d/sex.csv" "age:$d/age.csv"; rc=$?
 t "stray argument: exit 2, no output" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ]"
 t "stray argument: named in the message" "grep -q \"unexpected argument 'age:\" $d/stderr"
+# an option where a value belongs is not taken as a file name
+(cd "$d" && "$keps" anonymize --algorithm ola -k 2 -i in.csv -o o.csv --qi sex:sex.csv --report --json \
+    >"$d/stdout" 2>"$d/stderr"); rc=$?
+t "--report --json: exit 2, no release, no file '--json'" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ] && [ ! -e $d/--json ]"
+t "--report --json: says which option was taken for a value" "grep -q \"the next word is the option '--json'\" $d/stderr"
+(cd "$d" && run -i in.csv -o -k --qi sex:sex.csv); t "-o -k: exit 2" "[ $? -eq 2 ] && [ ! -e $d/-k ]"
+"$keps" noise --mechanism laplace --value 3 --epsilon -1 2>"$d/stderr"; rc=$?
+t "a negative number is a value, not an option" "[ $rc -eq 2 ] && grep -q \"epsilon '-1'\" $d/stderr"
 "$keps" privacy delta -k 75 --beta 0.7 >/dev/null 2>&1; t "privacy takes its calculator as a word" "[ $? -eq 0 ]"
 "$keps" privacy delta extra -k 75 --beta 0.7 >/dev/null 2>&1; t "privacy: a second word is an error" "[ $? -eq 2 ]"
 
