@@ -3,6 +3,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -501,18 +502,67 @@ int keps_tmp_create(const char *path, char **tmp)
     return fd;
 }
 
+/* The signals main() cleans up on are held while a temporary file exists
+ * but is not yet remembered (or is renamed but not yet forgotten): a kill
+ * in that window would leave the file behind or remove a committed one. */
+static void hold_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+static void release_signals(const sigset_t *old)
+{
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 int keps_mkstemp(char *tmpl)
 {
     /* mkstemp creates 0600; a released file should get the usual
      * permissions (0666 less the umask), like any file the user writes. */
+    sigset_t old;
+    hold_signals(&old);
     int fd = mkstemp(tmpl);
-    if (fd >= 0) {
+    if (fd >= 0)
         tmp_remember(tmpl);
+    release_signals(&old);
+    if (fd >= 0) {
         mode_t mask = umask(0);
         umask(mask);
         fchmod(fd, 0666 & ~mask);
     }
     return fd;
+}
+
+int keps_tmp_commit(char *const *tmp, const char *const *path, size_t n)
+{
+    sigset_t old;
+    hold_signals(&old);
+    size_t i = 0;
+    for (; i < n && rename(tmp[i], path[i]) == 0; i++)
+        keps_tmp_release(tmp[i]);
+    int e = errno;
+    for (size_t j = i; j < n; j++) {
+        unlink(tmp[j]);
+        keps_tmp_release(tmp[j]);
+    }
+    if (i < n) /* all or nothing: what was renamed goes too */
+        for (size_t j = 0; j < i; j++)
+            unlink(path[j]);
+    release_signals(&old);
+    errno = e;
+    return i < n ? (int)i : -1;
+}
+
+int keps_path_is_special(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 struct keps_csv_writer {
@@ -541,6 +591,14 @@ keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_err
         goto fail;
     }
     memcpy(w->path, path, n + 1);
+    if (keps_path_is_special(path)) { /* /dev/null, a FIFO: renaming over it would replace it */
+        w->f = fopen(path, "wb");
+        if (!w->f) {
+            keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot open the output: %s", strerror(errno));
+            goto fail;
+        }
+        return w;
+    }
     int fd = keps_tmp_create(path, &w->tmp);
     if (fd < 0) {
         keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot create the output file: %s", strerror(errno));
@@ -606,12 +664,15 @@ keps_status keps_csv_writer_commit(keps_csv_writer *w, keps_error *err)
     if (w->tmp) {
         if (fclose(w->f) && !s)
             s = keps_error_at(err, KEPS_EIO, w->path, 0, 0, "write failed: %s", strerror(errno));
-        if (!s && rename(w->tmp, w->path))
+        if (s) {
+            unlink(w->tmp);
+            keps_tmp_release(w->tmp);
+        } else if (keps_tmp_commit(&w->tmp, (const char *const *)&w->path, 1) >= 0) {
             s = keps_error_at(err, KEPS_EIO, w->path, 0, 0, "cannot rename the output into place: %s",
                               strerror(errno));
-        if (s)
-            unlink(w->tmp);
-        keps_tmp_release(w->tmp);
+        }
+    } else if (w->path && fclose(w->f) && !s) {
+        s = keps_error_at(err, KEPS_EIO, w->path, 0, 0, "write failed: %s", strerror(errno));
     }
     free(w->path);
     free(w->tmp);
@@ -627,6 +688,8 @@ void keps_csv_writer_abort(keps_csv_writer *w)
         fclose(w->f);
         unlink(w->tmp);
         keps_tmp_release(w->tmp);
+    } else if (w->path) {
+        fclose(w->f);
     } else {
         fflush(w->f);
     }

@@ -61,6 +61,16 @@ void keps_tmp_release(const char *tmpl);
  * and sets *tmp to the file's name (malloc'd), or returns -1 with errno
  * set and *tmp NULL. */
 int keps_tmp_create(const char *path, char **tmp);
+/* Renames tmp[i] to path[i] for i < n with the cleanup signals held, and
+ * forgets the temporary files: all or nothing, so a release never lands
+ * without its report. Returns -1, or the index whose rename failed (errno
+ * set; every temporary file is then removed, and the paths already renamed
+ * are unlinked). */
+int keps_tmp_commit(char *const *tmp, const char *const *path, size_t n);
+/* 1 if path exists and is neither a regular file nor a directory (a device
+ * such as /dev/null, a FIFO): outputs are written there in place, never
+ * through a temporary file renamed over it. */
+int keps_path_is_special(const char *path);
 /* Unlinks every temporary file of keps_mkstemp not yet released. Only
  * calls unlink(): safe in a SIGINT/SIGTERM handler. */
 void keps_remove_temp_files(void);

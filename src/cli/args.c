@@ -439,27 +439,45 @@ static int looks_like_option(const cli_ctx *c, const char *val, const char *word
     return 0;
 }
 
-/* The input argument (a FILE option, or the HIERARCHY after a ':') naming
- * the file *out is, or NULL. Only options that name files count: "-k 5"
- * must not match an output called 5. */
-static const char *input_naming(const cli_ctx *c, const struct stat *out)
+/* Calls fn on every input path the options name: a FILE option's value,
+ * and every suffix after a ':' of a HIERARCHY option (NAME:PATH, where a
+ * name or path may hold ':' itself). Only options that name files count:
+ * "-k 5" must not match an output called 5. Stops at fn's first nonzero. */
+static const char *each_input(const cli_ctx *c, int (*fn)(const char *path, const char *opt, void *ud), void *ud)
 {
     for (size_t i = 0; i < c->nopts; i++) {
         const char *name = c->opts[i]->name, *arg = c->opts[i]->arg;
-        if (!arg || (!strstr(arg, "FILE") && !strstr(arg, "HIERARCHY")) || strcmp(name, "output") == 0 ||
-            strcmp(name, "report") == 0)
+        int hier = arg && strstr(arg, "HIERARCHY") != NULL;
+        if (!arg || (!strstr(arg, "FILE") && !hier) || strcmp(name, "output") == 0 || strcmp(name, "report") == 0)
             continue;
         for (size_t k = 0; k < c->vals[i].n; k++) {
             const char *v = c->vals[i].v[k];
-            for (const char *p = v; p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL) {
-                struct stat st;
-                if (strcmp(p, "-") != 0 && stat(p, &st) == 0 && st.st_dev == out->st_dev &&
-                    st.st_ino == out->st_ino)
+            if (!hier && fn(v, name, ud))
+                return v;
+            for (const char *p = hier ? strchr(v, ':') : NULL; p; p = strchr(p + 1, ':'))
+                if (fn(p + 1, name, ud))
                     return v;
-            }
         }
     }
     return NULL;
+}
+
+static int names_file(const char *path, const char *opt, void *ud)
+{
+    const struct stat *out = ud;
+    struct stat st;
+    (void)opt;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && st.st_dev == out->st_dev && st.st_ino == out->st_ino;
+}
+
+/* Records the options reading stdin; 1 at the second. */
+static int second_stdin(const char *path, const char *opt, void *ud)
+{
+    const char **seen = ud;
+    if (strcmp(path, "-") != 0)
+        return 0;
+    seen[seen[0] != NULL] = opt;
+    return seen[1] != NULL;
 }
 
 /* Refuses outputs that would overwrite an input or each other, and checks
@@ -469,17 +487,14 @@ static const char *input_naming(const cli_ctx *c, const struct stat *out)
 static int check_outputs(const cli_ctx *c)
 {
     const char *out = cli_str(c, "output"), *rep = cli_str(c, "report");
-    const char *first_stdin = NULL;
-    for (size_t i = 0; i < c->nopts; i++) /* stdin can be read once */
-        for (size_t k = 0; k < c->vals[i].n; k++)
-            if (c->opts[i]->arg && strstr(c->opts[i]->arg, "FILE") && strcmp(c->opts[i]->name, "output") != 0 &&
-                strcmp(c->opts[i]->name, "report") != 0 && strcmp(c->vals[i].v[k], "-") == 0) {
-                if (first_stdin)
-                    return cli_usage_error(c, "--%s and --%s both read stdin ('-'); only one input can: give "
-                                              "the other as a file",
-                                           first_stdin, c->opts[i]->name);
-                first_stdin = c->opts[i]->name;
-            }
+    const char *std_in[2] = {NULL, NULL}, *second = each_input(c, second_stdin, std_in);
+    if (second)
+        return cli_usage_error(c, "--%s and --%s %s both read stdin ('-'); only one input can: give the other as a "
+                                  "file",
+                               std_in[0], std_in[1], second);
+    for (size_t i = 0; i < c->nopts && !out; i++) /* a release nobody asked to keep would be lost silently */
+        if (c->opts[i] == &cli_opt_output)
+            return cli_usage_error(c, "--output is required: -o FILE writes the release there, -o - to stdout");
     const char *path[2] = {out, rep}, *flag[2] = {"--output", "--report"};
     struct stat st[2];
     int exists[2] = {0, 0};
@@ -488,10 +503,19 @@ static int check_outputs(const cli_ctx *c)
                                strcmp(out, "-") == 0 ? "only one of them can use stdout"
                                                       : "give the report its own file");
     for (int i = 0; i < 2; i++) {
-        if (!path[i] || strcmp(path[i], "-") == 0 || stat(path[i], &st[i]) != 0)
+        if (!path[i])
             continue;
+        size_t len = strlen(path[i]);
+        if (len == 0 || path[i][len - 1] == '/')
+            return cli_usage_error(c, "%s '%s' names no file; give a file name, e.g. %s out/%s", flag[i], path[i],
+                                   flag[i], i ? "report.json" : "release.csv");
+        if (strcmp(path[i], "-") == 0 || stat(path[i], &st[i]) != 0)
+            continue;
+        if (S_ISDIR(st[i].st_mode))
+            return cli_usage_error(c, "%s %s is a directory; give a file name inside it, e.g. %s %s/%s", flag[i],
+                                   path[i], flag[i], path[i], i ? "report.json" : "release.csv");
         exists[i] = 1;
-        const char *in = input_naming(c, &st[i]);
+        const char *in = each_input(c, names_file, &st[i]);
         if (in)
             return cli_usage_error(c, "%s %s is also an input ('%s'): writing it would destroy that input; choose "
                                       "another file",

@@ -54,6 +54,7 @@ struct cli_ctx {
     int json, quiet;
     keps_rng *rng;         /* made on first use by cli_rng() */
     const keps_table *input; /* set by cli_load_input, for the report */
+    char *pending;         /* the written release, renamed to -o with its report */
 };
 
 /* Common options (CLI.md); commands list the ones they take. */
@@ -77,6 +78,10 @@ int cli_require(const cli_ctx *c, const char *name);
 
 /* Prints "keps CMD: message" to stderr; returns the exit code for err. */
 int cli_fail(const cli_ctx *c, const keps_error *err);
+/* Puts a release written by cli_write_release into place (rc 0) or removes
+ * it; cli_emit_report does this with the report, main() for a command that
+ * wrote no report. Returns rc, or 2 if the rename failed. */
+int cli_commit_release(cli_ctx *c, int rc);
 int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

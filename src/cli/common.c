@@ -1,5 +1,6 @@
 /* The chores every method command shares. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,9 @@ keps_rng *cli_rng(cli_ctx *c)
     return c->rng;
 }
 
+/* The release goes to a staging file beside -o and is renamed into place
+ * only together with the report (cli_emit_report): a run killed or failing
+ * in between leaves neither. */
 int cli_write_release(cli_ctx *c, const keps_table *release)
 {
     const char *out = cli_str(c, "output");
@@ -148,33 +152,89 @@ int cli_write_release(cli_ctx *c, const keps_table *release)
     keps_rng *rng = keep ? NULL : cli_rng(c);
     if (!keep && !rng)
         return 2;
+    char *stage = NULL;
+    if (strcmp(out, "-") != 0 && !keps_path_is_special(out)) {
+        int fd = keps_tmp_create(out, &stage);
+        if (fd < 0) {
+            fprintf(stderr, "keps %s: %s: cannot create the output: %s\n", c->cmd->name, out, strerror(errno));
+            return 2;
+        }
+        close(fd);
+    }
     keps_error err = {0};
-    if (keps_release_write(release, out, delim ? delim : ',', rng, keep, &err))
+    if (keps_release_write(release, stage ? stage : out, delim ? delim : ',', rng, keep, &err)) {
+        if (stage) {
+            unlink(stage);
+            keps_tmp_release(stage);
+            free(stage);
+        }
         return cli_fail(c, &err);
+    }
+    c->pending = stage;
     return 0;
 }
 
-static int write_file_atomic(const cli_ctx *c, const char *path, const char *text)
+/* Renames the staged release and the report's temporary file (either may be
+ * NULL) into place together; on rc != 0 removes them instead. */
+static int commit_outputs(cli_ctx *c, int rc, char *report_tmp)
 {
-    char *tmp;
-    int fd = keps_tmp_create(path, &tmp);
+    char *tmp[2];
+    const char *path[2];
+    size_t n = 0;
+    if (c->pending) {
+        tmp[n] = c->pending;
+        path[n++] = cli_str(c, "output");
+    }
+    if (report_tmp) {
+        tmp[n] = report_tmp;
+        path[n++] = cli_str(c, "report");
+    }
+    if (rc) {
+        for (size_t i = 0; i < n; i++) {
+            unlink(tmp[i]);
+            keps_tmp_release(tmp[i]);
+        }
+    } else if (n) {
+        int bad = keps_tmp_commit(tmp, path, n);
+        if (bad >= 0) {
+            fprintf(stderr, "keps %s: %s: cannot put the %s into place: %s\n", c->cmd->name, path[bad],
+                    tmp[bad] == report_tmp ? "report" : "release", strerror(errno));
+            rc = 2;
+        }
+    }
+    free(c->pending);
+    c->pending = NULL;
+    free(report_tmp);
+    return rc;
+}
+
+int cli_commit_release(cli_ctx *c, int rc)
+{
+    return commit_outputs(c, rc, NULL);
+}
+
+/* The report into a temporary file beside path (*tmp), or in place for a
+ * device or FIFO (*tmp NULL). */
+static int write_report(const cli_ctx *c, const char *path, const char *text, char **tmp)
+{
+    *tmp = NULL;
+    int fd = keps_path_is_special(path) ? open(path, O_WRONLY) : keps_tmp_create(path, tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
     if (f)
         ok = (fclose(f) == 0) && ok;
     else if (fd >= 0)
         close(fd);
-    if (ok)
-        ok = rename(tmp, path) == 0;
     if (!ok) {
         int e = errno;
-        if (fd >= 0)
-            unlink(tmp);
+        if (*tmp) {
+            unlink(*tmp);
+            keps_tmp_release(*tmp);
+            free(*tmp);
+            *tmp = NULL;
+        }
         fprintf(stderr, "keps %s: %s: cannot write the report: %s\n", c->cmd->name, path, strerror(e));
     }
-    if (fd >= 0)
-        keps_tmp_release(tmp);
-    free(tmp);
     return ok ? 0 : 2;
 }
 
@@ -184,14 +244,18 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
     const char *js = keps_json_text(j);
     if (!js) {
         fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
-        return 2;
+        return commit_outputs(c, 2, NULL);
     }
     const char *rp = cli_str(c, "report");
     int rp_stdout = rp && strcmp(rp, "-") == 0; /* cli_parse made sure -o is not - then */
+    char *rtmp = NULL;
+    if (rp && !rp_stdout && write_report(c, rp, js, &rtmp))
+        return commit_outputs(c, 2, NULL);
+    int rc = commit_outputs(c, 0, rtmp);
+    if (rc)
+        return rc;
     if (rp_stdout)
         printf("%s\n", js);
-    else if (rp && write_file_atomic(c, rp, js))
-        return 2;
     /* With -o - the release owns stdout, with --report - the report: the
      * summary goes to stderr. */
     const char *out = cli_str(c, "output");

@@ -39,6 +39,23 @@ t "a negative number is a value, not an option" "[ $rc -eq 2 ] && grep -q \"epsi
 "$keps" privacy delta -k 75 --beta 0.7 >/dev/null 2>&1; t "privacy takes its calculator as a word" "[ $? -eq 0 ]"
 "$keps" privacy delta extra -k 75 --beta 0.7 >/dev/null 2>&1; t "privacy: a second word is an error" "[ $? -eq 2 ]"
 
+# a release nobody keeps is refused, not computed and thrown away
+run -i "$d/in.csv" --qi "sex:$d/sex.csv" --report "$d/r.json"; rc=$?
+t "no -o: exit 2, no report" "[ $rc -eq 2 ] && [ ! -e $d/r.json ] && grep -q 'output is required' $d/stderr"
+run -i "$d/in.csv" -o "" --qi "sex:$d/sex.csv"; t "-o '': exit 2" "[ $? -eq 2 ] && grep -q 'names no file' $d/stderr"
+mkdir "$d/dir"
+run -i "$d/in.csv" -o "$d/o.csv" --qi "sex:$d/sex.csv" --report "$d/dir"; rc=$?
+t "--report a directory: exit 2, no release" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ] && grep -q 'is a directory' $d/stderr"
+run -i "$d/in.csv" -o "$d/dir" --qi "sex:$d/sex.csv"; t "-o a directory: exit 2" "[ $? -eq 2 ] && [ -d $d/dir ]"
+run -i - -o "$d/o.csv" --qi sex:- <"$d/in.csv"; rc=$?
+t "stdin as data and hierarchy: exit 2" "[ $rc -eq 2 ] && grep -q 'both read stdin' $d/stderr"
+# a FIFO (like /dev/null) is written in place, never replaced by a renamed file
+mkfifo "$d/fifo"
+timeout 20 cat "$d/fifo" >"$d/got" &
+run -i "$d/in.csv" -o "$d/fifo" --qi "sex:$d/sex.csv" --keep-order; rc=$?
+wait
+t "-o a FIFO: written through it, still a FIFO" "[ $rc -eq 0 ] && [ -p $d/fifo ] && [ \$(wc -l <$d/got) -eq 7 ]"
+
 # a report that cannot be written is found before the release is committed
 run -i "$d/in.csv" -o "$d/o.csv" --qi "sex:$d/sex.csv" --report "$d/nodir/r.json"; rc=$?
 t "report in a missing directory: exit 2 and no release" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ]"
