@@ -4,7 +4,7 @@
 # usage: bench/rr_utility.sh [BUILD_DIR] [OUT_DIR]   (defaults: build, bench/results)
 # Deterministic: no randomness is involved (utilities and levels are computed
 # exactly from the transition matrices).
-set -eu
+set -euo pipefail
 build=${1:-build}
 out=${2:-bench/results}
 cmake --build "$build" --target bench_rr_utility -j2 >/dev/null

@@ -4,7 +4,7 @@
 # printed values (Table 5.1 in units of 1e-5, k 55..80; Table 5.5 in 1e-6,
 # k 75..85; where both print a cell they agree).
 # Usage: bench/safela_delta_table.sh BUILD_DIR [OUT.csv]
-set -eu
+set -euo pipefail
 BUILD=${1:-build}; OUT=${2:-safela_delta_table.csv}
 declare -A THESIS=(
   [55,0.60]=1.59e-5 [55,0.65]=2.40e-5 [55,0.70]=5.00e-5 [55,0.75]=9.72e-5 [55,0.80]=34.4e-5

@@ -8,7 +8,7 @@
 # The eight attributes other than salary-class are the QIs; salary-class is
 # kept as is and is the classifier's target.
 # Usage: bench/safela_experiment.sh BUILD_DIR [OUT.csv]   (writes CSV)
-set -eu
+set -euo pipefail
 BUILD=${1:-build}; OUT=${2:-safela_experiment.csv}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 KEPS=$BUILD/keps

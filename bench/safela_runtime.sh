@@ -5,7 +5,7 @@
 # time, and the process CPU time of that run); with
 # a cup directory also cup's 45,000-node lattice.
 # Usage: bench/safela_runtime.sh BUILD_DIR [OUT.csv] [CUP_DIR] [REPS]
-set -eu
+set -euo pipefail
 BUILD=${1:-build}; OUT=${2:-safela_runtime.csv}; CUP=${3:-}; REPS=${4:-5}
 echo "data,qis,nodes,evaluated,interpolate,threads,best_ms,cpu_ms" > "$OUT"
 to_csv() {

@@ -419,6 +419,7 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
         keps_table_free(r.t);
         return r.status;
     }
+    r.t->delimiter = delim; /* releases keep the input's separator */
     *out = r.t;
     return KEPS_OK;
 }

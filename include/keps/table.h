@@ -44,6 +44,7 @@ typedef struct keps_table {
     keps_column *cols;
     uint32_t *row_line;   /* [nrows] 1-based source line, 0 when built in memory */
     keps_arena *arena;    /* string storage */
+    char delimiter;       /* field separator it was read with; 0 if built in memory */
 } keps_table;
 
 /* A new empty table. Duplicate or empty column names are an error.

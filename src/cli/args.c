@@ -18,7 +18,7 @@ const cli_opt cli_opt_input = {"input", 'i', "FILE", 0, "input CSV with a header
 const cli_opt cli_opt_output = {"output", 'o', "FILE", 0,
                                 "released CSV; '-' writes stdout. Written to a temporary file and renamed "
                                 "at the end, so a failed run leaves nothing",
-                                "-o release.csv"};
+                                "-o out.csv"};
 const cli_opt cli_opt_delimiter = {"delimiter", 'd', "C", 0,
                                    "field separator of the input and output; default: sniffed from the header "
                                    "(',' ';' tab '|'); 'tab' for a tab",
@@ -76,7 +76,7 @@ static const cli_opt opt_quiet = {"quiet", 'q', NULL, 0, "no progress or notes o
 static const cli_opt opt_job = {"job", 0, "FILE", 0,
                                 "YAML job file holding any of these options (long names as keys); flags given "
                                 "on the command line override it",
-                                "--job job.yml"};
+                                "--job examples/adult-ola.yml"};
 static const cli_opt *const implicit[] = {&opt_job, &opt_json, &opt_quiet, &opt_help, NULL};
 
 /* ---- accessors ---- */
@@ -269,6 +269,26 @@ static void roff(FILE *f, const char *s)
     }
 }
 
+static void man_opt(FILE *f, const cli_opt *o)
+{
+    fputs(".TP\n.B ", f);
+    if (o->shortc)
+        fprintf(f, "\\-%c, ", o->shortc);
+    fputs("\\-\\-", f);
+    roff(f, o->name);
+    if (o->arg) {
+        fputs(" \\fI", f);
+        roff(f, o->arg);
+        fputs("\\fR", f);
+    }
+    fputs("\n", f);
+    roff(f, o->help);
+    size_t hl = strlen(o->help);
+    fputs(hl && o->help[hl - 1] == '.' ? " Example: " : ". Example: ", f);
+    roff(f, o->example);
+    fputs("\n", f);
+}
+
 void cli_print_man(FILE *f, const cli_cmd *const *cmds)
 {
     fputs(".TH KEPS 1 \"\" \"keps " KEPS_VERSION "\" \"User Commands\"\n.SH NAME\nkeps \\- publish personal "
@@ -287,33 +307,15 @@ void cli_print_man(FILE *f, const cli_cmd *const *cmds)
         fputs("\n.PP\nExample:\n.nf\n", f);
         roff(f, (*c)->example);
         fputs("\n.fi\n", f);
-        for (const cli_opt *const *o = (*c)->opts; o && *o; o++) {
-            fputs(".TP\n.B ", f);
-            if ((*o)->shortc)
-                fprintf(f, "\\-%c, ", (*o)->shortc);
-            fputs("\\-\\-", f);
-            roff(f, (*o)->name);
-            if ((*o)->arg) {
-                fputs(" \\fI", f);
-                roff(f, (*o)->arg);
-                fputs("\\fR", f);
-            }
-            fputs("\n", f);
-            roff(f, (*o)->help);
-            size_t hl = strlen((*o)->help);
-            fputs(hl && (*o)->help[hl - 1] == '.' ? " Example: " : ". Example: ", f);
-            roff(f, (*o)->example);
-            fputs("\n", f);
-        }
+        for (const cli_opt *const *o = (*c)->opts; o && *o; o++)
+            man_opt(f, *o);
     }
     fputs(".SH COMMON OPTIONS\n", f);
-    for (const cli_opt *const *o = implicit; *o; o++) {
-        fputs(".TP\n.B \\-\\-", f);
-        roff(f, (*o)->name);
-        fputs("\n", f);
-        roff(f, (*o)->help);
-        fputs("\n", f);
-    }
+    for (const cli_opt *const *o = implicit; *o; o++)
+        man_opt(f, *o);
+    fputs(".TP\n.B keps \\-\\-version\nprint the version and exit\n"
+          ".TP\n.B keps \\-\\-man\nprint this manual page (roff) and exit\n",
+          f);
     fputs(".SH EXIT STATUS\n0 success; 1 the job could not be done (for example no transformation satisfies the "
           "constraints); 2 bad usage or bad input (the message names file, line and column). No output file is "
           "left behind on exit 1 or 2.\n.SH SEE ALSO\nREADME.md, docs/architecture.md in the keps sources.\n",

@@ -15,7 +15,7 @@ static const cli_opt opt_original = {"original", 0, "FILE", 0, "the original CSV
 static const cli_opt opt_release = {"release", 0, "FILE", 0,
                                     "the released CSV; for record linkage written with --keep-order (row i "
                                     "releases original row i)",
-                                    "--release release.csv"};
+                                    "--release out.csv"};
 static const cli_opt opt_columns = {"columns", 0, "NAME", CLI_REPEAT,
                                     "numeric column compared by record linkage (default: the --qi "
                                     "columns, else every column both files share)",
@@ -252,7 +252,7 @@ const cli_cmd cmd_risk = {
     "classes smaller than 2, 5 and 10. Rows whose every --qi value is '*' are suppressed records: left out of "
     "the classes by default, as ARX's risk analysis and keps verify do (--suppressed class counts them as one "
     "class); suppressed_rows reports how many.",
-    "keps risk --original data/casc/casc.csv --release release.csv --columns FICA --columns FEDTAX --json",
+    "keps risk --original data/casc/casc.csv --release out.csv --columns FICA --columns FEDTAX --json",
     opts,
     run,
     0,

@@ -30,7 +30,7 @@ static const cli_opt opt_sens_type = {"sensitive-type", 0, "NAME=nominal|ordered
                                       "ground distance of a sensitive column's EMD: nominal (equal distance) or "
                                       "ordered (numeric order); default ordered if every non-missing value is a "
                                       "number, else nominal",
-                                      "--sensitive-type education-num=nominal"};
+                                      "--sensitive-type age=nominal"};
 static const cli_opt opt_show = {"show", 0, "N", 0, "how many of the smallest classes to list (default 5)",
                                  "--show 10"};
 
@@ -408,7 +408,7 @@ const cli_cmd cmd_verify = {
     "checks them as one class); they count in the whole table's distribution. The missing token is a sensitive "
     "value of its own, except in the ordered EMD, which leaves missing cells out. Exit 0 if every property asked "
     "for holds, 1 if one fails (the worst class is printed), 2 on bad input.",
-    "keps verify -i release.csv --qi age --qi sex -k 5 --sensitive salary-class --l-diversity 2 --t-closeness 0.2",
+    "keps verify -i out.csv --qi age --qi sex -k 5 --sensitive salary-class --t-closeness 0.3",
     opts,
     run,
     0,

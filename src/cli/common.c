@@ -162,7 +162,9 @@ int cli_write_release(cli_ctx *c, const keps_table *release)
         close(fd);
     }
     keps_error err = {0};
-    if (keps_release_write(release, stage ? stage : out, delim ? delim : ',', rng, keep, &err)) {
+    if (!delim) /* the input's own separator, sniffed or given (CLI.md: -d is both sides') */
+        delim = c->input && c->input->delimiter ? c->input->delimiter : ',';
+    if (keps_release_write(release, stage ? stage : out, delim, rng, keep, &err)) {
         if (stage) {
             unlink(stage);
             keps_tmp_release(stage);

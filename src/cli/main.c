@@ -34,8 +34,9 @@ static void overview(FILE *f)
             KEPS_VERSION);
     for (const cli_cmd *const *c = commands; *c; c++)
         fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
-    fprintf(f, "\n'keps COMMAND --help' lists every option with an example. Exit codes: 0 success, 1 the job "
-               "could not be done, 2 bad usage or bad input.\n");
+    fprintf(f, "\n'keps COMMAND --help' lists every option with an example; 'keps --man' prints the manual page, "
+               "'keps --version' the version. Exit codes: 0 success, 1 the job could not be done, 2 bad usage or "
+               "bad input.\n");
 }
 
 static int run(const cli_cmd *cmd, int argc, char **argv)

@@ -22,7 +22,7 @@ sup=$(num "$tmp/k.json" '["suppressed_rows"]'); uns=$(num "$tmp/k.json" '["unsam
 [ "$out" = 30162 ] || fail "output_rows $out should count the starred rows written"
 [ "$(wc -l < "$tmp/k.csv")" = 30163 ] || fail "rows written"
 # starred rows = suppressed rows (the QIs and height of a suppressed row are '*')
-stars=$(awk -F, 'NR > 1 && $10 == "*"' "$tmp/k.csv" | wc -l)
+stars=$(awk -F';' 'NR > 1 && $10 == "*"' "$tmp/k.csv" | wc -l)
 [ "$stars" = "$sup" ] || fail "starred rows $stars != suppressed $sup"
 for key in '["metrics"]["expected_are"]' '["metrics"]["measured_are"]' '["metrics"]["linking_risk"]' \
            '["metrics"]["confident_suppressed_rows"]' '["noise_scale"]["height"]' '["guarantee"]["k"]'; do
@@ -50,7 +50,7 @@ H=$SRC/data/adult
   --qi race:$H/adult_hierarchy_race.csv --qi marital-status:$H/adult_hierarchy_marital-status.csv \
   --noisy height --others keep -k 10 --epsilon 1 --seed 5 --report "$tmp/m.json" --quiet >/dev/null 2>&1
 [ "$(wc -l < "$tmp/m.csv")" = 30163 ] || fail "mondrian rows written"
-small=$(awk -F, 'NR > 1 && $10 != "*" { c[$1 FS $2 FS $3 FS $4]++ } END { n = 0; for (t in c) if (c[t] < 10) n++; print n }' "$tmp/m.csv")
+small=$(awk -F';' 'NR > 1 && $10 != "*" { c[$1 FS $2 FS $3 FS $4]++ } END { n = 0; for (t in c) if (c[t] < 10) n++; print n }' "$tmp/m.csv")
 [ "$small" = 0 ] || fail "$small released QI tuples with fewer than 10 rows"
 [ "$(num "$tmp/m.json" '["output_rows"]')" = 30162 ] || fail "mondrian suppresses nothing without --confidence"
 
@@ -61,7 +61,7 @@ small=$(awk -F, 'NR > 1 && $10 != "*" { c[$1 FS $2 FS $3 FS $4]++ } END { n = 0;
   --qi marital-status:$H/adult_hierarchy_marital-status.csv --noisy height --others keep -k 10 \
   --suppress 0.05 --epsilon 1 --confidence 0.99 --seed 5 --report "$tmp/o.json" --quiet >/dev/null 2>&1
 [ "$(wc -l < "$tmp/o.csv")" = 30163 ] || fail "ola rows written"
-small=$(awk -F, 'NR > 1 && $10 != "*" { c[$1 FS $2 FS $3 FS $4]++ } END { n = 0; for (t in c) if (c[t] < 10) n++; print n }' "$tmp/o.csv")
+small=$(awk -F';' 'NR > 1 && $10 != "*" { c[$1 FS $2 FS $3 FS $4]++ } END { n = 0; for (t in c) if (c[t] < 10) n++; print n }' "$tmp/o.csv")
 [ "$small" = 0 ] || fail "ola: $small released QI tuples with fewer than 10 rows"
 osup=$(num "$tmp/o.json" '["k_anonymization_suppressed_rows"]')
 csup=$(num "$tmp/o.json" '["metrics"]["confident_suppressed_rows"]')

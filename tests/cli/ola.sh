@@ -14,10 +14,11 @@ for q in sex age race marital-status education native-country workclass occupati
   Q+=(--qi "$q:$A/adult_hierarchy_$q.csv")
 done
 
-# kanon FILE K MAXSTAR: QI columns are the first nine (the input's order).
+# kanon FILE K MAXSTAR: QI columns are the first nine (the input's order),
+# ';'-separated like the input (a release keeps the input's separator).
 kanon() {
-  awk -F, -v k="$2" -v maxstar="$3" 'NR > 1 {
-      key = $1; for (i = 2; i <= 9; i++) key = key "," $i
+  awk -F';' -v k="$2" -v maxstar="$3" 'NR > 1 {
+      key = $1; for (i = 2; i <= 9; i++) key = key ";" $i
       if ($1 == "*") { star++; for (i = 2; i <= 9; i++) if ($i != "*") bad = 1; next }
       n[key]++ }
     END { for (x in n) if (n[x] < k) { print "class of " n[x] ": " x; exit 1 }
@@ -38,7 +39,8 @@ for k in 2 5 10; do
       grep -qF "$key" "$tmp/r.json" || bad "k=$k s=$s report lacks $key"
     done
     sup=$(grep -o '"suppressed_rows":[0-9]*' "$tmp/r.json" | cut -d: -f2)
-    stars=$(grep -c '^\*,' "$tmp/o.csv")
+    stars=$(grep -c '^\*;' "$tmp/o.csv")
+    [ "$(head -1 "$tmp/o.csv")" = "$(head -1 "$A/adult.csv" | tr -d '\r')" ] || bad "k=$k s=$s header or separator changed"
     [ "$sup" = "$stars" ] || bad "k=$k s=$s suppressed_rows $sup but $stars starred rows"
   done
 done
