@@ -170,6 +170,28 @@ static int setup_expmech(cli_ctx *c, audit_setup *a, double eps, double sens)
     return 0;
 }
 
+/* An option of another mechanism would be ignored, and the audit would
+ * test something else than the user asked (rr's epsilon follows from its
+ * matrix, say): refuse it. Letters: l laplace, g geometric, r rr, e expmech. */
+static int foreign_option(cli_ctx *c, const char *mech)
+{
+    static const struct {
+        const char *opt, *mechs;
+    } own[] = {{"epsilon", "lge"},  {"sensitivity", "lge"}, {"value-a", "lgr"},    {"value-b", "lgr"},
+               {"scale-factor", "l"}, {"p", "r"},          {"categories", "r"},   {"matrix", "r"},
+               {"candidates", "e"}};
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        if (cli_str(c, own[i].opt) && !strchr(own[i].mechs, mech[0]))
+            return cli_usage_error(c, "--%s does not apply to --mechanism %s%s", own[i].opt, mech,
+                                   mech[0] == 'r' && own[i].opt[0] == 'e'
+                                       ? ": its epsilon follows from -p and --categories or --matrix; test another "
+                                         "claim with --claim E"
+                                       : "");
+    if (cli_str(c, "matrix") && (cli_str(c, "p") || cli_str(c, "categories")))
+        return cli_usage_error(c, "--matrix gives the whole mechanism: drop -p and --categories");
+    return 0;
+}
+
 static int run(cli_ctx *c)
 {
     const char *mech = cli_str(c, "mechanism");
@@ -183,15 +205,17 @@ static int run(cli_ctx *c)
         return 2;
     audit_setup a;
     memset(&a, 0, sizeof a);
-    int rc;
-    if (!strcmp(mech, "laplace") || !strcmp(mech, "geometric"))
+    int rc = 0;
+    if (strcmp(mech, "laplace") && strcmp(mech, "geometric") && strcmp(mech, "rr") && strcmp(mech, "expmech"))
+        rc = cli_usage_error(c, "--mechanism '%s': expected laplace, geometric, rr or expmech", mech);
+    else if (foreign_option(c, mech))
+        rc = 2;
+    else if (!strcmp(mech, "laplace") || !strcmp(mech, "geometric"))
         rc = setup_laplace(c, &a, eps, sens, mech[0] == 'g');
     else if (!strcmp(mech, "rr"))
         rc = setup_rr(c, &a);
-    else if (!strcmp(mech, "expmech"))
-        rc = setup_expmech(c, &a, eps, sens);
     else
-        rc = cli_usage_error(c, "--mechanism '%s': expected laplace, geometric, rr or expmech", mech);
+        rc = setup_expmech(c, &a, eps, sens);
     keps_rng *r = rc ? NULL : cli_rng(c);
     if (!rc && !r)
         rc = 2;

@@ -176,9 +176,15 @@ static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_
     keps_json_num(&j, "total", ms);
     keps_json_end(&j);
     keps_json_end(&j);
-    char text[256];
-    snprintf(text, sizeof text, "dpmicro: %zu records, %zu clusters, epsilon %g, SSE %.6g, RL %.3f%%\n", r->n,
-             r->nclusters, r->epsilon, r->sse, 100 * rl);
+    char text[384], g[160];
+    if (p->paper_accounting) /* the summary states what the report's guarantee states */
+        snprintf(g, sizeof g, "no DP guarantee (the paper's accounting, claimed epsilon %g)", p->epsilon);
+    else if (r->row_linked_dp || unlink)
+        snprintf(g, sizeof g, "epsilon-DP, epsilon %g", r->epsilon);
+    else
+        snprintf(g, sizeof g, "heuristic, not DP (epsilon %g only with --unlink-columns)", r->epsilon);
+    snprintf(text, sizeof text, "dpmicro: %zu records, %zu clusters, %s, SSE %.6g, RL %.3f%%\n", r->n,
+             r->nclusters, g, r->sse, 100 * rl);
     int rc = cli_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
@@ -256,7 +262,11 @@ static int run(cli_ctx *c)
         fprintf(stderr, "keps %s: note: %zu input value(s) lay outside --bounds and were clamped into them\n",
                 c->cmd->name, r.clamped_inputs);
     /* warnings that weaken the guarantee print even with --quiet */
-    if (!r.row_linked_dp && !unlink && !p.paper_accounting)
+    if (p.paper_accounting)
+        fprintf(stderr, "keps %s: warning: --paper-accounting reproduces the paper's noise scale, which is not "
+                        "differentially private (SPEC 5): the release has no DP guarantee\n",
+                c->cmd->name);
+    else if (!r.row_linked_dp && !unlink)
         fprintf(stderr, "keps %s: warning: univariate mode with %zu columns releases rows that pair each "
                         "record's groups; that pairing is not differentially private. Use --unlink-columns "
                         "for an epsilon-DP release.\n",

@@ -24,15 +24,21 @@ static const cli_opt opt_count = {"count", 'n', "COUNT", 0, "number of independe
 static const cli_opt *const opts[] = {&opt_mech, &cli_opt_epsilon, &opt_sens, &opt_value, &opt_count,
                                       &cli_opt_seed, &cli_opt_report, NULL};
 
-/* Prints/records one release; JSON keeps the numbers, text one per line. */
+/* One release: kept in the JSON when a report or --json asks for it, and
+ * printed one per line unless --json prints them; with --report - the JSON
+ * owns stdout, so the lines go to stderr. */
 static void emit(cli_ctx *c, keps_json *j, int geometric, double x, int64_t k)
 {
-    if (c->json)
+    const char *rp = cli_str(c, "report");
+    if (c->json || rp)
         geometric ? keps_json_int(j, NULL, (long long)k) : keps_json_num(j, NULL, x);
-    else if (geometric)
-        printf("%" PRId64 "\n", k);
+    if (c->json)
+        return;
+    FILE *f = rp && strcmp(rp, "-") == 0 ? stderr : stdout;
+    if (geometric)
+        fprintf(f, "%" PRId64 "\n", k);
     else
-        printf("%.17g\n", x);
+        fprintf(f, "%.17g\n", x);
 }
 
 static int run(cli_ctx *c)

@@ -92,6 +92,13 @@ grep -q "weaken" "$tmp/u.err" || fail "no data-bounds warning"
 "$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u2.csv" --qi FICA --qi FEDTAX --others drop -k 5 \
   --epsilon 1 --bounds FICA=0:20000 --bounds FEDTAX=0:50000 --seed 3 --report "$tmp/u2.json" --quiet >/dev/null 2>&1
 [ "$(num "$tmp/u2.json" '["guarantee"]["model"]')" = "heuristic, not DP" ] || fail "univariate rows model"
+# the text summary states the same guarantee as the report, never a bare epsilon
+sum=$("$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u2.csv" --qi FICA --qi FEDTAX --others drop -k 5 \
+  --epsilon 1 --bounds FICA=0:20000 --bounds FEDTAX=0:50000 --seed 3 2>/dev/null)
+case "$sum" in *"heuristic, not DP"*) ;; *) fail "univariate summary hides the heuristic: $sum" ;; esac
+sum=$("$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u2.csv" --qi FICA --others drop -k 5 --epsilon 1 \
+  --bounds FICA=0:20000 --paper-accounting --seed 3 --quiet 2>&1)
+case "$sum" in *"warning: --paper-accounting"*"no DP guarantee"*) ;; *) fail "paper accounting unannounced: $sum" ;; esac
 "$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u3.csv" --qi FICA --qi FEDTAX --others drop -k 5 \
   --epsilon 1 --bounds FICA=0:20000 --bounds FEDTAX=0:50000 --unlink-columns --seed 3 --report "$tmp/u3.json" \
   --quiet >/dev/null 2>&1

@@ -21,6 +21,17 @@ js=$("$KEPS" noise --mechanism laplace --epsilon 1 --value 7 -n 1 --seed 3 --jso
 # b = 1: g = 2^-40 = 9.094947017729282e-13
 echo "$js" | grep -q '"granularity":9.094947017729282e-13' || fail "noise json granularity: $js"
 
+# --report keeps the releases printed (3 whole numbers), and with --report -
+# stdout holds the JSON alone (the lines go to stderr).
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+out=$("$KEPS" noise --mechanism geometric --epsilon 0.5 --value 7 -n 3 --seed 3 --report "$tmp/n.json" 2>/dev/null) ||
+  fail "noise --report rc"
+rel=$(grep -o '"releases":\[[^]]*\]' "$tmp/n.json" | tr -dc '0-9,-' | tr ',' '\n')
+[ "$rel" = "$out" ] && [ "$(echo "$out" | wc -l)" -eq 3 ] || fail "noise --report releases '$rel' != printed '$out'"
+out=$("$KEPS" noise --mechanism geometric --epsilon 0.5 --value 7 -n 3 --seed 3 --report - 2>/dev/null)
+[ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -q '^{.*"releases":\[-\?[0-9]*,' ||
+  fail "noise --report -: stdout should be the JSON alone: $out"
+
 # Bad usage exits 2.
 "$KEPS" noise --mechanism gauss --epsilon 1 --value 1 >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad mechanism not rc 2"
 "$KEPS" noise --mechanism geometric --epsilon 1 --value 1.5 >/dev/null 2>&1; [ $? -eq 2 ] || fail "fractional geometric value not rc 2"
@@ -36,4 +47,9 @@ js=$("$KEPS" audit --mechanism rr --matrix '0.75,0.25;0.25,0.75' --trials 20000 
 # claimed epsilon = ln 3 = 1.0986122886681098
 echo "$js" | grep -q '"epsilon_claimed":1.09861228866810' || fail "audit rr claim: $js"
 "$KEPS" audit --mechanism rr --matrix '0.7,0.3;0.3' --seed 5 >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad matrix not rc 2"
+# an option of another mechanism would be ignored: refused
+"$KEPS" audit --mechanism rr --epsilon 1 --seed 5 >/dev/null 2>&1; [ $? -eq 2 ] || fail "rr --epsilon not rc 2"
+"$KEPS" audit --mechanism laplace -p 0.6 --seed 5 >/dev/null 2>&1; [ $? -eq 2 ] || fail "laplace -p not rc 2"
+"$KEPS" audit --mechanism rr --matrix '0.7,0.3;0.3,0.7' -p 0.5 --seed 5 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--matrix with -p not rc 2"
 echo OK
