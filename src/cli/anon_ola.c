@@ -97,21 +97,6 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     return rc;
 }
 
-/* Exit 1: even the top node leaves more rows in small classes than the
- * limit; say which fraction would do. */
-static int impossible(cli_ctx *c, const keps_lattice *L, const ola_run *p, const keps_ola_result *r)
-{
-    double need = (double)r->top_suppressed / (double)L->nrows;
-    /* round up so that floor(need * N) >= top_suppressed still holds */
-    double shown = ceil(need * 1e6) / 1e6;
-    fprintf(stderr,
-            "keps %s: no transformation is %zu-anonymous with at most %zu of %zu rows suppressed (--suppress %g): "
-            "even the top node (every QI fully generalized) leaves %zu rows in classes smaller than %zu. "
-            "The lowest suppression that works is --suppress %.6f; or lower -k or use fewer QIs.\n",
-            c->cmd->name, p->k, r->suppress_limit, L->nrows, p->suppress, r->top_suppressed, p->k, shown);
-    return 1;
-}
-
 static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
 {
     keps_error err = {0};
@@ -120,7 +105,8 @@ static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
     if (keps_ola_run(L, &prm, &r, &err))
         return cli_fail(c, &err);
     if (!r.found) {
-        int rc = impossible(c, L, p, &r);
+        int rc = cli_over_limit(c, "even the top node (every QI fully generalized)", p->k, r.suppress_limit,
+                                r.top_suppressed, L->nrows);
         keps_ola_result_free(&r);
         return rc;
     }

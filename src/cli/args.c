@@ -140,8 +140,7 @@ int cli_require(const cli_ctx *c, const char *name)
     return cli_usage_error(c, "--%s is required%s%s", name, o ? ", e.g. " : "", o ? o->example : "") ? -1 : -1;
 }
 
-/* "FILE:LINE:COL: " when option name's value came from a job file, else "". */
-static const char *origin_of(const cli_ctx *c, const char *name)
+const char *cli_origin(const cli_ctx *c, const char *name)
 {
     static char buf[4200];
     int i = find_opt(c, name);
@@ -160,7 +159,7 @@ int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double 
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end || !(v >= lo && v <= hi)) {
-        cli_usage_error(c, "%s--%s '%s': expected a number in [%.15g, %.15g]", origin_of(c, name), name, s, lo, hi);
+        cli_usage_error(c, "%s--%s '%s': expected a number in [%.15g, %.15g]", cli_origin(c, name), name, s, lo, hi);
         return -1;
     }
     *out = v;
@@ -176,7 +175,7 @@ int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, lo
     char *end;
     long v = strtol(s, &end, 10);
     if (end == s || *end || v < lo || v > hi) {
-        cli_usage_error(c, "%s--%s '%s': expected a whole number in [%ld, %ld]", origin_of(c, name), name, s, lo,
+        cli_usage_error(c, "%s--%s '%s': expected a whole number in [%ld, %ld]", cli_origin(c, name), name, s, lo,
                         hi);
         return -1;
     }

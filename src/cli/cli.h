@@ -73,6 +73,12 @@ int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double 
 int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, long *out);
 /* --suppressed exclude|class (default exclude); returns 2 after a usage error. */
 int cli_suppressed_mode(const cli_ctx *c, keps_suppressed_mode *mode);
+/* Exit 1 when the best partition (what, e.g. "even the top node") leaves
+ * need of n rows in classes smaller than k, more than limit: says which
+ * --suppress would work, or only -k for commands without --suppress. */
+int cli_over_limit(const cli_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n);
+/* "FILE:LINE:COL: " when option name's values came from a job file, else "". */
+const char *cli_origin(const cli_ctx *c, const char *name);
 /* Required option: prints the error and returns -1 if absent. */
 int cli_require(const cli_ctx *c, const char *name);
 

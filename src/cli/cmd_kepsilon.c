@@ -17,7 +17,8 @@ static const cli_opt opt_algorithm = {"algorithm", 'a', "ola|mondrian|given", 0,
                                       "how to k-anonymize the --qi columns: ola (optimal full-domain "
                                       "generalization, needs hierarchies), mondrian (multidimensional "
                                       "partitioning), or given (the input is already k-anonymous: rows with "
-                                      "equal --qi values form a class)",
+                                      "equal --qi values form a class; classes smaller than k are suppressed "
+                                      "within --suppress, as for ola)",
                                       "--algorithm ola"};
 static const cli_opt opt_scale = {"scale", 0, "ec|global|domain", 0,
                                   "diameter behind the Laplace scale: ec = max-min inside each class (the "

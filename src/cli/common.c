@@ -1,6 +1,7 @@
 /* The chores every method command shares. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,20 @@ int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **out)
     return cli_build_schema_extra(c, t, NULL, 0, out);
 }
 
+/* A role value that failed: when it came from a job file, say where, and
+ * that a YAML flow list splits "age:interval=5,10,20" at its commas. */
+static void schema_value_origin(const cli_ctx *c, const char *opt, const char *value)
+{
+    const char *o = cli_origin(c, opt);
+    if (!*o)
+        return;
+    fprintf(stderr, "keps %s: %sthe --%s value '%s' came from here%s\n", c->cmd->name, o, opt, value,
+            strspn(value, "0123456789.") == strlen(value)
+                ? "; YAML splits a [...] list at every comma: quote a value that holds commas, e.g. "
+                  "[\"age:interval=5,10,20\"]"
+                : "");
+}
+
 int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **out)
 {
     keps_error err = {0};
@@ -88,8 +103,12 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
     char **v;
     size_t n = cli_list(c, "qi", &v);
     keps_status st = KEPS_OK;
+    const char *bad_opt = NULL, *bad_val = NULL;
     for (size_t i = 0; i < n && !st; i++)
-        st = keps_schema_add_qi(s, t, v[i], &err);
+        if ((st = keps_schema_add_qi(s, t, v[i], &err))) {
+            bad_opt = "qi";
+            bad_val = v[i];
+        }
     for (size_t i = 0; i < nextra && !st; i++)
         st = keps_schema_add_qi(s, t, extra_qi[i], &err);
     static const struct {
@@ -102,13 +121,19 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
     for (size_t r = 0; r < sizeof roles / sizeof *roles && !st; r++) {
         n = cli_list(c, roles[r].opt, &v);
         for (size_t i = 0; i < n && !st; i++)
-            st = keps_schema_set_role(s, v[i], roles[r].role, &err);
+            if ((st = keps_schema_set_role(s, v[i], roles[r].role, &err))) {
+                bad_opt = roles[r].opt;
+                bad_val = v[i];
+            }
     }
     if (!st)
         st = keps_schema_check(s, &err);
     if (st) {
         keps_schema_free(s);
-        return cli_fail(c, &err);
+        int rc = cli_fail(c, &err);
+        if (bad_opt)
+            schema_value_origin(c, bad_opt, bad_val);
+        return rc;
     }
     *out = s;
     return 0;
@@ -208,6 +233,22 @@ static int commit_outputs(cli_ctx *c, int rc, char *report_tmp)
     c->pending = NULL;
     free(report_tmp);
     return rc;
+}
+
+int cli_over_limit(const cli_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n)
+{
+    int has_suppress = 0;
+    for (size_t i = 0; i < c->nopts; i++)
+        has_suppress |= c->opts[i] == &cli_opt_suppress;
+    fprintf(stderr, "keps %s: no partition is %zu-anonymous with at most %zu of %zu rows suppressed: %s leaves %zu "
+                    "rows in classes smaller than %zu. ",
+            c->cmd->name, k, limit, n, what, need, k);
+    if (has_suppress) /* rounded up so that floor(s * n) >= need still holds */
+        fprintf(stderr, "The lowest suppression that works is --suppress %.6f; or lower -k or use fewer QIs.\n",
+                ceil((double)need / (double)n * 1e6) / 1e6);
+    else
+        fprintf(stderr, "Lower -k or use fewer QIs.\n");
+    return 1;
 }
 
 int cli_commit_release(cli_ctx *c, int rc)

@@ -49,6 +49,7 @@ int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     size_t n = t->nrows, q = s->nqi;
     uint32_t *keys = malloc((n * q > 0 ? n * q : 1) * sizeof *keys);
     out->cls = malloc((n ? n : 1) * sizeof *out->cls);
+    out->free = given_free; /* from here on the caller frees cls, on every path */
     if (!keys || !out->cls) {
         free(keys);
         fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
@@ -64,10 +65,16 @@ int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
         fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
         return 2;
     }
+    /* The same limit as OLA's: at most floor(suppress * n) rows. */
+    double frac;
+    if (cli_double(c, "suppress", 0, 1, 0, &frac) < 0)
+        return 2;
+    size_t limit = (size_t)(frac * (double)n + 1e-9);
+    if (sup > limit)
+        return cli_over_limit(c, "grouping by the input's own QI values", k, limit, sup, n);
     out->suppressed = sup;
     out->label = given_label;
     out->json = given_json;
-    out->free = given_free;
     out->s = s;
     return 0;
 }

@@ -73,13 +73,9 @@ int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     out->free = ola_free;
     if (keps_lattice_new(s, &st->L, &err) || keps_ola_run(st->L, &p, &st->res, &err))
         return cli_fail(c, &err);
-    if (!st->res.found) {
-        fprintf(stderr,
-                "keps %s: no generalization is %zu-anonymous with at most %zu suppressed rows; even the top "
-                "node suppresses %zu. Raise --suppress or lower -k.\n",
-                c->cmd->name, k, st->res.suppress_limit, st->res.top_suppressed);
-        return 1;
-    }
+    if (!st->res.found)
+        return cli_over_limit(c, "even the top node (every QI fully generalized)", k, st->res.suppress_limit,
+                              st->res.top_suppressed, s->t->nrows);
     out->cls = malloc((s->t->nrows ? s->t->nrows : 1) * sizeof *out->cls);
     if (!out->cls || keps_kepsilon_node_classes(s, st->res.levels, k, out->cls, &out->suppressed) == (size_t)-1) {
         fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);

@@ -26,6 +26,21 @@ t "the override is what ran (k 2 in the guarantee)" "grep -q '\"guarantee\":{[^}
 t "sex generalized to * by the job's hierarchy" "[ \$(grep -c '^\*,' $d/out.csv) -eq 6 ]"
 "$keps" anonymize --job "$d/job.yml" -k 2 --json >/dev/null 2>&1; t "keps CMD --job also works" "[ $? -eq 0 ]"
 
+# an unquoted interval spec in a flow list splits at its commas: the error
+# names the job file's line and says to quote it
+cat >"$d/split.yml" <<YML
+command: anonymize
+algorithm: ola
+input: $d/in.csv
+output: $d/split.csv
+k: 2
+others: keep
+qi: [age:interval=5,10,20, "sex:$d/sex.csv"]
+YML
+"$keps" --job "$d/split.yml" >/dev/null 2>"$d/err"; rc=$?
+t "split interval spec: exit 2, no output" "[ $rc -eq 2 ] && [ ! -e $d/split.csv ]"
+t "split interval spec: names the job line and the fix" "grep -q 'split.yml:7:1: the --qi value .10. came from here; YAML splits' $d/err"
+
 # All randomness goes through src/rng.c (libsodium): no libc generators.
 hits=$(grep -rnE --exclude=jobfile.sh '\b(rand|random|drand48|erand48|lrand48|srand|srandom|rand_r|arc4random)[[:space:]]*\(' \
         "$src/src" "$src/include" "$src/tests" "$src/bench" "$src/fuzz" 2>/dev/null | grep -v '^.*: \*' | grep -v 'never rand()' || true)

@@ -10,9 +10,16 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 num() { python3 -c "import json,sys; d=json.load(open('$1')); print(eval('d'+sys.argv[1]))" "$2"; }
 
 A=$SRC/data/adult/adult_height.csv
-# kepsilon, classes given by (sex, race): 9 classes on Adult, k = 100
+# kepsilon, classes given by (sex, race): 10 classes on Adult, k = 100; the
+# one below 100 (Female/Other, 87 rows) is suppressed within --suppress 0.01
 "$KEPS" kepsilon --algorithm given -i "$A" -o "$tmp/k.csv" --qi sex --qi race --noisy height --others keep \
-  -k 100 --epsilon 1 --confidence 0.99 --seed 7 --report "$tmp/k.json" --quiet >/dev/null 2>&1
+  -k 100 --suppress 0.01 --epsilon 1 --confidence 0.99 --seed 7 --report "$tmp/k.json" --quiet >/dev/null 2>&1
+# ... but not beyond it: 87 > floor(0.002 * 30162) = 60, and 87 / 30162 =
+# 0.0028845 rounds up to 0.002885
+"$KEPS" kepsilon --algorithm given -i "$A" -o "$tmp/k0.csv" --qi sex --qi race --noisy height --others keep \
+  -k 100 --suppress 0.002 --epsilon 1 --seed 7 --quiet >/dev/null 2>"$tmp/k0.err" && fail "given over the limit: exit 0"
+[ ! -e "$tmp/k0.csv" ] && grep -q 'leaves 87 rows in classes smaller than 100.*--suppress 0.002885' "$tmp/k0.err" ||
+  fail "given over the limit: $(cat "$tmp/k0.err")"
 in=$(num "$tmp/k.json" '["input_rows"]'); out=$(num "$tmp/k.json" '["output_rows"]')
 rel=$(num "$tmp/k.json" '["released_rows"]')
 sup=$(num "$tmp/k.json" '["suppressed_rows"]'); uns=$(num "$tmp/k.json" '["unsampled_rows"]')
@@ -31,7 +38,7 @@ done
 [ "$(num "$tmp/k.json" '["guarantee"]["model"]')" = "(k,epsilon)-anonymity" ] || fail model
 # --remove-suppressed writes output_rows rows only
 "$KEPS" kepsilon --algorithm given -i "$A" -o "$tmp/k2.csv" --qi sex --qi race --noisy height --others keep \
-  -k 100 --epsilon 1 --confidence 0.99 --seed 7 --remove-suppressed --report "$tmp/k2.json" --quiet >/dev/null 2>&1
+  -k 100 --suppress 0.01 --epsilon 1 --confidence 0.99 --seed 7 --remove-suppressed --report "$tmp/k2.json" --quiet >/dev/null 2>&1
 out2=$(num "$tmp/k2.json" '["output_rows"]')
 [ "$(wc -l < "$tmp/k2.csv")" = $((out2 + 1)) ] || fail "remove-suppressed rows"
 # usage errors: no --noisy (exit 2, no output); domain scale without bounds
