@@ -1,6 +1,7 @@
 /* Utility of a release: classifier accuracy and information loss (see
  * evaluate.h for the definitions). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,60 @@ static const keps_hierarchy *find_hier(const keps_eval_options *o, const char *n
     return NULL;
 }
 
+/* Every value of column col of t is a leaf of h: the check every other
+ * command makes through keps_hierarchy_bind (its error names the cell). */
+static keps_status leaves_in(const keps_hierarchy *h, const keps_table *t, size_t col, keps_error *err)
+{
+    uint32_t **map;
+    keps_status st = keps_hierarchy_bind(h, t, col, &map, err);
+    if (!st)
+        keps_hierarchy_map_free(map, h);
+    return st;
+}
+
+/* Every release value ('*' and the missing token aside) is at some level
+ * of h; otherwise h is not the hierarchy the release was made with and the
+ * level would silently read as unknown. */
+static keps_status release_in(const keps_hierarchy *h, const keps_table *rel, size_t col, keps_error *err)
+{
+    const keps_column *c = &rel->cols[col];
+    for (uint32_t k = 0; k < c->nvalues; k++) {
+        const char *v = c->values[k];
+        int found = k == c->missing || is_star(v);
+        for (size_t l = 0; !found && l < h->levels->ncols; l++)
+            found = keps_table_lookup(h->levels, l, v, strlen(v)) != KEPS_NONE;
+        if (!found)
+            return keps_table_cell_error(err, rel, col, c->first_row[k],
+                                         "value '%s' is at no level of the hierarchy %s; give the hierarchy "
+                                         "the release was made with",
+                                         v, h->levels->source);
+    }
+    return KEPS_OK;
+}
+
+/* Each hierarchy fits its column in the original, the test file and the
+ * release (evaluate.h, errors). */
+static keps_status check_hierarchies(const keps_table *orig, const keps_table *rel, const keps_eval_options *o,
+                                     keps_error *err)
+{
+    keps_status st = KEPS_OK;
+    for (size_t i = 0; i < o->nhier && !st; i++) {
+        const keps_hierarchy *h = o->hier[i].h;
+        const char *name = o->hier[i].column;
+        int oc = keps_table_column(orig, name), rc = keps_table_column(rel, name),
+            tc = o->test ? keps_table_column(o->test, name) : -1;
+        if (oc < 0)
+            return keps_error_set(err, KEPS_EINPUT, "the hierarchy %s is for column '%s', which %s does not have",
+                                  h->levels->source, name, orig->source);
+        st = leaves_in(h, orig, (size_t)oc, err);
+        if (!st && tc >= 0)
+            st = leaves_in(h, o->test, (size_t)tc, err);
+        if (!st && rc >= 0)
+            st = release_in(h, rel, (size_t)rc, err);
+    }
+    return st;
+}
+
 /* Release code of an original value s of release column col, generalized
  * the way the release was (evaluate.h); KEPS_NONE if nothing matches. */
 static uint32_t generalize_value(const keps_table *rel, size_t col, const keps_hierarchy *h, int level,
@@ -119,19 +174,24 @@ static void attr_loss(const keps_table *orig, size_t oc, const keps_table *rel, 
                       keps_eval_attr *a)
 {
     const keps_column *c = &rel->cols[rc];
-    size_t n = rel->nrows, stars = 0, foreign = 0;
+    size_t n = rel->nrows, stars = 0, foreign = 0, plain = 0;
     for (size_t i = 0; i < n; i++) {
         const char *v = c->values[c->codes[i]];
         if (keps_table_lookup(orig, oc, v, strlen(v)) == KEPS_NONE)
             foreign++;
         if (is_star(v))
             stars++;
+        else
+            plain += c->codes[i] != c->missing;
     }
     a->name = c->name;
     a->level = h ? detect_level(rel, rc, h) : -1;
     a->height = h ? keps_hierarchy_height(h) : -1;
-    int below_top = a->level >= 0 && a->level < a->height;
-    size_t supp = below_top ? stars : 0;
+    /* A '*' is a suppressed cell unless the column was generalized to the
+     * top: the detected level says so, or without a hierarchy a column with
+     * nothing but '*' (as detect_level decides it). */
+    int at_top = h ? a->level == a->height : stars > 0 && plain == 0;
+    size_t supp = at_top ? 0 : stars;
     a->suppressed_share = n ? (double)supp / (double)n : 0;
     a->non_original_share = n ? (double)foreign / (double)n : 0;
     a->distinct_ratio = (double)c->nvalues / (double)(orig->cols[oc].nvalues ? orig->cols[oc].nvalues : 1);
@@ -156,6 +216,7 @@ typedef struct feat {
     uint32_t *tmap;   /* test code -> T code (categorical) */
     double *tnum;     /* test numbers per test code (numeric) */
     size_t tcol;      /* test table's column */
+    size_t attr;      /* index in keps_eval_result.attrs */
 } feat;
 
 typedef struct dataset {
@@ -359,6 +420,7 @@ static keps_status build_feats(const keps_table *t, int rel, const keps_table *t
         feat *g = &f[nf++];
         g->col = (size_t)col;
         g->tcol = (size_t)tcol;
+        g->attr = a;
         /* numeric when the training and the test column both parse */
         int all_t, all_tt;
         g->num = column_numbers(t, g->col, &all_t);
@@ -380,6 +442,110 @@ static keps_status build_feats(const keps_table *t, int rel, const keps_table *t
     return KEPS_OK;
 }
 
+/* The shortest %g of the split want/n that still holds out want rows. */
+static void split_label(char *buf, size_t len, size_t n, size_t want)
+{
+    double s = (double)want / (double)n;
+    for (int p = 3; p <= 17; p++) {
+        snprintf(buf, len, "%.*g", p, s);
+        if ((size_t)llround(strtod(buf, NULL) * (double)n) == want)
+            return;
+    }
+}
+
+/* Test rows of a split of n rows; each side needs a row, else the accuracy
+ * is 0/0 or that of a model trained on nothing. */
+static keps_status split_size(size_t n, double split, size_t *nte, keps_error *err)
+{
+    *nte = (size_t)llround(split * (double)n);
+    if (*nte >= 1 && *nte < n)
+        return KEPS_OK;
+    if (n < 2)
+        return keps_error_set(err, KEPS_EINPUT,
+                              "split %g: the original has %zu row, and a split needs 2 (1 to train, 1 to "
+                              "test); give a test file instead",
+                              split, n);
+    char lo[32], hi[32];
+    split_label(lo, sizeof lo, n, 1);
+    split_label(hi, sizeof hi, n, n - 1);
+    return keps_error_set(err, KEPS_EINPUT,
+                          "split %g of %zu original rows holds out %zu test rows and leaves %zu training rows; "
+                          "each side needs at least 1: a split from %s (1 test row) to %s (1 training row) "
+                          "works for this input",
+                          split, n, *nte, n - *nte, lo, hi);
+}
+
+/* The held-out test rows (of the test file, or split from the original)
+ * and the original's training rows. */
+static keps_status pick_rows(const keps_table *orig, const keps_eval_options *o, size_t **test_rows, size_t *nte,
+                             size_t **raw_rows, size_t *ntr, keps_error *err)
+{
+    size_t n = orig->nrows;
+    if (o->test && o->test->nrows == 0)
+        return keps_error_set(err, KEPS_EINPUT, "the test file %s has no records: nothing to test on",
+                              o->test->source);
+    if (!o->test && (!o->rng || !(o->split > 0 && o->split < 1)))
+        return keps_error_set(err, KEPS_EINPUT, "give a test file or a split fraction in (0, 1)");
+    keps_status st = o->test ? KEPS_OK : split_size(n, o->split, nte, err);
+    if (st)
+        return st;
+    *nte = o->test ? o->test->nrows : *nte;
+    *ntr = o->test ? n : n - *nte;
+    uint32_t *perm = o->test ? NULL : keps_rng_permutation(o->rng, n);
+    *test_rows = malloc((*nte + 1) * sizeof **test_rows);
+    *raw_rows = malloc((*ntr + 1) * sizeof **raw_rows);
+    if ((!o->test && !perm) || !*test_rows || !*raw_rows) {
+        free(perm);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    /* with a test file: its rows and every original row; else the first
+     * nte of a random permutation are the test rows */
+    for (size_t i = 0; o->test && i < *nte; i++)
+        (*test_rows)[i] = i;
+    for (size_t i = 0; i < n; i++) {
+        size_t row = perm ? perm[i] : i;
+        if (perm && i < *nte)
+            (*test_rows)[i] = row;
+        else
+            (*raw_rows)[perm ? i - *nte : i] = row;
+    }
+    free(perm);
+    return KEPS_OK;
+}
+
+/* Share of the test rows whose value of categorical feature g matches no
+ * value of the training table: the classifier sees nothing of them. */
+static double unmatched_share(const feat *g, const dataset *te)
+{
+    size_t miss = 0;
+    for (size_t r = 0; !g->numeric && r < te->nrows; r++)
+        miss += g->tmap[te->t->cols[g->tcol].codes[te->rows[r]]] == KEPS_NONE;
+    return te->nrows ? (double)miss / (double)te->nrows : 0;
+}
+
+/* The majority-class baseline: the release's most frequent class for every
+ * test row. */
+static keps_status baseline(const keps_table *rel, size_t ry, const dataset *te, size_t ty, const uint32_t *lab_rel,
+                            keps_eval_result *r, keps_error *err)
+{
+    const keps_column *yc = &rel->cols[ry];
+    size_t *cnt = calloc(yc->nvalues + 1, sizeof *cnt), right = 0;
+    if (!cnt)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (size_t i = 0; i < rel->nrows; i++)
+        cnt[yc->codes[i]]++;
+    uint32_t maj = 0;
+    for (uint32_t k = 1; k < yc->nvalues; k++)
+        if (cnt[k] > cnt[maj])
+            maj = k;
+    free(cnt);
+    for (size_t i = 0; i < te->nrows; i++)
+        right += lab_rel[te->t->cols[ty].codes[te->rows[i]]] == maj;
+    r->baseline = te->nrows ? (double)right / (double)te->nrows : NAN;
+    r->majority = yc->nvalues ? strdup(yc->values[maj]) : NULL;
+    return KEPS_OK;
+}
+
 static keps_status model(const keps_table *orig, const keps_table *rel, const keps_eval_options *o,
                          keps_eval_result *r, keps_error *err)
 {
@@ -389,43 +555,20 @@ static keps_status model(const keps_table *orig, const keps_table *rel, const ke
     if (oy < 0 || ry < 0 || ty < 0)
         return keps_error_set(err, KEPS_EINPUT, "target column '%s' is missing from the %s", o->target,
                               ry < 0 ? "release" : (oy < 0 ? "original" : "test file"));
-    size_t n = orig->nrows, nte, ntr;
-    size_t *test_rows = NULL, *raw_rows = NULL, *rel_rows = malloc((rel->nrows + 1) * sizeof *rel_rows);
-    uint32_t *perm = NULL, *lab_rel = NULL, *lab_raw = NULL;
+    size_t nte = 0, ntr = 0;
+    size_t *test_rows = NULL, *raw_rows = NULL, *rel_rows = NULL;
+    uint32_t *lab_rel = NULL, *lab_raw = NULL;
     feat *fr = NULL, *fo = NULL;
     size_t nfr = 0, nfo = 0;
-    keps_status st = KEPS_OK;
-    if (o->test) {
-        nte = tt->nrows;
-        ntr = n;
-        test_rows = malloc((nte + 1) * sizeof *test_rows);
-        raw_rows = malloc((n + 1) * sizeof *raw_rows);
-        for (size_t i = 0; test_rows && i < nte; i++)
-            test_rows[i] = i;
-        for (size_t i = 0; raw_rows && i < n; i++)
-            raw_rows[i] = i;
-    } else {
-        if (!o->rng || !(o->split > 0 && o->split < 1)) {
-            free(rel_rows);
-            return keps_error_set(err, KEPS_EINPUT, "give a test file or a split fraction in (0, 1)");
-        }
-        nte = (size_t)llround(o->split * (double)n);
-        ntr = n - nte;
-        perm = keps_rng_permutation(o->rng, n);
-        test_rows = malloc((nte + 1) * sizeof *test_rows);
-        raw_rows = malloc((ntr + 1) * sizeof *raw_rows);
-        for (size_t i = 0; perm && test_rows && raw_rows && i < n; i++) {
-            if (i < nte)
-                test_rows[i] = perm[i];
-            else
-                raw_rows[i - nte] = perm[i];
-        }
-    }
+    keps_status st = pick_rows(orig, o, &test_rows, &nte, &raw_rows, &ntr, err);
+    if (st)
+        goto out;
+    rel_rows = malloc((rel->nrows + 1) * sizeof *rel_rows);
     for (size_t i = 0; rel_rows && i < rel->nrows; i++)
         rel_rows[i] = i;
     lab_rel = code_map(tt, (size_t)ty, rel, (size_t)ry, NULL, 0, 0);
     lab_raw = code_map(tt, (size_t)ty, orig, (size_t)oy, NULL, 0, 0);
-    if (!rel_rows || !test_rows || !raw_rows || (!o->test && !perm) || !lab_rel || !lab_raw) {
+    if (!rel_rows || !lab_rel || !lab_raw) {
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
         goto out;
     }
@@ -434,30 +577,16 @@ static keps_status model(const keps_table *orig, const keps_table *rel, const ke
         goto out;
     double c = o->c > 0 ? o->c : 1.0;
     dataset trel = {rel, rel_rows, rel->nrows, 0}, traw = {orig, raw_rows, ntr, 0}, te = {tt, test_rows, nte, 1};
+    for (size_t j = 0; j < nfr; j++)
+        r->attrs[fr[j].attr].test_unmatched_share = unmatched_share(&fr[j], &te);
     size_t ncls_raw, nfeat_raw;
     if ((st = fit_score(&trel, (size_t)ry, fr, nfr, &te, (size_t)ty, lab_rel, c, &r->accuracy, &r->nfeatures,
                         &r->nclasses, err)) ||
         (st = fit_score(&traw, (size_t)oy, fo, nfo, &te, (size_t)ty, lab_raw, c, &r->accuracy_original, &nfeat_raw,
                         &ncls_raw, err)))
         goto out;
-    /* baseline: the release's most frequent class for every test row */
-    const keps_column *yc = &rel->cols[ry];
-    size_t *cnt = calloc(yc->nvalues + 1, sizeof *cnt), right = 0;
-    if (!cnt) {
-        st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    if ((st = baseline(rel, (size_t)ry, &te, (size_t)ty, lab_rel, r, err)))
         goto out;
-    }
-    for (size_t i = 0; i < rel->nrows; i++)
-        cnt[yc->codes[i]]++;
-    uint32_t maj = 0;
-    for (uint32_t k = 1; k < yc->nvalues; k++)
-        if (cnt[k] > cnt[maj])
-            maj = k;
-    free(cnt);
-    for (size_t i = 0; i < nte; i++)
-        right += lab_rel[tt->cols[ty].codes[test_rows[i]]] == maj;
-    r->baseline = nte ? (double)right / (double)nte : NAN;
-    r->majority = yc->nvalues ? strdup(yc->values[maj]) : NULL;
     r->has_model = 1;
     r->train_rows = rel->nrows;
     r->original_train_rows = ntr;
@@ -468,7 +597,6 @@ out:
     free(rel_rows);
     free(test_rows);
     free(raw_rows);
-    free(perm);
     free(lab_rel);
     free(lab_raw);
     return st;
@@ -478,6 +606,14 @@ keps_status keps_evaluate(const keps_table *orig, const keps_table *rel, const k
                           keps_eval_result *r, keps_error *err)
 {
     memset(r, 0, sizeof *r);
+    /* an empty release is a release (nothing was published); an empty
+     * original leaves nothing to compare it with */
+    if (orig->nrows == 0)
+        return keps_error_set(err, KEPS_EINPUT, "%s: no records after the header: nothing to compare the release with",
+                              orig->source);
+    keps_status st = check_hierarchies(orig, rel, o, err);
+    if (st)
+        return st;
     r->original_rows = orig->nrows;
     r->release_rows = rel->nrows;
     r->attrs = calloc(rel->ncols + 1, sizeof *r->attrs);
@@ -485,8 +621,10 @@ keps_status keps_evaluate(const keps_table *orig, const keps_table *rel, const k
         return keps_error_set(err, KEPS_ENOMEM, "out of memory");
     for (size_t j = 0; j < rel->ncols; j++) {
         int oc = keps_table_column(orig, rel->cols[j].name);
-        if (oc >= 0)
-            attr_loss(orig, (size_t)oc, rel, j, find_hier(o, rel->cols[j].name), &r->attrs[r->nattrs++]);
+        if (oc < 0)
+            continue;
+        r->attrs[r->nattrs].test_unmatched_share = NAN;
+        attr_loss(orig, (size_t)oc, rel, j, find_hier(o, rel->cols[j].name), &r->attrs[r->nattrs++]);
     }
     if (!o->target)
         return KEPS_OK;
@@ -494,7 +632,7 @@ keps_status keps_evaluate(const keps_table *orig, const keps_table *rel, const k
         keps_eval_result_free(r);
         return keps_error_set(err, KEPS_EJOB, "the release has no rows: nothing to train a classifier on");
     }
-    keps_status st = model(orig, rel, o, r, err);
+    st = model(orig, rel, o, r, err);
     if (st)
         keps_eval_result_free(r);
     return st;

@@ -167,12 +167,128 @@ static void information_loss(void **state)
     keps_hierarchy_free(h);
 }
 
+/* The information_loss data without a hierarchy: the level is unknown
+ * (-1 of -1, generalization NaN), yet the one '*' of 5 cells in v is still
+ * suppressed: 1/5. A column of nothing but '*' is generalized to the top,
+ * not suppressed: 0. */
+static void suppressed_without_hierarchy(void **state)
+{
+    (void)state;
+    keps_table *orig = table_from_csv("v,w\n1,a\n2,a\n3,b\n4,b\n4,c\n");
+    keps_table *rel = table_from_csv("v,w\n[1-3[,a\n[1-3[,a\n[3-5[,b\n[3-5[,b\n*,c\n");
+    keps_eval_options o = {0};
+    keps_eval_result r;
+    assert_int_equal(keps_evaluate(orig, rel, &o, &r, NULL), KEPS_OK);
+    assert_int_equal(r.attrs[0].level, -1);
+    assert_int_equal(r.attrs[0].height, -1);
+    assert_true(isnan(r.attrs[0].generalization));
+    assert_double_near(r.attrs[0].suppressed_share, 0.2, 1e-15);
+    assert_double_near(r.attrs[1].suppressed_share, 0, 0);
+    keps_eval_result_free(&r);
+    keps_table_free(rel);
+    rel = table_from_csv("v,w\n*,a\n*,a\n*,b\n*,b\n*,c\n");
+    assert_int_equal(keps_evaluate(orig, rel, &o, &r, NULL), KEPS_OK);
+    assert_double_near(r.attrs[0].suppressed_share, 0, 0);
+    keps_eval_result_free(&r);
+    keps_table_free(orig);
+    keps_table_free(rel);
+}
+
+/* Hierarchy 1..3 -> [1-3[/[3-5[ -> *, without the leaf 4: the original's
+ * 4 (row 4 = line 5, column 1) is refused as keps_hierarchy_bind refuses
+ * it; with 4 added, a release label [5-7[ (line 3) is at no level. */
+static void hierarchy_values_checked(void **state)
+{
+    (void)state;
+    keps_hierarchy *h3, *h4;
+    assert_int_equal(keps_hierarchy_load(temp_file("1;[1-3[;*\n2;[1-3[;*\n3;[3-5[;*\n"), 0, &h3, NULL), KEPS_OK);
+    assert_int_equal(keps_hierarchy_load(temp_file("1;[1-3[;*\n2;[1-3[;*\n3;[3-5[;*\n4;[3-5[;*\n"), 0, &h4, NULL),
+                     KEPS_OK);
+    keps_table *orig = table_from_csv("v\n1\n2\n3\n4\n");
+    keps_table *rel = table_from_csv("v\n[1-3[\n[5-7[\n[3-5[\n*\n");
+    keps_eval_hier eh = {"v", h3};
+    keps_eval_options o = {.hier = &eh, .nhier = 1};
+    keps_eval_result r;
+    keps_error err = {0};
+    assert_int_equal(keps_evaluate(orig, rel, &o, &r, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "test.csv:5:1: column 'v': value '4' is not in the hierarchy"));
+    eh.h = h4;
+    assert_int_equal(keps_evaluate(orig, rel, &o, &r, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "test.csv:3:1: column 'v': value '[5-7[' is at no level"));
+    eh.column = "u";
+    assert_int_equal(keps_evaluate(orig, rel, &o, &r, &err), KEPS_EINPUT);
+    keps_table_free(orig);
+    keps_table_free(rel);
+    keps_hierarchy_free(h3);
+    keps_hierarchy_free(h4);
+}
+
+/* Splits of 10 rows: llround(0.04 x 10) = 0 test rows, llround(0.96 x 10)
+ * = 10 (no training row): refused with the range 1/10 = 0.1 to 9/10 =
+ * 0.9. llround(0.05 x 10) = 1 (half away from zero): accepted, 1 test
+ * row, 9 training rows. An empty test file and an empty original are
+ * refused too. */
+static void split_sides(void **state)
+{
+    (void)state;
+    char csv[512] = "x,cls\n";
+    for (int i = 0; i < 10; i++)
+        sprintf(csv + strlen(csv), "%d,%s\n", i, i < 5 ? "no" : "yes");
+    keps_table *orig = table_from_csv(csv), *empty = table_from_csv("x,cls\n");
+    keps_rng *rng = keps_rng_new_seeded(3);
+    keps_eval_options o = {.target = "cls", .rng = rng, .split = 0.04};
+    keps_eval_result r;
+    keps_error err = {0};
+    assert_int_equal(keps_evaluate(orig, orig, &o, &r, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "holds out 0 test rows and leaves 10 training rows"));
+    assert_non_null(strstr(err.msg, "from 0.1 (1 test row) to 0.9 (1 training row)"));
+    o.split = 0.96;
+    assert_int_equal(keps_evaluate(orig, orig, &o, &r, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "holds out 10 test rows and leaves 0 training rows"));
+    o.split = 0.05;
+    assert_int_equal(keps_evaluate(orig, orig, &o, &r, &err), KEPS_OK);
+    assert_int_equal(r.test_rows, 1);
+    assert_int_equal(r.original_train_rows, 9);
+    keps_eval_result_free(&r);
+    o.test = empty;
+    assert_int_equal(keps_evaluate(orig, orig, &o, &r, &err), KEPS_EINPUT);
+    o.test = NULL;
+    assert_int_equal(keps_evaluate(empty, orig, &o, &r, &err), KEPS_EINPUT);
+    keps_rng_free(rng);
+    keps_table_free(orig);
+    keps_table_free(empty);
+}
+
+/* Test rows that match no release value. The release labels x "lo" / "hi"
+ * (no interval syntax, no hierarchy), so raw test values of x match
+ * nothing: share 1; color matches in 3 of 4 test rows (green is never
+ * released): share 1/4; the target has no share (NaN). */
+static void test_unmatched(void **state)
+{
+    (void)state;
+    keps_table *orig = table_from_csv("x,color,cls\n1,red,no\n2,blue,no\n8,red,yes\n9,blue,yes\n");
+    keps_table *rel = table_from_csv("x,color,cls\nlo,red,no\nlo,blue,no\nhi,red,yes\nhi,blue,yes\n");
+    keps_table *test = table_from_csv("x,color,cls\n1,red,no\n2,green,no\n8,red,yes\n9,blue,yes\n");
+    keps_eval_options o = {.target = "cls", .test = test};
+    keps_eval_result r;
+    assert_int_equal(keps_evaluate(orig, rel, &o, &r, NULL), KEPS_OK);
+    assert_double_near(r.attrs[0].test_unmatched_share, 1, 0);
+    assert_double_near(r.attrs[1].test_unmatched_share, 0.25, 0);
+    assert_true(isnan(r.attrs[2].test_unmatched_share));
+    keps_eval_result_free(&r);
+    keps_table_free(orig);
+    keps_table_free(rel);
+    keps_table_free(test);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(logreg_intercept_only), cmocka_unit_test(logreg_optimality),
         cmocka_unit_test(separable_release),     cmocka_unit_test(three_classes),
-        cmocka_unit_test(information_loss),
+        cmocka_unit_test(information_loss),      cmocka_unit_test(suppressed_without_hierarchy),
+        cmocka_unit_test(hierarchy_values_checked), cmocka_unit_test(split_sides),
+        cmocka_unit_test(test_unmatched),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

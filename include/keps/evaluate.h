@@ -21,16 +21,30 @@
  * Information loss per attribute (release vs original; releases are
  * shuffled, so nothing here pairs rows):
  *   level, height, generalization: the hierarchy level detected as above
- *     (a column of nothing but "*" is at the top), and level/height (NaN
- *     without a hierarchy);
- *   suppressed_share: share of release cells that are "*" while the
- *     detected level is below the top (suppressed records);
+ *     (a column of nothing but "*" is at the top), and level/height. Without
+ *     a hierarchy the level is unknown: level = height = -1, generalization
+ *     NaN. With one, level -1 means the release mixes values of several
+ *     levels (not a full-domain generalization);
+ *   suppressed_share: share of release cells that are "*" unless the
+ *     column is at the top (with a hierarchy: the detected level; without
+ *     one: every cell "*"), so suppressed records count with or without a
+ *     hierarchy;
  *   non_original_share: share of release cells whose value never occurs in
  *     the original column (generalized or suppressed);
  *   distinct_ratio: distinct values in the release / distinct values in the
  *     original (1: as fine as the original; 1/|dom|: one value left);
  *   prec: ARX precision of the column, ((n - S) l/h + S) / n over the
- *     release's n rows with S suppressed (NaN without a hierarchy). */
+ *     release's n rows with S suppressed (NaN without a hierarchy);
+ *   test_unmatched_share: share of the test rows whose value of this
+ *     categorical feature matches no release value even after the
+ *     generalization above (the classifier sees nothing of it); 0 for a
+ *     numeric feature, NaN for a column that is no feature.
+ *
+ * Errors (KEPS_EINPUT): an original without records; a hierarchy whose
+ * column the original lacks, that lacks a value of the original or test
+ * column (the message names the cell, as keps_hierarchy_bind does), or
+ * that holds a release value at no level; a split or test file that leaves
+ * no test or no training row. */
 #ifndef KEPS_EVALUATE_H
 #define KEPS_EVALUATE_H
 
@@ -66,8 +80,9 @@ typedef struct keps_eval_options {
 typedef struct keps_eval_attr {
     const char *name;            /* the release's column name */
     int numeric;                 /* used as a numeric feature */
-    int level, height;           /* -1 without a hierarchy */
+    int level, height;           /* both -1 without a hierarchy; level -1: mixed levels */
     double generalization, suppressed_share, non_original_share, distinct_ratio, prec;
+    double test_unmatched_share; /* NaN: not a feature (or no --target) */
 } keps_eval_attr;
 
 typedef struct keps_eval_result {

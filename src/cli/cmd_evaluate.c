@@ -20,11 +20,13 @@ static const cli_opt opt_test = {"test", 0, "FILE", 0,
                                  "--test adult_test.csv"};
 static const cli_opt opt_split = {"split", 0, "FRACTION", 0,
                                   "without --test: share of the original rows held out for testing (default 0.2; "
-                                  "those rows may be in the release too, so prefer --test)",
+                                  "it must leave at least 1 test and 1 training row; those rows may be in the "
+                                  "release too, so prefer --test)",
                                   "--split 0.3"};
 static const cli_opt opt_hierarchy = {"hierarchy", 0, "NAME:FILE", CLI_REPEAT,
                                       "ARX hierarchy of a column: detects the release's generalization level, maps "
-                                      "test values to it and reports level/height",
+                                      "test values to it and reports level/height (without it the level is "
+                                      "unknown); every original value must be a leaf of it",
                                       "--hierarchy age:data/adult/adult_hierarchy_age.csv"};
 static const cli_opt opt_ignore = {"ignore", 0, "NAME", CLI_REPEAT, "column left out of the classifier's features",
                                    "--ignore native-country"};
@@ -44,15 +46,22 @@ static void report_attrs(keps_json *j, const keps_eval_result *r)
         const keps_eval_attr *x = &r->attrs[a];
         keps_json_object(j, x->name);
         keps_json_str(j, "type", x->numeric ? "numeric" : "categorical");
-        if (x->level >= 0) {
+        /* null: unknown without a hierarchy (height null too), or mixed levels */
+        if (x->level >= 0)
             keps_json_int(j, "level", x->level);
+        else
+            keps_json_null(j, "level");
+        if (x->height >= 0)
             keps_json_int(j, "height", x->height);
-        }
+        else
+            keps_json_null(j, "height");
         keps_json_num(j, "generalization", x->generalization);
         keps_json_num(j, "prec", x->prec);
         keps_json_num(j, "suppressed_share", x->suppressed_share);
         keps_json_num(j, "non_original_share", x->non_original_share);
         keps_json_num(j, "distinct_ratio", x->distinct_ratio);
+        if (!isnan(x->test_unmatched_share))
+            keps_json_num(j, "test_unmatched_share", x->test_unmatched_share);
         keps_json_end(j);
     }
     keps_json_end(j);
@@ -73,6 +82,66 @@ static void report_model(keps_json *j, const keps_eval_result *r, const char *ta
     keps_json_int(j, "features", (long long)r->nfeatures);
     keps_json_int(j, "classes", (long long)r->nclasses);
     keps_json_end(j);
+}
+
+/* "3/4"; "unknown" without a hierarchy; "mixed/4" when the release's values
+ * come from several levels. */
+static const char *level_text(const keps_eval_attr *a, char *buf, size_t len)
+{
+    if (a->height < 0)
+        return "unknown";
+    if (a->level < 0)
+        snprintf(buf, len, "mixed/%d", a->height);
+    else
+        snprintf(buf, len, "%d/%d", a->level, a->height);
+    return buf;
+}
+
+/* The per-attribute lines of the text summary, and a note on the levels
+ * that are not plain numbers. */
+static size_t text_attrs(const keps_eval_result *r, char *text, size_t len, size_t size)
+{
+    int unknown = 0, mixed = 0;
+    for (size_t a = 0; a < r->nattrs && len < size; a++) {
+        const keps_eval_attr *x = &r->attrs[a];
+        char lv[32];
+        unknown |= x->height < 0;
+        mixed |= x->height >= 0 && x->level < 0;
+        len += (size_t)snprintf(text + len, size - len,
+                                "  %-20s level %-7s  non-original %.3f  suppressed %.3f  distinct ratio %.3f\n",
+                                x->name, level_text(x, lv, sizeof lv), x->non_original_share, x->suppressed_share,
+                                x->distinct_ratio);
+    }
+    if (unknown && len < size)
+        len += (size_t)snprintf(text + len, size - len,
+                                "level unknown: no --hierarchy for the column (--hierarchy NAME:FILE detects it)\n");
+    if (mixed && len < size)
+        len += (size_t)snprintf(text + len, size - len,
+                                "level mixed: the release holds values of several hierarchy levels\n");
+    return len;
+}
+
+/* A release model no better than the majority class, while test values of
+ * columns without a hierarchy matched nothing in the release: say why. */
+static void warn_unmatched(const cli_ctx *c, const keps_eval_result *r)
+{
+    char cols[1024] = "";
+    size_t len = 0;
+    if (c->quiet || !r->has_model || r->accuracy != r->baseline)
+        return;
+    for (size_t a = 0; a < r->nattrs && len < sizeof cols; a++) {
+        const keps_eval_attr *x = &r->attrs[a];
+        if (x->height < 0 && x->test_unmatched_share > 0) /* NaN (not a feature) fails too */
+            len += (size_t)snprintf(cols + len, sizeof cols - len, "%s%s (%.3g%%)", len ? ", " : "", x->name,
+                                    100 * x->test_unmatched_share);
+    }
+    if (len)
+        fprintf(stderr,
+                "keps %s: warning: the accuracy equals the majority baseline, and test rows hold original "
+                "values that match no release value (share of the test rows): %s; without a hierarchy they "
+                "cannot be generalized the way the release is, so the classifier sees nothing of them: pass "
+                "--hierarchy NAME:FILE for these columns\n",
+                c->cmd->name, cols);
 }
 
 /* Loads --hierarchy NAME:FILE values; returns 0 or an exit code. */
@@ -167,11 +236,8 @@ static int run(cli_ctx *c)
                                 "%zu rows), majority baseline %.4f ('%s'), %zu test rows\n",
                                 r.accuracy, r.train_rows, r.accuracy_original, r.original_train_rows, r.baseline,
                                 r.majority ? r.majority : "", r.test_rows);
-    for (size_t a = 0; a < r.nattrs && len < sizeof text; a++)
-        len += (size_t)snprintf(text + len, sizeof text - len,
-                                "  %-20s level %2d/%-2d  non-original %.3f  suppressed %.3f  distinct ratio %.3f\n",
-                                r.attrs[a].name, r.attrs[a].level, r.attrs[a].height, r.attrs[a].non_original_share,
-                                r.attrs[a].suppressed_share, r.attrs[a].distinct_ratio);
+    text_attrs(&r, text, len, sizeof text);
+    warn_unmatched(c, &r);
     rc = cli_emit_report(c, &j, text);
     keps_json_free(&j);
 out:
@@ -187,8 +253,9 @@ const cli_cmd cmd_evaluate = {
     "evaluate",
     "information loss and classifier accuracy of a release",
     "evaluate --original FILE --release FILE [--target COL --test FILE | --split FRACTION] [options]",
-    "Compares a release with the original data. Per attribute: the generalization level (with --hierarchy), the "
-    "share of cells that are generalized or suppressed, and the ratio of distinct values. With --target: trains an "
+    "Compares a release with the original data. Per attribute: the generalization level (with --hierarchy; "
+    "'unknown' without one), the share of cells that are generalized or suppressed ('*' cells count as suppressed "
+    "unless the whole column is '*'), and the ratio of distinct values. With --target: trains an "
     "L2-regularized logistic regression (one-hot for categorical columns, generalized values included; "
     "standardized numeric columns; one-vs-rest for more than two classes) on the release and on the original "
     "training rows, tests both on held-out original rows generalized the way the release is, and reports both "

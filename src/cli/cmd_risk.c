@@ -88,6 +88,26 @@ static int resolve(cli_ctx *c, const keps_table *t, const names *nm, size_t *col
     return 0;
 }
 
+/* The named columns of t as a row-major matrix. A missing cell is refused
+ * with what record linkage needs (keps_mdav_matrix would blame
+ * microaggregation). */
+static keps_status numbers(keps_table *t, const size_t *cols, size_t m, double **x, keps_error *err)
+{
+    *x = NULL;
+    for (size_t j = 0; j < m; j++) {
+        const keps_column *c = &t->cols[cols[j]];
+        if (c->missing != KEPS_NONE && c->missing_count > 0)
+            return keps_table_cell_error(err, t, cols[j], c->first_row[c->missing],
+                                         "missing value (the missing token '%s'); record linkage measures "
+                                         "distances between rows, so every compared cell needs a number: compare "
+                                         "complete numeric columns only (--columns NAME; the default is the --qi "
+                                         "columns, else every column both files share), or remove or impute the "
+                                         "row",
+                                         t->missing_token);
+    }
+    return keps_mdav_matrix(t, cols, m, x, err);
+}
+
 /* Record linkage over the named columns. Returns 0 with *rl set, 0 with
  * *skipped set when the release is not numeric and the columns were not
  * asked for explicitly, or an exit code. */
@@ -102,11 +122,13 @@ static int linkage(cli_ctx *c, keps_table *o, keps_table *r, const names *nm, in
     if (!rc)
         rc = resolve(c, r, nm, cr);
     keps_error err = {0};
-    if (!rc && (keps_mdav_matrix(o, co, nm->n, &xo, &err) || keps_mdav_matrix(r, cr, nm->n, &xr, &err))) {
+    *rl = 0; /* stays 0 for an empty release: no released record, none to link */
+    if (!rc && r->nrows > 0 && (numbers(o, co, nm->n, &xo, &err) || numbers(r, cr, nm->n, &xr, &err))) {
         if (explicit_cols)
             rc = cli_fail(c, &err);
         else
-            snprintf(skipped, skiplen, "needs numeric columns (name them with --columns): %s", err.msg);
+            snprintf(skipped, skiplen, "needs numeric columns without missing cells (name them with --columns): %s",
+                     err.msg);
         free(xr);
         xr = NULL;
     }
@@ -167,7 +189,8 @@ static int report(cli_ctx *c, const keps_table *r, const names *rlcols, double r
     keps_json_end(&j);
     char text[1600];
     int n = skipped[0] ? snprintf(text, sizeof text, "record linkage: not computed (%s)\n", skipped)
-                       : snprintf(text, sizeof text, "record linkage: %.4f%%\n", 100 * rl);
+                       : snprintf(text, sizeof text, "record linkage: %.4f%%%s\n", 100 * rl,
+                                  r->nrows ? "" : " (the release has no records to link)");
     snprintf(text + n, sizeof text - (size_t)n,
              "prosecutor risk: max %.4g, average %.4g over %zu classes of %zu records; records in classes < 2: "
              "%.4g%%, < 5: %.4g%%, < 10: %.4g%%; %zu suppressed rows (every QI '*') %s\n",
@@ -188,6 +211,11 @@ static int run(cli_ctx *c)
     int rc = cli_load_table(c, cli_str(c, "original"), &o);
     if (!rc)
         rc = cli_load_table(c, cli_str(c, "release"), &r);
+    /* an empty release is a release (risk 0); an empty original is not
+     * what any release was made from */
+    if (!rc && o->nrows == 0)
+        rc = cli_usage_error(c, "%s: no records after the header: give the original the release was made from",
+                             o->source);
     char **cv;
     size_t ncv = cli_list(c, "columns", &cv);
     if (!rc && qi_names(c, &qi))
@@ -245,7 +273,8 @@ const cli_cmd cmd_risk = {
     "sd; for each original record, G = the released records nearest to it (Euclidean); it counts 1/|G| if its "
     "own release is in G. record_linkage is the mean over records, a fraction in [0, 1] "
     "(record_linkage_percent = 100 x). Row i of the release must be the release of original row i: write it "
-    "with --keep-order and do not remove rows (differing row counts are an error). A release that is not "
+    "with --keep-order and do not remove rows (differing row counts are an error). An empty release (header "
+    "only) has no record to link: every risk is 0; an original without records is an error. A release that is not "
     "numeric (generalized ranges) gets record_linkage null unless --columns demands it. Prosecutor risk: "
     "equivalence classes = identical released values on the --qi columns (default: the linkage columns); "
     "prosecutor_max / prosecutor_avg = max / mean over records of 1/|class|, plus the share of records in "
