@@ -47,4 +47,21 @@ t "a hex cell: exit 2, the decimal it means (2^-3)" "[ $? -eq 2 ] && grep -q \"h
 run noise --mechanism laplace --epsilon 0x1p-3 --sensitivity 1 --value 0 -n 1
 t "--epsilon 0x1p-3: exit 2, says hexadecimal" "[ $? -eq 2 ] && grep -q \"epsilon '0x1p-3': hexadecimal numbers are not accepted\" $d/stderr"
 
+# 3./4. randomized response. 2 categories, eps = 710: p = 1/(1 + 2e^-710/(1 -
+# e^-710)) rounds to 1 (epsilon infinite), so p is the next double down,
+# 1 - 2^-53 = 0.9999999999999999 (epsilon 54 ln 2 = 37.43 <= 710); the
+# defect computed inf/inf = NaN.
+printf 's\na\nb\na\nb\na\nb\n' >"$d/rr.csv"
+for e in 710 1e300; do
+    run rr --mechanism ldp -i "$d/rr.csv" -o "$d/o.csv" --sensitive s --epsilon $e --report "$d/r.json" --quiet
+    t "rr --epsilon $e: exit 0, p = 1 - 2^-53" "[ $? -eq 0 ] && grep -q '\"p\":0.9999999999999999[,}]' $d/r.json"
+done
+# --t inf keeps every value, as --pt 1 and -p 1 do: each warns, even with --quiet
+for how in "tclose --t inf" "tclose --pt 1" "both --pt 1 -p 0.5"; do
+    run rr --mechanism $how -i "$d/rr.csv" -o "$d/o.csv" --sensitive s --quiet
+    t "rr $how: exit 0 and warns p_t = 1" "[ $? -eq 0 ] && grep -q 'warning: the RR-t stage keeps every value (p_t = 1)' $d/stderr"
+done
+run rr --mechanism tclose --t 2 -i "$d/rr.csv" -o "$d/o.csv" --sensitive s --quiet
+t "rr --t 2: no p_t = 1 warning" "[ $? -eq 0 ] && ! grep -q 'p_t = 1' $d/stderr"
+
 finish numeric
