@@ -179,8 +179,9 @@ int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, lo
     if (!s)
         return 0;
     char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < lo || v > hi) {
+    errno = 0;
+    long v = strtol(s, &end, 10); /* clamps on overflow: ERANGE says so */
+    if (end == s || *end || errno == ERANGE || v < lo || v > hi) {
         cli_usage_error(c, "%s--%s '%s': expected a whole number in [%ld, %ld]", origin_of(c, name), name, s, lo,
                         hi);
         return -1;

@@ -47,6 +47,25 @@ t "a hex cell: exit 2, the decimal it means (2^-3)" "[ $? -eq 2 ] && grep -q \"h
 run noise --mechanism laplace --epsilon 0x1p-3 --sensitivity 1 --value 0 -n 1
 t "--epsilon 0x1p-3: exit 2, says hexadecimal" "[ $? -eq 2 ] && grep -q \"epsilon '0x1p-3': hexadecimal numbers are not accepted\" $d/stderr"
 
+# 6. -k: one range, [1, 1e9], everywhere; the defect clamped 1e20 to
+# 2^63 - 1 for mondrian and mdav (exit 1).
+Q="--qi age:$A/adult_hierarchy_age.csv --others keep"
+head -301 "$A/adult.csv" >"$d/a300.csv"
+big=99999999999999999999
+for cmd in "anonymize --algorithm mondrian --qi age --others keep" \
+    "anonymize --algorithm mdav --columns age --others keep" "anonymize --algorithm ola $Q" "safela --beta 0.5 $Q"; do
+    run $cmd -i "$d/a300.csv" -o "$d/o.csv" -k $big
+    t "$cmd -k 1e20: exit 2, no output" "[ $? -eq 2 ] && [ ! -e $d/o.csv ] && grep -q 'expected a whole number in \[1, 1000000000\]' $d/stderr"
+done
+run kepsilon --algorithm mondrian -i "$d/ov2.csv" -o "$d/o.csv" --qi g --noisy x -k 1000000001 --epsilon 1
+t "kepsilon -k 1e9+1: exit 2" "[ $? -eq 2 ] && grep -q 'in \[1, 1000000000\]' $d/stderr"
+run dpmicro -i "$d/n.csv" -o "$d/o.csv" --qi x -k 1000000001 --epsilon 1
+t "dpmicro -k 1e9+1: exit 2" "[ $? -eq 2 ] && grep -q 'in \[1, 1000000000\]' $d/stderr"
+run verify -i "$d/a300.csv" --qi age -k 1000000001
+t "verify -k 1e9+1: exit 2" "[ $? -eq 2 ] && grep -q 'in \[1, 1000000000\]' $d/stderr"
+run anonymize --algorithm mondrian --qi age -i "$d/a300.csv" -o "$d/o.csv" --others keep -k 1000000000
+t "-k 1e9 is in range: mondrian says k exceeds the records (exit 1)" "[ $? -eq 1 ]"
+
 # 3./4. randomized response. 2 categories, eps = 710: p = 1/(1 + 2e^-710/(1 -
 # e^-710)) rounds to 1 (epsilon infinite), so p is the next double down,
 # 1 - 2^-53 = 0.9999999999999999 (epsilon 54 ln 2 = 37.43 <= 710); the
@@ -64,4 +83,22 @@ done
 run rr --mechanism tclose --t 2 -i "$d/rr.csv" -o "$d/o.csv" --sensitive s --quiet
 t "rr --t 2: no p_t = 1 warning" "[ $? -eq 0 ] && ! grep -q 'p_t = 1' $d/stderr"
 
+# 5. safela --epsilon-prime and --penalty: one range, its check, its message
+for v in 0 -1 inf 1e301; do
+    for opt in epsilon-prime penalty; do
+        run safela -i "$d/a300.csv" -o "$d/o.csv" $Q -k 5 --beta 0.5 --$opt $v
+        t "safela --$opt $v: exit 2, the range" "[ $? -eq 2 ] && grep -q \"$opt '$v': expected a number in \[1e-300, 1e+300\]\" $d/stderr"
+    done
+done
+
+# 7. k above the sample size: every sampled row suppressed, exit 0 with a
+# warning (even with --quiet); the accounting stays exact: released 0,
+# suppressed = sample, input 300 = suppressed + unsampled, output = suppressed.
+run safela -i "$d/a300.csv" -o "$d/o.csv" $Q -k 100000 --beta 0.5 --report "$d/r.json" --quiet
+t "safela -k 100000: exit 0 and warns" "[ $? -eq 0 ] && grep -q 'warning: k = 100000 exceeds the sample size' $d/stderr"
+num() { grep -o "\"$1\":[0-9]*" "$d/r.json" | cut -d: -f2; }
+t "safela -k 100000: nothing released, accounting exact" \
+  "[ \$(num released_rows) -eq 0 ] && [ \$(num suppressed_rows) -eq \$(num sample_size) ] && [ \$((\$(num suppressed_rows) + \$(num unsampled_rows))) -eq 300 ] && [ \$(num output_rows) -eq \$(num suppressed_rows) ] && [ \$((\$(wc -l <$d/o.csv) - 1)) -eq \$(num output_rows) ]"
+run safela -i "$d/a300.csv" -o "$d/o.csv" $Q -k 5 --beta 0.5 --quiet
+t "safela -k 5: no such warning" "[ $? -eq 0 ] && ! grep -q 'no row is released' $d/stderr"
 finish numeric
