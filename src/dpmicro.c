@@ -7,6 +7,7 @@
 
 #include "keps/mdav.h"
 #include "keps/noise.h"
+#include "keps/release.h"
 #include "keps/risk.h"
 
 double keps_dpmicro_scales(keps_dpm_mode mode, size_t n, size_t m, size_t k, double epsilon, const double *lo,
@@ -221,6 +222,9 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
     }
     if (!st)
         st = run_mode(y, n, m, p, rng, r, err);
+    /* clamping keeps noisy centroids finite; this stays in case it ever does not */
+    if (!st)
+        st = keps_release_check_finite(r->out, n * m, "DP microaggregation output", err);
     free(y);
     if (st) {
         keps_dpmicro_result_free(r);

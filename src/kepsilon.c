@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "keps/noise.h"
+#include "keps/release.h"
 
 typedef struct {
     uint64_t key;
@@ -441,6 +442,11 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
             if (b > 0)
                 r->noisy[j * n + i] = keps_laplace(rng, x[j * n + i], b);
         }
+    }
+    /* a finite scale near DBL_MAX can still draw noise that overflows */
+    if ((st = keps_release_check_finite(r->noisy, n * m, "(k,epsilon)-anonymity noisy values", err))) {
+        keps_kepsilon_result_free(r);
+        return st;
     }
     compute_errors(r, x, NULL);
     r->linked = keps_kepsilon_linked(r->cls, n, nc, x, r->noisy, m, r->scale);

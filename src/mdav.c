@@ -14,6 +14,7 @@
  * thread count, the scheduling or the swap-removal order. */
 #include "keps/mdav.h"
 #include "keps/progress.h"
+#include "keps/release.h"
 
 #include "dist.h"
 
@@ -574,8 +575,10 @@ static inline double zval(double x, double mean, double sd)
     return sd > 0 ? (x - mean) / sd : 0.0;
 }
 
-/* Sizes, centroids and both SSEs from the group ids. */
-static void finish(const double *x, keps_mdav_result *out)
+/* Sizes, centroids and both SSEs from the group ids. A centroid that
+ * overflowed (a library caller's values near DBL_MAX; the CLI bounds its
+ * input by KEPS_NUM_MAX) is an error rather than an "inf" in a release. */
+static keps_status finish(const double *x, keps_mdav_result *out, keps_error *err)
 {
     size_t n = out->n, m = out->m;
     memset(out->size, 0, out->ngroups * sizeof *out->size);
@@ -603,6 +606,10 @@ static void finish(const double *x, keps_mdav_result *out)
     }
     out->sse = sse;
     out->sse_standardized = ssz;
+    keps_status st = keps_release_check_finite(out->centroid, out->ngroups * m, "microaggregation centroids", err);
+    if (st)
+        keps_mdav_result_free(out);
+    return st;
 }
 
 static keps_status run_alloc(mdav_run *r, const double *x, keps_mdav_result *out)
@@ -702,8 +709,7 @@ keps_status keps_mdav(const double *x, size_t n, size_t m, size_t k, keps_mdav_r
         for (size_t i = 0; i < n; i++)
             out->group[i] = (uint32_t)i;
         out->ngroups = n;
-        finish(x, out);
-        return KEPS_OK;
+        return finish(x, out, err);
     }
     mdav_run r;
     memset(&r, 0, sizeof r);
@@ -717,8 +723,7 @@ keps_status keps_mdav(const double *x, size_t n, size_t m, size_t k, keps_mdav_r
     pool_stop(&r.pl);
     out->ngroups = r.ngroups;
     run_free(&r);
-    finish(x, out);
-    return KEPS_OK;
+    return finish(x, out, err);
 }
 
 /* ---- insensitive MDAV ---- */
@@ -796,8 +801,7 @@ keps_status keps_mdav_insensitive(const double *x, size_t n, size_t m, size_t k,
     out->ngroups = ng;
     free(ord);
     free(base);
-    finish(x, out);
-    return KEPS_OK;
+    return finish(x, out, err);
 }
 
 void keps_mdav_result_free(keps_mdav_result *r)

@@ -39,11 +39,26 @@ keps_status keps_release_build(const keps_schema *s, keps_release_cell_fn cell, 
 
 int keps_format_number(char *buf, size_t len, double v)
 {
+    if (!isfinite(v)) {
+        snprintf(buf, len, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+        return -1;
+    }
     int n = 0;
     for (int prec = 15; prec <= 17; prec++) {
         n = snprintf(buf, len, "%.*g", prec, v);
-        if (!isfinite(v) || (size_t)n >= len || strtod(buf, NULL) == v)
+        if ((size_t)n >= len || strtod(buf, NULL) == v)
             break;
     }
     return n;
+}
+
+keps_status keps_release_check_finite(const double *v, size_t n, const char *what, keps_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return keps_error_set(err, KEPS_EJOB,
+                                  "%s: value %zu came out as %g; keps never releases a number that is not finite "
+                                  "(an overflow: rescale the data or use a larger epsilon)",
+                                  what, i + 1, v[i]);
+    return KEPS_OK;
 }

@@ -120,8 +120,10 @@ double keps_rr_ldp_p(double eps, size_t n)
         return 1.0;
     if (!(eps > 0.0))
         return 0.0;
-    double em1 = expm1(eps);
-    double p = em1 / (em1 + (double)n);
+    /* p = (e^eps - 1)/(e^eps - 1 + n), divided through by e^eps: e^eps
+     * overflows from eps = 710 on, e^-eps only underflows towards p = 1 */
+    double keep = -expm1(-eps), q = exp(-eps);
+    double p = keep / (keep + (double)n * q);
     while (p > 0.0 && keps_rr_ldp_epsilon(p, n) > eps) /* rounding: never promise more than eps */
         p = nextafter(p, 0.0);
     return p;
@@ -173,11 +175,25 @@ double keps_rr_t_p(double t, const double *freq, size_t n)
 
 /* ------------------------------------------------------------ implications */
 
+/* ln of keps_rr_ldp_to_kt: ln((k + (N-k) e^eps)/N) taken apart as
+ * eps + ln((N-k)/N) + ln(1 + k e^-eps/(N-k)), finite whenever eps is,
+ * though e^eps overflows from eps = 710 on. */
+static double ldp_to_kt_log(double eps, size_t k, size_t N)
+{
+    if (k >= N)
+        return 0.0;
+    double t = ((double)k + (double)(N - k) * exp(eps)) / (double)N;
+    if (isfinite(t))
+        return log(t);
+    return eps + log((double)(N - k) / (double)N) + log1p((double)k * exp(-eps) / (double)(N - k));
+}
+
 double keps_rr_ldp_to_kt(double eps, size_t k, size_t N)
 {
     if (k >= N)
         return 1.0;
-    return ((double)k + (double)(N - k) * exp(eps)) / (double)N;
+    double t = ((double)k + (double)(N - k) * exp(eps)) / (double)N;
+    return isfinite(t) || isinf(eps) ? t : exp(ldp_to_kt_log(eps, k, N)); /* inf only if t > DBL_MAX */
 }
 
 double keps_rr_kt_to_ldp_needed(double t, size_t k, size_t N)
@@ -187,6 +203,8 @@ double keps_rr_kt_to_ldp_needed(double t, size_t k, size_t N)
     if (!(t >= 1.0))
         return NAN;
     double eps = log(((double)N * t - (double)k) / (double)(N - k));
+    if (isinf(eps)) /* N t overflowed: k/(N t) < 1e-290 is negligible */
+        eps = log(t) + log((double)N / (double)(N - k));
     if (eps < 0.0)
         eps = 0.0;
     while (eps > 0.0 && keps_rr_ldp_to_kt(eps, k, N) > t)
@@ -247,8 +265,8 @@ static keps_status from_ldp(double eps, keps_pmodel to, long to_k, long N, keps_
         return st;
     if (to == KEPS_PM_KDP) {
         /* eps-LDP => (N-k, t)-closeness (Theorem 3) <=> (k, ln t)-DP (Theorem 4.1) */
-        double t = keps_rr_ldp_to_kt(eps, (size_t)(N - to_k), (size_t)N);
-        set_out(o, to, log(t), to_k, "Theorem 3 then Theorem 4.1",
+        double lt = ldp_to_kt_log(eps, (size_t)(N - to_k), (size_t)N); /* ln t, finite even if t is not */
+        set_out(o, to, lt, to_k, "Theorem 3 then Theorem 4.1",
                 "eps-LDP gives (N-k, t)-closeness with t = (N-k + k e^eps)/N, which is (k, ln t)-DP");
         return KEPS_OK;
     }
@@ -288,8 +306,10 @@ static keps_status from_tclose(double t, long k, keps_pmodel to, long to_k, keps
 }
 
 /* (k, t)-closeness at k to model `to`. Shared by from kt and from kdp (which
- * is (N-k, e^eps)-closeness by Theorem 4.1). */
-static keps_status from_kt(double t, long k, keps_pmodel to, long to_k, long N, keps_implication *o,
+ * is (N-k, e^eps)-closeness by Theorem 4.1). lt = ln t, passed beside t
+ * because from kdp t = e^eps overflows from eps = 710 on while the
+ * epsilons derived from it (2 ln t, ln t) are finite. */
+static keps_status from_kt(double t, double lt, long k, keps_pmodel to, long to_k, long N, keps_implication *o,
                            keps_error *err, int via_kdp)
 {
     const char *pre = via_kdp ? "Theorem 4.1, then " : "";
@@ -305,7 +325,7 @@ static keps_status from_kt(double t, long k, keps_pmodel to, long to_k, long N, 
                                           : "(k,t)-closeness at k = ",
                                   k, via_kdp ? "; only k_DP = N-1 gives (1,t)" : "");
         snprintf(rule, sizeof rule, "%sTheorem 2", pre);
-        set_out(o, to, 2.0 * log(t), 0, rule, "(1,t)-closeness bounds every record within [mu/t, t mu]: e^eps = t^2");
+        set_out(o, to, 2.0 * lt, 0, rule, "(1,t)-closeness bounds every record within [mu/t, t mu]: e^eps = t^2");
         return KEPS_OK;
     }
     if (to == KEPS_PM_TCLOSE || to == KEPS_PM_KT) {
@@ -333,7 +353,7 @@ static keps_status from_kt(double t, long k, keps_pmodel to, long to_k, long N, 
                               "(k,t)-closeness does not bound (Lemma 2.2)",
                               k, kd, N - k, kd, N - kd, k);
     snprintf(rule, sizeof rule, "%s%s", pre, kd == N - k ? "Theorem 4.1" : "Theorem 4.1 and Lemma 3.1");
-    set_out(o, to, log(t), kd, rule, "(k_t,t)-closeness <=> (N-k_t, ln t)-DP; smaller k_DP follows (Lemma 3.1)");
+    set_out(o, to, lt, kd, rule, "(k_t,t)-closeness <=> (N-k_t, ln t)-DP; smaller k_DP follows (Lemma 3.1)");
     return KEPS_OK;
 }
 
@@ -356,7 +376,7 @@ keps_status keps_rr_implies(const keps_plevel *from, keps_pmodel to, long to_k, 
                                       : keps_error_set(err, KEPS_EINPUT, "(k,t)-closeness needs its k >= 1 (-k)");
         if (!st && N > 0 && from->k > N - 1)
             st = keps_error_set(err, KEPS_EINPUT, "(k,t)-closeness needs k <= N-1 = %ld", N - 1);
-        return st ? st : from_kt(lv, from->k, to, to_k, N, out, err, 0);
+        return st ? st : from_kt(lv, log(lv), from->k, to, to_k, N, out, err, 0);
     }
     case KEPS_PM_KDP: {
         keps_status st = need_records(N, from->k, "source", err);
@@ -373,7 +393,7 @@ keps_status keps_rr_implies(const keps_plevel *from, keps_pmodel to, long to_k, 
                     "removing fewer records changes the distribution less");
             return KEPS_OK;
         }
-        return from_kt(exp(lv), N - from->k, to, to_k, N, out, err, 1);
+        return from_kt(exp(lv), lv, N - from->k, to, to_k, N, out, err, 1);
     }
     }
     return keps_error_set(err, KEPS_EINPUT, "unknown privacy model");

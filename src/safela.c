@@ -336,10 +336,12 @@ static keps_status check_params(const keps_schema *s, const keps_safela_params *
                               "--beta %s: the sampling probability must be strictly between 0 and 1 (beta = 1 gives "
                               "epsilon = infinity)",
                               p->beta);
-    if (!(p->epsilon_prime > 0))
-        return keps_error_set(err, KEPS_EINPUT, "--epsilon-prime must be > 0");
-    if (!(p->penalty > 0))
-        return keps_error_set(err, KEPS_EINPUT, "--penalty must be > 0");
+    /* the exponential mechanism needs both finite: inf would weigh every
+     * node but the best by exp(-inf) (and f = inf makes du infinite) */
+    if (!(p->epsilon_prime > 0) || !isfinite(p->epsilon_prime))
+        return keps_error_set(err, KEPS_EINPUT, "--epsilon-prime %g: expected a finite number > 0", p->epsilon_prime);
+    if (!(p->penalty > 0) || !isfinite(p->penalty))
+        return keps_error_set(err, KEPS_EINPUT, "--penalty %g: expected a finite number > 0", p->penalty);
     if (s->nqi == 0)
         return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier: give --qi NAME:HIERARCHY.csv");
     return KEPS_OK;

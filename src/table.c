@@ -239,6 +239,44 @@ keps_status keps_table_cell_error(keps_error *err, const keps_table *t, size_t c
                          t->cols[col].name, msg);
 }
 
+keps_num_status keps_parse_number(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    int overflow = errno == ERANGE && isinf(x); /* ERANGE on underflow is fine */
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (end == s || *end != '\0')
+        return KEPS_NUM_SYNTAX;
+    *out = x;
+    if (!isfinite(x) && !overflow)
+        return KEPS_NUM_SYNTAX; /* "inf", "nan" (also "nan(0x1)") */
+    /* strtod also reads hexadecimal ("0x1A"); only hex spellings hold an x */
+    if (strpbrk(s, "xX"))
+        return KEPS_NUM_HEX;
+    return overflow || fabs(x) > KEPS_NUM_MAX ? KEPS_NUM_RANGE : KEPS_NUM_OK;
+}
+
+static keps_status bad_number(keps_error *err, const keps_table *t, size_t col, uint32_t v, keps_num_status ns,
+                              double x)
+{
+    const keps_column *c = &t->cols[col];
+    const char *s = c->values[v];
+    if (ns == KEPS_NUM_HEX)
+        return keps_table_cell_error(err, t, col, c->first_row[v],
+                                     "'%s' is hexadecimal; numbers in data files are decimal (write %.17g)", s, x);
+    if (ns == KEPS_NUM_RANGE)
+        return keps_table_cell_error(err, t, col, c->first_row[v],
+                                     "'%s' is too large: keps accepts numbers of magnitude up to %g, so that its "
+                                     "sums, squares and noise stay finite; rescale the column",
+                                     s, KEPS_NUM_MAX);
+    return keps_table_cell_error(err, t, col, c->first_row[v],
+                                 "'%s' is not a number; a numeric column needs a finite number "
+                                 "or the missing token '%s' in every cell",
+                                 s, t->missing_token);
+}
+
 keps_status keps_table_numeric(keps_table *t, size_t col, keps_error *err)
 {
     keps_column *c = &t->cols[col];
@@ -252,19 +290,11 @@ keps_status keps_table_numeric(keps_table *t, size_t col, keps_error *err)
             num[v] = NAN;
             continue;
         }
-        const char *s = c->values[v];
-        char *end;
-        errno = 0;
-        double x = strtod(s, &end);
-        while (*end == ' ' || *end == '\t')
-            end++;
-        /* strtod also reads hexadecimal ("0x1A"); data files mean decimal. */
-        if (end == s || *end != '\0' || errno == ERANGE || !isfinite(x) || strpbrk(s, "xX")) {
+        double x = NAN;
+        keps_num_status ns = keps_parse_number(c->values[v], &x);
+        if (ns != KEPS_NUM_OK) {
             free(num);
-            return keps_table_cell_error(err, t, col, c->first_row[v],
-                                         "'%s' is not a number; a numeric column needs a finite number "
-                                         "or the missing token '%s' in every cell",
-                                         s, t->missing_token);
+            return bad_number(err, t, col, v, ns, x);
         }
         num[v] = x;
     }

@@ -317,6 +317,41 @@ static void test_scale_overflow_is_an_error(void **state)
     keps_rng_free(rng);
 }
 
+/* A finite scale can still draw noise past DBL_MAX: class {1.7e308, 1, 2}
+ * spans 1.7e308, so b = 1.7e308 at epsilon 1. The record at 1.7e308 leaves
+ * the doubles when its noise exceeds DBL_MAX - 1.7e308 = 9.7e306, which
+ * Laplace(b) does with probability exp(-9.7e306/1.7e308)/2 = 0.47; the
+ * others when |noise| > 1.797e308, probability exp(-1.057) = 0.35 each.
+ * So a run stays finite with probability about 0.53 * 0.65^2 = 0.22, and
+ * twenty runs all do with probability 0.22^20 < 1e-13. Every run must end
+ * in finite values or an error, never an inf in the noisy values (the
+ * defect released -inf), and some run must hit the error. */
+static void test_noise_overflow_is_an_error(void **state)
+{
+    (void)state;
+    const uint32_t cls[] = {0, 0, 0};
+    const double x[] = {1.7e308, 1, 2};
+    keps_kepsilon_params p = {.k = 3, .epsilon = 1, .scale = KEPS_KSCALE_EC};
+    int errors = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        keps_kepsilon_result r;
+        keps_error err = {0};
+        keps_rng *rng = keps_rng_new_seeded(seed);
+        keps_status st = keps_kepsilon_run(cls, 3, x, 1, &p, rng, &r, &err);
+        if (st) {
+            assert_int_equal(st, KEPS_EJOB);
+            assert_non_null(strstr(err.msg, "not finite"));
+            errors++;
+        } else {
+            for (size_t i = 0; i < 3; i++)
+                assert_true(isfinite(r.noisy[i]));
+            keps_kepsilon_result_free(&r);
+        }
+        keps_rng_free(rng);
+    }
+    assert_true(errors > 0);
+}
+
 /* With c-confident suppression the metrics describe the rows it keeps: a
  * record it suppresses is not counted as linked, however its noisy value
  * fell. One class {0, 100, 200}, epsilon 1: b = 200, c = 0.5 gives
@@ -367,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_noise_magnitude),       cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_node_classes),
         cmocka_unit_test(test_epsilon_never_understated), cmocka_unit_test(test_scale_overflow_is_an_error),
+        cmocka_unit_test(test_noise_overflow_is_an_error),
         cmocka_unit_test(test_confident_metrics_describe_the_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -327,6 +327,26 @@ static void test_mdav_bad_input(void **state)
     keps_mdav_result_free(&r);
 }
 
+/* A library caller's finite values whose centroid overflows: the sum
+ * 1.7e308 + 1.7e308 = 3.4e308 exceeds DBL_MAX = 1.797e308, so the mean of
+ * {1.7e308, 1.7e308, 1} comes out inf. An error, never an inf centroid
+ * (the CLI never gets here: it refuses cells beyond 1e100). Both variants;
+ * k = 1 keeps each record and its centroid (1.7e308) finite. */
+static void test_mdav_overflow_is_an_error(void **state)
+{
+    (void)state;
+    double x[] = {1.7e308, 1.7e308, 1};
+    keps_mdav_result r;
+    keps_error err = {0};
+    assert_int_equal(keps_mdav(x, 3, 1, 3, &r, &err), KEPS_EJOB);
+    assert_non_null(strstr(err.msg, "not finite"));
+    assert_null(r.centroid);
+    assert_int_equal(keps_mdav_insensitive(x, 3, 1, 3, NULL, NULL, &r, &err), KEPS_EJOB);
+    assert_int_equal(keps_mdav(x, 3, 1, 1, &r, &err), KEPS_OK);
+    assert_true(r.centroid[0] == 1.7e308);
+    keps_mdav_result_free(&r);
+}
+
 static void test_mdav_matrix_errors(void **state)
 {
     (void)state;
@@ -481,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_mdav_constant_column),
         cmocka_unit_test(test_mdav_large_offset),
         cmocka_unit_test(test_mdav_bad_input),         cmocka_unit_test(test_mdav_matrix_errors),
+        cmocka_unit_test(test_mdav_overflow_is_an_error),
         cmocka_unit_test(test_insensitive_property),   cmocka_unit_test(test_insensitive_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

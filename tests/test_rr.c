@@ -306,6 +306,40 @@ static void test_theorem3_attained(void **state)
     keps_rr_matrix_free(&M);
 }
 
+/* Large epsilons, where e^eps overflows (eps > ln DBL_MAX = 709.78; the
+ * CLI takes eps up to infinity):
+ * - p(eps, n=2) = (e^eps - 1)/(e^eps - 1 + 2) = 1/(1 + 2e^-eps/(1-e^-eps)).
+ *   From eps = 38 on, 2e^-eps < 2^-54 and p rounds to 1, whose epsilon is
+ *   infinite; the next double down, 1 - 2^-53, has eps = ln(1 + 2(1 -
+ *   2^-53)/2^-53) = ln(2^54 - 1) = 54 ln 2 = 37.43 <= eps: that is p. Below,
+ *   p must equal the closed form expm1(eps)/(expm1(eps) + n) (the defect:
+ *   inf/inf = NaN from eps = 710).
+ * - t(eps = 709.8, k = 5, N = 100) = 0.05 + 0.95 e^709.8: e^709.8 > DBL_MAX
+ *   but 0.95 e^709.8 = 0.95 e^709 e^0.8 = 1.7376e308 is not.
+ * - the eps needed for t = 1e308: ln((N t - k)/(N - k)) with N t = 1e310
+ *   overflowing; = ln t + ln(100/95) - (negligible) = 308 ln 10 + ln(20/19)
+ *   = 709.1962086421661 + 0.0512932943875505. */
+static void test_large_epsilon(void **state)
+{
+    (void)state;
+    const double eps_big[] = {38, 700, 710, 1e300, INFINITY};
+    for (size_t i = 0; i < 4; i++)
+        assert_true(keps_rr_ldp_p(eps_big[i], 2) == 1.0 - 0x1p-53);
+    assert_true(keps_rr_ldp_p(eps_big[4], 2) == 1.0);
+    const double eps_mid[] = {1e-6, 0.1, 1, 5, 20};
+    for (size_t i = 0; i < 5; i++)
+        for (size_t n = 2; n <= 7; n += 5) {
+            double em1 = expm1(eps_mid[i]), want = em1 / (em1 + (double)n);
+            assert_double_near(keps_rr_ldp_p(eps_mid[i], n), want, 4e-16 * want);
+        }
+    double t = keps_rr_ldp_to_kt(709.8, 5, 100), want_t = 0.95 * exp(709.0) * exp(0.8);
+    assert_true(isfinite(t));
+    assert_double_near(t, want_t, 1e-13 * want_t);
+    double e = keps_rr_kt_to_ldp_needed(1e308, 5, 100);
+    assert_double_near(e, 709.1962086421661 + 0.0512932943875505, 1e-12);
+    assert_true(keps_rr_ldp_to_kt(e, 5, 100) <= 1e308);
+}
+
 static keps_implication imply(keps_pmodel from, double level, long k, keps_pmodel to, long to_k, long N,
                               keps_status want)
 {
@@ -329,6 +363,14 @@ static void test_implications(void **state)
     o = imply(KEPS_PM_KT, 2.0, 5, KEPS_PM_KDP, 0, 100, KEPS_OK);
     assert_int_equal(o.to.k, 95);
     assert_double_near(o.to.level, log(2.0), 1e-12);
+    /* e^800 overflows, the epsilons derived do not. eps-LDP => (95, t) with
+     * t = (95 + 5 e^800)/100: (5, ln t)-DP, ln t = 800 + ln 0.05 + (e^-800
+     * terms) = 800 - 2.995732273553991. (99, 800)-DP is (1, e^800)-closeness
+     * (Theorem 4.1), so e^eps = t^2: eps = 2 * 800. */
+    o = imply(KEPS_PM_LDP, 800, 0, KEPS_PM_KDP, 5, 100, KEPS_OK);
+    assert_double_near(o.to.level, 800 - 2.995732273553991, 1e-12);
+    o = imply(KEPS_PM_KDP, 800, 99, KEPS_PM_LDP, 0, 100, KEPS_OK);
+    assert_double_near(o.to.level, 1600, 1e-12);
     o = imply(KEPS_PM_KDP, log(2.0), 95, KEPS_PM_KT, 0, 100, KEPS_OK);
     assert_int_equal(o.to.k, 5);
     assert_double_near(o.to.level, 2.0, 1e-12);
@@ -512,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_implications),
         cmocka_unit_test(test_levels_within_promise),
         cmocka_unit_test(test_utility),
+        cmocka_unit_test(test_large_epsilon),
         cmocka_unit_test(test_randomize_distribution),
         cmocka_unit_test(test_joint_and_classes),
     };

@@ -25,8 +25,18 @@ keps_status keps_release_build(const keps_schema *s, keps_release_cell_fn cell, 
 /* Writes v as the shortest of %.15g, %.16g and %.17g that reads back as
  * exactly v (released numbers must be the mechanism's output, not a
  * rounding of it; 0.1 still prints as "0.1"). Returns snprintf's count;
- * 32 bytes always suffice. */
+ * 32 bytes always suffice. A non-finite v has no place in a release: it
+ * still writes "inf"/"nan" but returns -1. Values read by
+ * keps_table_numeric are finite; every method that computes numbers checks
+ * them with keps_release_check_finite before they are formatted. */
 int keps_format_number(char *buf, size_t len, double v);
+
+/* The last line of defence before numbers are released: KEPS_OK if every
+ * v[0..n) is finite, else an error (KEPS_EJOB, exit 1) naming what and the
+ * first bad entry (1-based). Inputs are bounded by KEPS_NUM_MAX
+ * (keps/table.h), so this fires only when a computation overflows anyway,
+ * e.g. Laplace noise of a scale near DBL_MAX. */
+keps_status keps_release_check_finite(const double *v, size_t n, const char *what, keps_error *err);
 
 #ifdef __cplusplus
 }

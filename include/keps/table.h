@@ -68,8 +68,31 @@ uint32_t keps_table_lookup(const keps_table *t, size_t col, const char *s, size_
 /* Index of the column called name, or -1. */
 int keps_table_column(const keps_table *t, const char *name);
 
-/* Parses column col as numbers (strtod, whole field). A cell that is not a
- * number and not the missing token is an error naming file, line, column. */
+/* Largest magnitude of a number keps accepts in data (and in --bounds).
+ * Within it every sum keps forms stays finite with a wide margin: a squared
+ * difference is at most (2e100)^2 = 4e200, and a sum of those over 4e9 rows
+ * and a million columns is at most 1.6e216, far below DBL_MAX = 1.8e308;
+ * means, variances and standardized values are smaller still. Laplace noise
+ * of scale m*2e100/epsilon stays finite for every epsilon above about
+ * 1e-200; a smaller epsilon is refused where the noise is drawn. */
+#define KEPS_NUM_MAX 1e100
+
+typedef enum {
+    KEPS_NUM_OK = 0,
+    KEPS_NUM_SYNTAX, /* not a decimal number (also inf and nan) */
+    KEPS_NUM_HEX,    /* a hexadecimal number: data and options are decimal */
+    KEPS_NUM_RANGE   /* a decimal number of magnitude above KEPS_NUM_MAX */
+} keps_num_status;
+
+/* Parses s as a decimal number: the whole string (trailing blanks allowed).
+ * A value too small for a normal double (1e-320) is accepted as the nearest
+ * double, as any decimal is rounded. *out is set on KEPS_NUM_OK, and to the
+ * value read on KEPS_NUM_HEX and KEPS_NUM_RANGE (for messages). */
+keps_num_status keps_parse_number(const char *s, double *out);
+
+/* Parses column col as numbers (keps_parse_number). A cell that is not a
+ * number and not the missing token, or lies beyond KEPS_NUM_MAX, is an
+ * error naming file, line, column. */
 keps_status keps_table_numeric(keps_table *t, size_t col, keps_error *err);
 
 static inline const char *keps_table_str(const keps_table *t, size_t col, size_t row)

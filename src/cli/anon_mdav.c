@@ -39,7 +39,8 @@ static keps_status release(const keps_schema *s, const keps_mdav_result *r, keps
     for (size_t a = 0; a < r->m && !st; a++)
         c.attr_of_col[s->qi[a].col] = (int)a;
     for (size_t i = 0; i < nt && !st; i++)
-        keps_format_number(c.text + i * SLOT, SLOT, r->centroid[i]);
+        if (keps_format_number(c.text + i * SLOT, SLOT, r->centroid[i]) < 0) /* keps_mdav checks; never release inf */
+            st = keps_release_check_finite(r->centroid, nt, "mdav centroids", err);
     if (!st)
         st = keps_release_build(s, rel_cell, &c, rel, err);
     free(c.attr_of_col);

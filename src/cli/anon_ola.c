@@ -18,9 +18,7 @@ typedef struct ola_run {
 static int read_params(cli_ctx *c, ola_run *p)
 {
     long k;
-    if (cli_require(c, "k"))
-        return 2;
-    if (cli_long(c, "k", 1, 1L << 31, 2, &k) < 0)
+    if (cli_k(c, 1, 2, &k) < 0)
         return 2;
     p->k = (size_t)k;
     if (cli_double(c, "suppress", 0, 1, 0, &p->suppress) < 0)

@@ -158,6 +158,11 @@ int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double 
         return 0;
     char *end;
     double v = strtod(s, &end);
+    if (end > s && !*end && strpbrk(s, "xX")) { /* strtod reads hex floats; keps's numbers are decimal */
+        cli_usage_error(c, "%s--%s '%s': hexadecimal numbers are not accepted; write it in decimal (%.17g)",
+                        cli_origin(c, name), name, s, v);
+        return -1;
+    }
     if (end == s || *end || !(v >= lo && v <= hi)) {
         cli_usage_error(c, "%s--%s '%s': expected a number in [%.15g, %.15g]", cli_origin(c, name), name, s, lo, hi);
         return -1;
@@ -173,8 +178,9 @@ int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, lo
     if (!s)
         return 0;
     char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < lo || v > hi) {
+    errno = 0;
+    long v = strtol(s, &end, 10); /* clamps on overflow: ERANGE says so */
+    if (end == s || *end || errno == ERANGE || v < lo || v > hi) {
         cli_usage_error(c, "%s--%s '%s': expected a whole number in [%ld, %ld]", cli_origin(c, name), name, s, lo,
                         hi);
         return -1;

@@ -71,6 +71,13 @@ int cli_flag(const cli_ctx *c, const char *name);
  * (*out = dflt), -1 after printing a usage error. */
 int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double dflt, double *out);
 int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, long *out);
+/* -k of k-anonymity, the same in every command that releases or checks it:
+ * a whole number in [1, CLI_K_MAX] (a larger or overflowing one is a usage
+ * error, never clamped). A billion is far beyond any useful k and keeps k*n
+ * products of the algorithms far below 2^63. Required (error if absent) or
+ * *k = dflt. Returns as cli_long: 1 given, 0 absent, -1 after an error. */
+#define CLI_K_MAX 1000000000L
+int cli_k(const cli_ctx *c, int required, long dflt, long *k);
 /* --suppressed exclude|class (default exclude); returns 2 after a usage error. */
 int cli_suppressed_mode(const cli_ctx *c, keps_suppressed_mode *mode);
 /* Exit 1 when the best partition (what, e.g. "even the top node") leaves

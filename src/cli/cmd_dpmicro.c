@@ -200,7 +200,7 @@ static int parse_params(cli_ctx *c, keps_dpmicro_params *p, int *unlink)
         p->mode = KEPS_DPM_UNIVARIATE;
     else if (mode && strcmp(mode, "multivariate") != 0)
         return cli_usage_error(c, "--mode '%s': expected multivariate or univariate", mode);
-    if (cli_require(c, "k") || cli_long(c, "k", 1, 1L << 30, 1, &k) < 0)
+    if (cli_k(c, 1, 1, &k) < 0) /* the shared -k range (cli.h) */
         return 2;
     if (cli_require(c, "epsilon") || cli_double(c, "epsilon", 1e-300, 1e300, 1, &p->epsilon) < 0)
         return 2;

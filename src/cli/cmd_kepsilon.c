@@ -84,7 +84,7 @@ static int parse_opts(cli_ctx *c, kopts *o)
         return cli_usage_error(c, "--algorithm is required: ola, mondrian or given");
     if (strcmp(o->algorithm, "ola") && strcmp(o->algorithm, "mondrian") && strcmp(o->algorithm, "given"))
         return cli_usage_error(c, "--algorithm '%s': expected ola, mondrian or given", o->algorithm);
-    if (cli_require(c, "k") || cli_long(c, "k", 1, 1L << 30, 2, &k) < 0)
+    if (cli_k(c, 1, 2, &k) < 0) /* the shared -k range (cli.h) */
         return 2;
     if (cli_require(c, "epsilon") || cli_double(c, "epsilon", 1e-300, 1e300, 1, &o->p.epsilon) < 0)
         return 2;

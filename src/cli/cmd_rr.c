@@ -129,6 +129,21 @@ static int rr_prepare(cli_ctx *c, rr_run *r)
     return 0;
 }
 
+/* Privacy warnings (printed even with --quiet) for a stage that keeps every
+ * value, judged on the keep probability actually used, however it was
+ * reached: -p 1, --pt 1, --epsilon inf or --t inf. */
+static void warn_keep_all(const cli_ctx *c, const rr_run *r, int ldp, int tcl)
+{
+    if (ldp && r->par.p >= 1)
+        fprintf(stderr, "keps %s: warning: the RR-LDP stage keeps every value (p = 1): no local privacy "
+                        "(epsilon = infinity)\n",
+                c->cmd->name);
+    if (tcl && r->par.pt >= 1)
+        fprintf(stderr, "keps %s: warning: the RR-t stage keeps every value (p_t = 1)%s\n", c->cmd->name,
+                ldp ? ": only the RR-LDP stage randomizes"
+                    : ": nothing is randomized, no local privacy (epsilon = infinity)");
+}
+
 /* Keep probabilities from -p/--pt or from the targets --epsilon/--t. */
 static int rr_choose(cli_ctx *c, rr_run *r)
 {
@@ -176,11 +191,8 @@ static int rr_choose(cli_ctx *c, rr_run *r)
             }
             r->par.p = keps_rr_ldp_p(eps, r->n);
         }
-        if (r->par.p >= 1) /* a privacy warning: printed even with --quiet */
-            fprintf(stderr, "keps %s: warning: the RR-LDP stage keeps every value (p = 1): no local privacy "
-                            "(epsilon = infinity)\n",
-                    c->cmd->name);
     }
+    warn_keep_all(c, r, ldp, tcl);
     return 0;
 }
 

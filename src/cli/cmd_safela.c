@@ -32,14 +32,20 @@ static const cli_opt *const opts[] = {&cli_opt_input, &cli_opt_output, &cli_opt_
                                       &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing,
                                       &cli_opt_report, &cli_opt_seed, &cli_opt_keep_order, NULL};
 
+/* epsilon' and f must be positive and finite (keps_safela_run); the range
+ * is the one `kepsilon` and `dpmicro` give epsilon, so that the range
+ * checked is the range the error message states. */
+#define POS_MIN 1e-300
+#define POS_MAX 1e300
+
 static int read_params(cli_ctx *c, keps_safela_params *p)
 {
     long k, th;
-    if (cli_require(c, "k") || cli_require(c, "beta") || cli_long(c, "k", 1, 1000000000L, 1, &k) < 0 ||
+    if (cli_k(c, 1, 1, &k) < 0 || cli_require(c, "beta") ||
         cli_long(c, "threads", 1, 64, 2, &th) < 0 ||
-        cli_double(c, "epsilon-prime", 0.0, HUGE_VAL, 0.5, &p->epsilon_prime) < 0 ||
+        cli_double(c, "epsilon-prime", POS_MIN, POS_MAX, 0.5, &p->epsilon_prime) < 0 ||
         cli_double(c, "epsilon", 0.0, HUGE_VAL, NAN, &p->epsilon) < 0 ||
-        cli_double(c, "penalty", 0.0, HUGE_VAL, 2.0, &p->penalty) < 0)
+        cli_double(c, "penalty", POS_MIN, POS_MAX, 2.0, &p->penalty) < 0)
         return 2;
     p->k = (size_t)k;
     p->nthreads = (int)th;
@@ -107,6 +113,23 @@ static void report(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_sa
     keps_json_end(j);
 }
 
+/* Releasing no row with its values is a valid DP outcome but almost never
+ * what was meant, and exit 0 alone would hide it: said even with --quiet. */
+static void warn_nothing_released(const cli_ctx *c, const keps_safela_result *r, size_t k)
+{
+    const keps_counts *n = &r->counts;
+    if (n->input_rows - n->suppressed_rows - n->unsampled_rows > 0)
+        return;
+    if (k > r->sample_size)
+        fprintf(stderr, "keps %s: warning: k = %zu exceeds the sample size (%zu of %zu rows): every sampled row is "
+                        "suppressed and no row is released with its values; lower -k or raise --beta\n",
+                c->cmd->name, k, r->sample_size, n->input_rows);
+    else
+        fprintf(stderr, "keps %s: warning: the chosen node leaves no class of at least k = %zu rows: every sampled "
+                        "row is suppressed and no row is released with its values\n",
+                c->cmd->name, k);
+}
+
 static int run(cli_ctx *c)
 {
     double t0 = cli_now_ms();
@@ -133,6 +156,7 @@ static int run(cli_ctx *c)
                 "size moves with the data); the stated epsilon and delta use %.6g. A penalty of at least 1/k avoids "
                 "this.\n",
                 c->cmd->name, p.penalty, r.epsilon_prime_effective, p.epsilon_prime, r.epsilon_prime_effective);
+    warn_nothing_released(c, &r, p.k);
     if ((rc = cli_write_release(c, r.release)))
         goto out;
     keps_json j;

@@ -37,6 +37,28 @@ int kdp_numeric(cli_ctx *c, keps_table *t, const size_t *cols, size_t m, int col
     return 0;
 }
 
+/* "LO:HI" of --bounds: decimal numbers within KEPS_NUM_MAX, as data cells
+ * (a domain beyond it would overflow the noise scale and the sums), LO < HI. */
+static int parse_range(cli_ctx *c, const char *arg, const char *text, double *lo, double *hi)
+{
+    const char *colon = strchr(text, ':');
+    char a[128];
+    if (!colon || (size_t)(colon - text) >= sizeof a)
+        return cli_usage_error(c, "--bounds '%s': expected NAME=LO:HI with numbers LO < HI", arg);
+    memcpy(a, text, (size_t)(colon - text));
+    a[colon - text] = '\0';
+    keps_num_status sl = keps_parse_number(a, lo), sh = keps_parse_number(colon + 1, hi);
+    if (sl == KEPS_NUM_HEX || sh == KEPS_NUM_HEX)
+        return cli_usage_error(c, "--bounds '%s': hexadecimal numbers are not accepted; write LO and HI in decimal",
+                               arg);
+    if (sl == KEPS_NUM_RANGE || sh == KEPS_NUM_RANGE)
+        return cli_usage_error(c, "--bounds '%s': LO and HI must lie within [-%g, %g], the numbers keps accepts",
+                               arg, KEPS_NUM_MAX, KEPS_NUM_MAX);
+    if (sl || sh || !(*lo < *hi))
+        return cli_usage_error(c, "--bounds '%s': expected NAME=LO:HI with finite numbers LO < HI", arg);
+    return 0;
+}
+
 int kdp_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, double *lo, double *hi,
                int *given)
 {
@@ -46,7 +68,6 @@ int kdp_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, do
         given[j] = 0;
     for (size_t b = 0; b < nb; b++) {
         const char *eq = strrchr(v[b], '=');
-        char *end;
         if (!eq)
             return cli_usage_error(c, "--bounds '%s': expected NAME=LO:HI, e.g. --bounds FICA=0:10000", v[b]);
         size_t j = 0;
@@ -56,15 +77,8 @@ int kdp_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, do
         if (j == m)
             return cli_usage_error(c, "--bounds '%s': '%.*s' is not one of the noisy columns", v[b],
                                    (int)(eq - v[b]), v[b]);
-        double l = strtod(eq + 1, &end), h;
-        if (end == eq + 1 || *end != ':')
-            return cli_usage_error(c, "--bounds '%s': expected NAME=LO:HI with numbers LO < HI", v[b]);
-        const char *hs = end + 1;
-        h = strtod(hs, &end);
-        if (end == hs || *end || !isfinite(l) || !isfinite(h) || !(l < h))
-            return cli_usage_error(c, "--bounds '%s': expected NAME=LO:HI with finite numbers LO < HI", v[b]);
-        lo[j] = l;
-        hi[j] = h;
+        if (parse_range(c, v[b], eq + 1, &lo[j], &hi[j]))
+            return 2;
         given[j] = 1;
     }
     return 0;

@@ -1,15 +1,11 @@
 #include "micro.h"
 
-#include <limits.h>
-
 int micro_setup(cli_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps_schema **s, size_t *k)
 {
     *t = NULL;
     *s = NULL;
     long kk;
-    if (cli_require(c, "k"))
-        return 2;
-    if (cli_long(c, "k", 1, LONG_MAX, 0, &kk) < 0)
+    if (cli_k(c, 1, 0, &kk) < 0)
         return 2;
     *k = (size_t)kk;
     int rc = cli_load_records(c, t);
