@@ -3,12 +3,30 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* LINES. Line numbers in messages are the ones grep -n and an editor show.
+ * The file's first line break decides what ends a line:
+ *   - LF or CRLF (nearly every file): only LF ends a line. Any other CR is
+ *     no line break (grep -n and editors in CRLF mode show it as ^M inside
+ *     the line): "1,2\r\r\n" is one line, and so is "1,2\r3,4\n", although
+ *     libcsv still ends a record at that unquoted CR (two records, both
+ *     reported on that one line).
+ *   - a lone CR (classic Mac files): CR, LF and CRLF each end one line.
+ * COLUMNS in messages are 1-based field numbers (the byte offset of a bad
+ * quote is given in words).
+ * BLANK LINES. A line holding no field (empty or, blanks being trimmed
+ * around unquoted fields, only blanks) is a record with one empty field, as
+ * in RFC 4180: a missing value in a one-column file, a ragged row (an
+ * error) in any wider file or hierarchy. The one exception is the file's
+ * last line: a blank last line is no record. A quoted empty field ("") is
+ * a record with an empty field everywhere. */
 
 /* Parser state shared with libcsv's callbacks. Fields of the current row are
  * copied into one growing buffer because libcsv reuses its own. */
@@ -22,9 +40,12 @@ typedef struct reader {
     size_t buflen, bufcap;
     size_t *off, *len;      /* per field: offset into buf and length */
     size_t nfields, fcap;
-    size_t line;            /* current physical line (1-based) */
+    size_t line;            /* current physical line (1-based), see LINES above */
     size_t row_line;        /* line the current row started on */
-    int after_cr;           /* last row end was '\r' (CRLF pair pending) */
+    int cr_lines;           /* a lone CR ends a line (the file's first line break is one) */
+    int after_cr;           /* cr_lines: the last row end was '\r' (CRLF pair pending) */
+    int line_used;          /* a field was seen on the current line */
+    size_t blank;           /* line of a blank line not yet known to be the file's last, or 0 */
     /* tree_paths: rows are held here until the widest is known */
     char *held;             /* fields of all rows, each NUL-terminated */
     size_t heldlen, heldcap;
@@ -73,11 +94,18 @@ static int add_field(reader *r, const char *s, size_t n)
     return 0;
 }
 
+static void blank_record(reader *r);
+
 static void on_field(void *s, size_t n, void *data)
 {
     reader *r = data;
     if (r->status)
         return;
+    if (r->blank) { /* a field follows the blank line: it was not the last */
+        blank_record(r);
+        if (r->status)
+            return;
+    }
     if (r->nfields == 0)
         r->row_line = r->line;
     /* One pass for the rare control bytes: NUL (an error) and quoted
@@ -94,12 +122,14 @@ static void on_field(void *s, size_t n, void *data)
         r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
         return;
     }
-    /* Quoted newlines advance the physical line count (rare: memchr first). */
+    /* Quoted line breaks advance the physical line count (LINES). */
     const char *p = s;
     if (ctl)
         for (size_t i = 0; i < n; i++)
-            if (p[i] == '\n' || (p[i] == '\r' && (i + 1 == n || p[i + 1] != '\n')))
+            if (p[i] == '\n' || (r->cr_lines && p[i] == '\r' && (i + 1 == n || p[i + 1] != '\n')))
                 r->line++;
+    r->line_used = 1;
+    r->after_cr = 0;
 }
 
 /* tree_paths: keeps the current row (its fields are already NUL-terminated
@@ -130,6 +160,48 @@ static int hold_row(reader *r)
     return 0;
 }
 
+static const char *held_last(const reader *r, size_t i)
+{
+    const char *last = r->held + r->hoff[i];
+    for (uint32_t j = 1; j < r->hn[i]; j++)
+        last += strlen(last) + 1;
+    return last;
+}
+
+static int is_number(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    return end != s && *end == '\0' && isfinite(v);
+}
+
+/* tree_paths: a header row (e.g. age;l1;l2;l3;l4 above the paths) reads as
+ * a tree of its own, one leaf long, beside the real one. It is taken for a
+ * header when the first row alone ends at its root, every other row (two
+ * at least) ends at one common root, and either that root is '*' (ARX's
+ * "any value", beside which no other top can stand) or every other leaf is
+ * a number and the first row's is not (a column name above the values).
+ * A lone tree as such is no error: forests of several roots are valid. */
+static int looks_like_header(const reader *r)
+{
+    if (r->nheld < 3)
+        return 0;
+    const char *top = held_last(r, 1);
+    if (strcmp(held_last(r, 0), top) == 0)
+        return 0;
+    for (size_t i = 2; i < r->nheld; i++)
+        if (strcmp(held_last(r, i), top) != 0)
+            return 0;
+    if (strcmp(top, "*") == 0)
+        return 1;
+    if (is_number(r->held + r->hoff[0]))
+        return 0;
+    for (size_t i = 1; i < r->nheld; i++)
+        if (!is_number(r->held + r->hoff[i]))
+            return 0;
+    return 1;
+}
+
 /* tree_paths: builds the table from the held rows. Rows of different
  * lengths are leaf-to-root paths of an unbalanced tree, valid only when all
  * end at one root; a short path repeats its leaf on the levels it lacks,
@@ -138,18 +210,20 @@ static int hold_row(reader *r)
 static keps_status tree_table(reader *r, keps_table **out)
 {
     size_t w = 0, w0 = r->hn[0];
-    const char *root = r->held + r->hoff[0];
-    for (uint32_t i = 1; i < w0; i++)
-        root += strlen(root) + 1;
+    const char *root = held_last(r, 0);
+    if (looks_like_header(r))
+        return keps_error_at(r->err, KEPS_EINPUT, r->name, r->hline[0], 1,
+                             "the first row looks like a header: it ends at '%s' but every other row ends at "
+                             "'%s'; hierarchy files have no header row, so delete it (a value that really is "
+                             "alone in a tree of its own can stay if its row is not the first)",
+                             root, held_last(r, 1));
     int ragged = 0;
     for (size_t i = 0; i < r->nheld; i++) {
         w = r->hn[i] > w ? r->hn[i] : w;
         ragged |= r->hn[i] != w0;
     }
     for (size_t i = 0; ragged && i < r->nheld; i++) {
-        const char *last = r->held + r->hoff[i];
-        for (uint32_t j = 1; j < r->hn[i]; j++)
-            last += strlen(last) + 1;
+        const char *last = held_last(r, i);
         if (strcmp(last, root) == 0)
             continue;
         size_t bad = 1;  /* name the first row whose length differs from the first's */
@@ -251,28 +325,64 @@ static void finish_row(reader *r)
     free(f);
 }
 
+/* The pending blank line r->blank is not the file's last line: it is a
+ * record with one empty field (BLANK LINES), which only a one-column table
+ * can take. */
+static void blank_record(reader *r)
+{
+    size_t line = r->blank;
+    r->blank = 0;
+    int no_header = r->opt && r->opt->no_header;
+    if (no_header && r->opt->tree_paths)
+        r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, line, 1,
+                                  "blank line: a row with one empty value, but a hierarchy needs a value at "
+                                  "every level of every row; delete the line (only a blank last line is "
+                                  "ignored)");
+    else if (!r->t && !no_header)
+        r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, line, 1,
+                                  "the first line is blank: the header row naming the columns must be the "
+                                  "first line; delete the blank line");
+    else if (r->t && r->t->ncols > 1)
+        r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, line, 2,
+                                  "blank line: a row with 1 (empty) field but the %s has %zu; every row needs "
+                                  "one field per column; delete the line (only a blank last line is ignored)",
+                                  no_header ? "first row" : "header", r->t->ncols);
+    else if (add_field(r, "", 0))
+        r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
+    else {
+        r->row_line = line;
+        finish_row(r);
+    }
+    r->nfields = 0;
+    r->buflen = 0;
+}
+
 static void on_row(int c, void *data)
 {
     reader *r = data;
     if (r->status)
         return;
-    /* With CSV_REPALL_NL every unquoted CR and LF ends a "row"; an LF right
-     * after a CR is the second half of a CRLF, not a new line. */
-    int crlf_tail = (c == '\n' && r->after_cr);
-    r->after_cr = (c == '\r');
-    /* A blank line is an empty value in a one-column file; elsewhere it is
-     * not a row (and the '\n' of a CRLF pair is no line at all). */
-    if (r->nfields == 0 && !crlf_tail && c != -1 && r->t && r->t->ncols == 1) {
-        r->row_line = r->line;
-        if (add_field(r, "", 0))
-            r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
+    /* With CSV_REPALL_NL every unquoted CR and LF ends a "row" (libcsv
+     * reports it even when no field precedes it); which of them end a line
+     * is decided by LINES above. */
+    int line_end = c == '\n';
+    if (r->cr_lines) {
+        line_end = c == '\r' || (c == '\n' && !r->after_cr); /* the LF of a CRLF ends nothing */
+        r->after_cr = c == '\r';
     }
-    if (r->nfields > 0 && !r->status)
+    if (r->nfields > 0)
         finish_row(r);
     r->nfields = 0;
     r->buflen = 0;
-    if ((c == '\n' || c == '\r') && !crlf_tail)
+    if (line_end && !r->status) {
+        if (!r->line_used) { /* a blank line: a record unless it is the last line */
+            if (r->blank)
+                blank_record(r);
+            r->blank = r->line;
+        }
         r->line++;
+        r->line_used = 0;
+    }
     /* The next row starts here, even if libcsv never reports a field of it
      * (an unterminated quote opening the row). */
     r->row_line = r->line;
@@ -305,13 +415,27 @@ char keps_csv_sniff(const char *data, size_t len)
  * across chunks so that a parse error can be located without the data. */
 typedef struct position {
     size_t line, col;
-    int after_cr;
+    int cr_lines, after_cr; /* as in reader (LINES) */
 } position;
+
+/* LINES: 1 if the first line break in d is a lone CR. (A CR ending the
+ * first 1 MiB chunk counts as lone: wrong only when the file's first line
+ * break is a CRLF split by that boundary.) */
+static int lone_cr_lines(const char *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (d[i] == '\n')
+            return 0;
+        if (d[i] == '\r')
+            return i + 1 == n || d[i + 1] != '\n';
+    }
+    return 0;
+}
 
 static void advance(position *p, const char *d, size_t n)
 {
-    /* Fast path for the usual chunk (no CR): count LFs with memchr. */
-    if (!p->after_cr && !memchr(d, '\r', n)) {
+    /* Only LF ends a line (LINES): count LFs with memchr; a CR is a byte. */
+    if (!p->cr_lines) {
         const char *q = d, *end = d + n, *last = NULL;
         while ((q = memchr(q, '\n', (size_t)(end - q)))) {
             p->line++;
@@ -345,10 +469,11 @@ static void feed(reader *r, struct csv_parser *p, position *pos, const char *d, 
     if (done != n) {
         advance(pos, d, done);
         r->status = csv_error(p) == CSV_EPARSE
-                        ? keps_error_at(r->err, KEPS_EINPUT, r->name, pos->line, pos->col,
-                                        "malformed quotes: a field holding '\"' must be quoted as a whole "
-                                        "with each inner quote doubled (\"a \"\"b\"\" c\"), and a closing "
-                                        "quote must end the field")
+                        ? keps_error_at(r->err, KEPS_EINPUT, r->name, pos->line, r->nfields + 1,
+                                        "malformed quotes in field %zu (byte %zu of the line): a field "
+                                        "holding '\"' must be quoted as a whole with each inner quote "
+                                        "doubled (\"a \"\"b\"\" c\"), and a closing quote must end the field",
+                                        r->nfields + 1, pos->col)
                         : keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
         return;
     }
@@ -374,8 +499,9 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
     if (len >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB &&
         (unsigned char)data[2] == 0xBF)
         skip = 3;
-    reader r = {.name = name, .opt = opt, .err = err, .line = 1, .row_line = 1};
-    position pos = {.line = 1, .col = 1};
+    int cr_lines = lone_cr_lines(data + skip, len - skip);
+    reader r = {.name = name, .opt = opt, .err = err, .line = 1, .row_line = 1, .cr_lines = cr_lines};
+    position pos = {.line = 1, .col = 1, .cr_lines = cr_lines};
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL)) {
         free(chunk);
@@ -396,9 +522,13 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
     if (!r.status && f && ferror(f))
         r.status = keps_error_at(err, KEPS_EIO, name, 0, 0, "read error: %s", strerror(errno));
     if (!r.status && csv_fini(&p, on_field, on_row, &r) != 0)
-        r.status = keps_error_at(err, KEPS_EINPUT, name, r.row_line, r.nfields + 1,
+        r.status = keps_error_at(err, KEPS_EINPUT, name, r.line, r.nfields + 1,
                                  "unterminated quoted field: a field opened with '\"' here is never "
                                  "closed; add the closing quote");
+    /* A blank line is pending: it was the last line unless a last line of
+     * blanks, which libcsv reports not at all, follows it unterminated. */
+    if (!r.status && r.blank && pos.col > 1)
+        blank_record(&r);
     csv_free(&p);
     free(chunk);
     if (!r.status && r.nheld)

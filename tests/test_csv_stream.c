@@ -48,11 +48,30 @@ static void error_position_after_many_chunks(void **state)
     assert_int_equal(keps_csv_read(p, NULL, &t, &err), KEPS_EINPUT);
     assert_non_null(strstr(err.msg, ":300002:3: row has 2 fields"));
     unlink(p);
-    /* a malformed quote on line 300002, column 5 ("1,\"q\"x": the x is byte 6) */
+    /* a malformed quote on line 300002, in field 2 ("1,\"q\"x": the x is byte 6) */
     p = big_file("1,\"q\"x,3\r\n");
     assert_int_equal(keps_csv_read(p, NULL, &t, &err), KEPS_EINPUT);
-    assert_non_null(strstr(err.msg, ":300002:6: malformed quotes"));
+    assert_non_null(strstr(err.msg, ":300002:2: malformed quotes in field 2 (byte 6 of the line)"));
     unlink(p);
+}
+
+/* CR-only line ends across chunks: 150,000 rows of "i,\"a\rb\",x\r" (two
+ * lines each) then a ragged row on line 2 + 2*150000 = 300002. */
+static void cr_lines_after_many_chunks(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/keps_stream_XXXXXX";
+    FILE *f = fdopen(mkstemp(path), "w");
+    fputs("id,text,z\r", f);
+    for (int i = 0; i < 150000; i++)
+        fprintf(f, "%d,\"a\rb\",x\r", i);
+    fputs("7,8\r", f);
+    fclose(f);
+    keps_table *t;
+    keps_error err = {0};
+    assert_int_equal(keps_csv_read(path, NULL, &t, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, ":300002:3: row has 2 fields"));
+    unlink(path);
 }
 
 int main(void)
@@ -60,6 +79,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(long_file_loads),
         cmocka_unit_test(error_position_after_many_chunks),
+        cmocka_unit_test(cr_lines_after_many_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -163,11 +163,10 @@ static void test_quote_errors(void **state)
     expect_error("a,b\n1,2\n3,\"open\n4,5\n", NULL, "in.csv:3:2: unterminated quoted field");
     /* unterminated quote opening the first field of line 3 */
     expect_error("a,b\n1,2\n\"open,5\n", NULL, "in.csv:3:1: unterminated quoted field");
-    /* a quote followed by other text: byte column 4 of line 2 ('"ab"c': the c) */
-    expect_error("a,b\n\"ab\"c,1\n", NULL, "in.csv:2:");
-    expect_error("a,b\n\"ab\"c,1\n", NULL, "malformed quotes");
-    /* the BOM is not counted as a column: '"ab"c' on line 1 */
-    expect_error("\xEF\xBB\xBF\"ab\"c,d\n", NULL, "in.csv:1:5:");
+    /* a quote followed by other text: field 1 of line 2, its byte 5 ('"ab"c': the c) */
+    expect_error("a,b\n\"ab\"c,1\n", NULL, "in.csv:2:1: malformed quotes in field 1 (byte 5 of the line)");
+    /* the BOM is not counted as a byte: '"ab"c' on line 1 */
+    expect_error("\xEF\xBB\xBF\"ab\"c,d\n", NULL, "in.csv:1:1: malformed quotes in field 1 (byte 5 of the line)");
 }
 
 static void test_header_errors(void **state)
@@ -412,6 +411,124 @@ static void test_read_file_errors(void **state)
     keps_table_free(t);
 }
 
+/* Every error's column is the 1-based field number, whatever the error;
+ * a bad quote's byte in its line is said in words. Fields counted by hand
+ * in each literal. */
+static void test_error_columns_are_fields(void **state)
+{
+    (void)state;
+    /* the stray quote is byte 13 of line 2 ("1111;2222;33" is 12 bytes) in field 3 */
+    expect_error("aaaa;bbbb;cccc\n1111;2222;33\"x\n", NULL,
+                 "in.csv:2:3: malformed quotes in field 3 (byte 13 of the line)");
+    /* text after a closing quote: the x is byte 8 of line 2 (1,2,"q" is 7 bytes), field 3 */
+    expect_error("a,b,c\n1,2,\"q\"x\n", NULL, "in.csv:2:3: malformed quotes in field 3 (byte 8 of the line)");
+    /* field 2 spans lines 2-3; its bad byte (the z, byte 3) is on line 3 */
+    expect_error("a,b\n1,\"x\ny\"z\n", NULL, "in.csv:3:2: malformed quotes in field 2 (byte 3 of the line)");
+    /* the unterminated field is field 3, opened on line 3 (field 1 spans lines 2-3) */
+    expect_error("a,b,c\n\"x\ny\",2,\"open\n", NULL, "in.csv:3:3: unterminated quoted field");
+    /* ragged rows, NUL bytes, header errors: field numbers too */
+    expect_error("aaaa;bbbb;cccc\n1111;2222\n", NULL, "in.csv:2:3: row has 2 fields");
+    const char nul[] = "a,b,c\n1,2,x\0y\n";
+    keps_table *t = NULL;
+    keps_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(keps_csv_read_buffer(nul, sizeof nul - 1, "in.csv", NULL, &t, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "in.csv:2:3: NUL byte"));
+    expect_error("aaaa,bbbb,aaaa\n1,2,3\n", NULL, "in.csv:1:3: duplicate header name");
+}
+
+/* Line numbers are those of grep -n for LF and CRLF files (only LF ends a
+ * line; any other CR is a byte of the line), and for CR-only files every
+ * CR is a line end. The line of each literal's bad row is counted by hand. */
+static void test_line_numbers(void **state)
+{
+    (void)state;
+    /* "\r\r\n" is one line end: 7;8 is line 4 (was reported as 5) */
+    expect_error("a;b;c\n1;2;3\r\r\n4;5;6\n7;8\n", NULL, "in.csv:4:3: row has 2 fields");
+    expect_error("a,b\r\n1,2\r\r\n3\r\n", NULL, "in.csv:3:2: row has 1 fields");
+    expect_error("a,b\r\n1,2\r\n\r3,4\r\n5\r\n", NULL, "in.csv:4:2: row has 1 fields");
+    /* a lone CR inside an LF line still ends a record, but not the line:
+     * both 1,2 and 3,4 are line 2, and 5 is line 3 */
+    keps_table *t = NULL;
+    keps_error err;
+    assert_int_equal(read_csv("a,b\n1,2\r3,4\n5,6\n", NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->nrows, 3);
+    assert_int_equal(t->row_line[0], 2);
+    assert_int_equal(t->row_line[1], 2);
+    assert_int_equal(t->row_line[2], 3);
+    keps_table_free(t);
+    expect_error("a,b\n1,2\r3,4\n5\n", NULL, "in.csv:3:2:");
+    /* CRs inside a quoted field of a CRLF file: only its LF is a line end */
+    expect_error("a,b\r\n\"x\r\r\ny\",1\r\n2\r\n", NULL, "in.csv:4:2: row has 1 fields");
+    /* stray CRs before CRLF: rows keep the lines grep -n shows (2, 3, 4) */
+    assert_int_equal(read_csv("a;b\r\n1;2\r\r\n3;4\r\r\r\n5;6\r\n", NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->nrows, 3);
+    assert_int_equal(t->row_line[1], 3);
+    assert_int_equal(t->row_line[2], 4);
+    assert_cell(t, 1, 1, "4");
+    keps_table_free(t);
+    /* a malformed quote after stray CRs: line 3 */
+    expect_error("a,b\r\n1,2\r\r\n\"q\"x,1\r\n", NULL, "in.csv:3:1: malformed quotes in field 1 (byte 4");
+    /* CR-only files: every CR ends a line, a CRLF ends one */
+    expect_error("a,b\r1,2\r3\r", NULL, "in.csv:3:2: row has 1 fields");
+    expect_error("a,b\r1,2\r\n3,4\r5\r", NULL, "in.csv:4:2: row has 1 fields");
+    expect_error("a,b\r1,2\r\"q\"x,1\r", NULL, "in.csv:3:1: malformed quotes in field 1 (byte 4");
+}
+
+/* Blank lines (empty or only blanks): a record with one empty field
+ * (RFC 4180), except a blank last line. Lines counted by hand. */
+static void test_blank_lines(void **state)
+{
+    (void)state;
+    /* multi-column: a ragged row at the blank line, column 2 (its first missing field) */
+    expect_error("a;b\n1;2\n   \n3;4\n", NULL,
+                 "in.csv:3:2: blank line: a row with 1 (empty) field but the header has 2");
+    expect_error("a,b\n1,2\n\n3,4\n", NULL, "in.csv:3:2: blank line");
+    expect_error("a,b\r\n1,2\r\n\t\r\n3,4\r\n", NULL, "in.csv:3:2: blank line");
+    expect_error("a,b\r1,2\r\r3,4\r", NULL, "in.csv:3:2: blank line");
+    /* only the last line is forgiven: of two blank lines at the end, line 3 is a row */
+    expect_error("a,b\n1,2\n\n\n", NULL, "in.csv:3:2: blank line");
+    expect_error("a,b\n1,2\n\n  ", NULL, "in.csv:3:2: blank line");
+    /* a blank first line is where the header belongs */
+    expect_error("\na,b\n1,2\n", NULL, "in.csv:1:1: the first line is blank");
+    expect_error("\n", NULL, "the file is empty");
+    /* a blank last line, in any line-end style, is no record */
+    const char *last[] = {"a,b\n1,2\n\n", "a,b\r\n1,2\r\n\r\n", "a,b\n1,2\n   ", "a,b\n1,2\n \t \n",
+                          "a,b\r1,2\r\r"};
+    for (size_t i = 0; i < sizeof last / sizeof *last; i++) {
+        keps_table *t = NULL;
+        keps_error err;
+        assert_int_equal(read_csv(last[i], NULL, &t, &err), KEPS_OK);
+        assert_int_equal(t->nrows, 1);
+        keps_table_free(t);
+    }
+    /* one column: blank lines are missing values, the blank last line is not */
+    keps_table *t = NULL;
+    keps_error err;
+    assert_int_equal(read_csv("a\n1\n\n3\n\n", NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->nrows, 3);
+    assert_cell(t, 0, 1, "");
+    assert_int_equal(t->row_line[1], 3);
+    assert_int_equal(t->row_line[2], 4);
+    assert_int_equal(t->cols[0].missing_count, 1);
+    keps_table_free(t);
+    /* a line of blanks is the same empty field (blanks are trimmed) */
+    assert_int_equal(read_csv("a\r\n1\r\n   \r\n3\r\n", NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->nrows, 3);
+    assert_cell(t, 0, 1, "");
+    assert_int_equal(t->row_line[2], 4);
+    keps_table_free(t);
+    /* two blank lines at the end: the first is a row, the last is not */
+    assert_int_equal(read_csv("a\n1\n\n\n", NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->nrows, 2);
+    assert_int_equal(t->row_line[1], 3);
+    keps_table_free(t);
+    /* a quoted empty field is a record even on the last line */
+    assert_int_equal(read_csv("a\n1\n\"\"\n", NULL, &t, &err), KEPS_OK);
+    assert_int_equal(t->nrows, 2);
+    keps_table_free(t);
+}
+
 /* Released numbers: the shortest of %.15g..%.17g that reads back exactly.
  * Expected strings by hand: 0.1 and 0.12345678901234 need 15 digits or
  * fewer; 0.1 + 0.2 is 0.30000000000000004 (17); 10^13 + 1/3 needs 17
@@ -447,7 +564,8 @@ int main(void)
         cmocka_unit_test(test_missing),          cmocka_unit_test(test_dictionary),
         cmocka_unit_test(test_numeric_error),    cmocka_unit_test(test_write_round_trip),
         cmocka_unit_test(test_write_failure_leaves_nothing), cmocka_unit_test(test_writer_abort),
-        cmocka_unit_test(test_read_file_errors),
+        cmocka_unit_test(test_read_file_errors), cmocka_unit_test(test_error_columns_are_fields),
+        cmocka_unit_test(test_line_numbers),     cmocka_unit_test(test_blank_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,7 +70,8 @@ static void bind_maps_codes_through_levels(void **state)
 static void interval_hierarchy(void **state)
 {
     (void)state;
-    keps_table *t = table_from_csv("age\n20\n24\n25\n39\n-3\n\n");
+    /* the last value is an explicit empty field: a blank last line would be no record */
+    keps_table *t = table_from_csv("age\n20\n24\n25\n39\n-3\n\"\"\n");
     double w[3];
     keps_error err = {0};
     assert_int_equal(keps_hierarchy_parse_widths("5,10,20", w, 3, &err), 3);
@@ -143,6 +144,58 @@ static void unbalanced_tree(void **state)
     assert_non_null(strstr(err.msg, "'*' but 'top' on line 3"));
 }
 
+/* A header row above the paths (hierarchies have none) is refused at its
+ * line 1, column 1; forests that merely have a lone tree first are not. */
+static void header_row_refused(void **state)
+{
+    (void)state;
+    const char *bad[] = {
+        "age;l1;l2\n1;0-4;*\n2;0-4;*\n5;5-9;*\n",          /* same width, '*' root */
+        "value;level\r\n1;0-4;*\r\n2;0-4;*\r\n",            /* narrower header, CRLF */
+        "AGE;L1;L2;L3\n1;10;20;30\n2;10;20;30\n3;11;20;30\n", /* numeric leaves, root 30 */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        keps_hierarchy *h = (keps_hierarchy *)1;
+        keps_error err = {0};
+        assert_int_equal(keps_hierarchy_load_buffer(bad[i], strlen(bad[i]), "h.csv", 0, &h, &err), KEPS_EINPUT);
+        assert_null(h);
+        if (!strstr(err.msg, "h.csv:1:1: the first row looks like a header"))
+            fprintf(stderr, "got: %s\n", err.msg);
+        assert_non_null(strstr(err.msg, "h.csv:1:1: the first row looks like a header"));
+        assert_non_null(strstr(err.msg, "hierarchy files have no header row"));
+    }
+    /* not headers: a forest of two roots with a lone first tree (labels,
+     * not '*'), a lone tree listed later, and a two-row file */
+    const char *good[] = {"v0;g0\nv1;g1\nv2;g1\n", "1;0-4;*\n2;0-4;*\nx;y;z\n", "h;l\n1;*\n"};
+    const uint32_t tops[] = {2, 2, 2};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        keps_hierarchy *h;
+        keps_error err = {0};
+        keps_status st = keps_hierarchy_load_buffer(good[i], strlen(good[i]), "h.csv", 0, &h, &err);
+        if (st)
+            fprintf(stderr, "%s\n", err.msg);
+        assert_int_equal(st, KEPS_OK);
+        assert_int_equal(keps_hierarchy_size(h, keps_hierarchy_height(h)), tops[i]);
+        keps_hierarchy_free(h);
+    }
+}
+
+/* Blank lines in a hierarchy: an error at the line (a row with an empty
+ * value), except a blank last line. */
+static void blank_lines(void **state)
+{
+    (void)state;
+    const char *d = "a;*\n\nb;*\n";
+    keps_hierarchy *h;
+    keps_error err = {0};
+    assert_int_equal(keps_hierarchy_load_buffer(d, strlen(d), "h.csv", 0, &h, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "h.csv:2:1: blank line"));
+    d = "a;*\r\nb;*\r\n\r\n";
+    assert_int_equal(keps_hierarchy_load_buffer(d, strlen(d), "h.csv", 0, &h, &err), KEPS_OK);
+    assert_int_equal(keps_hierarchy_leaves(h), 2);
+    keps_hierarchy_free(h);
+}
+
 static void job_file_values(void **state)
 {
     (void)state;
@@ -169,6 +222,8 @@ int main(void)
         cmocka_unit_test(interval_hierarchy),
         cmocka_unit_test(unbalanced_tree),
         cmocka_unit_test(job_file_values),
+        cmocka_unit_test(header_row_refused),
+        cmocka_unit_test(blank_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

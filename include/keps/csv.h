@@ -5,7 +5,12 @@
  * the delimiter is sniffed from the header (`,` `;` tab `|`) unless given.
  * A ragged row (except for tree paths, below), an unterminated or
  * malformed quote, or a duplicate header name is an error naming file, line
- * and column.
+ * and column. The column is always the 1-based field number; the line is
+ * the one grep -n shows (in LF/CRLF files only LF ends a line; in files
+ * whose first line break is a lone CR, CR, LF and CRLF each end one).
+ * A blank line (empty or only blanks) is a record with one empty field
+ * (RFC 4180): a missing value in a one-column file, a ragged row in a
+ * wider one; a blank last line is no record.
  * Writer: quotes only where needed; writes to a temporary file in the target
  * directory and renames it on commit, so a failed run leaves no output. */
 #ifndef KEPS_CSV_H
@@ -27,7 +32,10 @@ typedef struct keps_csv_options {
     int tree_paths;            /* with no_header: rows are leaf-to-root paths of
                                   a tree and may differ in length if all end at
                                   the same root; a short path repeats its first
-                                  field (the leaf) up to the widest row's width */
+                                  field (the leaf) up to the widest row's width.
+                                  A first row that looks like a header (it alone
+                                  ends at its root, all others at '*' or, above
+                                  numeric leaves, at one root) is an error. */
 } keps_csv_options;
 
 /* Reads path ("-" = stdin) into a new table. */

@@ -8,7 +8,9 @@
  * unbalanced tree if all end at the same root: a short path repeats its
  * leaf on the lowest levels (keps_csv_options.tree_paths).
  * Validation: no empty cell, unique leaves, and consistency (values equal
- * at level j stay equal at every level above). */
+ * at level j stay equal at every level above); a first row that looks like
+ * a header row (see keps_csv_options.tree_paths) is refused at line 1,
+ * column 1. */
 #ifndef KEPS_HIERARCHY_H
 #define KEPS_HIERARCHY_H
 
