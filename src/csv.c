@@ -24,9 +24,11 @@
  * BLANK LINES. A line holding no field (empty or, blanks being trimmed
  * around unquoted fields, only blanks) is a record with one empty field, as
  * in RFC 4180: a missing value in a one-column file, a ragged row (an
- * error) in any wider file or hierarchy. The one exception is the file's
- * last line: a blank last line is no record. A quoted empty field ("") is
- * a record with an empty field everywhere. */
+ * error) in any wider file or hierarchy. The exception is the end of the
+ * file: a blank last line is no record, and in a wider file or hierarchy,
+ * where a blank line can never be a record, no blank line after the last
+ * record is (an editor's trailing empty lines). A quoted empty field ("")
+ * is a record with an empty field everywhere. */
 
 /* Parser state shared with libcsv's callbacks. Fields of the current row are
  * copied into one growing buffer because libcsv reuses its own. */
@@ -325,9 +327,15 @@ static void finish_row(reader *r)
     free(f);
 }
 
-/* The pending blank line r->blank is not the file's last line: it is a
- * record with one empty field (BLANK LINES), which only a one-column table
- * can take. */
+/* A blank line is an error here, not a missing value (BLANK LINES). */
+static int blank_is_error(const reader *r)
+{
+    return (r->opt && r->opt->no_header && r->opt->tree_paths) || (r->t && r->t->ncols > 1);
+}
+
+/* The pending blank line r->blank is not in the file's trailing blank
+ * lines: it is a record with one empty field (BLANK LINES), which only a
+ * one-column table can take. */
 static void blank_record(reader *r)
 {
     size_t line = r->blank;
@@ -336,8 +344,8 @@ static void blank_record(reader *r)
     if (no_header && r->opt->tree_paths)
         r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, line, 1,
                                   "blank line: a row with one empty value, but a hierarchy needs a value at "
-                                  "every level of every row; delete the line (only a blank last line is "
-                                  "ignored)");
+                                  "every level of every row; delete the line (blank lines after the last "
+                                  "row are ignored)");
     else if (!r->t && !no_header)
         r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, line, 1,
                                   "the first line is blank: the header row naming the columns must be the "
@@ -345,7 +353,8 @@ static void blank_record(reader *r)
     else if (r->t && r->t->ncols > 1)
         r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, line, 2,
                                   "blank line: a row with 1 (empty) field but the %s has %zu; every row needs "
-                                  "one field per column; delete the line (only a blank last line is ignored)",
+                                  "one field per column; delete the line (blank lines after the last row "
+                                  "are ignored)",
                                   no_header ? "first row" : "header", r->t->ncols);
     else if (add_field(r, "", 0))
         r->status = keps_error_set(r->err, KEPS_ENOMEM, "out of memory reading %s", r->name);
@@ -375,10 +384,11 @@ static void on_row(int c, void *data)
     r->nfields = 0;
     r->buflen = 0;
     if (line_end && !r->status) {
-        if (!r->line_used) { /* a blank line: a record unless it is the last line */
-            if (r->blank)
+        if (!r->line_used) { /* a blank line: a record unless at the end (BLANK LINES) */
+            if (r->blank && !blank_is_error(r))
                 blank_record(r);
-            r->blank = r->line;
+            if (!r->blank) /* an error names the first of a run of blank lines */
+                r->blank = r->line;
         }
         r->line++;
         r->line_used = 0;
@@ -527,7 +537,7 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
                                  "closed; add the closing quote");
     /* A blank line is pending: it was the last line unless a last line of
      * blanks, which libcsv reports not at all, follows it unterminated. */
-    if (!r.status && r.blank && pos.col > 1)
+    if (!r.status && r.blank && pos.col > 1 && !blank_is_error(&r))
         blank_record(&r);
     csv_free(&p);
     free(chunk);

@@ -486,15 +486,17 @@ static void test_blank_lines(void **state)
     expect_error("a,b\n1,2\n\n3,4\n", NULL, "in.csv:3:2: blank line");
     expect_error("a,b\r\n1,2\r\n\t\r\n3,4\r\n", NULL, "in.csv:3:2: blank line");
     expect_error("a,b\r1,2\r\r3,4\r", NULL, "in.csv:3:2: blank line");
-    /* only the last line is forgiven: of two blank lines at the end, line 3 is a row */
-    expect_error("a,b\n1,2\n\n\n", NULL, "in.csv:3:2: blank line");
-    expect_error("a,b\n1,2\n\n  ", NULL, "in.csv:3:2: blank line");
+    keps_table *t0 = NULL;
+    keps_error err0;
+    /* a run of blank lines inside the data: the error names its first line */
+    expect_error("a,b\n1,2\n\n\n\n3,4\n", NULL, "in.csv:3:2: blank line");
     /* a blank first line is where the header belongs */
     expect_error("\na,b\n1,2\n", NULL, "in.csv:1:1: the first line is blank");
     expect_error("\n", NULL, "the file is empty");
     /* a blank last line, in any line-end style, is no record */
+    /* ... and in a wider file neither are trailing blank lines (none can be a record) */
     const char *last[] = {"a,b\n1,2\n\n", "a,b\r\n1,2\r\n\r\n", "a,b\n1,2\n   ", "a,b\n1,2\n \t \n",
-                          "a,b\r1,2\r\r"};
+                          "a,b\r1,2\r\r", "a,b\n1,2\n\n\n", "a,b\n1,2\n\n  ", "a,b\r\n1,2\r\n\r\n\r\n\r\n"};
     for (size_t i = 0; i < sizeof last / sizeof *last; i++) {
         keps_table *t = NULL;
         keps_error err;
@@ -502,7 +504,11 @@ static void test_blank_lines(void **state)
         assert_int_equal(t->nrows, 1);
         keps_table_free(t);
     }
-    /* one column: blank lines are missing values, the blank last line is not */
+    /* one column: blank lines are missing values, the blank last line is not
+     * (two blank lines at the end: one missing value) */
+    assert_int_equal(read_csv("a\n1\n\n\n", NULL, &t0, &err0), KEPS_OK);
+    assert_int_equal(t0->nrows, 2);
+    keps_table_free(t0);
     keps_table *t = NULL;
     keps_error err;
     assert_int_equal(read_csv("a\n1\n\n3\n\n", NULL, &t, &err), KEPS_OK);
