@@ -15,14 +15,12 @@ static int is_star(const char *s)
     return s[0] == '*' && s[1] == 0;
 }
 
-/* The whole string as a number, or NaN. */
+/* The whole string as a number as every command reads one (decimal, at
+ * most KEPS_NUM_MAX), or NaN. */
 static double parse_num(const char *s)
 {
-    if (!*s)
-        return NAN;
-    char *end;
-    double v = strtod(s, &end);
-    return (*end == 0 && isfinite(v)) ? v : NAN;
+    double v;
+    return keps_parse_number(s, &v) == KEPS_NUM_OK ? v : NAN;
 }
 
 /* Numeric value per code (NaN for the missing token). *all = 1 when every
