@@ -43,7 +43,8 @@ const cli_opt cli_opt_identifier = {"identifier", 0, "NAME", CLI_REPEAT, "direct
 const cli_opt cli_opt_others = {"others", 0, "keep|drop", 0,
                                  "what to do with columns given no role; without it they are an error",
                                  "--others keep"};
-const cli_opt cli_opt_k = {"k", 'k', "K", 0, "every released record hides among at least K (k-anonymity)", "-k 5"};
+const cli_opt cli_opt_k = {"k", 'k', "K", 0,
+                           "every released record hides among at least K (k-anonymity); 1 to 1,000,000,000", "-k 5"};
 const cli_opt cli_opt_suppress = {"suppress", 0, "FRACTION", 0,
                                   "largest fraction of records that may be suppressed (0..1, default 0)",
                                   "--suppress 0.05"};

@@ -157,6 +157,10 @@ static int load_hierarchies(cli_ctx *c, keps_eval_hier **out, size_t *nout)
         char *colon = strchr(v[i], ':');
         if (!colon || colon == v[i] || !colon[1])
             return cli_usage_error(c, "--hierarchy '%s': expected NAME:FILE", v[i]);
+        for (size_t j = 0; j < i; j++) /* the second would be ignored */
+            if (strncmp(v[j], v[i], (size_t)(colon - v[i]) + 1) == 0)
+                return cli_usage_error(c, "--hierarchy: two hierarchies for column '%.*s' ('%s' and '%s'); give one",
+                                       (int)(colon - v[i]), v[i], v[j], v[i]);
         keps_error err = {0};
         keps_hierarchy *hh;
         if (keps_hierarchy_load(colon + 1, 0, &hh, &err))

@@ -44,7 +44,7 @@ static int read_params(cli_ctx *c, keps_safela_params *p)
     if (cli_k(c, 1, 1, &k) < 0 || cli_require(c, "beta") ||
         cli_long(c, "threads", 1, 64, 2, &th) < 0 ||
         cli_double(c, "epsilon-prime", POS_MIN, POS_MAX, 0.5, &p->epsilon_prime) < 0 ||
-        cli_double(c, "epsilon", 0.0, HUGE_VAL, NAN, &p->epsilon) < 0 ||
+        cli_double(c, "epsilon", 0.0, POS_MAX, NAN, &p->epsilon) < 0 ||
         cli_double(c, "penalty", POS_MIN, POS_MAX, 2.0, &p->penalty) < 0)
         return 2;
     p->k = (size_t)k;

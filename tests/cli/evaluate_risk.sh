@@ -114,4 +114,6 @@ t "risk, missing cell: exit 2, FILE:LINE:COL, says what record linkage needs" \
 rk --original "$d/n.csv" --release "$d/nmiss.csv"
 t "risk, missing cell in a default column: linkage skipped with the reason" \
   "[ $? -eq 0 ] && grep -q 'not computed.*record linkage measures distances' $d/stdout"
+ev --original "$d/orig.csv" --release "$d/orig.csv" --hierarchy "age:$d/h.csv" --hierarchy "age:$d/h.csv"
+t "evaluate, two hierarchies for one column: exit 2" "[ $? -eq 2 ] && grep -q 'two hierarchies for column' $d/stderr"
 finish evaluate_risk

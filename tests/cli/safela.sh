@@ -63,5 +63,8 @@ rc=$?; [ $rc -eq 2 ] || { echo "beta 1: exit $rc, want 2"; fail=1; }
 "$KEPS" safela -i "$SRC/data/adult/adult.csv" -o "$T/bad.csv" $Q --others keep -k 20 --beta 0.7 \
   --interpolate cubic --seed 1 2>/dev/null >/dev/null
 rc=$?; [ $rc -eq 2 ] || { echo "--interpolate cubic: exit $rc, want 2"; fail=1; }
+"$KEPS" safela -i "$SRC/data/adult/adult.csv" -o "$T/inf.csv" $Q --others keep -k 20 --beta 0.7 --epsilon inf \
+  --seed 1 2>/dev/null >/dev/null
+rc=$?; [ $rc -eq 2 ] && [ ! -e "$T/inf.csv" ] || { echo "--epsilon inf: exit $rc, want 2 and no output"; fail=1; }
 "$KEPS" safela --help | grep -q -- "--penalty" || { echo "help lacks --penalty"; fail=1; }
 exit $fail
