@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "keps/csv.h"
 #include "keps/progress.h"
+#include "keps/version.h"
 
 static int parse_delim(const cli_ctx *c, char *out)
 {
@@ -325,7 +326,7 @@ void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
 {
     keps_json_init(j);
     keps_json_object(j, NULL);
-    keps_json_str(j, "keps_version", KEPS_VERSION);
+    keps_json_str(j, "keps_version", keps_version());
     keps_json_str(j, "method", method);
     keps_json_object(j, "parameters");
     for (size_t i = 0; i < c->nopts; i++) {

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "keps/csv.h"
 #include "keps/progress.h"
+#include "keps/version.h"
 
 int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv);
 void cli_ctx_free(cli_ctx *c);
@@ -31,7 +32,7 @@ static void overview(FILE *f)
 {
     fprintf(f, "keps %s: publish personal microdata safely (k-anonymity and differential privacy)\n\n"
                "usage: keps COMMAND [options]    keps help COMMAND    keps --job FILE.yml\n\ncommands:\n",
-            KEPS_VERSION);
+            keps_version());
     for (const cli_cmd *const *c = commands; *c; c++)
         fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
     fprintf(f, "\n'keps COMMAND --help' lists every option with an example; 'keps --man' prints the manual page, "
@@ -102,7 +103,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(name, "--version") || !strcmp(name, "version")) {
-        printf("keps %s\n", KEPS_VERSION);
+        printf("keps %s\n", keps_version());
         return 0;
     }
     if (!strcmp(name, "--man")) {
