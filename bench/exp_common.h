@@ -81,7 +81,7 @@ static inline long kanon_classes(const char *algo, keps_schema *s, keps_table *t
         return -1;
     long sup = keps_ola_run(L, &p, &r, err) || !r.found ? -1 : (long)r.suppressed;
     size_t got;
-    if (sup >= 0 && cls && keps_kepsilon_node_classes(s, r.levels, k, cls, &got) == (size_t)-1)
+    if (sup >= 0 && cls && keps_kepsilon_node_classes(s, r.levels, k, cls, &got, err) == (size_t)-1)
         sup = -1;
     keps_ola_result_free(&r); /* keps_ola_run zeroes it first */
     keps_lattice_free(L);

@@ -41,6 +41,11 @@ void keps_dpmicro_result_free(keps_dpmicro_result *r)
 
 static keps_status check(const double *x, size_t n, size_t m, const keps_dpmicro_params *p, keps_error *err)
 {
+    /* an unknown mode would be scaled as one mode and accounted as the other */
+    if ((unsigned)p->mode > KEPS_DPM_UNIVARIATE)
+        return keps_error_set(err, KEPS_EINPUT,
+                              "unknown DP microaggregation mode %d (expected multivariate or univariate)",
+                              (int)p->mode);
     if (p->k < 1)
         return keps_error_set(err, KEPS_EINPUT, "k must be at least 1");
     if (!(p->epsilon > 0) || !isfinite(p->epsilon))

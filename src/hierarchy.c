@@ -130,6 +130,9 @@ keps_status keps_hierarchy_bind(const keps_hierarchy *h, const keps_table *t, si
                                 uint32_t ***mapp, keps_error *err)
 {
     *mapp = NULL;
+    if (col >= t->ncols)
+        return keps_error_set(err, KEPS_EINPUT, "column index %zu is out of range: %s has %zu columns", col,
+                              t->source, t->ncols);
     const keps_table *L = h->levels;
     const keps_column *c = &t->cols[col];
     int nl = (int)L->ncols;

@@ -61,21 +61,44 @@ size_t keps_classes_from_keys(const uint32_t *keys, size_t n, size_t nkeys, cons
     return nc;
 }
 
+/* The level maps exist only for QIs with a hierarchy, up to its height. */
+static keps_status check_node(const keps_schema *s, const int *levels, keps_error *err)
+{
+    for (size_t a = 0; a < s->nqi; a++) {
+        const keps_qi *q = &s->qi[a];
+        const char *name = s->t->cols[q->col].name;
+        if (!q->h)
+            return keps_error_set(err, KEPS_EINPUT,
+                                  "quasi-identifier '%s' has no hierarchy: a full-domain node needs one for every QI",
+                                  name);
+        if (levels[a] < 0 || levels[a] > q->height)
+            return keps_error_set(err, KEPS_EINPUT, "level %d of quasi-identifier '%s' is out of range: 0 to %d",
+                                  levels[a], name, q->height);
+    }
+    return KEPS_OK;
+}
+
 size_t keps_kepsilon_node_classes(const keps_schema *s, const int *levels, size_t k, uint32_t *cls,
-                                  size_t *suppressed)
+                                  size_t *suppressed, keps_error *err)
 {
     size_t n = s->t->nrows, q = s->nqi;
-    uint32_t *keys = malloc((n * q > 0 ? n * q : 1) * sizeof *keys);
-    if (!keys)
+    if (check_node(s, levels, err))
         return (size_t)-1;
+    uint32_t *keys = malloc((n * q > 0 ? n * q : 1) * sizeof *keys);
+    if (!keys) {
+        keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        return (size_t)-1;
+    }
     for (size_t a = 0; a < q; a++)
         for (size_t i = 0; i < n; i++)
             keys[a * n + i] = s->qi[a].map[levels[a]][s->t->cols[s->qi[a].col].codes[i]];
     size_t nc = keps_classes_from_keys(keys, n, q, NULL, cls);
     free(keys);
     uint32_t *size = nc == (size_t)-1 ? NULL : calloc(nc ? nc : 1, sizeof *size);
-    if (!size)
+    if (!size) {
+        keps_error_set(err, KEPS_ENOMEM, "out of memory");
         return (size_t)-1;
+    }
     for (size_t i = 0; i < n; i++)
         size[cls[i]]++;
     *suppressed = 0;
@@ -281,6 +304,10 @@ static keps_status check_input(const uint32_t *cls, size_t n, const double *x, s
         return keps_error_set(err, KEPS_EINPUT, "(k,epsilon)-anonymity needs at least one noisy column");
     if (!(p->confidence >= 0 && p->confidence < 1))
         return keps_error_set(err, KEPS_EINPUT, "confidence must be in [0, 1) (got %g)", p->confidence);
+    /* an unknown scale would silently run as EC */
+    if ((unsigned)p->scale > KEPS_KSCALE_DOMAIN)
+        return keps_error_set(err, KEPS_EINPUT, "unknown noise scale %d (expected ec, global or domain)",
+                              (int)p->scale);
     if (p->scale == KEPS_KSCALE_DOMAIN && (!p->lo || !p->hi))
         return keps_error_set(err, KEPS_EINPUT, "scale 'domain' needs public bounds for every noisy column");
     for (size_t j = 0; j < m; j++)

@@ -82,12 +82,30 @@ void keps_classes_free(keps_classes *c)
     memset(c, 0, sizeof *c);
 }
 
+/* Column indices come from the caller: one past the table would read
+ * another allocation's codes. */
+static keps_status check_columns(const keps_table *t, const size_t *cols, size_t ncols, const char *what,
+                                 keps_error *err)
+{
+    for (size_t j = 0; j < ncols; j++)
+        if (cols[j] >= t->ncols)
+            return keps_error_set(err, KEPS_EINPUT, "%s column index %zu is out of range: %s has %zu columns", what,
+                                  cols[j], t->source, t->ncols);
+    return KEPS_OK;
+}
+
 keps_status keps_classes_build(const keps_table *t, const size_t *cols, size_t ncols,
                                keps_suppressed_mode mode, keps_classes *out, keps_error *err)
 {
     memset(out, 0, sizeof *out);
     if (ncols == 0)
         return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier given: name the QI columns (--qi NAME)");
+    keps_status st = check_columns(t, cols, ncols, "quasi-identifier", err);
+    if (st)
+        return st;
+    if ((unsigned)mode > KEPS_SUPPRESSED_CLASS)
+        return keps_error_set(err, KEPS_EINPUT, "unknown suppressed-row mode %d (expected exclude or class)",
+                              (int)mode);
     size_t n = t->nrows, nslots = 64;
     while (nslots < 2 * n)
         nslots *= 2;
@@ -457,7 +475,14 @@ keps_status keps_models_compute(keps_table *t, const size_t *qi, size_t nqi, con
                                 keps_suppressed_mode mode, keps_models *out, keps_error *err)
 {
     memset(out, 0, sizeof *out);
-    keps_status st = keps_classes_build(t, qi, nqi, mode, &out->ec, err);
+    keps_status st = check_columns(t, sens, nsens, "sensitive", err);
+    for (size_t i = 0; types && i < nsens && !st; i++)
+        if ((unsigned)types[i] > KEPS_SENSITIVE_ORDERED)
+            st = keps_error_set(err, KEPS_EINPUT,
+                                "sensitive column %zu: unknown type %d (expected auto, nominal or ordered)", i + 1,
+                                (int)types[i]);
+    if (!st)
+        st = keps_classes_build(t, qi, nqi, mode, &out->ec, err);
     if (st)
         return st;
     out->by_size = sort_by_size(&out->ec);

@@ -449,22 +449,33 @@ void keps_mondrian_result_free(keps_mondrian_result *r)
     memset(r, 0, sizeof *r);
 }
 
-void keps_mondrian_label(const keps_schema *s, const keps_mondrian_result *r, size_t c, size_t q, char *buf,
-                         size_t len)
+int keps_mondrian_label(const keps_schema *s, const keps_mondrian_result *r, size_t c, size_t q, char *buf,
+                        size_t len)
 {
     const keps_mondrian_extent *e = &r->extent[c * r->nqi + q];
     if (e->level > s->qi[q].height)
-        snprintf(buf, len, "*");
-    else if (e->level >= 0)
-        snprintf(buf, len, "%s", keps_hierarchy_label(s->qi[q].h, e->level, e->node));
-    else if (e->lo == e->hi)
-        keps_format_number(buf, len, e->lo);
-    else {
-        char lo[32], hi[32];
-        keps_format_number(lo, sizeof lo, e->lo);
-        keps_format_number(hi, sizeof hi, e->hi);
-        snprintf(buf, len, "[%s-%s]", lo, hi);
-    }
+        return snprintf(buf, len, "*");
+    if (e->level >= 0)
+        return snprintf(buf, len, "%s", keps_hierarchy_label(s->qi[q].h, e->level, e->node));
+    /* numbers go through full buffers first: keps_format_number into a
+     * short buf could stop at a shorter precision and miscount */
+    char lo[32], hi[32];
+    keps_format_number(lo, sizeof lo, e->lo);
+    if (e->lo == e->hi)
+        return snprintf(buf, len, "%s", lo);
+    keps_format_number(hi, sizeof hi, e->hi);
+    return snprintf(buf, len, "[%s-%s]", lo, hi);
+}
+
+/* A label in its own allocation: a hierarchy label has no length limit, so
+ * no fixed buffer holds every one. */
+static char *label_dup(const keps_schema *s, const keps_mondrian_result *r, size_t c, size_t q)
+{
+    size_t need = (size_t)keps_mondrian_label(s, r, c, q, NULL, 0) + 1;
+    char *l = malloc(need);
+    if (l)
+        keps_mondrian_label(s, r, c, q, l, need);
+    return l;
 }
 
 /* Release: every class's labels are formatted once. */
@@ -492,12 +503,9 @@ keps_status keps_mondrian_release(const keps_schema *s, const keps_mondrian_resu
         c.qi_of_col[j] = -1;
     for (size_t q = 0; q < r->nqi && !st; q++)
         c.qi_of_col[s->qi[q].col] = (int)q;
-    char buf[128];
-    for (size_t i = 0; i < nl && !st; i++) {
-        keps_mondrian_label(s, r, i / r->nqi, i % r->nqi, buf, sizeof buf);
-        if (!(c.label[i] = strdup(buf)))
+    for (size_t i = 0; i < nl && !st; i++)
+        if (!(c.label[i] = label_dup(s, r, i / r->nqi, i % r->nqi)))
             st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
-    }
     if (!st)
         st = keps_release_build(s, rel_cell, &c, release, err);
     for (size_t i = 0; c.label && i < nl; i++)

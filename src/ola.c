@@ -1200,6 +1200,17 @@ done:
 
 /* ---- applying a node --------------------------------------------------- */
 
+/* levels come from the caller: a level above a hierarchy's height indexes
+ * past its level maps. */
+static keps_status check_levels(const keps_lattice *L, const int *levels, keps_error *err)
+{
+    for (size_t i = 0; i < L->q; i++)
+        if (levels[i] < 0 || levels[i] > L->height[i])
+            return keps_error_set(err, KEPS_EINPUT, "level %d of quasi-identifier %zu is out of range: 0 to %d",
+                                  levels[i], i + 1, L->height[i]);
+    return KEPS_OK;
+}
+
 keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed,
                            keps_table **release, keps_counts *counts, keps_error *err)
 {
@@ -1207,6 +1218,9 @@ keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, i
     const keps_table *t = s->t;
     *release = NULL;
     memset(counts, 0, sizeof *counts);
+    keps_status bad = check_levels(L, levels, err);
+    if (bad)
+        return bad;
     keps_lattice_work *w = keps_lattice_work_new(L);
     uint32_t *assign = malloc((L->bottom.n ? L->bottom.n : 1) * sizeof *assign);
     keps_node_classes c;

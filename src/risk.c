@@ -153,6 +153,10 @@ keps_status keps_record_linkage(const double *orig, const double *rel, size_t n,
                                 keps_rl_direction dir, double *rl, keps_error *err)
 {
     *rl = 0;
+    /* an unknown direction would silently run the paper's */
+    if ((unsigned)dir > KEPS_RL_RELEASED)
+        return keps_error_set(err, KEPS_EINPUT, "unknown record-linkage direction %d (expected original or released)",
+                              (int)dir);
     if (n == 0 || m == 0)
         return keps_error_set(err, KEPS_EINPUT, "record linkage needs at least one record and one attribute");
     if (n >= UINT32_MAX)

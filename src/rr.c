@@ -79,6 +79,10 @@ keps_status keps_rr_compose(const keps_rr_matrix *a, const keps_rr_matrix *b, ke
 keps_status keps_rr_matrix_for(const keps_rr_params *par, size_t n, const double *freq, keps_rr_matrix *out,
                                keps_error *err)
 {
+    /* an unknown kind would run as BOTH */
+    if ((unsigned)par->kind > KEPS_RR_BOTH)
+        return keps_error_set(err, KEPS_EINPUT, "unknown randomized-response mechanism %d (expected ldp, t or both)",
+                              (int)par->kind);
     if (par->kind == KEPS_RR_LDP)
         return keps_rr_ldp_matrix(n, par->p, out, err);
     if (par->kind == KEPS_RR_TCLOSE)
@@ -361,6 +365,13 @@ keps_status keps_rr_implies(const keps_plevel *from, keps_pmodel to, long to_k, 
                             keps_error *err)
 {
     memset(out, 0, sizeof *out);
+    /* an unknown target would fall through to another model's rule */
+    if ((unsigned)to > KEPS_PM_KDP)
+        return keps_error_set(err, KEPS_EINPUT, "unknown target privacy model %d (expected ldp, tclose, kt or kdp)",
+                              (int)to);
+    if ((unsigned)from->model > KEPS_PM_KDP)
+        return keps_error_set(err, KEPS_EINPUT, "unknown source privacy model %d (expected ldp, tclose, kt or kdp)",
+                              (int)from->model);
     double lv = from->level;
     int is_eps = from->model == KEPS_PM_LDP || from->model == KEPS_PM_KDP;
     if (is_eps ? !(lv >= 0.0) : !(lv >= 1.0))
@@ -656,6 +667,11 @@ keps_status keps_rr_randomize(const keps_rr_matrix *M, const uint32_t *value, si
     /* The project's sampler draws each record from its row of exactly the
      * matrix the verifiers read, so the levels reported are the levels of
      * what was sampled. */
+    /* a category outside the matrix would index past its rows */
+    for (size_t i = 0; i < N; i++)
+        if (value[i] >= M->n)
+            return keps_error_set(err, KEPS_EINPUT, "record %zu has category %u, outside the matrix's %zu categories",
+                                  i + 1, value[i], M->n);
     keps_rr_sampler rr;
     keps_status st = keps_rr_sampler_init(&rr, M->m, (uint32_t)M->n, err);
     if (st)

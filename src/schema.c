@@ -71,7 +71,10 @@ keps_status keps_schema_add_qi_hierarchy(keps_schema *s, size_t col, keps_hierar
                                          keps_error *err)
 {
     uint32_t **map = NULL;
-    keps_status st = claim(s, col, KEPS_ROLE_QUASI, err);
+    keps_status st = col < s->t->ncols
+                         ? claim(s, col, KEPS_ROLE_QUASI, err)
+                         : keps_error_set(err, KEPS_EINPUT, "column index %zu is out of range: %s has %zu columns",
+                                          col, s->t->source, s->t->ncols);
     if (st) {
         keps_hierarchy_free(h);
         return st;
@@ -119,6 +122,12 @@ keps_status keps_schema_add_qi(keps_schema *s, keps_table *t, const char *spec, 
 
 keps_status keps_schema_set_role(keps_schema *s, const char *name, keps_role role, keps_error *err)
 {
+    /* a QI needs its entry in s->qi (keps_schema_add_qi); other values have no name to print */
+    if (role == KEPS_ROLE_NONE || role == KEPS_ROLE_QUASI || (unsigned)role > KEPS_ROLE_INSENSITIVE)
+        return keps_error_set(err, KEPS_EINPUT,
+                              "role %d: expected identifier, noisy, sensitive or insensitive (a QI is added with "
+                              "keps_schema_add_qi)",
+                              (int)role);
     int col = keps_table_column(s->t, name);
     if (col < 0)
         return no_column(s->t, name, err);
@@ -187,6 +196,9 @@ keps_status keps_release_write(const keps_table *release, const char *path, char
                                keps_rng *rng, int keep_order, keps_error *err)
 {
     uint32_t *order = NULL;
+    if (!keep_order && !rng)
+        return keps_error_set(err, KEPS_EINPUT, "shuffling the release needs a random generator (rng is NULL); "
+                                                "pass one, or keep_order = 1");
     if (!keep_order) {
         order = keps_rng_permutation(rng, release->nrows);
         if (!order)

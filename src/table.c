@@ -279,6 +279,9 @@ static keps_status bad_number(keps_error *err, const keps_table *t, size_t col, 
 
 keps_status keps_table_numeric(keps_table *t, size_t col, keps_error *err)
 {
+    if (col >= t->ncols)
+        return keps_error_set(err, KEPS_EINPUT, "column index %zu is out of range: %s has %zu columns", col,
+                              t->source, t->ncols);
     keps_column *c = &t->cols[col];
     if (c->num)
         return KEPS_OK;

@@ -266,18 +266,65 @@ static void test_node_classes(void **state)
     uint32_t cls[4];
     size_t sup = 99;
     int l1 = 1, l0 = 0;
-    assert_int_equal(keps_kepsilon_node_classes(s, &l1, 2, cls, &sup), 2);
+    assert_int_equal(keps_kepsilon_node_classes(s, &l1, 2, cls, &sup, &err), 2);
     assert_int_equal(sup, 1);
     assert_int_equal(cls[0], cls[1]);
     assert_int_equal(cls[0], cls[3]);
     assert_int_equal(cls[2], NO);
-    assert_int_equal(keps_kepsilon_node_classes(s, &l0, 2, cls, &sup), 3);
+    assert_int_equal(keps_kepsilon_node_classes(s, &l0, 2, cls, &sup, &err), 3);
     assert_int_equal(sup, 2);
     assert_int_equal(cls[0], NO);
     assert_int_equal(cls[2], NO);
     assert_int_equal(cls[1], cls[3]);
     keps_schema_free(s);
     keps_table_free(t);
+}
+
+/* A node the schema cannot map is an error, not a read past the level
+ * maps: the hierarchy above has height 2 (levels 0..2), so 3 and -1 are
+ * outside; a QI added without a hierarchy has no maps at all. */
+static void test_node_classes_bad_node(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("age,zip\n21,1\n22,2\n");
+    const char *hcsv = "21;20-24;*\n22;20-24;*\n";
+    keps_hierarchy *h = NULL;
+    keps_error err = {0};
+    assert_int_equal(keps_hierarchy_load_buffer(hcsv, strlen(hcsv), "h.csv", ';', &h, &err), KEPS_OK);
+    keps_schema *s = keps_schema_new(t);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 0, h, &err), KEPS_OK);
+    uint32_t cls[2];
+    size_t sup = 0;
+    int bad[] = {3, -1};
+    for (int b = 0; b < 2; b++) {
+        err.code = KEPS_OK;
+        assert_int_equal(keps_kepsilon_node_classes(s, &bad[b], 1, cls, &sup, &err), (size_t)-1);
+        assert_int_equal(err.code, KEPS_EINPUT);
+        assert_non_null(strstr(err.msg, "out of range"));
+    }
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 1, NULL, &err), KEPS_OK);
+    int lv[] = {1, 0};
+    err.code = KEPS_OK;
+    assert_int_equal(keps_kepsilon_node_classes(s, lv, 1, cls, &sup, &err), (size_t)-1);
+    assert_int_equal(err.code, KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "'zip' has no hierarchy"));
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
+/* An unknown scale is refused: it used to run as EC and report success. */
+static void test_unknown_scale(void **state)
+{
+    (void)state;
+    const uint32_t cls[] = {0, 0};
+    const double x[] = {1, 2};
+    keps_kepsilon_params p = {.k = 2, .epsilon = 1, .scale = (keps_kscale)9};
+    keps_kepsilon_result r;
+    keps_error err = {0};
+    keps_rng *rng = keps_rng_new_seeded(1);
+    assert_int_equal(keps_kepsilon_run(cls, 2, x, 1, &p, rng, &r, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "unknown noise scale 9"));
+    keps_rng_free(rng);
 }
 
 /* The stated epsilon is never below the request. Diameter 0.75 at
@@ -400,7 +447,8 @@ int main(void)
         cmocka_unit_test(test_linking_hand_made),     cmocka_unit_test(test_confident_hand_made),
         cmocka_unit_test(test_confident_two_columns),
         cmocka_unit_test(test_noise_magnitude),       cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_node_classes),
+        cmocka_unit_test(test_node_classes),          cmocka_unit_test(test_node_classes_bad_node),
+        cmocka_unit_test(test_unknown_scale),
         cmocka_unit_test(test_epsilon_never_understated), cmocka_unit_test(test_scale_overflow_is_an_error),
         cmocka_unit_test(test_noise_overflow_is_an_error),
         cmocka_unit_test(test_confident_metrics_describe_the_release),

@@ -339,6 +339,47 @@ static void test_mondrian_virtual_root(void **state)
     keps_table_free(t);
 }
 
+/* Labels are never cut short. A 200-character hierarchy label: both
+ * leaves x1, x2 generalize to it and k = 2 keeps them together (children of
+ * one record each), so the release holds all 200 characters (the release
+ * used to format into a 128-byte buffer). A numeric class {-0.1-0.2, 2}:
+ * -0.30000000000000004 needs 17 digits, "[-0.30000000000000004-2]" is 24
+ * characters, the length keps_mondrian_label returns with buf = NULL, and a
+ * 10-byte buf gets its first 9 as snprintf would. */
+static void test_mondrian_long_labels(void **state)
+{
+    (void)state;
+    char lab[201], hcsv[420];
+    memset(lab, 'L', 200);
+    lab[200] = '\0';
+    snprintf(hcsv, sizeof hcsv, "x1;%s\nx2;%s\n", lab, lab);
+    keps_table *t = table_from_csv("c,v\nx1,-0.30000000000000004\nx2,2\n");
+    keps_schema *s = keps_schema_new(t);
+    keps_error err = {0};
+    keps_hierarchy *h;
+    assert_int_equal(keps_hierarchy_load_buffer(hcsv, strlen(hcsv), "h.csv", ';', &h, &err), KEPS_OK);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 0, h, &err), KEPS_OK);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 1, NULL, &err), KEPS_OK);
+    keps_mondrian_result r;
+    assert_int_equal(keps_mondrian(s, t, 2, &r, &err), KEPS_OK);
+    assert_int_equal(r.nclasses, 1);
+    keps_table *rel;
+    assert_int_equal(keps_mondrian_release(s, &r, &rel, &err), KEPS_OK);
+    for (size_t i = 0; i < 2; i++) {
+        assert_string_equal(keps_table_str(rel, 0, i), lab);
+        assert_string_equal(keps_table_str(rel, 1, i), "[-0.30000000000000004-2]");
+    }
+    assert_int_equal(keps_mondrian_label(s, &r, 0, 0, NULL, 0), 200);
+    assert_int_equal(keps_mondrian_label(s, &r, 0, 1, NULL, 0), 24);
+    char small[10];
+    assert_int_equal(keps_mondrian_label(s, &r, 0, 1, small, sizeof small), 24);
+    assert_string_equal(small, "[-0.30000");
+    keps_table_free(rel);
+    keps_mondrian_result_free(&r);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 static void test_mondrian_bad_input(void **state)
 {
     (void)state;
@@ -376,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_mondrian_random),
         cmocka_unit_test(test_mondrian_hand), cmocka_unit_test(test_mondrian_categorical_split),
         cmocka_unit_test(test_mondrian_virtual_root), cmocka_unit_test(test_mondrian_bad_input),
+        cmocka_unit_test(test_mondrian_long_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,8 +61,15 @@ typedef struct keps_dpmicro_result {
     size_t n, m, k;
     double *out;            /* [n*m] row-major released values */
     double *scale;          /* [m] Laplace scale per attribute (requested) */
-    double *epsilon_used;   /* [m] epsilon per attribute's noise incl. grid rounding */
-    double epsilon;         /* total guarantee (sum over the composed parts) */
+    double *epsilon_used;   /* [m] incl. the grid rounding (keps/noise.h). multivariate:
+                               the release is one mechanism, so every entry is the same
+                               whole guarantee (not a share). univariate: entry j is the
+                               epsilon of attribute j's column alone */
+    double epsilon;         /* the guarantee: multivariate, equal to each epsilon_used[j];
+                               univariate, their sum (sequential composition over the
+                               attributes; rows linked only if row_linked_dp). INFINITY
+                               with paper_accounting (epsilon_used then holds what the
+                               scales would cost, not a guarantee) */
     double sensitivity;     /* multivariate: L1 sensitivity of all centroids */
     size_t nclusters;       /* clusters (per attribute in univariate mode) */
     size_t clamped_inputs;  /* input cells moved into [lo, hi] */
@@ -77,8 +84,9 @@ typedef struct keps_dpmicro_result {
     double record_linkage, record_linkage_released;
 } keps_dpmicro_result;
 
-/* x is row-major n x m. Errors: k = 0, epsilon <= 0, missing or bad bounds,
- * a non-finite value (KEPS_EINPUT); n < k (KEPS_EJOB); OOM. */
+/* x is row-major n x m. Errors: an unknown mode, k = 0, epsilon <= 0,
+ * missing or bad bounds, a non-finite value (KEPS_EINPUT); n < k
+ * (KEPS_EJOB); OOM. */
 keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpmicro_params *p, keps_rng *rng,
                              keps_dpmicro_result *out, keps_error *err);
 void keps_dpmicro_result_free(keps_dpmicro_result *r);

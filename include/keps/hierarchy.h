@@ -40,7 +40,8 @@ keps_status keps_hierarchy_from_table(keps_table *levels, keps_hierarchy **out, 
 /* Interval hierarchy for numeric column col of t: level i (1..nw) groups
  * values into [lo-hi[ with lo = floor(v/w_i)*w_i, then a top level `*`.
  * Each width must be a multiple of the previous one (so levels nest).
- * The column's missing token, if present, stays itself up to the top. */
+ * The column's missing token, if present, stays itself up to the top.
+ * col >= t->ncols is KEPS_EINPUT. */
 keps_status keps_hierarchy_interval(keps_table *t, size_t col, const double *widths,
                                     size_t nw, keps_hierarchy **out, keps_error *err);
 /* Parses "5,10,20" into widths; returns count or -1 (error set). */
@@ -69,7 +70,8 @@ static inline const char *keps_hierarchy_label(const keps_hierarchy *h, int leve
 /* Maps every code of table column col through the hierarchy:
  * (*map)[l][v] = level-l code of column value v, for l in 0..height.
  * A data value missing from the hierarchy is an error naming the data
- * cell and the hierarchy file. Free with keps_hierarchy_map_free. */
+ * cell and the hierarchy file; col >= t->ncols is KEPS_EINPUT. Free with
+ * keps_hierarchy_map_free. */
 keps_status keps_hierarchy_bind(const keps_hierarchy *h, const keps_table *t, size_t col,
                                 uint32_t ***map, keps_error *err);
 void keps_hierarchy_map_free(uint32_t **map, const keps_hierarchy *h);

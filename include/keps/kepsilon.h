@@ -91,8 +91,9 @@ typedef struct keps_kepsilon_result {
 
 /* Runs the mechanism and the metrics. cls[i] are arbitrary ids (< n or any
  * uint32 except KEPS_NONE), KEPS_NONE = suppressed by the k-anonymization.
- * Errors: epsilon <= 0, m = 0, a non-finite value, DOMAIN without bounds or
- * a value outside them, confidence outside [0,1) (KEPS_EINPUT); OOM. */
+ * Errors: epsilon <= 0, m = 0, an unknown scale, a non-finite value, DOMAIN
+ * without bounds or a value outside them, confidence outside [0,1)
+ * (KEPS_EINPUT); OOM. */
 keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, size_t m,
                               const keps_kepsilon_params *p, keps_rng *rng, keps_kepsilon_result *out,
                               keps_error *err);
@@ -117,10 +118,11 @@ size_t keps_classes_from_keys(const uint32_t *keys, size_t n, size_t nkeys, cons
 /* Classes of a full-domain generalization node (e.g. OLA's answer): rows
  * whose QIs map to the same labels at levels[q] share a class; classes
  * smaller than k get KEPS_NONE (suppressed; counted in *suppressed).
- * Returns the number of classes before suppression, (size_t)-1 on OOM.
- * Every QI of s needs a hierarchy. */
+ * Returns the number of classes before suppression, or (size_t)-1 with err
+ * set: KEPS_EINPUT if a QI of s has no hierarchy or levels[q] is outside
+ * [0, its height]; KEPS_ENOMEM. */
 size_t keps_kepsilon_node_classes(const keps_schema *s, const int *levels, size_t k, uint32_t *cls,
-                                  size_t *suppressed);
+                                  size_t *suppressed, keps_error *err);
 
 #ifdef __cplusplus
 }

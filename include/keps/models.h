@@ -58,7 +58,8 @@ typedef struct keps_classes {
     int all_star;        /* every row is "*": checked as one class whatever the mode */
 } keps_classes;
 
-/* Groups rows by their codes in cols[0..ncols). Classes are numbered in
+/* Groups rows by their codes in cols[0..ncols) (KEPS_EINPUT if ncols is 0,
+ * an index is >= t->ncols or mode is unknown). Classes are numbered in
  * order of first appearance. When every row is "*" in every QI they form
  * one class even in EXCLUDE mode: a release generalized to the top of
  * every hierarchy looks exactly like one whose rows were all suppressed,
@@ -92,7 +93,8 @@ typedef struct keps_models {
 } keps_models;
 
 /* Computes every figure. types may be NULL (all AUTO); an ORDERED column
- * must be numeric (error naming the first cell that is not). t is not const:
+ * must be numeric (error naming the first cell that is not); a qi or sens
+ * index >= t->ncols or an unknown type is KEPS_EINPUT. t is not const:
  * numeric sensitive columns get parsed (keps_table_numeric). */
 keps_status keps_models_compute(keps_table *t, const size_t *qi, size_t nqi, const size_t *sens,
                                 const keps_sensitive_type *types, size_t nsens,

@@ -86,12 +86,18 @@ keps_status keps_mondrian(const keps_schema *s, keps_table *t, size_t k, keps_mo
                           keps_error *err);
 void keps_mondrian_result_free(keps_mondrian_result *r);
 
-/* Released text of class c on QI q into buf (see the format above). */
-void keps_mondrian_label(const keps_schema *s, const keps_mondrian_result *r, size_t c, size_t q, char *buf,
-                         size_t len);
+/* Released text of class c on QI q (see the format above) into buf of len
+ * bytes, as snprintf: NUL-terminated, truncated if longer, and the return is
+ * the full length without the NUL (>= len: buf was too short; buf = NULL
+ * with len = 0 asks for it). A numeric QI's label needs at most 52 bytes
+ * ("[lo-hi]", each number at most 24 characters); a categorical one the
+ * hierarchy label's length + 1, which has no fixed limit. */
+int keps_mondrian_label(const keps_schema *s, const keps_mondrian_result *r, size_t c, size_t q, char *buf,
+                        size_t len);
 
-/* The release in input order: QIs replaced by their class's label, other
- * released columns copied. */
+/* The release in input order: QIs replaced by their class's label (never
+ * truncated), other released columns copied. *release is the caller's, to
+ * free with keps_table_free. */
 keps_status keps_mondrian_release(const keps_schema *s, const keps_mondrian_result *r, keps_table **release,
                                   keps_error *err);
 

@@ -3,7 +3,7 @@
  * keps_release_build makes the release of a schema (its released columns,
  * input order) where a method replaces some cells: cell(ctx, row, col)
  * returns the released text of input column col in that row, or NULL to
- * copy the input cell. Used by Mondrian and MDAV. */
+ * copy the input cell. keps_mondrian_release builds its release with it. */
 #ifndef KEPS_RELEASE_H
 #define KEPS_RELEASE_H
 
@@ -19,6 +19,13 @@ extern "C" {
 
 typedef const char *(*keps_release_cell_fn)(void *ctx, size_t row, size_t col);
 
+/* Calls cell for every released column of a row, in column order, and
+ * copies the row into the table only then: each string cell returns must
+ * stay valid until cell is called for the next row (or the call returns).
+ * So one buffer reused across the columns of a row releases the last
+ * column's text in all of them; use one buffer per column. cell may be
+ * NULL (a copy of the released columns). *release is the caller's, to free
+ * with keps_table_free; NULL on error. */
 keps_status keps_release_build(const keps_schema *s, keps_release_cell_fn cell, void *ctx,
                                keps_table **release, keps_error *err);
 

@@ -41,7 +41,8 @@ extern "C" {
 typedef enum { KEPS_RL_ORIGINAL = 0, KEPS_RL_RELEASED = 1 } keps_rl_direction;
 
 /* orig and rel: row-major n x m raw values, row i of rel = release of row i
- * of orig. Errors: n == 0 or m == 0, a non-finite value (KEPS_EINPUT). */
+ * of orig. Errors: n == 0 or m == 0, a non-finite value, an unknown dir
+ * (KEPS_EINPUT). */
 keps_status keps_record_linkage(const double *orig, const double *rel, size_t n, size_t m,
                                 keps_rl_direction dir, double *rl, keps_error *err);
 
@@ -55,7 +56,7 @@ typedef struct keps_prosecutor {
 } keps_prosecutor;
 
 /* Classes on columns cols[0..m-1] of t (m == 0: all records form one
- * class). A row whose every column is '*' is a suppressed record:
+ * class; a column index >= t->ncols is KEPS_EINPUT). A row whose every column is '*' is a suppressed record:
  * KEPS_SUPPRESSED_EXCLUDE leaves such rows out (as ARX's risk models and
  * keps verify do: they reveal no QI value), KEPS_SUPPRESSED_CLASS counts
  * them as one ordinary class. If every row is '*' they are one class in

@@ -55,7 +55,8 @@ keps_status keps_rr_t_matrix(size_t n, const double *freq, double pt, keps_rr_ma
 /* out = first then second (matrix product first * second). */
 keps_status keps_rr_compose(const keps_rr_matrix *first, const keps_rr_matrix *second,
                             keps_rr_matrix *out, keps_error *err);
-/* The matrix of a parameterized mechanism (freq needed for TCLOSE/BOTH). */
+/* The matrix of a parameterized mechanism (freq needed for TCLOSE/BOTH);
+ * an unknown kind is KEPS_EINPUT. */
 keps_status keps_rr_matrix_for(const keps_rr_params *par, size_t n, const double *freq,
                                keps_rr_matrix *out, keps_error *err);
 void keps_rr_matrix_free(keps_rr_matrix *m);
@@ -104,7 +105,8 @@ int keps_pmodel_parse(const char *s, keps_pmodel *out); /* ldp|tclose|kt|kdp; 0 
 /* from -> to. to_k <= 0 picks the natural k (Theorem 4: N - k). N is the
  * number of records (needed where the formula has it; 0 if unknown).
  * KEPS_EJOB when the paper proves the direction impossible (message names
- * the theorem and the reason); KEPS_EINPUT when a parameter is missing. */
+ * the theorem and the reason); KEPS_EINPUT when a parameter is missing or
+ * either model is not a keps_pmodel value. */
 keps_status keps_rr_implies(const keps_plevel *from, keps_pmodel to, long to_k, long N,
                             keps_implication *out, keps_error *err);
 
@@ -152,7 +154,8 @@ double keps_rr_utility(const keps_rr_matrix *M, const double *freq);
 
 /* ---- applying a mechanism ---- */
 /* Draws each record's output from its row of M with the project's
- * categorical sampler (keps/sample.h). out may equal value. */
+ * categorical sampler (keps/sample.h). out may equal value. KEPS_EINPUT
+ * (nothing drawn) if a value[i] >= M->n. */
 keps_status keps_rr_randomize(const keps_rr_matrix *M, const uint32_t *value, size_t N, keps_rng *rng,
                               uint32_t *out, keps_error *err);
 

@@ -108,7 +108,9 @@ typedef struct keps_safela_params {
 } keps_safela_params;
 
 typedef struct keps_safela_result {
-    keps_table *release;     /* released columns of the sampled rows, generalized */
+    keps_table *release;     /* released columns of the sampled rows, generalized; owned by
+                                the result: keps_safela_result_free frees it (do not free it,
+                                or set it to NULL after taking it) */
     int *levels;             /* [q] the chosen node */
     uint64_t node, nnodes, evaluated;
     double utility, gen, supp; /* of the chosen node */

@@ -53,10 +53,15 @@ void keps_schema_free(keps_schema *s);
 /* Adds a QI from a spec "NAME", "NAME:FILE.csv" (ARX hierarchy) or
  * "NAME:interval=5,10,20" (interval hierarchy built from the data). */
 keps_status keps_schema_add_qi(keps_schema *s, keps_table *t, const char *spec, keps_error *err);
-/* Adds a QI with a hierarchy the caller built (schema takes ownership). */
+/* Adds table column col (0-based) as a QI with a hierarchy the caller built,
+ * or NULL for none. The schema takes ownership of h whether or not the call
+ * succeeds: on an error (col out of range: KEPS_EINPUT; a column already
+ * given a role; a value missing from h) h is already freed, so the caller
+ * must not use or free it after the call. */
 keps_status keps_schema_add_qi_hierarchy(keps_schema *s, size_t col, keps_hierarchy *h,
                                          keps_error *err);
-/* Assigns a role other than quasi to a named column. */
+/* Assigns a role other than quasi to a named column: identifier, noisy,
+ * sensitive or insensitive (anything else is KEPS_EINPUT). */
 keps_status keps_schema_set_role(keps_schema *s, const char *name, keps_role role, keps_error *err);
 /* Checks that every column has a role (or others != error); the message
  * lists the unassigned columns. Call after all roles are set. */
@@ -71,9 +76,11 @@ typedef struct keps_counts {
 } keps_counts;
 
 /* A release under construction: the released columns of the input, in
- * input order, as a table of output strings. */
+ * input order, as a table of output strings; the caller's, to free with
+ * keps_table_free. */
 keps_table *keps_release_new(const keps_schema *s, keps_error *err);
-/* Writes the release, shuffled with rng unless keep_order, via a temp file. */
+/* Writes the release, shuffled with rng unless keep_order, via a temp file.
+ * rng may be NULL only with keep_order (else KEPS_EINPUT). */
 keps_status keps_release_write(const keps_table *release, const char *path, char delimiter,
                                keps_rng *rng, int keep_order, keps_error *err);
 

@@ -92,7 +92,7 @@ keps_num_status keps_parse_number(const char *s, double *out);
 
 /* Parses column col as numbers (keps_parse_number). A cell that is not a
  * number and not the missing token, or lies beyond KEPS_NUM_MAX, is an
- * error naming file, line, column. */
+ * error naming file, line, column; col >= t->ncols is KEPS_EINPUT. */
 keps_status keps_table_numeric(keps_table *t, size_t col, keps_error *err);
 
 static inline const char *keps_table_str(const keps_table *t, size_t col, size_t row)
