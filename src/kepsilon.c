@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "keps/noise.h"
-#include "keps/release.h"
 
 typedef struct {
     uint64_t key;
@@ -416,6 +415,43 @@ static void compute_errors(keps_kepsilon_result *r, const double *x, const uint8
     }
 }
 
+/* The mechanism: one draw per released record and column at its class's
+ * scale (a class of one value needs none). Rows the k-anonymization
+ * suppressed get NAN, never their x: a caller writing noisy directly must
+ * not release an original value. */
+static keps_status draw_noise(keps_kepsilon_result *r, const double *x, keps_rng *rng, keps_error *err)
+{
+    size_t n = r->n, m = r->m;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0, at = i; j < m; j++, at += n) {
+            if (r->cls[i] == KEPS_NONE) {
+                r->noisy[at] = NAN;
+                continue;
+            }
+            double b = r->scale[r->cls[i] * m + j];
+            r->noisy[at] = b > 0 ? keps_laplace(rng, x[at], b) : x[at];
+        }
+    /* a finite scale near DBL_MAX can still draw noise that overflows */
+    for (size_t j = 0; j < m; j++)
+        for (size_t i = 0; i < n; i++)
+            if (r->cls[i] != KEPS_NONE && !isfinite(r->noisy[j * n + i]))
+                return keps_error_set(err, KEPS_EJOB,
+                                      "(k,epsilon)-anonymity noisy column %zu, record %zu came out as %g; keps never "
+                                      "releases a number that is not finite (an overflow: rescale the data or use "
+                                      "a larger epsilon)",
+                                      j + 1, i + 1, r->noisy[j * n + i]);
+    return KEPS_OK;
+}
+
+/* Rows c-confidence suppressed are withheld like the k-anonymization's:
+ * NAN, once every metric (which needed their noisy values) is computed. */
+static void withhold_suppressed(keps_kepsilon_result *r)
+{
+    for (size_t i = 0; r->confident_suppressed && i < r->n; i++)
+        for (size_t j = 0; j < r->m && r->confident_suppressed[i]; j++)
+            r->noisy[j * r->n + i] = NAN;
+}
+
 keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, size_t m,
                               const keps_kepsilon_params *p, keps_rng *rng, keps_kepsilon_result *out,
                               keps_error *err)
@@ -454,24 +490,7 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
             r->class_size[r->cls[i]]++;
             r->released++;
         }
-    memcpy(r->noisy, x, n * m * sizeof *x);
-    st = compute_scales(r, x, p, err);
-    if (st) {
-        keps_kepsilon_result_free(r);
-        return st;
-    }
-    /* the mechanism: one draw per record and column at the class's scale */
-    for (size_t i = 0; i < n; i++) {
-        if (r->cls[i] == KEPS_NONE)
-            continue;
-        for (size_t j = 0; j < m; j++) {
-            double b = r->scale[r->cls[i] * m + j];
-            if (b > 0)
-                r->noisy[j * n + i] = keps_laplace(rng, x[j * n + i], b);
-        }
-    }
-    /* a finite scale near DBL_MAX can still draw noise that overflows */
-    if ((st = keps_release_check_finite(r->noisy, n * m, "(k,epsilon)-anonymity noisy values", err))) {
+    if ((st = compute_scales(r, x, p, err)) || (st = draw_noise(r, x, rng, err))) {
         keps_kepsilon_result_free(r);
         return st;
     }
@@ -502,6 +521,7 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
             r->linking_risk = n ? (double)r->linked / (double)n : 0;
         }
     }
+    withhold_suppressed(r);
     return KEPS_OK;
 oom:
     keps_kepsilon_result_free(r);

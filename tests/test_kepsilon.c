@@ -59,8 +59,9 @@ static void test_scales_and_expected_error(void **state)
      * = 211.7647; (1/2)(20*3/109.3923 + 40*3/211.7647)/6
      * = (0.548485 + 0.566667)/12 = 0.0929293 */
     assert_double_near(r.expected_are, 0.0929293, 1e-6);
-    /* the suppressed row keeps its value and is never noised */
-    assert_true(r.noisy[6] == 1000.0);
+    /* the suppressed row is never noised, and never holds its original
+     * 1000 either (a caller writing noisy must not release it) */
+    assert_true(isnan(r.noisy[6]));
     assert_int_equal(r.cls[6], NO);
     keps_kepsilon_result_free(&r);
 
@@ -327,6 +328,31 @@ static void test_unknown_scale(void **state)
     keps_rng_free(rng);
 }
 
+/* Safe by construction: the row the k-anonymization suppressed (x = 1000
+ * in cls7/x7) is NAN in noisy, never 1000, and its NAN does not reach the
+ * metrics, which are those of the six classed rows. A NAN x for such a row
+ * is allowed (it is never read). */
+static void test_suppressed_rows_are_nan(void **state)
+{
+    (void)state;
+    keps_kepsilon_result r;
+    run7(KEPS_KSCALE_EC, NULL, NULL, &r);
+    assert_true(isnan(r.noisy[6]));
+    for (size_t i = 0; i < 6; i++)
+        assert_true(isfinite(r.noisy[i]));
+    assert_true(isfinite(r.measured_are) && isfinite(r.linking_risk));
+    keps_kepsilon_result_free(&r);
+    double xn[7];
+    memcpy(xn, x7, sizeof xn);
+    xn[6] = NAN;
+    keps_kepsilon_params p = {.k = 3, .epsilon = 2, .scale = KEPS_KSCALE_EC};
+    keps_rng *rng = keps_rng_new_seeded(1);
+    assert_int_equal(keps_kepsilon_run(cls7, 7, xn, 1, &p, rng, &r, NULL), KEPS_OK);
+    assert_true(isnan(r.noisy[6]));
+    keps_kepsilon_result_free(&r);
+    keps_rng_free(rng);
+}
+
 /* The stated epsilon is never below the request. Diameter 0.75 at
  * epsilon 0.7: b = 0.75/0.7 = 1.0714..., and b*0.7 rounds to
  * 0.74999999999999989, one ulp below 0.75. A guarantee recomputed from that
@@ -413,20 +439,31 @@ static void test_confident_metrics_describe_the_release(void **state)
     const uint32_t cls[] = {0, 0, 0};
     const double x[] = {0, 100, 200};
     keps_kepsilon_params p = {.k = 3, .epsilon = 1, .scale = KEPS_KSCALE_EC, .confidence = 0.5};
+    keps_kepsilon_params off = p;
+    off.confidence = 0;
     size_t suppressed_linked_runs = 0;
     for (uint64_t seed = 1; seed <= 20; seed++) {
-        keps_kepsilon_result r;
-        keps_rng *rng = keps_rng_new_seeded(seed);
+        /* c-confidence draws nothing: the same seed without it gives the
+         * same noise, for every row (the run with it withholds its rows) */
+        keps_kepsilon_result r, full;
+        keps_rng *rng = keps_rng_new_seeded(seed), *twin = keps_rng_new_seeded(seed);
         assert_int_equal(keps_kepsilon_run(cls, 3, x, 1, &p, rng, &r, NULL), KEPS_OK);
-        size_t before = keps_kepsilon_linked(r.cls, 3, r.nclasses, x, r.noisy, 1, r.scale);
+        assert_int_equal(keps_kepsilon_run(cls, 3, x, 1, &off, twin, &full, NULL), KEPS_OK);
+        size_t before = keps_kepsilon_linked(full.cls, 3, full.nclasses, x, full.noisy, 1, full.scale);
         assert_int_equal(r.linked_before_confident, before);
+        assert_double_near(r.measured_are_before_confident, full.measured_are, 0);
         size_t kept = 3 - r.confident_suppressed_rows, after = 0;
         for (size_t i = 0; i < 3; i++) {
+            /* withheld rows are NAN, the others the twin's noisy values */
+            if (r.confident_suppressed[i])
+                assert_true(isnan(r.noisy[i]));
+            else
+                assert_true(r.noisy[i] == full.noisy[i]);
             /* linked by the same rule, one record at a time: own original nearest */
-            double own = fabs(r.noisy[i] - x[i]);
+            double own = fabs(full.noisy[i] - x[i]);
             int best = 1;
             for (size_t j = 0; j < 3; j++)
-                best &= fabs(r.noisy[i] - x[j]) >= own;
+                best &= fabs(full.noisy[i] - x[j]) >= own;
             after += (size_t)(best && !r.confident_suppressed[i]);
         }
         assert_int_equal(r.linked, after);
@@ -434,7 +471,9 @@ static void test_confident_metrics_describe_the_release(void **state)
         assert_double_near(r.linking_risk, (double)after / 3.0, 1e-15);
         suppressed_linked_runs += r.linked < before;
         keps_kepsilon_result_free(&r);
+        keps_kepsilon_result_free(&full);
         keps_rng_free(rng);
+        keps_rng_free(twin);
     }
     assert_true(suppressed_linked_runs > 0); /* the case this test is about occurred */
 }
@@ -448,7 +487,7 @@ int main(void)
         cmocka_unit_test(test_confident_two_columns),
         cmocka_unit_test(test_noise_magnitude),       cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_node_classes),          cmocka_unit_test(test_node_classes_bad_node),
-        cmocka_unit_test(test_unknown_scale),
+        cmocka_unit_test(test_unknown_scale),         cmocka_unit_test(test_suppressed_rows_are_nan),
         cmocka_unit_test(test_epsilon_never_understated), cmocka_unit_test(test_scale_overflow_is_an_error),
         cmocka_unit_test(test_noise_overflow_is_an_error),
         cmocka_unit_test(test_confident_metrics_describe_the_release),

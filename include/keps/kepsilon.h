@@ -69,7 +69,12 @@ typedef struct keps_kepsilon_result {
     uint32_t *cls;          /* [n] dense class id, KEPS_NONE if suppressed upstream */
     uint32_t *class_size;   /* [nclasses] */
     double *scale;          /* [nclasses*m] b_j(C), row-major by class */
-    double *noisy;          /* [m*n] column-major noisy values (x for suppressed rows) */
+    double *noisy;          /* [m*n] column-major noisy values; NAN for every row that must
+                               not be released: suppressed by the k-anonymization (cls
+                               KEPS_NONE) or by c-confidence (confident_suppressed), so a
+                               caller writing noisy never releases an original x. Release
+                               such rows as '*' or leave them out; keps_format_number
+                               refuses NAN (returns -1) */
     double *mean_scale;     /* [m] mean of b_j over classes */
     double *expected_are_col, *measured_are_col; /* [m] */
     double expected_are, measured_are;           /* means over columns */
@@ -90,10 +95,12 @@ typedef struct keps_kepsilon_result {
 } keps_kepsilon_result;
 
 /* Runs the mechanism and the metrics. cls[i] are arbitrary ids (< n or any
- * uint32 except KEPS_NONE), KEPS_NONE = suppressed by the k-anonymization.
+ * uint32 except KEPS_NONE), KEPS_NONE = suppressed by the k-anonymization
+ * (its x is never read and may be anything). The metrics use the noisy
+ * values of every classed row before they are set to NAN (see noisy).
  * Errors: epsilon <= 0, m = 0, an unknown scale, a non-finite value, DOMAIN
  * without bounds or a value outside them, confidence outside [0,1)
- * (KEPS_EINPUT); OOM. */
+ * (KEPS_EINPUT); noise that overflows (KEPS_EJOB); OOM. */
 keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, size_t m,
                               const keps_kepsilon_params *p, keps_rng *rng, keps_kepsilon_result *out,
                               keps_error *err);
