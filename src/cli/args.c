@@ -549,6 +549,7 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
 {
     memset(c, 0, sizeof *c);
     c->cmd = cmd;
+    c->t_start = cli_now_ms();
     size_t n = 0;
     for (const cli_opt *const *o = cmd->opts; o && *o; o++)
         n++;

@@ -55,6 +55,7 @@ struct cli_ctx {
     keps_rng *rng;         /* made on first use by cli_rng() */
     const keps_table *input; /* set by cli_load_input, for the report */
     char *pending;         /* the written release, renamed to -o with its report */
+    double t_start;        /* cli_now_ms() when parsing began, for timing_ms.total */
 };
 
 /* Common options (CLI.md); commands list the ones they take. */
@@ -95,6 +96,9 @@ int cli_fail(const cli_ctx *c, const keps_error *err);
  * it; cli_emit_report does this with the report, main() for a command that
  * wrote no report. Returns rc, or 2 if the rename failed. */
 int cli_commit_release(cli_ctx *c, int rc);
+/* "timing_ms": {"total": ms since the command started}, for reports that
+ * time nothing else. */
+void cli_report_total(const cli_ctx *c, keps_json *j);
 int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -240,6 +240,7 @@ static int run(cli_ctx *c)
         cli_report_begin(c, &j, "audit");
         keps_json_str(&j, "mechanism", mech);
         keps_audit_json(&res, &j, "audit");
+        cli_report_total(c, &j);
         keps_json_end(&j);
         if (res.one_sided_bins)
             snprintf(sided, sizeof sided, " (%zu of the %zu bins hold outputs of one input only: their ratio is infinite)",

@@ -119,8 +119,10 @@ static void guarantee_json(keps_json *j, const keps_dpmicro_result *r, const kep
 {
     keps_json_object(j, "guarantee");
     if (p->paper_accounting) {
-        keps_json_str(j, "model", "none: the paper's accounting, not differential privacy");
+        keps_json_str(j, "model", "heuristic, not DP"); /* one of the contract's model strings */
         keps_json_num(j, "claimed_epsilon", p->epsilon);
+        keps_json_str(j, "note", "the paper's noise accounting (--paper-accounting), which is not differential "
+                                 "privacy (SPEC 5): claimed_epsilon is the paper's figure, not a guarantee");
     } else if (r->row_linked_dp || unlink) {
         keps_json_str(j, "model", "epsilon-DP");
         keps_json_num(j, "epsilon", r->epsilon);

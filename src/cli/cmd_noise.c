@@ -84,6 +84,7 @@ static int run(cli_ctx *c)
             emit(c, &j, 0, keps_laplace_ex(r, value, sens / eps, sens, NULL), 0);
     }
     keps_json_end(&j);
+    cli_report_total(c, &j);
     keps_json_end(&j);
     int rc = cli_emit_report(c, &j, NULL);
     keps_json_free(&j);

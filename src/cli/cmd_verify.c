@@ -355,6 +355,7 @@ static int report(cli_ctx *c, const keps_table *t, const keps_models *m, const s
         keps_json_bool(&j, "t_closeness", hs[2]);
     keps_json_bool(&j, "all", all);
     keps_json_end(&j);
+    cli_report_total(c, &j);
     keps_json_end(&j);
     if (all)
         fprintf(txt, "result: every property asked for holds\n");

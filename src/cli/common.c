@@ -252,6 +252,13 @@ int cli_over_limit(const cli_ctx *c, const char *what, size_t k, size_t limit, s
     return 1;
 }
 
+void cli_report_total(const cli_ctx *c, keps_json *j)
+{
+    keps_json_object(j, "timing_ms");
+    keps_json_num(j, "total", cli_now_ms() - c->t_start);
+    keps_json_end(j);
+}
+
 int cli_commit_release(cli_ctx *c, int rc)
 {
     return commit_outputs(c, rc, NULL);

@@ -61,6 +61,7 @@ static int emit(cli_ctx *c, const keps_delta_result *r, long k, double beta, dou
         keps_json_num(&j, "result", r->delta);
     }
     delta_json(&j, r, k, beta, epsp);
+    cli_report_total(c, &j);
     keps_json_end(&j);
     char head[96], full[640];
     if (mink)

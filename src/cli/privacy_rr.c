@@ -10,6 +10,7 @@
 
 static int emit(cli_ctx *c, keps_json *j, const char *text)
 {
+    cli_report_total(c, j);
     keps_json_end(j);
     int rc = cli_emit_report(c, j, text);
     keps_json_free(j);

@@ -106,6 +106,9 @@ case "$sum" in *"heuristic, not DP"*) ;; *) fail "univariate summary hides the h
 sum=$("$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u2.csv" --qi FICA --others drop -k 5 --epsilon 1 \
   --bounds FICA=0:20000 --paper-accounting --seed 3 --quiet 2>&1)
 case "$sum" in *"warning: --paper-accounting"*"no DP guarantee"*) ;; *) fail "paper accounting unannounced: $sum" ;; esac
+"$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u2.csv" --qi FICA --others drop -k 5 --epsilon 1 \
+  --bounds FICA=0:20000 --paper-accounting --seed 3 --report "$tmp/pa.json" --quiet >/dev/null 2>&1
+[ "$(num "$tmp/pa.json" '["guarantee"]["model"]')" = "heuristic, not DP" ] || fail "paper accounting model"
 "$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u3.csv" --qi FICA --qi FEDTAX --others drop -k 5 \
   --epsilon 1 --bounds FICA=0:20000 --bounds FEDTAX=0:50000 --unlink-columns --seed 3 --report "$tmp/u3.json" \
   --quiet >/dev/null 2>&1
