@@ -67,6 +67,7 @@ typedef struct rr_run {
     ksrc ola;                  /* with --partition ola */
     int use_ola;
     char (*label)[256];        /* [nqi] labels of the row being released */
+    label_bufs lb;             /* the longer ones */
     double eps_target, t_target; /* NAN if not given */
 } rr_run;
 
@@ -78,6 +79,7 @@ static void rr_run_free(rr_run *r)
     if (r->use_ola && r->ola.free)
         r->ola.free(&r->ola);
     free(r->label);
+    label_bufs_free(&r->lb);
     free(r->nvalues);
     free(r->value);
     free(r->out);
@@ -211,8 +213,7 @@ static const char *rr_cell(void *ctx, size_t row, size_t col)
         if (r->s->qi[q].col == col) {
             if (r->use_ola)
                 return r->ola.label(&r->ola, row, q, r->label[q]);
-            keps_mondrian_label(r->s, &r->mond, r->cls[row], q, r->label[q], sizeof r->label[q]);
-            return r->label[q];
+            return mondrian_row_label(r->s, &r->mond, r->cls[row], q, r->label[q], &r->lb);
         }
     return NULL;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "keps/mondrian.h"
 
 typedef struct ksrc ksrc;
 struct ksrc {
@@ -28,5 +29,18 @@ struct ksrc {
 int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out);
 int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out);
 int ksrc_mondrian(cli_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out);
+
+/* Mondrian labels of one row, never truncated: buf (256 bytes) when the
+ * label fits, else a per-QI buffer grown to its length (valid until the
+ * next call for the same QI). Out of memory: buf, truncated (never NULL,
+ * which a release's cell callback reads as "the input's value"). */
+typedef struct label_bufs {
+    char **big;
+    size_t *cap;
+    size_t n;
+} label_bufs;
+const char *mondrian_row_label(const keps_schema *s, const keps_mondrian_result *r, size_t cls, size_t q, char *buf,
+                               label_bufs *lb);
+void label_bufs_free(label_bufs *lb);
 
 #endif

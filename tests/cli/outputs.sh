@@ -47,6 +47,18 @@ for args in "privacy delta -k 75 --beta 0.7" "privacy rr-epsilon -p 0.6 -n 4" "n
   t "timing_ms.total in the report of: $args" "grep -q '\"timing_ms\":{\"total\":[0-9.e-]*}' $d/t.json"
 done
 
+# a Mondrian label longer than the 256-byte cell buffer is released whole
+# (the class of a and b is their common parent, a 300-character label)
+long=$(printf 'x%.0s' $(seq 1 300))
+printf 'g;h\na;1\na;2\na;3\na;4\nb;5\nb;6\nb;7\nb;8\n' >"$d/lg.csv"
+printf "a;$long;*\nb;$long;*\n" >"$d/lgh.csv"
+"$keps" kepsilon --algorithm mondrian -i "$d/lg.csv" -o "$d/lgk.csv" --qi "g:$d/lgh.csv" --noisy h -k 8 --epsilon 1 \
+  --seed 1 --quiet >/dev/null 2>&1
+t "kepsilon mondrian: a 300-character label is not cut" "[ \"\$(cut -d';' -f1 $d/lgk.csv | sed -n 2p)\" = $long ]"
+"$keps" rr --mechanism ldp -i "$d/lg.csv" -o "$d/lgr.csv" --qi "g:$d/lgh.csv" --sensitive h --partition mondrian -k 8 \
+  --epsilon 1 --seed 1 --quiet >/dev/null 2>&1
+t "rr mondrian: a 300-character label is not cut" "[ \"\$(cut -d';' -f1 $d/lgr.csv | sed -n 2p)\" = $long ]"
+
 # a release nobody keeps is refused, not computed and thrown away
 run -i "$d/in.csv" --qi "sex:$d/sex.csv" --report "$d/r.json"; rc=$?
 t "no -o: exit 2, no report" "[ $rc -eq 2 ] && [ ! -e $d/r.json ] && grep -q 'output is required' $d/stderr"
