@@ -16,8 +16,9 @@
 const cli_opt cli_opt_input = {"input", 'i', "FILE", 0, "input CSV with a header row; '-' reads stdin",
                                "-i data/adult/adult.csv"};
 const cli_opt cli_opt_output = {"output", 'o', "FILE", 0,
-                                "released CSV; '-' writes stdout. Written to a temporary file and renamed "
-                                "at the end, so a failed run leaves nothing",
+                                "released CSV (required); '-' writes stdout, a device or FIFO is written in "
+                                "place. Written to a temporary file and renamed with the report at the end, "
+                                "so a failed run leaves nothing",
                                 "-o out.csv"};
 const cli_opt cli_opt_delimiter = {"delimiter", 'd', "C", 0,
                                    "field separator of the input and output; default: sniffed from the header "
