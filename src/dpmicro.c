@@ -9,6 +9,7 @@
 #include "keps/noise.h"
 #include "keps/release.h"
 #include "keps/risk.h"
+#include "release_internal.h"
 
 double keps_dpmicro_scales(keps_dpm_mode mode, size_t n, size_t m, size_t k, double epsilon, const double *lo,
                            const double *hi, int paper_accounting, double *scale)
@@ -282,3 +283,39 @@ keps_status keps_dpmicro_unlink(keps_rng *rng, double *out, size_t n, size_t m)
     return KEPS_OK;
 }
 
+
+/* One 32-byte buffer per attribute: a row's cells must coexist until the
+ * row is appended (keps_release_build). */
+typedef struct dpm_rel {
+    const keps_dpmicro_result *r;
+    int *attr_of;    /* [ncols] attribute index or -1 */
+    char (*buf)[32]; /* [m] */
+} dpm_rel;
+
+static const char *dpm_cell(void *ctx, size_t row, size_t col)
+{
+    dpm_rel *c = ctx;
+    int a = c->attr_of[col];
+    if (a < 0)
+        return NULL;
+    keps_format_number(c->buf[a], sizeof c->buf[a], c->r->out[row * c->r->m + (size_t)a]);
+    return c->buf[a];
+}
+
+keps_status keps_dpmicro_release(const keps_schema *s, const size_t *cols, const keps_dpmicro_result *r,
+                                 keps_table **release, keps_error *err)
+{
+    *release = NULL;
+    size_t ncols = s->t->ncols;
+    dpm_rel c = {r, malloc((ncols ? ncols : 1) * sizeof(int)), malloc((r->m ? r->m : 1) * sizeof *c.buf)};
+    keps_status st = c.attr_of && c.buf ? KEPS_OK : keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    if (!st)
+        st = keps_release_attr_columns(s, cols, r->n, r->m, c.attr_of, "dpmicro release", err);
+    if (!st) /* keps_dpmicro_run checks; never release inf */
+        st = keps_release_check_finite(r->out, r->n * r->m, "DP microaggregation output", err);
+    if (!st)
+        st = keps_release_build(s, dpm_cell, &c, release, err);
+    free(c.attr_of);
+    free(c.buf);
+    return st;
+}

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "keps/noise.h"
+#include "keps/release.h"
+#include "release_internal.h"
 
 typedef struct {
     uint64_t key;
@@ -526,4 +528,80 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
 oom:
     keps_kepsilon_result_free(r);
     return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+}
+
+/* ---------------------------------------------------------------- release */
+
+typedef struct keps_rel {
+    const keps_kepsilon_result *r;
+    const keps_table *t, *gen;
+    const int *rel_of; /* [ncols] column of gen, or -1 */
+    const int *qi_of;  /* [ncols] 1 for a QI column */
+    const int *nz_of;  /* [ncols] noisy index or -1 */
+    char (*buf)[32];   /* [m] one per noisy column: a row's cells coexist */
+} keps_rel;
+
+static int withheld(const keps_kepsilon_result *r, size_t row)
+{
+    return r->cls[row] == KEPS_NONE || (r->confident_suppressed && r->confident_suppressed[row]);
+}
+
+static const char *keps_cell(void *ctx, size_t row, size_t col)
+{
+    keps_rel *c = ctx;
+    int q = c->qi_of[col], a = c->nz_of[col];
+    if (!q && a < 0)
+        return NULL;
+    if (withheld(c->r, row)) /* never a label, never a number (noisy is NAN there) */
+        return "*";
+    if (q)
+        return c->gen ? keps_table_str(c->gen, (size_t)c->rel_of[col], row) : NULL;
+    keps_format_number(c->buf[a], sizeof c->buf[a], c->r->noisy[(size_t)a * c->r->n + row]);
+    return c->buf[a];
+}
+
+keps_status keps_kepsilon_release(const keps_schema *s, const keps_kepsilon_result *r, const keps_table *generalized,
+                                  int remove_suppressed, keps_table **release, keps_error *err)
+{
+    *release = NULL;
+    const keps_table *t = s->t;
+    size_t n = t->nrows, ncols = t->ncols, m = s->nnoisy;
+    if (r->n != n || r->m != m)
+        return keps_error_set(err, KEPS_EINPUT,
+                              "kepsilon release: the result has %zu rows and %zu noisy columns, the schema %zu "
+                              "rows and %zu noisy columns",
+                              r->n, r->m, n, m);
+    int *cols = malloc((3 * ncols + 1) * sizeof *cols);
+    char(*buf)[32] = malloc((m ? m : 1) * sizeof *buf);
+    uint8_t *skip = remove_suppressed ? malloc(n ? n : 1) : NULL;
+    keps_status st = cols && buf && (skip || !remove_suppressed) ? KEPS_OK
+                                                                 : keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    if (!st)
+        st = keps_release_columns(s, generalized, cols, err);
+    keps_rel c = {r, t, generalized, cols, cols + ncols, cols + 2 * ncols, buf};
+    for (size_t j = 0; j < ncols && !st; j++) {
+        cols[ncols + j] = 0;
+        cols[2 * ncols + j] = -1;
+    }
+    for (size_t q = 0; q < s->nqi && !st; q++)
+        cols[ncols + s->qi[q].col] = 1;
+    for (size_t a = 0; a < m && !st; a++)
+        cols[2 * ncols + s->noisy[a]] = (int)a;
+    for (size_t i = 0; i < n && !st; i++) {
+        int w = withheld(r, i);
+        if (skip)
+            skip[i] = (uint8_t)w;
+        for (size_t a = 0; a < m && !w && !st; a++)
+            if (!isfinite(r->noisy[a * n + i]))
+                st = keps_error_set(err, KEPS_EJOB,
+                                    "kepsilon release: the noisy value of row %zu in column '%s' is %g; keps "
+                                    "never releases a number that is not finite",
+                                    i + 1, t->cols[s->noisy[a]].name, r->noisy[a * n + i]);
+    }
+    if (!st)
+        st = keps_release_build_rows(s, skip, keps_cell, &c, release, err);
+    free(cols);
+    free(buf);
+    free(skip);
+    return st;
 }

@@ -17,6 +17,7 @@
 #include "keps/release.h"
 
 #include "dist.h"
+#include "release_internal.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -814,6 +815,41 @@ void keps_mdav_result_free(keps_mdav_result *r)
     free(r->mean);
     free(r->sd);
     memset(r, 0, sizeof *r);
+}
+
+/* Centroid strings, formatted once per group and attribute. */
+typedef struct mdav_rel {
+    const keps_mdav_result *r;
+    int *attr_of; /* [ncols] attribute index or -1 */
+    char *text;   /* [ngroups * m] fixed-width slots */
+} mdav_rel;
+
+#define MDAV_SLOT 32 /* keps_format_number's bound */
+
+static const char *mdav_cell(void *ctx, size_t row, size_t col)
+{
+    mdav_rel *c = ctx;
+    int a = c->attr_of[col];
+    return a < 0 ? NULL : c->text + ((size_t)c->r->group[row] * c->r->m + (size_t)a) * MDAV_SLOT;
+}
+
+keps_status keps_mdav_release(const keps_schema *s, const size_t *cols, const keps_mdav_result *r,
+                              keps_table **release, keps_error *err)
+{
+    *release = NULL;
+    size_t ncols = s->t->ncols, nt = r->ngroups * r->m;
+    mdav_rel c = {r, malloc((ncols ? ncols : 1) * sizeof(int)), malloc((nt ? nt : 1) * MDAV_SLOT)};
+    keps_status st = c.attr_of && c.text ? KEPS_OK : keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    if (!st)
+        st = keps_release_attr_columns(s, cols, r->n, r->m, c.attr_of, "mdav release", err);
+    for (size_t i = 0; i < nt && !st; i++)
+        if (keps_format_number(c.text + i * MDAV_SLOT, MDAV_SLOT, r->centroid[i]) < 0) /* never release inf */
+            st = keps_release_check_finite(r->centroid, nt, "mdav centroids", err);
+    if (!st)
+        st = keps_release_build(s, mdav_cell, &c, release, err);
+    free(c.attr_of);
+    free(c.text);
+    return st;
 }
 
 keps_status keps_mdav_matrix(keps_table *t, const size_t *cols, size_t m, double **x, keps_error *err)

@@ -3,9 +3,18 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "release_internal.h"
 
 keps_status keps_release_build(const keps_schema *s, keps_release_cell_fn cell, void *ctx,
                                keps_table **release, keps_error *err)
+{
+    return keps_release_build_rows(s, NULL, cell, ctx, release, err);
+}
+
+keps_status keps_release_build_rows(const keps_schema *s, const uint8_t *skip, keps_release_cell_fn cell,
+                                    void *ctx, keps_table **release, keps_error *err)
 {
     *release = NULL;
     const keps_table *t = s->t;
@@ -19,6 +28,8 @@ keps_status keps_release_build(const keps_schema *s, keps_release_cell_fn cell, 
     }
     keps_status st = KEPS_OK;
     for (size_t i = 0; i < t->nrows && !st; i++) {
+        if (skip && skip[i])
+            continue;
         size_t n = 0;
         for (size_t j = 0; j < t->ncols; j++) {
             if (!keps_schema_released(s, j))
@@ -34,6 +45,48 @@ keps_status keps_release_build(const keps_schema *s, keps_release_cell_fn cell, 
         return st;
     }
     *release = r;
+    return KEPS_OK;
+}
+
+keps_status keps_release_columns(const keps_schema *s, const keps_table *gen, int *rel_of, keps_error *err)
+{
+    const keps_table *t = s->t;
+    size_t nrel = 0;
+    for (size_t j = 0; j < t->ncols; j++)
+        rel_of[j] = keps_schema_released(s, j) ? (int)nrel++ : -1;
+    if (!gen)
+        return KEPS_OK;
+    if (gen->ncols != nrel || gen->nrows != t->nrows)
+        return keps_error_set(err, KEPS_EINPUT,
+                              "the generalized table has %zu rows and %zu columns; a release of this schema "
+                              "has %zu rows and %zu columns (build it with remove_suppressed = 0)",
+                              gen->nrows, gen->ncols, t->nrows, nrel);
+    for (size_t j = 0; j < t->ncols; j++)
+        if (rel_of[j] >= 0 && strcmp(gen->cols[rel_of[j]].name, t->cols[j].name) != 0)
+            return keps_error_set(err, KEPS_EINPUT,
+                                  "the generalized table's column %d is '%s', the schema releases '%s' there",
+                                  rel_of[j] + 1, gen->cols[rel_of[j]].name, t->cols[j].name);
+    return KEPS_OK;
+}
+
+keps_status keps_release_attr_columns(const keps_schema *s, const size_t *cols, size_t n, size_t m,
+                                      int *attr_of, const char *what, keps_error *err)
+{
+    const keps_table *t = s->t;
+    if (n != t->nrows)
+        return keps_error_set(err, KEPS_EINPUT, "%s: the result has %zu rows, the table %zu", what, n, t->nrows);
+    if (!cols && m != s->nqi)
+        return keps_error_set(err, KEPS_EINPUT, "%s: the result has %zu columns, the schema %zu QIs (give cols)",
+                              what, m, s->nqi);
+    for (size_t j = 0; j < t->ncols; j++)
+        attr_of[j] = -1;
+    for (size_t a = 0; a < m; a++) {
+        size_t j = cols ? cols[a] : s->qi[a].col;
+        if (j >= t->ncols || attr_of[j] >= 0)
+            return keps_error_set(err, KEPS_EINPUT, "%s: column index %zu (attribute %zu) is %s", what, j, a + 1,
+                                  j >= t->ncols ? "outside the table" : "given twice");
+        attr_of[j] = (int)a;
+    }
     return KEPS_OK;
 }
 

@@ -2,7 +2,9 @@
  * (seed 002, SPEC 7): transition matrices, closed forms, implications,
  * exact verifiers, utility, and the per-record mechanism. */
 #include "keps/rr.h"
+#include "keps/release.h"
 #include "keps/sample.h"
+#include "release_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -779,4 +781,73 @@ void keps_rr_frequencies(const uint32_t *value, size_t N, size_t n, double *freq
         freq[value[i]] += 1.0;
     for (size_t y = 0; y < n && N; y++)
         freq[y] /= (double)N;
+}
+
+/* ---------------------------------------------------------------- release */
+
+typedef struct rr_rel {
+    const keps_schema *s;
+    const keps_table *gen;
+    const uint32_t *out;
+    const uint32_t *nvalues; /* [nsensitive] */
+    const int *rel_of;       /* [ncols] column of gen, or -1 */
+    const int *role;         /* [ncols] sensitive index, -2 QI, -1 other */
+    uint32_t *split;         /* [nsensitive] codes of split_row's released value */
+    size_t split_row;
+} rr_rel;
+
+static const char *rr_cell(void *ctx, size_t row, size_t col)
+{
+    rr_rel *c = ctx;
+    int a = c->role[col];
+    if (a >= 0) {
+        if (c->split_row != row) {
+            keps_rr_joint_split(c->out[row], c->s->nsensitive, c->nvalues, c->split);
+            c->split_row = row;
+        }
+        return c->s->t->cols[col].values[c->split[a]];
+    }
+    if (a == -2 && c->gen)
+        return keps_table_str(c->gen, (size_t)c->rel_of[col], row);
+    return NULL;
+}
+
+keps_status keps_rr_release(const keps_schema *s, const uint32_t *out, const keps_table *generalized,
+                            keps_table **release, keps_error *err)
+{
+    *release = NULL;
+    const keps_table *t = s->t;
+    size_t ns = s->nsensitive, ncols = t->ncols, dom = 1;
+    if (ns == 0)
+        return keps_error_set(err, KEPS_EINPUT, "rr release: the schema has no sensitive column");
+    int *cols = malloc((2 * ncols + 1) * sizeof *cols);
+    uint32_t *nvalues = malloc(ns * sizeof *nvalues), *split = malloc(ns * sizeof *split);
+    keps_status st = cols && nvalues && split ? KEPS_OK : keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    if (!st)
+        st = keps_release_columns(s, generalized, cols, err);
+    for (size_t j = 0; j < ncols && !st; j++)
+        cols[ncols + j] = -1;
+    for (size_t q = 0; q < s->nqi && !st; q++)
+        cols[ncols + s->qi[q].col] = -2;
+    for (size_t a = 0; a < ns && !st; a++) { /* the joint domain of keps_rr_joint_codes */
+        nvalues[a] = t->cols[s->sensitive[a]].nvalues;
+        cols[ncols + s->sensitive[a]] = (int)a;
+        dom = dom * (nvalues[a] ? nvalues[a] : 1);
+        if (dom > KEPS_RR_MAX_CATEGORIES)
+            st = keps_error_set(err, KEPS_EINPUT, "rr release: the joint domain of the %zu sensitive columns has "
+                                                  "more than %d combinations", ns, KEPS_RR_MAX_CATEGORIES);
+    }
+    for (size_t i = 0; i < t->nrows && !st; i++)
+        if (out[i] >= dom)
+            st = keps_error_set(err, KEPS_EINPUT,
+                                "rr release: released value %u of row %zu lies outside the joint domain (%zu "
+                                "values)",
+                                out[i], i + 1, dom);
+    rr_rel c = {s, generalized, out, nvalues, cols, cols + ncols, split, (size_t)-1};
+    if (!st)
+        st = keps_release_build(s, rr_cell, &c, release, err);
+    free(cols);
+    free(nvalues);
+    free(split);
+    return st;
 }

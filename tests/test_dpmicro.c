@@ -7,6 +7,7 @@
 
 #include "keps/audit.h"
 #include "keps/dpmicro.h"
+#include "keps/schema.h"
 #include "testutil.h"
 
 static const double lo2[] = {0, 0}, hi2[] = {100, 50};
@@ -268,6 +269,47 @@ static void test_audit_paper_accounting_fails(void **state)
     assert_true(run_audit(1, 22).violation);
 }
 
+
+/* keps_dpmicro_release on a result built by hand: columns f and g carry
+ * out[i*2 + 0] and out[i*2 + 1] as exact doubles (0.30000000000000004 is
+ * 0.1 + 0.2, not 0.3; -0 prints "-0"), s (sensitive) and note (kept) are
+ * copied, id is dropped. Every row is released, in input order. */
+static void test_release_cells(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("id,f,s,g,note\np0,1,x,10,a\np1,2,y,20,b\np2,3,z,30,c\n");
+    keps_error err = {0};
+    keps_schema *sc = keps_schema_new(t);
+    assert_int_equal(keps_schema_set_role(sc, "id", KEPS_ROLE_IDENTIFIER, &err), KEPS_OK);
+    assert_int_equal(keps_schema_add_qi_hierarchy(sc, 1, NULL, &err), KEPS_OK);
+    assert_int_equal(keps_schema_add_qi_hierarchy(sc, 3, NULL, &err), KEPS_OK);
+    assert_int_equal(keps_schema_set_role(sc, "s", KEPS_ROLE_SENSITIVE, &err), KEPS_OK);
+    sc->others = KEPS_OTHERS_KEEP;
+    double out[] = {0.1 + 0.2, 12.5, 2.5, -0.0, 1e-7, 99};
+    keps_dpmicro_result r = {.n = 3, .m = 2, .k = 1, .out = out};
+    keps_table *rel = NULL;
+    assert_int_equal(keps_dpmicro_release(sc, NULL, &r, &rel, &err), KEPS_OK);
+    const char *want[] = {"0.30000000000000004", "x", "12.5", "a", "2.5", "y", "-0", "b", "1e-07", "z", "99", "c"};
+    assert_table_cells(rel, 3, 4, want);
+    keps_table_free(rel);
+    /* explicit columns, the other way round: f gets attribute 1 */
+    size_t cols[] = {3, 1};
+    assert_int_equal(keps_dpmicro_release(sc, cols, &r, &rel, &err), KEPS_OK);
+    assert_string_equal(keps_table_str(rel, 0, 0), "12.5");
+    assert_string_equal(keps_table_str(rel, 2, 0), "0.30000000000000004");
+    keps_table_free(rel);
+    /* a value that is not finite is never released; rows must match */
+    out[5] = INFINITY;
+    rel = (keps_table *)1;
+    assert_int_equal(keps_dpmicro_release(sc, NULL, &r, &rel, &err), KEPS_EJOB);
+    assert_null(rel);
+    out[5] = 99;
+    r.n = 2;
+    assert_int_equal(keps_dpmicro_release(sc, NULL, &r, &rel, &err), KEPS_EINPUT);
+    keps_schema_free(sc);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_univariate_rows_leak),
         cmocka_unit_test(test_audit_sound_passes),
         cmocka_unit_test(test_audit_paper_accounting_fails),
+        cmocka_unit_test(test_release_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,9 @@
 
 #include "keps/hierarchy.h"
 #include "keps/kepsilon.h"
+#include "keps/lattice.h"
+#include "keps/ola.h"
+#include "keps/release.h"
 #include "keps/schema.h"
 #include "testutil.h"
 
@@ -478,6 +481,159 @@ static void test_confident_metrics_describe_the_release(void **state)
     assert_true(suppressed_linked_runs > 0); /* the case this test is about occurred */
 }
 
+
+/* keps_kepsilon_release on a result built by hand. Input columns id
+ * (identifier, dropped), age and sex (QIs), h and w (noisy), note (kept).
+ * Row 3 was suppressed by the k-anonymization (cls KEPS_NONE, noisy NAN),
+ * row 2 by c-confidence (its noisy values are set to 999.5 here, not NAN,
+ * so that a release ignoring the flag would show them). Both rows are '*'
+ * in age, sex, h AND w; note is copied. The QIs of the other rows come from
+ * the generalized table (whose noisy and note cells, "gx", must not be
+ * used), the noisy cells are the exact doubles: 170.70000000000002 is the
+ * double after 170.7, so %.15g and %.16g ("170.7") do not read back and
+ * %.17g is needed; 0.1 stays "0.1"; 1e21 is "1e+21". */
+static const char *const kin = "id,age,sex,h,w,note\np0,21,M,170.7,60,a\np1,22,F,180,70,b\np2,23,M,160,80,c\n"
+                               "p3,37,F,150,90,d\np4,38,M,155,95,e\n";
+
+static keps_schema *krel_schema(keps_table *t)
+{
+    keps_error err = {0};
+    keps_schema *s = keps_schema_new(t);
+    assert_int_equal(keps_schema_set_role(s, "id", KEPS_ROLE_IDENTIFIER, &err), KEPS_OK);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 1, NULL, &err), KEPS_OK);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 2, NULL, &err), KEPS_OK);
+    assert_int_equal(keps_schema_set_role(s, "h", KEPS_ROLE_NOISY, &err), KEPS_OK);
+    assert_int_equal(keps_schema_set_role(s, "w", KEPS_ROLE_NOISY, &err), KEPS_OK);
+    s->others = KEPS_OTHERS_KEEP;
+    return s;
+}
+
+static void test_release_withheld_rows_are_stars(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv(kin);
+    keps_schema *s = krel_schema(t);
+    keps_table *gen = table_from_csv("age,sex,h,w,note\n20-24,*,gx,gx,gx\n20-24,*,gx,gx,gx\n20-24,*,gx,gx,gx\n"
+                                     "35-39,*,gx,gx,gx\n35-39,*,gx,gx,gx\n");
+    uint32_t cls[] = {0, 0, 0, NO, 1};
+    uint8_t conf[] = {0, 0, 1, 0, 0};
+    double noisy[] = {170.70000000000002, 0.1, 999.5, NAN, 1e21, /* w */ 60.5, -3.25, 999.5, NAN, 123456789.123};
+    keps_kepsilon_result r = {.n = 5, .m = 2, .nclasses = 2, .cls = cls, .noisy = noisy, .confident_suppressed = conf};
+    keps_table *rel = NULL;
+    keps_error err = {0};
+    assert_int_equal(keps_kepsilon_release(s, &r, gen, 0, &rel, &err), KEPS_OK);
+    const char *want[] = {"20-24", "*", "170.70000000000002", "60.5",          "a", /* row 0 */
+                          "20-24", "*", "0.1",                "-3.25",         "b", /* row 1 */
+                          "*",     "*", "*",                  "*",             "c", /* c-confidence */
+                          "*",     "*", "*",                  "*",             "d", /* k-anonymization */
+                          "35-39", "*", "1e+21",              "123456789.123", "e"};
+    assert_table_cells(rel, 5, 5, want);
+    assert_string_equal(rel->cols[0].name, "age");
+    keps_table_free(rel);
+    /* remove_suppressed: rows 2 and 3 left out, order kept */
+    assert_int_equal(keps_kepsilon_release(s, &r, gen, 1, &rel, &err), KEPS_OK);
+    const char *kept[] = {"20-24", "*", "170.70000000000002", "60.5",          "a",
+                          "20-24", "*", "0.1",                "-3.25",         "b",
+                          "35-39", "*", "1e+21",              "123456789.123", "e"};
+    assert_table_cells(rel, 3, 5, kept);
+    keps_table_free(rel);
+    /* no generalized table (classes given by the input): the input's QIs,
+     * still '*' for the withheld rows */
+    assert_int_equal(keps_kepsilon_release(s, &r, NULL, 0, &rel, &err), KEPS_OK);
+    const char *given[] = {"21", "M", "170.70000000000002", "60.5",          "a",
+                           "22", "F", "0.1",                "-3.25",         "b",
+                           "*",  "*", "*",                  "*",             "c",
+                           "*",  "*", "*",                  "*",             "d",
+                           "38", "M", "1e+21",              "123456789.123", "e"};
+    assert_table_cells(rel, 5, 5, given);
+    keps_table_free(rel);
+    keps_table_free(gen);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
+/* What the release refuses: a result of another shape, a generalized table
+ * that is not a release of the schema with every row, a released noisy
+ * value that is not finite (KEPS_EJOB; a withheld row's NAN is fine). */
+static void test_release_errors(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv(kin);
+    keps_schema *s = krel_schema(t);
+    uint32_t cls[] = {0, 0, 0, NO, 1};
+    double noisy[] = {1, 2, 3, NAN, 5, 6, 7, 8, NAN, INFINITY};
+    keps_kepsilon_result r = {.n = 5, .m = 2, .nclasses = 2, .cls = cls, .noisy = noisy};
+    keps_table *rel = (keps_table *)1;
+    keps_error err = {0};
+    assert_int_equal(keps_kepsilon_release(s, &r, NULL, 0, &rel, &err), KEPS_EJOB);
+    assert_null(rel);
+    assert_non_null(strstr(err.msg, "row 5 in column 'w'"));
+    noisy[9] = 10;
+    keps_table *fewer = table_from_csv("age,sex,h,w,note\n1,2,3,4,5\n");
+    assert_int_equal(keps_kepsilon_release(s, &r, fewer, 0, &rel, &err), KEPS_EINPUT);
+    keps_table *renamed = table_from_csv("age,sex,h,x,note\n1,2,3,4,5\n1,2,3,4,5\n1,2,3,4,5\n1,2,3,4,5\n1,2,3,4,5\n");
+    assert_int_equal(keps_kepsilon_release(s, &r, renamed, 0, &rel, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "'x'"));
+    r.m = 1;
+    assert_int_equal(keps_kepsilon_release(s, &r, NULL, 0, &rel, &err), KEPS_EINPUT);
+    r.m = 2;
+    assert_int_equal(keps_kepsilon_release(s, &r, NULL, 0, &rel, &err), KEPS_OK);
+    keps_table_free(rel);
+    keps_table_free(fewer);
+    keps_table_free(renamed);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
+/* The library flow end to end: OLA's node (level 1 of the age hierarchy,
+ * k = 2) gives classes {21,22,22} and the suppressed {37}; noise from
+ * keps_kepsilon_run; QI labels from keps_ola_apply. Row 2 (37) is '*' in
+ * age and h (its noise was never drawn); the others carry "20-24" and their
+ * noisy value exactly. */
+static void test_release_after_ola(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("age,h,z\n21,1,a\n22,2,b\n37,3,c\n22,4,d\n");
+    const char *hcsv = "21;20-24;*\n22;20-24;*\n37;35-39;*\n";
+    keps_hierarchy *h = NULL;
+    keps_error err = {0};
+    assert_int_equal(keps_hierarchy_load_buffer(hcsv, strlen(hcsv), "h.csv", ';', &h, &err), KEPS_OK);
+    keps_schema *s = keps_schema_new(t);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 0, h, &err), KEPS_OK);
+    assert_int_equal(keps_schema_set_role(s, "h", KEPS_ROLE_NOISY, &err), KEPS_OK);
+    assert_int_equal(keps_schema_set_role(s, "z", KEPS_ROLE_INSENSITIVE, &err), KEPS_OK);
+    int level = 1;
+    uint32_t cls[4];
+    size_t sup;
+    assert_int_equal(keps_kepsilon_node_classes(s, &level, 2, cls, &sup, &err), 2);
+    assert_int_equal(keps_table_numeric(t, 1, &err), KEPS_OK);
+    double x[4];
+    for (size_t i = 0; i < 4; i++)
+        x[i] = keps_table_num(t, 1, i);
+    keps_kepsilon_params p = {.k = 2, .epsilon = 1, .scale = KEPS_KSCALE_EC};
+    keps_rng *rng = keps_rng_new_seeded(3);
+    keps_kepsilon_result r;
+    assert_int_equal(keps_kepsilon_run(cls, 4, x, 1, &p, rng, &r, &err), KEPS_OK);
+    keps_lattice *L = NULL;
+    keps_table *gen = NULL, *rel = NULL;
+    keps_counts counts;
+    assert_int_equal(keps_lattice_new(s, &L, &err), KEPS_OK);
+    assert_int_equal(keps_ola_apply(L, &level, 2, 0, &gen, &counts, &err), KEPS_OK);
+    assert_int_equal(keps_kepsilon_release(s, &r, gen, 0, &rel, &err), KEPS_OK);
+    char v[4][32];
+    for (size_t i = 0; i < 4; i++)
+        keps_format_number(v[i], sizeof v[i], r.noisy[i]);
+    const char *want[] = {"20-24", v[0], "a", "20-24", v[1], "b", "*", "*", "c", "20-24", v[3], "d"};
+    assert_table_cells(rel, 4, 3, want);
+    keps_table_free(rel);
+    keps_table_free(gen);
+    keps_lattice_free(L);
+    keps_kepsilon_result_free(&r);
+    keps_rng_free(rng);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +647,8 @@ int main(void)
         cmocka_unit_test(test_epsilon_never_understated), cmocka_unit_test(test_scale_overflow_is_an_error),
         cmocka_unit_test(test_noise_overflow_is_an_error),
         cmocka_unit_test(test_confident_metrics_describe_the_release),
+        cmocka_unit_test(test_release_withheld_rows_are_stars), cmocka_unit_test(test_release_errors),
+        cmocka_unit_test(test_release_after_ola),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include "keps/csv.h"
 #include "keps/mdav.h"
 #include "keps/rng.h"
+#include "keps/schema.h"
 #include "testutil.h"
 
 /* ---- naive reference MDAV, straight from SPEC 3 ---- */
@@ -493,6 +494,59 @@ static void test_insensitive_hand(void **state)
     keps_mdav_result_free(&r);
 }
 
+
+/* keps_mdav_release: a = 1,2,3 | 10,11,12 and b = 1,1,2 | 7,8,9 form two
+ * obvious groups of k = 3 (rows 0-2, rows 3-5). Centroids a: 2, 11; b:
+ * 4/3 and 8. 4/3 needs all 17 digits ("1.3333333333333333"; %.16g gives
+ * 1.333333333333333, another double). id (identifier) is dropped, note
+ * copied, every row released. */
+static void test_mdav_release_cells(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("id,a,b,note\np0,1,1,u\np1,2,1,v\np2,3,2,w\np3,10,7,x\np4,11,8,y\np5,12,9,z\n");
+    keps_error err = {0};
+    keps_schema *s = keps_schema_new(t);
+    assert_int_equal(keps_schema_set_role(s, "id", KEPS_ROLE_IDENTIFIER, &err), KEPS_OK);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 1, NULL, &err), KEPS_OK);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 2, NULL, &err), KEPS_OK);
+    s->others = KEPS_OTHERS_KEEP;
+    size_t cols[] = {1, 2};
+    double *x = NULL;
+    assert_int_equal(keps_mdav_matrix(t, cols, 2, &x, &err), KEPS_OK);
+    keps_mdav_result r;
+    assert_int_equal(keps_mdav(x, 6, 2, 3, &r, &err), KEPS_OK);
+    assert_int_equal(r.ngroups, 2);
+    keps_table *rel = NULL;
+    const char *want[] = {"2",  "1.3333333333333333", "u", "2",  "1.3333333333333333", "v",
+                          "2",  "1.3333333333333333", "w", "11", "8",                  "x",
+                          "11", "8",                  "y", "11", "8",                  "z"};
+    assert_int_equal(keps_mdav_release(s, NULL, &r, &rel, &err), KEPS_OK); /* the schema's QIs */
+    assert_table_cells(rel, 6, 3, want);
+    keps_table_free(rel);
+    assert_int_equal(keps_mdav_release(s, cols, &r, &rel, &err), KEPS_OK);
+    assert_table_cells(rel, 6, 3, want);
+    keps_table_free(rel);
+    /* the columns in the other order put b's centroids under a */
+    size_t swapped[] = {2, 1};
+    assert_int_equal(keps_mdav_release(s, swapped, &r, &rel, &err), KEPS_OK);
+    assert_string_equal(keps_table_str(rel, 0, 0), "1.3333333333333333");
+    assert_string_equal(keps_table_str(rel, 1, 5), "11");
+    keps_table_free(rel);
+    /* errors: a repeated or unknown column, m != nqi without cols */
+    size_t twice[] = {1, 1}, outside[] = {1, 9};
+    rel = (keps_table *)1;
+    assert_int_equal(keps_mdav_release(s, twice, &r, &rel, &err), KEPS_EINPUT);
+    assert_null(rel);
+    assert_int_equal(keps_mdav_release(s, outside, &r, &rel, &err), KEPS_EINPUT);
+    r.m = 1;
+    assert_int_equal(keps_mdav_release(s, NULL, &r, &rel, &err), KEPS_EINPUT);
+    r.m = 2;
+    keps_mdav_result_free(&r);
+    free(x);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_mdav_bad_input),         cmocka_unit_test(test_mdav_matrix_errors),
         cmocka_unit_test(test_mdav_overflow_is_an_error),
         cmocka_unit_test(test_insensitive_property),   cmocka_unit_test(test_insensitive_hand),
+        cmocka_unit_test(test_mdav_release_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

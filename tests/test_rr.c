@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "keps/rr.h"
+#include "keps/schema.h"
 #include "testutil.h"
 
 #define TOL 1e-12
@@ -539,6 +540,74 @@ static void test_joint_and_classes(void **state)
     assert_int_equal(keps_rr_joint_codes(1, one, big, 4, v, &n, NULL), KEPS_EINPUT);
 }
 
+
+/* keps_rr_release splits each released joint value back into the
+ * sensitive columns, in the schema's order. sex (M = code 0, F = 1: codes
+ * follow first appearance) and salary (low = 0, high = 1, mid = 2): the
+ * joint value is sex + 2 * salary over 2 * 3 = 6 values. Released
+ * out = {5, 0, 1, 4}:
+ *   5 = 1 + 2*2 -> F, mid;   0 -> M, low;   1 = 1 + 2*0 -> F, low;
+ *   4 = 0 + 2*2 -> M, mid.
+ * (Reading the columns the other way round, 1 would be M, high.) id is an
+ * identifier (dropped), note is kept, zip (QI) comes from the generalized
+ * table, whose other cells ("gx") are not used. */
+static void test_release_splits_joint_value(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("id,zip,sex,salary,note\np0,130,M,low,a\np1,131,F,high,b\np2,130,M,mid,c\n"
+                                   "p3,131,F,low,d\n");
+    keps_error err = {0};
+    keps_schema *s = keps_schema_new(t);
+    assert_int_equal(keps_schema_set_role(s, "id", KEPS_ROLE_IDENTIFIER, &err), KEPS_OK);
+    assert_int_equal(keps_schema_add_qi_hierarchy(s, 1, NULL, &err), KEPS_OK);
+    assert_int_equal(keps_schema_set_role(s, "sex", KEPS_ROLE_SENSITIVE, &err), KEPS_OK);
+    assert_int_equal(keps_schema_set_role(s, "salary", KEPS_ROLE_SENSITIVE, &err), KEPS_OK);
+    s->others = KEPS_OTHERS_KEEP;
+    /* the joint codes keps_rr_release splits are keps_rr_joint_codes's */
+    const uint32_t *codes[] = {t->cols[2].codes, t->cols[3].codes};
+    uint32_t nv[] = {t->cols[2].nvalues, t->cols[3].nvalues}, value[4];
+    size_t dom;
+    assert_int_equal(keps_rr_joint_codes(2, codes, nv, 4, value, &dom, &err), KEPS_OK);
+    assert_int_equal(dom, 6);
+    uint32_t same[] = {0, 3, 4, 1};
+    assert_memory_equal(value, same, sizeof same);
+    keps_table *gen = table_from_csv("zip,sex,salary,note\n13*,gx,gx,gx\n13*,gx,gx,gx\n13*,gx,gx,gx\n13*,gx,gx,gx\n");
+    uint32_t out[] = {5, 0, 1, 4};
+    keps_table *rel = NULL;
+    assert_int_equal(keps_rr_release(s, out, gen, &rel, &err), KEPS_OK);
+    const char *want[] = {"13*", "F", "mid", "a", "13*", "M", "low", "b", "13*", "F", "low", "c", "13*", "M", "mid", "d"};
+    assert_table_cells(rel, 4, 4, want);
+    assert_string_equal(rel->cols[1].name, "sex");
+    keps_table_free(rel);
+    /* no partition: the input's QIs; the identity releases the input */
+    assert_int_equal(keps_rr_release(s, out, NULL, &rel, &err), KEPS_OK);
+    const char *given[] = {"130", "F", "mid", "a", "131", "M", "low", "b", "130", "F", "low", "c", "131", "M", "mid", "d"};
+    assert_table_cells(rel, 4, 4, given);
+    keps_table_free(rel);
+    assert_int_equal(keps_rr_release(s, value, NULL, &rel, &err), KEPS_OK);
+    const char *input[] = {"130", "M", "low", "a", "131", "F", "high", "b", "130", "M", "mid", "c", "131", "F", "low", "d"};
+    assert_table_cells(rel, 4, 4, input);
+    keps_table_free(rel);
+    /* a value outside the joint domain, a generalized table of other rows */
+    out[2] = 6;
+    rel = (keps_table *)1;
+    assert_int_equal(keps_rr_release(s, out, NULL, &rel, &err), KEPS_EINPUT);
+    assert_null(rel);
+    assert_non_null(strstr(err.msg, "row 3"));
+    out[2] = 1;
+    keps_table *short_gen = table_from_csv("zip,sex,salary,note\n13*,gx,gx,gx\n");
+    assert_int_equal(keps_rr_release(s, out, short_gen, &rel, &err), KEPS_EINPUT);
+    keps_table_free(short_gen);
+    keps_table_free(gen);
+    keps_schema_free(s);
+    /* no sensitive column */
+    s = keps_schema_new(t);
+    s->others = KEPS_OTHERS_KEEP;
+    assert_int_equal(keps_rr_release(s, out, NULL, &rel, &err), KEPS_EINPUT);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -557,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_large_epsilon),
         cmocka_unit_test(test_randomize_distribution),
         cmocka_unit_test(test_joint_and_classes),
+        cmocka_unit_test(test_release_splits_joint_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,20 @@ keps_table *table_from_csv(const char *csv)
     return t;
 }
 
+void assert_table_cells(const keps_table *t, size_t nrows, size_t ncols, const char *const *want)
+{
+    assert_non_null(t);
+    assert_int_equal(t->nrows, nrows);
+    assert_int_equal(t->ncols, ncols);
+    for (size_t i = 0; i < nrows; i++)
+        for (size_t j = 0; j < ncols; j++) {
+            if (strcmp(keps_table_str(t, j, i), want[i * ncols + j]) != 0)
+                fprintf(stderr, "row %zu, column %zu ('%s'): got '%s', want '%s'\n", i, j, t->cols[j].name,
+                        keps_table_str(t, j, i), want[i * ncols + j]);
+            assert_string_equal(keps_table_str(t, j, i), want[i * ncols + j]);
+        }
+}
+
 static void slurp_into(const char *path, char *buf, size_t len)
 {
     if (!buf)

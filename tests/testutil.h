@@ -25,6 +25,9 @@ int run_keps(const char *args, char *out, size_t outlen, char *errbuf, size_t er
 /* Writes text to a fresh temporary file; returns its path (static, rotates 8). */
 const char *temp_file(const char *text);
 
+/* Fails unless t has nrows x ncols cells equal to want (row-major). */
+void assert_table_cells(const keps_table *t, size_t nrows, size_t ncols, const char *const *want);
+
 #define assert_double_near(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
 
 #endif

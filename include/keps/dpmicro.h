@@ -42,6 +42,7 @@
 
 #include "keps/error.h"
 #include "keps/rng.h"
+#include "keps/schema.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -95,6 +96,22 @@ void keps_dpmicro_result_free(keps_dpmicro_result *r);
  * longer pair values of one record: the release univariate mode's epsilon-DP
  * statement covers when m > 1. Returns KEPS_OK or KEPS_ENOMEM. */
 keps_status keps_dpmicro_unlink(keps_rng *rng, double *out, size_t n, size_t m);
+
+/* The DP microaggregation release, in input order (the rows of s->t):
+ * the cell of row i in table column cols[a] is r->out[i*m + a] (the noisy,
+ * clamped centroid) written by keps_format_number (the exact double); every
+ * other released column of s (sensitive, insensitive, kept) is copied from
+ * the input unchanged, outside the DP guarantee. Nothing is suppressed:
+ * every row is released. Call keps_dpmicro_unlink on r->out first when the
+ * guarantee needs unlinked columns (univariate, m > 1, k > 1: see
+ * row_linked_dp); this call releases r->out as it stands. cols[0..r->m) are
+ * the columns x was read from; NULL means the schema's QIs in order,
+ * s->qi[a].col. *release is the caller's, to free with keps_table_free
+ * (NULL on error). Errors: r->n is not s->t's row count, a bad or repeated
+ * column, cols NULL with r->m != s->nqi (KEPS_EINPUT); a value that is not
+ * finite (KEPS_EJOB); OOM. */
+keps_status keps_dpmicro_release(const keps_schema *s, const size_t *cols, const keps_dpmicro_result *r,
+                                 keps_table **release, keps_error *err);
 
 /* The scale per attribute the mode uses for these parameters (b_j above);
  * nclusters = floor(n/k). Writes scale[m]; returns the L1 sensitivity the

@@ -116,6 +116,30 @@ size_t keps_kepsilon_confident(const uint32_t *cls, size_t n, size_t nclasses, c
                                const double *noisy, size_t m, const double *scale, double c, size_t k,
                                uint8_t *supp, size_t *records, size_t *classes);
 
+/* The (k,epsilon)-anonymous release, in input order (the rows of s->t),
+ * as keps_ola_apply and keps_mondrian_release build theirs. r comes from
+ * keps_kepsilon_run on the schema's noisy columns in order (x[j*n + i] =
+ * column s->noisy[j] of row i). Each released cell holds:
+ *  - a QI column (s->qi): the k-anonymization's label, read from the same
+ *    column of generalized: the release that k-anonymization builds for s,
+ *    one row per input row (keps_ola_apply with remove_suppressed = 0 at the
+ *    node the classes came from, keps_mondrian_release). generalized NULL
+ *    releases the input's own QI values (classes given by the input);
+ *  - a noisy column (s->noisy[j]): r->noisy[j*n + i] written by
+ *    keps_format_number (the exact double, e.g. "170.70000000000002");
+ *  - every other released column: the input's value.
+ * Suppression: a row withheld by the k-anonymization (r->cls[i] ==
+ * KEPS_NONE) or by c-confidence (r->confident_suppressed[i]) is '*' in every
+ * QI AND every noisy column, so neither its class nor any number derived
+ * from its values is released; its other columns are copied. With
+ * remove_suppressed such rows are left out instead. *release is the
+ * caller's, to free with keps_table_free (NULL on error). Errors: r does not
+ * match s (rows, noisy columns) or generalized is not a release of s with
+ * every row (KEPS_EINPUT); a released noisy value that is not finite
+ * (KEPS_EJOB); OOM. */
+keps_status keps_kepsilon_release(const keps_schema *s, const keps_kepsilon_result *r, const keps_table *generalized,
+                                  int remove_suppressed, keps_table **release, keps_error *err);
+
 /* Dense class ids from per-record keys: rows with equal key tuples
  * (keys[j*n + i], j < nkeys) share a class; rows with skip[i] != 0 (may be
  * NULL) get KEPS_NONE. Returns the number of classes, or (size_t)-1 on OOM. */

@@ -47,6 +47,7 @@
 #include <stdint.h>
 
 #include "keps/error.h"
+#include "keps/schema.h"
 #include "keps/table.h"
 
 #ifdef __cplusplus
@@ -83,6 +84,20 @@ void keps_mdav_result_free(keps_mdav_result *r);
  * naming file:line:col (MDAV has no imputation). Caller frees *x. */
 keps_status keps_mdav_matrix(keps_table *t, const size_t *cols, size_t m, double **x,
                              keps_error *err);
+
+/* The microaggregated release, in input order (the rows of s->t): the
+ * cell of row i in table column cols[a] is the centroid of i's group on
+ * attribute a (r->centroid[group[i]*m + a]) written by keps_format_number
+ * (the exact double, e.g. "4002.8571428571427"); every other released
+ * column of s is copied from the input. Nothing is suppressed: every row is
+ * released. cols[0..r->m) are the columns the matrix was built from (as
+ * given to keps_mdav_matrix); NULL means the schema's QIs in order,
+ * s->qi[a].col. *release is the caller's, to free with keps_table_free
+ * (NULL on error). Errors: r->n is not s->t's row count, a bad or repeated
+ * column, cols NULL with r->m != s->nqi (KEPS_EINPUT); a centroid that is
+ * not finite (KEPS_EJOB); OOM. */
+keps_status keps_mdav_release(const keps_schema *s, const size_t *cols, const keps_mdav_result *r,
+                              keps_table **release, keps_error *err);
 
 /* Copies attribute j of a row-major n x m matrix into out[n] (for the
  * univariate variant). */

@@ -25,6 +25,8 @@
 
 #include "keps/error.h"
 #include "keps/rng.h"
+#include "keps/schema.h"
+#include "keps/table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -166,6 +168,28 @@ keps_status keps_rr_joint_codes(size_t ncols, const uint32_t *const *codes, cons
                                 size_t N, uint32_t *value, size_t *n, keps_error *err);
 /* Splits a joint value back into per-column codes (out[ncols]). */
 void keps_rr_joint_split(uint32_t v, size_t ncols, const uint32_t *nvalues, uint32_t *out);
+
+/* The randomized-response release, in input order (the rows of s->t), as
+ * keps_ola_apply and keps_mondrian_release build theirs. out[i] is row i's
+ * released joint value (keps_rr_randomize's output) over the joint domain
+ * of the schema's sensitive columns in order: keps_rr_joint_codes on the
+ * codes of s->sensitive[0..nsensitive) with nvalues = each column's
+ * dictionary size (t->cols[c].nvalues). Each released cell holds:
+ *  - a sensitive column s->sensitive[j]: the input's string for code j of
+ *    keps_rr_joint_split(out[i]), e.g. out[i] = 3 over (sex: 2 values,
+ *    salary: 2 values) releases sex's value 1 and salary's value 1;
+ *  - a QI column: the label in the same column of generalized, the
+ *    release of the partition the classes came from (keps_mondrian_release,
+ *    keps_ola_apply with remove_suppressed = 0), one row per input row; NULL
+ *    releases the input's QI values (the input is already k-anonymous);
+ *  - every other released column: the input's value.
+ * Nothing is suppressed here: every row is released (a row generalized
+ * marks '*' stays '*' in its QIs). *release is the caller's, to free with
+ * keps_table_free (NULL on error). Errors: no sensitive column, a joint
+ * domain above KEPS_RR_MAX_CATEGORIES, an out[i] outside it, or generalized
+ * not a release of s with every row (KEPS_EINPUT); OOM. */
+keps_status keps_rr_release(const keps_schema *s, const uint32_t *out, const keps_table *generalized,
+                            keps_table **release, keps_error *err);
 
 /* Classes from equal tuples of codes of the given columns. cls[N] gets ids
  * 0..*nclasses-1 in order of first appearance; *min_size the smallest. */

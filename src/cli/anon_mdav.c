@@ -3,50 +3,14 @@
  * (each must be numeric, without hierarchy); each is replaced by its group's
  * centroid. --insensitive-mdav uses the insensitive variant, with the data's
  * own min/max as the domain (fine for k-anonymity; DP microaggregation,
- * `keps dpmicro`, takes public bounds instead). Centroids are printed
- * exactly (keps_format_number). */
+ * `keps dpmicro`, takes public bounds instead). The release is
+ * keps_mdav_release's (centroids printed exactly). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "keps/mdav.h"
-#include "keps/release.h"
 #include "micro.h"
-
-/* Centroid strings, formatted once per group and column. */
-typedef struct rel_ctx {
-    const keps_mdav_result *r;
-    int *attr_of_col;  /* [ncols] attribute index or -1 */
-    char *text;        /* [ngroups * m] fixed-width slots */
-} rel_ctx;
-
-#define SLOT 32
-
-static const char *rel_cell(void *ctx, size_t row, size_t col)
-{
-    rel_ctx *c = ctx;
-    int a = c->attr_of_col[col];
-    return a < 0 ? NULL : c->text + ((size_t)c->r->group[row] * c->r->m + (size_t)a) * SLOT;
-}
-
-static keps_status release(const keps_schema *s, const keps_mdav_result *r, keps_table **rel, keps_error *err)
-{
-    size_t ncols = s->t->ncols, nt = r->ngroups * r->m;
-    rel_ctx c = {r, malloc(ncols * sizeof(int)), malloc(nt * SLOT)};
-    keps_status st = c.attr_of_col && c.text ? KEPS_OK : keps_error_set(err, KEPS_ENOMEM, "out of memory");
-    for (size_t j = 0; j < ncols && !st; j++)
-        c.attr_of_col[j] = -1;
-    for (size_t a = 0; a < r->m && !st; a++)
-        c.attr_of_col[s->qi[a].col] = (int)a;
-    for (size_t i = 0; i < nt && !st; i++)
-        if (keps_format_number(c.text + i * SLOT, SLOT, r->centroid[i]) < 0) /* keps_mdav checks; never release inf */
-            st = keps_release_check_finite(r->centroid, nt, "mdav centroids", err);
-    if (!st)
-        st = keps_release_build(s, rel_cell, &c, rel, err);
-    free(c.attr_of_col);
-    free(c.text);
-    return st;
-}
 
 static void report_histogram(keps_json *j, const keps_mdav_result *r)
 {
@@ -74,7 +38,7 @@ static int finish(cli_ctx *c, const keps_schema *s, const keps_mdav_result *r, d
     keps_table *rel = NULL;
     keps_error err = {0};
     double written;
-    keps_status st = release(s, r, &rel, &err);
+    keps_status st = keps_mdav_release(s, NULL, r, &rel, &err);
     int rc = micro_write_release(c, st, &err, rel, &written);
     if (rc)
         return rc;

@@ -1,6 +1,7 @@
 /* keps dpmicro: differentially private microaggregation (SPEC 5). The
- * library call is keps_dpmicro_run (include/keps/dpmicro.h); this file reads
- * options, columns and bounds, writes the release and the report. */
+ * library calls are keps_dpmicro_run, keps_dpmicro_unlink and
+ * keps_dpmicro_release (include/keps/dpmicro.h); this file reads options,
+ * columns and bounds, writes the release and the report. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,6 @@
 
 #include "cli.h"
 #include "kdp.h"
-#include "keps/release.h"
 #include "keps/dpmicro.h"
 
 static const cli_opt opt_mode = {"mode", 'm', "multivariate|univariate", 0,
@@ -40,22 +40,6 @@ static const cli_opt *const opts[] = {&opt_mode, &cli_opt_input, &cli_opt_output
                                       &cli_opt_insensitive, &cli_opt_sensitive, &cli_opt_others,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report, &cli_opt_seed,
                                       &cli_opt_keep_order, NULL};
-
-typedef struct {
-    const keps_table *t;
-    const int *slot;   /* [ncols] index among the noisy columns or -1 */
-    const double *out; /* row-major n x m */
-    size_t m;
-} cell_ctx;
-
-static const char *cell(void *vctx, size_t row, size_t col, char *buf)
-{
-    cell_ctx *x = vctx;
-    if (x->slot[col] < 0)
-        return keps_table_str(x->t, col, row);
-    keps_format_number(buf, 64, x->out[row * x->m + (size_t)x->slot[col]]);
-    return buf;
-}
 
 /* Bounds per column: given, or [min(0, 1.5*min), max(0, 1.5*max)] from the data
  * (the paper's [0, 1.5*max], extended to negative values). */
@@ -284,8 +268,13 @@ static int run(cli_ctx *c)
         rc = 2;
         goto done;
     }
-    cell_ctx cc = {t, slot, r.out, m};
-    if ((rc = kdp_write(c, s, NULL, cell, &cc)))
+    keps_table *rel = NULL;
+    if (keps_dpmicro_release(s, cols, &r, &rel, &err))
+        rc = cli_fail(c, &err);
+    else
+        rc = cli_write_release(c, rel);
+    keps_table_free(rel);
+    if (rc)
         goto done;
     rc = report(c, s, slot, cols, &r, &p, unlink, from_data, rl, cli_now_ms() - t0);
 done:

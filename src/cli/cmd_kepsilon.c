@@ -1,7 +1,7 @@
 /* keps kepsilon: (k,epsilon)-anonymity (SPEC 4). The classes come from OLA,
  * Mondrian or the input itself (ksrc_*.c); the noise and every metric from
- * keps_kepsilon_run (include/keps/kepsilon.h); this file wires options,
- * release and report. */
+ * keps_kepsilon_run and the release from keps_kepsilon_release
+ * (include/keps/kepsilon.h); this file wires options and the report. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "kdp.h"
 #include "keps/kepsilon.h"
-#include "keps/release.h"
 #include "ksrc.h"
 
 static const cli_opt opt_algorithm = {"algorithm", 'a', "ola|mondrian|given", 0,
@@ -49,31 +48,6 @@ typedef struct {
     keps_kepsilon_params p;
     const char *algorithm;
 } kopts;
-
-typedef struct {
-    ksrc *src;
-    const keps_kepsilon_result *r;
-    const keps_table *t;
-    const int *qslot, *nslot; /* [ncols] QI index / noisy index or -1 */
-} cell_ctx;
-
-static int suppressed_row(const cell_ctx *x, size_t row)
-{
-    return x->r->cls[row] == KEPS_NONE || (x->r->confident_suppressed && x->r->confident_suppressed[row]);
-}
-
-static const char *cell(void *vctx, size_t row, size_t col, char *buf)
-{
-    cell_ctx *x = vctx;
-    if (x->qslot[col] < 0 && x->nslot[col] < 0)
-        return keps_table_str(x->t, col, row);
-    if (suppressed_row(x, row))
-        return "*";
-    if (x->qslot[col] >= 0)
-        return x->src->label(x->src, row, (size_t)x->qslot[col], buf);
-    keps_format_number(buf, 64, x->r->noisy[(size_t)x->nslot[col] * x->r->n + row]);
-    return buf;
-}
 
 static int parse_opts(cli_ctx *c, kopts *o)
 {
@@ -218,22 +192,17 @@ static int run(cli_ctx *c)
     int rc = parse_opts(c, &o);
     if (rc)
         return rc;
-    keps_table *t = NULL;
+    keps_table *t = NULL, *gen = NULL, *rel = NULL;
     keps_schema *s = NULL;
     double *x = NULL, *bounds = NULL;
-    int *slots = NULL;
     ksrc src = {0};
     keps_kepsilon_result r = {0};
-    uint8_t *drop = NULL;
     keps_rng *rng;
     keps_error err = {0};
     if ((rc = cli_load_records(c, &t)) || (rc = cli_build_schema(c, t, &s)))
         goto done;
     size_t n = t->nrows, m = s->nnoisy;
-    bounds = malloc((2 * m + 1) * sizeof *bounds);
-    slots = malloc((2 * t->ncols + 1) * sizeof *slots);
-    drop = calloc(n ? n : 1, 1);
-    if (!bounds || !slots || !drop) {
+    if (!(bounds = malloc((2 * m + 1) * sizeof *bounds))) {
         rc = 2;
         goto done;
     }
@@ -250,26 +219,19 @@ static int run(cli_ctx *c)
         goto done;
     }
     double noise_ms = cli_now_ms() - t1;
-    for (size_t j = 0; j < 2 * t->ncols; j++)
-        slots[j] = -1;
-    for (size_t a = 0; a < s->nqi; a++)
-        slots[s->qi[a].col] = (int)a;
-    for (size_t a = 0; a < m; a++)
-        slots[t->ncols + s->noisy[a]] = (int)a;
-    cell_ctx cc = {&src, &r, t, slots, slots + t->ncols};
-    for (size_t i = 0; i < n && cli_flag(c, "remove-suppressed"); i++)
-        drop[i] = (uint8_t)suppressed_row(&cc, i);
-    if ((rc = kdp_write(c, s, drop, cell, &cc)))
-        goto done;
-    rc = report(c, s, &o, &src, &r, cli_now_ms() - t0, noise_ms);
+    if ((src.generalize && src.generalize(&src, &gen, &err)) ||
+        keps_kepsilon_release(s, &r, gen, cli_flag(c, "remove-suppressed"), &rel, &err))
+        rc = cli_fail(c, &err);
+    else if (!(rc = cli_write_release(c, rel)))
+        rc = report(c, s, &o, &src, &r, cli_now_ms() - t0, noise_ms);
 done:
     keps_kepsilon_result_free(&r);
     if (src.free)
         src.free(&src);
     free(x);
     free(bounds);
-    free(slots);
-    free(drop);
+    keps_table_free(rel);
+    keps_table_free(gen);
     keps_schema_free(s);
     keps_table_free(t);
     return rc;

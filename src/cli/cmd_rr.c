@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "keps/mondrian.h"
 #include "ksrc.h"
-#include "keps/release.h"
 #include "keps/rr.h"
 
 static const cli_opt opt_mechanism = {"mechanism", 'm', "ldp|tclose|both", 0,
@@ -66,8 +65,6 @@ typedef struct rr_run {
     int use_mondrian;
     ksrc ola;                  /* with --partition ola */
     int use_ola;
-    char (*label)[256];        /* [nqi] labels of the row being released */
-    label_bufs lb;             /* the longer ones */
     double eps_target, t_target; /* NAN if not given */
 } rr_run;
 
@@ -78,8 +75,6 @@ static void rr_run_free(rr_run *r)
         keps_mondrian_result_free(&r->mond);
     if (r->use_ola && r->ola.free)
         r->ola.free(&r->ola);
-    free(r->label);
-    label_bufs_free(&r->lb);
     free(r->nvalues);
     free(r->value);
     free(r->out);
@@ -198,39 +193,22 @@ static int rr_choose(cli_ctx *c, rr_run *r)
     return 0;
 }
 
-/* Released text of a cell: the randomized value for sensitive columns, the
- * Mondrian label for QIs when Mondrian partitioned, else the input's. */
-static const char *rr_cell(void *ctx, size_t row, size_t col)
-{
-    rr_run *r = ctx;
-    uint32_t split[64];
-    for (size_t q = 0; q < r->nsens; q++)
-        if (r->s->sensitive[q] == col) {
-            keps_rr_joint_split(r->out[row], r->nsens, r->nvalues, split);
-            return r->t->cols[col].values[split[q]];
-        }
-    for (size_t q = 0; (r->use_mondrian || r->use_ola) && q < r->s->nqi; q++)
-        if (r->s->qi[q].col == col) {
-            if (r->use_ola)
-                return r->ola.label(&r->ola, row, q, r->label[q]);
-            return mondrian_row_label(r->s, &r->mond, r->cls[row], q, r->label[q], &r->lb);
-        }
-    return NULL;
-}
-
+/* The release (keps_rr_release): the randomized sensitive values, and the
+ * generalized QIs when Mondrian or OLA partitioned. */
 static int rr_release(cli_ctx *c, rr_run *r, size_t *changed)
 {
     keps_error err = {0};
-    keps_table *rel = NULL;
+    keps_table *gen = NULL, *rel = NULL;
     *changed = 0;
     for (size_t i = 0; i < r->N; i++)
         *changed += r->out[i] != r->value[i];
-    r->label = malloc((r->s->nqi ? r->s->nqi : 1) * sizeof *r->label);
-    if (!r->label)
-        keps_error_set(&err, KEPS_ENOMEM, "out of memory");
-    else
-        keps_release_build(r->s, rr_cell, r, &rel, &err);
-    int rc = rel ? cli_write_release(c, rel) : cli_fail(c, &err);
+    keps_status st = r->use_mondrian ? keps_mondrian_release(r->s, &r->mond, &gen, &err)
+                     : r->use_ola    ? r->ola.generalize(&r->ola, &gen, &err)
+                                     : KEPS_OK;
+    if (!st)
+        st = keps_rr_release(r->s, r->out, gen, &rel, &err);
+    int rc = st ? cli_fail(c, &err) : cli_write_release(c, rel);
+    keps_table_free(gen);
     keps_table_free(rel);
     return rc;
 }

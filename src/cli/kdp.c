@@ -84,38 +84,6 @@ int kdp_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, do
     return 0;
 }
 
-int kdp_write(cli_ctx *c, const keps_schema *s, const uint8_t *drop, kdp_cell_fn cell, void *ctx)
-{
-    if (!cli_str(c, "output"))
-        return 0;
-    keps_error err = {0};
-    keps_table *rel = keps_release_new(s, &err);
-    if (!rel)
-        return cli_fail(c, &err);
-    const keps_table *t = s->t;
-    const char **f = malloc(t->ncols * sizeof *f);
-    char(*buf)[256] = malloc(t->ncols * sizeof *buf);
-    int rc = (!f || !buf) ? 2 : 0;
-    for (size_t i = 0; i < t->nrows && !rc; i++) {
-        if (drop && drop[i])
-            continue;
-        size_t nf = 0;
-        for (size_t j = 0; j < t->ncols; j++)
-            if (keps_schema_released(s, j))
-                f[nf++] = cell(ctx, i, j, buf[j]);
-        if (keps_table_append(rel, f, NULL, 0, &err))
-            rc = cli_fail(c, &err);
-    }
-    if (!rc)
-        rc = cli_write_release(c, rel);
-    else if (!f || !buf)
-        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
-    free(f);
-    free(buf);
-    keps_table_free(rel);
-    return rc;
-}
-
 void kdp_noise_scale_json(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const double *b)
 {
     keps_json_object(j, "noise_scale");

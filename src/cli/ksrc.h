@@ -8,16 +8,16 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "keps/mondrian.h"
 
 typedef struct ksrc ksrc;
 struct ksrc {
     uint32_t *cls;        /* [n] class per row; KEPS_NONE = suppressed by the k-anonymization */
     size_t suppressed;    /* rows the k-anonymization suppressed */
     double search_ms;     /* time spent in the k-anonymization */
-    /* Released text of QI number q (index into schema->qi) for row i; buf
-     * has 256 bytes. Only called for rows with a class. */
-    const char *(*label)(ksrc *src, size_t row, size_t q, char *buf);
+    /* The k-anonymization's release of every row (the QI labels that
+     * keps_kepsilon_release and keps_rr_release read); NULL: the input's
+     * own QI values (given). The caller frees *gen with keps_table_free. */
+    keps_status (*generalize)(ksrc *src, keps_table **gen, keps_error *err);
     /* Adds the source's own report members (transformation, metrics...). */
     void (*json)(ksrc *src, keps_json *j);
     void (*free)(ksrc *src);
@@ -29,18 +29,5 @@ struct ksrc {
 int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out);
 int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out);
 int ksrc_mondrian(cli_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out);
-
-/* Mondrian labels of one row, never truncated: buf (256 bytes) when the
- * label fits, else a per-QI buffer grown to its length (valid until the
- * next call for the same QI). Out of memory: buf, truncated (never NULL,
- * which a release's cell callback reads as "the input's value"). */
-typedef struct label_bufs {
-    char **big;
-    size_t *cap;
-    size_t n;
-} label_bufs;
-const char *mondrian_row_label(const keps_schema *s, const keps_mondrian_result *r, size_t cls, size_t q, char *buf,
-                               label_bufs *lb);
-void label_bufs_free(label_bufs *lb);
 
 #endif

@@ -7,12 +7,6 @@
 #include "keps/kepsilon.h"
 #include "ksrc.h"
 
-static const char *given_label(ksrc *src, size_t row, size_t q, char *buf)
-{
-    (void)buf;
-    return keps_table_str(src->s->t, src->s->qi[q].col, row);
-}
-
 static void given_json(ksrc *src, keps_json *j)
 {
     (void)src;
@@ -73,7 +67,7 @@ int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     if (sup > limit)
         return cli_over_limit(c, "grouping by the input's own QI values", k, limit, sup, n);
     out->suppressed = sup;
-    out->label = given_label;
+    out->generalize = NULL; /* the input's QI values are released as they stand */
     out->json = given_json;
     out->s = s;
     return 0;

@@ -13,15 +13,15 @@
 typedef struct {
     keps_lattice *L;
     keps_ola_result res;
+    size_t k;
 } ola_state;
 
-static const char *ola_label(ksrc *src, size_t row, size_t q, char *buf)
+/* The node's labels for every row ('*' in the QIs of classes smaller than k). */
+static keps_status ola_generalize(ksrc *src, keps_table **gen, keps_error *err)
 {
-    (void)buf;
     ola_state *st = src->state;
-    const keps_qi *qi = &src->s->qi[q];
-    int l = st->res.levels[q];
-    return keps_hierarchy_label(qi->h, l, qi->map[l][src->s->t->cols[qi->col].codes[row]]);
+    keps_counts n;
+    return keps_ola_apply(st->L, st->res.levels, st->k, 0, gen, &n, err);
 }
 
 static void ola_json(ksrc *src, keps_json *j)
@@ -68,7 +68,8 @@ int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
         return 2;
     out->state = st;
     out->s = s;
-    out->label = ola_label;
+    st->k = k;
+    out->generalize = ola_generalize;
     out->json = ola_json;
     out->free = ola_free;
     if (keps_lattice_new(s, &st->L, &err) || keps_ola_run(st->L, &p, &st->res, &err))
