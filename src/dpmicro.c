@@ -30,6 +30,29 @@ double keps_dpmicro_scales(keps_dpm_mode mode, size_t n, size_t m, size_t k, dou
     return mode == KEPS_DPM_MULTIVARIATE ? sens : 0;
 }
 
+keps_status keps_dpmicro_data_bounds(const double *x, size_t n, size_t m, size_t j, double *lo, double *hi,
+                                     keps_error *err)
+{
+    if (j >= m || (n > 0 && !x) || !lo || !hi)
+        return keps_error_set(err, KEPS_EINPUT, "bounds from the data: attribute %zu of %zu, or no data", j, m);
+    double mn = INFINITY, mx = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double v = x[i * m + j];
+        if (!isfinite(v))
+            return keps_error_set(err, KEPS_EINPUT, "bounds from the data: row %zu of attribute %zu is not finite",
+                                  i, j);
+        mn = fmin(mn, v);
+        mx = fmax(mx, v);
+    }
+    double l = fmin(0.0, 1.5 * mn), h = fmax(0.0, 1.5 * mx);
+    if (!(l < h))
+        return keps_error_set(err, KEPS_EINPUT,
+                              "attribute %zu is constant 0: bounds read from it are empty; give public bounds", j);
+    *lo = l;
+    *hi = h;
+    return KEPS_OK;
+}
+
 void keps_dpmicro_result_free(keps_dpmicro_result *r)
 {
     if (!r)

@@ -218,6 +218,63 @@ double keps_rr_kt_to_ldp_needed(double t, size_t k, size_t N)
     return eps;
 }
 
+keps_status keps_rr_choose_params(keps_rr_kind kind, const keps_rr_targets *tg, const double *freq, size_t n,
+                                  size_t N, size_t k, keps_rr_params *out, keps_error *err)
+{
+    if ((unsigned)kind > KEPS_RR_BOTH || !tg || !out)
+        return keps_error_set(err, KEPS_EINPUT, "randomized response: unknown mechanism %d, or no targets",
+                              (int)kind);
+    int hp = !isnan(tg->p), hpt = !isnan(tg->pt), he = !isnan(tg->epsilon), ht = !isnan(tg->t);
+    if ((hp && !(tg->p >= 0.0 && tg->p <= 1.0)) || (hpt && !(tg->pt >= 0.0 && tg->pt <= 1.0)))
+        return keps_error_set(err, KEPS_EINPUT, "randomized response: keep probabilities must lie in [0, 1] (p %g, "
+                              "pt %g)", tg->p, tg->pt);
+    if ((he && !(tg->epsilon >= 0.0)) || (ht && !(tg->t >= 1.0)))
+        return keps_error_set(err, KEPS_EINPUT, "randomized response: target epsilon must be >= 0 and t >= 1 "
+                              "(epsilon %g, t %g)", tg->epsilon, tg->t);
+    if (n == 0)
+        return keps_error_set(err, KEPS_EINPUT, "randomized response needs at least one category");
+    int ldp = kind != KEPS_RR_TCLOSE, tcl = kind != KEPS_RR_LDP;
+    if (ldp && hp && he)
+        return keps_error_set(err, KEPS_EINPUT, "give -p or --epsilon for the RR-LDP stage, not both");
+    if (tcl && hpt && ht)
+        return keps_error_set(err, KEPS_EINPUT, "give --pt or --t for the RR-t stage, not both");
+    if (!ldp && (hp || he))
+        return keps_error_set(err, KEPS_EINPUT,
+                              "--mechanism tclose has no RR-LDP stage: use --pt or --t (or --mechanism both)");
+    if (!tcl && hpt)
+        return keps_error_set(err, KEPS_EINPUT, "--mechanism ldp has no RR-t stage: --pt does not apply");
+    keps_rr_params par = {.kind = kind, .p = NAN, .pt = NAN};
+    if (tcl) {
+        if (!hpt && !ht)
+            return keps_error_set(err, KEPS_EINPUT, "the RR-t stage needs --pt P or a target --t T");
+        if (ht && !freq)
+            return keps_error_set(err, KEPS_EINPUT, "a target t of the RR-t stage needs the data's distribution");
+        par.pt = ht ? keps_rr_t_p(tg->t, freq, n) : tg->pt;
+    }
+    if (ldp) {
+        int use_t = kind == KEPS_RR_LDP && ht;
+        if (!hp && !he && !use_t)
+            return keps_error_set(err, KEPS_EINPUT, "the RR-LDP stage needs -p P or a target --epsilon E%s",
+                                  kind == KEPS_RR_LDP ? " or --t T" : "");
+        if (hp)
+            par.p = tg->p;
+        else {
+            double eps = he ? tg->epsilon : INFINITY;
+            if (use_t) {
+                if (N < 2 || k == 0)
+                    return keps_error_set(err, KEPS_EINPUT, "a target t for RR-LDP needs N >= 2 records and "
+                                          "classes of k >= 1 (N %zu, k %zu)", N, k);
+                /* the paper's mechanism 1: eps small enough to imply t too */
+                double et = keps_rr_kt_to_ldp_needed(tg->t, k < N ? k : N - 1, N);
+                eps = et < eps ? et : eps;
+            }
+            par.p = keps_rr_ldp_p(eps, n);
+        }
+    }
+    *out = par;
+    return KEPS_OK;
+}
+
 const char *keps_pmodel_name(keps_pmodel m)
 {
     static const char *const names[] = {"epsilon-LDP", "multiplicative-t-closeness", "(k,t)-closeness",

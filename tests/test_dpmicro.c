@@ -310,6 +310,43 @@ static void test_release_cells(void **state)
     keps_table_free(t);
 }
 
+/* keps_dpmicro_data_bounds: [min(0, 1.5*min), max(0, 1.5*max)] of one
+ * attribute of a row-major matrix, values worked by hand. */
+static void test_data_bounds(void **state)
+{
+    (void)state;
+    keps_error err = {0};
+    double lo = 42, hi = 42;
+    /* {-2, 4}: [1.5*-2, 1.5*4] = [-3, 6] */
+    double a[] = {-2, 4};
+    assert_int_equal(keps_dpmicro_data_bounds(a, 2, 1, 0, &lo, &hi, &err), KEPS_OK);
+    assert_true(lo == -3.0 && hi == 6.0);
+    /* 2 x 2 row-major {1,-2; 3,4}: attribute 0 = {1, 3} -> [0, 4.5] (0, not 1.5),
+     * attribute 1 = {-2, 4} -> [-3, 6] */
+    double x[] = {1, -2, 3, 4};
+    assert_int_equal(keps_dpmicro_data_bounds(x, 2, 2, 0, &lo, &hi, &err), KEPS_OK);
+    assert_true(lo == 0.0 && hi == 4.5);
+    assert_int_equal(keps_dpmicro_data_bounds(x, 2, 2, 1, &lo, &hi, &err), KEPS_OK);
+    assert_true(lo == -3.0 && hi == 6.0);
+    /* negative only {-1, -5}: [-7.5, 0] (0, not -1.5) */
+    double neg[] = {-1, -5};
+    assert_int_equal(keps_dpmicro_data_bounds(neg, 2, 1, 0, &lo, &hi, &err), KEPS_OK);
+    assert_true(lo == -7.5 && hi == 0.0);
+    /* all zeros: [0, 0] is empty, refused, bounds untouched */
+    double z[] = {5, 0, 6, 0, 7, 0};
+    lo = hi = 42;
+    assert_int_equal(keps_dpmicro_data_bounds(z, 3, 2, 1, &lo, &hi, &err), KEPS_EINPUT);
+    assert_true(lo == 42 && hi == 42);
+    assert_non_null(strstr(err.msg, "constant 0"));
+    assert_int_equal(keps_dpmicro_data_bounds(z, 3, 2, 0, &lo, &hi, &err), KEPS_OK); /* {5,6,7} */
+    assert_true(lo == 0.0 && hi == 10.5);
+    /* no rows, a bad attribute, a value that is not finite */
+    assert_int_equal(keps_dpmicro_data_bounds(NULL, 0, 1, 0, &lo, &hi, &err), KEPS_EINPUT);
+    assert_int_equal(keps_dpmicro_data_bounds(x, 2, 2, 2, &lo, &hi, &err), KEPS_EINPUT);
+    double bad[] = {1, NAN};
+    assert_int_equal(keps_dpmicro_data_bounds(bad, 2, 1, 0, &lo, &hi, &err), KEPS_EINPUT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_audit_sound_passes),
         cmocka_unit_test(test_audit_paper_accounting_fails),
         cmocka_unit_test(test_release_cells),
+        cmocka_unit_test(test_data_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -608,6 +608,79 @@ static void test_release_splits_joint_value(void **state)
     keps_table_free(t);
 }
 
+/* keps_rr_choose_params: keep probabilities from p/pt or the targets
+ * epsilon/t, values worked by hand on freq {1/4, 3/4} (n = 2). */
+static void test_choose_params(void **state)
+{
+    (void)state;
+    const double freq[] = {0.25, 0.75};
+    keps_error err = {0};
+    keps_rr_params par;
+    keps_rr_targets tg = {NAN, NAN, NAN, NAN};
+    /* ldp, t = 2, N = 10, k = 2: eps needed = ln((10*2 - 2)/(10 - 2)) = ln 2.25 < 1
+     * = the given epsilon, so p = (2.25-1)/(2.25-1+2) = 5/13 (not (e-1)/(e+1)) */
+    tg.epsilon = 1;
+    tg.t = 2;
+    assert_int_equal(keps_rr_choose_params(KEPS_RR_LDP, &tg, freq, 2, 10, 2, &par, &err), KEPS_OK);
+    assert_int_equal(par.kind, KEPS_RR_LDP);
+    assert_true(fabs(par.p - 5.0 / 13.0) < 1e-12);
+    assert_true(isnan(par.pt));
+    /* the given epsilon 0.5 is below ln 2.25: it stays, p = (e^.5-1)/(e^.5+1) = 0.2449186624 */
+    tg.epsilon = 0.5;
+    assert_int_equal(keps_rr_choose_params(KEPS_RR_LDP, &tg, freq, 2, 10, 2, &par, &err), KEPS_OK);
+    assert_true(fabs(par.p - 0.2449186624) < 1e-9);
+    /* t alone, k = N = 10: k is taken as N-1 = 9, eps = ln((20-9)/1) = ln 11, p = 10/12
+     * (unclipped, k >= N would need no epsilon and keep everything) */
+    tg.epsilon = NAN;
+    assert_int_equal(keps_rr_choose_params(KEPS_RR_LDP, &tg, freq, 2, 10, 10, &par, &err), KEPS_OK);
+    assert_true(fabs(par.p - 10.0 / 12.0) < 1e-12);
+    assert_int_equal(keps_rr_choose_params(KEPS_RR_LDP, &tg, freq, 2, 10, 50, &par, &err), KEPS_OK);
+    assert_true(fabs(par.p - 10.0 / 12.0) < 1e-12);
+    /* tclose, t = 2: p_t = min((2-1)/(1/0.25-1), 1-1/2) = 1/3 */
+    assert_int_equal(keps_rr_choose_params(KEPS_RR_TCLOSE, &tg, freq, 2, 10, 2, &par, &err), KEPS_OK);
+    assert_int_equal(par.kind, KEPS_RR_TCLOSE);
+    assert_true(fabs(par.pt - 1.0 / 3.0) < 1e-12);
+    assert_true(isnan(par.p));
+    /* both: t sets p_t only; epsilon 1 gives p = (e-1)/(e+1), however small the classes */
+    tg.epsilon = 1;
+    assert_int_equal(keps_rr_choose_params(KEPS_RR_BOTH, &tg, freq, 2, 10, 2, &par, &err), KEPS_OK);
+    assert_true(fabs(par.pt - 1.0 / 3.0) < 1e-12);
+    assert_true(fabs(par.p - (exp(1.0) - 1) / (exp(1.0) + 1)) < 1e-12);
+    /* given directly */
+    keps_rr_targets direct = {0.6, 0.5, NAN, NAN};
+    assert_int_equal(keps_rr_choose_params(KEPS_RR_BOTH, &direct, freq, 2, 10, 2, &par, &err), KEPS_OK);
+    assert_true(par.p == 0.6 && par.pt == 0.5);
+    /* refusals, *out untouched */
+    const struct {
+        keps_rr_kind kind;
+        keps_rr_targets tg;
+        size_t N;
+        const char *msg;
+    } bad[] = {
+        {KEPS_RR_LDP, {0.5, NAN, 1, NAN}, 10, "not both"},
+        {KEPS_RR_TCLOSE, {NAN, 0.5, NAN, 2}, 10, "not both"},
+        {KEPS_RR_TCLOSE, {NAN, 0.5, 1, NAN}, 10, "no RR-LDP stage"},
+        {KEPS_RR_TCLOSE, {0.5, NAN, NAN, 2}, 10, "no RR-LDP stage"},
+        {KEPS_RR_LDP, {NAN, 0.5, NAN, 2}, 10, "no RR-t stage"},
+        {KEPS_RR_TCLOSE, {NAN, NAN, NAN, NAN}, 10, "RR-t stage needs"},
+        {KEPS_RR_BOTH, {NAN, NAN, NAN, 2}, 10, "RR-LDP stage needs"},
+        {KEPS_RR_LDP, {NAN, NAN, NAN, NAN}, 10, "or --t T"},
+        {KEPS_RR_LDP, {NAN, NAN, NAN, 2}, 1, "N >= 2"},
+        {KEPS_RR_LDP, {1.5, NAN, NAN, NAN}, 10, "[0, 1]"},
+        {KEPS_RR_LDP, {NAN, NAN, NAN, 0.5}, 10, "t >= 1"},
+        {(keps_rr_kind)7, {0.5, NAN, NAN, NAN}, 10, "unknown mechanism"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        keps_rr_params keep = {KEPS_RR_BOTH, 42, 42};
+        err.msg[0] = 0;
+        assert_int_equal(keps_rr_choose_params(bad[i].kind, &bad[i].tg, freq, 2, bad[i].N, 2, &keep, &err),
+                         KEPS_EINPUT);
+        assert_non_null(strstr(err.msg, bad[i].msg));
+        assert_true(keep.kind == KEPS_RR_BOTH && keep.p == 42 && keep.pt == 42);
+    }
+    assert_int_equal(keps_rr_choose_params(KEPS_RR_LDP, &direct, freq, 0, 10, 2, &par, &err), KEPS_EINPUT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -627,6 +700,7 @@ int main(void)
         cmocka_unit_test(test_randomize_distribution),
         cmocka_unit_test(test_joint_and_classes),
         cmocka_unit_test(test_release_splits_joint_value),
+        cmocka_unit_test(test_choose_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -113,6 +113,22 @@ keps_status keps_dpmicro_unlink(keps_rng *rng, double *out, size_t n, size_t m);
 keps_status keps_dpmicro_release(const keps_schema *s, const size_t *cols, const keps_dpmicro_result *r,
                                  keps_table **release, keps_error *err);
 
+/* Fallback bounds for attribute j of x (row-major n x m) when no public
+ * domain is known: the paper's [0, 1.5*max], extended to negative values,
+ *   lo = min(0, 1.5*min_i x[i][j]),  hi = max(0, 1.5*max_i x[i][j]);
+ * e.g. a column {-2, 4} gives [-3, 6] and a column {1, 3} gives [0, 4.5].
+ * These bounds are READ FROM THE DATA: the sensitivity, and so the DP
+ * guarantee of keps_dpmicro_run, rests on a domain fixed before seeing the
+ * data, and a domain that depends on the records leaks them (one record can
+ * move it). A release that used them is NOT covered by the epsilon-DP
+ * guarantee; tell its readers (the CLI warns on stderr and sets the
+ * report's bounds_from_data). Give public bounds whenever they are known.
+ * Errors (KEPS_EINPUT, *lo and *hi untouched): a column holding only zeros
+ * (or no rows), whose fallback [0, 0] is empty: public bounds are then
+ * required; j >= m, x NULL with n > 0, a value that is not finite. */
+keps_status keps_dpmicro_data_bounds(const double *x, size_t n, size_t m, size_t j, double *lo, double *hi,
+                                     keps_error *err);
+
 /* The scale per attribute the mode uses for these parameters (b_j above);
  * nclusters = floor(n/k). Writes scale[m]; returns the L1 sensitivity the
  * multivariate scale rests on (0 for univariate). */

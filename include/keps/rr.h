@@ -84,6 +84,40 @@ double keps_rr_ldp_to_kt(double eps, size_t k, size_t N);
 /* Inverse: the largest eps whose implied t is <= t: ln((N t - k)/(N - k)). */
 double keps_rr_kt_to_ldp_needed(double t, size_t k, size_t N);
 
+/* ---- choosing the keep probabilities ---- */
+/* What a caller asks of a mechanism: each field NAN when not given. */
+typedef struct keps_rr_targets {
+    double p;       /* RR-LDP keep probability itself, in [0, 1] */
+    double pt;      /* RR-t keep probability itself, in [0, 1] */
+    double epsilon; /* target epsilon-LDP, >= 0 (INFINITY: no target) */
+    double t;       /* target multiplicative t, >= 1 (INFINITY: no target) */
+} keps_rr_targets;
+
+/* The keep probabilities of mechanism kind, given directly or as the
+ * largest that meet the targets (the rules of keps rr):
+ *  - RR-t stage (TCLOSE, BOTH): exactly one of pt and t;
+ *    pt = keps_rr_t_p(t, freq, n) from a target t.
+ *  - RR-LDP stage (LDP, BOTH): exactly one of p and epsilon, except that
+ *    LDP alone may take t instead of, or besides, epsilon (the paper's
+ *    mechanism 1: an epsilon small enough to imply t, Lemma 1):
+ *      eps = epsilon (INFINITY if not given);
+ *      LDP with t: eps = min(eps, keps_rr_kt_to_ldp_needed(t, min(k, N-1), N)),
+ *        k the smallest class size, N the number of records (N >= 2, k >= 1);
+ *      p = keps_rr_ldp_p(eps, n).
+ *    (In BOTH, t sets the RR-t stage only.)
+ *  - p or epsilon without an RR-LDP stage, or pt without an RR-t stage, is
+ *    refused, as is a stage with neither of its parameters.
+ * freq[n] is the data's distribution (keps_rr_frequencies; read only for a
+ * target t of the RR-t stage), n the number of categories. out->kind =
+ * kind; the probability of a stage kind lacks is NAN. A probability of 1
+ * keeps every value: no privacy from that stage (epsilon or t infinite,
+ * or n = 1); callers should say so. Errors (KEPS_EINPUT, *out untouched):
+ * an unknown kind, a value out of range, the combinations above (the
+ * messages name keps rr's flags), n = 0, freq NULL where needed, and for
+ * LDP with t: N < 2 or k = 0. */
+keps_status keps_rr_choose_params(keps_rr_kind kind, const keps_rr_targets *tg, const double *freq, size_t n,
+                                  size_t N, size_t k, keps_rr_params *out, keps_error *err);
+
 typedef enum { KEPS_PM_LDP = 0, KEPS_PM_TCLOSE, KEPS_PM_KT, KEPS_PM_KDP } keps_pmodel;
 
 /* A privacy statement: model at level (eps for LDP/KDP, t for TCLOSE/KT)

@@ -1,6 +1,7 @@
 /* keps dpmicro: differentially private microaggregation (SPEC 5). The
- * library calls are keps_dpmicro_run, keps_dpmicro_unlink and
- * keps_dpmicro_release (include/keps/dpmicro.h); this file reads options,
+ * library calls are keps_dpmicro_data_bounds (a column without --bounds),
+ * keps_dpmicro_run, keps_dpmicro_unlink and keps_dpmicro_release
+ * (include/keps/dpmicro.h); this file reads options,
  * columns and bounds, writes the release and the report. */
 #include <math.h>
 #include <stdio.h>
@@ -41,8 +42,9 @@ static const cli_opt *const opts[] = {&opt_mode, &cli_opt_input, &cli_opt_output
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report, &cli_opt_seed,
                                       &cli_opt_keep_order, NULL};
 
-/* Bounds per column: given, or [min(0, 1.5*min), max(0, 1.5*max)] from the data
- * (the paper's [0, 1.5*max], extended to negative values). */
+/* Bounds per column: given by --bounds, or read from the data by
+ * keps_dpmicro_data_bounds (which refuses a column of zeros only). The
+ * warning is the CLI's: those bounds are outside the DP guarantee. */
 static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, const double *x, size_t n,
                        double *lo, double *hi, int *from_data)
 {
@@ -54,14 +56,8 @@ static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size
     for (size_t j = 0; j < m && !rc; j++) {
         if (given[j])
             continue;
-        double mn = INFINITY, mx = -INFINITY;
-        for (size_t i = 0; i < n; i++) {
-            mn = fmin(mn, x[i * m + j]);
-            mx = fmax(mx, x[i * m + j]);
-        }
-        lo[j] = fmin(0.0, 1.5 * mn);
-        hi[j] = fmax(0.0, 1.5 * mx);
-        if (!(lo[j] < hi[j]))
+        keps_error err = {0};
+        if (keps_dpmicro_data_bounds(x, n, m, j, &lo[j], &hi[j], &err)) /* x is finite (kdp_numeric) */
             rc = cli_usage_error(c, "column '%s' is constant 0: give --bounds %s=LO:HI", t->cols[cols[j]].name,
                                  t->cols[cols[j]].name);
         *from_data = 1;

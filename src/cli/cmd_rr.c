@@ -65,7 +65,6 @@ typedef struct rr_run {
     int use_mondrian;
     ksrc ola;                  /* with --partition ola */
     int use_ola;
-    double eps_target, t_target; /* NAN if not given */
 } rr_run;
 
 static void rr_run_free(rr_run *r)
@@ -141,55 +140,34 @@ static void warn_keep_all(const cli_ctx *c, const rr_run *r, int ldp, int tcl)
                     : ": nothing is randomized, no local privacy (epsilon = infinity)");
 }
 
-/* Keep probabilities from -p/--pt or from the targets --epsilon/--t. */
+/* Keep probabilities from -p/--pt or from the targets --epsilon/--t:
+ * keps_rr_choose_params holds the rules (which flags each mechanism takes,
+ * the paper's mechanism 1 for ldp with --t); its refusals name the flags and
+ * are usage errors here. The CLI parses the strings and warns. */
 static int rr_choose(cli_ctx *c, rr_run *r)
 {
     const char *m = cli_str(c, "mechanism");
+    keps_rr_kind kind;
     if (!m)
         return cli_usage_error(c, "--mechanism ldp|tclose|both is required");
     if (!strcmp(m, "ldp"))
-        r->par.kind = KEPS_RR_LDP;
+        kind = KEPS_RR_LDP;
     else if (!strcmp(m, "tclose"))
-        r->par.kind = KEPS_RR_TCLOSE;
+        kind = KEPS_RR_TCLOSE;
     else if (!strcmp(m, "both"))
-        r->par.kind = KEPS_RR_BOTH;
+        kind = KEPS_RR_BOTH;
     else
         return cli_usage_error(c, "--mechanism '%s': expected ldp, tclose or both", m);
-    int hp = cli_double(c, "p", 0.0, 1.0, NAN, &r->par.p), hpt = cli_double(c, "pt", 0.0, 1.0, NAN, &r->par.pt);
-    int he = cli_double(c, "epsilon", 0.0, INFINITY, NAN, &r->eps_target);
-    int ht = cli_double(c, "t", 1.0, INFINITY, NAN, &r->t_target);
+    keps_rr_targets tg;
+    int hp = cli_double(c, "p", 0.0, 1.0, NAN, &tg.p), hpt = cli_double(c, "pt", 0.0, 1.0, NAN, &tg.pt);
+    int he = cli_double(c, "epsilon", 0.0, INFINITY, NAN, &tg.epsilon);
+    int ht = cli_double(c, "t", 1.0, INFINITY, NAN, &tg.t);
     if (hp < 0 || hpt < 0 || he < 0 || ht < 0)
         return 2;
-    int ldp = r->par.kind != KEPS_RR_TCLOSE, tcl = r->par.kind != KEPS_RR_LDP;
-    if (ldp && hp && he)
-        return cli_usage_error(c, "give -p or --epsilon for the RR-LDP stage, not both");
-    if (tcl && hpt && ht)
-        return cli_usage_error(c, "give --pt or --t for the RR-t stage, not both");
-    if (!ldp && (hp || he))
-        return cli_usage_error(c, "--mechanism tclose has no RR-LDP stage: use --pt or --t (or --mechanism both)");
-    if (!tcl && hpt)
-        return cli_usage_error(c, "--mechanism ldp has no RR-t stage: --pt does not apply");
-    if (tcl) {
-        if (!hpt && !ht)
-            return cli_usage_error(c, "the RR-t stage needs --pt P or a target --t T");
-        if (ht)
-            r->par.pt = keps_rr_t_p(r->t_target, r->freq, r->n);
-    }
-    if (ldp) {
-        if (!hp && !he && !(r->par.kind == KEPS_RR_LDP && ht))
-            return cli_usage_error(c, "the RR-LDP stage needs -p P or a target --epsilon E%s",
-                                   r->par.kind == KEPS_RR_LDP ? " or --t T" : "");
-        if (!hp) {
-            double eps = he ? r->eps_target : INFINITY;
-            if (r->par.kind == KEPS_RR_LDP && ht && r->N >= 2) {
-                /* the paper's mechanism 1: eps small enough to imply t too */
-                double et = keps_rr_kt_to_ldp_needed(r->t_target, r->k < r->N ? r->k : r->N - 1, r->N);
-                eps = et < eps ? et : eps;
-            }
-            r->par.p = keps_rr_ldp_p(eps, r->n);
-        }
-    }
-    warn_keep_all(c, r, ldp, tcl);
+    keps_error err = {0};
+    if (keps_rr_choose_params(kind, &tg, r->freq, r->n, r->N, r->k, &r->par, &err))
+        return err.code == KEPS_EINPUT ? cli_usage_error(c, "%s", err.msg) : cli_fail(c, &err);
+    warn_keep_all(c, r, kind != KEPS_RR_TCLOSE, kind != KEPS_RR_LDP);
     return 0;
 }
 
