@@ -19,9 +19,9 @@ static const cli_opt opt_mode = {"mode", 'm', "multivariate|univariate", 0,
                                  "--mode univariate"};
 static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
                                    "public domain of a --qi column; the DP guarantee rests on it. "
-                                   "Without it the column falls back to [0, 1.5*max] read from the data (the "
-                                   "paper's rule; with negative values [1.5*min, 1.5*max]), which weakens the "
-                                   "guarantee (a warning says so)",
+                                   "Without it the column falls back to [min(0, 1.5*min), max(0, 1.5*max)] read "
+                                   "from the data (the paper's rule: [0, 1.5*max] for a column without negative "
+                                   "values), which the guarantee does not cover (a warning says so)",
                                    "--bounds FICA=0:10000"};
 static const cli_opt opt_unlink = {"unlink-columns", 0, NULL, 0,
                                    "univariate with several columns: shuffle every column independently, so "
