@@ -198,11 +198,12 @@ static void test_rr_ola(void **state)
     assert_non_null(strstr(line, "20-29,"));
     unlink(rel);
     /* k = 4: only the top node works, still without suppression */
-    snprintf(cmd, sizeof cmd, "rr --mechanism ldp -i %s -o /dev/null --sensitive disease --qi age:%s --partition ola "
-             "-k 4 -p 0.5 --json", in, h);
+    snprintf(cmd, sizeof cmd, "rr --mechanism ldp -i %s -o %s --sensitive disease --qi age:%s --partition ola "
+             "-k 4 -p 0.5 --json", in, rel, h);
     assert_int_equal(run_keps(cmd, out, sizeof out, err, sizeof err), 0);
     assert_non_null(strstr(out, "\"transformation\":{\"age\":2}"));
     assert_double_near(json_num(out, "classes"), 1, 0);
+    unlink(rel);
 }
 
 int main(void)

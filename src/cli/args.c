@@ -1,4 +1,5 @@
 /* Option parsing, job-file merging, help and man page generation. */
+#define _XOPEN_SOURCE 700 /* realpath(), XSI in glibc's headers */
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -489,6 +490,38 @@ static int second_stdin(const char *path, const char *opt, void *ud)
     return seen[1] != NULL;
 }
 
+/* The directory of path, resolved, and its last component: two spellings
+ * of a file that does not exist yet (out.csv, ./out.csv, d/../out.csv)
+ * give the same pair. rename() replaces a symlink rather than following
+ * it, so the last component is compared as written. */
+static int place_of(const char *path, char *dir, size_t len, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    char d[4096];
+    if (slash && (size_t)(slash - path) >= sizeof d)
+        return -1;
+    snprintf(d, sizeof d, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1, slash ? path : ".");
+    *base = slash ? slash + 1 : path;
+    char *r = realpath(d, NULL);
+    if (!r)
+        return -1;
+    snprintf(dir, len, "%s", r);
+    free(r);
+    return 0;
+}
+
+/* -o and --report would land on one file (the report renamed over the
+ * release): the same resolved directory and name. */
+static int same_new_file(const char *a, const char *b)
+{
+    char da[4096], db[4096];
+    const char *ba, *bb;
+    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0 || place_of(a, da, sizeof da, &ba) ||
+        place_of(b, db, sizeof db, &bb))
+        return 0;
+    return strcmp(da, db) == 0 && strcmp(ba, bb) == 0;
+}
+
 /* Refuses outputs that would overwrite an input or each other, and checks
  * that the report's directory takes a file before any work is done: a
  * report that fails after the release was committed would leave an output
@@ -530,7 +563,8 @@ static int check_outputs(const cli_ctx *c)
                                       "another file",
                                    flag[i], path[i], in);
     }
-    if (exists[0] && exists[1] && st[0].st_dev == st[1].st_dev && st[0].st_ino == st[1].st_ino)
+    if ((exists[0] && exists[1] && st[0].st_dev == st[1].st_dev && st[0].st_ino == st[1].st_ino) ||
+        (out && rep && same_new_file(out, rep)))
         return cli_usage_error(c, "--output and --report name the same file; give the report its own file");
     if (rep && strcmp(rep, "-") != 0) {
         char *tmp;

@@ -20,6 +20,11 @@ t "--report naming a hierarchy: exit 2, no release" "[ $rc -eq 2 ] && [ ! -e $d/
 t "--report naming a hierarchy: the hierarchy is untouched" "[ \"\$(cat $d/sex.csv)\" = \"\$(printf 'a;*\nb;*\nc;*')\" ]"
 run -i "$d/in.csv" -o "$d/o.csv" --report "$d/o.csv" --qi "sex:$d/sex.csv"; rc=$?
 t "-o and --report the same file: exit 2" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ]"
+mkdir -p "$d/sub"
+run -i "$d/in.csv" -o "$d/o.csv" --report "$d/sub/../o.csv" --qi "sex:$d/sex.csv"; rc=$?
+t "-o and --report one new file spelled twice: exit 2" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ]"
+(cd "$d" && run -i in.csv -o o.csv --report ./o.csv --qi sex:sex.csv); rc=$?
+t "-o o.csv --report ./o.csv: exit 2" "[ $rc -eq 2 ] && [ ! -e $d/o.csv ]"
 ln -s "$d/in.csv" "$d/link.csv"
 run -i "$d/in.csv" -o "$d/link.csv" --qi "sex:$d/sex.csv"; rc=$?
 t "-o a symlink to the input: exit 2" "[ $rc -eq 2 ] && cmp -s $d/in.csv $d/in.orig"
