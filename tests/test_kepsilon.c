@@ -317,18 +317,26 @@ static void test_node_classes_bad_node(void **state)
 }
 
 /* An unknown scale is refused: it used to run as EC and report success. */
-static void test_unknown_scale(void **state)
+/* One class of n records x under p: keps_kepsilon_run must refuse it
+ * (KEPS_EINPUT) with a message containing msg. */
+static void expect_run_refused(size_t n, const double *x, keps_kepsilon_params p, const char *msg)
 {
-    (void)state;
-    const uint32_t cls[] = {0, 0};
-    const double x[] = {1, 2};
-    keps_kepsilon_params p = {.k = 2, .epsilon = 1, .scale = (keps_kscale)9};
+    const uint32_t cls[3] = {0, 0, 0};
     keps_kepsilon_result r;
     keps_error err = {0};
     keps_rng *rng = keps_rng_new_seeded(1);
-    assert_int_equal(keps_kepsilon_run(cls, 2, x, 1, &p, rng, &r, &err), KEPS_EINPUT);
-    assert_non_null(strstr(err.msg, "unknown noise scale 9"));
+    assert_true(n <= 3);
+    assert_int_equal(keps_kepsilon_run(cls, n, x, 1, &p, rng, &r, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, msg));
     keps_rng_free(rng);
+}
+
+static void test_unknown_scale(void **state)
+{
+    (void)state;
+    const double x[] = {1, 2};
+    keps_kepsilon_params p = {.k = 2, .epsilon = 1, .scale = (keps_kscale)9};
+    expect_run_refused(2, x, p, "unknown noise scale 9");
 }
 
 /* Safe by construction: the row the k-anonymization suppressed (x = 1000
@@ -382,15 +390,9 @@ static void test_epsilon_never_understated(void **state)
 static void test_scale_overflow_is_an_error(void **state)
 {
     (void)state;
-    const uint32_t cls[] = {0, 0, 0};
     const double x[] = {1e308, -1e308, 0};
     keps_kepsilon_params p = {.k = 3, .epsilon = 1, .scale = KEPS_KSCALE_EC};
-    keps_kepsilon_result r;
-    keps_error err = {0};
-    keps_rng *rng = keps_rng_new_seeded(1);
-    assert_int_equal(keps_kepsilon_run(cls, 3, x, 1, &p, rng, &r, &err), KEPS_EINPUT);
-    assert_non_null(strstr(err.msg, "Laplace scale"));
-    keps_rng_free(rng);
+    expect_run_refused(3, x, p, "Laplace scale");
 }
 
 /* A finite scale can still draw noise past DBL_MAX: class {1.7e308, 1, 2}
