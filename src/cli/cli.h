@@ -56,6 +56,7 @@ struct cli_ctx {
     const keps_table *input; /* set by cli_load_input, for the report */
     char *pending;         /* the written release, renamed to -o with its report */
     double t_start;        /* cli_now_ms() when parsing began, for timing_ms.total */
+    int no_report_file;    /* cli_emit_finding: a failed check writes no --report file */
 };
 
 /* Common options (CLI.md); commands list the ones they take. */
@@ -119,6 +120,10 @@ int cli_write_release(cli_ctx *c, const keps_table *release);
 /* Writes the report to --report (temp + rename) and prints it on stdout
  * with --json. text, if not NULL, is printed on stdout without --json. */
 int cli_emit_report(cli_ctx *c, keps_json *report, const char *text);
+/* The same for a check's result (verify, audit): when the check fails
+ * (failed != 0) the result is printed as usual but no --report file is
+ * written, because exit 1 leaves no output file (CLI.md); returns 1 then. */
+int cli_emit_finding(cli_ctx *c, keps_json *report, const char *text, int failed);
 /* The row accounting every release reports: input_rows, output_rows (rows
  * written), released_rows, suppressed_rows, removed_rows, unsampled_rows,
  * with released + suppressed + unsampled = input. */

@@ -252,10 +252,8 @@ static int run(cli_ctx *c)
                  mech, res.epsilon_claimed, res.epsilon_hat, sided, res.worst_bin, res.bins,
                  res.worst_direction ? "ln(B/A)" : "ln(A/B)", res.worst_hat, 1 - alpha, res.epsilon_lower,
                  res.epsilon_upper, res.trials, res.violation ? "VIOLATION" : "no violation found");
-        rc = cli_emit_report(c, &j, text);
+        rc = cli_emit_finding(c, &j, text, res.violation);
         keps_json_free(&j);
-        if (!rc && res.violation)
-            rc = 1;
     }
     keps_rr_sampler_free(&a.rr);
     free(a.ua);
@@ -270,7 +268,8 @@ const cli_cmd cmd_audit = {
     "Runs the mechanism --trials times on input A and on input B, histograms the outputs (quantile bins, or "
     "one bin per category), and reports the largest log probability ratio with simultaneous Clopper-Pearson "
     "bounds. A violation (exit 1) is flagged when the lower bound exceeds the claimed epsilon, which for an "
-    "honest mechanism happens with probability at most --alpha. An audit can refute a claim, never prove it.",
+    "honest mechanism happens with probability at most --alpha. Like every exit 1, a violation writes no "
+    "--report file (--json prints the report on stdout). An audit can refute a claim, never prove it.",
     "keps audit --mechanism laplace --epsilon 1 --trials 200000 --seed 1",
     opts,
     run,

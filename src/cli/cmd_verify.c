@@ -364,10 +364,10 @@ static int report(cli_ctx *c, const keps_table *t, const keps_models *m, const s
                 w->has_l && !hs[0] ? " distinct-l-diversity" : "", w->has_el && !hs[1] ? " entropy-l-diversity" : "",
                 w->has_t && !hs[2] ? " t-closeness" : "");
     fclose(txt);
-    int rc = cli_emit_report(c, &j, text);
+    int rc = cli_emit_finding(c, &j, text, !all);
     keps_json_free(&j);
     free(text);
-    return rc ? rc : all ? 0 : 1;
+    return rc;
 }
 
 static int run(cli_ctx *c)
@@ -408,7 +408,8 @@ const cli_cmd cmd_verify = {
     "'*' are suppressed records; by default they are left out of the checks, as ARX does (--suppressed class "
     "checks them as one class); they count in the whole table's distribution. The missing token is a sensitive "
     "value of its own, except in the ordered EMD, which leaves missing cells out. Exit 0 if every property asked "
-    "for holds, 1 if one fails (the worst class is printed), 2 on bad input.",
+    "for holds, 1 if one fails (the worst class is printed; like every exit 1 it writes no --report file, "
+    "--json prints the report on stdout), 2 on bad input.",
     "keps verify -i out.csv --qi age --qi sex -k 5 --sensitive salary-class --t-closeness 0.3",
     opts,
     run,

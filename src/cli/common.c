@@ -300,7 +300,7 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
     const char *rp = cli_str(c, "report");
     int rp_stdout = rp && strcmp(rp, "-") == 0; /* cli_parse made sure -o is not - then */
     char *rtmp = NULL;
-    if (rp && !rp_stdout && write_report(c, rp, js, &rtmp))
+    if (rp && !rp_stdout && !c->no_report_file && write_report(c, rp, js, &rtmp))
         return commit_outputs(c, 2, NULL);
     int rc = commit_outputs(c, 0, rtmp);
     if (rc)
@@ -316,6 +316,20 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
     else if (text && !(f == stderr && c->quiet))
         fputs(text, f);
     return 0;
+}
+
+int cli_emit_finding(cli_ctx *c, keps_json *j, const char *text, int failed)
+{
+    const char *rp = cli_str(c, "report");
+    if (failed && rp && strcmp(rp, "-") != 0) {
+        /* Not silenced by --quiet: it explains a file the caller asked for. */
+        fprintf(stderr, "keps %s: %s not written: the check failed (exit 1), and exit 1 leaves no output file; "
+                        "the result is on stdout (--json prints it as JSON, --report - as the report)\n",
+                c->cmd->name, rp);
+        c->no_report_file = 1;
+    }
+    int rc = cli_emit_report(c, j, text);
+    return rc ? rc : failed ? 1 : 0;
 }
 
 void cli_report_counts(keps_json *j, const keps_counts *n)

@@ -43,6 +43,11 @@ for m in laplace geometric rr expmech; do
 done
 "$KEPS" audit --mechanism laplace --scale-factor 0.5 --trials 50000 --seed 5 >/dev/null 2>&1
 [ $? -eq 1 ] || fail "audit did not catch the halved Laplace scale"
+# a violation is exit 1, which leaves no output file (CLI.md): no --report
+"$KEPS" audit --mechanism laplace --scale-factor 0.5 --trials 50000 --seed 5 --report "$tmp/a.json" >/dev/null 2>&1
+[ $? -eq 1 ] && [ ! -e "$tmp/a.json" ] || fail "audit violation: exit 1 must leave no --report file"
+"$KEPS" audit --mechanism laplace --trials 50000 --seed 5 --report "$tmp/a.json" >/dev/null 2>&1 &&
+  grep -q '"violation":false' "$tmp/a.json" || fail "audit without violation: --report written"
 js=$("$KEPS" audit --mechanism rr --matrix '0.75,0.25;0.25,0.75' --trials 20000 --seed 5 --json 2>/dev/null) || fail "audit rr matrix"
 # claimed epsilon = ln 3 = 1.0986122886681098
 echo "$js" | grep -q '"epsilon_claimed":1.09861228866810' || fail "audit rr claim: $js"

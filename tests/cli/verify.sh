@@ -152,6 +152,19 @@ err_has "ragged.csv:3:"
 # --report writes the same JSON to a file
 run 0 "${QI[@]}" -k 2 --report "$TMP/r.json"
 grep -qF '"method":"verify"' "$TMP/r.json" || { echo "FAIL: report file"; fails=$((fails + 1)); }
+# a failed check (k = 3: class C has 2 rows) is exit 1, and exit 1 leaves no
+# output file (CLI.md); the result is still printed, here as JSON
+run 1 "${QI[@]}" -k 3 --report "$TMP/r1.json" --json
+[ ! -e "$TMP/r1.json" ] || { echo "FAIL: report file written on exit 1"; fails=$((fails + 1)); }
+echo "$OUT" | grep -qF '"k_anonymity":false' || { echo "FAIL: exit 1 JSON on stdout: $OUT"; fails=$((fails + 1)); }
+err_has "r1.json not written: the check failed (exit 1)"
+# an earlier file of that name is left as it was
+echo old >"$TMP/r1.json"
+run 1 "${QI[@]}" -k 3 --report "$TMP/r1.json"
+[ "$(cat "$TMP/r1.json")" = old ] || { echo "FAIL: exit 1 touched an existing report"; fails=$((fails + 1)); }
+# --report - is stdout, not a file: the report is printed there on exit 1 too
+run 1 "${QI[@]}" -k 3 --report -
+echo "$OUT" | grep -qF '"method":"verify"' || { echo "FAIL: --report - on exit 1: $OUT"; fails=$((fails + 1)); }
 
 if [ "$fails" -ne 0 ]; then
     echo "$fails failure(s)"
