@@ -48,8 +48,6 @@ int cli_anonymize_mondrian(cli_ctx *c)
         rc = cli_usage_error(c, "mondrian needs at least one --qi (NAME for a numeric column, NAME:HIERARCHY.csv "
                                 "for a categorical one)");
     } else {
-        if (cli_str(c, "suppress") && !c->quiet)
-            fprintf(stderr, "keps %s: note: mondrian suppresses nothing; --suppress is ignored\n", c->cmd->name);
         ts[1] = cli_now_ms();
         keps_mondrian_result r;
         keps_error err = {0};

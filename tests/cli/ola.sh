@@ -77,4 +77,23 @@ grep -q -- "--suppress 1.000000" "$tmp/err" || bad "message lacks the workable f
 "$keps" anonymize --algorithm ola -i "$A/adult.csv" -o "$tmp/x.csv" --qi age --others keep -k 5 2>"$tmp/err"
 [ $? -eq 2 ] || bad "QI without hierarchy should exit 2"
 grep -q "'age' has no hierarchy" "$tmp/err" || bad "message: $(cat "$tmp/err")"
+
+# options of another algorithm: a column role (--columns) or another method
+# (--insensitive-mdav) is refused before any output; what cannot change the
+# release (--suppress, --metric, --remove-suppressed) gets a note
+"$keps" anonymize --algorithm ola -i "$A/adult.csv" -o "$tmp/f.csv" --qi "sex:$A/adult_hierarchy_sex.csv" \
+  --columns age --others keep -k 5 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -e "$tmp/f.csv" ] || bad "ola --columns should exit 2 without output (age would be released raw)"
+grep -q -- "--columns applies to --algorithm mdav only, not ola" "$tmp/err" || bad "message: $(cat "$tmp/err")"
+"$keps" anonymize --algorithm mondrian -i "$A/adult.csv" -o "$tmp/f.csv" --qi age --insensitive-mdav --others drop \
+  -k 5 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -e "$tmp/f.csv" ] || bad "mondrian --insensitive-mdav should exit 2"
+"$keps" anonymize --algorithm mdav -i "$A/adult.csv" -o "$tmp/f.csv" --qi age --metric prec --suppress 0.1 \
+  --others drop -k 5 --seed 1 2>"$tmp/err" >/dev/null
+[ $? -eq 0 ] || bad "mdav --metric --suppress should run"
+grep -q -- "note: --suppress applies to --algorithm ola only and is ignored" "$tmp/err" &&
+  grep -q -- "note: --metric applies to --algorithm ola only" "$tmp/err" || bad "notes: $(cat "$tmp/err")"
+"$keps" anonymize --algorithm mondrian -i "$A/adult.csv" -o "$tmp/f.csv" --qi age --suppress 0 --others drop -k 5 \
+  --seed 1 2>"$tmp/err" >/dev/null
+! grep -q "note:" "$tmp/err" || bad "--suppress 0 asks for nothing, no note: $(cat "$tmp/err")"
 exit $fail
