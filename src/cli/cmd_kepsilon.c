@@ -93,6 +93,28 @@ static int domain_bounds(cli_ctx *c, const keps_schema *s, kopts *o, double *b)
     return rc;
 }
 
+/* --scale domain: a released value outside its --bounds is named by file,
+ * line and column here (the library would only say "noisy column j, record
+ * i"). Rows the k-anonymization suppressed are never read, so they may lie
+ * anywhere. */
+static int check_domain(cli_ctx *c, const keps_schema *s, const kopts *o, const uint32_t *cls, const double *x)
+{
+    size_t n = s->t->nrows, m = s->nnoisy;
+    for (size_t j = 0; j < m && o->p.scale == KEPS_KSCALE_DOMAIN; j++)
+        for (size_t i = 0; i < n; i++) {
+            double v = x[j * n + i], lo = o->p.lo[j], hi = o->p.hi[j];
+            if (cls[i] == KEPS_NONE || (v >= lo && v <= hi))
+                continue;
+            keps_error err = {0};
+            keps_table_cell_error(&err, s->t, s->noisy[j], i,
+                                  "%.17g lies outside --bounds %s=%.17g:%.17g; --scale domain needs every released "
+                                  "value inside the public bounds: widen them",
+                                  v, s->t->cols[s->noisy[j]].name, lo, hi);
+            return cli_fail(c, &err);
+        }
+    return 0;
+}
+
 static void metrics_json(keps_json *j, const keps_kepsilon_result *r)
 {
     keps_json_object(j, "metrics");
@@ -207,7 +229,7 @@ static int run(cli_ctx *c)
         goto done;
     }
     if ((rc = get_classes(c, &o, s, t, &src)) || (rc = kdp_numeric(c, t, s->noisy, m, 1, &x)) ||
-        (rc = domain_bounds(c, s, &o, bounds)))
+        (rc = domain_bounds(c, s, &o, bounds)) || (rc = check_domain(c, s, &o, src.cls, x)))
         goto done;
     if (!(rng = cli_rng(c))) {
         rc = 2;

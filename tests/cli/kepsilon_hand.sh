@@ -60,5 +60,12 @@ ke --scale domain --bounds w=-10:10 --bounds y=0:10
 t "domain: exit 0 (suppressed out-of-bounds row never read)" "[ $? -eq 0 ]"
 t "domain: noise_scale w = 20, y = 10" 'approx $(val noise_scale.w) 20 && approx $(val noise_scale.y) 10'
 t "domain: expected_are" 'approx $(val metrics.expected_are) "(20 * (1/2 + 1/4 + 1/6 + 2/5) / 5 + 10 * (3 + 1/3 + 2/7) / 6) / 2"'
+# 4. a released value outside the bounds is refused (exit 2, no output),
+#    named by file:line:column: w = 6 (row A,6,3) is line 5, field 2.
+rm -f "$d/out.csv"
+ke --scale domain --bounds w=-10:5 --bounds y=0:10
+t "domain: out-of-bounds value exits 2" "[ $? -eq 2 ] && [ ! -e $d/out.csv ]"
+t "domain: out-of-bounds value named by file:line:column" \
+  "grep -q \"in.csv:5:2: column 'w': 6 lies outside --bounds w=-10:5\" $d/stderr"
 
 finish kepsilon_hand
