@@ -39,6 +39,15 @@ static const cli_opt *const opts[] = {&opt_original, &opt_release, &opt_target, 
                                       &opt_split,    &opt_hierarchy, &opt_ignore, &opt_c,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_seed, &cli_opt_report, NULL};
 
+/* The classifier's options; without --target no classifier is trained
+ * and they would pass unsaid (cli_mode_options). */
+static const cli_mode_opt classifier[] = {
+    {"test", "--target", "without it evaluate measures information loss only (no classifier is tested)", 0},
+    {"split", "--target", "without it evaluate measures information loss only (no rows are held out)", 0},
+    {"C", "--target", "without it evaluate trains no classifier", 0},
+    {"ignore", "--target", "without it evaluate trains no classifier", 0},
+};
+
 static void report_attrs(keps_json *j, const keps_eval_result *r)
 {
     keps_json_object(j, "attributes");
@@ -188,6 +197,8 @@ static int run(cli_ctx *c)
         return 2;
     keps_eval_options o = {0};
     o.target = cli_str(c, "target");
+    cli_mode_options(c, "", o.target ? "--target" : "no --target", classifier,
+                     sizeof classifier / sizeof *classifier); /* notes only */
     if (cli_double(c, "split", 0.0, 1.0, 0.2, &o.split) < 0 || cli_double(c, "C", 0.0, HUGE_VAL, 1.0, &o.c) < 0)
         return 2;
     if (cli_str(c, "split") && cli_str(c, "test"))
@@ -199,7 +210,7 @@ static int run(cli_ctx *c)
     int rc = cli_load_table(c, cli_str(c, "original"), &orig);
     if (!rc)
         rc = cli_load_table(c, cli_str(c, "release"), &rel);
-    if (!rc && cli_str(c, "test"))
+    if (!rc && o.target && cli_str(c, "test")) /* without --target nothing reads it (noted above) */
         rc = cli_load_table(c, cli_str(c, "test"), &test);
     if (!rc)
         rc = load_hierarchies(c, &hier, &o.nhier);

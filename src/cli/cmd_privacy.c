@@ -29,11 +29,37 @@ static const cli_opt *const opts[] = {&cli_opt_k, &cli_opt_beta, &cli_opt_epsilo
                                       &opt_from, &opt_to, &opt_records, &opt_pt, &opt_freq,
                                       &opt_to_k, &cli_opt_report, NULL};
 
+/* Which calculators read each option. One a calculator does not read
+ * cannot change its answer (nothing is released), but the answer is not
+ * what the option suggests was asked: a note says so. A job file may well
+ * hold the options of several calculators. */
+static const cli_mode_opt inputs[] = {
+    {"k", "delta|implies", "the group size of delta and of an implication (min-k tries k up to --max-k)", 0},
+    {"beta", "delta|min-k", "the sampling probability of epsilon-safe k-anonymization", 0},
+    {"epsilon-prime", "delta|min-k", "epsilon' of epsilon-safe k-anonymization", 0},
+    {"epsilon", "delta|min-k|rr-epsilon|implies", "rr-t's level is --t", 0},
+    {"delta", "min-k", "the target delta that min-k reaches", 0},
+    {"max-k", "min-k", "the largest k min-k tries", 0},
+    {"p", "rr-epsilon|rr-t", "a keep probability of randomized response", 0},
+    {"categories", "rr-epsilon|rr-t", "the number of categories of randomized response", 0},
+    {"t", "rr-t|implies", "a multiplicative t level", 0},
+    {"from", "implies", "the model an implication starts from", 0},
+    {"to", "implies", "the model an implication leads to", 0},
+    {"records", "implies", "the number of records of an implication", 0},
+    {"to-k", "implies", "the target group size of an implication", 0},
+    {"pt", "rr-t", "the keep probability of RR-t", 0},
+    {"frequencies", "rr-t", "the distribution RR-t draws from (rr-epsilon's epsilon does not depend on it)", 0},
+};
+
 static int run(cli_ctx *c)
 {
     if (c->npos < 1)
         return cli_usage_error(c, "which calculator? delta, min-k, rr-epsilon, rr-t or implies");
     const char *w = c->pos[0];
+    if (strcmp(w, "delta") && strcmp(w, "min-k") && strcmp(w, "rr-epsilon") && strcmp(w, "rr-t") &&
+        strcmp(w, "implies"))
+        return cli_usage_error(c, "no calculator '%s': expected delta, min-k, rr-epsilon, rr-t or implies", w);
+    cli_mode_options(c, "keps privacy ", w, inputs, sizeof inputs / sizeof *inputs); /* notes only */
     if (strcmp(w, "delta") == 0)
         return cli_privacy_delta(c);
     if (strcmp(w, "min-k") == 0)
@@ -42,9 +68,7 @@ static int run(cli_ctx *c)
         return cli_privacy_rr_epsilon(c);
     if (strcmp(w, "rr-t") == 0)
         return cli_privacy_rr_t(c);
-    if (strcmp(w, "implies") == 0)
-        return cli_privacy_implies(c);
-    return cli_usage_error(c, "no calculator '%s': expected delta, min-k, rr-epsilon, rr-t or implies", w);
+    return cli_privacy_implies(c);
 }
 
 const cli_cmd cmd_privacy = {
