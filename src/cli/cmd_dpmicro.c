@@ -33,7 +33,8 @@ static const cli_opt opt_paper = {"paper-accounting", 0, NULL, 0,
                                   "D_j/(k*eps)); NOT differential privacy, the report says so",
                                   "--paper-accounting"};
 static const cli_opt opt_qi_num = {"qi", 0, "NAME", CLI_REPEAT,
-                                   "numeric column to microaggregate and release with noise",
+                                   "numeric column to microaggregate and release with noise (a name, no "
+                                   "hierarchy)",
                                    "--qi FICA --qi FEDTAX"};
 
 /* --unlink-columns belongs to univariate mode: multivariate rows are

@@ -16,10 +16,11 @@ static const cli_opt opt_target = {"target", 0, "COL", 0,
                                    "original rows (without it: information loss only)",
                                    "--target salary-class"};
 static const cli_opt opt_test = {"test", 0, "FILE", 0,
-                                 "held-out original rows (same columns as --original); default: --split",
+                                 "with --target: held-out original rows (same columns as --original); default: "
+                                 "--split",
                                  "--test adult_test.csv"};
 static const cli_opt opt_split = {"split", 0, "FRACTION", 0,
-                                  "without --test: share of the original rows held out for testing (default 0.2; "
+                                  "with --target, without --test: share of the original rows held out for testing (default 0.2; "
                                   "it must leave at least 1 test and 1 training row; those rows may be in the "
                                   "release too, so prefer --test)",
                                   "--split 0.3"};
@@ -28,11 +29,11 @@ static const cli_opt opt_hierarchy = {"hierarchy", 0, "NAME:FILE", CLI_REPEAT,
                                       "test values to it and reports level/height (without it the level is "
                                       "unknown); every original value must be a leaf of it",
                                       "--hierarchy age:data/adult/adult_hierarchy_age.csv"};
-static const cli_opt opt_ignore = {"ignore", 0, "NAME", CLI_REPEAT, "column left out of the classifier's features",
+static const cli_opt opt_ignore = {"ignore", 0, "NAME", CLI_REPEAT, "with --target: column left out of the classifier's features",
                                    "--ignore native-country"};
 static const cli_opt opt_c = {"C", 0, "C", 0,
-                              "inverse L2 regularization strength of the logistic regression (default 1.0, as "
-                              "scikit-learn)",
+                              "with --target: inverse L2 regularization strength of the logistic regression "
+                              "(default 1.0, as scikit-learn)",
                               "--C 0.5"};
 
 static const cli_opt *const opts[] = {&opt_original, &opt_release, &opt_target,     &opt_test,

@@ -8,9 +8,11 @@
 static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", 0,
                                       "epsilon' of the exponential mechanism (delta, min-k)", "--epsilon-prime 0.5"};
 static const cli_opt opt_max_k = {"max-k", 0, "K", 0, "min-k: largest k to try (default 100000)", "--max-k 10000"};
-static const cli_opt opt_p = {"p", 'p', "P", 0, "keep probability of randomized response", "-p 0.6"};
-static const cli_opt opt_n = {"categories", 'n', "N", 0, "number of categories of the sensitive attribute", "-n 4"};
-static const cli_opt opt_t = {"t", 0, "T", 0, "multiplicative t-closeness level (t >= 1)", "--t 2"};
+static const cli_opt opt_p = {"p", 'p', "P", 0, "rr-epsilon: keep probability of RR-LDP (rr-t: p_t, as --pt)",
+                              "-p 0.6"};
+static const cli_opt opt_n = {"categories", 'n', "N", 0,
+                               "rr-epsilon, rr-t: number of categories of the sensitive attribute", "-n 4"};
+static const cli_opt opt_t = {"t", 0, "T", 0, "rr-t, implies: multiplicative t-closeness level (t >= 1)", "--t 2"};
 static const cli_opt opt_from = {"from", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you have", "--from ldp"};
 static const cli_opt opt_to = {"to", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you want", "--to kt"};
 static const cli_opt opt_pt = {"pt", 0, "P", 0, "rr-t: keep probability p_t of RR-t", "--pt 0.5"};
@@ -22,7 +24,8 @@ static const cli_opt opt_to_k = {"to-k", 0, "K", 0,
                                  "implies: group size of the target model when both sides have one (default: "
                                  "Theorem 4's N-k, or the same k)",
                                  "--to-k 90"};
-static const cli_opt opt_records = {"records", 0, "N", 0, "number of records N in the data set", "--records 100"};
+static const cli_opt opt_records = {"records", 0, "N", 0, "implies: number of records N in the data set",
+                                     "--records 100"};
 
 static const cli_opt *const opts[] = {&cli_opt_k, &cli_opt_beta, &cli_opt_epsilon, &opt_eps_prime,
                                       &cli_opt_delta, &opt_max_k, &opt_p, &opt_n, &opt_t,
