@@ -25,7 +25,8 @@ static const cli_opt opt_scale = {"scale", 0, "ec|global|domain", 0,
                                   "domain = the public --bounds width; default ec",
                                   "--scale ec"};
 static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
-                                   "public range of a --noisy column (needed by --scale domain)",
+                                   "public range of a --noisy column, read by --scale domain only (refused with "
+                                   "ec and global, whose scale comes from the data)",
                                    "--bounds height=100:250"};
 static const cli_opt opt_confidence = {"confidence", 0, "C", 0,
                                        "c-confident k-anonymity: suppress records whose c-confidence interval "
@@ -42,6 +43,20 @@ static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_o
                                       &cli_opt_remove_suppressed, &cli_opt_sensitive, &cli_opt_insensitive,
                                       &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing,
                                       &cli_opt_report, &cli_opt_seed, &cli_opt_keep_order, NULL};
+
+/* Options of one --algorithm or --scale (cli_mode_options). --bounds
+ * without --scale domain would leave the noise read from the data while the
+ * report's parameters list public bounds: refused. */
+static const cli_mode_opt by_algorithm[] = {
+    {"metric", "ola", "mondrian and given pick no node by a metric", 0},
+    {"suppress", "ola|given", "mondrian suppresses nothing (every class already has at least k rows)", 0},
+};
+static const cli_mode_opt by_scale[] = {
+    {"bounds", "domain",
+     "ec and global read the noise scale from the data, not from --bounds: add --scale domain to scale the "
+     "noise by the public bounds, or drop --bounds",
+     1},
+};
 
 typedef struct {
     size_t k;
@@ -73,6 +88,9 @@ static int parse_opts(cli_ctx *c, kopts *o)
         o->p.scale = KEPS_KSCALE_DOMAIN;
     else
         return cli_usage_error(c, "--scale '%s': expected ec, global or domain", sc);
+    if (cli_mode_options(c, "--algorithm ", o->algorithm, by_algorithm, sizeof by_algorithm / sizeof *by_algorithm) ||
+        cli_mode_options(c, "--scale ", sc ? sc : "ec", by_scale, sizeof by_scale / sizeof *by_scale))
+        return 2;
     o->k = o->p.k = (size_t)k;
     return 0;
 }
@@ -199,6 +217,9 @@ static int get_classes(cli_ctx *c, const kopts *o, keps_schema *s, keps_table *t
         return cli_usage_error(c, "give the columns to k-anonymize with --qi");
     if (s->nnoisy == 0)
         return cli_usage_error(c, "give the numeric columns that receive noise with --noisy");
+    if (!strcmp(o->algorithm, "given"))
+        cli_note_unused_hierarchies(c, s, "with --algorithm given the classes are the --qi values as they stand "
+                                          "(--algorithm ola generalizes them with it)");
     double t0 = cli_now_ms();
     int rc = !strcmp(o->algorithm, "ola")        ? ksrc_ola(c, s, o->k, src)
              : !strcmp(o->algorithm, "mondrian") ? ksrc_mondrian(c, s, t, o->k, src)
