@@ -156,7 +156,15 @@ static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_
     keps_json_str(&j, "mode", p->mode == KEPS_DPM_MULTIVARIATE ? "multivariate" : "univariate");
     keps_json_int(&j, "k", (long long)r->k);
     keps_json_int(&j, "clusters", (long long)r->nclusters);
-    keps_json_num(&j, "sensitivity_l1", r->sensitivity);
+    if (p->mode == KEPS_DPM_MULTIVARIATE) {
+        keps_json_num(&j, "sensitivity_l1", r->sensitivity);
+    } else { /* one part per attribute (SPEC 5): its centroids move by D_j/k in all */
+        keps_json_null(&j, "sensitivity_l1");
+        keps_json_object(&j, "sensitivity_l1_per_column");
+        for (size_t a = 0; a < r->m; a++)
+            keps_json_num(&j, s->t->cols[cols[a]].name, (p->hi[a] - p->lo[a]) / (double)r->k);
+        keps_json_end(&j);
+    }
     keps_json_int(&j, "clamped_inputs", (long long)r->clamped_inputs);
     keps_json_object(&j, "metrics");
     keps_json_num(&j, "sse", r->sse);

@@ -95,6 +95,16 @@ B="--bounds FICA=0:20000 --bounds FEDTAX=0:50000 --bounds INTVAL=0:100000 --boun
   --seed 3 --report "$tmp/u.json" >/dev/null 2>"$tmp/u.err"
 grep -q "weaken" "$tmp/u.err" || fail "no data-bounds warning"
 [ "$(num "$tmp/u.json" '["guarantee"]["bounds_from_data"]')" = True ] || fail "bounds_from_data flag"
+# univariate: one sensitivity per column, D_j/k (SPEC 5: the centroids of
+# attribute j move by at most D_j/k in all): FICA 10000/10 = 1000, AGI
+# 200000/10 = 20000; scale m*D_j/(k eps) = 2*1000, 2*20000. No single L1
+# figure: sensitivity_l1 is null.
+"$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/us.csv" --qi FICA --qi AGI --bounds FICA=0:10000 \
+  --bounds AGI=0:200000 -k 10 --epsilon 1 --others drop --seed 3 --report "$tmp/us.json" >/dev/null 2>&1
+[ "$(num "$tmp/us.json" '["sensitivity_l1_per_column"]["FICA"]')" = 1000.0 ] &&
+  [ "$(num "$tmp/us.json" '["sensitivity_l1_per_column"]["AGI"]')" = 20000.0 ] &&
+  [ "$(num "$tmp/us.json" '["sensitivity_l1"]')" = None ] &&
+  [ "$(num "$tmp/us.json" '["noise_scale"]["AGI"]')" = 40000.0 ] || fail "univariate sensitivity per column"
 # univariate with 2 columns: rows not DP unless unlinked
 "$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u2.csv" --qi FICA --qi FEDTAX --others drop -k 5 \
   --epsilon 1 --bounds FICA=0:20000 --bounds FEDTAX=0:50000 --seed 3 --report "$tmp/u2.json" --quiet >/dev/null 2>&1
