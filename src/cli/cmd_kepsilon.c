@@ -133,6 +133,34 @@ static int check_domain(cli_ctx *c, const keps_schema *s, const kopts *o, const 
     return 0;
 }
 
+/* Rows released with their original value of noisy column j: their class
+ * holds one value of it, so its diameter and scale are 0 (SPEC 4). Correct
+ * for the model, but a curator should know (k = 1 releases every value). */
+static size_t noiseless_rows(const keps_kepsilon_result *r, size_t j)
+{
+    size_t rows = 0;
+    for (size_t i = 0; i < r->n; i++)
+        rows += r->cls[i] != KEPS_NONE && !(r->confident_suppressed && r->confident_suppressed[i]) &&
+                r->scale[(size_t)r->cls[i] * r->m + j] == 0;
+    return rows;
+}
+
+static void noiseless_json(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_kepsilon_result *r)
+{
+    keps_json_object(j, "noiseless_rows");
+    for (size_t a = 0; a < r->m; a++) {
+        size_t z = noiseless_rows(r, a);
+        const char *name = s->t->cols[s->noisy[a]].name;
+        keps_json_int(j, name, (long long)z);
+        if (z) /* a privacy warning: printed even with --quiet */
+            fprintf(stderr, "keps %s: warning: %zu released rows get no noise on %s: their class holds one value "
+                            "of it (diameter 0, so scale 0), and they are released exactly; a larger -k or "
+                            "--scale global or domain avoids it\n",
+                    c->cmd->name, z, name);
+    }
+    keps_json_end(j);
+}
+
 static void metrics_json(keps_json *j, const keps_kepsilon_result *r)
 {
     keps_json_object(j, "metrics");
@@ -181,6 +209,7 @@ static int report(cli_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, c
                                                      : "b_j = m*(hi_j-lo_j)/epsilon");
     keps_json_str(&j, "scale", o->p.scale == KEPS_KSCALE_EC ? "ec" : o->p.scale == KEPS_KSCALE_GLOBAL ? "global" : "domain");
     keps_json_int(&j, "classes", (long long)r->nclasses);
+    noiseless_json(c, &j, s, r);
     metrics_json(&j, r);
     keps_json_object(&j, "expected_are_per_column");
     for (size_t a = 0; a < r->m; a++)

@@ -40,6 +40,10 @@ t "ec: accounting" '[ "$(val input_rows) $(val released_rows) $(val suppressed_r
 # B has diameter 0 in both columns: released unchanged; C is '*' everywhere
 t "ec: class B released unchanged" "[ \"\$(sed -n '6,7p' $d/out.csv | tr '\n' ' ')\" = 'B,5,7 B,5,7 ' ]"
 t "ec: suppressed row C starred" "[ \"\$(sed -n 8p $d/out.csv)\" = '*,*,*' ]"
+# B's 2 rows are the released rows without noise, on w and on y (A's
+# diameters are 10 and 2; C is suppressed): a warning names each column
+t "ec: noiseless_rows w = 2, y = 2" '[ "$(val noiseless_rows.w) $(val noiseless_rows.y)" = "2 2" ]'
+t "ec: warning about the rows without noise" "grep -q '2 released rows get no noise on w' $d/stderr"
 # B's two rows tie with their own originals (paper's phi): both link
 t "ec: linked_rows >= 2, risk = linked / 7" \
   'l=$(val metrics.linked_rows); [ $l -ge 2 ] && approx $(val metrics.linking_risk) $l/7'
@@ -50,6 +54,7 @@ t "ec: linked_rows >= 2, risk = linked / 7" \
 #           y 6 (3 + 1/3 + 2/7) / 6 = 3.619048; mean 2.926190
 ke --scale global
 t "global: exit 0" "[ $? -eq 0 ]"
+t "global: no row without noise" '[ "$(val noiseless_rows.w) $(val noiseless_rows.y)" = "0 0" ] && ! grep -q "no noise" '"$d/stderr"
 t "global: noise_scale w = 10, y = 6" 'approx $(val noise_scale.w) 10 && approx $(val noise_scale.y) 6'
 t "global: expected_are" 'approx $(val metrics.expected_are) "(10 * (1/2 + 1/4 + 1/6 + 2/5) / 5 + 6 * (3 + 1/3 + 2/7) / 6) / 2"'
 
