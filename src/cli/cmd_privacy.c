@@ -27,7 +27,14 @@ static const cli_opt opt_to_k = {"to-k", 0, "K", 0,
 static const cli_opt opt_records = {"records", 0, "N", 0, "implies: number of records N in the data set",
                                      "--records 100"};
 
-static const cli_opt *const opts[] = {&cli_opt_k, &cli_opt_beta, &cli_opt_epsilon, &opt_eps_prime,
+/* The calculators' k is a parameter of a model, not a release's k: its own
+ * help; each calculator reads it with its own range. */
+static const cli_opt opt_k = {"k", 'k', "K", 0,
+                              "delta: k of the epsilon-safe k-anonymization (1 to 100,000,000); implies: group "
+                              "size k of the model you have ((k,t)-closeness, (k,epsilon)-DP; a whole number >= 1)",
+                              "-k 75"};
+
+static const cli_opt *const opts[] = {&opt_k, &cli_opt_beta, &cli_opt_epsilon, &opt_eps_prime,
                                       &cli_opt_delta, &opt_max_k, &opt_p, &opt_n, &opt_t,
                                       &opt_from, &opt_to, &opt_records, &opt_pt, &opt_freq,
                                       &opt_to_k, &cli_opt_report, NULL};
