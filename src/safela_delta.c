@@ -7,11 +7,17 @@
 
 #define LN_2PI 1.837877066409345483560659472811
 
-/* Where gamma*n or k/gamma - 1 is "an integer": floating-point error in gamma
- * is a few ulps, so a relative distance of 1e-9 to an integer cannot be real
- * for the decimal betas people use, and treating it as a tie is the
- * conservative side (see safela.h). */
-#define TIE_TOL 1e-9
+/* Where gamma*n or k/gamma - 1 is "an integer": gamma = beta(2 - beta) is
+ * within a few ulps of the exact decimal value and gamma*n within a few more
+ * (about 1e-15 relative), so a relative tolerance of 1e-13 (450 ulps) catches
+ * every tie the exact rationals have (the thesis's tables need them) while a
+ * real fractional part of a decimal beta's gamma*n (a multiple of 1e-4 for two
+ * decimals) stays clear of it for every n keps searches (gamma*n ~ k <= 1e8).
+ * Counting a tie is the conservative side (see safela.h). The tolerance was
+ * 1e-9: at k = 1e8 that is 0.1 absolute, which turned gamma*n = 100000000.1
+ * into a tie and overstated delta by a factor e^0.52 (tests/test_safela_delta.c,
+ * huge_k_no_false_tie). */
+#define TIE_TOL 1e-13
 
 /* Search cap: at most this many n beyond n_min (each costs a few dozen
  * flops); beyond it delta is replaced by the Chernoff bound (still valid). */
@@ -133,7 +139,7 @@ keps_status keps_safela_delta(long k, double beta, double gap, keps_delta_result
     } else {
         if (!(gap >= dgap * (1.0 - 1e-12)))
             return keps_error_set(err, KEPS_EINPUT,
-                                  "epsilon - epsilon' = %g is below -ln(1-beta) = %g: the guarantee needs "
+                                  "epsilon - epsilon' = %.10g is below -ln(1-beta) = %.10g: the guarantee needs "
                                   "epsilon >= epsilon' - ln(1-beta); raise --epsilon or lower --beta",
                                   gap, dgap);
         gamma = 1.0 - (1.0 - beta) * exp(-gap);
