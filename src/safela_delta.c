@@ -100,12 +100,13 @@ double keps_safela_default_gap(double beta)
     return -log1p(-beta);
 }
 
-/* Rounds x up to an integer, treating values within TIE_TOL of an integer
- * as that integer. */
+/* Rounds x >= 0 up to an integer, treating values within TIE_TOL (relative
+ * to x: the rounding error of x is relative) of an integer as that integer.
+ * A tiny positive x is no tie with 0: it has a tiny error too. */
 static long ceil_tol(double x)
 {
     double m = nearbyint(x);
-    if (fabs(x - m) <= TIE_TOL * fmax(1.0, fabs(x)))
+    if (fabs(x - m) <= TIE_TOL * fabs(x))
         return (long)m;
     return (long)ceil(x);
 }
@@ -132,22 +133,28 @@ keps_status keps_safela_delta(long k, double beta, double gap, keps_delta_result
     if (!(beta > 0.0 && beta < 1.0))
         return keps_error_set(err, KEPS_EINPUT, "beta = %g: the sampling probability must be in (0, 1)", beta);
     double dgap = keps_safela_default_gap(beta);
-    double gamma;
+    double gamma, c; /* c = 1 - gamma, computed on its own: gamma rounds to 1 when c < 1e-16 */
     if (isnan(gap)) {
         gap = dgap;
         gamma = beta * (2.0 - beta); /* (1/(1-b) - 1 + b)(1-b), exact form */
+        c = (1.0 - beta) * (1.0 - beta);
     } else {
         if (!(gap >= dgap * (1.0 - 1e-12)))
             return keps_error_set(err, KEPS_EINPUT,
                                   "epsilon - epsilon' = %.10g is below -ln(1-beta) = %.10g: the guarantee needs "
                                   "epsilon >= epsilon' - ln(1-beta); raise --epsilon or lower --beta",
                                   gap, dgap);
-        gamma = 1.0 - (1.0 - beta) * exp(-gap);
+        c = (1.0 - beta) * exp(-gap);
+        gamma = 1.0 - c;
     }
     r->gamma = gamma;
     r->eps_gap = gap;
     r->capped = 0;
-    long nmin = ceil_tol((double)k / gamma - 1.0);
+    /* n_min = ceil(k/gamma - 1) = (k - 1) + ceil(k c/(1 - c)): the excess over
+     * k - 1 from c keeps its digits when gamma is within an ulp of 1 (e.g.
+     * eps - eps' = 50 at beta 0.7: c = 6e-23, k/gamma - 1 = k - 1 + 4e-21,
+     * n_min = k; k/gamma - 1 in doubles is k - 1 exactly) */
+    long nmin = (k - 1) + ceil_tol((double)k * c / (1.0 - c));
     if (nmin < 1)
         nmin = 1;
     r->n_min = nmin;

@@ -200,12 +200,27 @@ static void custom_epsilon(void **state)
     assert_int_equal(keps_safela_delta(75, 0.7, 1.0, &d1, NULL), KEPS_EINPUT);
 }
 
+/* epsilon - epsilon' = 50 at beta = 0.7: c = 1 - gamma = 0.3 e^-50 = 5.8e-23, so
+ * gamma rounds to 1 in doubles. Exactly, k/gamma - 1 = 74 + 75c/(1-c) is just
+ * above 74: n_min = 75, and every tail is j > n - nc, i.e. j = n: delta =
+ * max_{n >= 75} 0.7^n = 0.7^75. Computing k/gamma - 1 in doubles gave 74
+ * exactly, n_min = 74 and 0.7^74 (from eps - eps' of about 29 on). */
+static void gamma_rounds_to_one(void **state)
+{
+    (void)state;
+    keps_delta_result r;
+    assert_int_equal(keps_safela_delta(75, 0.7, 50.0, &r, NULL), KEPS_OK);
+    assert_int_equal(r.n_min, 75);
+    assert_int_equal(r.n_argmax, 75);
+    assert_double_near(r.log_delta, 75 * log(0.7), 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_case),    cmocka_unit_test(thesis_table),  cmocka_unit_test(pmf_large_n),
         cmocka_unit_test(no_underflow), cmocka_unit_test(min_k_inverse), cmocka_unit_test(custom_epsilon),
-        cmocka_unit_test(huge_k_no_false_tie), cmocka_unit_test(beta_near_one),
+        cmocka_unit_test(huge_k_no_false_tie), cmocka_unit_test(beta_near_one), cmocka_unit_test(gamma_rounds_to_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
