@@ -243,6 +243,9 @@ keps_status keps_rr_choose_params(keps_rr_kind kind, const keps_rr_targets *tg, 
                               "--mechanism tclose has no RR-LDP stage: use --pt or --t (or --mechanism both)");
     if (!tcl && hpt)
         return keps_error_set(err, KEPS_EINPUT, "--mechanism ldp has no RR-t stage: --pt does not apply");
+    if (kind == KEPS_RR_LDP && hp && ht) /* t would pick p, which -p already fixes: t went unmet */
+        return keps_error_set(err, KEPS_EINPUT, "-p fixes the RR-LDP keep probability, so the target --t would not "
+                              "be met: give -p or --t (--t together with --epsilon meets both)");
     keps_rr_params par = {.kind = kind, .p = NAN, .pt = NAN};
     if (tcl) {
         if (!hpt && !ht)

@@ -7,6 +7,7 @@
 #include "keps/hierarchy.h"
 #include "keps/kepsilon.h"
 #include "keps/lattice.h"
+#include "keps/noise.h"
 #include "keps/ola.h"
 #include "keps/release.h"
 #include "keps/schema.h"
@@ -209,6 +210,65 @@ static void test_confident_two_columns(void **state)
     assert_memory_equal(supp, want, 3);
 }
 
+/* The second c-confident step follows SPEC 4's words, "suppress any EC
+ * left with fewer than k records": the records left count, including those
+ * with l_i = 0 (not suppressed in the first step). The paper's "i.e."
+ * formula |ec| - |{i : l_i < k}| < k (seed 000, V-C) also subtracts them,
+ * contradicting its own sentence (docs/spec.md section 10).
+ * k = 3, c = 0.5, b = 10/ln 2 -> r_c = 10. One class x = {0, 1, 2, 100},
+ * noisy {1, 2, 50, 300}:
+ *   [-9, 11] holds 0, 1, 2: l = 3 keep;  [-8, 12]: l = 3 keep;
+ *   [40, 60]: l = 0 keep (outlier);      [290, 310]: l = 0 keep.
+ * First step: nobody (no 0 < l < 3). Left: 4 >= 3, the class stays.
+ * (The paper's formula: 4 - 2 = 2 < 3 would suppress all four.) */
+static void test_confident_second_step_counts_records_left(void **state)
+{
+    (void)state;
+    uint32_t cls[] = {0, 0, 0, 0};
+    double x[] = {0, 1, 2, 100};
+    double y[] = {1, 2, 50, 300};
+    double sc[] = {10.0 / log(2.0)};
+    uint8_t supp[4];
+    size_t rec = 9, ncls = 9;
+    assert_int_equal(keps_kepsilon_confident(cls, 4, 1, x, y, 1, sc, 0.5, 3, supp, &rec, &ncls), 0);
+    assert_int_equal(rec, 0);
+    assert_int_equal(ncls, 0);
+    uint8_t want[] = {0, 0, 0, 0};
+    assert_memory_equal(supp, want, 4);
+}
+
+/* Eq. 8 with zero and negative values (docs/spec.md section 10): the
+ * harmonic mean is taken over |x| (the paper's own derivation, eq. 6, sums
+ * 1/|ec_i|) and a cell with x = 0 (no relative error) is left out of the
+ * sums and of the count. Classes A = {0, 2, -4, 6}, B = {5, 5}, one row
+ * suppressed upstream (x = 0.5, never read); epsilon 2:
+ *   b_A = 10/2 = 5, b_B = 0.
+ *   expected = (5 (1/2 + 1/4 + 1/6) + 0 (1/5 + 1/5)) / 5 cells
+ *            = 5 * 11/12 / 5 = 11/12 = 0.916667.
+ * (A signed harmonic mean would give 5 (1/2 - 1/4 + 1/6)/5 = 5/12; SPEC's
+ * letter, H over {0, 2, -4, 6}, an infinite error.) measured = mean over
+ * the same 5 cells of |x' - x|/|x|; B's rows are released unchanged. */
+static void test_zero_and_negative_values(void **state)
+{
+    (void)state;
+    uint32_t cls[] = {0, 0, 0, 0, 1, 1, NO};
+    double x[] = {0, 2, -4, 6, 5, 5, 0.5};
+    keps_kepsilon_params p = {.k = 2, .epsilon = 2, .scale = KEPS_KSCALE_EC};
+    keps_rng *rng = keps_rng_new_seeded(11);
+    keps_kepsilon_result r;
+    assert_int_equal(keps_kepsilon_run(cls, 7, x, 1, &p, rng, &r, NULL), KEPS_OK);
+    assert_double_near(r.scale[r.cls[0]], 5.0, 1e-15);
+    assert_double_near(r.scale[r.cls[4]], 0.0, 0);
+    assert_double_near(r.mean_scale[0], 2.5, 1e-15);
+    assert_double_near(r.expected_are, 11.0 / 12.0, 1e-12);
+    assert_double_near(r.expected_are_col[0], 11.0 / 12.0, 1e-12);
+    assert_true(r.noisy[4] == 5.0 && r.noisy[5] == 5.0);
+    double meas = (fabs(r.noisy[1] - 2) / 2 + fabs(r.noisy[2] + 4) / 4 + fabs(r.noisy[3] - 6) / 6) / 5;
+    assert_double_near(r.measured_are, meas, 1e-12);
+    keps_kepsilon_result_free(&r);
+    keps_rng_free(rng);
+}
+
 static void test_noise_magnitude(void **state)
 {
     (void)state;
@@ -381,6 +441,33 @@ static void test_epsilon_never_understated(void **state)
     assert_int_equal(keps_kepsilon_run(cls, 3, x, 1, &p, rng, &r, NULL), KEPS_OK);
     assert_true(r.epsilon_used >= 0.7);
     assert_true(r.epsilon_used < 0.7 + 1e-11);
+    keps_kepsilon_result_free(&r);
+    keps_rng_free(rng);
+}
+
+/* ... nor below the request (kepsilon.h, docs/cli.md), even where the grid
+ * bound is. One class {0, 205.9} (Adult-like heights), epsilon 3, m = 1:
+ * b = 205.9/3 = 68.633.. = f 2^7 with f = 0.53620.., so g = 2^(7-40) = 2^-33
+ * and t = ceil(f 2^41)/2 (the scale rounded UP to 41 bits); the grid steps
+ * between neighbours are floor(205.9 2^33) + 1, and steps/t, in exact
+ * rational arithmetic (Python fractions), is 2.999999999999152 < 3: the
+ * rounded-up scale protects a little more than asked. An independent oracle
+ * found the report stating that value as guarantee.epsilon, below
+ * epsilon_requested 3; the guarantee states the request instead (a weaker
+ * claim, still true). */
+static void test_epsilon_never_below_request(void **state)
+{
+    (void)state;
+    const uint32_t cls[] = {0, 0};
+    const double x[] = {0, 205.9};
+    keps_noise_info info;
+    assert_int_equal(keps_laplace_info(205.9 / 3, 205.9, &info), 0);
+    assert_double_near(info.epsilon, 2.999999999999152, 1e-15); /* the case occurs */
+    keps_kepsilon_params p = {.k = 2, .epsilon = 3, .scale = KEPS_KSCALE_EC};
+    keps_kepsilon_result r;
+    keps_rng *rng = keps_rng_new_seeded(1);
+    assert_int_equal(keps_kepsilon_run(cls, 2, x, 1, &p, rng, &r, NULL), KEPS_OK);
+    assert_true(r.epsilon_used == 3.0);
     keps_kepsilon_result_free(&r);
     keps_rng_free(rng);
 }
@@ -642,11 +729,13 @@ int main(void)
         cmocka_unit_test(test_classes_from_keys),     cmocka_unit_test(test_scales_and_expected_error),
         cmocka_unit_test(test_two_columns_split_epsilon), cmocka_unit_test(test_zero_diameter_means_no_noise),
         cmocka_unit_test(test_linking_hand_made),     cmocka_unit_test(test_confident_hand_made),
-        cmocka_unit_test(test_confident_two_columns),
+        cmocka_unit_test(test_confident_two_columns), cmocka_unit_test(test_confident_second_step_counts_records_left),
+        cmocka_unit_test(test_zero_and_negative_values),
         cmocka_unit_test(test_noise_magnitude),       cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_node_classes),          cmocka_unit_test(test_node_classes_bad_node),
         cmocka_unit_test(test_unknown_scale),         cmocka_unit_test(test_suppressed_rows_are_nan),
-        cmocka_unit_test(test_epsilon_never_understated), cmocka_unit_test(test_scale_overflow_is_an_error),
+        cmocka_unit_test(test_epsilon_never_understated), cmocka_unit_test(test_epsilon_never_below_request),
+        cmocka_unit_test(test_scale_overflow_is_an_error),
         cmocka_unit_test(test_noise_overflow_is_an_error),
         cmocka_unit_test(test_confident_metrics_describe_the_release),
         cmocka_unit_test(test_release_withheld_rows_are_stars), cmocka_unit_test(test_release_errors),

@@ -495,6 +495,36 @@ static void test_insensitive_hand(void **state)
 }
 
 
+/* Without bounds (anonymize --insensitive-mdav) the domain is the data's
+ * min/max: a in [0, 10], b in [100, 101], u = (a/10, b - 100).
+ * A = (0, 101): u = (0, 1), d = 1; B = (10, 100): (1, 0), d = 1;
+ * C = (5, 100.5): (0.5, 0.5), d = 0.5; D = (2, 100): (0.2, 0), d = 0.04.
+ * Order D, C, then A and B tie at 1: lexicographically (0, 101) < (10, 100),
+ * so A before B. k = 1 numbers the blocks in that order: D 0, C 1, A 2, B 3.
+ * (Raw Euclidean distance to (0, 100) would give A 1, D 4, C 25.25, B 100:
+ * order A, D, C, B.) k = 2: blocks {D, C} and {A, B}, centroids (3.5,
+ * 100.25) and (5, 100.5); SSE raw = 1.5^2*2 + 0.25^2*2 + 5^2*2 + 0.5^2*2 =
+ * 4.5 + 0.125 + 50 + 0.5 = 55.125. */
+static void test_insensitive_data_domain(void **state)
+{
+    (void)state;
+    double x[] = {0, 101, 10, 100, 5, 100.5, 2, 100}; /* rows A, B, C, D */
+    keps_mdav_result r;
+    assert_int_equal(keps_mdav_insensitive(x, 4, 2, 1, NULL, NULL, &r, NULL), KEPS_OK);
+    uint32_t want1[] = {2, 3, 1, 0};
+    assert_memory_equal(r.group, want1, sizeof want1);
+    keps_mdav_result_free(&r);
+    assert_int_equal(keps_mdav_insensitive(x, 4, 2, 2, NULL, NULL, &r, NULL), KEPS_OK);
+    uint32_t want2[] = {1, 1, 0, 0};
+    assert_memory_equal(r.group, want2, sizeof want2);
+    assert_double_near(r.centroid[0], 3.5, 1e-15);
+    assert_double_near(r.centroid[1], 100.25, 1e-13);
+    assert_double_near(r.centroid[2], 5.0, 1e-15);
+    assert_double_near(r.centroid[3], 100.5, 1e-13);
+    assert_double_near(r.sse, 55.125, 1e-10);
+    keps_mdav_result_free(&r);
+}
+
 /* keps_mdav_release: a = 1,2,3 | 10,11,12 and b = 1,1,2 | 7,8,9 form two
  * obvious groups of k = 3 (rows 0-2, rows 3-5). Centroids a: 2, 11; b:
  * 4/3 and 8. 4/3 needs all 17 digits ("1.3333333333333333"; %.16g gives
@@ -557,6 +587,7 @@ int main(void)
         cmocka_unit_test(test_mdav_bad_input),         cmocka_unit_test(test_mdav_matrix_errors),
         cmocka_unit_test(test_mdav_overflow_is_an_error),
         cmocka_unit_test(test_insensitive_property),   cmocka_unit_test(test_insensitive_hand),
+        cmocka_unit_test(test_insensitive_data_domain),
         cmocka_unit_test(test_mdav_release_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -410,6 +410,38 @@ static void test_mondrian_bad_input(void **state)
     keps_table_free(t);
 }
 
+/* The median cut when both candidates are allowed (docs/spec.md section 10):
+ * x = 1,1,1,1,2,2,2,2,2,3,3 (n = 11), k = 2. Lower median v = sorted[5] = 2.
+ * "x <= 2" gives 9 | 2, "x < 2" gives 4 | 7: both keep >= 2; the second is
+ * more balanced (|2*4 - 11| = 3 < |2*9 - 11| = 7), so it is taken. Then
+ * {1,1,1,1} has width 0 (a class "1"); {2 x5, 3 x2}: v = sorted[3] = 2,
+ * "x <= 2" = 5 | 2 (allowed), "x < 2" = 0 | 7 (not): classes "2" and "3".
+ * Three classes, NCP 0, discernibility 16 + 25 + 4 = 45.
+ * LeFevre's printed rule (only "x <= median") would cut 9 | 2 and then find
+ * no cut of {1 x4, 2 x5} (sorted[4] = 2, "x <= 2" leaves 0 on the right):
+ * classes [1-2] (9) and 3 (2), NCP 9 * (1/2) / 11 = 0.409, discernibility 85. */
+static void test_mondrian_median_balance(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("x\n3\n1\n2\n1\n2\n3\n2\n1\n2\n1\n2\n");
+    keps_schema *s = keps_schema_new(t);
+    keps_error err = {0};
+    assert_int_equal(keps_schema_add_qi(s, t, "x", &err), KEPS_OK);
+    keps_mondrian_result r;
+    assert_int_equal(keps_mondrian(s, t, 2, &r, &err), KEPS_OK);
+    assert_int_equal(r.nclasses, 3);
+    assert_double_near(r.ncp, 0, 0);
+    assert_double_near(r.discernibility, 45, 0);
+    keps_table *rel;
+    assert_int_equal(keps_mondrian_release(s, &r, &rel, &err), KEPS_OK);
+    for (size_t i = 0; i < rel->nrows; i++) /* every class holds one value: released as itself */
+        assert_string_equal(keps_table_str(rel, 0, i), keps_table_str(t, 0, i));
+    keps_table_free(rel);
+    keps_mondrian_result_free(&r);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,7 +449,7 @@ int main(void)
         cmocka_unit_test(test_mondrian_random),
         cmocka_unit_test(test_mondrian_hand), cmocka_unit_test(test_mondrian_categorical_split),
         cmocka_unit_test(test_mondrian_virtual_root), cmocka_unit_test(test_mondrian_bad_input),
-        cmocka_unit_test(test_mondrian_long_labels),
+        cmocka_unit_test(test_mondrian_long_labels), cmocka_unit_test(test_mondrian_median_balance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

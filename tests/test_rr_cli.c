@@ -206,6 +206,58 @@ static void test_rr_ola(void **state)
     unlink(rel);
 }
 
+/* Options the chosen mechanism or calculator does not read (docs/cli.md). */
+static void test_mode_options(void **state)
+{
+    (void)state;
+    const char *in = temp_file(csv);
+    const char *h = temp_file("a;*\nb;*\n");
+    char rel[64], cmd[512];
+    snprintf(rel, sizeof rel, "%s.out.csv", in);
+    /* ldp with -p and --t: p = 0.5 over n = 3 is eps = ln 4 whatever t asks, so
+     * the target t went unmet: refused before any output */
+    snprintf(cmd, sizeof cmd, "rr --mechanism ldp -i %s -o %s --sensitive disease --qi zip --identifier name -p 0.5 "
+                              "--t 1.5 --seed 3",
+             in, rel);
+    assert_int_equal(run_keps(cmd, out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "give -p or --t"));
+    assert_int_equal(access(rel, F_OK), -1);
+    /* --partition given groups the values as they stand: the hierarchy is unused, a note says so */
+    snprintf(cmd, sizeof cmd, "rr --mechanism ldp -i %s -o %s --sensitive disease --qi zip:%s --identifier name "
+                              "-p 0.5 --seed 3",
+             in, rel, h);
+    assert_int_equal(run_keps(cmd, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(err, "note: the hierarchy of --qi zip is not used: with --partition given"));
+    unlink(rel);
+    /* rr-t: -p is --pt's other name; both would drop one */
+    assert_int_equal(run_keps("privacy rr-t --pt 0.5 -p 0.6 --frequencies 1,3", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "give one"));
+    /* implies --from ldp: -k and --to-k both name the target's group size */
+    assert_int_equal(run_keps("privacy implies --from ldp --epsilon 1 --to kt -k 5 --to-k 10 --records 100", out,
+                              sizeof out, err, sizeof err),
+                     2);
+    assert_non_null(strstr(err, "-k 5 and --to-k 10"));
+    /* an option the calculator does not read: a note, the answer unchanged
+     * (ln 3 as in test_rr_calculators) */
+    assert_int_equal(run_keps("privacy rr-epsilon -p 0.5 -n 2 --frequencies 1,3 --delta 0.1 --json", out, sizeof out,
+                              err, sizeof err),
+                     0);
+    assert_double_near(json_num(out, "result"), log(3.0), 1e-12);
+    assert_non_null(strstr(err, "note: --frequencies applies to keps privacy rr-t only and is ignored"));
+    assert_non_null(strstr(err, "note: --delta applies to keps privacy min-k only"));
+    /* --from ldp's level is --epsilon: --t is noted, t = 2 as in test_implies_ldp_to_kt */
+    assert_int_equal(run_keps("privacy implies --from ldp --epsilon 0.71912308 --t 9 --to kt -k 5 --records 100 "
+                              "--json",
+                              out, sizeof out, err, sizeof err),
+                     0);
+    assert_double_near(json_num(out, "result"), 2.0, 1e-6);
+    assert_non_null(strstr(err, "note: --t applies to --from tclose or kt only"));
+    assert_int_equal(run_keps("privacy rr-epsilon -p 0.5 -n 2 --frequencies 1,3 --quiet", out, sizeof out, err,
+                              sizeof err),
+                     0);
+    assert_null(strstr(err, "note:"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_implies_kt_to_kdp), cmocka_unit_test(test_implies_refusals),
         cmocka_unit_test(test_rr_calculators),    cmocka_unit_test(test_rr_command),
         cmocka_unit_test(test_rr_mondrian),       cmocka_unit_test(test_rr_ola),
+        cmocka_unit_test(test_mode_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

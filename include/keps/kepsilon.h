@@ -87,7 +87,8 @@ typedef struct keps_kepsilon_result {
     double epsilon_used;    /* epsilon per record actually guaranteed by the grid-rounded
                                Laplace (keps/noise.h): max over classes of the sum over
                                columns; >= the requested epsilon, above it by at most
-                               about m * 2^-39 */
+                               about m * 2^-39 (the request itself where the scale's
+                               rounding up to 41 bits leaves the bound below it) */
     uint8_t *confident_suppressed; /* [n] 1 = suppressed by c-confidence; NULL if off */
     size_t confident_suppressed_rows;    /* total: records + whole classes */
     size_t confident_suppressed_records; /* first step (0 < l_i < k) */

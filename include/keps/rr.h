@@ -98,8 +98,9 @@ typedef struct keps_rr_targets {
  *  - RR-t stage (TCLOSE, BOTH): exactly one of pt and t;
  *    pt = keps_rr_t_p(t, freq, n) from a target t.
  *  - RR-LDP stage (LDP, BOTH): exactly one of p and epsilon, except that
- *    LDP alone may take t instead of, or besides, epsilon (the paper's
- *    mechanism 1: an epsilon small enough to imply t, Lemma 1):
+ *    LDP alone may take t instead of, or besides, epsilon (not besides p,
+ *    which would leave t unmet; the paper's mechanism 1: an epsilon small
+ *    enough to imply t, Lemma 1):
  *      eps = epsilon (INFINITY if not given);
  *      LDP with t: eps = min(eps, keps_rr_kt_to_ldp_needed(t, min(k, N-1), N)),
  *        k the smallest class size, N the number of records (N >= 2, k >= 1);

@@ -91,6 +91,24 @@ const char *cli_origin(const cli_ctx *c, const char *name);
 /* Required option: prints the error and returns -1 if absent. */
 int cli_require(const cli_ctx *c, const char *name);
 
+/* An option that only some modes of a command read (an --algorithm, a
+ * --mode, a calculator). Outside them it would be ignored, which must not
+ * pass unsaid: refuse = 1 when ignoring it could release something else than
+ * asked or misstate the method (exit 2), else one note on stderr (--quiet
+ * silences it). modes: '|'-separated, e.g. "ola|given"; why: why it does not
+ * apply or what to give instead. */
+typedef struct cli_mode_opt {
+    const char *opt, *modes, *why;
+    int refuse;
+} cli_mode_opt;
+/* Checks tbl[0..n) against mode; sel says how a mode is chosen, for the
+ * messages ("--algorithm ", "keps privacy "). A flag set to false, and a
+ * note's value 0, ask for nothing and pass. Returns 0, or 2 after the error. */
+int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const cli_mode_opt *tbl, size_t n);
+/* A note that the hierarchies of the --qi columns are not used (why says
+ * by what), one line naming those columns; nothing if none has one. */
+void cli_note_unused_hierarchies(const cli_ctx *c, const keps_schema *s, const char *why);
+
 /* Prints "keps CMD: message" to stderr; returns the exit code for err. */
 int cli_fail(const cli_ctx *c, const keps_error *err);
 /* Puts a release written by cli_write_release into place (rc 0) or removes

@@ -31,34 +31,13 @@ static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_o
  * release something else than asked (a --columns column, with --others keep,
  * untouched), so those are refused; the rest cannot change the release and
  * get a note. */
-static const struct {
-    const char *opt, *only, *why;
-    int refuse;
-} foreign[] = {
+static const cli_mode_opt foreign[] = {
     {"columns", "mdav", "give the column as --qi NAME (numeric, mondrian) or --qi NAME:HIERARCHY.csv", 1},
     {"insensitive-mdav", "mdav", "it selects MDAV's insensitive variant", 1},
     {"suppress", "ola", "mondrian and mdav suppress nothing (every class already has at least k rows)", 0},
     {"remove-suppressed", "ola", "mondrian and mdav suppress nothing", 0},
     {"metric", "ola", "mondrian reports NCP, mdav SSE; neither picks a node by a metric", 0},
 };
-
-static int check_foreign(cli_ctx *c, const char *a)
-{
-    for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++) {
-        /* A note needs a value that asks for something (--suppress 0 and
-         * --remove-suppressed false ask for nothing); a refusal any value. */
-        int given = foreign[i].refuse ? cli_str(c, foreign[i].opt) != NULL : cli_flag(c, foreign[i].opt);
-        if (strcmp(a, foreign[i].only) == 0 || !given)
-            continue;
-        if (foreign[i].refuse)
-            return cli_usage_error(c, "--%s applies to --algorithm %s only, not %s: %s", foreign[i].opt,
-                                   foreign[i].only, a, foreign[i].why);
-        if (!c->quiet)
-            fprintf(stderr, "keps %s: note: --%s applies to --algorithm %s only and is ignored: %s\n", c->cmd->name,
-                    foreign[i].opt, foreign[i].only, foreign[i].why);
-    }
-    return 0;
-}
 
 static int run(cli_ctx *c)
 {
@@ -67,7 +46,7 @@ static int run(cli_ctx *c)
         return cli_usage_error(c, "--algorithm is required: ola, mondrian or mdav");
     if (strcmp(a, "ola") != 0 && strcmp(a, "mondrian") != 0 && strcmp(a, "mdav") != 0)
         return cli_usage_error(c, "--algorithm '%s': expected ola, mondrian or mdav", a);
-    int rc = check_foreign(c, a);
+    int rc = cli_mode_options(c, "--algorithm ", a, foreign, sizeof foreign / sizeof *foreign);
     if (rc)
         return rc;
     if (strcmp(a, "ola") == 0)

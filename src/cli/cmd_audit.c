@@ -34,7 +34,9 @@ static const cli_opt opt_claim = {"claim", 0, "E", 0,
                                   "claimed epsilon to test (default: the guarantee the mechanism states)",
                                   "--claim 1"};
 static const cli_opt opt_trials = {"trials", 0, "N", 0, "runs per input (default 100000)", "--trials 200000"};
-static const cli_opt opt_bins = {"bins", 0, "N", 0, "quantile bins for numeric outputs (default 20)",
+static const cli_opt opt_bins = {"bins", 0, "N", 0,
+                                 "quantile bins for numeric outputs, laplace and geometric (default 20; rr and "
+                                 "expmech get one bin per category)",
                                  "--bins 20"};
 static const cli_opt opt_alpha = {"alpha", 0, "A", 0,
                                   "1 - confidence of the simultaneous Clopper-Pearson bounds (default 0.05)",
@@ -172,21 +174,25 @@ static int setup_expmech(cli_ctx *c, audit_setup *a, double eps, double sens)
 
 /* An option of another mechanism would be ignored, and the audit would
  * test something else than the user asked (rr's epsilon follows from its
- * matrix, say): refuse it. Letters: l laplace, g geometric, r rr, e expmech. */
+ * matrix, say): refused. --bins only shapes the estimate: a note. */
+static const cli_mode_opt foreign[] = {
+    {"epsilon", "laplace|geometric|expmech",
+     "rr's epsilon follows from -p and --categories or --matrix; test another claim with --claim E", 1},
+    {"sensitivity", "laplace|geometric|expmech", "rr's inputs are categories (--value-a, --value-b)", 1},
+    {"value-a", "laplace|geometric|rr", "expmech's inputs are fixed utility vectors (--candidates)", 1},
+    {"value-b", "laplace|geometric|rr", "expmech's inputs are fixed utility vectors (--candidates)", 1},
+    {"scale-factor", "laplace", "it simulates a broken Laplace implementation", 1},
+    {"p", "rr", "it is randomized response's keep probability", 1},
+    {"categories", "rr", "it is randomized response's number of categories", 1},
+    {"matrix", "rr", "it is randomized response's transition matrix", 1},
+    {"candidates", "expmech", "it is the exponential mechanism's number of candidates", 1},
+    {"bins", "laplace|geometric", "rr and expmech outputs are categories, one bin each", 0},
+};
+
 static int foreign_option(cli_ctx *c, const char *mech)
 {
-    static const struct {
-        const char *opt, *mechs;
-    } own[] = {{"epsilon", "lge"},  {"sensitivity", "lge"}, {"value-a", "lgr"},    {"value-b", "lgr"},
-               {"scale-factor", "l"}, {"p", "r"},          {"categories", "r"},   {"matrix", "r"},
-               {"candidates", "e"}};
-    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
-        if (cli_str(c, own[i].opt) && !strchr(own[i].mechs, mech[0]))
-            return cli_usage_error(c, "--%s does not apply to --mechanism %s%s", own[i].opt, mech,
-                                   mech[0] == 'r' && own[i].opt[0] == 'e'
-                                       ? ": its epsilon follows from -p and --categories or --matrix; test another "
-                                         "claim with --claim E"
-                                       : "");
+    if (cli_mode_options(c, "--mechanism ", mech, foreign, sizeof foreign / sizeof *foreign))
+        return 2;
     if (cli_str(c, "matrix") && (cli_str(c, "p") || cli_str(c, "categories")))
         return cli_usage_error(c, "--matrix gives the whole mechanism: drop -p and --categories");
     return 0;

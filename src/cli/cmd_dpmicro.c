@@ -24,17 +24,28 @@ static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
                                    "values), which the guarantee does not cover (a warning says so)",
                                    "--bounds FICA=0:10000"};
 static const cli_opt opt_unlink = {"unlink-columns", 0, NULL, 0,
-                                   "univariate with several columns: shuffle every column independently, so "
-                                   "rows no longer pair one record's groups; only then is the release "
-                                   "epsilon-DP (the row pairing itself leaks)",
+                                   "--mode univariate only (refused with multivariate): shuffle every column "
+                                   "independently, so rows no longer pair one record's groups; with several "
+                                   "columns only then is the release epsilon-DP (the row pairing itself leaks)",
                                    "--unlink-columns"};
 static const cli_opt opt_paper = {"paper-accounting", 0, NULL, 0,
                                   "experiments only: the paper's printed noise (independent per record, scale "
                                   "D_j/(k*eps)); NOT differential privacy, the report says so",
                                   "--paper-accounting"};
 static const cli_opt opt_qi_num = {"qi", 0, "NAME", CLI_REPEAT,
-                                   "numeric column to microaggregate and release with noise",
+                                   "numeric column to microaggregate and release with noise (a name, no "
+                                   "hierarchy)",
                                    "--qi FICA --qi FEDTAX"};
+
+/* --unlink-columns belongs to univariate mode: multivariate rows are
+ * epsilon-DP as they stand, and shuffling their columns apart would only
+ * break every row (cli_mode_options). */
+static const cli_mode_opt by_mode[] = {
+    {"unlink-columns", "univariate",
+     "multivariate rows are epsilon-DP as they stand, and shuffling each column apart would only break them; "
+     "drop --unlink-columns, or give --mode univariate",
+     1},
+};
 
 static const cli_opt *const opts[] = {&opt_mode, &cli_opt_input, &cli_opt_output, &opt_qi_num, &cli_opt_k,
                                       &cli_opt_epsilon, &opt_bounds, &opt_unlink, &opt_paper, &cli_opt_identifier,
@@ -145,7 +156,15 @@ static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_
     keps_json_str(&j, "mode", p->mode == KEPS_DPM_MULTIVARIATE ? "multivariate" : "univariate");
     keps_json_int(&j, "k", (long long)r->k);
     keps_json_int(&j, "clusters", (long long)r->nclusters);
-    keps_json_num(&j, "sensitivity_l1", r->sensitivity);
+    if (p->mode == KEPS_DPM_MULTIVARIATE) {
+        keps_json_num(&j, "sensitivity_l1", r->sensitivity);
+    } else { /* one part per attribute (SPEC 5): its centroids move by D_j/k in all */
+        keps_json_null(&j, "sensitivity_l1");
+        keps_json_object(&j, "sensitivity_l1_per_column");
+        for (size_t a = 0; a < r->m; a++)
+            keps_json_num(&j, s->t->cols[cols[a]].name, (p->hi[a] - p->lo[a]) / (double)r->k);
+        keps_json_end(&j);
+    }
     keps_json_int(&j, "clamped_inputs", (long long)r->clamped_inputs);
     keps_json_object(&j, "metrics");
     keps_json_num(&j, "sse", r->sse);
@@ -186,6 +205,8 @@ static int parse_params(cli_ctx *c, keps_dpmicro_params *p, int *unlink)
         return 2;
     if (cli_require(c, "epsilon") || cli_double(c, "epsilon", 1e-300, 1e300, 1, &p->epsilon) < 0)
         return 2;
+    if (cli_mode_options(c, "--mode ", mode ? mode : "multivariate", by_mode, sizeof by_mode / sizeof *by_mode))
+        return 2;
     p->k = (size_t)k;
     p->paper_accounting = cli_flag(c, "paper-accounting");
     *unlink = cli_flag(c, "unlink-columns");
@@ -223,6 +244,13 @@ static int run(cli_ctx *c)
     for (size_t j = 0; j < t->ncols; j++)
         slot[j] = -1;
     for (size_t a = 0; a < m; a++) {
+        if (s->qi[a].h) { /* as keps anonymize --algorithm mdav: the noisy centroid replaces the value */
+            rc = cli_usage_error(c, "dpmicro releases numeric --qi columns as noisy centroids; --qi '%s' has a "
+                                    "hierarchy, which nothing would use: give --qi %s (or anonymize it with keps "
+                                    "anonymize)",
+                                 t->cols[s->qi[a].col].name, t->cols[s->qi[a].col].name);
+            goto done;
+        }
         cols[a] = s->qi[a].col;
         slot[cols[a]] = (int)a;
     }

@@ -16,10 +16,11 @@ static const cli_opt opt_target = {"target", 0, "COL", 0,
                                    "original rows (without it: information loss only)",
                                    "--target salary-class"};
 static const cli_opt opt_test = {"test", 0, "FILE", 0,
-                                 "held-out original rows (same columns as --original); default: --split",
+                                 "with --target: held-out original rows (same columns as --original); default: "
+                                 "--split",
                                  "--test adult_test.csv"};
 static const cli_opt opt_split = {"split", 0, "FRACTION", 0,
-                                  "without --test: share of the original rows held out for testing (default 0.2; "
+                                  "with --target, without --test: share of the original rows held out for testing (default 0.2; "
                                   "it must leave at least 1 test and 1 training row; those rows may be in the "
                                   "release too, so prefer --test)",
                                   "--split 0.3"};
@@ -28,16 +29,25 @@ static const cli_opt opt_hierarchy = {"hierarchy", 0, "NAME:FILE", CLI_REPEAT,
                                       "test values to it and reports level/height (without it the level is "
                                       "unknown); every original value must be a leaf of it",
                                       "--hierarchy age:data/adult/adult_hierarchy_age.csv"};
-static const cli_opt opt_ignore = {"ignore", 0, "NAME", CLI_REPEAT, "column left out of the classifier's features",
+static const cli_opt opt_ignore = {"ignore", 0, "NAME", CLI_REPEAT, "with --target: column left out of the classifier's features",
                                    "--ignore native-country"};
 static const cli_opt opt_c = {"C", 0, "C", 0,
-                              "inverse L2 regularization strength of the logistic regression (default 1.0, as "
-                              "scikit-learn)",
+                              "with --target: inverse L2 regularization strength of the logistic regression "
+                              "(default 1.0, as scikit-learn)",
                               "--C 0.5"};
 
 static const cli_opt *const opts[] = {&opt_original, &opt_release, &opt_target,     &opt_test,
                                       &opt_split,    &opt_hierarchy, &opt_ignore, &opt_c,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_seed, &cli_opt_report, NULL};
+
+/* The classifier's options; without --target no classifier is trained
+ * and they would pass unsaid (cli_mode_options). */
+static const cli_mode_opt classifier[] = {
+    {"test", "--target", "without it evaluate measures information loss only (no classifier is tested)", 0},
+    {"split", "--target", "without it evaluate measures information loss only (no rows are held out)", 0},
+    {"C", "--target", "without it evaluate trains no classifier", 0},
+    {"ignore", "--target", "without it evaluate trains no classifier", 0},
+};
 
 static void report_attrs(keps_json *j, const keps_eval_result *r)
 {
@@ -188,6 +198,8 @@ static int run(cli_ctx *c)
         return 2;
     keps_eval_options o = {0};
     o.target = cli_str(c, "target");
+    cli_mode_options(c, "", o.target ? "--target" : "no --target", classifier,
+                     sizeof classifier / sizeof *classifier); /* notes only */
     if (cli_double(c, "split", 0.0, 1.0, 0.2, &o.split) < 0 || cli_double(c, "C", 0.0, HUGE_VAL, 1.0, &o.c) < 0)
         return 2;
     if (cli_str(c, "split") && cli_str(c, "test"))
@@ -199,7 +211,7 @@ static int run(cli_ctx *c)
     int rc = cli_load_table(c, cli_str(c, "original"), &orig);
     if (!rc)
         rc = cli_load_table(c, cli_str(c, "release"), &rel);
-    if (!rc && cli_str(c, "test"))
+    if (!rc && o.target && cli_str(c, "test")) /* without --target nothing reads it (noted above) */
         rc = cli_load_table(c, cli_str(c, "test"), &test);
     if (!rc)
         rc = load_hierarchies(c, &hier, &o.nhier);

@@ -25,7 +25,8 @@ static const cli_opt opt_scale = {"scale", 0, "ec|global|domain", 0,
                                   "domain = the public --bounds width; default ec",
                                   "--scale ec"};
 static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
-                                   "public range of a --noisy column (needed by --scale domain)",
+                                   "public range of a --noisy column, read by --scale domain only (refused with "
+                                   "ec and global, whose scale comes from the data)",
                                    "--bounds height=100:250"};
 static const cli_opt opt_confidence = {"confidence", 0, "C", 0,
                                        "c-confident k-anonymity: suppress records whose c-confidence interval "
@@ -42,6 +43,20 @@ static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_o
                                       &cli_opt_remove_suppressed, &cli_opt_sensitive, &cli_opt_insensitive,
                                       &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing,
                                       &cli_opt_report, &cli_opt_seed, &cli_opt_keep_order, NULL};
+
+/* Options of one --algorithm or --scale (cli_mode_options). --bounds
+ * without --scale domain would leave the noise read from the data while the
+ * report's parameters list public bounds: refused. */
+static const cli_mode_opt by_algorithm[] = {
+    {"metric", "ola", "mondrian and given pick no node by a metric", 0},
+    {"suppress", "ola|given", "mondrian suppresses nothing (every class already has at least k rows)", 0},
+};
+static const cli_mode_opt by_scale[] = {
+    {"bounds", "domain",
+     "ec and global read the noise scale from the data, not from --bounds: add --scale domain to scale the "
+     "noise by the public bounds, or drop --bounds",
+     1},
+};
 
 typedef struct {
     size_t k;
@@ -73,6 +88,9 @@ static int parse_opts(cli_ctx *c, kopts *o)
         o->p.scale = KEPS_KSCALE_DOMAIN;
     else
         return cli_usage_error(c, "--scale '%s': expected ec, global or domain", sc);
+    if (cli_mode_options(c, "--algorithm ", o->algorithm, by_algorithm, sizeof by_algorithm / sizeof *by_algorithm) ||
+        cli_mode_options(c, "--scale ", sc ? sc : "ec", by_scale, sizeof by_scale / sizeof *by_scale))
+        return 2;
     o->k = o->p.k = (size_t)k;
     return 0;
 }
@@ -91,6 +109,56 @@ static int domain_bounds(cli_ctx *c, const keps_schema *s, kopts *o, double *b)
     o->p.lo = b;
     o->p.hi = b + m;
     return rc;
+}
+
+/* --scale domain: a released value outside its --bounds is named by file,
+ * line and column here (the library would only say "noisy column j, record
+ * i"). Rows the k-anonymization suppressed are never read, so they may lie
+ * anywhere. */
+static int check_domain(cli_ctx *c, const keps_schema *s, const kopts *o, const uint32_t *cls, const double *x)
+{
+    size_t n = s->t->nrows, m = s->nnoisy;
+    for (size_t j = 0; j < m && o->p.scale == KEPS_KSCALE_DOMAIN; j++)
+        for (size_t i = 0; i < n; i++) {
+            double v = x[j * n + i], lo = o->p.lo[j], hi = o->p.hi[j];
+            if (cls[i] == KEPS_NONE || (v >= lo && v <= hi))
+                continue;
+            keps_error err = {0};
+            keps_table_cell_error(&err, s->t, s->noisy[j], i,
+                                  "%.17g lies outside --bounds %s=%.17g:%.17g; --scale domain needs every released "
+                                  "value inside the public bounds: widen them",
+                                  v, s->t->cols[s->noisy[j]].name, lo, hi);
+            return cli_fail(c, &err);
+        }
+    return 0;
+}
+
+/* Rows released with their original value of noisy column j: their class
+ * holds one value of it, so its diameter and scale are 0 (SPEC 4). Correct
+ * for the model, but a curator should know (k = 1 releases every value). */
+static size_t noiseless_rows(const keps_kepsilon_result *r, size_t j)
+{
+    size_t rows = 0;
+    for (size_t i = 0; i < r->n; i++)
+        rows += r->cls[i] != KEPS_NONE && !(r->confident_suppressed && r->confident_suppressed[i]) &&
+                r->scale[(size_t)r->cls[i] * r->m + j] == 0;
+    return rows;
+}
+
+static void noiseless_json(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_kepsilon_result *r)
+{
+    keps_json_object(j, "noiseless_rows");
+    for (size_t a = 0; a < r->m; a++) {
+        size_t z = noiseless_rows(r, a);
+        const char *name = s->t->cols[s->noisy[a]].name;
+        keps_json_int(j, name, (long long)z);
+        if (z) /* a privacy warning: printed even with --quiet */
+            fprintf(stderr, "keps %s: warning: %zu released rows get no noise on %s: their class holds one value "
+                            "of it (diameter 0, so scale 0), and they are released exactly; a larger -k or "
+                            "--scale global or domain avoids it\n",
+                    c->cmd->name, z, name);
+    }
+    keps_json_end(j);
 }
 
 static void metrics_json(keps_json *j, const keps_kepsilon_result *r)
@@ -141,6 +209,7 @@ static int report(cli_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, c
                                                      : "b_j = m*(hi_j-lo_j)/epsilon");
     keps_json_str(&j, "scale", o->p.scale == KEPS_KSCALE_EC ? "ec" : o->p.scale == KEPS_KSCALE_GLOBAL ? "global" : "domain");
     keps_json_int(&j, "classes", (long long)r->nclasses);
+    noiseless_json(c, &j, s, r);
     metrics_json(&j, r);
     keps_json_object(&j, "expected_are_per_column");
     for (size_t a = 0; a < r->m; a++)
@@ -177,6 +246,9 @@ static int get_classes(cli_ctx *c, const kopts *o, keps_schema *s, keps_table *t
         return cli_usage_error(c, "give the columns to k-anonymize with --qi");
     if (s->nnoisy == 0)
         return cli_usage_error(c, "give the numeric columns that receive noise with --noisy");
+    if (!strcmp(o->algorithm, "given"))
+        cli_note_unused_hierarchies(c, s, "with --algorithm given the classes are the --qi values as they stand "
+                                          "(--algorithm ola generalizes them with it)");
     double t0 = cli_now_ms();
     int rc = !strcmp(o->algorithm, "ola")        ? ksrc_ola(c, s, o->k, src)
              : !strcmp(o->algorithm, "mondrian") ? ksrc_mondrian(c, s, t, o->k, src)
@@ -207,7 +279,7 @@ static int run(cli_ctx *c)
         goto done;
     }
     if ((rc = get_classes(c, &o, s, t, &src)) || (rc = kdp_numeric(c, t, s->noisy, m, 1, &x)) ||
-        (rc = domain_bounds(c, s, &o, bounds)))
+        (rc = domain_bounds(c, s, &o, bounds)) || (rc = check_domain(c, s, &o, src.cls, x)))
         goto done;
     if (!(rng = cli_rng(c))) {
         rc = 2;

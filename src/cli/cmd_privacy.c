@@ -8,9 +8,11 @@
 static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", 0,
                                       "epsilon' of the exponential mechanism (delta, min-k)", "--epsilon-prime 0.5"};
 static const cli_opt opt_max_k = {"max-k", 0, "K", 0, "min-k: largest k to try (default 100000)", "--max-k 10000"};
-static const cli_opt opt_p = {"p", 'p', "P", 0, "keep probability of randomized response", "-p 0.6"};
-static const cli_opt opt_n = {"categories", 'n', "N", 0, "number of categories of the sensitive attribute", "-n 4"};
-static const cli_opt opt_t = {"t", 0, "T", 0, "multiplicative t-closeness level (t >= 1)", "--t 2"};
+static const cli_opt opt_p = {"p", 'p', "P", 0, "rr-epsilon: keep probability of RR-LDP (rr-t: p_t, as --pt)",
+                              "-p 0.6"};
+static const cli_opt opt_n = {"categories", 'n', "N", 0,
+                               "rr-epsilon, rr-t: number of categories of the sensitive attribute", "-n 4"};
+static const cli_opt opt_t = {"t", 0, "T", 0, "rr-t, implies: multiplicative t-closeness level (t >= 1)", "--t 2"};
 static const cli_opt opt_from = {"from", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you have", "--from ldp"};
 static const cli_opt opt_to = {"to", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you want", "--to kt"};
 static const cli_opt opt_pt = {"pt", 0, "P", 0, "rr-t: keep probability p_t of RR-t", "--pt 0.5"};
@@ -22,18 +24,45 @@ static const cli_opt opt_to_k = {"to-k", 0, "K", 0,
                                  "implies: group size of the target model when both sides have one (default: "
                                  "Theorem 4's N-k, or the same k)",
                                  "--to-k 90"};
-static const cli_opt opt_records = {"records", 0, "N", 0, "number of records N in the data set", "--records 100"};
+static const cli_opt opt_records = {"records", 0, "N", 0, "implies: number of records N in the data set",
+                                     "--records 100"};
 
 static const cli_opt *const opts[] = {&cli_opt_k, &cli_opt_beta, &cli_opt_epsilon, &opt_eps_prime,
                                       &cli_opt_delta, &opt_max_k, &opt_p, &opt_n, &opt_t,
                                       &opt_from, &opt_to, &opt_records, &opt_pt, &opt_freq,
                                       &opt_to_k, &cli_opt_report, NULL};
 
+/* Which calculators read each option. One a calculator does not read
+ * cannot change its answer (nothing is released), but the answer is not
+ * what the option suggests was asked: a note says so. A job file may well
+ * hold the options of several calculators. */
+static const cli_mode_opt inputs[] = {
+    {"k", "delta|implies", "the group size of delta and of an implication (min-k tries k up to --max-k)", 0},
+    {"beta", "delta|min-k", "the sampling probability of epsilon-safe k-anonymization", 0},
+    {"epsilon-prime", "delta|min-k", "epsilon' of epsilon-safe k-anonymization", 0},
+    {"epsilon", "delta|min-k|rr-epsilon|implies", "rr-t's level is --t", 0},
+    {"delta", "min-k", "the target delta that min-k reaches", 0},
+    {"max-k", "min-k", "the largest k min-k tries", 0},
+    {"p", "rr-epsilon|rr-t", "a keep probability of randomized response", 0},
+    {"categories", "rr-epsilon|rr-t", "the number of categories of randomized response", 0},
+    {"t", "rr-t|implies", "a multiplicative t level", 0},
+    {"from", "implies", "the model an implication starts from", 0},
+    {"to", "implies", "the model an implication leads to", 0},
+    {"records", "implies", "the number of records of an implication", 0},
+    {"to-k", "implies", "the target group size of an implication", 0},
+    {"pt", "rr-t", "the keep probability of RR-t", 0},
+    {"frequencies", "rr-t", "the distribution RR-t draws from (rr-epsilon's epsilon does not depend on it)", 0},
+};
+
 static int run(cli_ctx *c)
 {
     if (c->npos < 1)
         return cli_usage_error(c, "which calculator? delta, min-k, rr-epsilon, rr-t or implies");
     const char *w = c->pos[0];
+    if (strcmp(w, "delta") && strcmp(w, "min-k") && strcmp(w, "rr-epsilon") && strcmp(w, "rr-t") &&
+        strcmp(w, "implies"))
+        return cli_usage_error(c, "no calculator '%s': expected delta, min-k, rr-epsilon, rr-t or implies", w);
+    cli_mode_options(c, "keps privacy ", w, inputs, sizeof inputs / sizeof *inputs); /* notes only */
     if (strcmp(w, "delta") == 0)
         return cli_privacy_delta(c);
     if (strcmp(w, "min-k") == 0)
@@ -42,9 +71,7 @@ static int run(cli_ctx *c)
         return cli_privacy_rr_epsilon(c);
     if (strcmp(w, "rr-t") == 0)
         return cli_privacy_rr_t(c);
-    if (strcmp(w, "implies") == 0)
-        return cli_privacy_implies(c);
-    return cli_usage_error(c, "no calculator '%s': expected delta, min-k, rr-epsilon, rr-t or implies", w);
+    return cli_privacy_implies(c);
 }
 
 const cli_cmd cmd_privacy = {

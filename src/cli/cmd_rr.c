@@ -25,7 +25,7 @@ static const cli_opt opt_pt = {"pt", 0, "P", 0, "keep probability of the RR-t st
 static const cli_opt opt_t = {"t", 0, "T", 0,
                               "target multiplicative t (>= 1): picks the largest p_t (tclose, both) or, for ldp, "
                               "the largest p whose epsilon implies t for classes of the input's smallest size "
-                              "(Lemma 1); with --epsilon too, ldp meets both",
+                              "(Lemma 1); with --epsilon too, ldp meets both; not with -p, which fixes p",
                               "--t 2"};
 static const cli_opt opt_eps = {"epsilon", 0, "E", 0, "target epsilon-LDP: picks the largest p of the RR-LDP stage",
                                 "--epsilon 1.0"};
@@ -196,8 +196,11 @@ static int rr_release(cli_ctx *c, rr_run *r, size_t *changed)
 static int rr_partition(cli_ctx *c, rr_run *r, long k)
 {
     const char *part = cli_str(c, "partition");
-    if (!part || !strcmp(part, "given"))
+    if (!part || !strcmp(part, "given")) {
+        cli_note_unused_hierarchies(c, r->s, "with --partition given the classes are the --qi values as they "
+                                             "stand (--partition ola generalizes them with it)");
         return 0;
+    }
     if (strcmp(part, "mondrian") && strcmp(part, "ola"))
         return cli_usage_error(c, "--partition '%s': expected given, mondrian or ola", part);
     if (!k)

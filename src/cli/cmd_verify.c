@@ -357,7 +357,9 @@ static int report(cli_ctx *c, const keps_table *t, const keps_models *m, const s
     keps_json_end(&j);
     cli_report_total(c, &j);
     keps_json_end(&j);
-    if (all)
+    if (!w->has_k && !w->has_l && !w->has_el && !w->has_t) /* "holds" would be vacuous */
+        fprintf(txt, "result: no property asked for (-k, --l-diversity, --entropy-l, --t-closeness): figures only\n");
+    else if (all)
         fprintf(txt, "result: every property asked for holds\n");
     else
         fprintf(txt, "result: FAILS:%s%s%s%s\n", w->has_k && !hk ? " k-anonymity" : "",

@@ -419,3 +419,92 @@ void cli_progress_install(cli_ctx *c)
     if (!c->quiet && isatty(STDERR_FILENO))
         keps_progress_hook(progress_hook, c);
 }
+
+/* "-k" for a one-letter option with that short form, else "--name". */
+static const char *flag_name(const cli_opt *o, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s", o->shortc && strlen(o->name) == 1 ? "-" : "--", o->name);
+    return buf;
+}
+
+/* "a", "a or b", "a, b or c" from "a|b|c". */
+static const char *mode_list(const char *modes, char *buf, size_t len)
+{
+    size_t n = 0, at = 0, parts = 1;
+    for (const char *p = modes; *p; p++)
+        parts += *p == '|';
+    for (const char *p = modes; *p && at + 1 < len; p += *p == '|') {
+        size_t w = strcspn(p, "|");
+        const char *sep = n == 0 ? "" : n + 1 == parts ? " or " : ", ";
+        int r = snprintf(buf + at, len - at, "%s%.*s", sep, (int)w, p);
+        at = r > 0 && at + (size_t)r < len ? at + (size_t)r : len - 1;
+        p += w;
+        n++;
+    }
+    return buf;
+}
+
+static int mode_in(const char *mode, const char *modes)
+{
+    size_t m = strlen(mode);
+    for (const char *p = modes; *p; p += *p == '|') {
+        size_t w = strcspn(p, "|");
+        if (w == m && strncmp(p, mode, m) == 0)
+            return 1;
+        p += w;
+    }
+    return 0;
+}
+
+/* Whether option o's value asks for something: a flag unless false/no/0;
+ * for a note also any value but the number 0 (--suppress 0, a script's
+ * generic default, asks for nothing); for a refusal any value. */
+static int asks(const cli_opt *o, const char *v, int refuse)
+{
+    if (!v)
+        return 0;
+    if (!o->arg || !refuse) {
+        if (!strcmp(v, "false") || !strcmp(v, "no") || !strcmp(v, "0"))
+            return 0;
+        char *end;
+        double d = strtod(v, &end);
+        if (o->arg && end != v && !*end && d == 0)
+            return 0;
+    }
+    return 1;
+}
+
+int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const cli_mode_opt *tbl, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const cli_opt *o = NULL;
+        for (size_t k = 0; k < c->nopts && !o; k++)
+            o = strcmp(c->opts[k]->name, tbl[i].opt) == 0 ? c->opts[k] : NULL;
+        if (!o || mode_in(mode, tbl[i].modes) || !asks(o, cli_str(c, o->name), tbl[i].refuse))
+            continue;
+        char fb[64], mb[256];
+        flag_name(o, fb, sizeof fb);
+        mode_list(tbl[i].modes, mb, sizeof mb);
+        if (tbl[i].refuse)
+            return cli_usage_error(c, "%s%s applies to %s%s only, not %s: %s", cli_origin(c, o->name), fb, sel, mb,
+                                   mode, tbl[i].why);
+        if (!c->quiet)
+            fprintf(stderr, "keps %s: note: %s%s applies to %s%s only and is ignored: %s\n", c->cmd->name,
+                    cli_origin(c, o->name), fb, sel, mb, tbl[i].why);
+    }
+    return 0;
+}
+
+void cli_note_unused_hierarchies(const cli_ctx *c, const keps_schema *s, const char *why)
+{
+    char names[512] = "";
+    size_t at = 0, n = 0;
+    for (size_t q = 0; q < s->nqi; q++) {
+        if (!s->qi[q].h)
+            continue;
+        int w = snprintf(names + at, sizeof names - at, "%s%s", n++ ? ", " : "", s->t->cols[s->qi[q].col].name);
+        at = w > 0 && at + (size_t)w < sizeof names ? at + (size_t)w : sizeof names - 1;
+    }
+    if (n && !c->quiet)
+        fprintf(stderr, "keps %s: note: the hierarchy of --qi %s is not used: %s\n", c->cmd->name, names, why);
+}

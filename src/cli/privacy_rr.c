@@ -102,6 +102,8 @@ static int rr_frequencies(cli_ctx *c, double **freq, size_t *n)
 int cli_privacy_rr_t(cli_ctx *c)
 {
     double pt, t;
+    if (cli_str(c, "pt") && cli_str(c, "p")) /* -p is --pt's other name here: one would be dropped */
+        return cli_usage_error(c, "rr-t: -p and --pt both give the keep probability p_t; give one");
     int hp = cli_double(c, "pt", 0.0, 1.0, 0.0, &pt);
     if (hp == 0)
         hp = cli_double(c, "p", 0.0, 1.0, 0.0, &pt);
@@ -163,6 +165,13 @@ int cli_privacy_implies(cli_ctx *c)
                                   "multiplicative t-closeness, kt = (k,t)-closeness, kdp = (k,epsilon)-DP)");
     if (!ts || keps_pmodel_parse(ts, &to))
         return cli_usage_error(c, "--to ldp|tclose|kt|kdp is required");
+    /* The source's level is --epsilon or --t, by its model; the other one
+     * would be ignored. */
+    static const cli_mode_opt level[] = {
+        {"epsilon", "ldp|kdp", "the level of tclose and kt is --t", 0},
+        {"t", "tclose|kt", "the level of ldp and kdp is --epsilon", 0},
+    };
+    cli_mode_options(c, "--from ", fs, level, sizeof level / sizeof *level); /* notes only */
     const char *lk = level_key(from.model);
     int hl = strcmp(lk, "t") == 0 ? cli_double(c, "t", 1.0, INFINITY, 0.0, &from.level)
                                   : cli_double(c, "epsilon", 0.0, INFINITY, 0.0, &from.level);
@@ -177,6 +186,10 @@ int cli_privacy_implies(cli_ctx *c)
     /* -k belongs to the side that has a group size: the source unless it is
      * epsilon-LDP (which has none), then the target. */
     if (from.model == KEPS_PM_LDP) {
+        if (k && to_k) /* both would be the target's: one would be dropped, and the answer print the other */
+            return cli_usage_error(c, "--from ldp has no group size, so -k %ld and --to-k %ld both give the "
+                                      "target's; give one",
+                                   k, to_k);
         if (!to_k)
             to_k = k;
     } else {

@@ -116,4 +116,16 @@ t "risk, missing cell in a default column: linkage skipped with the reason" \
   "[ $? -eq 0 ] && grep -q 'not computed.*record linkage measures distances' $d/stdout"
 ev --original "$d/orig.csv" --release "$d/orig.csv" --hierarchy "age:$d/h.csv" --hierarchy "age:$d/h.csv"
 t "evaluate, two hierarchies for one column: exit 2" "[ $? -eq 2 ] && grep -q 'two hierarchies for column' $d/stderr"
+
+# 6. The classifier's options without --target train and test nothing: one
+#    note each (--quiet silences them), and the --test file is not read (a
+#    file that does not exist is no error then). --split 0 asks for nothing.
+ev --original "$d/orig.csv" --release "$d/rel.csv" --test "$d/absent.csv" --C 0.5 --ignore sex
+t "evaluate, classifier options without --target: exit 0, a note each" \
+  "[ $? -eq 0 ] && grep -q 'note: --test applies to --target only and is ignored' $d/stderr \
+   && grep -q 'note: --C applies to --target only' $d/stderr && grep -q 'note: --ignore applies to --target only' $d/stderr"
+ev --original "$d/orig.csv" --release "$d/rel.csv" --split 0.5 --quiet
+t "evaluate, --quiet silences the note" "[ $? -eq 0 ] && ! grep -q note: $d/stderr"
+ev --original "$d/orig.csv" --release "$d/rel.csv" --split 0
+t "evaluate, --split 0 asks for nothing: no note" "[ $? -eq 0 ] && ! grep -q note: $d/stderr"
 finish evaluate_risk

@@ -95,6 +95,16 @@ B="--bounds FICA=0:20000 --bounds FEDTAX=0:50000 --bounds INTVAL=0:100000 --boun
   --seed 3 --report "$tmp/u.json" >/dev/null 2>"$tmp/u.err"
 grep -q "weaken" "$tmp/u.err" || fail "no data-bounds warning"
 [ "$(num "$tmp/u.json" '["guarantee"]["bounds_from_data"]')" = True ] || fail "bounds_from_data flag"
+# univariate: one sensitivity per column, D_j/k (SPEC 5: the centroids of
+# attribute j move by at most D_j/k in all): FICA 10000/10 = 1000, AGI
+# 200000/10 = 20000; scale m*D_j/(k eps) = 2*1000, 2*20000. No single L1
+# figure: sensitivity_l1 is null.
+"$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/us.csv" --qi FICA --qi AGI --bounds FICA=0:10000 \
+  --bounds AGI=0:200000 -k 10 --epsilon 1 --others drop --seed 3 --report "$tmp/us.json" >/dev/null 2>&1
+[ "$(num "$tmp/us.json" '["sensitivity_l1_per_column"]["FICA"]')" = 1000.0 ] &&
+  [ "$(num "$tmp/us.json" '["sensitivity_l1_per_column"]["AGI"]')" = 20000.0 ] &&
+  [ "$(num "$tmp/us.json" '["sensitivity_l1"]')" = None ] &&
+  [ "$(num "$tmp/us.json" '["noise_scale"]["AGI"]')" = 40000.0 ] || fail "univariate sensitivity per column"
 # univariate with 2 columns: rows not DP unless unlinked
 "$KEPS" dpmicro --mode univariate -i "$C" -o "$tmp/u2.csv" --qi FICA --qi FEDTAX --others drop -k 5 \
   --epsilon 1 --bounds FICA=0:20000 --bounds FEDTAX=0:50000 --seed 3 --report "$tmp/u2.json" --quiet >/dev/null 2>&1
@@ -120,4 +130,66 @@ set +e
 [ $? = 2 ] || fail "bad bounds should exit 2"
 set -e
 [ ! -e "$tmp/bad2.csv" ] || fail "output left behind"
+
+# Options of another mode (docs/cli.md): refused before any output when
+# ignoring them would release something else or misstate the method, else
+# one note. --bounds without --scale domain: the noise would come from the
+# data while the report's parameters list public bounds.
+set +e
+"$KEPS" kepsilon --algorithm given -i "$A" -o "$tmp/mb.csv" --qi sex --noisy height --others drop -k 10 \
+  --epsilon 1 --bounds height=100:250 --seed 1 --report "$tmp/mb.json" >/dev/null 2>"$tmp/mb.err"
+[ $? = 2 ] && [ ! -e "$tmp/mb.csv" ] && [ ! -e "$tmp/mb.json" ] || fail "kepsilon --bounds with scale ec should exit 2"
+grep -q -- "--bounds applies to --scale domain only, not ec:.*add --scale domain" "$tmp/mb.err" ||
+  fail "kepsilon --bounds message: $(cat "$tmp/mb.err")"
+"$KEPS" kepsilon --algorithm given -i "$A" -o "$tmp/mb.csv" --qi sex --noisy height --others drop -k 10 \
+  --epsilon 1 --bounds height=100:250 --scale global --seed 1 >/dev/null 2>"$tmp/mb.err"
+[ $? = 2 ] && grep -q -- "not global" "$tmp/mb.err" || fail "kepsilon --bounds with scale global should exit 2"
+# the same from a job file: the message points at the file's line
+printf 'command: kepsilon\nalgorithm: given\nqi: [sex]\nnoisy: [height]\nothers: drop\nk: 10\nepsilon: 1\nbounds: [height=100:250]\n' \
+  > "$tmp/mb.yml"
+"$KEPS" --job "$tmp/mb.yml" -i "$A" -o "$tmp/mb.csv" --seed 1 >/dev/null 2>"$tmp/mb.err"
+[ $? = 2 ] && [ ! -e "$tmp/mb.csv" ] && grep -q "mb.yml:8:1: --bounds applies to --scale domain only" "$tmp/mb.err" ||
+  fail "job file --bounds: $(cat "$tmp/mb.err")"
+# with --scale domain the bounds are used: b = m (hi - lo) / epsilon = 1 * 150 / 1
+"$KEPS" --job "$tmp/mb.yml" -i "$A" -o "$tmp/mb.csv" --scale domain --seed 1 --report "$tmp/mb.json" --quiet \
+  >/dev/null 2>&1 || fail "kepsilon --scale domain --bounds should run"
+[ "$(num "$tmp/mb.json" '["noise_scale"]["height"]')" = 150.0 ] || fail "domain noise scale should be 150"
+# --metric (OLA's) and --suppress with mondrian cannot change the release: notes, silenced by --quiet
+"$KEPS" kepsilon --algorithm mondrian -i "$A" -o "$tmp/mn.csv" --qi age --noisy height --others drop -k 10 \
+  --epsilon 1 --metric prec --suppress 0.1 --seed 1 >/dev/null 2>"$tmp/mn.err"
+[ $? = 0 ] && grep -q -- "note: --metric applies to --algorithm ola only and is ignored" "$tmp/mn.err" &&
+  grep -q -- "note: --suppress applies to --algorithm ola or given only and is ignored" "$tmp/mn.err" ||
+  fail "kepsilon mondrian notes: $(cat "$tmp/mn.err")"
+"$KEPS" kepsilon --algorithm mondrian -i "$A" -o "$tmp/mn.csv" --qi age --noisy height --others drop -k 10 \
+  --epsilon 1 --metric prec --suppress 0.1 --seed 1 --quiet >/dev/null 2>"$tmp/mn.err"
+! grep -q "note:" "$tmp/mn.err" || fail "--quiet should silence the notes"
+"$KEPS" kepsilon --algorithm mondrian -i "$A" -o "$tmp/mn.csv" --qi age --noisy height --others drop -k 10 \
+  --epsilon 1 --suppress 0 --seed 1 >/dev/null 2>"$tmp/mn.err"
+! grep -q "note:" "$tmp/mn.err" || fail "--suppress 0 asks for nothing: $(cat "$tmp/mn.err")"
+# given groups the --qi values as they stand: a hierarchy is unused, and said so
+"$KEPS" kepsilon --algorithm given -i "$A" -o "$tmp/mn.csv" --qi sex:$H/adult_hierarchy_sex.csv --noisy height \
+  --others drop -k 10 --epsilon 1 --seed 1 >/dev/null 2>"$tmp/mn.err"
+[ $? = 0 ] && grep -q "note: the hierarchy of --qi sex is not used: with --algorithm given" "$tmp/mn.err" ||
+  fail "given hierarchy note: $(cat "$tmp/mn.err")"
+# dpmicro --unlink-columns belongs to univariate: with multivariate (the
+# default) it would shuffle the columns of rows that are DP as they stand
+"$KEPS" dpmicro -i "$C" -o "$tmp/ul.csv" --qi FICA --qi FEDTAX --others drop -k 5 --epsilon 1 \
+  --bounds FICA=0:20000 --bounds FEDTAX=0:50000 --unlink-columns --seed 3 --report "$tmp/ul.json" >/dev/null 2>"$tmp/ul.err"
+[ $? = 2 ] && [ ! -e "$tmp/ul.csv" ] && [ ! -e "$tmp/ul.json" ] || fail "multivariate --unlink-columns should exit 2"
+grep -q -- "--unlink-columns applies to --mode univariate only, not multivariate" "$tmp/ul.err" ||
+  fail "unlink message: $(cat "$tmp/ul.err")"
+printf 'command: dpmicro\nqi: [FICA]\nothers: drop\nk: 5\nepsilon: 1\nbounds: [FICA=0:20000]\nunlink-columns: true\n' \
+  > "$tmp/ul.yml"
+"$KEPS" --job "$tmp/ul.yml" -i "$C" -o "$tmp/ul.csv" --seed 3 >/dev/null 2>"$tmp/ul.err"
+[ $? = 2 ] && [ ! -e "$tmp/ul.csv" ] && grep -q "ul.yml:7:1: --unlink-columns applies" "$tmp/ul.err" ||
+  fail "job file unlink: $(cat "$tmp/ul.err")"
+sed -i 's/unlink-columns: true/unlink-columns: false/' "$tmp/ul.yml" # asks for nothing: runs
+"$KEPS" --job "$tmp/ul.yml" -i "$C" -o "$tmp/ul.csv" --seed 3 --quiet >/dev/null 2>&1 || fail "unlink-columns: false"
+rm -f "$tmp/ul.csv"
+# a --qi hierarchy would be unused (the column becomes noisy centroids): refused, as mdav does
+"$KEPS" dpmicro -i "$C" -o "$tmp/ul.csv" --qi FICA:interval=1000 --others drop -k 5 --epsilon 1 \
+  --bounds FICA=0:20000 --seed 3 >/dev/null 2>"$tmp/ul.err"
+[ $? = 2 ] && [ ! -e "$tmp/ul.csv" ] && grep -q "'FICA' has a hierarchy" "$tmp/ul.err" ||
+  fail "dpmicro hierarchy: $(cat "$tmp/ul.err")"
+set -e
 echo ok

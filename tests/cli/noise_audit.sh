@@ -57,4 +57,11 @@ echo "$js" | grep -q '"epsilon_claimed":1.09861228866810' || fail "audit rr clai
 "$KEPS" audit --mechanism laplace -p 0.6 --seed 5 >/dev/null 2>&1; [ $? -eq 2 ] || fail "laplace -p not rc 2"
 "$KEPS" audit --mechanism rr --matrix '0.7,0.3;0.3,0.7' -p 0.5 --seed 5 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--matrix with -p not rc 2"
+"$KEPS" audit --mechanism geometric --scale-factor 2 --seed 5 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--scale-factor applies to --mechanism laplace only, not geometric" "$tmp/err" ||
+  fail "geometric --scale-factor: $(cat "$tmp/err")"
+# --bins only shapes the estimate; rr's outputs are categories, one bin each: a note
+"$KEPS" audit --mechanism rr --bins 10 --trials 2000 --seed 5 >/dev/null 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q -- "note: --bins applies to --mechanism laplace or geometric only and is ignored" "$tmp/err" ||
+  fail "rr --bins note: $(cat "$tmp/err")"
 echo OK

@@ -149,6 +149,10 @@ OUT=$("$KEPS" verify -i "$TMP/ragged.csv" --qi a 2>"$TMP/err"); rc=$?
 [ "$rc" = 2 ] || { echo "FAIL: ragged input exited $rc"; fails=$((fails + 1)); }
 err_has "ragged.csv:3:"
 
+# no property asked for: exit 0 with the figures, and the text does not
+# claim that anything holds
+run 0 "${QI[@]}"
+echo "$OUT" | grep -qF "result: no property asked for" || { echo "FAIL: no-property result: $OUT"; fails=$((fails + 1)); }
 # --report writes the same JSON to a file
 run 0 "${QI[@]}" -k 2 --report "$TMP/r.json"
 grep -qF '"method":"verify"' "$TMP/r.json" || { echo "FAIL: report file"; fails=$((fails + 1)); }
