@@ -7,11 +7,17 @@
 
 #define LN_2PI 1.837877066409345483560659472811
 
-/* Where gamma*n or k/gamma - 1 is "an integer": floating-point error in gamma
- * is a few ulps, so a relative distance of 1e-9 to an integer cannot be real
- * for the decimal betas people use, and treating it as a tie is the
- * conservative side (see safela.h). */
-#define TIE_TOL 1e-9
+/* Where gamma*n or k/gamma - 1 is "an integer": gamma = beta(2 - beta) is
+ * within a few ulps of the exact decimal value and gamma*n within a few more
+ * (about 1e-15 relative), so a relative tolerance of 1e-13 (450 ulps) catches
+ * every tie the exact rationals have (the thesis's tables need them) while a
+ * real fractional part of a decimal beta's gamma*n (a multiple of 1e-4 for two
+ * decimals) stays clear of it for every n keps searches (gamma*n ~ k <= 1e8).
+ * Counting a tie is the conservative side (see safela.h). The tolerance was
+ * 1e-9: at k = 1e8 that is 0.1 absolute, which turned gamma*n = 100000000.1
+ * into a tie and overstated delta by a factor e^0.52 (tests/test_safela_delta.c,
+ * huge_k_no_false_tie). */
+#define TIE_TOL 1e-13
 
 /* Search cap: at most this many n beyond n_min (each costs a few dozen
  * flops); beyond it delta is replaced by the Chernoff bound (still valid). */
@@ -94,12 +100,13 @@ double keps_safela_default_gap(double beta)
     return -log1p(-beta);
 }
 
-/* Rounds x up to an integer, treating values within TIE_TOL of an integer
- * as that integer. */
+/* Rounds x >= 0 up to an integer, treating values within TIE_TOL (relative
+ * to x: the rounding error of x is relative) of an integer as that integer.
+ * A tiny positive x is no tie with 0: it has a tiny error too. */
 static long ceil_tol(double x)
 {
     double m = nearbyint(x);
-    if (fabs(x - m) <= TIE_TOL * fmax(1.0, fabs(x)))
+    if (fabs(x - m) <= TIE_TOL * fabs(x))
         return (long)m;
     return (long)ceil(x);
 }
@@ -126,22 +133,28 @@ keps_status keps_safela_delta(long k, double beta, double gap, keps_delta_result
     if (!(beta > 0.0 && beta < 1.0))
         return keps_error_set(err, KEPS_EINPUT, "beta = %g: the sampling probability must be in (0, 1)", beta);
     double dgap = keps_safela_default_gap(beta);
-    double gamma;
+    double gamma, c; /* c = 1 - gamma, computed on its own: gamma rounds to 1 when c < 1e-16 */
     if (isnan(gap)) {
         gap = dgap;
         gamma = beta * (2.0 - beta); /* (1/(1-b) - 1 + b)(1-b), exact form */
+        c = (1.0 - beta) * (1.0 - beta);
     } else {
         if (!(gap >= dgap * (1.0 - 1e-12)))
             return keps_error_set(err, KEPS_EINPUT,
-                                  "epsilon - epsilon' = %g is below -ln(1-beta) = %g: the guarantee needs "
+                                  "epsilon - epsilon' = %.10g is below -ln(1-beta) = %.10g: the guarantee needs "
                                   "epsilon >= epsilon' - ln(1-beta); raise --epsilon or lower --beta",
                                   gap, dgap);
-        gamma = 1.0 - (1.0 - beta) * exp(-gap);
+        c = (1.0 - beta) * exp(-gap);
+        gamma = 1.0 - c;
     }
     r->gamma = gamma;
     r->eps_gap = gap;
     r->capped = 0;
-    long nmin = ceil_tol((double)k / gamma - 1.0);
+    /* n_min = ceil(k/gamma - 1) = (k - 1) + ceil(k c/(1 - c)): the excess over
+     * k - 1 from c keeps its digits when gamma is within an ulp of 1 (e.g.
+     * eps - eps' = 50 at beta 0.7: c = 6e-23, k/gamma - 1 = k - 1 + 4e-21,
+     * n_min = k; k/gamma - 1 in doubles is k - 1 exactly) */
+    long nmin = (k - 1) + ceil_tol((double)k * c / (1.0 - c));
     if (nmin < 1)
         nmin = 1;
     r->n_min = nmin;

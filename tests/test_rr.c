@@ -273,6 +273,73 @@ static void test_verifiers_brute_force(void **state)
     keps_rng_free(rng);
 }
 
+/* ---- the paper's appendix tables (seed 002, Tables III-VII) ----
+ * Each table lists per-record probabilities Pr(c_i = a_1) (a_2 gets the
+ * rest). As a mechanism: record i is category i, its row is (p_i, 1 - p_i,
+ * 0, ...), so the verifiers see exactly the table. mu = 1/4, sigma = alpha =
+ * 1/20 (the tables need sigma < mu, 0 < alpha <= mu). */
+static void records_matrix(const double *p, size_t N, keps_rr_matrix *M, uint32_t *v)
+{
+    assert_int_equal(keps_rr_ldp_matrix(N, 0.0, M, NULL), KEPS_OK);
+    for (size_t i = 0; i < N; i++) {
+        for (size_t z = 0; z < N; z++)
+            M->m[i * N + z] = 0.0;
+        M->m[i * N] = p[i];
+        M->m[i * N + 1] = 1.0 - p[i];
+        v[i] = (uint32_t)i;
+    }
+}
+
+static void test_paper_appendix_tables(void **state)
+{
+    (void)state;
+    keps_rr_matrix M;
+    uint32_t v[6], cls[6] = {0, 0, 1, 1};
+    /* Table III: E1 = {mu, mu}, E2 = {sigma, 2mu - sigma}. Both class means are
+     * mu = Pr_D(a_1) (and 1 - mu for a_2): multiplicative 1-closeness. LDP: the
+     * caption's ln((2mu - sigma)/sigma) = ln 9 (a_1: 0.45/0.05; a_2: 0.95/0.55
+     * is smaller); the text's "eps >= ln(mu/sigma)" is a weaker necessary bound. */
+    const double t3[] = {0.25, 0.25, 0.05, 0.45};
+    records_matrix(t3, 4, &M, v);
+    assert_double_near(keps_rr_verify_mult_t(&M, v, cls, 4, 2), 1.0, 1e-12);
+    assert_double_near(keps_rr_verify_ldp(&M, v, 4), log(9.0), 1e-12);
+    keps_rr_matrix_free(&M);
+    /* Table IV, N = 6, k = 3, mu = 1/2: {0, 0, 1/2, 1/2, 1/2, 1/2}. Pr_D(a_1) = 1/3;
+     * the lowest 3-subset {0, 0, 1/2} has 1/6: ratio 2 = k(N-k+1)/N (a_2: at most
+     * (2/3)/(1/2) = 4/3). The caption's t = N-k+1 = 4 is satisfied too (Lemma 2.4)
+     * but is not the level. Any 2-subset {0, 0} has Pr_K(a_1) = 0: t = infinity. */
+    const double t4[] = {0, 0, 0.5, 0.5, 0.5, 0.5};
+    records_matrix(t4, 6, &M, v);
+    assert_double_near(keps_rr_verify_kt(&M, v, 6, 3), 2.0, 1e-12);
+    assert_true(isinf(keps_rr_verify_kt(&M, v, 6, 2)));
+    keps_rr_matrix_free(&M);
+    /* Table V: both classes {2mu - sigma, sigma}: multiplicative 1-closeness, but
+     * the 2-subset {sigma, sigma} gives (2,t) with t = mu/sigma = 5. */
+    const double t5[] = {0.45, 0.05, 0.45, 0.05};
+    records_matrix(t5, 4, &M, v);
+    assert_double_near(keps_rr_verify_mult_t(&M, v, cls, 4, 2), 1.0, 1e-12);
+    assert_double_near(keps_rr_verify_kt(&M, v, 4, 2), 5.0, 1e-12);
+    keps_rr_matrix_free(&M);
+    /* Table VI: {mu, 2mu, mu - sigma, sigma}: Pr_D(a_1) = mu, the lowest pair
+     * {mu - sigma, sigma} averages mu/2: (2,2)-closeness as the paper computes
+     * (a_2: at most 0.75/0.625 = 1.2); eps-LDP = ln(2mu/sigma) = ln 10. */
+    const double t6[] = {0.25, 0.5, 0.2, 0.05};
+    records_matrix(t6, 4, &M, v);
+    assert_double_near(keps_rr_verify_kt(&M, v, 4, 2), 2.0, 1e-12);
+    assert_double_near(keps_rr_verify_ldp(&M, v, 4), log(10.0), 1e-12);
+    keps_rr_matrix_free(&M);
+    /* Table VII, N = 6, k = 3: {mu, mu, mu - alpha, alpha, 0, 0}; Pr_D(a_1) = k mu/N
+     * = 1/8. Removing one record (eps-DP): without a mu, 0.5/5 = 0.1 (ratio 1.25);
+     * without a 0, 0.15 (1.2): eps = ln max(N/(N-1), (N-1)k/((k-1)N)) = ln 1.25 (the
+     * caption drops the ln). Removing k = 3: the rest {alpha, 0, 0} has alpha/3:
+     * ratio (N-k) mu k/(N alpha) = 7.5, eps_k = ln 7.5 (the caption prints 7.5). */
+    const double t7[] = {0.25, 0.25, 0.2, 0.05, 0, 0};
+    records_matrix(t7, 6, &M, v);
+    assert_double_near(keps_rr_verify_kdp(&M, v, 6, 1), log(1.25), 1e-12);
+    assert_double_near(keps_rr_verify_kdp(&M, v, 6, 3), log(7.5), 1e-12);
+    keps_rr_matrix_free(&M);
+}
+
 /* ---- implications ---- */
 
 /* Figure 6 setup: t0 = 2, N = 100, k = 5 "results in eps_t = 0.7". The
@@ -694,6 +761,7 @@ int main(void)
         cmocka_unit_test(test_sequence_n2),
         cmocka_unit_test(test_verifiers_by_hand),
         cmocka_unit_test(test_verifiers_brute_force),
+        cmocka_unit_test(test_paper_appendix_tables),
         cmocka_unit_test(test_figure6_epsilon),
         cmocka_unit_test(test_theorem3_attained),
         cmocka_unit_test(test_implications),

@@ -278,6 +278,64 @@ static void small_penalty_accounting(void **state)
     keps_table_free(t);
 }
 
+/* The stated guarantee and good_node_probability of keps_safela_run, by
+ * hand. Every row is (x,p), hierarchies x -> *, p -> *: whatever the sample
+ * (n rows, n >= k), each node has one class of n rows, so S = 0 and u = -G
+ * with G = 0, 1/2, 1/2, 1 (node id = la + 2 lb). du = f k/n, so the weights
+ * are exp(eps' u n/(2 f k)) = exp(-G c), c = eps' n/(2 f k); the good nodes
+ * (S < 0.15, G < 0.6) are the first three:
+ *   P(good) = (1 + 2 e^(-c/2)) / (1 + 2 e^(-c/2) + e^(-c)).
+ * Level interpolation gives the odd nodes (1,0), (0,1) the mean of (0,0) and
+ * (1,1), -1/2: their real u, so the same P(good).
+ * Case 1, the thesis's parameters (5.1.2-5.1.3): k = 75, beta = 0.7, eps' = 0.5,
+ * f = 2 on 200 rows: eps = eps' - ln(1 - beta) = 0.5 + ln(10/3) = 1.7039728 (the
+ * thesis: "~ 1.70", Table 5.6: 1.704) and delta = d(75, 0.7) = 2.5279e-6
+ * (Table 5.5: 2.53e-6; test_safela_delta.c). n ~ Bin(200, 0.7): n >= 75 fails
+ * with probability < 1e-40.
+ * Case 2: k = 2, beta = 1/2, eps' = 1, f = 1: eps = 1 + ln 2, delta = 5/16
+ * (test_safela_delta.c, hand_case). */
+static void guarantee_and_good_nodes(void **state)
+{
+    (void)state;
+    char buf[200 * 4 + 8] = "a,b\n";
+    for (int i = 0; i < 200; i++)
+        strcat(buf, "x,p\n");
+    keps_table *t = table_from_csv(buf);
+    char sa[512], sb[512];
+    snprintf(sa, sizeof sa, "a:%s", temp_file("x;*\n"));
+    snprintf(sb, sizeof sb, "b:%s", temp_file("p;*\n"));
+    const char *specs[2] = {sa, sb};
+    keps_schema *s = schema_with(t, specs, 2);
+    keps_rng *rng = keps_rng_new_seeded(5);
+    const struct {
+        size_t k;
+        const char *beta;
+        double eps_prime, penalty, epsilon, delta;
+    } c[] = {
+        {75, "0.7", 0.5, 2.0, 0.5 + log(10.0 / 3.0), 2.5279e-6},
+        {2, "1/2", 1.0, 1.0, 1.0 + log(2.0), 5.0 / 16},
+    };
+    for (size_t i = 0; i < 2; i++)
+        for (int interp = 0; interp <= 1; interp++) {
+            keps_safela_params p = {.k = c[i].k, .beta = c[i].beta, .epsilon_prime = c[i].eps_prime,
+                                    .epsilon = NAN, .penalty = c[i].penalty, .interpolate = interp};
+            keps_safela_result r;
+            keps_error err = {0};
+            assert_int_equal(keps_safela_run(s, &p, rng, &r, &err), KEPS_OK);
+            assert_true(r.sample_size >= c[i].k);
+            assert_double_near(r.epsilon, c[i].epsilon, 1e-12);
+            assert_double_near(r.delta.delta, c[i].delta, c[i].delta * (i == 0 ? 1e-4 : 1e-12));
+            assert_double_near(r.epsilon_prime_effective, c[i].eps_prime, 0);
+            double cc = c[i].eps_prime * (double)r.sample_size / (2 * c[i].penalty * (double)c[i].k);
+            double good = 1 + 2 * exp(-cc / 2), want = good / (good + exp(-cc));
+            assert_double_near(r.good_node_probability, want, 1e-12);
+            keps_safela_result_free(&r);
+        }
+    keps_rng_free(rng);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +344,7 @@ int main(void)
         cmocka_unit_test(even_scan_matches_full),
         cmocka_unit_test(accounting),
         cmocka_unit_test(small_penalty_accounting),
+        cmocka_unit_test(guarantee_and_good_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,8 +22,9 @@ assert g["model"] == "(beta,epsilon,delta)-DPS", g
 assert abs(g["beta"] - 0.7) < 1e-15
 # epsilon = eps' - ln(1 - beta) = 0.5 + ln(10/3)
 assert abs(g["epsilon"] - 1.7039728043259361) < 1e-12, g
-# delta(k=20, beta=0.7) from the exact oracle (tests/safela_delta_oracle.py style): 0 < delta < 1
-assert 0 < g["delta"] < 1
+# delta(k=20, beta=0.7) = P[Bin(23, 0.7) >= 21] (n_min = 21, maximum at n = 23) from an exact
+# big-integer oracle (tests/safela_delta_oracle.py style): 0.015689553322099366
+assert abs(g["delta"] - 0.015689553322099366) <= 1e-9 * 0.0157, g
 assert r["input_rows"] == 30162
 assert r["input_rows"] == r["output_rows"] + r.get("removed_rows", 0) + r["unsampled_rows"], r
 assert r["sample_size"] == r["input_rows"] - r["unsampled_rows"]
