@@ -41,23 +41,38 @@ int keps_parse_probability(const char *s, uint64_t *num, uint64_t *den, keps_err
         bad = slash == s || parse_digits(s, (size_t)(slash - s), &n) != 0 ||
               !slash[1] || parse_digits(slash + 1, strlen(slash + 1), &d) != 0 || d == 0;
     } else if (!bad) {
-        size_t ilen = dot ? (size_t)(dot - s) : strlen(s);
-        size_t flen = dot ? strlen(dot + 1) : 0;
+        /* decimal mantissa, then an optional exponent (1e-6, 2.5E-3) */
+        size_t mlen = strcspn(s, "eE");
+        long ex = 0;
+        if (s[mlen]) {
+            const char *e = s + mlen + 1, *dg = e + (*e == '-' || *e == '+');
+            char *end;
+            ex = strtol(e, &end, 10);
+            bad = !isdigit((unsigned char)*dg) || *end || ex < -36 || ex > 36;
+        }
+        if (dot && (size_t)(dot - s) > mlen)
+            bad = 1;
+        size_t ilen = dot ? (size_t)(dot - s) : mlen;
+        size_t flen = dot ? mlen - ilen - 1 : 0;
         uint64_t ip = 0, fp = 0;
-        bad = (ilen == 0 && flen == 0) || flen > 18 || parse_digits(s, ilen, &ip) != 0 ||
+        bad = bad || (ilen == 0 && flen == 0) || flen > 18 || parse_digits(s, ilen, &ip) != 0 ||
               (dot && parse_digits(dot + 1, flen, &fp) != 0);
         for (size_t i = 0; !bad && i < flen; i++)
             d *= 10;
-        if (!bad && ip > 1)
+        if (!bad && ip > 1 && ex >= 0)
             bad = 2; /* > 1 */
         n = ip * d + fp;
+        for (; !bad && ex < 0; ex++) /* the denominator must stay exact */
+            bad = d > DEN_MAX / 10 ? 1 : (d *= 10, 0);
+        for (; !bad && ex > 0 && n; ex--) /* n > d means > 1 */
+            bad = n > d ? 2 : (n *= 10, 0);
     }
     if (!bad && n > d)
         bad = 2;
     if (bad)
         return keps_error_set(err, KEPS_EINPUT,
                               "probability '%s' is not a number in [0, 1] written as a decimal "
-                              "(e.g. 0.7) or a fraction (e.g. 7/10)",
+                              "(e.g. 0.7 or 1e-6, denominator at most 10^18) or a fraction (e.g. 7/10)",
                               s ? s : "(null)");
     uint64_t g = gcd_u64(n, d);
     *num = n / g;

@@ -25,8 +25,24 @@ static void parse_probability(void **state)
     assert_true(n == 7 && d == 10);
     assert_int_equal(keps_parse_probability("1.000", &n, &d, NULL), 0);
     assert_true(n == 1 && d == 1);
+    /* exponents, exact: 1e-6 = 1/10^6, 2.5E-3 = 25/10^4 = 1/400, 5e-1 = 1/2,
+     * 0.05e+1 = 5/100 * 10 = 1/2, 1e-18 (the finest denominator), 0e5 = 0 */
+    assert_int_equal(keps_parse_probability("1e-6", &n, &d, NULL), 0);
+    assert_true(n == 1 && d == 1000000);
+    assert_int_equal(keps_parse_probability("2.5E-3", &n, &d, NULL), 0);
+    assert_true(n == 1 && d == 400);
+    assert_int_equal(keps_parse_probability("5e-1", &n, &d, NULL), 0);
+    assert_true(n == 1 && d == 2);
+    assert_int_equal(keps_parse_probability("0.05e+1", &n, &d, NULL), 0);
+    assert_true(n == 1 && d == 2);
+    assert_int_equal(keps_parse_probability("1e-18", &n, &d, NULL), 0);
+    assert_true(n == 1 && d == UINT64_C(1000000000000000000));
+    assert_int_equal(keps_parse_probability("0e5", &n, &d, NULL), 0);
+    assert_true(n == 0);
     keps_error err = {0};
-    const char *bad[] = {"1.5", "-0.1", "abc", "", "0.7x", "1/0", "3/2", ".", "0.1234567890123456789", "2"};
+    /* 1e-19 needs a denominator above 10^18; 2e0 and 0.5e1 exceed 1 */
+    const char *bad[] = {"1.5", "-0.1", "abc", "", "0.7x", "1/0", "3/2", ".", "0.1234567890123456789", "2",
+                         "1e-19", "2e0", "0.5e1", "1e", "1e+", "1e 6", "1e-6x", "e-6", "1e-6.5"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         assert_int_equal(keps_parse_probability(bad[i], &n, &d, &err), KEPS_EINPUT);
     assert_non_null(strstr(err.msg, "decimal"));

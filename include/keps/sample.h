@@ -14,8 +14,10 @@
 extern "C" {
 #endif
 
-/* Parses a probability written as a decimal ("0.7", ".25", "1", "0") or a
- * fraction ("7/10") into num/den (reduced) with 0 <= num <= den <= 10^18.
+/* Parses a probability written as a decimal ("0.7", ".25", "1", "0"), with
+ * an optional exponent ("1e-6", "2.5E-3"), or a fraction ("7/10") into
+ * num/den (reduced) with 0 <= num <= den <= 10^18: the value exactly, so
+ * 1e-19 is refused rather than rounded.
  * Returns 0, or KEPS_EINPUT with a message saying what is wrong. */
 int keps_parse_probability(const char *s, uint64_t *num, uint64_t *den, keps_error *err);
 
