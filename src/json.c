@@ -139,6 +139,12 @@ void keps_json_num(keps_json *j, const char *key, double v)
     }
     char b[40];
     snprintf(b, sizeof b, "%.17g", v);
+    /* A whole number below 2^53 is written whole (20, not %g's 2e+01). */
+    if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+        snprintf(b, sizeof b, "%.0f", v);
+        puts_(j, b);
+        return;
+    }
     /* Shortest text that reads back to the same double. */
     for (int p = 1; p <= 17; p++) {
         char t[40];
