@@ -2,6 +2,7 @@
  * paper's metrics (SPEC 4). See include/keps/kepsilon.h. */
 #include "keps/kepsilon.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,64 @@ static double *sorted_by_class(const double *x, const uint32_t *order, const siz
     return s;
 }
 
+/* m > 1: a class's rows sorted on one coordinate, so that the rows that can
+ * matter to a noisy row (closer than its own original, inside its
+ * confidence box) are found by a range scan on that coordinate. With the
+ * per-class scale the range is about the class's width, but with a large
+ * epsilon or a wide class it is a small part of it, and most records link
+ * (a full pass over the class each). */
+typedef struct vrow {
+    double v;
+    uint32_t row;
+} vrow;
+
+static int cmp_vrow(const void *a, const void *b)
+{
+    const vrow *p = a, *q = b;
+    return p->v < q->v ? -1 : p->v > q->v ? 1 : (p->row > q->row) - (p->row < q->row);
+}
+
+/* A coordinate with noise (its distance term bounds the whole distance
+ * from below), or 0 if none has any. */
+static size_t sort_coord(const double *b, size_t m)
+{
+    for (size_t j = 0; j < m; j++)
+        if (b[j] > 0)
+            return j;
+    return 0;
+}
+
+static void class_index(const double *xj, const uint32_t *rows, size_t len, vrow *idx)
+{
+    for (size_t r = 0; r < len; r++)
+        idx[r] = (vrow){xj[rows[r]], rows[r]};
+    qsort(idx, len, sizeof *idx, cmp_vrow);
+}
+
+/* [lo, hi] around v holding every x with |v - x| <= w, widened beyond the
+ * rounding of the subtraction and of the bounds themselves; the callers
+ * test each row of the range exactly, so the widening costs no exactness. */
+static void range_of(double v, double w, double *lo, double *hi)
+{
+    double slack = w * 1e-9 + 4 * fabs(v) * DBL_EPSILON + DBL_MIN;
+    *lo = v - w - slack;
+    *hi = v + w + slack;
+}
+
+/* First p with idx[p].v >= v. */
+static size_t vbound(const vrow *idx, size_t len, double v)
+{
+    size_t lo = 0, hi = len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (idx[mid].v < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Laplace log-likelihood distance between noisy row i and original row l. */
 static double ldist(const double *x, const double *noisy, size_t n, size_t m, const double *b, size_t i, size_t l)
 {
@@ -173,6 +232,23 @@ static double ldist(const double *x, const double *noisy, size_t n, size_t m, co
         if (b[j] > 0)
             d += fabs(noisy[j * n + i] - x[j * n + l]) / b[j];
     return d;
+}
+
+/* Whether an original in idx[] within [lo, hi] on the sorted coordinate
+ * lies strictly closer to noisy row i than own. Nearest on that coordinate
+ * first, outwards: an unlinked row usually stops after a few. */
+static int closer_exists(const double *x, const double *noisy, size_t n, size_t m, const double *b, size_t i,
+                         double own, const vrow *idx, size_t len, double v, double lo, double hi)
+{
+    size_t right = vbound(idx, len, v), left = right; /* left: one past the next to try */
+    for (;;) {
+        int l_ok = left > 0 && idx[left - 1].v >= lo, r_ok = right < len && idx[right].v <= hi;
+        if (!l_ok && !r_ok)
+            return 0;
+        size_t p = l_ok && (!r_ok || v - idx[left - 1].v <= idx[right].v - v) ? --left : right++;
+        if (ldist(x, noisy, n, m, b, i, idx[p].row) < own)
+            return 1;
+    }
 }
 
 /* Records linked, counting only those not flagged in skip (NULL = all);
@@ -184,13 +260,20 @@ static size_t linked_count(const uint32_t *cls, size_t n, size_t nclasses, const
     size_t *start;
     size_t linked = 0;
     double *s = NULL;
-    if (group_rows(cls, n, nclasses, &order, &start) || (m == 1 && !(s = sorted_by_class(x, order, start, nclasses)))) {
+    vrow *idx = NULL;
+    if (group_rows(cls, n, nclasses, &order, &start) || (m == 1 && !(s = sorted_by_class(x, order, start, nclasses))) ||
+        (m > 1 && !(idx = malloc((n ? n : 1) * sizeof *idx)))) {
         free(order);
         free(start);
+        free(s);
         return (size_t)-1;
     }
     for (size_t c = 0; c < nclasses; c++) {
-        size_t a = start[c], e = start[c + 1], len = e - a;
+        size_t a = start[c], e = start[c + 1], len = e - a, jk = 0;
+        if (m > 1) {
+            jk = sort_coord(scale + c * m, m);
+            class_index(x + jk * n, order + a, len, idx);
+        }
         for (size_t r = a; r < e; r++) {
             size_t i = order[r];
             if (m == 1) {
@@ -204,14 +287,16 @@ static size_t linked_count(const uint32_t *cls, size_t n, size_t nclasses, const
                     d = fabs(v - s[a + p - 1]);
                 linked += own <= d && !(skip && skip[i]);
             } else if (!(skip && skip[i])) {
-                double own = ldist(x, noisy, n, m, scale + c * m, i, i);
-                int best = 1;
-                for (size_t q = a; q < e && best; q++)
-                    best = ldist(x, noisy, n, m, scale + c * m, i, order[q]) >= own;
-                linked += best;
+                /* linked unless some original is strictly closer; its term
+                 * on coordinate jk alone is then below own as well */
+                const double *b = scale + c * m;
+                double own = ldist(x, noisy, n, m, b, i, i), lo, hi;
+                range_of(noisy[jk * n + i], own * b[jk], &lo, &hi);
+                linked += !closer_exists(x, noisy, n, m, b, i, own, idx, len, noisy[jk * n + i], lo, hi);
             }
         }
     }
+    free(idx);
     free(s);
     free(order);
     free(start);
@@ -231,9 +316,12 @@ size_t keps_kepsilon_confident(const uint32_t *cls, size_t n, size_t nclasses, c
     uint32_t *order;
     size_t *start;
     double *s = NULL;
-    if (group_rows(cls, n, nclasses, &order, &start) || (m == 1 && !(s = sorted_by_class(x, order, start, nclasses)))) {
+    vrow *idx = NULL;
+    if (group_rows(cls, n, nclasses, &order, &start) || (m == 1 && !(s = sorted_by_class(x, order, start, nclasses))) ||
+        (m > 1 && !(idx = malloc((n ? n : 1) * sizeof *idx)))) {
         free(order);
         free(start);
+        free(s);
         return (size_t)-1;
     }
     memset(supp, 0, n);
@@ -244,14 +332,21 @@ size_t keps_kepsilon_confident(const uint32_t *cls, size_t n, size_t nclasses, c
     for (size_t cc = 0; cc < nclasses; cc++) {
         size_t a = start[cc], e = start[cc + 1], len = e - a, kept = len;
         const double *b = scale + cc * m;
+        size_t jk = m > 1 ? sort_coord(b, m) : 0;
+        if (m > 1)
+            class_index(x + jk * n, order + a, len, idx);
         for (size_t r = a; r < e; r++) {
             size_t i = order[r], ell = 0;
             if (m == 1) {
                 double rc = f * b[0];
                 ell = bound(s + a, len, noisy[i] + rc, 1) - bound(s + a, len, noisy[i] - rc, 0);
             } else {
-                for (size_t q = a; q < e; q++) {
-                    size_t l = order[q], j = 0;
+                /* inside the box only if inside its side on coordinate jk;
+                 * only 0, 1..k-1 or >= k matters, so stop at k */
+                double lo, hi;
+                range_of(noisy[jk * n + i], f * b[jk], &lo, &hi);
+                for (size_t p = vbound(idx, len, lo); p < len && idx[p].v <= hi && ell < k; p++) {
+                    size_t l = idx[p].row, j = 0;
                     while (j < m && fabs(noisy[j * n + i] - x[j * n + l]) <= f * b[j])
                         j++;
                     ell += j == m;
@@ -271,6 +366,7 @@ size_t keps_kepsilon_confident(const uint32_t *cls, size_t n, size_t nclasses, c
         for (size_t r = a; r < e; r++)
             total += supp[order[r]];
     }
+    free(idx);
     free(s);
     free(order);
     free(start);

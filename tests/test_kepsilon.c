@@ -210,6 +210,89 @@ static void test_confident_two_columns(void **state)
     assert_memory_equal(supp, want, 3);
 }
 
+/* Linking and c-confidence with m > 1 scan a range of one sorted
+ * coordinate instead of the whole class; this oracle is SPEC 4's
+ * definition over every pair: record i links when no original of its class
+ * is strictly closer (sum_j |y_ij - x_lj| / b_j over the columns with
+ * b_j > 0) than its own; l_i counts the originals l with |y_ij - x_lj| <=
+ * -b_j ln(1 - c^(1/m)) for every j; then records with 0 < l_i < k go, and
+ * classes left with 0 < kept < k go whole. Random tables full of ties
+ * (integers in small ranges), m = 2 and 3, scales with zeros, 200 rounds. */
+static double oracle_dist(const double *x, const double *y, size_t n, size_t m, const double *b, size_t i,
+                          size_t l)
+{
+    double d = 0;
+    for (size_t j = 0; j < m; j++)
+        if (b[j] > 0)
+            d += fabs(y[j * n + i] - x[j * n + l]) / b[j];
+    return d;
+}
+
+static void oracle_round(keps_rng *g, size_t n, size_t m, size_t nc)
+{
+    uint32_t cls[64];
+    double x[64 * 3], y[64 * 3], sc[8 * 3];
+    for (size_t i = 0; i < n; i++)
+        cls[i] = keps_rng_below(g, 6) == 0 ? NO : (uint32_t)keps_rng_below(g, nc);
+    for (size_t t = 0; t < n * m; t++) {
+        x[t] = (double)keps_rng_below(g, 7);
+        y[t] = x[t] + (double)keps_rng_below(g, 9) - 4 + (keps_rng_below(g, 2) ? 0.5 : 0);
+    }
+    for (size_t t = 0; t < nc * m; t++)
+        sc[t] = keps_rng_below(g, 4) == 0 ? 0 : 0.5 + (double)keps_rng_below(g, 4);
+    size_t want_linked = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (cls[i] == NO)
+            continue;
+        const double *b = sc + cls[i] * m;
+        double own = oracle_dist(x, y, n, m, b, i, i);
+        int link = 1;
+        for (size_t l = 0; l < n; l++)
+            if (cls[l] == cls[i] && oracle_dist(x, y, n, m, b, i, l) < own)
+                link = 0;
+        want_linked += link;
+    }
+    assert_int_equal(keps_kepsilon_linked(cls, n, nc, x, y, m, sc), want_linked);
+
+    double c = 0.3 + 0.1 * (double)keps_rng_below(g, 6), f = -log(1.0 - pow(c, 1.0 / (double)m));
+    size_t k = 2 + keps_rng_below(g, 3);
+    uint8_t want[64] = {0}, got[64];
+    for (size_t i = 0; i < n; i++) {
+        if (cls[i] == NO)
+            continue;
+        size_t ell = 0;
+        for (size_t l = 0; l < n; l++) {
+            int in = cls[l] == cls[i];
+            for (size_t j = 0; j < m && in; j++)
+                in = fabs(y[j * n + i] - x[j * n + l]) <= f * sc[cls[i] * m + j];
+            ell += in;
+        }
+        want[i] = ell > 0 && ell < k;
+    }
+    for (size_t cc = 0; cc < nc; cc++) {
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++)
+            kept += cls[i] == cc && !want[i];
+        for (size_t i = 0; i < n && kept > 0 && kept < k; i++)
+            want[i] |= cls[i] == cc;
+    }
+    size_t want_total = 0;
+    for (size_t i = 0; i < n; i++)
+        want_total += want[i];
+    assert_int_equal(keps_kepsilon_confident(cls, n, nc, x, y, m, sc, c, k, got, NULL, NULL), want_total);
+    assert_memory_equal(got, want, n);
+}
+
+static void test_linking_and_confidence_oracle(void **state)
+{
+    (void)state;
+    keps_rng *g = keps_rng_new_seeded(2026);
+    assert_non_null(g);
+    for (int round = 0; round < 200; round++)
+        oracle_round(g, 8 + keps_rng_below(g, 57), 2 + keps_rng_below(g, 2), 1 + keps_rng_below(g, 8));
+    keps_rng_free(g);
+}
+
 /* The second c-confident step follows SPEC 4's words, "suppress any EC
  * left with fewer than k records": the records left count, including those
  * with l_i = 0 (not suppressed in the first step). The paper's "i.e."
@@ -729,7 +812,8 @@ int main(void)
         cmocka_unit_test(test_classes_from_keys),     cmocka_unit_test(test_scales_and_expected_error),
         cmocka_unit_test(test_two_columns_split_epsilon), cmocka_unit_test(test_zero_diameter_means_no_noise),
         cmocka_unit_test(test_linking_hand_made),     cmocka_unit_test(test_confident_hand_made),
-        cmocka_unit_test(test_confident_two_columns), cmocka_unit_test(test_confident_second_step_counts_records_left),
+        cmocka_unit_test(test_confident_two_columns),
+        cmocka_unit_test(test_linking_and_confidence_oracle), cmocka_unit_test(test_confident_second_step_counts_records_left),
         cmocka_unit_test(test_zero_and_negative_values),
         cmocka_unit_test(test_noise_magnitude),       cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_node_classes),          cmocka_unit_test(test_node_classes_bad_node),
