@@ -154,8 +154,8 @@ static void noiseless_json(cli_ctx *c, keps_json *j, const keps_schema *s, const
         keps_json_int(j, name, (long long)z);
         if (z) /* a privacy warning: printed even with --quiet */
             fprintf(stderr, "keps %s: warning: %zu released rows get no noise on %s: their class holds one value "
-                            "of it (diameter 0, so scale 0), and they are released exactly; a larger -k or "
-                            "--scale global or domain avoids it\n",
+                            "of it (diameter 0, so scale 0), and they are released exactly; --scale domain avoids "
+                            "it, a larger -k makes it rarer\n",
                     c->cmd->name, z, name);
     }
     keps_json_end(j);
