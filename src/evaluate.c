@@ -142,13 +142,14 @@ static keps_status check_hierarchies(const keps_table *orig, const keps_table *r
 }
 
 /* Release code of an original value s of release column col, generalized
- * the way the release was (evaluate.h); KEPS_NONE if nothing matches. */
+ * the way the release was (evaluate.h); KEPS_NONE if nothing matches.
+ * With a hierarchy and a single detected level, a leaf's value there is
+ * its generalization even when s itself is a release value: a level-l
+ * label may spell another leaf (a -> x, b -> a), and "a" then means b's
+ * class, not a's. */
 static uint32_t generalize_value(const keps_table *rel, size_t col, const keps_hierarchy *h, int level,
                                  const char *s)
 {
-    uint32_t code = keps_table_lookup(rel, col, s, strlen(s));
-    if (code != KEPS_NONE)
-        return code;
     if (h && level > 0) {
         uint32_t leaf = keps_table_lookup(h->levels, 0, s, strlen(s));
         if (leaf != KEPS_NONE) {
@@ -157,6 +158,9 @@ static uint32_t generalize_value(const keps_table *rel, size_t col, const keps_h
             return keps_table_lookup(rel, col, g, strlen(g));
         }
     }
+    uint32_t code = keps_table_lookup(rel, col, s, strlen(s));
+    if (code != KEPS_NONE)
+        return code;
     double x = parse_num(s), lo, hi;
     int closed;
     const keps_column *c = &rel->cols[col];

@@ -281,6 +281,43 @@ static void test_unmatched(void **state)
     keps_table_free(test);
 }
 
+/* A hierarchy whose level-1 label of one leaf is another leaf's name:
+ * a -> x, b -> a (then *). The release is at level 1: rows (x, yes) x3
+ * and (a, no) x3, i.e. originals a -> yes and b -> no. A raw test value
+ * "a" must be generalized to "x" (its level-1 value), not taken as the
+ * release's value "a", which is b's label.
+ * The model by hand: features one-hot x, a. Swapping x <-> a and the two
+ * classes maps the problem onto itself, so the unique optimum has
+ * intercept 0 and w_a = -w_x, with w_x = 3 (1 - sigma(w_x)) > 0 for the
+ * class of the x rows: x predicts yes, a predicts no. Test rows (a, yes)
+ * -> x -> yes and (b, no) -> a -> no: accuracy 1 (taking "a" as itself
+ * would predict no for the first: 1/2). The raw model sees a -> yes and
+ * b -> no directly: 1. Baseline: the release has 3 yes and 3 no, the tie
+ * goes to the first value, yes: 1 of 2 test rows. */
+static void hierarchy_label_shadows_leaf(void **state)
+{
+    (void)state;
+    keps_hierarchy *h;
+    assert_int_equal(keps_hierarchy_load(temp_file("a;x;*\nb;a;*\n"), 0, &h, NULL), KEPS_OK);
+    keps_table *orig = table_from_csv("v,cls\na,yes\na,yes\na,yes\nb,no\nb,no\nb,no\n");
+    keps_table *rel = table_from_csv("v,cls\nx,yes\nx,yes\nx,yes\na,no\na,no\na,no\n");
+    keps_table *test = table_from_csv("v,cls\na,yes\nb,no\n");
+    keps_eval_hier eh = {"v", h};
+    keps_eval_options o = {.target = "cls", .test = test, .hier = &eh, .nhier = 1};
+    keps_eval_result r;
+    assert_int_equal(keps_evaluate(orig, rel, &o, &r, NULL), KEPS_OK);
+    assert_int_equal(r.attrs[0].level, 1);
+    assert_double_near(r.accuracy, 1.0, 0);
+    assert_double_near(r.accuracy_original, 1.0, 0);
+    assert_double_near(r.baseline, 0.5, 0);
+    assert_double_near(r.attrs[0].test_unmatched_share, 0, 0);
+    keps_eval_result_free(&r);
+    keps_table_free(orig);
+    keps_table_free(rel);
+    keps_table_free(test);
+    keps_hierarchy_free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,7 +325,7 @@ int main(void)
         cmocka_unit_test(separable_release),     cmocka_unit_test(three_classes),
         cmocka_unit_test(information_loss),      cmocka_unit_test(suppressed_without_hierarchy),
         cmocka_unit_test(hierarchy_values_checked), cmocka_unit_test(split_sides),
-        cmocka_unit_test(test_unmatched),
+        cmocka_unit_test(test_unmatched),        cmocka_unit_test(hierarchy_label_shadows_leaf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

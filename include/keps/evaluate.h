@@ -9,11 +9,14 @@
  * standard deviation. Every other column is one-hot encoded over the
  * release's values, generalized ones such as "[20-25[" or "*" included.
  * Test rows, which hold original values, are first generalized the way the
- * release was: a value the release holds stays itself; otherwise, when a
- * hierarchy is given for the column, it is mapped to the lowest hierarchy
- * level whose values cover the release's; otherwise a number falls into the
- * release's interval label "[lo-hi[" (or "[lo-hi]") that contains it;
- * otherwise it matches nothing (all-zero one-hot). Two or more classes: one
+ * release was: when a hierarchy is given for the column and the release's
+ * values all come from one level above 0 (the lowest level whose values
+ * cover them), a value is mapped to its label at that level, even if the
+ * value itself also occurs in the release (a label may spell another leaf);
+ * otherwise a value the release holds stays itself; otherwise a number
+ * falls into the release's interval label "[lo-hi[" (or "[lo-hi]") that
+ * contains it; otherwise it matches nothing (all-zero one-hot). Two or
+ * more classes: one
  * vs rest; the prediction is the class with the largest margin.
  * The same model is trained on the original training rows ("raw") and the
  * majority class of the release is the baseline.
