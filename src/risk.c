@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,54 +27,185 @@ static int cmp_rowref(const void *a, const void *b)
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* ---- record linkage: exact nearest targets with a k-d tree ----
+ *
+ * Query i contributes 1/|G| if its own target is among its nearest targets
+ * G. Let T = d(q_i, own target). If some target is strictly nearer than T,
+ * the contribution is 0; otherwise G = the targets at distance exactly T and
+ * the contribution is 1/(their multiplicities' sum). So each query is a
+ * range search of radius T over the distinct targets that stops at the
+ * first target nearer than T, in a k-d tree whose nodes carry the bounding
+ * box of their points.
+ *
+ * Exactness. Every distance is dist_point (dist.h), the one formula the
+ * brute-force scan used: terms t_j = fl(target_j - q_j), squared and added
+ * in the order j = 0..m-1. A node is skipped only when its lower bound B is
+ * strictly greater than T, B computed with the same arithmetic from the gaps
+ * g_j = fl(lo_j - q_j) if q_j < lo_j, fl(hi_j - q_j) if q_j > hi_j, else 0
+ * (lo/hi: the box's min and max on axis j). For any point p of the box:
+ *  - per axis |g_j| <= |t_j(p)|: if q_j < lo_j <= p_j then
+ *    0 < lo_j - q_j <= p_j - q_j exactly, and rounding to nearest is
+ *    monotone, so 0 <= fl(lo_j - q_j) <= fl(p_j - q_j); the mirror image
+ *    for q_j > hi_j; 0 is below everything. (No inf - inf here: q_j < lo_j
+ *    excludes q_j = +inf and lo_j = -inf.)
+ *  - fl(x*x) is nondecreasing in |x|, and fl(a + b) is nondecreasing in a
+ *    and in b; both sums start at 0 and add their terms in the same order,
+ *    so by induction over j every partial sum of B is <= the same partial
+ *    sum of d(p): B <= d(p) (infinities included; a NaN distance, which
+ *    needs inf - inf in some t_j, equals nothing and is below nothing, in
+ *    the old scan as here).
+ * So a skipped point has d(p) > T or d(p) NaN: it is neither nearer than T
+ * nor tied at T, and every target the old scan counted is counted here.
+ * T NaN (the own distance is inf - inf somewhere): the old scan's
+ * d_own == best was false, contribution 0; so here. The contributions are
+ * summed in query order as before, so RL is bit-identical. */
+
+#define KD_LEAF 8   /* points per leaf at most (unless they cannot be split) */
+/* The search stack holds at most one pending sibling per level plus two
+ * children: halving nu < 2^32 points gives depth < 32. */
+#define KD_STACK 64
+
+typedef struct kd_node {
+    uint32_t lo, hi; /* its points: rows lo..hi-1 of pts */
+    uint32_t child;  /* children at child and child+1; 0 for a leaf */
+} kd_node;
+
+typedef struct kd_tree {
+    size_t m, nnodes;
+    double *pts;    /* [nu*m] the distinct targets, row-major, in tree order */
+    uint32_t *mult; /* [nu] how many target rows each stands for */
+    kd_node *node;
+    double *box;    /* [nnodes*2m]: node's min on each axis, then max */
+} kd_tree;
+
+/* Rearrange idx[0..n-1] so idx[k] holds the k-th smallest key (key[idx[i]]),
+ * smaller-or-equal keys before it and greater-or-equal after (Wirth's FIND,
+ * pivot the median of three). Only the balance of the tree rests on it. */
+static void kd_select(uint32_t *idx, ptrdiff_t n, ptrdiff_t k, const double *key)
+{
+    ptrdiff_t l = 0, r = n - 1;
+    while (l < r) {
+        double a = key[idx[l]], b = key[idx[k]], c = key[idx[r]];
+        double x = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        ptrdiff_t i = l, j = r;
+        do {
+            while (key[idx[i]] < x)
+                i++;
+            while (x < key[idx[j]])
+                j--;
+            if (i <= j) {
+                uint32_t tmp = idx[i];
+                idx[i++] = idx[j];
+                idx[j--] = tmp;
+            }
+        } while (i <= j);
+        if (j < k)
+            l = i;
+        if (k < i)
+            r = j;
+    }
+}
+
+/* Node v over idx[lo..hi-1] (u column-major, nu rows): its box, then a
+ * split at the median of the widest axis. *next: the next free node. */
+static void kd_build(kd_tree *t, const double *u, size_t nu, uint32_t *idx, size_t v, uint32_t lo, uint32_t hi,
+                     size_t *next)
+{
+    size_t m = t->m;
+    double *bl = t->box + v * 2 * m, *bh = bl + m;
+    int axis = -1;
+    double widest = 0;
+    for (size_t j = 0; j < m; j++) {
+        const double *col = u + j * nu;
+        double mn = col[idx[lo]], mx = mn;
+        for (uint32_t i = lo + 1; i < hi; i++) {
+            double x = col[idx[i]];
+            mn = x < mn ? x : mn;
+            mx = x > mx ? x : mx;
+        }
+        bl[j] = mn, bh[j] = mx;
+        if (mx - mn > widest) /* NaN (inf - inf) is not wider: no split there */
+            widest = mx - mn, axis = (int)j;
+    }
+    t->node[v] = (kd_node){lo, hi, 0};
+    if (hi - lo <= KD_LEAF || axis < 0) /* few points, or all equal valued */
+        return;
+    uint32_t mid = lo + (hi - lo) / 2;
+    kd_select(idx + lo, hi - lo, mid - lo, u + (size_t)axis * nu);
+    size_t c = *next;
+    *next += 2;
+    t->node[v].child = (uint32_t)c;
+    kd_build(t, u, nu, idx, c, lo, mid, next);
+    kd_build(t, u, nu, idx, c + 1, mid, hi, next);
+}
+
+/* Lower bound of d(q, p) over the points p of node v's box (see above). */
+static ALWAYS_INLINE double kd_bound(const kd_tree *t, size_t v, const double *q, size_t m)
+{
+    DIST_NO_FMA
+    const double *bl = t->box + v * 2 * m, *bh = bl + m;
+    double e = 0;
+    for (size_t j = 0; j < m; j++) {
+        double g = q[j] < bl[j] ? bl[j] - q[j] : q[j] > bh[j] ? bh[j] - q[j] : 0;
+        e += g * g;
+    }
+    return e;
+}
+
+/* Query q with its own target at tree row own: 1/|G| or 0 (see above). */
+static ALWAYS_INLINE double kd_query(const kd_tree *t, const double *q, size_t own, size_t m)
+{
+    double T = dist_point(t->pts + own * m, 1, q, m);
+    if (T != T)
+        return 0;
+    double count = 0;
+    uint32_t stack[KD_STACK];
+    size_t sp = 0;
+    stack[sp++] = 0; /* the root: own is in it, so its bound is <= T */
+    while (sp > 0) {
+        const kd_node *nd = &t->node[stack[--sp]];
+        if (nd->child == 0) {
+            for (uint32_t p = nd->lo; p < nd->hi; p++) {
+                double d = dist_point(t->pts + (size_t)p * m, 1, q, m);
+                if (d < T)
+                    return 0;
+                if (d == T)
+                    count += t->mult[p];
+            }
+            continue;
+        }
+        /* the nearer child on top: a target nearer than T turns up early */
+        double b0 = kd_bound(t, nd->child, q, m), b1 = kd_bound(t, nd->child + 1, q, m);
+        int first = b1 < b0; /* 0: child, 1: child+1 is the nearer */
+        double bn = first ? b1 : b0, bf = first ? b0 : b1;
+        if (!(bf > T))
+            stack[sp++] = nd->child + (uint32_t)!first;
+        if (!(bn > T))
+            stack[sp++] = nd->child + (uint32_t)first;
+    }
+    return 1.0 / count;
+}
+
 typedef struct rl_job {
+    const kd_tree *tree;
     const double *q;       /* [n*m] standardized query records, row-major */
-    const double *u;       /* [m*nu] distinct standardized targets, column-major */
-    const uint32_t *mult;  /* [nu] how many target rows each distinct one stands for */
-    const uint32_t *of;    /* [n] distinct target of target row i */
-    size_t n, m, nu;
+    const uint32_t *own;   /* [n] tree row of query i's own target */
     double *contrib;       /* [n] */
     size_t lo, hi;
 } rl_job;
 
-#define RL_BLOCK 256
-
-/* Query i's contribution: 1/|G| if its own target is among the nearest. */
-static ALWAYS_INLINE double rl_query(const rl_job *j, size_t i, size_t m)
-{
-    double dbuf[RL_BLOCK];
-    const double *qi = j->q + i * m;
-    size_t own = j->of[i];
-    double best = INFINITY, d_own = INFINITY, count = 0;
-    for (size_t b0 = 0; b0 < j->nu; b0 += RL_BLOCK) {
-        size_t nb = j->nu - b0 < RL_BLOCK ? j->nu - b0 : RL_BLOCK;
-        dist_block(j->u + b0, j->nu, qi, m, nb, dbuf);
-        const uint32_t *mult = j->mult + b0;
-        for (size_t t = 0; t < nb; t++) {
-            double d = dbuf[t];
-            if (d < best) {
-                best = d;
-                count = mult[t];
-            } else if (d == best) {
-                count += mult[t];
-            }
-        }
-        if (own >= b0 && own < b0 + nb)
-            d_own = dbuf[own - b0];
-    }
-    return d_own == best ? 1.0 / count : 0.0;
-}
-
 static void *rl_worker(void *arg)
 {
     rl_job *j = arg;
+    const kd_tree *t = j->tree;
     for (size_t i = j->lo; i < j->hi; i++) {
-        switch (j->m) { /* constant m lets the compiler unroll the kernel */
-        case 1: j->contrib[i] = rl_query(j, i, 1); break;
-        case 2: j->contrib[i] = rl_query(j, i, 2); break;
-        case 3: j->contrib[i] = rl_query(j, i, 3); break;
-        case 4: j->contrib[i] = rl_query(j, i, 4); break;
-        default: j->contrib[i] = rl_query(j, i, j->m); break;
+        const double *q = j->q + i * t->m;
+        switch (t->m) { /* constant m lets the compiler unroll the loops */
+        case 1: j->contrib[i] = kd_query(t, q, j->own[i], 1); break;
+        case 2: j->contrib[i] = kd_query(t, q, j->own[i], 2); break;
+        case 3: j->contrib[i] = kd_query(t, q, j->own[i], 3); break;
+        case 4: j->contrib[i] = kd_query(t, q, j->own[i], 4); break;
+        default: j->contrib[i] = kd_query(t, q, j->own[i], t->m); break;
         }
     }
     return NULL;
@@ -98,15 +230,12 @@ static size_t standardize(const double *orig, const double *rel, size_t n, size_
     return kept;
 }
 
-static keps_status linkage(const double *q, const double *t, size_t n, size_t m, double *rl, keps_error *err)
+/* The distinct target rows (sorted, so identical rows are adjacent):
+ * u column-major [m*nu], mult[v] their counts, of[i] = the distinct row of
+ * target row i. Returns nu. */
+static size_t distinct_targets(const double *t, size_t n, size_t m, rowref *r, double *u, uint32_t *mult,
+                               uint32_t *of)
 {
-    rowref *r = malloc(n * sizeof *r);
-    uint32_t *of = malloc(n * sizeof *of), *mult = malloc(n * sizeof *mult);
-    double *u = malloc(n * m * sizeof *u), *contrib = malloc(n * sizeof *contrib);
-    if (!r || !of || !mult || !u || !contrib) {
-        free(r), free(of), free(mult), free(u), free(contrib);
-        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
-    }
     for (size_t i = 0; i < n; i++)
         r[i] = (rowref){t + i * m, (uint32_t)m, (uint32_t)i};
     qsort(r, n, sizeof *r, cmp_rowref);
@@ -117,7 +246,6 @@ static keps_status linkage(const double *q, const double *t, size_t n, size_t m,
         mult[nu - 1]++;
         of[r[i].idx] = (uint32_t)(nu - 1);
     }
-    /* the distinct targets, column-major for the kernel */
     for (size_t i = 0, v = 0; i < n; i++) {
         if (i > 0 && memcmp(r[i].row, r[i - 1].row, m * sizeof(double)) == 0)
             continue;
@@ -125,12 +253,43 @@ static keps_status linkage(const double *q, const double *t, size_t n, size_t m,
             u[a * nu + v] = r[i].row[a];
         v++;
     }
+    return nu;
+}
+
+static keps_status linkage(const double *q, const double *t, size_t n, size_t m, double *rl, keps_error *err)
+{
+    size_t maxnodes = 4 * n / KD_LEAF + 1; /* leaves hold >= KD_LEAF/2 points each */
+    rowref *r = malloc(n * sizeof *r);
+    uint32_t *of = malloc(n * sizeof *of), *mult = malloc(n * sizeof *mult), *idx = malloc(n * sizeof *idx);
+    double *u = malloc(n * m * sizeof *u), *contrib = malloc(n * sizeof *contrib);
+    kd_tree tr = {m, 0, malloc(n * m * sizeof(double)), malloc(n * sizeof(uint32_t)),
+                  malloc(maxnodes * sizeof(kd_node)), malloc(maxnodes * 2 * m * sizeof(double))};
+    keps_status st = KEPS_OK;
+    if (!r || !of || !mult || !idx || !u || !contrib || !tr.pts || !tr.mult || !tr.node || !tr.box) {
+        st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        goto done;
+    }
+    size_t nu = distinct_targets(t, n, m, r, u, mult, of);
+    for (size_t v = 0; v < nu; v++)
+        idx[v] = (uint32_t)v;
+    tr.nnodes = 1;
+    kd_build(&tr, u, nu, idx, 0, 0, (uint32_t)nu, &tr.nnodes);
+    /* the targets in tree order; then of[] is mapped to tree rows (mult,
+     * copied, is reused as distinct row -> tree row) */
+    for (size_t p = 0; p < nu; p++) {
+        for (size_t a = 0; a < m; a++)
+            tr.pts[p * m + a] = u[a * nu + idx[p]];
+        tr.mult[p] = mult[idx[p]];
+    }
+    for (size_t p = 0; p < nu; p++)
+        mult[idx[p]] = (uint32_t)p;
+    for (size_t i = 0; i < n; i++)
+        of[i] = mult[of[i]];
     rl_job jobs[RL_THREADS];
     pthread_t th[RL_THREADS];
     int started[RL_THREADS] = {0};
     for (int k = 0; k < RL_THREADS; k++) {
-        jobs[k] = (rl_job){q, u, mult, of, n, m, nu, contrib, n * (size_t)k / RL_THREADS,
-                           n * (size_t)(k + 1) / RL_THREADS};
+        jobs[k] = (rl_job){&tr, q, of, contrib, n * (size_t)k / RL_THREADS, n * (size_t)(k + 1) / RL_THREADS};
         if (k > 0)
             started[k] = pthread_create(&th[k], NULL, rl_worker, &jobs[k]) == 0;
     }
@@ -145,8 +304,10 @@ static keps_status linkage(const double *q, const double *t, size_t n, size_t m,
     for (size_t i = 0; i < n; i++)
         s += contrib[i];
     *rl = s / (double)n;
-    free(r), free(of), free(mult), free(u), free(contrib);
-    return KEPS_OK;
+done:
+    free(r), free(of), free(mult), free(idx), free(u), free(contrib);
+    free(tr.pts), free(tr.mult), free(tr.node), free(tr.box);
+    return st;
 }
 
 keps_status keps_record_linkage(const double *orig, const double *rel, size_t n, size_t m,
