@@ -12,21 +12,6 @@
 
 #define RL_THREADS 2
 
-/* A row of a row-major matrix, for sorting without a global context. */
-typedef struct rowref {
-    const double *row;
-    uint32_t m, idx;
-} rowref;
-
-static int cmp_rowref(const void *a, const void *b)
-{
-    const rowref *x = a, *y = b;
-    for (uint32_t j = 0; j < x->m; j++)
-        if (x->row[j] != y->row[j])
-            return x->row[j] < y->row[j] ? -1 : 1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
-}
-
 /* ---- record linkage: exact nearest targets with a k-d tree ----
  *
  * Query i contributes 1/|G| if its own target is among its nearest targets
@@ -78,20 +63,20 @@ typedef struct kd_tree {
     double *box;    /* [nnodes*2m]: node's min on each axis, then max */
 } kd_tree;
 
-/* Rearrange idx[0..n-1] so idx[k] holds the k-th smallest key (key[idx[i]]),
+/* Rearrange idx[0..n-1] so idx[k] holds the k-th smallest key (key[idx[i]*stride]),
  * smaller-or-equal keys before it and greater-or-equal after (Wirth's FIND,
  * pivot the median of three). Only the balance of the tree rests on it. */
-static void kd_select(uint32_t *idx, ptrdiff_t n, ptrdiff_t k, const double *key)
+static void kd_select(uint32_t *idx, ptrdiff_t n, ptrdiff_t k, const double *key, size_t stride)
 {
     ptrdiff_t l = 0, r = n - 1;
     while (l < r) {
-        double a = key[idx[l]], b = key[idx[k]], c = key[idx[r]];
+        double a = key[idx[l] * stride], b = key[idx[k] * stride], c = key[idx[r] * stride];
         double x = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
         ptrdiff_t i = l, j = r;
         do {
-            while (key[idx[i]] < x)
+            while (key[idx[i] * stride] < x)
                 i++;
-            while (x < key[idx[j]])
+            while (x < key[idx[j] * stride])
                 j--;
             if (i <= j) {
                 uint32_t tmp = idx[i];
@@ -131,12 +116,70 @@ static void kd_build(kd_tree *t, const double *u, size_t nu, uint32_t *idx, size
     if (hi - lo <= KD_LEAF || axis < 0) /* few points, or all equal valued */
         return;
     uint32_t mid = lo + (hi - lo) / 2;
-    kd_select(idx + lo, hi - lo, mid - lo, u + (size_t)axis * nu);
+    kd_select(idx + lo, hi - lo, mid - lo, u + (size_t)axis * nu, 1);
     size_t c = *next;
     *next += 2;
     t->node[v].child = (uint32_t)c;
     kd_build(t, u, nu, idx, c, lo, mid, next);
     kd_build(t, u, nu, idx, c + 1, mid, hi, next);
+}
+
+/* Order the queries q (row-major, n x m) along a Z-order curve, so that
+ * neighbours in space are mostly neighbours in the order and consecutive
+ * queries walk the same parts of the tree (in cache): the first <= 4 axes
+ * are cut into 2^b cells between the queries' finite min and max, the cell
+ * numbers' bits interleaved into a key, the keys radix-sorted (ord and the
+ * scratch key/tmp [n] each). Only speed depends on it: every query's
+ * result is stored at its own index. */
+static void query_order(const double *q, size_t n, size_t m, uint32_t *ord, uint64_t *key, uint64_t *tmp,
+                        uint32_t *tord)
+{
+    size_t ma = m < 4 ? m : 4, b = 64 / ma < 21 ? 64 / ma : 21;
+    double lo[4], scale[4], top = (double)((1u << b) - 1);
+    for (size_t j = 0; j < ma; j++) {
+        double mn = INFINITY, mx = -INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            double z = q[i * m + j];
+            if (isfinite(z))
+                mn = z < mn ? z : mn, mx = z > mx ? z : mx;
+        }
+        lo[j] = mn;
+        scale[j] = mx > mn && isfinite(top / (mx - mn)) ? top / (mx - mn) : 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t cell[4];
+        for (size_t j = 0; j < ma; j++) {
+            double c = (q[i * m + j] - lo[j]) * scale[j]; /* NaN for inf * 0 */
+            cell[j] = c >= top ? (uint32_t)top : c > 0 ? (uint32_t)c : 0;
+        }
+        uint64_t k = 0;
+        for (size_t bit = b; bit-- > 0;)
+            for (size_t j = 0; j < ma; j++)
+                k = k << 1 | (cell[j] >> bit & 1);
+        key[i] = k;
+        ord[i] = (uint32_t)i;
+    }
+    static const size_t R = 1u << 16;
+    size_t *count = calloc(R, sizeof *count);
+    if (!count) /* keep the plain order: slower, same results */
+        return;
+    for (int pass = 0; pass < 4; pass++) { /* LSD radix sort, 16 bits a pass */
+        int sh = 16 * pass;
+        memset(count, 0, R * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[key[i] >> sh & (R - 1)]++;
+        for (size_t d = 0, sum = 0; d < R; d++) {
+            size_t c = count[d];
+            count[d] = sum, sum += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t d = count[key[i] >> sh & (R - 1)]++;
+            tmp[d] = key[i], tord[d] = ord[i];
+        }
+        memcpy(key, tmp, n * sizeof *key);
+        memcpy(ord, tord, n * sizeof *ord);
+    }
+    free(count);
 }
 
 /* Lower bound of d(q, p) over the points p of node v's box (see above). */
@@ -189,6 +232,7 @@ static ALWAYS_INLINE double kd_query(const kd_tree *t, const double *q, size_t o
 typedef struct rl_job {
     const kd_tree *tree;
     const double *q;       /* [n*m] standardized query records, row-major */
+    const uint32_t *ord;   /* [n] the order to answer them in */
     const uint32_t *own;   /* [n] tree row of query i's own target */
     double *contrib;       /* [n] */
     size_t lo, hi;
@@ -198,7 +242,8 @@ static void *rl_worker(void *arg)
 {
     rl_job *j = arg;
     const kd_tree *t = j->tree;
-    for (size_t i = j->lo; i < j->hi; i++) {
+    for (size_t k = j->lo; k < j->hi; k++) {
+        size_t i = j->ord[k];
         const double *q = j->q + i * t->m;
         switch (t->m) { /* constant m lets the compiler unroll the loops */
         case 1: j->contrib[i] = kd_query(t, q, j->own[i], 1); break;
@@ -230,46 +275,68 @@ static size_t standardize(const double *orig, const double *rel, size_t n, size_
     return kept;
 }
 
-/* The distinct target rows (sorted, so identical rows are adjacent):
- * u column-major [m*nu], mult[v] their counts, of[i] = the distinct row of
- * target row i. Returns nu. */
-static size_t distinct_targets(const double *t, size_t n, size_t m, rowref *r, double *u, uint32_t *mult,
-                               uint32_t *of)
+/* Hash of a row's bytes (splitmix64's finalizer over each word). */
+static uint64_t row_hash(const double *row, size_t m)
 {
-    for (size_t i = 0; i < n; i++)
-        r[i] = (rowref){t + i * m, (uint32_t)m, (uint32_t)i};
-    qsort(r, n, sizeof *r, cmp_rowref);
+    uint64_t h = 0x9E3779B97F4A7C15u;
+    for (size_t j = 0; j < m; j++) {
+        uint64_t w;
+        memcpy(&w, row + j, sizeof w);
+        h ^= w;
+        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9u;
+        h = (h ^ (h >> 27)) * 0x94D049BB133111EBu;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+/* The distinct target rows (byte-wise; an open-addressing hash table of
+ * cap >= 2n slots): u column-major [m*nu] in order of first occurrence,
+ * mult[v] their counts, of[i] = the distinct row of target row i. first and
+ * slot are scratch ([n] and [cap]). Returns nu. The order of the distinct
+ * rows does not matter: a query's result depends only on their values and
+ * counts. */
+static size_t distinct_targets(const double *t, size_t n, size_t m, uint32_t *first, uint32_t *slot, size_t cap,
+                               double *u, uint32_t *mult, uint32_t *of)
+{
+    memset(slot, 0xff, cap * sizeof *slot);
     size_t nu = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i == 0 || memcmp(r[i].row, r[i - 1].row, m * sizeof(double)) != 0)
+        const double *row = t + i * m;
+        size_t s = (size_t)row_hash(row, m) & (cap - 1);
+        while (slot[s] != UINT32_MAX && memcmp(t + (size_t)first[slot[s]] * m, row, m * sizeof *row) != 0)
+            s = (s + 1) & (cap - 1);
+        if (slot[s] == UINT32_MAX) {
+            slot[s] = (uint32_t)nu;
+            first[nu] = (uint32_t)i;
             mult[nu++] = 0;
-        mult[nu - 1]++;
-        of[r[i].idx] = (uint32_t)(nu - 1);
+        }
+        mult[slot[s]]++;
+        of[i] = slot[s];
     }
-    for (size_t i = 0, v = 0; i < n; i++) {
-        if (i > 0 && memcmp(r[i].row, r[i - 1].row, m * sizeof(double)) == 0)
-            continue;
+    for (size_t v = 0; v < nu; v++)
         for (size_t a = 0; a < m; a++)
-            u[a * nu + v] = r[i].row[a];
-        v++;
-    }
+            u[a * nu + v] = t[(size_t)first[v] * m + a];
     return nu;
 }
 
 static keps_status linkage(const double *q, const double *t, size_t n, size_t m, double *rl, keps_error *err)
 {
     size_t maxnodes = 4 * n / KD_LEAF + 1; /* leaves hold >= KD_LEAF/2 points each */
-    rowref *r = malloc(n * sizeof *r);
+    size_t cap = 2;
+    while (cap < 2 * n)
+        cap *= 2;
     uint32_t *of = malloc(n * sizeof *of), *mult = malloc(n * sizeof *mult), *idx = malloc(n * sizeof *idx);
+    uint32_t *slot = malloc(cap * sizeof *slot);
     double *u = malloc(n * m * sizeof *u), *contrib = malloc(n * sizeof *contrib);
     kd_tree tr = {m, 0, malloc(n * m * sizeof(double)), malloc(n * sizeof(uint32_t)),
                   malloc(maxnodes * sizeof(kd_node)), malloc(maxnodes * 2 * m * sizeof(double))};
     keps_status st = KEPS_OK;
-    if (!r || !of || !mult || !idx || !u || !contrib || !tr.pts || !tr.mult || !tr.node || !tr.box) {
+    if (!of || !mult || !idx || !slot || !u || !contrib || !tr.pts || !tr.mult || !tr.node || !tr.box) {
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
         goto done;
     }
-    size_t nu = distinct_targets(t, n, m, r, u, mult, of);
+    size_t nu = distinct_targets(t, n, m, idx, slot, cap, u, mult, of);
     for (size_t v = 0; v < nu; v++)
         idx[v] = (uint32_t)v;
     tr.nnodes = 1;
@@ -285,11 +352,22 @@ static keps_status linkage(const double *q, const double *t, size_t n, size_t m,
         mult[idx[p]] = (uint32_t)p;
     for (size_t i = 0; i < n; i++)
         of[i] = mult[of[i]];
+    /* idx, free again: the query order (u and tr.box's memory are free
+     * scratch only after the tree is built: use fresh arrays) */
+    uint64_t *key = malloc(n * sizeof *key), *tmp = malloc(n * sizeof *tmp);
+    uint32_t *tord = malloc(n * sizeof *tord);
+    if (key && tmp && tord) {
+        query_order(q, n, m, idx, key, tmp, tord);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            idx[i] = (uint32_t)i;
+    }
+    free(key), free(tmp), free(tord);
     rl_job jobs[RL_THREADS];
     pthread_t th[RL_THREADS];
     int started[RL_THREADS] = {0};
     for (int k = 0; k < RL_THREADS; k++) {
-        jobs[k] = (rl_job){&tr, q, of, contrib, n * (size_t)k / RL_THREADS, n * (size_t)(k + 1) / RL_THREADS};
+        jobs[k] = (rl_job){&tr, q, idx, of, contrib, n * (size_t)k / RL_THREADS, n * (size_t)(k + 1) / RL_THREADS};
         if (k > 0)
             started[k] = pthread_create(&th[k], NULL, rl_worker, &jobs[k]) == 0;
     }
@@ -305,7 +383,7 @@ static keps_status linkage(const double *q, const double *t, size_t n, size_t m,
         s += contrib[i];
     *rl = s / (double)n;
 done:
-    free(r), free(of), free(mult), free(idx), free(u), free(contrib);
+    free(of), free(mult), free(idx), free(slot), free(u), free(contrib);
     free(tr.pts), free(tr.mult), free(tr.node), free(tr.box);
     return st;
 }
