@@ -22,9 +22,10 @@
  * first target nearer than T, in a k-d tree whose nodes carry the bounding
  * box of their points.
  *
- * Exactness. Every distance is dist_point (dist.h), the one formula the
- * brute-force scan used: terms t_j = fl(target_j - q_j), squared and added
- * in the order j = 0..m-1. A node is skipped only when its lower bound B is
+ * Exactness. Every distance is dist_point (dist.h), the formula of the
+ * all-pairs scan this replaces (dist_block, whose vector lanes add the same
+ * terms in the same order: test_dist_block_matches_dist_point): terms
+ * t_j = fl(target_j - q_j), squared and added in the order j = 0..m-1. A node is skipped only when its lower bound B is
  * strictly greater than T, B computed with the same arithmetic from the gaps
  * g_j = fl(lo_j - q_j) if q_j < lo_j, fl(hi_j - q_j) if q_j > hi_j, else 0
  * (lo/hi: the box's min and max on axis j). For any point p of the box:
