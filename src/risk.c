@@ -11,6 +11,8 @@
 #include <string.h>
 
 #define RL_THREADS 2
+#define RL_ORDER_MIN 4096 /* queries below which they are answered in row order */
+#define RL_THREAD_MIN 1024 /* queries below which one thread answers them all */
 
 /* ---- record linkage: exact nearest targets with a k-d tree ----
  *
@@ -129,8 +131,8 @@ static void kd_build(kd_tree *t, const double *u, size_t nu, uint32_t *idx, size
  * neighbours in space are mostly neighbours in the order and consecutive
  * queries walk the same parts of the tree (in cache): the first <= 4 axes
  * are cut into 2^b cells between the queries' finite min and max, the cell
- * numbers' bits interleaved into a key, the keys radix-sorted (ord and the
- * scratch key/tmp [n] each). Only speed depends on it: every query's
+ * numbers' bits interleaved into a key, the keys radix-sorted (ord, and
+ * the scratch key, tmp, tord: [n] each). Only speed depends on it: every query's
  * result is stored at its own index. */
 static void query_order(const double *q, size_t n, size_t m, uint32_t *ord, uint64_t *key, uint64_t *tmp,
                         uint32_t *tord)
@@ -160,27 +162,23 @@ static void query_order(const double *q, size_t n, size_t m, uint32_t *ord, uint
         key[i] = k;
         ord[i] = (uint32_t)i;
     }
-    static const size_t R = 1u << 16;
-    size_t *count = calloc(R, sizeof *count);
-    if (!count) /* keep the plain order: slower, same results */
-        return;
-    for (int pass = 0; pass < 4; pass++) { /* LSD radix sort, 16 bits a pass */
-        int sh = 16 * pass;
-        memset(count, 0, R * sizeof *count);
+    for (int sh = 0; sh < 64; sh += 8) { /* LSD radix sort, a byte a pass */
+        size_t count[256] = {0};
         for (size_t i = 0; i < n; i++)
-            count[key[i] >> sh & (R - 1)]++;
-        for (size_t d = 0, sum = 0; d < R; d++) {
+            count[key[i] >> sh & 255]++;
+        if (count[key[0] >> sh & 255] == n) /* all share this byte */
+            continue;
+        for (size_t d = 0, sum = 0; d < 256; d++) {
             size_t c = count[d];
             count[d] = sum, sum += c;
         }
         for (size_t i = 0; i < n; i++) {
-            size_t d = count[key[i] >> sh & (R - 1)]++;
+            size_t d = count[key[i] >> sh & 255]++;
             tmp[d] = key[i], tord[d] = ord[i];
         }
         memcpy(key, tmp, n * sizeof *key);
         memcpy(ord, tord, n * sizeof *ord);
     }
-    free(count);
 }
 
 /* Lower bound of d(q, p) over the points p of node v's box (see above). */
@@ -353,10 +351,14 @@ static keps_status linkage(const double *q, const double *t, size_t n, size_t m,
         mult[idx[p]] = (uint32_t)p;
     for (size_t i = 0; i < n; i++)
         of[i] = mult[of[i]];
-    /* idx, free again: the query order (u and tr.box's memory are free
-     * scratch only after the tree is built: use fresh arrays) */
-    uint64_t *key = malloc(n * sizeof *key), *tmp = malloc(n * sizeof *tmp);
-    uint32_t *tord = malloc(n * sizeof *tord);
+    /* idx, free again: the query order; below RL_ORDER_MIN queries the
+     * tree is in cache anyway */
+    uint64_t *key = NULL, *tmp = NULL;
+    uint32_t *tord = NULL;
+    if (n >= RL_ORDER_MIN) {
+        key = malloc(n * sizeof *key), tmp = malloc(n * sizeof *tmp);
+        tord = malloc(n * sizeof *tord);
+    }
     if (key && tmp && tord) {
         query_order(q, n, m, idx, key, tmp, tord);
     } else {
@@ -364,16 +366,19 @@ static keps_status linkage(const double *q, const double *t, size_t n, size_t m,
             idx[i] = (uint32_t)i;
     }
     free(key), free(tmp), free(tord);
+    /* a thread costs more than a few hundred small queries (dpmicro's audit
+     * runs this on 16 records a million times) */
+    int nth = n >= RL_THREAD_MIN ? RL_THREADS : 1;
     rl_job jobs[RL_THREADS];
     pthread_t th[RL_THREADS];
     int started[RL_THREADS] = {0};
-    for (int k = 0; k < RL_THREADS; k++) {
-        jobs[k] = (rl_job){&tr, q, idx, of, contrib, n * (size_t)k / RL_THREADS, n * (size_t)(k + 1) / RL_THREADS};
+    for (int k = 0; k < nth; k++) {
+        jobs[k] = (rl_job){&tr, q, idx, of, contrib, n * (size_t)k / (size_t)nth, n * (size_t)(k + 1) / (size_t)nth};
         if (k > 0)
             started[k] = pthread_create(&th[k], NULL, rl_worker, &jobs[k]) == 0;
     }
     rl_worker(&jobs[0]);
-    for (int k = 1; k < RL_THREADS; k++) {
+    for (int k = 1; k < nth; k++) {
         if (started[k])
             pthread_join(th[k], NULL);
         else

@@ -20,7 +20,7 @@
  * original, perturbed by +-1, replaced by group means (microaggregation),
  * row-shuffled, continuous Gaussian data with Gaussian noise, and releases
  * with huge values whose distances overflow to infinity; m = 1..5 (m = 5
- * takes the library's generic path), n = 1..3000. */
+ * takes the library's generic path), n = 1..5000. */
 #include <math.h>
 #include <string.h>
 
@@ -176,7 +176,7 @@ static void test_record_linkage_oracle(void **state)
 {
     (void)state;
     keps_rng *g = keps_rng_new_seeded(20261121);
-    double *o = malloc(3000 * 5 * sizeof *o), *r = malloc(3000 * 5 * sizeof *r);
+    double *o = malloc(5000 * 5 * sizeof *o), *r = malloc(5000 * 5 * sizeof *r);
     assert_non_null(o);
     assert_non_null(r);
     long ties = 0;
@@ -184,8 +184,10 @@ static void test_record_linkage_oracle(void **state)
     for (int c = 0; c < 400; c++) {
         int kind = c % KINDS;
         size_t m = 1 + (size_t)keps_rng_below(g, 5);
-        /* mostly small (a few k-d tree levels), some up to 3000 rows */
-        size_t n = c % 40 == 0 ? 2000 + (size_t)keps_rng_below(g, 1001)
+        /* mostly small (a few k-d tree levels), some up to 3000 rows, two
+         * above 4096 (queries answered in Z-order) */
+        size_t n = c % 200 == 100 ? 4100 + (size_t)keps_rng_below(g, 900)
+                 : c % 40 == 0 ? 2000 + (size_t)keps_rng_below(g, 1001)
                  : c % 8 == 0 ? 200 + (size_t)keps_rng_below(g, 600)
                               : 1 + (size_t)keps_rng_below(g, 80);
         make_table(g, kind, n, m, o, r);
