@@ -131,9 +131,9 @@ static void kd_build(kd_tree *t, const double *u, size_t nu, uint32_t *idx, size
  * neighbours in space are mostly neighbours in the order and consecutive
  * queries walk the same parts of the tree (in cache): the first <= 4 axes
  * are cut into 2^b cells between the queries' finite min and max, the cell
- * numbers' bits interleaved into a key, the keys radix-sorted (ord, and
- * the scratch key, tmp, tord: [n] each). Only speed depends on it: every query's
- * result is stored at its own index. */
+ * numbers' bits interleaved into a key, the keys radix-sorted (ord, and the
+ * scratch key, tmp, tord: [n] each). Only speed depends on it: every
+ * query's result is stored at its own index. */
 static void query_order(const double *q, size_t n, size_t m, uint32_t *ord, uint64_t *key, uint64_t *tmp,
                         uint32_t *tord)
 {
@@ -198,7 +198,7 @@ static ALWAYS_INLINE double kd_bound(const kd_tree *t, size_t v, const double *q
 static ALWAYS_INLINE double kd_query(const kd_tree *t, const double *q, size_t own, size_t m)
 {
     double T = dist_point(t->pts + own * m, 1, q, m);
-    if (T != T)
+    if (isnan(T)) /* the old scan's d_own == best was false */
         return 0;
     double count = 0;
     uint32_t stack[KD_STACK];
