@@ -1,6 +1,7 @@
-/* Internal: squared Euclidean distances of a block of records stored
- * column-major (attribute j of record i at z[j*stride + i]) to one point.
- * The hot loop of MDAV (mdav.c) and record linkage (risk.c). */
+/* Internal: squared Euclidean distances of records to one point: one record
+ * (dist_point) or a block of records stored column-major (attribute j of
+ * record i at z[j*stride + i]; dist_block). The hot loops of MDAV (mdav.c)
+ * and record linkage (risk.c). */
 #ifndef KEPS_DIST_H
 #define KEPS_DIST_H
 
@@ -34,19 +35,39 @@ static inline void column_moments(const double *x, size_t n, size_t m, size_t j,
 #else
 #define ALWAYS_INLINE inline
 #endif
+/* A distance must not depend on where it is computed: record linkage
+ * compares distances for exact equality, and its k-d tree bounds them from
+ * below with the same arithmetic. Clang may fuse e + t*t into one fma where
+ * the target has it, in one copy of a loop and not in another; keep every
+ * product rounded. (GCC does not fuse in ISO C mode, -std=c11.) */
+#if defined(__clang__)
+#define DIST_NO_FMA _Pragma("STDC FP_CONTRACT OFF")
+#else
+#define DIST_NO_FMA
+#endif
+
+/* Squared distance of one record to p: attribute j of the record at
+ * a[j*stride]; the terms (a_j - p_j)^2 are rounded and added in the order
+ * j = 0..m-1, starting from 0. Every distance of MDAV and record linkage is
+ * this sum (dist_block does it per vector lane, term for term). */
+static ALWAYS_INLINE double dist_point(const double *a, size_t stride, const double *p, size_t m)
+{
+    DIST_NO_FMA
+    double e = 0;
+    for (size_t j = 0; j < m; j++) {
+        double t = a[j * stride] - p[j];
+        e += t * t;
+    }
+    return e;
+}
+
 /* Squared distances of records i..nb-1 (column-major, attribute j at
  * z[j*stride + i]) to p, one at a time. */
 static ALWAYS_INLINE void dist_scalar(const double *z, size_t stride, const double *p, size_t m, size_t i,
                                       size_t nb, double *d)
 {
-    for (; i < nb; i++) {
-        double e = 0;
-        for (size_t j = 0; j < m; j++) {
-            double t = z[j * stride + i] - p[j];
-            e += t * t;
-        }
-        d[i] = e;
-    }
+    for (; i < nb; i++)
+        d[i] = dist_point(z + i, stride, p, m);
 }
 
 /* The same for records 0..nb-1, four at a time in two-lane vectors where
@@ -58,6 +79,7 @@ typedef double v2d __attribute__((vector_size(16)));
 static ALWAYS_INLINE void dist_block(const double *z, size_t stride, const double *p, size_t m, size_t nb,
                                      double *d)
 {
+    DIST_NO_FMA
     size_t i = 0;
 #if defined(__GNUC__)
     for (; i + 4 <= nb; i += 4) {

@@ -5,75 +5,251 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define RL_THREADS 2
+#define RL_ORDER_MIN 4096 /* queries below which they are answered in row order */
+#define RL_THREAD_MIN 1024 /* queries below which one thread answers them all */
 
-/* A row of a row-major matrix, for sorting without a global context. */
-typedef struct rowref {
-    const double *row;
-    uint32_t m, idx;
-} rowref;
+/* ---- record linkage: exact nearest targets with a k-d tree ----
+ *
+ * Query i contributes 1/|G| if its own target is among its nearest targets
+ * G. Let T = d(q_i, own target). If some target is strictly nearer than T,
+ * the contribution is 0; otherwise G = the targets at distance exactly T and
+ * the contribution is 1/(their multiplicities' sum). So each query is a
+ * range search of radius T over the distinct targets that stops at the
+ * first target nearer than T, in a k-d tree whose nodes carry the bounding
+ * box of their points.
+ *
+ * Exactness. Every distance is dist_point (dist.h), the formula of the
+ * all-pairs scan this replaces (dist_block, whose vector lanes add the same
+ * terms in the same order: test_dist_block_matches_dist_point): terms
+ * t_j = fl(target_j - q_j), squared and added in the order j = 0..m-1. A node is skipped only when its lower bound B is
+ * strictly greater than T, B computed with the same arithmetic from the gaps
+ * g_j = fl(lo_j - q_j) if q_j < lo_j, fl(hi_j - q_j) if q_j > hi_j, else 0
+ * (lo/hi: the box's min and max on axis j). For any point p of the box:
+ *  - per axis |g_j| <= |t_j(p)|: if q_j < lo_j <= p_j then
+ *    0 < lo_j - q_j <= p_j - q_j exactly, and rounding to nearest is
+ *    monotone, so 0 <= fl(lo_j - q_j) <= fl(p_j - q_j); the mirror image
+ *    for q_j > hi_j; 0 is below everything. (No inf - inf here: q_j < lo_j
+ *    excludes q_j = +inf and lo_j = -inf.)
+ *  - fl(x*x) is nondecreasing in |x|, and fl(a + b) is nondecreasing in a
+ *    and in b; both sums start at 0 and add their terms in the same order,
+ *    so by induction over j every partial sum of B is <= the same partial
+ *    sum of d(p): B <= d(p) (infinities included; a NaN distance, which
+ *    needs inf - inf in some t_j, equals nothing and is below nothing, in
+ *    the old scan as here).
+ * So a skipped point has d(p) > T or d(p) NaN: it is neither nearer than T
+ * nor tied at T, and every target the old scan counted is counted here.
+ * T NaN (the own distance is inf - inf somewhere): the old scan's
+ * d_own == best was false, contribution 0; so here. The contributions are
+ * summed in query order as before, so RL is bit-identical. */
 
-static int cmp_rowref(const void *a, const void *b)
+#define KD_LEAF 8   /* points per leaf at most (unless they cannot be split) */
+/* The search stack holds at most one pending sibling per level plus two
+ * children: halving nu < 2^32 points gives depth < 32. */
+#define KD_STACK 64
+
+typedef struct kd_node {
+    uint32_t lo, hi; /* its points: rows lo..hi-1 of pts */
+    uint32_t child;  /* children at child and child+1; 0 for a leaf */
+} kd_node;
+
+typedef struct kd_tree {
+    size_t m, nnodes;
+    double *pts;    /* [nu*m] the distinct targets, row-major, in tree order */
+    uint32_t *mult; /* [nu] how many target rows each stands for */
+    kd_node *node;
+    double *box;    /* [nnodes*2m]: node's min on each axis, then max */
+} kd_tree;
+
+/* Rearrange idx[0..n-1] so idx[k] holds the k-th smallest key (key[idx[i]*stride]),
+ * smaller-or-equal keys before it and greater-or-equal after (Wirth's FIND,
+ * pivot the median of three). Only the balance of the tree rests on it. */
+static void kd_select(uint32_t *idx, ptrdiff_t n, ptrdiff_t k, const double *key, size_t stride)
 {
-    const rowref *x = a, *y = b;
-    for (uint32_t j = 0; j < x->m; j++)
-        if (x->row[j] != y->row[j])
-            return x->row[j] < y->row[j] ? -1 : 1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
+    ptrdiff_t l = 0, r = n - 1;
+    while (l < r) {
+        double a = key[idx[l] * stride], b = key[idx[k] * stride], c = key[idx[r] * stride];
+        double x = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        ptrdiff_t i = l, j = r;
+        do {
+            while (key[idx[i] * stride] < x)
+                i++;
+            while (x < key[idx[j] * stride])
+                j--;
+            if (i <= j) {
+                uint32_t tmp = idx[i];
+                idx[i++] = idx[j];
+                idx[j--] = tmp;
+            }
+        } while (i <= j);
+        if (j < k)
+            l = i;
+        if (k < i)
+            r = j;
+    }
+}
+
+/* Node v over idx[lo..hi-1] (u column-major, nu rows): its box, then a
+ * split at the median of the widest axis. *next: the next free node. */
+static void kd_build(kd_tree *t, const double *u, size_t nu, uint32_t *idx, size_t v, uint32_t lo, uint32_t hi,
+                     size_t *next)
+{
+    size_t m = t->m;
+    double *bl = t->box + v * 2 * m, *bh = bl + m;
+    int axis = -1;
+    double widest = 0;
+    for (size_t j = 0; j < m; j++) {
+        const double *col = u + j * nu;
+        double mn = col[idx[lo]], mx = mn;
+        for (uint32_t i = lo + 1; i < hi; i++) {
+            double x = col[idx[i]];
+            mn = x < mn ? x : mn;
+            mx = x > mx ? x : mx;
+        }
+        bl[j] = mn, bh[j] = mx;
+        if (mx - mn > widest) /* NaN (inf - inf) is not wider: no split there */
+            widest = mx - mn, axis = (int)j;
+    }
+    t->node[v] = (kd_node){lo, hi, 0};
+    if (hi - lo <= KD_LEAF || axis < 0) /* few points, or all equal valued */
+        return;
+    uint32_t mid = lo + (hi - lo) / 2;
+    kd_select(idx + lo, hi - lo, mid - lo, u + (size_t)axis * nu, 1);
+    size_t c = *next;
+    *next += 2;
+    t->node[v].child = (uint32_t)c;
+    kd_build(t, u, nu, idx, c, lo, mid, next);
+    kd_build(t, u, nu, idx, c + 1, mid, hi, next);
+}
+
+/* Order the queries q (row-major, n x m) along a Z-order curve, so that
+ * neighbours in space are mostly neighbours in the order and consecutive
+ * queries walk the same parts of the tree (in cache): the first <= 4 axes
+ * are cut into 2^b cells between the queries' finite min and max, the cell
+ * numbers' bits interleaved into a key, the keys radix-sorted (ord, and the
+ * scratch key, tmp, tord: [n] each). Only speed depends on it: every
+ * query's result is stored at its own index. */
+static void query_order(const double *q, size_t n, size_t m, uint32_t *ord, uint64_t *key, uint64_t *tmp,
+                        uint32_t *tord)
+{
+    size_t ma = m < 4 ? m : 4, b = 64 / ma < 21 ? 64 / ma : 21;
+    double lo[4], scale[4], top = (double)((1u << b) - 1);
+    for (size_t j = 0; j < ma; j++) {
+        double mn = INFINITY, mx = -INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            double z = q[i * m + j];
+            if (isfinite(z))
+                mn = z < mn ? z : mn, mx = z > mx ? z : mx;
+        }
+        lo[j] = mn;
+        scale[j] = mx > mn && isfinite(top / (mx - mn)) ? top / (mx - mn) : 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t cell[4];
+        for (size_t j = 0; j < ma; j++) {
+            double c = (q[i * m + j] - lo[j]) * scale[j]; /* NaN for inf * 0 */
+            cell[j] = c >= top ? (uint32_t)top : c > 0 ? (uint32_t)c : 0;
+        }
+        uint64_t k = 0;
+        for (size_t bit = b; bit-- > 0;)
+            for (size_t j = 0; j < ma; j++)
+                k = k << 1 | (cell[j] >> bit & 1);
+        key[i] = k;
+        ord[i] = (uint32_t)i;
+    }
+    for (int sh = 0; sh < 64; sh += 8) { /* LSD radix sort, a byte a pass */
+        size_t count[256] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[key[i] >> sh & 255]++;
+        if (count[key[0] >> sh & 255] == n) /* all share this byte */
+            continue;
+        for (size_t d = 0, sum = 0; d < 256; d++) {
+            size_t c = count[d];
+            count[d] = sum, sum += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t d = count[key[i] >> sh & 255]++;
+            tmp[d] = key[i], tord[d] = ord[i];
+        }
+        memcpy(key, tmp, n * sizeof *key);
+        memcpy(ord, tord, n * sizeof *ord);
+    }
+}
+
+/* Lower bound of d(q, p) over the points p of node v's box (see above). */
+static ALWAYS_INLINE double kd_bound(const kd_tree *t, size_t v, const double *q, size_t m)
+{
+    DIST_NO_FMA
+    const double *bl = t->box + v * 2 * m, *bh = bl + m;
+    double e = 0;
+    for (size_t j = 0; j < m; j++) {
+        double g = q[j] < bl[j] ? bl[j] - q[j] : q[j] > bh[j] ? bh[j] - q[j] : 0;
+        e += g * g;
+    }
+    return e;
+}
+
+/* Query q with its own target at tree row own: 1/|G| or 0 (see above). */
+static ALWAYS_INLINE double kd_query(const kd_tree *t, const double *q, size_t own, size_t m)
+{
+    double T = dist_point(t->pts + own * m, 1, q, m);
+    if (isnan(T)) /* the old scan's d_own == best was false */
+        return 0;
+    double count = 0;
+    uint32_t stack[KD_STACK];
+    size_t sp = 0;
+    stack[sp++] = 0; /* the root: own is in it, so its bound is <= T */
+    while (sp > 0) {
+        const kd_node *nd = &t->node[stack[--sp]];
+        if (nd->child == 0) {
+            for (uint32_t p = nd->lo; p < nd->hi; p++) {
+                double d = dist_point(t->pts + (size_t)p * m, 1, q, m);
+                if (d < T)
+                    return 0;
+                if (d == T)
+                    count += t->mult[p];
+            }
+            continue;
+        }
+        /* the nearer child on top: a target nearer than T turns up early */
+        double b0 = kd_bound(t, nd->child, q, m), b1 = kd_bound(t, nd->child + 1, q, m);
+        int first = b1 < b0; /* 0: child, 1: child+1 is the nearer */
+        double bn = first ? b1 : b0, bf = first ? b0 : b1;
+        if (!(bf > T))
+            stack[sp++] = nd->child + (uint32_t)!first;
+        if (!(bn > T))
+            stack[sp++] = nd->child + (uint32_t)first;
+    }
+    return 1.0 / count;
 }
 
 typedef struct rl_job {
+    const kd_tree *tree;
     const double *q;       /* [n*m] standardized query records, row-major */
-    const double *u;       /* [m*nu] distinct standardized targets, column-major */
-    const uint32_t *mult;  /* [nu] how many target rows each distinct one stands for */
-    const uint32_t *of;    /* [n] distinct target of target row i */
-    size_t n, m, nu;
+    const uint32_t *ord;   /* [n] the order to answer them in */
+    const uint32_t *own;   /* [n] tree row of query i's own target */
     double *contrib;       /* [n] */
     size_t lo, hi;
 } rl_job;
 
-#define RL_BLOCK 256
-
-/* Query i's contribution: 1/|G| if its own target is among the nearest. */
-static ALWAYS_INLINE double rl_query(const rl_job *j, size_t i, size_t m)
-{
-    double dbuf[RL_BLOCK];
-    const double *qi = j->q + i * m;
-    size_t own = j->of[i];
-    double best = INFINITY, d_own = INFINITY, count = 0;
-    for (size_t b0 = 0; b0 < j->nu; b0 += RL_BLOCK) {
-        size_t nb = j->nu - b0 < RL_BLOCK ? j->nu - b0 : RL_BLOCK;
-        dist_block(j->u + b0, j->nu, qi, m, nb, dbuf);
-        const uint32_t *mult = j->mult + b0;
-        for (size_t t = 0; t < nb; t++) {
-            double d = dbuf[t];
-            if (d < best) {
-                best = d;
-                count = mult[t];
-            } else if (d == best) {
-                count += mult[t];
-            }
-        }
-        if (own >= b0 && own < b0 + nb)
-            d_own = dbuf[own - b0];
-    }
-    return d_own == best ? 1.0 / count : 0.0;
-}
-
 static void *rl_worker(void *arg)
 {
     rl_job *j = arg;
-    for (size_t i = j->lo; i < j->hi; i++) {
-        switch (j->m) { /* constant m lets the compiler unroll the kernel */
-        case 1: j->contrib[i] = rl_query(j, i, 1); break;
-        case 2: j->contrib[i] = rl_query(j, i, 2); break;
-        case 3: j->contrib[i] = rl_query(j, i, 3); break;
-        case 4: j->contrib[i] = rl_query(j, i, 4); break;
-        default: j->contrib[i] = rl_query(j, i, j->m); break;
+    const kd_tree *t = j->tree;
+    for (size_t k = j->lo; k < j->hi; k++) {
+        size_t i = j->ord[k];
+        const double *q = j->q + i * t->m;
+        switch (t->m) { /* constant m lets the compiler unroll the loops */
+        case 1: j->contrib[i] = kd_query(t, q, j->own[i], 1); break;
+        case 2: j->contrib[i] = kd_query(t, q, j->own[i], 2); break;
+        case 3: j->contrib[i] = kd_query(t, q, j->own[i], 3); break;
+        case 4: j->contrib[i] = kd_query(t, q, j->own[i], 4); break;
+        default: j->contrib[i] = kd_query(t, q, j->own[i], t->m); break;
         }
     }
     return NULL;
@@ -98,44 +274,111 @@ static size_t standardize(const double *orig, const double *rel, size_t n, size_
     return kept;
 }
 
-static keps_status linkage(const double *q, const double *t, size_t n, size_t m, double *rl, keps_error *err)
+/* Hash of a row's bytes (splitmix64's finalizer over each word). */
+static uint64_t row_hash(const double *row, size_t m)
 {
-    rowref *r = malloc(n * sizeof *r);
-    uint32_t *of = malloc(n * sizeof *of), *mult = malloc(n * sizeof *mult);
-    double *u = malloc(n * m * sizeof *u), *contrib = malloc(n * sizeof *contrib);
-    if (!r || !of || !mult || !u || !contrib) {
-        free(r), free(of), free(mult), free(u), free(contrib);
-        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    uint64_t h = 0x9E3779B97F4A7C15u;
+    for (size_t j = 0; j < m; j++) {
+        uint64_t w;
+        memcpy(&w, row + j, sizeof w);
+        h ^= w;
+        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9u;
+        h = (h ^ (h >> 27)) * 0x94D049BB133111EBu;
+        h ^= h >> 31;
     }
-    for (size_t i = 0; i < n; i++)
-        r[i] = (rowref){t + i * m, (uint32_t)m, (uint32_t)i};
-    qsort(r, n, sizeof *r, cmp_rowref);
+    return h;
+}
+
+/* The distinct target rows (byte-wise; an open-addressing hash table of
+ * cap >= 2n slots): u column-major [m*nu] in order of first occurrence,
+ * mult[v] their counts, of[i] = the distinct row of target row i. first and
+ * slot are scratch ([n] and [cap]). Returns nu. The order of the distinct
+ * rows does not matter: a query's result depends only on their values and
+ * counts. */
+static size_t distinct_targets(const double *t, size_t n, size_t m, uint32_t *first, uint32_t *slot, size_t cap,
+                               double *u, uint32_t *mult, uint32_t *of)
+{
+    memset(slot, 0xff, cap * sizeof *slot);
     size_t nu = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i == 0 || memcmp(r[i].row, r[i - 1].row, m * sizeof(double)) != 0)
+        const double *row = t + i * m;
+        size_t s = (size_t)row_hash(row, m) & (cap - 1);
+        while (slot[s] != UINT32_MAX && memcmp(t + (size_t)first[slot[s]] * m, row, m * sizeof *row) != 0)
+            s = (s + 1) & (cap - 1);
+        if (slot[s] == UINT32_MAX) {
+            slot[s] = (uint32_t)nu;
+            first[nu] = (uint32_t)i;
             mult[nu++] = 0;
-        mult[nu - 1]++;
-        of[r[i].idx] = (uint32_t)(nu - 1);
+        }
+        mult[slot[s]]++;
+        of[i] = slot[s];
     }
-    /* the distinct targets, column-major for the kernel */
-    for (size_t i = 0, v = 0; i < n; i++) {
-        if (i > 0 && memcmp(r[i].row, r[i - 1].row, m * sizeof(double)) == 0)
-            continue;
+    for (size_t v = 0; v < nu; v++)
         for (size_t a = 0; a < m; a++)
-            u[a * nu + v] = r[i].row[a];
-        v++;
+            u[a * nu + v] = t[(size_t)first[v] * m + a];
+    return nu;
+}
+
+static keps_status linkage(const double *q, const double *t, size_t n, size_t m, double *rl, keps_error *err)
+{
+    size_t maxnodes = 4 * n / KD_LEAF + 1; /* leaves hold >= KD_LEAF/2 points each */
+    size_t cap = 2;
+    while (cap < 2 * n)
+        cap *= 2;
+    uint32_t *of = malloc(n * sizeof *of), *mult = malloc(n * sizeof *mult), *idx = malloc(n * sizeof *idx);
+    uint32_t *slot = malloc(cap * sizeof *slot);
+    double *u = malloc(n * m * sizeof *u), *contrib = malloc(n * sizeof *contrib);
+    kd_tree tr = {m, 0, malloc(n * m * sizeof(double)), malloc(n * sizeof(uint32_t)),
+                  malloc(maxnodes * sizeof(kd_node)), malloc(maxnodes * 2 * m * sizeof(double))};
+    keps_status st = KEPS_OK;
+    if (!of || !mult || !idx || !slot || !u || !contrib || !tr.pts || !tr.mult || !tr.node || !tr.box) {
+        st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        goto done;
     }
+    size_t nu = distinct_targets(t, n, m, idx, slot, cap, u, mult, of);
+    for (size_t v = 0; v < nu; v++)
+        idx[v] = (uint32_t)v;
+    tr.nnodes = 1;
+    kd_build(&tr, u, nu, idx, 0, 0, (uint32_t)nu, &tr.nnodes);
+    /* the targets in tree order; then of[] is mapped to tree rows (mult,
+     * copied, is reused as distinct row -> tree row) */
+    for (size_t p = 0; p < nu; p++) {
+        for (size_t a = 0; a < m; a++)
+            tr.pts[p * m + a] = u[a * nu + idx[p]];
+        tr.mult[p] = mult[idx[p]];
+    }
+    for (size_t p = 0; p < nu; p++)
+        mult[idx[p]] = (uint32_t)p;
+    for (size_t i = 0; i < n; i++)
+        of[i] = mult[of[i]];
+    /* idx, free again: the query order; below RL_ORDER_MIN queries the
+     * tree is in cache anyway */
+    uint64_t *key = NULL, *tmp = NULL;
+    uint32_t *tord = NULL;
+    if (n >= RL_ORDER_MIN) {
+        key = malloc(n * sizeof *key), tmp = malloc(n * sizeof *tmp);
+        tord = malloc(n * sizeof *tord);
+    }
+    if (key && tmp && tord) {
+        query_order(q, n, m, idx, key, tmp, tord);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            idx[i] = (uint32_t)i;
+    }
+    free(key), free(tmp), free(tord);
+    /* a thread costs more than a few hundred small queries (dpmicro's audit
+     * runs this on 16 records a million times) */
+    int nth = n >= RL_THREAD_MIN ? RL_THREADS : 1;
     rl_job jobs[RL_THREADS];
     pthread_t th[RL_THREADS];
     int started[RL_THREADS] = {0};
-    for (int k = 0; k < RL_THREADS; k++) {
-        jobs[k] = (rl_job){q, u, mult, of, n, m, nu, contrib, n * (size_t)k / RL_THREADS,
-                           n * (size_t)(k + 1) / RL_THREADS};
+    for (int k = 0; k < nth; k++) {
+        jobs[k] = (rl_job){&tr, q, idx, of, contrib, n * (size_t)k / (size_t)nth, n * (size_t)(k + 1) / (size_t)nth};
         if (k > 0)
             started[k] = pthread_create(&th[k], NULL, rl_worker, &jobs[k]) == 0;
     }
     rl_worker(&jobs[0]);
-    for (int k = 1; k < RL_THREADS; k++) {
+    for (int k = 1; k < nth; k++) {
         if (started[k])
             pthread_join(th[k], NULL);
         else
@@ -145,8 +388,10 @@ static keps_status linkage(const double *q, const double *t, size_t n, size_t m,
     for (size_t i = 0; i < n; i++)
         s += contrib[i];
     *rl = s / (double)n;
-    free(r), free(of), free(mult), free(u), free(contrib);
-    return KEPS_OK;
+done:
+    free(of), free(mult), free(idx), free(slot), free(u), free(contrib);
+    free(tr.pts), free(tr.mult), free(tr.node), free(tr.box);
+    return st;
 }
 
 keps_status keps_record_linkage(const double *orig, const double *rel, size_t n, size_t m,

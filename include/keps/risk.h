@@ -15,9 +15,12 @@
  *     1/|G_j| if x_j is in G_j.
  *   RL = (sum of contributions) / n, a FRACTION in [0, 1]; the paper's
  *   percentage is 100 * RL.
- * Identical target records are scanned once (with their multiplicity), so a
- * microaggregated release of n records in n/k groups costs O(n * n/k * m);
- * the scan runs on 2 threads.
+ * The result is that of comparing every record with every other; it is
+ * computed with a k-d tree over the distinct target records (identical ones
+ * once, with their multiplicity): each query searches the ball up to its own
+ * target's distance and stops at the first target nearer than that (exact,
+ * ties included: see src/risk.c), typically O(n log n) in all; the queries
+ * run on 2 threads.
  *
  * Prosecutor re-identification risk of a generalized release: equivalence
  * classes = released records with identical values on the given columns;
