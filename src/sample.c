@@ -61,7 +61,9 @@ int keps_parse_probability(const char *s, uint64_t *num, uint64_t *den, keps_err
             d *= 10;
         if (!bad && ip > 1 && ex >= 0)
             bad = 2; /* > 1 */
-        n = ip * d + fp;
+        if (!bad && ip > (DEN_MAX - fp) / d) /* 1234.5e-4 and the like: n itself must stay <= 10^18 */
+            bad = 1;
+        n = bad ? 0 : ip * d + fp;
         for (; !bad && ex < 0; ex++) /* the denominator must stay exact */
             bad = d > DEN_MAX / 10 ? 1 : (d *= 10, 0);
         for (; !bad && ex > 0 && n; ex--) /* n > d means > 1 */

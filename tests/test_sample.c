@@ -37,12 +37,17 @@ static void parse_probability(void **state)
     assert_true(n == 1 && d == 2);
     assert_int_equal(keps_parse_probability("1e-18", &n, &d, NULL), 0);
     assert_true(n == 1 && d == UINT64_C(1000000000000000000));
+    assert_int_equal(keps_parse_probability("1234.5e-4", &n, &d, NULL), 0); /* 12345/10^5 */
+    assert_true(n == 2469 && d == 20000);
     assert_int_equal(keps_parse_probability("0e5", &n, &d, NULL), 0);
     assert_true(n == 0);
     keps_error err = {0};
     /* 1e-19 needs a denominator above 10^18; 2e0 and 0.5e1 exceed 1 */
     const char *bad[] = {"1.5", "-0.1", "abc", "", "0.7x", "1/0", "3/2", ".", "0.1234567890123456789", "2",
-                         "1e-19", "2e0", "0.5e1", "1e", "1e+", "1e 6", "1e-6x", "e-6", "1e-6.5"};
+                         "1e-19", "2e0", "0.5e1", "1e", "1e+", "1e 6", "1e-6x", "e-6", "1e-6.5",
+                         /* 0.99...9 with 21 digits: the numerator 9999999999999.99999999 * 10^8
+                          * would overflow 64 bits; the denominator 10^21 is beyond 10^18 anyway */
+                         "9999999999999.99999999e-13"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         assert_int_equal(keps_parse_probability(bad[i], &n, &d, &err), KEPS_EINPUT);
     assert_non_null(strstr(err.msg, "decimal"));
