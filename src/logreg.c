@@ -122,7 +122,12 @@ keps_status keps_logreg_fit(const keps_sparse *x, const uint8_t *y, double c, do
     for (int it = 0; it < MAX_NEWTON; it++) {
         grad_hess(x, y, c, w, g, h);
         if (cholesky_solve(h, g, d)) {
-            st = keps_error_set(err, KEPS_EINPUT, "logistic regression: singular Hessian");
+            /* One-hot columns are collinear with the intercept; only the
+             * L2 term (weight 1/C against the data's C) keeps H definite. */
+            st = keps_error_set(err, KEPS_EINPUT,
+                                "logistic regression: singular Hessian with C = %g: too little regularization for "
+                                "these features; choose a smaller C (the default is 1)",
+                                c);
             goto out;
         }
         /* Newton direction is -g; halve the step until J decreases. */

@@ -1,5 +1,6 @@
 /* Option parsing, job-file merging, help and man page generation. */
 #define _XOPEN_SOURCE 700 /* realpath(), XSI in glibc's headers */
+#include <float.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -167,7 +168,15 @@ int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double 
         return -1;
     }
     if (end == s || *end || !(v >= lo && v <= hi)) {
-        cli_usage_error(c, "%s--%s '%s': expected a number in [%.15g, %.15g]", cli_origin(c, name), name, s, lo, hi);
+        /* DBL_MIN and DBL_MAX stand for "above 0" and "finite": say so, not their digits. */
+        char range[80];
+        if (hi == DBL_MAX && lo == DBL_MIN)
+            snprintf(range, sizeof range, "a finite number above 0");
+        else if (hi == DBL_MAX)
+            snprintf(range, sizeof range, "a finite number >= %.15g", lo);
+        else
+            snprintf(range, sizeof range, "a number in [%.15g, %.15g]", lo, hi);
+        cli_usage_error(c, "%s--%s '%s': expected %s", cli_origin(c, name), name, s, range);
         return -1;
     }
     *out = v;
@@ -674,7 +683,11 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
     c->json = cli_flag(c, "json");
     c->quiet = cli_flag(c, "quiet");
     long seed;
-    if (cli_long(c, "seed", 0, __LONG_MAX__, 0, &seed) > 0) /* said once, whether or not a draw follows */
+    /* Checked here, not at the first draw: a run that draws nothing (OLA
+     * with --keep-order) must still refuse a bad --seed. */
+    if ((rc = cli_long(c, "seed", 0, __LONG_MAX__, 0, &seed)) < 0)
+        return 2;
+    if (rc > 0) /* said once, whether or not a draw follows */
         fprintf(stderr, "keps %s: warning: --seed %ld makes the randomness reproducible; the output is NOT private. "
                         "Use it for tests and experiments only.\n",
                 c->cmd->name, seed);

@@ -1,5 +1,6 @@
 /* keps evaluate: information loss and classifier accuracy of a release
  * (keps_evaluate, evaluate.h). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,7 +201,7 @@ static int run(cli_ctx *c)
     o.target = cli_str(c, "target");
     cli_mode_options(c, "", o.target ? "--target" : "no --target", classifier,
                      sizeof classifier / sizeof *classifier); /* notes only */
-    if (cli_double(c, "split", 0.0, 1.0, 0.2, &o.split) < 0 || cli_double(c, "C", 0.0, HUGE_VAL, 1.0, &o.c) < 0)
+    if (cli_double(c, "split", 0.0, 1.0, 0.2, &o.split) < 0 || cli_double(c, "C", DBL_MIN, DBL_MAX, 1.0, &o.c) < 0)
         return 2;
     if (cli_str(c, "split") && cli_str(c, "test"))
         return cli_usage_error(c, "--split and --test both choose the test rows: give one (--test FILE holds them "

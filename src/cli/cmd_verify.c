@@ -1,6 +1,7 @@
 /* keps verify: checks a released CSV for k-anonymity, distinct / entropy
  * l-diversity and t-closeness (models.h does the work). Exit 0 only if
  * every property asked for holds, 1 if one fails, 2 on bad input. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,7 @@ static int no_column(cli_ctx *c, const keps_table *t, const char *flag, const ch
 static int parse_wanted(cli_ctx *c, wanted *w)
 {
     int a = cli_k(c, 0, 1, &w->k), b = cli_long(c, "l-diversity", 1, 1L << 31, 1, &w->l),
-        d = cli_double(c, "entropy-l", 1, HUGE_VAL, 1, &w->entropy_l),
+        d = cli_double(c, "entropy-l", 1, DBL_MAX, 1, &w->entropy_l),
         e = cli_double(c, "t-closeness", 0, 1, 1, &w->t), f = cli_long(c, "show", 0, 1L << 31, 5, &w->show);
     if (a < 0 || b < 0 || d < 0 || e < 0 || f < 0)
         return 2;

@@ -343,6 +343,74 @@ void cli_report_counts(keps_json *j, const keps_counts *n)
     keps_json_int(j, "unsampled_rows", (long long)n->unsampled_rows);
 }
 
+/* A number in JSON's own grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int json_number(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        while (*s >= '0' && *s <= '9')
+            s++;
+    else
+        return 0;
+    if (*s == '.') {
+        if (!(*++s >= '0' && *s <= '9'))
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return *s == '\0';
+}
+
+static int strtod_whole(const char *s, double *x)
+{
+    char *end;
+    errno = 0;
+    *x = strtod(s, &end);
+    return end != s && !*end && !errno && isfinite(*x);
+}
+
+/* Options whose value is a number, by their metavariable (the help's type;
+ * --delimiter's C, as CLI.md spells it, is a character). */
+static int numeric_opt(const cli_opt *o)
+{
+    if (!strcmp(o->name, "delimiter"))
+        return 0;
+    static const char *const num[] = {"K", "N", "E", "E1", "D", "B", "A", "C", "L", "F", "P", "T", "V", "COUNT", "FRACTION"};
+    for (size_t i = 0; i < sizeof num / sizeof *num; i++)
+        if (!strcmp(o->arg, num[i]))
+            return 1;
+    return 0;
+}
+
+/* Parameters keep their types: a script compares "k" with 5, not "5". A
+ * number is written as the user spelled it (0.05 stays 0.05, a 20-digit
+ * seed keeps its digits), one JSON cannot spell (.5, 05) as its value; a
+ * value that is no number (1/3) stays a string, exactly as given. */
+static void report_param(keps_json *j, const char *key, const cli_opt *o, const char *v)
+{
+    double x;
+    if (!o->arg && (!strcmp(v, "true") || !strcmp(v, "false")))
+        keps_json_bool(j, key, !strcmp(v, "true"));
+    else if (o->arg && numeric_opt(o) && json_number(v) && strtod_whole(v, &x))
+        keps_json_raw(j, key, v); /* finite: 1e999 is JSON's grammar but no double */
+    else if (o->arg && numeric_opt(o) && strtod_whole(v, &x))
+        keps_json_num(j, key, x);
+    else
+        keps_json_str(j, key, v);
+}
+
 void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
 {
     keps_json_init(j);
@@ -357,10 +425,10 @@ void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
         if (o->flags & CLI_REPEAT) {
             keps_json_array(j, o->name);
             for (size_t k = 0; k < c->vals[i].n; k++)
-                keps_json_str(j, NULL, c->vals[i].v[k]);
+                report_param(j, NULL, o, c->vals[i].v[k]);
             keps_json_end(j);
         } else {
-            keps_json_str(j, o->name, c->vals[i].v[c->vals[i].n - 1]);
+            report_param(j, o->name, o, c->vals[i].v[c->vals[i].n - 1]);
         }
     }
     keps_json_end(j);

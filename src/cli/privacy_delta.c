@@ -1,5 +1,6 @@
 /* keps privacy delta / min-k: the delta of epsilon-safe k-anonymization under
  * sampling (SPEC 6) and its inverse; the work is keps_safela_delta/min_k. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -22,8 +23,9 @@ static int delta_params(cli_ctx *c, double *beta, double *epsp, double *gap)
     *beta = (double)num / (double)den;
     if (!(*beta > 0.0 && *beta < 1.0))
         return cli_usage_error(c, "--beta %g: the sampling probability must be strictly between 0 and 1", *beta);
-    int pe = cli_double(c, "epsilon-prime", 0.0, HUGE_VAL, 0.0, epsp);
-    int ge = cli_double(c, "epsilon", 0.0, HUGE_VAL, NAN, &eps);
+    /* Finite only: inf - inf is no gap, and an infinite epsilon bounds nothing. */
+    int pe = cli_double(c, "epsilon-prime", 0.0, DBL_MAX, 0.0, epsp);
+    int ge = cli_double(c, "epsilon", 0.0, DBL_MAX, NAN, &eps);
     if (pe < 0 || ge < 0)
         return 2;
     if (ge && !pe)

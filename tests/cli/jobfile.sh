@@ -25,6 +25,14 @@ t "-k 2 on the command line overrides k: 7" "[ $rc -eq 0 ]"
 t "the override is what ran (k 2 in the guarantee)" "grep -q '\"guarantee\":{[^}]*\"k\":2' $d/r.json"
 t "sex generalized to * by the job's hierarchy" "[ \$(grep -c '^\*,' $d/out.csv) -eq 6 ]"
 "$keps" anonymize --job "$d/job.yml" -k 2 --json >/dev/null 2>&1; t "keps CMD --job also works" "[ $? -eq 0 ]"
+# The report's parameters keep their types: numbers as spelled (.5 as 0.5,
+# which JSON cannot spell), flags as booleans, names as strings.
+"$keps" --job "$d/job.yml" -k 2 --suppress .5 --json --seed 007 >"$d/p.json" 2>/dev/null
+t "parameters: k is the number 2" "grep -q '\"parameters\":{[^}]*\"k\":2[,}]' $d/p.json"
+t "parameters: .5 is the number 0.5" "grep -q '\"parameters\":{[^}]*\"suppress\":0.5[,}]' $d/p.json"
+t "parameters: seed 007 is the number 7" "grep -q '\"parameters\":{[^}]*\"seed\":7[,}]' $d/p.json"
+t "parameters: keep-order is true" "grep -q '\"parameters\":{[^}]*\"keep-order\":true[,}]' $d/p.json"
+t "parameters: the algorithm is a string" "grep -q '\"parameters\":{[^}]*\"algorithm\":\"ola\"' $d/p.json"
 
 # an unquoted interval spec in a flow list splits at its commas: the error
 # names the job file's line and says to quote it

@@ -101,4 +101,18 @@ t "safela -k 100000: nothing released, accounting exact" \
   "[ \$(num released_rows) -eq 0 ] && [ \$(num suppressed_rows) -eq \$(num sample_size) ] && [ \$((\$(num suppressed_rows) + \$(num unsampled_rows))) -eq 300 ] && [ \$(num output_rows) -eq \$(num suppressed_rows) ] && [ \$((\$(wc -l <$d/o.csv) - 1)) -eq \$(num output_rows) ]"
 run safela -i "$d/a300.csv" -o "$d/o.csv" $Q -k 5 --beta 0.5 --quiet
 t "safela -k 5: no such warning" "[ $? -eq 0 ] && ! grep -q 'no row is released' $d/stderr"
+# 8. Values a range cannot hold: an infinite epsilon leaves delta's gap
+# eps - eps' undefined (inf - inf ran with the default gap before), C = 0
+# was read as the default 1, and a bad --seed must stop even a run that
+# draws nothing (OLA with --keep-order exited 0 after printing the error).
+for o in "--epsilon inf --epsilon-prime 1" "--epsilon 2 --epsilon-prime inf"; do
+    run privacy delta -k 75 --beta 0.7 $o
+    t "privacy delta $o: exit 2, finite asked" "[ $? -eq 2 ] && grep -q \"'inf': expected a finite number >= 0\" $d/stderr"
+done
+printf 'a,y\n1,p\n2,q\n1,p\n2,q\n' >"$d/ev.csv"
+run evaluate --original "$d/ev.csv" --release "$d/ev.csv" --target y --C 0
+t "evaluate --C 0: exit 2, above 0 asked" "[ $? -eq 2 ] && grep -q \"C '0': expected a finite number above 0\" $d/stderr"
+printf '1;*\n2;*\n' >"$d/ah.csv"
+run anonymize --algorithm ola -i "$d/ev.csv" -o "$d/o8.csv" --qi a:"$d/ah.csv" --others keep -k 2 --keep-order --seed x
+t "OLA --keep-order --seed x: exit 2, no output" "[ $? -eq 2 ] && [ ! -e $d/o8.csv ] && grep -q \"seed 'x'\" $d/stderr"
 finish numeric
