@@ -50,10 +50,10 @@ def one_case(seed):
     nominal = ['x', 'y', 'z', 'w'][:rnd.randint(1, 4)]
     rows = []
     for _ in range(n):
-        q = [rnd.choice(['a', 'b', '*']) if rnd.random() < 0.9 else rnd.choice(['c', 'd']) for _ in range(nq)]
-        if rnd.random() < 0.1:
+        q = [rnd.choice(['a', 'b', '*']) if rnd.uniform(0, 1) < 0.9 else rnd.choice(['c', 'd']) for _ in range(nq)]
+        if rnd.uniform(0, 1) < 0.1:
             q = ['*'] * nq
-        s2 = '?' if rnd.random() < 0.1 else rnd.choice(['1', '2', '3', '5', '8', '13', '-2', '0.5'])
+        s2 = '?' if rnd.uniform(0, 1) < 0.1 else rnd.choice(['1', '2', '3', '5', '8', '13', '-2', '0.5'])
         rows.append(q + [rnd.choice(nominal), s2])
     k, l, el, t = rnd.randint(1, 6), rnd.randint(1, 4), rnd.choice([1, 1.5, 2.2, 3]), rnd.choice([0.05, 0.2, 0.5, 1])
     path = os.path.join(scratch, 'in.csv')

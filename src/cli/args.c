@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -369,6 +370,20 @@ void cli_ctx_free(cli_ctx *c)
 
 /* Merges a job file: keys must be options of this command; values given on
  * the command line win. */
+/* YAML's booleans (1.1 spellings included, as users write them): 1 true,
+ * 0 false, -1 anything else (an empty value too: say which). */
+static int yaml_bool(const char *v)
+{
+    static const char *const yes[] = {"true", "yes", "on", "y", "1"}, *const no[] = {"false", "no", "off", "n", "0"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
+        if (!strcasecmp(v, yes[i]))
+            return 1;
+        if (!strcasecmp(v, no[i]))
+            return 0;
+    }
+    return -1;
+}
+
 static int merge_job(cli_ctx *c, const char *path)
 {
     keps_error err = {0};
@@ -405,8 +420,19 @@ static int merge_job(cli_ctx *c, const char *path)
             rc = 2;
             break;
         }
-        for (size_t k = 0; k < en->nvalues; k++)
-            add_value(&c->vals[i], en->values[k]);
+        if (!o->arg) { /* a flag: stored as "true" or "false", whatever YAML spelling */
+            int on = en->nvalues == 1 ? yaml_bool(en->values[0]) : -1;
+            if (on < 0) {
+                fprintf(stderr, "keps %s: %s:%zu:%zu: option '%s' is a flag: write '%s: true' or '%s: false'\n",
+                        c->cmd->name, path, en->line, en->col, en->key, en->key, en->key);
+                rc = 2;
+                break;
+            }
+            add_value(&c->vals[i], on ? "true" : "false");
+        } else {
+            for (size_t k = 0; k < en->nvalues; k++)
+                add_value(&c->vals[i], en->values[k]);
+        }
         char where[4096];
         snprintf(where, sizeof where, "%s:%zu:%zu", path, en->line, en->col);
         free(c->vals[i].origin);

@@ -34,6 +34,15 @@ t "parameters: seed 007 is the number 7" "grep -q '\"parameters\":{[^}]*\"seed\"
 t "parameters: keep-order is true" "grep -q '\"parameters\":{[^}]*\"keep-order\":true[,}]' $d/p.json"
 t "parameters: the algorithm is a string" "grep -q '\"parameters\":{[^}]*\"algorithm\":\"ola\"' $d/p.json"
 
+# A flag in a job file takes YAML's booleans (yes/no too, stored as true or
+# false); any other value, an empty one included, is refused at its line.
+sed 's/^keep-order: true$/keep-order: yes/' "$d/job.yml" >"$d/yes.yml"
+"$keps" --job "$d/yes.yml" -k 2 --json >"$d/y.json" 2>/dev/null
+t "keep-order: yes is true" "grep -q '\"keep-order\":true[,}]' $d/y.json"
+sed 's/^keep-order: true$/keep-order:/' "$d/job.yml" >"$d/empty.yml"
+rm -f "$d/out.csv"; "$keps" --job "$d/empty.yml" -k 2 >/dev/null 2>"$d/err"; rc=$?
+t "keep-order with no value: exit 2 at its line, no output" "[ $rc -eq 2 ] && [ ! -e $d/out.csv ] && grep -q \"empty.yml:7:1: option 'keep-order' is a flag\" $d/err"
+
 # an unquoted interval spec in a flow list splits at its commas: the error
 # names the job file's line and says to quote it
 cat >"$d/split.yml" <<YML
