@@ -713,7 +713,15 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
      * with --keep-order) must still refuse a bad --seed. */
     if ((rc = cli_long(c, "seed", 0, __LONG_MAX__, 0, &seed)) < 0)
         return 2;
-    if (rc > 0) /* said once, whether or not a draw follows */
+    /* Said once, whether or not a draw follows. Commands that release
+     * nothing (evaluate, audit) carry their own --seed option: their output
+     * is a measurement, so there is no privacy to lose, only a note. */
+    if (rc > 0 && c->opts[find_opt(c, "seed")] != &cli_opt_seed) {
+        if (!c->quiet)
+            fprintf(stderr, "keps %s: note: --seed %ld makes the run reproducible; %s releases no data, so no "
+                            "privacy depends on it\n",
+                    c->cmd->name, seed, c->cmd->name);
+    } else if (rc > 0)
         fprintf(stderr, "keps %s: warning: --seed %ld makes the randomness reproducible; the output is NOT private. "
                         "Use it for tests and experiments only.\n",
                 c->cmd->name, seed);

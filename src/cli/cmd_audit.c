@@ -42,9 +42,14 @@ static const cli_opt opt_alpha = {"alpha", 0, "A", 0,
                                   "1 - confidence of the simultaneous Clopper-Pearson bounds (default 0.05)",
                                   "--alpha 0.01"};
 
+/* audit releases nothing: its seed only makes the trials reproducible. */
+static const cli_opt opt_seed = {"seed", 0, "N", 0,
+                                 "reproducible trials (audit releases no data, so no privacy depends on it)",
+                                 "--seed 1"};
+
 static const cli_opt *const opts[] = {&opt_mech, &cli_opt_epsilon, &opt_sens, &opt_va, &opt_vb,
                                       &opt_p, &opt_cat, &opt_matrix, &opt_cand, &opt_factor,
-                                      &opt_claim, &opt_trials, &opt_bins, &opt_alpha, &cli_opt_seed, &cli_opt_report,
+                                      &opt_claim, &opt_trials, &opt_bins, &opt_alpha, &opt_seed, &cli_opt_report,
                                       NULL};
 
 /* Parses "a,b;c,d" into a malloc'd n x n matrix. */

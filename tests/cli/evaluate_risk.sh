@@ -128,4 +128,10 @@ ev --original "$d/orig.csv" --release "$d/rel.csv" --split 0.5 --quiet
 t "evaluate, --quiet silences the note" "[ $? -eq 0 ] && ! grep -q note: $d/stderr"
 ev --original "$d/orig.csv" --release "$d/rel.csv" --split 0
 t "evaluate, --split 0 asks for nothing: no note" "[ $? -eq 0 ] && ! grep -q note: $d/stderr"
+# evaluate releases nothing: its --seed gets a note (silenced by --quiet),
+# not the "output is NOT private" warning of the releasing commands.
+ev --original "$d/orig.csv" --release "$d/rel.csv" --seed 4
+t "evaluate --seed: a note, not the not-private warning" "[ $? -eq 0 ] && grep -q 'note: --seed 4 makes the run reproducible; evaluate releases no data' $d/stderr && ! grep -q 'NOT private' $d/stderr"
+ev --original "$d/orig.csv" --release "$d/rel.csv" --seed 4 --quiet
+t "evaluate --seed --quiet: silent" "[ $? -eq 0 ] && [ ! -s $d/stderr ]"
 finish evaluate_risk
