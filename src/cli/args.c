@@ -368,8 +368,6 @@ void cli_ctx_free(cli_ctx *c)
     keps_rng_free(c->rng);
 }
 
-/* Merges a job file: keys must be options of this command; values given on
- * the command line win. */
 /* YAML's booleans (1.1 spellings included, as users write them): 1 true,
  * 0 false, -1 anything else (an empty value too: say which). */
 static int yaml_bool(const char *v)
@@ -384,6 +382,8 @@ static int yaml_bool(const char *v)
     return -1;
 }
 
+/* Merges a job file: keys must be options of this command; values given on
+ * the command line win. */
 static int merge_job(cli_ctx *c, const char *path)
 {
     keps_error err = {0};
