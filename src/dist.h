@@ -1,7 +1,7 @@
 /* Internal: squared Euclidean distances of records to one point: one record
  * (dist_point) or a block of records stored column-major (attribute j of
- * record i at z[j*stride + i]; dist_block). The hot loops of MDAV (mdav.c)
- * and record linkage (risk.c). */
+ * record i at z[j*stride + i]; dist_block): MDAV's hot loop (mdav.c);
+ * column moments for MDAV and record linkage (risk.c). */
 #ifndef KEPS_DIST_H
 #define KEPS_DIST_H
 

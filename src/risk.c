@@ -24,29 +24,31 @@
  * first target nearer than T, in a k-d tree whose nodes carry the bounding
  * box of their points.
  *
- * Exactness. Every distance is dist_point (dist.h), the formula of the
- * all-pairs scan this replaces (dist_block, whose vector lanes add the same
- * terms in the same order: test_dist_block_matches_dist_point): terms
- * t_j = fl(target_j - q_j), squared and added in the order j = 0..m-1. A node is skipped only when its lower bound B is
+ * Exactness. Every distance is kd_dist: terms t_j = fl(fl(target_j - q_j)
+ * * w_j) (w_j = 1/sd_j > 0, values in the data's units), squared and added
+ * in the order j = 0..m-1, the arithmetic of tests/test_rl.c's all-pairs
+ * oracle. A node is skipped only when its lower bound B is
  * strictly greater than T, B computed with the same arithmetic from the gaps
- * g_j = fl(lo_j - q_j) if q_j < lo_j, fl(hi_j - q_j) if q_j > hi_j, else 0
- * (lo/hi: the box's min and max on axis j). For any point p of the box:
+ * g_j = fl(fl(lo_j - q_j) * w_j) if q_j < lo_j, fl(fl(hi_j - q_j) * w_j) if
+ * q_j > hi_j, else 0 (lo/hi: the box's min and max on axis j). For any
+ * point p of the box:
  *  - per axis |g_j| <= |t_j(p)|: if q_j < lo_j <= p_j then
  *    0 < lo_j - q_j <= p_j - q_j exactly, and rounding to nearest is
- *    monotone, so 0 <= fl(lo_j - q_j) <= fl(p_j - q_j); the mirror image
- *    for q_j > hi_j; 0 is below everything. (No inf - inf here: q_j < lo_j
+ *    monotone, so 0 <= fl(lo_j - q_j) <= fl(p_j - q_j), and so after the
+ *    product with w_j > 0 (monotone again); the mirror image for
+ *    q_j > hi_j; 0 is below everything. (No inf - inf here: q_j < lo_j
  *    excludes q_j = +inf and lo_j = -inf.)
  *  - fl(x*x) is nondecreasing in |x|, and fl(a + b) is nondecreasing in a
  *    and in b; both sums start at 0 and add their terms in the same order,
  *    so by induction over j every partial sum of B is <= the same partial
  *    sum of d(p): B <= d(p) (infinities included; a NaN distance, which
  *    needs inf - inf in some t_j, equals nothing and is below nothing, in
- *    the old scan as here).
+ *    the all-pairs scan as here).
  * So a skipped point has d(p) > T or d(p) NaN: it is neither nearer than T
- * nor tied at T, and every target the old scan counted is counted here.
- * T NaN (the own distance is inf - inf somewhere): the old scan's
- * d_own == best was false, contribution 0; so here. The contributions are
- * summed in query order as before, so RL is bit-identical. */
+ * nor tied at T, and every target the all-pairs scan counts is counted here.
+ * T NaN (the own distance is inf - inf somewhere): the scan's d_own == best
+ * is false, contribution 0; so here. The contributions are summed in query
+ * order, so RL is bit-identical to the scan's. */
 
 #define KD_LEAF 8   /* points per leaf at most (unless they cannot be split) */
 /* The search stack holds at most one pending sibling per level plus two
@@ -60,6 +62,7 @@ typedef struct kd_node {
 
 typedef struct kd_tree {
     size_t m, nnodes;
+    const double *w; /* [m] 1/sd per axis: a term is fl(fl(p_j - q_j) * w_j) */
     double *pts;    /* [nu*m] the distinct targets, row-major, in tree order */
     uint32_t *mult; /* [nu] how many target rows each stands for */
     kd_node *node;
@@ -112,8 +115,9 @@ static void kd_build(kd_tree *t, const double *u, size_t nu, uint32_t *idx, size
             mx = x > mx ? x : mx;
         }
         bl[j] = mn, bh[j] = mx;
-        if (mx - mn > widest) /* NaN (inf - inf) is not wider: no split there */
-            widest = mx - mn, axis = (int)j;
+        double width = (mx - mn) * t->w[j]; /* in standard deviations */
+        if (width > widest) /* NaN (inf - inf) is not wider: no split there */
+            widest = width, axis = (int)j;
     }
     t->node[v] = (kd_node){lo, hi, 0};
     if (hi - lo <= KD_LEAF || axis < 0) /* few points, or all equal valued */
@@ -181,6 +185,22 @@ static void query_order(const double *q, size_t n, size_t m, uint32_t *ord, uint
     }
 }
 
+/* Squared standardized distance of target p to query q, both in the data's
+ * own units: standardizing the difference, not each value, keeps mirror
+ * ties exact (a release at the midpoint of two originals is as far from
+ * both, fl(a - mid) = fl(mid - b) when both differences are exact, where
+ * fl((a - mu)/sd) - fl((mid - mu)/sd) can miss the other side by an ulp). */
+static ALWAYS_INLINE double kd_dist(const kd_tree *t, const double *p, const double *q, size_t m)
+{
+    DIST_NO_FMA
+    double e = 0;
+    for (size_t j = 0; j < m; j++) {
+        double d = (p[j] - q[j]) * t->w[j];
+        e += d * d;
+    }
+    return e;
+}
+
 /* Lower bound of d(q, p) over the points p of node v's box (see above). */
 static ALWAYS_INLINE double kd_bound(const kd_tree *t, size_t v, const double *q, size_t m)
 {
@@ -188,7 +208,7 @@ static ALWAYS_INLINE double kd_bound(const kd_tree *t, size_t v, const double *q
     const double *bl = t->box + v * 2 * m, *bh = bl + m;
     double e = 0;
     for (size_t j = 0; j < m; j++) {
-        double g = q[j] < bl[j] ? bl[j] - q[j] : q[j] > bh[j] ? bh[j] - q[j] : 0;
+        double g = (q[j] < bl[j] ? bl[j] - q[j] : q[j] > bh[j] ? bh[j] - q[j] : 0) * t->w[j];
         e += g * g;
     }
     return e;
@@ -197,7 +217,7 @@ static ALWAYS_INLINE double kd_bound(const kd_tree *t, size_t v, const double *q
 /* Query q with its own target at tree row own: 1/|G| or 0 (see above). */
 static ALWAYS_INLINE double kd_query(const kd_tree *t, const double *q, size_t own, size_t m)
 {
-    double T = dist_point(t->pts + own * m, 1, q, m);
+    double T = kd_dist(t, t->pts + own * m, q, m);
     if (isnan(T)) /* the old scan's d_own == best was false */
         return 0;
     double count = 0;
@@ -208,7 +228,7 @@ static ALWAYS_INLINE double kd_query(const kd_tree *t, const double *q, size_t o
         const kd_node *nd = &t->node[stack[--sp]];
         if (nd->child == 0) {
             for (uint32_t p = nd->lo; p < nd->hi; p++) {
-                double d = dist_point(t->pts + (size_t)p * m, 1, q, m);
+                double d = kd_dist(t, t->pts + (size_t)p * m, q, m);
                 if (d < T)
                     return 0;
                 if (d == T)
@@ -255,9 +275,12 @@ static void *rl_worker(void *arg)
     return NULL;
 }
 
-/* z = (x - mean) / sd with the original's moments; attributes with sd = 0
- * are dropped (they carry no distance). Returns the kept attribute count. */
-static size_t standardize(const double *orig, const double *rel, size_t n, size_t m, double *zo, double *zr)
+/* The attributes that carry distance (sd > 0 in the original), copied to
+ * zo, zr (row-major, stride m, kept attributes first) with w[kept] = 1/sd:
+ * the standardization is applied to each difference (kd_dist), so the
+ * mean, which cancels there, is not subtracted. Returns the kept count. */
+static size_t standardize(const double *orig, const double *rel, size_t n, size_t m, double *zo, double *zr,
+                          double *w)
 {
     size_t kept = 0;
     for (size_t j = 0; j < m; j++) {
@@ -266,10 +289,10 @@ static size_t standardize(const double *orig, const double *rel, size_t n, size_
         if (!(sd > 0))
             continue;
         for (size_t i = 0; i < n; i++) {
-            zo[i * m + kept] = (orig[i * m + j] - mu) / sd;
-            zr[i * m + kept] = (rel[i * m + j] - mu) / sd;
+            zo[i * m + kept] = orig[i * m + j];
+            zr[i * m + kept] = rel[i * m + j];
         }
-        kept++;
+        w[kept++] = 1.0 / sd;
     }
     return kept;
 }
@@ -319,7 +342,8 @@ static size_t distinct_targets(const double *t, size_t n, size_t m, uint32_t *fi
     return nu;
 }
 
-static keps_status linkage(const double *q, const double *t, size_t n, size_t m, double *rl, keps_error *err)
+static keps_status linkage(const double *q, const double *t, const double *w, size_t n, size_t m, double *rl,
+                           keps_error *err)
 {
     size_t maxnodes = 4 * n / KD_LEAF + 1; /* leaves hold >= KD_LEAF/2 points each */
     size_t cap = 2;
@@ -328,7 +352,7 @@ static keps_status linkage(const double *q, const double *t, size_t n, size_t m,
     uint32_t *of = malloc(n * sizeof *of), *mult = malloc(n * sizeof *mult), *idx = malloc(n * sizeof *idx);
     uint32_t *slot = malloc(cap * sizeof *slot);
     double *u = malloc(n * m * sizeof *u), *contrib = malloc(n * sizeof *contrib);
-    kd_tree tr = {m, 0, malloc(n * m * sizeof(double)), malloc(n * sizeof(uint32_t)),
+    kd_tree tr = {m, 0, w, malloc(n * m * sizeof(double)), malloc(n * sizeof(uint32_t)),
                   malloc(maxnodes * sizeof(kd_node)), malloc(maxnodes * 2 * m * sizeof(double))};
     keps_status st = KEPS_OK;
     if (!of || !mult || !idx || !slot || !u || !contrib || !tr.pts || !tr.mult || !tr.node || !tr.box) {
@@ -410,12 +434,12 @@ keps_status keps_record_linkage(const double *orig, const double *rel, size_t n,
         if (!isfinite(orig[i]) || !isfinite(rel[i]))
             return keps_error_set(err, KEPS_EINPUT, "record %zu, attribute %zu is not a finite number", i / m + 1,
                                   i % m + 1);
-    double *zo = malloc(n * m * sizeof *zo), *zr = malloc(n * m * sizeof *zr);
-    if (!zo || !zr) {
-        free(zo), free(zr);
+    double *zo = malloc(n * m * sizeof *zo), *zr = malloc(n * m * sizeof *zr), *w = malloc(m * sizeof *w);
+    if (!zo || !zr || !w) {
+        free(zo), free(zr), free(w);
         return keps_error_set(err, KEPS_ENOMEM, "out of memory");
     }
-    size_t kept = standardize(orig, rel, n, m, zo, zr);
+    size_t kept = standardize(orig, rel, n, m, zo, zr, w);
     keps_status st = KEPS_OK;
     if (kept == 0) {
         /* every attribute constant: all records tie, |G| = n */
@@ -428,9 +452,10 @@ keps_status keps_record_linkage(const double *orig, const double *rel, size_t n,
         }
     }
     if (kept > 0)
-        st = dir == KEPS_RL_ORIGINAL ? linkage(zo, zr, n, kept, rl, err) : linkage(zr, zo, n, kept, rl, err);
+        st = dir == KEPS_RL_ORIGINAL ? linkage(zo, zr, w, n, kept, rl, err) : linkage(zr, zo, w, n, kept, rl, err);
     free(zo);
     free(zr);
+    free(w);
     return st;
 }
 

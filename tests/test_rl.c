@@ -11,9 +11,12 @@
  * fused multiply-add), decide ties by exact equality, and sum the
  * contributions 1/|G| in query order before dividing by n. Any difference,
  * even in the last bit, means a query's G came out differently. For that
- * the oracle standardizes exactly as SPEC 5 says, in the natural order:
- * mean = (sum in row order) / n, population sd = sqrt(sum (x - mean)^2 / n),
- * z = (x - mean) / sd, attributes constant in the original dropped.
+ * the oracle standardizes as SPEC 5 says, in the natural order: mean =
+ * (sum in row order) / n, population sd = sqrt(sum (x - mean)^2 / n),
+ * attributes constant in the original dropped, and each difference
+ * standardized, term ((target_j - query_j) * (1/sd_j))^2 (the mean cancels;
+ * standardizing values first would split mirror ties by rounding, which
+ * tests/risk_oracle.py, in exact rationals, would catch).
  *
  * The tables (seeded, several hundred): integers in small ranges (ties and
  * duplicate rows everywhere), constant columns, releases equal to the
@@ -29,9 +32,10 @@
 #include "keps/rng.h"
 #include "testutil.h"
 
-/* Standardized copies (row-major, stride m, the kept attributes first);
- * returns how many attributes are kept. */
-static size_t oracle_standardize(const double *o, const double *r, size_t n, size_t m, double *zo, double *zr)
+/* Copies of the attributes kept (row-major, stride m, kept first) and
+ * their weights w = 1/sd; returns how many attributes are kept. */
+static size_t oracle_standardize(const double *o, const double *r, size_t n, size_t m, double *zo, double *zr,
+                                 double *w)
 {
     size_t kept = 0;
     for (size_t j = 0; j < m; j++) {
@@ -51,19 +55,21 @@ static size_t oracle_standardize(const double *o, const double *r, size_t n, siz
         if (!(sd > 0))
             continue;
         for (size_t i = 0; i < n; i++) {
-            zo[i * m + kept] = (o[i * m + j] - mu) / sd;
-            zr[i * m + kept] = (r[i * m + j] - mu) / sd;
+            zo[i * m + kept] = o[i * m + j];
+            zr[i * m + kept] = r[i * m + j];
         }
-        kept++;
+        w[kept++] = 1.0 / sd;
     }
     return kept;
 }
+
+static const double *oracle_w; /* the weights of the table being checked */
 
 static double sqdist(const double *target, const double *query, size_t kept)
 {
     double e = 0;
     for (size_t j = 0; j < kept; j++) {
-        double t = target[j] - query[j];
+        double t = (target[j] - query[j]) * oracle_w[j];
         e += t * t;
     }
     return e;
@@ -158,7 +164,10 @@ static void check(const double *o, const double *r, size_t n, size_t m, long *ti
     double *zo = malloc(n * m * sizeof *zo), *zr = malloc(n * m * sizeof *zr);
     assert_non_null(zo);
     assert_non_null(zr);
-    size_t kept = oracle_standardize(o, r, n, m, zo, zr);
+    double w[8];
+    assert_true(m <= 8);
+    size_t kept = oracle_standardize(o, r, n, m, zo, zr, w);
+    oracle_w = w;
     double want[2] = {oracle_rl(zo, zr, n, m, kept, ties), oracle_rl(zr, zo, n, m, kept, ties)};
     for (int dir = 0; dir < 2; dir++) {
         double got;
@@ -201,8 +210,8 @@ static void test_record_linkage_oracle(void **state)
 }
 
 /* Hand-made ties the tree has to find in different subtrees. One attribute
- * x = -4..4 twice each (sum 0, so mean 0 and z = x / sd: z(-1) = -z(1)
- * exactly); the release moves the two 0s to -1 and +1, so an original 0
+ * x = -4..4 twice each (differences of small integers are exact, so 0 is
+ * exactly as far from -1 as from +1); the release moves the two 0s to -1 and +1, so an original 0
  * is equally far from the three released -1s and the three released +1s:
  * G = 6 rows, own in it, 1/6 each. A second table holds -0.0 and +0.0,
  * different bytes (two distinct targets) at distance 0 from each other:
@@ -227,8 +236,8 @@ static void test_record_linkage_oracle_hand(void **state)
 }
 
 /* The two distance kernels of dist.h agree to the bit: dist_block (two
- * records per vector lane, MDAV's scan and formerly record linkage's) and
- * dist_point (one record; record linkage's k-d tree). Random Gaussian
+ * records per vector lane, MDAV's scan) and dist_point (one record, its
+ * scalar tail). Random Gaussian
  * values of mixed magnitudes, m = 1..9, blocks of 1..37 records (so the
  * vector part and the scalar tail both run). */
 static void test_dist_block_matches_dist_point(void **state)

@@ -280,7 +280,8 @@ const cli_cmd cmd_risk = {
     "prosecutor_max / prosecutor_avg = max / mean over records of 1/|class|, plus the share of records in "
     "classes smaller than 2, 5 and 10. Rows whose every --qi value is '*' are suppressed records: left out of "
     "the classes by default, as ARX's risk analysis and keps verify do (--suppressed class counts them as one "
-    "class); suppressed_rows reports how many.",
+    "class); suppressed_rows reports how many. When every row is '*' they are one class either way (a release "
+    "generalized to the top looks the same, and leaving them out would report no risk at all).",
     "keps risk --original data/casc/casc.csv --release out.csv --columns FICA --columns FEDTAX --json",
     opts,
     run,
