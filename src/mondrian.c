@@ -322,6 +322,14 @@ static keps_status prepare_qi(const keps_schema *s, keps_table *t, size_t j, qin
     size_t n = t->nrows;
     if (!qi->h) {
         keps_status st = keps_table_numeric(t, qi->col, err);
+        if (st == KEPS_EINPUT && err) {
+            /* say why a number was expected: a categorical QI needs a hierarchy */
+            size_t used = strlen(err->msg);
+            snprintf(err->msg + used, sizeof err->msg - used,
+                     "; Mondrian splits a quasi-identifier without a hierarchy as numbers: give '%s' a hierarchy "
+                     "(NAME:HIERARCHY.csv) if it is categorical",
+                     c->name);
+        }
         if (st)
             return st;
         if (c->missing != KEPS_NONE && c->missing_count > 0)

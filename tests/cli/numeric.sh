@@ -115,4 +115,7 @@ t "evaluate --C 0: exit 2, above 0 asked" "[ $? -eq 2 ] && grep -q \"C '0': expe
 printf '1;*\n2;*\n' >"$d/ah.csv"
 run anonymize --algorithm ola -i "$d/ev.csv" -o "$d/o8.csv" --qi a:"$d/ah.csv" --others keep -k 2 --keep-order --seed x
 t "OLA --keep-order --seed x: exit 2, no output" "[ $? -eq 2 ] && [ ! -e $d/o8.csv ] && grep -q \"seed 'x'\" $d/stderr"
+# Mondrian reads a QI without a hierarchy as numbers: the error says so
+run anonymize --algorithm mondrian -i "$d/a300.csv" -o "$d/o.csv" --qi age --qi race -k 5 --others keep
+t "mondrian categorical QI without hierarchy: exit 2, says to give a hierarchy" "[ $? -eq 2 ] && grep -q \"column 'race': 'White' is not a number.*give 'race' a hierarchy\" $d/stderr"
 finish numeric
