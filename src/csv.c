@@ -505,10 +505,13 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
         len = fread(chunk, 1, CHUNK, f);
         data = chunk;
     }
+    /* UTF-8 byte order marks: one is common (Excel); a file saved twice by
+     * such tools carries two, which would otherwise glue an invisible mark
+     * to the first column's name. */
     size_t skip = 0;
-    if (len >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB &&
-        (unsigned char)data[2] == 0xBF)
-        skip = 3;
+    while (len - skip >= 3 && (unsigned char)data[skip] == 0xEF && (unsigned char)data[skip + 1] == 0xBB &&
+           (unsigned char)data[skip + 2] == 0xBF)
+        skip += 3;
     int cr_lines = lone_cr_lines(data + skip, len - skip);
     reader r = {.name = name, .opt = opt, .err = err, .line = 1, .row_line = 1, .cr_lines = cr_lines};
     position pos = {.line = 1, .col = 1, .cr_lines = cr_lines};

@@ -69,6 +69,24 @@ static void test_quoted_fields(void **state)
     keps_table_free(t);
 }
 
+/* Two BOMs (a file saved twice by a BOM-writing editor): both skipped, the
+ * first name is "a", not an invisible mark glued to it. */
+static void test_double_bom(void **state)
+{
+    (void)state;
+    keps_table *t = NULL;
+    keps_error err;
+    assert_int_equal(read_csv("\xEF\xBB\xBF\xEF\xBB\xBF"
+                              "a,b\n1,2\n",
+                              NULL, &t, &err),
+                     KEPS_OK);
+    assert_string_equal(t->cols[0].name, "a");
+    keps_table_free(t);
+    /* and the marks are no bytes of line 1 for error positions either */
+    expect_error("\xEF\xBB\xBF\xEF\xBB\xBF\"ab\"c,d\n", NULL,
+                 "in.csv:1:1: malformed quotes in field 1 (byte 5 of the line)");
+}
+
 /* libcsv trims blanks around unquoted fields; quoted blanks stay (which
  * is why the writer quotes leading/trailing blanks). */
 static void test_blanks(void **state)
@@ -564,7 +582,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quoted_fields),    cmocka_unit_test(test_blanks),
-        cmocka_unit_test(test_crlf_and_bom),     cmocka_unit_test(test_format_number),
+        cmocka_unit_test(test_crlf_and_bom), cmocka_unit_test(test_double_bom),     cmocka_unit_test(test_format_number),
         cmocka_unit_test(test_sniff),            cmocka_unit_test(test_ragged),
         cmocka_unit_test(test_quote_errors),     cmocka_unit_test(test_header_errors),
         cmocka_unit_test(test_missing),          cmocka_unit_test(test_dictionary),
