@@ -16,23 +16,36 @@ typedef struct {
     uint32_t row;
 } keyrow;
 
-static int cmp_keyrow(const void *a, const void *b)
+/* Sorts kr[0..n-1] by key, stably (tmp: n scratch entries): an LSD radix
+ * sort a byte a pass, skipping the bytes every key shares. The entries come
+ * in row order, so equal keys stay in row order, as the class ids need. */
+static void sort_keyrow(keyrow *kr, keyrow *tmp, size_t n)
 {
-    const keyrow *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->row < y->row ? -1 : x->row > y->row;
+    for (int sh = 0; sh < 64 && n > 1; sh += 8) {
+        size_t count[256] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[kr[i].key >> sh & 255]++;
+        if (count[kr[0].key >> sh & 255] == n)
+            continue;
+        for (size_t d = 0, sum = 0; d < 256; d++) {
+            size_t c = count[d];
+            count[d] = sum, sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            tmp[count[kr[i].key >> sh & 255]++] = kr[i];
+        memcpy(kr, tmp, n * sizeof *kr);
+    }
 }
 
 /* One refinement pass: rows with equal (prev[i], key[i]) get one dense id. */
-static size_t refine(keyrow *kr, size_t n, const uint32_t *prev, const uint32_t *key, const uint8_t *skip,
-                     uint32_t *cls)
+static size_t refine(keyrow *kr, keyrow *tmp, size_t n, const uint32_t *prev, const uint32_t *key,
+                     const uint8_t *skip, uint32_t *cls)
 {
     size_t cnt = 0;
     for (size_t i = 0; i < n; i++)
         if (!(skip && skip[i]))
             kr[cnt++] = (keyrow){((uint64_t)(prev ? prev[i] : 0) << 32) | (key ? key[i] : 0), (uint32_t)i};
-    qsort(kr, cnt, sizeof *kr, cmp_keyrow);
+    sort_keyrow(kr, tmp, cnt);
     for (size_t i = 0; i < n; i++)
         cls[i] = KEPS_NONE;
     size_t nc = 0;
@@ -46,19 +59,21 @@ static size_t refine(keyrow *kr, size_t n, const uint32_t *prev, const uint32_t 
 
 size_t keps_classes_from_keys(const uint32_t *keys, size_t n, size_t nkeys, const uint8_t *skip, uint32_t *cls)
 {
-    keyrow *kr = malloc((n ? n : 1) * sizeof *kr);
+    keyrow *kr = malloc((n ? n : 1) * sizeof *kr), *tmp = malloc((n ? n : 1) * sizeof *tmp);
     uint32_t *prev = malloc((n ? n : 1) * sizeof *prev);
-    if (!kr || !prev) {
+    if (!kr || !tmp || !prev) {
         free(kr);
+        free(tmp);
         free(prev);
         return (size_t)-1;
     }
-    size_t nc = refine(kr, n, NULL, NULL, skip, cls);
+    size_t nc = refine(kr, tmp, n, NULL, NULL, skip, cls);
     for (size_t j = 0; j < nkeys; j++) {
         memcpy(prev, cls, n * sizeof *prev);
-        nc = refine(kr, n, prev, keys + j * n, skip, cls);
+        nc = refine(kr, tmp, n, prev, keys + j * n, skip, cls);
     }
     free(kr);
+    free(tmp);
     free(prev);
     return nc;
 }
