@@ -47,19 +47,19 @@ const cli_opt cli_opt_identifier = {"identifier", 0, "NAME", CLI_REPEAT, "direct
 const cli_opt cli_opt_others = {"others", 0, "keep|drop", 0,
                                  "what to do with columns given no role; without it they are an error",
                                  "--others keep"};
-const cli_opt cli_opt_k = {"k", 'k', "K", 0,
+const cli_opt cli_opt_k = {"k", 'k', "K", CLI_NUMBER,
                            "every released record hides among at least K (k-anonymity); 1 to 1,000,000,000", "-k 5"};
-const cli_opt cli_opt_suppress = {"suppress", 0, "FRACTION", 0,
+const cli_opt cli_opt_suppress = {"suppress", 0, "FRACTION", CLI_NUMBER,
                                   "largest fraction of records that may be suppressed (0..1, default 0)",
                                   "--suppress 0.05"};
 const cli_opt cli_opt_suppressed = {"suppressed", 0, "exclude|class", 0,
                                     "rows whose every QI is '*' (suppressed records): leave them out (default, "
                                     "as ARX) or treat them as one ordinary class",
                                     "--suppressed class"};
-const cli_opt cli_opt_epsilon = {"epsilon", 0, "E", 0, "privacy budget epsilon (> 0)", "--epsilon 1.0"};
-const cli_opt cli_opt_delta = {"delta", 0, "D", 0, "privacy parameter delta (0..1)", "--delta 1e-6"};
-const cli_opt cli_opt_beta = {"beta", 0, "B", 0, "sampling probability beta (0..1]", "--beta 0.7"};
-const cli_opt cli_opt_seed = {"seed", 0, "N", 0,
+const cli_opt cli_opt_epsilon = {"epsilon", 0, "E", CLI_NUMBER, "privacy budget epsilon (> 0)", "--epsilon 1.0"};
+const cli_opt cli_opt_delta = {"delta", 0, "D", CLI_NUMBER, "privacy parameter delta (0..1)", "--delta 1e-6"};
+const cli_opt cli_opt_beta = {"beta", 0, "B", CLI_NUMBER, "sampling probability beta (0..1]", "--beta 0.7"};
+const cli_opt cli_opt_seed = {"seed", 0, "N", CLI_NUMBER,
                               "reproducible randomness for tests and papers; the output is then NOT private "
                               "(a warning says so on stderr)",
                               "--seed 42"};

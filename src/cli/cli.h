@@ -15,6 +15,7 @@
 #include "keps/table.h"
 
 #define CLI_REPEAT 1  /* option may be given several times */
+#define CLI_NUMBER 2  /* its value is a number: the report's parameters show it as one */
 
 typedef struct cli_opt {
     const char *name;     /* long name without "--" */

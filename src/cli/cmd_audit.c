@@ -13,37 +13,37 @@
 static const cli_opt opt_mech = {"mechanism", 0, "laplace|geometric|rr|expmech", 0,
                                  "the mechanism to audit", "--mechanism laplace"};
 static const cli_opt opt_sens = {"sensitivity", 0, "S", 0, "sensitivity (default 1)", "--sensitivity 1"};
-static const cli_opt opt_va = {"value-a", 0, "V", 0,
+static const cli_opt opt_va = {"value-a", 0, "V", CLI_NUMBER,
                                "input A (default 0; rr: the true category of A)", "--value-a 0"};
-static const cli_opt opt_vb = {"value-b", 0, "V", 0,
+static const cli_opt opt_vb = {"value-b", 0, "V", CLI_NUMBER,
                                "input B (default A + sensitivity; rr: category 1)", "--value-b 1"};
-static const cli_opt opt_p = {"p", 'p', "P", 0, "rr: keep probability (default 0.6)", "-p 0.6"};
-static const cli_opt opt_cat = {"categories", 0, "N", 0, "rr: number of categories (default 4)",
+static const cli_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "rr: keep probability (default 0.6)", "-p 0.6"};
+static const cli_opt opt_cat = {"categories", 0, "N", CLI_NUMBER, "rr: number of categories (default 4)",
                                 "--categories 4"};
 static const cli_opt opt_matrix = {"matrix", 0, "ROWS", 0,
                                    "rr: transition matrix, rows separated by ';', entries by ','",
                                    "--matrix '0.7,0.3;0.3,0.7'"};
-static const cli_opt opt_cand = {"candidates", 0, "N", 0,
+static const cli_opt opt_cand = {"candidates", 0, "N", CLI_NUMBER,
                                  "expmech: candidates; A has utilities (S,0,..,0), B (0,S,..,S) (default 20)",
                                  "--candidates 20"};
-static const cli_opt opt_factor = {"scale-factor", 0, "F", 0,
+static const cli_opt opt_factor = {"scale-factor", 0, "F", CLI_NUMBER,
                                    "laplace: multiply the noise scale by F to simulate a broken "
                                    "implementation (default 1)",
                                    "--scale-factor 0.5"};
-static const cli_opt opt_claim = {"claim", 0, "E", 0,
+static const cli_opt opt_claim = {"claim", 0, "E", CLI_NUMBER,
                                   "claimed epsilon to test (default: the guarantee the mechanism states)",
                                   "--claim 1"};
-static const cli_opt opt_trials = {"trials", 0, "N", 0, "runs per input (default 100000)", "--trials 200000"};
-static const cli_opt opt_bins = {"bins", 0, "N", 0,
+static const cli_opt opt_trials = {"trials", 0, "N", CLI_NUMBER, "runs per input (default 100000)", "--trials 200000"};
+static const cli_opt opt_bins = {"bins", 0, "N", CLI_NUMBER,
                                  "quantile bins for numeric outputs, laplace and geometric (default 20; rr and "
                                  "expmech get one bin per category)",
                                  "--bins 20"};
-static const cli_opt opt_alpha = {"alpha", 0, "A", 0,
+static const cli_opt opt_alpha = {"alpha", 0, "A", CLI_NUMBER,
                                   "1 - confidence of the simultaneous Clopper-Pearson bounds (default 0.05)",
                                   "--alpha 0.01"};
 
 /* audit releases nothing: its seed only makes the trials reproducible. */
-static const cli_opt opt_seed = {"seed", 0, "N", 0,
+static const cli_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
                                  "reproducible trials (audit releases no data, so no privacy depends on it)",
                                  "--seed 1"};
 

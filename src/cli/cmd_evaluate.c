@@ -20,7 +20,7 @@ static const cli_opt opt_test = {"test", 0, "FILE", 0,
                                  "with --target: held-out original rows (same columns as --original); default: "
                                  "--split",
                                  "--test adult_test.csv"};
-static const cli_opt opt_split = {"split", 0, "FRACTION", 0,
+static const cli_opt opt_split = {"split", 0, "FRACTION", CLI_NUMBER,
                                   "with --target, without --test: share of the original rows held out for testing (default 0.2; "
                                   "it must leave at least 1 test and 1 training row; those rows may be in the "
                                   "release too, so prefer --test)",
@@ -32,13 +32,13 @@ static const cli_opt opt_hierarchy = {"hierarchy", 0, "NAME:FILE", CLI_REPEAT,
                                       "--hierarchy age:data/adult/adult_hierarchy_age.csv"};
 static const cli_opt opt_ignore = {"ignore", 0, "NAME", CLI_REPEAT, "with --target: column left out of the classifier's features",
                                    "--ignore native-country"};
-static const cli_opt opt_c = {"C", 0, "C", 0,
+static const cli_opt opt_c = {"C", 0, "C", CLI_NUMBER,
                               "with --target: inverse L2 regularization strength of the logistic regression "
                               "(default 1.0, as scikit-learn)",
                               "--C 0.5"};
 
 /* evaluate releases nothing: its seed only fixes the train/test split. */
-static const cli_opt opt_seed = {"seed", 0, "N", 0,
+static const cli_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
                                  "reproducible train/test split of --split (evaluate releases no data, so no "
                                  "privacy depends on it)",
                                  "--seed 1"};

@@ -28,7 +28,7 @@ static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
                                    "public range of a --noisy column, read by --scale domain only (refused with "
                                    "ec and global, whose scale comes from the data)",
                                    "--bounds height=100:250"};
-static const cli_opt opt_confidence = {"confidence", 0, "C", 0,
+static const cli_opt opt_confidence = {"confidence", 0, "C", CLI_NUMBER,
                                        "c-confident k-anonymity: suppress records whose c-confidence interval "
                                        "around the noisy value holds 1..k-1 originals of their class, then "
                                        "classes left with fewer than k records (counted apart from OLA's "

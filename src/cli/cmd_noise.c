@@ -16,9 +16,9 @@ static const cli_opt opt_mech = {"mechanism", 0, "laplace|geometric", 0,
 static const cli_opt opt_sens = {"sensitivity", 0, "S", 0,
                                  "sensitivity of the released value (default 1; geometric: a whole number)",
                                  "--sensitivity 1"};
-static const cli_opt opt_value = {"value", 0, "V", 0, "the true value to release (geometric: a whole number)",
+static const cli_opt opt_value = {"value", 0, "V", CLI_NUMBER, "the true value to release (geometric: a whole number)",
                                   "--value 42"};
-static const cli_opt opt_count = {"count", 'n', "COUNT", 0, "number of independent releases (default 1)",
+static const cli_opt opt_count = {"count", 'n', "COUNT", CLI_NUMBER, "number of independent releases (default 1)",
                                   "-n 10"};
 
 static const cli_opt *const opts[] = {&opt_mech, &cli_opt_epsilon, &opt_sens, &opt_value, &opt_count,

@@ -5,31 +5,31 @@
 
 #include "cli.h"
 
-static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", 0,
+static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", CLI_NUMBER,
                                       "epsilon' of the exponential mechanism (delta, min-k)", "--epsilon-prime 0.5"};
-static const cli_opt opt_max_k = {"max-k", 0, "K", 0, "min-k: largest k to try (default 100000)", "--max-k 10000"};
-static const cli_opt opt_p = {"p", 'p', "P", 0, "rr-epsilon: keep probability of RR-LDP (rr-t: p_t, as --pt)",
+static const cli_opt opt_max_k = {"max-k", 0, "K", CLI_NUMBER, "min-k: largest k to try (default 100000)", "--max-k 10000"};
+static const cli_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "rr-epsilon: keep probability of RR-LDP (rr-t: p_t, as --pt)",
                               "-p 0.6"};
-static const cli_opt opt_n = {"categories", 'n', "N", 0,
+static const cli_opt opt_n = {"categories", 'n', "N", CLI_NUMBER,
                                "rr-epsilon, rr-t: number of categories of the sensitive attribute", "-n 4"};
-static const cli_opt opt_t = {"t", 0, "T", 0, "rr-t, implies: multiplicative t-closeness level (t >= 1)", "--t 2"};
+static const cli_opt opt_t = {"t", 0, "T", CLI_NUMBER, "rr-t, implies: multiplicative t-closeness level (t >= 1)", "--t 2"};
 static const cli_opt opt_from = {"from", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you have", "--from ldp"};
 static const cli_opt opt_to = {"to", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you want", "--to kt"};
-static const cli_opt opt_pt = {"pt", 0, "P", 0, "rr-t: keep probability p_t of RR-t", "--pt 0.5"};
+static const cli_opt opt_pt = {"pt", 0, "P", CLI_NUMBER, "rr-t: keep probability p_t of RR-t", "--pt 0.5"};
 static const cli_opt opt_freq = {"frequencies", 0, "F1,F2,...", 0,
                                  "rr-t: the attribute's distribution over its values (probabilities or counts; "
                                  "normalized); without it -n N means uniform",
                                  "--frequencies 0.2,0.3,0.5"};
-static const cli_opt opt_to_k = {"to-k", 0, "K", 0,
+static const cli_opt opt_to_k = {"to-k", 0, "K", CLI_NUMBER,
                                  "implies: group size of the target model when both sides have one (default: "
                                  "Theorem 4's N-k, or the same k)",
                                  "--to-k 90"};
-static const cli_opt opt_records = {"records", 0, "N", 0, "implies: number of records N in the data set",
+static const cli_opt opt_records = {"records", 0, "N", CLI_NUMBER, "implies: number of records N in the data set",
                                      "--records 100"};
 
 /* The calculators' k is a parameter of a model, not a release's k: its own
  * help; each calculator reads it with its own range. */
-static const cli_opt opt_k = {"k", 'k', "K", 0,
+static const cli_opt opt_k = {"k", 'k', "K", CLI_NUMBER,
                               "delta: k of the epsilon-safe k-anonymization (1 to 100,000,000); implies: group "
                               "size k of the model you have ((k,t)-closeness, (k,epsilon)-DP; a whole number >= 1)",
                               "-k 75"};

@@ -18,21 +18,21 @@ static const cli_opt opt_mechanism = {"mechanism", 'm', "ldp|tclose|both", 0,
                                       "tclose: keep with p_t, else a value drawn from the data's distribution "
                                       "(multiplicative t-closeness, Fig. 5); both: tclose then ldp (mechanism 2)",
                                       "--mechanism ldp"};
-static const cli_opt opt_p = {"p", 'p', "P", 0, "keep probability of the RR-LDP stage (or choose it by --epsilon)",
+static const cli_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "keep probability of the RR-LDP stage (or choose it by --epsilon)",
                               "-p 0.6"};
-static const cli_opt opt_pt = {"pt", 0, "P", 0, "keep probability of the RR-t stage (or choose it by --t)",
+static const cli_opt opt_pt = {"pt", 0, "P", CLI_NUMBER, "keep probability of the RR-t stage (or choose it by --t)",
                                "--pt 0.5"};
-static const cli_opt opt_t = {"t", 0, "T", 0,
+static const cli_opt opt_t = {"t", 0, "T", CLI_NUMBER,
                               "target multiplicative t (>= 1): picks the largest p_t (tclose, both) or, for ldp, "
                               "the largest p whose epsilon implies t for classes of the input's smallest size "
                               "(Lemma 1); with --epsilon too, ldp meets both; not with -p, which fixes p",
                               "--t 2"};
-static const cli_opt opt_eps = {"epsilon", 0, "E", 0, "target epsilon-LDP: picks the largest p of the RR-LDP stage",
+static const cli_opt opt_eps = {"epsilon", 0, "E", CLI_NUMBER, "target epsilon-LDP: picks the largest p of the RR-LDP stage",
                                 "--epsilon 1.0"};
-static const cli_opt opt_dp_k = {"dp-k", 0, "K", 0,
+static const cli_opt opt_dp_k = {"dp-k", 0, "K", CLI_NUMBER,
                                  "group size of the (k,epsilon)-DP level reported (records removed; default 1)",
                                  "--dp-k 5"};
-static const cli_opt opt_k = {"k", 'k', "K", 0,
+static const cli_opt opt_k = {"k", 'k', "K", CLI_NUMBER,
                               "check that the input is K-anonymous on the --qi columns (exit 1 if not)", "-k 5"};
 
 static const cli_opt opt_partition = {"partition", 0, "given|mondrian|ola", 0,

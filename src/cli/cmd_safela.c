@@ -7,10 +7,10 @@
 #include "cli.h"
 #include "keps/safela.h"
 
-static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", 0,
+static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", CLI_NUMBER,
                                       "epsilon' of the exponential mechanism that picks the node (default 0.5)",
                                       "--epsilon-prime 0.5"};
-static const cli_opt opt_penalty = {"penalty", 0, "F", 0,
+static const cli_opt opt_penalty = {"penalty", 0, "F", CLI_NUMBER,
                                     "penalty factor f of the suppression share S in the utility -(G + f*S) "
                                     "(default 2: the thesis's 0.02 with S in percent; an f below 1/(q*h) makes "
                                     "suppressing every record the best node; below 1/k the node choice costs "
@@ -20,8 +20,8 @@ static const cli_opt opt_interpolate = {"interpolate", 0, "none|level", 0,
                                         "level: count classes on even levels only; odd-level nodes get the mean "
                                         "utility of their neighbours (thesis 3.3, about half the work)",
                                         "--interpolate level"};
-static const cli_opt opt_threads = {"threads", 0, "N", 0, "threads for the node scan (default 2)", "--threads 2"};
-static const cli_opt opt_eps_total = {"epsilon", 0, "E", 0,
+static const cli_opt opt_threads = {"threads", 0, "N", CLI_NUMBER, "threads for the node scan (default 2)", "--threads 2"};
+static const cli_opt opt_eps_total = {"epsilon", 0, "E", CLI_NUMBER,
                                       "the epsilon to claim (>= epsilon' - ln(1-beta), the default); a larger "
                                       "one gives a smaller delta",
                                       "--epsilon 2.0"};

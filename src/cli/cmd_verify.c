@@ -14,13 +14,13 @@ static const cli_opt opt_qi = {"qi", 0, "NAME", CLI_REPEAT,
                                "quasi-identifier column of the release, repeatable; a ':HIERARCHY' suffix is "
                                "accepted and ignored, so anonymize flags can be reused",
                                "--qi age --qi sex"};
-static const cli_opt opt_l = {"l-diversity", 0, "L", 0,
+static const cli_opt opt_l = {"l-diversity", 0, "L", CLI_NUMBER,
                               "distinct l-diversity: every class holds at least L distinct sensitive values",
                               "--l-diversity 2"};
-static const cli_opt opt_entropy_l = {"entropy-l", 0, "L", 0,
+static const cli_opt opt_entropy_l = {"entropy-l", 0, "L", CLI_NUMBER,
                                       "entropy l-diversity: exp(H) >= L in every class (H with the natural log)",
                                       "--entropy-l 1.5"};
-static const cli_opt opt_t = {"t-closeness", 0, "T", 0,
+static const cli_opt opt_t = {"t-closeness", 0, "T", CLI_NUMBER,
                               "t-closeness: the Earth Mover's Distance between every class's sensitive "
                               "distribution and the whole table's is at most T (0..1)",
                               "--t-closeness 0.2"};
@@ -32,7 +32,7 @@ static const cli_opt opt_sens_type = {"sensitive-type", 0, "NAME=nominal|ordered
                                       "ordered (numeric order); default ordered if every non-missing value is a "
                                       "number, else nominal",
                                       "--sensitive-type age=nominal"};
-static const cli_opt opt_show = {"show", 0, "N", 0, "how many of the smallest classes to list (default 5)",
+static const cli_opt opt_show = {"show", 0, "N", CLI_NUMBER, "how many of the smallest classes to list (default 5)",
                                  "--show 10"};
 
 static const cli_opt *const opts[] = {&cli_opt_input, &opt_qi, &cli_opt_k, &opt_l, &opt_entropy_l, &opt_t,

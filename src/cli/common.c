@@ -381,19 +381,6 @@ static int strtod_whole(const char *s, double *x)
     return end != s && !*end && !errno && isfinite(*x);
 }
 
-/* Options whose value is a number, by their metavariable (the help's type;
- * --delimiter's C, as CLI.md spells it, is a character). */
-static int numeric_opt(const cli_opt *o)
-{
-    if (!strcmp(o->name, "delimiter"))
-        return 0;
-    static const char *const num[] = {"K", "N", "E", "E1", "D", "B", "A", "C", "L", "F", "P", "T", "V", "COUNT", "FRACTION"};
-    for (size_t i = 0; i < sizeof num / sizeof *num; i++)
-        if (!strcmp(o->arg, num[i]))
-            return 1;
-    return 0;
-}
-
 /* Parameters keep their types: a script compares "k" with 5, not "5". A
  * number is written as the user spelled it (0.05 stays 0.05, a 20-digit
  * seed keeps its digits), one JSON cannot spell (.5, 05) as its value; a
@@ -403,9 +390,9 @@ static void report_param(keps_json *j, const char *key, const cli_opt *o, const 
     double x;
     if (!o->arg && (!strcmp(v, "true") || !strcmp(v, "false")))
         keps_json_bool(j, key, !strcmp(v, "true"));
-    else if (o->arg && numeric_opt(o) && json_number(v) && strtod_whole(v, &x))
+    else if ((o->flags & CLI_NUMBER) && json_number(v) && strtod_whole(v, &x))
         keps_json_raw(j, key, v); /* finite: 1e999 is JSON's grammar but no double */
-    else if (o->arg && numeric_opt(o) && strtod_whole(v, &x))
+    else if ((o->flags & CLI_NUMBER) && strtod_whole(v, &x))
         keps_json_num(j, key, x);
     else
         keps_json_str(j, key, v);
