@@ -118,4 +118,8 @@ t "OLA --keep-order --seed x: exit 2, no output" "[ $? -eq 2 ] && [ ! -e $d/o8.c
 # Mondrian reads a QI without a hierarchy as numbers: the error says so
 run anonymize --algorithm mondrian -i "$d/a300.csv" -o "$d/o.csv" --qi age --qi race -k 5 --others keep
 t "mondrian categorical QI without hierarchy: exit 2, says to give a hierarchy" "[ $? -eq 2 ] && grep -q \"column 'race': 'White' is not a number.*give 'race' a hierarchy\" $d/stderr"
+# A file without its header row: the error says the header seems missing
+tail -n +2 "$d/a300.csv" >"$d/nohdr.csv"
+run anonymize --algorithm ola -i "$d/nohdr.csv" -o "$d/o.csv" --qi age:"$A/adult_hierarchy_age.csv" -k 2 --others keep
+t "no header row: exit 2, says so" "[ $? -eq 2 ] && grep -q \"suggests the file has no header row\" $d/stderr"
 finish numeric
