@@ -16,7 +16,7 @@
  * attributes constant in the original dropped, and each difference
  * standardized, term ((target_j - query_j) * (1/sd_j))^2 (the mean cancels;
  * standardizing values first would split mirror ties by rounding, which
- * tests/risk_oracle.py, in exact rationals, would catch).
+ * tests/oracles/risk_oracle.py, in exact rationals, would catch).
  *
  * The tables (seeded, several hundred): integers in small ranges (ties and
  * duplicate rows everywhere), constant columns, releases equal to the
