@@ -12,6 +12,9 @@
 #                     numeric age, k = 2..100): every row's labels, NCP, DM
 #   check_dpmicro.py  dpmicro both modes on CASC: clusters, scales, noise
 #                     with the seed's draws, clamping, SSE, RL
+#   check_rr_calc.py  privacy rr-epsilon / rr-t and inverses, from the
+#                     transition matrices in exact fractions
+#   check_implies.py  privacy implies (Theorems 2-4), refusals included
 . "$(dirname "$0")/lib.bash"
 command -v python3 >/dev/null || { echo "python3 missing (scripts/setup.sh installs it)"; exit 1; }
 o="$src/tests/oracles"
@@ -22,7 +25,7 @@ for oracle in verify risk; do
     tail -n 3 "$d/$oracle.log"
     t "$oracle agrees with its oracle on every case" "[ $rc -eq 0 ]"
 done
-for check in mdav mondrian dpmicro; do
+for check in mdav mondrian dpmicro rr_calc implies; do
     python3 "$o/check_$check.py" >"$d/$check.log" 2>&1; rc=$?
     grep -v '^OK' "$d/$check.log" | tail -n 5
     t "$check agrees with its oracle on every case" "[ $rc -eq 0 ]"
