@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# keps against independent oracles in Python (tests/oracles/), the longer
+# half (see python_oracles.sh for the rest):
+#   check_mondrian.py  strict Mondrian on Adult (8 QIs, categorical and
+#                      numeric age, k = 2..100): every row's labels, NCP, DM
+#   check_kepsilon.py  kepsilon: 50 cases over the partitions, scales, noisy
+#                      columns, c-confident suppression (every figure)
+. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/oracles.bash"
+run_oracles mondrian kepsilon
+finish python_oracles_anon.sh
