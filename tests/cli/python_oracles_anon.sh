@@ -5,7 +5,10 @@
 #                      numeric age, k = 2..100): every row's labels, NCP, DM
 #   check_kepsilon.py  kepsilon: 50 cases over the partitions, scales, noisy
 #                      columns, c-confident suppression (every figure)
+#   check_ola.py       OLA on 60 random tables and hierarchies: the chosen
+#                      node against an exhaustive scan, every metric
+#                      recomputed (metrics_oracle.py)
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/oracles.bash"
-run_oracles mondrian kepsilon
+run_oracles mondrian kepsilon ola
 finish python_oracles_anon.sh
