@@ -20,7 +20,7 @@ def mkhier(path, nleaves, height, rnd):
         if l==height:
             newg=[0]*nleaves; labels={0:'*'}
         else:
-            ng2=max(1,ng//2 if rnd.random()<0.7 else ng//3)
+            ng2=max(1,ng//2 if rnd.uniform(0, 1)<0.7 else ng//3)
             # map old groups to new groups monotonically
             mp={}
             for g in sorted(set(cur)): mp[g]=rnd.randrange(ng2)
