@@ -683,21 +683,64 @@ int keps_mkstemp(char *tmpl)
     return fd;
 }
 
+/* A hard link to the file a rename is about to replace, so that a failed
+ * later rename can put it back: "all or nothing" must not cost the user the
+ * release of an earlier run. NULL when there is nothing to keep (no such
+ * file) or no link can be made (another file system kind); the rollback then
+ * only removes what was renamed. */
+static char *keep_old(const char *tmp, const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
+    size_t n = strlen(tmp) + 5;
+    char *old = malloc(n);
+    if (!old)
+        return NULL;
+    snprintf(old, n, "%s.old", tmp); /* tmp's random part keeps it unique */
+    if (link(path, old) != 0) {
+        free(old);
+        return NULL;
+    }
+    tmp_remember(old);
+    return old;
+}
+
+static void drop_old(char *old, const char *path, int restore)
+{
+    if (!old) {
+        if (restore)
+            unlink(path);
+        return;
+    }
+    if (!restore || rename(old, path) != 0)
+        unlink(old);
+    keps_tmp_release(old);
+    free(old);
+}
+
 int keps_tmp_commit(char *const *tmp, const char *const *path, size_t n)
 {
     sigset_t old;
     hold_signals(&old);
+    char **kept = calloc(n ? n : 1, sizeof *kept); /* NULL: commit without keeping */
     size_t i = 0;
-    for (; i < n && rename(tmp[i], path[i]) == 0; i++)
+    for (; i < n; i++) {
+        if (kept && i + 1 < n) /* the last rename has nothing after it to fail */
+            kept[i] = keep_old(tmp[i], path[i]);
+        if (rename(tmp[i], path[i]) != 0)
+            break;
         keps_tmp_release(tmp[i]);
+    }
     int e = errno;
     for (size_t j = i; j < n; j++) {
         unlink(tmp[j]);
         keps_tmp_release(tmp[j]);
     }
-    if (i < n) /* all or nothing: what was renamed goes too */
-        for (size_t j = 0; j < i; j++)
-            unlink(path[j]);
+    /* all or nothing: what was renamed goes, and what it replaced returns */
+    for (size_t j = 0; j < n; j++)
+        drop_old(kept ? kept[j] : NULL, path[j], i < n && j < i);
+    free(kept);
     release_signals(&old);
     errno = e;
     return i < n ? (int)i : -1;

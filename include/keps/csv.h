@@ -73,7 +73,7 @@ int keps_tmp_create(const char *path, char **tmp);
  * forgets the temporary files: all or nothing, so a release never lands
  * without its report. Returns -1, or the index whose rename failed (errno
  * set; every temporary file is then removed, and the paths already renamed
- * are unlinked). */
+ * are unlinked, or hold again the regular file they replaced). */
 int keps_tmp_commit(char *const *tmp, const char *const *path, size_t n);
 /* 1 if path exists and is neither a regular file nor a directory (a device
  * such as /dev/null, a FIFO): outputs are written there in place, never
