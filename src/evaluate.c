@@ -554,9 +554,8 @@ static keps_status model(const keps_table *orig, const keps_table *rel, const ke
     const keps_table *tt = o->test ? o->test : orig;
     int oy = keps_table_column(orig, o->target), ry = keps_table_column(rel, o->target),
         ty = keps_table_column(tt, o->target);
-    if (oy < 0 || ry < 0 || ty < 0)
-        return keps_error_set(err, KEPS_EINPUT, "target column '%s' is missing from the %s", o->target,
-                              ry < 0 ? "release" : (oy < 0 ? "original" : "test file"));
+    if (oy < 0 || ry < 0 || ty < 0) /* names the file, lists its columns */
+        return keps_table_no_column(err, ry < 0 ? rel : (oy < 0 ? orig : tt), o->target);
     size_t nte = 0, ntr = 0;
     size_t *test_rows = NULL, *raw_rows = NULL, *rel_rows = NULL;
     uint32_t *lab_rel = NULL, *lab_raw = NULL;

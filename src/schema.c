@@ -58,28 +58,6 @@ static keps_status claim(keps_schema *s, size_t col, keps_role r, keps_error *er
     return KEPS_OK;
 }
 
-static keps_status no_column(const keps_table *t, const char *name, keps_error *err)
-{
-    char list[600] = "";
-    size_t n = 0;
-    for (size_t j = 0; j < t->ncols && n + 40 < sizeof list; j++)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", j ? ", " : "", t->cols[j].name);
-    /* A header of numbers is a file without a header row. */
-    const char *num = NULL;
-    for (size_t j = 0; j < t->ncols && !num; j++) {
-        char *end;
-        const char *h = t->cols[j].name;
-        (void)strtod(h, &end);
-        if (*h && !*end)
-            num = h;
-    }
-    return keps_error_set(err, KEPS_EINPUT, "%s has no column '%s'; its columns are: %s%s%s%s", t->source, name,
-                          list, num ? " (a column named '" : "", num ? num : "",
-                          num ? "' suggests the file has no header row: keps reads the first row as the column "
-                                "names; add one)"
-                              : "");
-}
-
 keps_status keps_schema_add_qi_hierarchy(keps_schema *s, size_t col, keps_hierarchy *h,
                                          keps_error *err)
 {
@@ -116,7 +94,7 @@ keps_status keps_schema_add_qi(keps_schema *s, keps_table *t, const char *spec, 
     name[nlen] = '\0';
     int col = keps_table_column(t, name);
     if (col < 0)
-        return no_column(t, name, err);
+        return keps_table_no_column(err, t, name);
     keps_hierarchy *h = NULL;
     keps_status st = KEPS_OK;
     if (colon && strncmp(colon + 1, "interval=", 9) == 0) {
@@ -143,7 +121,7 @@ keps_status keps_schema_set_role(keps_schema *s, const char *name, keps_role rol
                               (int)role);
     int col = keps_table_column(s->t, name);
     if (col < 0)
-        return no_column(s->t, name, err);
+        return keps_table_no_column(err, s->t, name);
     keps_status st = claim(s, (size_t)col, role, err);
     if (st)
         return st;

@@ -222,6 +222,28 @@ int keps_table_column(const keps_table *t, const char *name)
     return -1;
 }
 
+keps_status keps_table_no_column(keps_error *err, const keps_table *t, const char *name)
+{
+    char list[600] = "";
+    size_t n = 0;
+    for (size_t j = 0; j < t->ncols && n + 40 < sizeof list; j++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", j ? ", " : "", t->cols[j].name);
+    /* A header of numbers is a file without a header row. */
+    const char *num = NULL;
+    for (size_t j = 0; j < t->ncols && !num; j++) {
+        char *end;
+        const char *h = t->cols[j].name;
+        (void)strtod(h, &end);
+        if (*h && !*end)
+            num = h;
+    }
+    return keps_error_set(err, KEPS_EINPUT, "%s has no column '%s'; its columns are: %s%s%s%s", t->source, name,
+                          list, num ? " (a column named '" : "", num ? num : "",
+                          num ? "' suggests the file has no header row: keps reads the first row as the column "
+                                "names; add one)"
+                              : "");
+}
+
 keps_status keps_table_cell_error(keps_error *err, const keps_table *t, size_t col,
                                   size_t row, const char *fmt, ...)
 {

@@ -67,6 +67,10 @@ uint32_t keps_table_lookup(const keps_table *t, size_t col, const char *s, size_
 
 /* Index of the column called name, or -1. */
 int keps_table_column(const keps_table *t, const char *name);
+/* Sets err to "SOURCE has no column 'NAME'; its columns are: ...", with a
+ * hint when a column name is a number (the file likely lacks its header
+ * row); returns KEPS_EINPUT. */
+keps_status keps_table_no_column(keps_error *err, const keps_table *t, const char *name);
 
 /* Largest magnitude of a number keps accepts in data (and in --bounds).
  * Within it every sum keps forms stays finite with a wide margin: a squared

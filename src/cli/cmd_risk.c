@@ -81,8 +81,11 @@ static int resolve(cli_ctx *c, const keps_table *t, const names *nm, size_t *col
 {
     for (size_t i = 0; i < nm->n; i++) {
         int j = keps_table_column(t, nm->v[i]);
-        if (j < 0)
-            return cli_usage_error(c, "%s has no column '%s'", t->source, nm->v[i]);
+        if (j < 0) {
+            keps_error err = {0};
+            keps_table_no_column(&err, t, nm->v[i]);
+            return cli_usage_error(c, "%s", err.msg);
+        }
         cols[i] = (size_t)j;
     }
     return 0;

@@ -61,11 +61,9 @@ static int column_of(const keps_table *t, const char *spec)
 
 static int no_column(cli_ctx *c, const keps_table *t, const char *flag, const char *name)
 {
-    fprintf(stderr, "keps verify: %s: %s '%s' is not a column; the columns are:", t->source, flag, name);
-    for (size_t j = 0; j < t->ncols; j++)
-        fprintf(stderr, "%s '%s'", j ? "," : "", t->cols[j].name);
-    fputc('\n', stderr);
-    return 2;
+    keps_error err = {0};
+    keps_table_no_column(&err, t, name);
+    return cli_usage_error(c, "%s '%s': %s", flag, name, err.msg);
 }
 
 static int parse_wanted(cli_ctx *c, wanted *w)

@@ -79,6 +79,10 @@ t "release value at no level: exit 2 with FILE:LINE:COL" \
   "[ $? -eq 2 ] && grep -q \"relx.csv:7:1: column 'age': value '60-79' is at no level\" $d/stderr"
 ev --original "$d/orig.csv" --release "$d/rel.csv" --hierarchy "agee:$d/h.csv"
 t "hierarchy for a column the original lacks: exit 2" "[ $? -eq 2 ] && grep -q \"column 'agee'\" $d/stderr"
+cut -d, -f1,2 "$d/rel.csv" >"$d/rel2.csv"
+ev --original "$d/orig.csv" --release "$d/rel2.csv" --target cls --split 0.5 --seed 1
+t "target the release lacks: exit 2 naming the file and its columns" \
+  "[ $? -eq 2 ] && grep -q \"rel2.csv has no column 'cls'; its columns are: age, sex\" $d/stderr"
 
 # 3. Splits of 6 rows: round(0.01 x 6) = 0 test rows; round(0.95 x 6) = 6,
 #    leaving 0 training rows. What works: 1/6 = 0.167 to 5/6 = 0.833.

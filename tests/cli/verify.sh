@@ -136,7 +136,8 @@ has '"min_distinct":1'
 
 # bad input: exit 2 with a message naming the problem
 run 2 --qi nosuch
-err_has "--qi 'nosuch' is not a column"
+err_has "--qi 'nosuch': "
+err_has "rel.csv has no column 'nosuch'; its columns are: "
 run 2 "${QI[@]}" --t-closeness 0.2
 err_has "need --sensitive"
 run 2 "${QI[@]}" --sensitive disease --sensitive-type disease=ordered
