@@ -3,6 +3,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -685,20 +686,21 @@ int keps_mkstemp(char *tmpl)
 
 /* A hard link to the file a rename is about to replace, so that a failed
  * later rename can put it back: "all or nothing" must not cost the user the
- * release of an earlier run. NULL when there is nothing to keep (no such
- * file) or no link can be made (another file system kind); the rollback then
- * only removes what was renamed. */
+ * release of an earlier run (or a symbolic link the rename replaces). NULL
+ * when there is nothing to keep (no such file) or no link can be made
+ * (another kind of file system); the rollback then only removes what was
+ * renamed. */
 static char *keep_old(const char *tmp, const char *path)
 {
     struct stat st;
-    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (lstat(path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
         return NULL;
     size_t n = strlen(tmp) + 5;
     char *old = malloc(n);
     if (!old)
         return NULL;
     snprintf(old, n, "%s.old", tmp); /* tmp's random part keeps it unique */
-    if (link(path, old) != 0) {
+    if (linkat(AT_FDCWD, path, AT_FDCWD, old, 0) != 0) { /* a symbolic link itself, not its target */
         free(old);
         return NULL;
     }

@@ -141,6 +141,23 @@ static void failed_commit_restores_the_old_release(void **state)
     assert_int_equal(access(rel, F_OK), -1);
     assert_int_equal(entries(dir), 1);
 
+    /* a symbolic link the release replaced is a symbolic link again */
+    char target[80];
+    snprintf(target, sizeof target, "%s/elsewhere", dir);
+    write_text(target, "OLD");
+    assert_int_equal(symlink(target, rel), 0);
+    for (int i = 0; i < 2; i++) {
+        free(tmp[i]);
+        close(keps_tmp_create(path[i], &tmp[i]));
+    }
+    assert_int_equal(keps_tmp_commit(tmp, path, 2), 1);
+    struct stat st;
+    assert_int_equal(lstat(rel, &st), 0);
+    assert_true(S_ISLNK(st.st_mode) && holds(rel, "OLD"));
+    assert_int_equal(entries(dir), 3);
+    unlink(rel);
+    unlink(target);
+
     /* and a commit that works replaces both, keeping nothing else */
     rmdir(rep);
     write_text(rel, "OLD");
