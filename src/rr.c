@@ -685,10 +685,13 @@ void keps_rr_closed_levels(const keps_rr_params *par, const keps_rr_matrix *M, c
     if (par->kind != KEPS_RR_TCLOSE) {
         double e = keps_rr_ldp_epsilon(par->p, n);
         eps = e < eps ? e : eps;
-        double tl = keps_rr_ldp_to_kt(eps, k, N), tdl = keps_rr_ldp_to_kt(eps, N - k_dp, N);
-        t = tl < t ? tl : t;
-        tdp = tdl < tdp ? tdl : tdp;
     }
+    /* Theorem 3 holds for every eps-LDP mechanism, RR-t alone included:
+     * for large groups (the N - k_dp of (k,eps)-DP) it is far below eq. (2),
+     * which is the worst case of a one-record class. */
+    double tl = keps_rr_ldp_to_kt(eps, k, N), tdl = keps_rr_ldp_to_kt(eps, N - k_dp, N);
+    t = tl < t ? tl : t;
+    tdp = tdl < tdp ? tdl : tdp;
     out->epsilon_ldp = eps;
     out->mult_t = out->kt = N >= 2 ? t : NAN;
     out->kdp = N >= 2 ? log(tdp) : NAN;

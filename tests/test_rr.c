@@ -523,6 +523,28 @@ static void test_levels_within_promise(void **state)
     keps_rng_free(rng);
 }
 
+/* RR-t alone, p_t = 2/5, f = (4/7, 2/7, 1/7), N = 7 (classes of 3 and 4),
+ * M[y][z] = (2/5)[y = z] + (3/5) f_z. Column ratios: hiv (2/5 + 3/35)/(3/35)
+ * = 17/3, cold 10/3, flu 13/6, so eps = ln(17/3). Eq. (2): max(1 + (2/5)(7 -
+ * 1), 1/(3/5)) = 17/5. Theorem 3 from eps at k = 3: (3 + 4 * 17/3)/7 = 11/3,
+ * above 17/5, so t stays 17/5; for (1,eps)-DP at k = N - 1 = 6: (6 + 17/3)/7
+ * = 5/3, far below 17/5: the level is ln(5/3), not ln(17/5). */
+static void test_tclose_closed_levels(void **state)
+{
+    (void)state;
+    const double f[] = {4.0 / 7, 2.0 / 7, 1.0 / 7};
+    keps_rr_params par = {KEPS_RR_TCLOSE, 0.0, 0.4};
+    keps_rr_matrix M;
+    assert_int_equal(keps_rr_matrix_for(&par, 3, f, &M, NULL), KEPS_OK);
+    keps_rr_levels cl;
+    keps_rr_closed_levels(&par, &M, f, 7, 3, 1, &cl);
+    assert_double_near(cl.epsilon_ldp, log(17.0 / 3), 1e-12);
+    assert_double_near(cl.mult_t, 17.0 / 5, 1e-12);
+    assert_double_near(cl.kt, 17.0 / 5, 1e-12);
+    assert_double_near(cl.kdp, log(5.0 / 3), 1e-12);
+    keps_rr_matrix_free(&M);
+}
+
 /* ---- utility (eqs. 4-5) ---- */
 
 /* RR-LDP n = 3, f = (0.2, 0.3, 0.5), p = 0.4 (diag .6, off .2):
@@ -766,6 +788,7 @@ int main(void)
         cmocka_unit_test(test_theorem3_attained),
         cmocka_unit_test(test_implications),
         cmocka_unit_test(test_levels_within_promise),
+        cmocka_unit_test(test_tclose_closed_levels),
         cmocka_unit_test(test_utility),
         cmocka_unit_test(test_large_epsilon),
         cmocka_unit_test(test_randomize_distribution),

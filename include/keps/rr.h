@@ -176,10 +176,11 @@ typedef struct keps_rr_levels {
     double kdp;         /* Def. 8 at k_dp */
 } keps_rr_levels;
 
-/* Closed forms: RR-LDP eps = ln(1 + n p/(1-p)) and t, (k,t), (k_dp,eps) by
- * Theorems 3 and 4; RR-t t by eq. (2), eps of its matrix over the domain;
- * the sequence takes the smaller of both (each stage bounds it: RR-LDP by
- * mixing, RR-t by post-processing). M is the mechanism's matrix. */
+/* Closed forms: RR-LDP eps = ln(1 + n p/(1-p)); RR-t t by eq. (2), eps of
+ * its matrix over the domain; the sequence takes the smaller of both (each
+ * stage bounds it: RR-LDP by mixing, RR-t by post-processing). t, (k,t) and
+ * (k_dp,eps) are then the smaller of eq. (2) (RR-t stage) and Theorems 3 and
+ * 4 from that eps, for RR-t alone too. M is the mechanism's matrix. */
 void keps_rr_closed_levels(const keps_rr_params *par, const keps_rr_matrix *M, const double *freq, size_t N,
                            size_t k, size_t k_dp, keps_rr_levels *out);
 /* Exact levels of M on the data (the verifiers above). */

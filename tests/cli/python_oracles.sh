@@ -13,7 +13,10 @@
 #   check_rr_calc.py  privacy rr-epsilon / rr-t and inverses, from the
 #                     transition matrices in exact fractions
 #   check_implies.py  privacy implies (Theorems 2-4), refusals included
+#   check_rr.py       rr releases (80 cases): keep probabilities, closed and
+#                     verified levels in exact fractions, the release, and
+#                     chi-square tests of the randomization (rr_oracle.py)
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/oracles.bash"
-run_oracles verify risk mdav dpmicro rr_calc implies
+run_oracles verify risk mdav dpmicro rr_calc implies rr
 finish python_oracles.sh
