@@ -62,7 +62,8 @@ static void report_attrs(keps_json *j, const keps_eval_result *r)
     for (size_t a = 0; a < r->nattrs; a++) {
         const keps_eval_attr *x = &r->attrs[a];
         keps_json_object(j, x->name);
-        keps_json_str(j, "type", x->numeric ? "numeric" : "categorical");
+        if (!isnan(x->test_unmatched_share)) /* a feature: how the classifier encodes it */
+            keps_json_str(j, "type", x->numeric ? "numeric" : "categorical");
         /* null: unknown without a hierarchy (height null too), or mixed levels */
         if (x->level >= 0)
             keps_json_int(j, "level", x->level);
@@ -277,8 +278,9 @@ const cli_cmd cmd_evaluate = {
     "information loss and classifier accuracy of a release",
     "evaluate --original FILE --release FILE [--target COL --test FILE | --split FRACTION] [options]",
     "Compares a release with the original data. Per attribute: the generalization level (with --hierarchy; "
-    "'unknown' without one), the share of cells that are generalized or suppressed ('*' cells count as suppressed "
-    "unless the whole column is '*'), and the ratio of distinct values. With --target: trains an "
+    "'unknown' without one), the share of cells holding a value the original column never holds (generalized or "
+    "suppressed), the share of '*' cells (suppressed, unless the whole column is '*'), and the ratio of distinct "
+    "values. With --target: trains an "
     "L2-regularized logistic regression (one-hot for categorical columns, generalized values included; "
     "standardized numeric columns; one-vs-rest for more than two classes) on the release and on the original "
     "training rows, tests both on held-out original rows generalized the way the release is, and reports both "

@@ -16,7 +16,10 @@
 #   check_rr.py       rr releases (80 cases): keep probabilities, closed and
 #                     verified levels in exact fractions, the release, and
 #                     chi-square tests of the randomization (rr_oracle.py)
+#   check_evaluate.py evaluate (42 cases): every per-attribute figure, and the
+#                     classifier by its own Newton-fitted logistic regression
+#                     (accuracies, baseline, features), errors and exit codes
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/oracles.bash"
-run_oracles verify risk mdav dpmicro rr_calc implies rr
+run_oracles verify risk mdav dpmicro rr_calc implies rr evaluate
 finish python_oracles.sh
