@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the release build's suite, the same suite under
-# ASan+UBSan, and short libFuzzer runs of each harness.
+# ASan+UBSan, the threaded code under ThreadSanitizer, and short libFuzzer
+# runs of each harness.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -15,6 +16,13 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKEPS_SANITIZE=ON -DKEPS_WERR
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
    KEPS_SANITIZED=1 ctest --output-on-failure -j"$jobs")
+
+echo "== ThreadSanitizer: the code that runs on two threads =="
+# OLA's shared class cache, the lattice scan, MDAV's pool, record linkage:
+# their unit tests run both thread counts; the CLI runs take the real paths.
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEPS_TSAN=ON -DKEPS_WERROR=ON >/dev/null
+cmake --build build-tsan -j"$jobs" --target keps test_ola test_lattice test_mdav test_rl >/dev/null
+scripts/tsan_runs.sh build-tsan
 
 echo "== fuzz (libFuzzer, short runs) =="
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DKEPS_FUZZ=ON -DKEPS_WERROR=ON >/dev/null
