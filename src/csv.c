@@ -708,17 +708,17 @@ static char *keep_old(const char *tmp, const char *path)
     return old;
 }
 
+/* Ends what keep_old began: with restore, the renamed file makes way for
+ * the one it replaced, or, when that cannot return, at least goes. */
 static void drop_old(char *old, const char *path, int restore)
 {
-    if (!old) {
-        if (restore)
-            unlink(path);
-        return;
+    if (restore && !(old && rename(old, path) == 0))
+        unlink(path);
+    if (old) {
+        unlink(old); /* gone already when it was renamed back */
+        keps_tmp_release(old);
+        free(old);
     }
-    if (!restore || rename(old, path) != 0)
-        unlink(old);
-    keps_tmp_release(old);
-    free(old);
 }
 
 int keps_tmp_commit(char *const *tmp, const char *const *path, size_t n)
