@@ -102,11 +102,14 @@ keps_status keps_job_load_buffer(const char *data, size_t len, const char *name,
                 memset(e, 0, sizeof *e);
                 while (*v == '-')
                     v++;
-                e->key = strdup(v);
+                if (!(e->key = strdup(v))) {
+                    st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+                    break;
+                }
                 e->line = ev.start_mark.line + 1;
                 e->col = ev.start_mark.column + 1;
                 for (size_t i = 0; i + 1 < job->n; i++)
-                    if (e->key && strcmp(job->entries[i].key, e->key) == 0)
+                    if (strcmp(job->entries[i].key, e->key) == 0)
                         st = yerr(err, name, &ev.start_mark, "this option is given twice; use a list for several values");
                 state = WANT_VALUE;
             } else {

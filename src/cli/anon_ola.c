@@ -72,7 +72,11 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
                    const keps_counts *n)
 {
     const keps_schema *s = L->s;
-    size_t len = 512 + L->q * 80, o = 0;
+    /* 512 holds the fixed text; " NAME=L/H" needs the name's length plus
+     * two ints (a QI name can be 255 characters: a flat 80 per QI overran) */
+    size_t len = 512, o = 0;
+    for (size_t i = 0; i < L->q; i++)
+        len += strlen(s->t->cols[s->qi[i].col].name) + 32;
     char *text = malloc(len);
     if (!text)
         return cli_emit_report(c, j, NULL);

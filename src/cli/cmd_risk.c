@@ -77,6 +77,17 @@ static int common_names(const keps_table *o, const keps_table *r, names *out)
     return 0;
 }
 
+/* out = a copy of the n names v; -1 when memory runs out (out holds what
+ * was copied, for names_free). */
+static int copy_names(char *const *v, size_t n, names *out)
+{
+    out->v = calloc(n + 1, sizeof *out->v);
+    for (size_t i = 0; out->v && i < n; i++)
+        if (!(out->v[out->n++] = strdup(v[i])))
+            return -1;
+    return out->v ? 0 : -1;
+}
+
 static int resolve(cli_ctx *c, const keps_table *t, const names *nm, size_t *cols)
 {
     for (size_t i = 0; i < nm->n; i++) {
@@ -224,19 +235,13 @@ static int run(cli_ctx *c)
     if (!rc && qi_names(c, &qi))
         rc = 2;
     if (!rc) {
-        if (ncv) {
-            rlcols.v = calloc(ncv + 1, sizeof *rlcols.v);
-            for (size_t i = 0; rlcols.v && i < ncv; i++)
-                rlcols.v[rlcols.n++] = strdup(cv[i]);
-        } else if (qi.n) {
-            rlcols.v = calloc(qi.n + 1, sizeof *rlcols.v);
-            for (size_t i = 0; rlcols.v && i < qi.n; i++)
-                rlcols.v[rlcols.n++] = strdup(qi.v[i]);
+        if (ncv || qi.n) {
+            rc = copy_names(ncv ? cv : qi.v, ncv ? ncv : qi.n, &rlcols);
         } else if (common_names(o, r, &rlcols)) {
             rc = 2;
         }
-        if (!rlcols.v)
-            rc = 2;
+        if (!rlcols.v || rc)
+            rc = cli_usage_error(c, "out of memory");
         if (!rc && rlcols.n == 0)
             rc = cli_usage_error(c, "%s and %s share no column; name them with --columns or --qi", o->source,
                                  r->source);

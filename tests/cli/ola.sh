@@ -96,4 +96,19 @@ grep -q -- "note: --suppress applies to --algorithm ola only and is ignored" "$t
 "$keps" anonymize --algorithm mondrian -i "$A/adult.csv" -o "$tmp/f.csv" --qi age --suppress 0 --others drop -k 5 \
   --seed 1 2>"$tmp/err" >/dev/null
 ! grep -q "note:" "$tmp/err" || bad "--suppress 0 asks for nothing, no note: $(cat "$tmp/err")"
+
+# QI names near their 255-character limit: the text summary must hold them
+# (eight 250-character names overran its buffer: heap corruption, abort)
+LQ=() hdr=""
+for ch in a b c d e f g h; do
+  n=$(printf '%250s' '' | tr ' ' $ch)
+  LQ+=(--qi "$n:interval=5")
+  hdr+="${hdr:+,}$n"
+done
+awk -v h="$hdr" 'BEGIN { print h
+  for (r = 0; r < 40; r++) { l = ""; for (i = 0; i < 8; i++) l = l (i ? "," : "") (10 + (r * (i + 3)) % 17); print l } }' \
+  >"$tmp/long.csv"
+"$keps" anonymize --algorithm ola -i "$tmp/long.csv" -o "$tmp/long-o.csv" "${LQ[@]}" -k 2 --suppress 0.5 \
+  >"$tmp/sum" 2>&1 || bad "long QI names exit $?"
+grep -q "$n=[0-9]*/[0-9]*\$" "$tmp/sum" && grep -q "k-minimal" "$tmp/sum" || bad "long QI names: summary $(head -c 300 "$tmp/sum")"
 exit $fail
