@@ -85,26 +85,28 @@ keps_status keps_schema_add_qi_hierarchy(keps_schema *s, size_t col, keps_hierar
 
 keps_status keps_schema_add_qi(keps_schema *s, keps_table *t, const char *spec, keps_error *err)
 {
-    const char *colon = strchr(spec, ':');
-    size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
-    char name[256];
-    if (nlen == 0 || nlen >= sizeof name)
-        return keps_error_set(err, KEPS_EINPUT, "--qi '%s': expected NAME, NAME:HIERARCHY.csv or NAME:interval=W1,W2,...", spec);
-    memcpy(name, spec, nlen);
-    name[nlen] = '\0';
-    int col = keps_table_column(t, name);
-    if (col < 0)
-        return keps_table_no_column(err, t, name);
+    if (!*spec || *spec == ':')
+        return keps_error_set(err, KEPS_EINPUT,
+                              "--qi '%s': expected NAME, NAME:HIERARCHY.csv or NAME:interval=W1,W2,...", spec);
+    const char *rest;
+    int col = keps_table_column_spec(t, spec, &rest);
+    if (col < 0) { /* the message names the part before the first ':' */
+        const char *c1 = strchr(spec, ':');
+        char *name = strndup(spec, c1 ? (size_t)(c1 - spec) : strlen(spec));
+        keps_status st = name ? keps_table_no_column(err, t, name) : keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        free(name);
+        return st;
+    }
     keps_hierarchy *h = NULL;
     keps_status st = KEPS_OK;
-    if (colon && strncmp(colon + 1, "interval=", 9) == 0) {
+    if (rest && strncmp(rest, "interval=", 9) == 0) {
         double w[32];
-        int nw = keps_hierarchy_parse_widths(colon + 10, w, 32, err);
+        int nw = keps_hierarchy_parse_widths(rest + 9, w, 32, err);
         if (nw < 0)
             return KEPS_EINPUT;
         st = keps_hierarchy_interval(t, (size_t)col, w, (size_t)nw, &h, err);
-    } else if (colon) {
-        st = keps_hierarchy_load(colon + 1, 0, &h, err);
+    } else if (rest) {
+        st = keps_hierarchy_load(rest, 0, &h, err);
     }
     if (st)
         return st;

@@ -222,6 +222,19 @@ int keps_table_column(const keps_table *t, const char *name)
     return -1;
 }
 
+int keps_table_column_spec(const keps_table *t, const char *spec, const char **rest)
+{
+    *rest = NULL;
+    int j = keps_table_column(t, spec);
+    for (const char *p = strchr(spec, ':'); j < 0 && p; p = strchr(p + 1, ':'))
+        for (size_t c = 0; c < t->ncols && j < 0; c++)
+            if (strncmp(t->cols[c].name, spec, (size_t)(p - spec)) == 0 && t->cols[c].name[p - spec] == '\0') {
+                j = (int)c;
+                *rest = p + 1;
+            }
+    return j;
+}
+
 keps_status keps_table_no_column(keps_error *err, const keps_table *t, const char *name)
 {
     char list[600] = "";

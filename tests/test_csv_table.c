@@ -578,6 +578,31 @@ static void test_format_number(void **state)
     }
 }
 
+/* --qi and --hierarchy values: NAME or NAME:REST where NAME may hold ':'
+ * (survey headers such as "Q1: age"). Exact name first, then the shortest
+ * prefix before a ':' that is a column. */
+static void test_column_spec(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("Q1: age,a,a:b,x\n1,2,3,4\n");
+    const char *rest;
+    assert_int_equal(keps_table_column_spec(t, "x", &rest), 3);
+    assert_null(rest);
+    assert_int_equal(keps_table_column_spec(t, "x:h.csv", &rest), 3);
+    assert_string_equal(rest, "h.csv");
+    assert_int_equal(keps_table_column_spec(t, "Q1: age", &rest), 0);
+    assert_null(rest);
+    assert_int_equal(keps_table_column_spec(t, "Q1: age:interval=5", &rest), 0);
+    assert_string_equal(rest, "interval=5");
+    assert_int_equal(keps_table_column_spec(t, "a:b", &rest), 2); /* the whole name before a prefix */
+    assert_null(rest);
+    assert_int_equal(keps_table_column_spec(t, "a:b:c:d.csv", &rest), 1); /* shortest prefix: a path may hold ':' */
+    assert_string_equal(rest, "b:c:d.csv");
+    assert_int_equal(keps_table_column_spec(t, "Q1:h.csv", &rest), -1);
+    assert_int_equal(keps_table_column_spec(t, "", &rest), -1);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -590,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_write_failure_leaves_nothing), cmocka_unit_test(test_writer_abort),
         cmocka_unit_test(test_read_file_errors), cmocka_unit_test(test_error_columns_are_fields),
         cmocka_unit_test(test_line_numbers),     cmocka_unit_test(test_blank_lines),
+        cmocka_unit_test(test_column_spec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,6 +67,12 @@ uint32_t keps_table_lookup(const keps_table *t, size_t col, const char *s, size_
 
 /* Index of the column called name, or -1. */
 int keps_table_column(const keps_table *t, const char *name);
+/* Column of spec = "NAME" or "NAME:REST" (a --qi or --hierarchy value),
+ * where NAME may hold ':' itself, as survey headers often do: the whole
+ * spec when it names a column, else the shortest prefix before a ':' that
+ * does. *rest is what follows that ':' (NULL for the whole spec); -1 when
+ * no reading names a column. */
+int keps_table_column_spec(const keps_table *t, const char *spec, const char **rest);
 /* Sets err to "SOURCE has no column 'NAME'; its columns are: ...", with a
  * hint when a column name is a number (the file likely lacks its header
  * row); returns KEPS_EINPUT. */

@@ -162,33 +162,48 @@ static void warn_unmatched(const cli_ctx *c, const keps_eval_result *r)
                 c->cmd->name, cols);
 }
 
-/* Loads --hierarchy NAME:FILE values; returns 0 or an exit code. */
-static int load_hierarchies(cli_ctx *c, keps_eval_hier **out, size_t *nout)
+/* Loads --hierarchy NAME:FILE values for columns of orig; returns 0 or an
+ * exit code. */
+static int load_hierarchies(cli_ctx *c, const keps_table *orig, keps_eval_hier **out, size_t *nout)
 {
     char **v;
     size_t n = cli_list(c, "hierarchy", &v);
     keps_eval_hier *h = calloc(n + 1, sizeof *h);
-    if (!h)
-        return 2;
+    int *col = calloc(n + 1, sizeof *col);
     *out = h;
-    for (size_t i = 0; i < n; i++) {
-        char *colon = strchr(v[i], ':');
-        if (!colon || colon == v[i] || !colon[1])
-            return cli_usage_error(c, "--hierarchy '%s': expected NAME:FILE", v[i]);
-        for (size_t j = 0; j < i; j++) /* the second would be ignored */
-            if (strncmp(v[j], v[i], (size_t)(colon - v[i]) + 1) == 0)
-                return cli_usage_error(c, "--hierarchy: two hierarchies for column '%.*s' ('%s' and '%s'); give one",
-                                       (int)(colon - v[i]), v[i], v[j], v[i]);
+    int rc = h && col ? 0 : cli_usage_error(c, "out of memory");
+    for (size_t i = 0; i < n && !rc; i++) {
+        const char *file;
+        col[i] = keps_table_column_spec(orig, v[i], &file);
+        if (!strchr(v[i], ':') || *v[i] == ':' || (col[i] >= 0 && (!file || !*file))) {
+            rc = cli_usage_error(c, "--hierarchy '%s': expected NAME:FILE", v[i]);
+            break;
+        }
+        if (col[i] < 0) {
+            keps_error err = {0};
+            char *name = strndup(v[i], (size_t)(strchr(v[i], ':') - v[i]));
+            keps_table_no_column(&err, orig, name ? name : v[i]);
+            free(name);
+            rc = cli_usage_error(c, "--hierarchy '%s': %s", v[i], err.msg);
+            break;
+        }
+        for (size_t j = 0; j < i && !rc; j++) /* the second would be ignored */
+            if (col[j] == col[i])
+                rc = cli_usage_error(c, "--hierarchy: two hierarchies for column '%s' ('%s' and '%s'); give one",
+                                     orig->cols[col[i]].name, v[j], v[i]);
         keps_error err = {0};
         keps_hierarchy *hh;
-        if (keps_hierarchy_load(colon + 1, 0, &hh, &err))
-            return cli_fail(c, &err);
+        if (!rc && keps_hierarchy_load(file, 0, &hh, &err))
+            rc = cli_fail(c, &err);
+        if (rc)
+            break;
         h[i].h = hh;
         *nout = i + 1;
-        if (!(h[i].column = strndup(v[i], (size_t)(colon - v[i]))))
-            return 2;
+        if (!(h[i].column = strdup(orig->cols[col[i]].name)))
+            rc = cli_usage_error(c, "out of memory");
     }
-    return 0;
+    free(col);
+    return rc;
 }
 
 static void free_hierarchies(keps_eval_hier *h, size_t n)
@@ -222,7 +237,7 @@ static int run(cli_ctx *c)
     if (!rc && o.target && cli_str(c, "test")) /* without --target nothing reads it (noted above) */
         rc = cli_load_table(c, cli_str(c, "test"), &test);
     if (!rc)
-        rc = load_hierarchies(c, &hier, &o.nhier);
+        rc = load_hierarchies(c, orig, &hier, &o.nhier);
     if (!rc && o.target && !test && !(o.split > 0 && o.split < 1))
         rc = cli_usage_error(c, "--split %g: give a fraction strictly between 0 and 1", o.split);
     if (!rc && o.target && !test && !(o.rng = cli_rng(c)))

@@ -49,14 +49,8 @@ typedef struct {
 /* Column of NAME or NAME:HIERARCHY (exact name first: names may hold ':'). */
 static int column_of(const keps_table *t, const char *spec)
 {
-    int j = keps_table_column(t, spec);
-    const char *colon = strchr(spec, ':');
-    if (j >= 0 || !colon)
-        return j;
-    char *name = strndup(spec, (size_t)(colon - spec));
-    j = name ? keps_table_column(t, name) : -1;
-    free(name);
-    return j;
+    const char *rest;
+    return keps_table_column_spec(t, spec, &rest);
 }
 
 static int no_column(cli_ctx *c, const keps_table *t, const char *flag, const char *name)

@@ -111,4 +111,17 @@ awk -v h="$hdr" 'BEGIN { print h
 "$keps" anonymize --algorithm ola -i "$tmp/long.csv" -o "$tmp/long-o.csv" "${LQ[@]}" -k 2 --suppress 0.5 \
   >"$tmp/sum" 2>&1 || bad "long QI names exit $?"
 grep -q "$n=[0-9]*/[0-9]*\$" "$tmp/sum" && grep -q "k-minimal" "$tmp/sum" || bad "long QI names: summary $(head -c 300 "$tmp/sum")"
+# a QI whose name holds ': ' (survey headers) or exceeds 255 characters
+printf 'Q1: age,b\n1,x\n1,x\n2,y\n2,y\n' >"$tmp/colon.csv"
+printf '1;*\n2;*\n' >"$tmp/colon-h.csv"
+"$keps" anonymize --algorithm ola -i "$tmp/colon.csv" -o "$tmp/colon-o.csv" --qi "Q1: age:$tmp/colon-h.csv" -k 2 \
+  --others keep --keep-order >"$tmp/sum" 2>&1 || bad "--qi 'Q1: age:H' exit $?: $(cat "$tmp/sum")"
+grep -q "Q1: age=0/1" "$tmp/sum" || bad "--qi 'Q1: age:H': $(cat "$tmp/sum")"
+"$keps" evaluate --original "$tmp/colon.csv" --release "$tmp/colon-o.csv" --hierarchy "Q1: age:$tmp/colon-h.csv" \
+  --json >"$tmp/ev.json" 2>"$tmp/err" || bad "evaluate --hierarchy 'Q1: age:H' exit $?: $(cat "$tmp/err")"
+grep -q '"Q1: age":{"level":0,"height":1' "$tmp/ev.json" || bad "evaluate 'Q1: age' level: $(cat "$tmp/ev.json")"
+n300=$(printf '%300s' '' | tr ' ' q)
+sed "1s/.*/$n300,b/" "$tmp/colon.csv" >"$tmp/n300.csv"
+"$keps" anonymize --algorithm ola -i "$tmp/n300.csv" -o "$tmp/n300-o.csv" --qi "$n300:$tmp/colon-h.csv" -k 2 \
+  --others keep >"$tmp/sum" 2>&1 || bad "a 300-character QI name exit $?: $(head -c 300 "$tmp/sum")"
 exit $fail
