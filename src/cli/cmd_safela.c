@@ -2,6 +2,7 @@
  * keps_safela_run. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -161,18 +162,25 @@ static int run(cli_ctx *c)
         goto out;
     keps_json j;
     report(c, &j, s, &r, &p, cli_now_ms() - t0);
-    char text[1024];
-    size_t len = (size_t)snprintf(text, sizeof text, "node");
-    for (size_t i = 0; i < s->nqi && len < sizeof text; i++)
-        len += (size_t)snprintf(text + len, sizeof text - len, " %s=%d", s->t->cols[s->qi[i].col].name, r.levels[i]);
-    if (len < sizeof text)
-        snprintf(text + len, sizeof text - len,
+    /* 512 for the fixed text, " NAME=L" per QI: names have no length limit,
+     * and the guarantee line after them must not be cut off */
+    size_t size = 512;
+    for (size_t i = 0; i < s->nqi; i++)
+        size += strlen(s->t->cols[s->qi[i].col].name) + 16;
+    char *text = malloc(size);
+    if (text) {
+        size_t len = (size_t)snprintf(text, size, "node");
+        for (size_t i = 0; i < s->nqi; i++)
+            len += (size_t)snprintf(text + len, size - len, " %s=%d", s->t->cols[s->qi[i].col].name, r.levels[i]);
+        snprintf(text + len, size - len,
                  "\n(beta=%g, epsilon=%.4g, delta=%.3g)-DPS; sample %zu of %zu rows: %zu released, %zu suppressed; "
                  "%zu rows written; good-node probability %.3f\n",
                  r.beta, r.epsilon, r.delta.delta, r.sample_size, r.counts.input_rows,
                  r.counts.input_rows - r.counts.suppressed_rows - r.counts.unsampled_rows, r.counts.suppressed_rows,
                  r.counts.output_rows, r.good_node_probability);
+    }
     rc = cli_emit_report(c, &j, text);
+    free(text);
     keps_json_free(&j);
 out:
     keps_safela_result_free(&r);

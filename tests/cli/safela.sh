@@ -68,4 +68,16 @@ rc=$?; [ $rc -eq 2 ] || { echo "--interpolate cubic: exit $rc, want 2"; fail=1; 
   --seed 1 2>/dev/null >/dev/null
 rc=$?; [ $rc -eq 2 ] && [ ! -e "$T/inf.csv" ] || { echo "--epsilon inf: exit $rc, want 2 and no output"; fail=1; }
 "$KEPS" safela --help | grep -q -- "--penalty" || { echo "help lacks --penalty"; fail=1; }
+# four 300-character QI names: the summary still ends with the guarantee
+# (a 1,024-byte buffer cut it off after the names)
+LQ=() hdr=""
+for ch in a b c d; do
+  n=$(printf '%300s' '' | tr ' ' $ch)
+  LQ+=(--qi "$n:interval=10")
+  hdr+="${hdr:+,}$n"
+done
+awk -v h="$hdr" 'BEGIN { print h; for (r = 0; r < 60; r++) print (20 + r % 37) "," (30 + r % 11) "," (40 + r % 7) "," r }' \
+  >"$T/long.csv"
+"$KEPS" safela -i "$T/long.csv" -o "$T/long-o.csv" "${LQ[@]}" -k 2 --beta 0.5 --seed 1 2>/dev/null >"$T/sum"
+grep -q -- "-DPS; sample" "$T/sum" || { echo "long QI names: no guarantee line: $(tail -c 200 "$T/sum")"; fail=1; }
 exit $fail
