@@ -639,22 +639,19 @@ def error_cases(ctx, o, t, head, orows, paths):
     agehole = os.path.join(d, "age_hole.csv")
     with open(paths["age"]) as f, open(agehole, "w") as g:
         g.writelines(l for l in f if not l.startswith("39;"))      # row 1 of the original has age 39
-    testbad = os.path.join(d, "t_bad.csv")
-    with open(t) as f:
-        lines = f.read().splitlines()
-    parts = lines[1].split(";")
-    parts[head.index("native-country")] = "Atlantis"
-    lines[1] = ";".join(parts)
-    with open(testbad, "w") as g:
-        g.write("\n".join(lines) + "\n")
-    relbad = os.path.join(d, "r_bad.csv")
-    with open(o) as f:
-        lines = f.read().splitlines()
-    parts = lines[2].split(";")
-    parts[head.index("education")] = "Kindergarten"
-    lines[2] = ";".join(parts)
-    with open(relbad, "w") as g:
-        g.write("\n".join(lines) + "\n")
+    def with_cell(src, name, line, col, value):
+        """a copy of src with one cell (file line, column name) replaced"""
+        path = os.path.join(d, name)
+        with open(src) as f:
+            lines = f.read().splitlines()
+        parts = lines[line].split(";")
+        parts[head.index(col)] = value
+        lines[line] = ";".join(parts)
+        with open(path, "w") as g:
+            g.write("\n".join(lines) + "\n")
+        return path
+    testbad = with_cell(t, "t_bad.csv", 1, "native-country", "Atlantis")
+    relbad = with_cell(o, "r_bad.csv", 2, "education", "Kindergarten")
     empty = os.path.join(d, "r_empty.csv")
     with open(empty, "w") as g:
         g.write(";".join(head) + "\n")

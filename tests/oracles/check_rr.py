@@ -73,6 +73,7 @@ from fractions import Fraction as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from rr_oracle import *
+from stats import gamma_q
 import mondrian_oracle
 from metrics_oracle import Problem
 
@@ -633,37 +634,6 @@ def seed_cases():
         print("%s seed  %s" % ("OK  " if ok else "DIFF", name))
 
 # ------------------------------------------------------------------ statistics
-def gammq(a, x):
-    """regularized upper incomplete gamma Q(a, x) (series / continued fraction)"""
-    if x <= 0:
-        return 1.0
-    gln = math.lgamma(a)
-    if x < a + 1:
-        ap, s, d = a, 1.0 / a, 1.0 / a
-        for _ in range(10000):
-            ap += 1
-            d *= x / ap
-            s += d
-            if abs(d) < abs(s) * 1e-15:
-                break
-        return max(0.0, 1.0 - s * math.exp(-x + a * math.log(x) - gln))
-    b = x + 1 - a
-    c, d = 1e300, 1.0 / b
-    h = d
-    for i in range(1, 10000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = 1e-300 if abs(d) < 1e-300 else d
-        c = b + an / c
-        c = 1e-300 if abs(c) < 1e-300 else c
-        d = 1.0 / d
-        de = d * c
-        h *= de
-        if abs(de - 1) < 1e-15:
-            break
-    return math.exp(-x + a * math.log(x) - gln) * h
-
 def chi2_test(obs, prob):
     """goodness of fit of counts obs to probabilities prob; cells of expected
     < 5 pooled (smallest first); returns (p-value, df). A count where the
@@ -695,7 +665,7 @@ def chi2_test(obs, prob):
         return 1.0, 0
     x2 = sum((o - e) ** 2 / e for e, o in pooled)
     df = len(pooled) - 1
-    return gammq(df / 2.0, x2 / 2.0), df
+    return gamma_q(df / 2.0, x2 / 2.0), df
 
 def expected_row(job, y, c):
     """SPEC 7: every record goes through the same matrix, built with the
