@@ -32,7 +32,8 @@ const cli_opt cli_opt_report = {"report", 0, "FILE", 0, "write the JSON report t
 const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
                             "quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: "
                             "paths of an unbalanced tree ending at one root) or "
-                            "interval=W1,W2,... to build intervals of those widths for a numeric column",
+                            "interval=W1,W2,... to build intervals of those widths for a numeric column; a NAME "
+                            "holding ':' (\"Q1: age:q1.csv\") is matched whole first",
                             "--qi age:interval=5,10,20 --qi sex:data/adult/adult_hierarchy_sex.csv"};
 const cli_opt cli_opt_noisy = {"noisy", 0, "NAME", CLI_REPEAT,
                                "numeric quasi-identifier that receives Laplace noise, repeatable",
