@@ -90,13 +90,8 @@ keps_status keps_schema_add_qi(keps_schema *s, keps_table *t, const char *spec, 
                               "--qi '%s': expected NAME, NAME:HIERARCHY.csv or NAME:interval=W1,W2,...", spec);
     const char *rest;
     int col = keps_table_column_spec(t, spec, &rest);
-    if (col < 0) { /* the message names the part before the first ':' */
-        const char *c1 = strchr(spec, ':');
-        char *name = strndup(spec, c1 ? (size_t)(c1 - spec) : strlen(spec));
-        keps_status st = name ? keps_table_no_column(err, t, name) : keps_error_set(err, KEPS_ENOMEM, "out of memory");
-        free(name);
-        return st;
-    }
+    if (col < 0)
+        return keps_table_no_column_spec(err, t, spec);
     keps_hierarchy *h = NULL;
     keps_status st = KEPS_OK;
     if (rest && strncmp(rest, "interval=", 9) == 0) {

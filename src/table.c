@@ -235,7 +235,8 @@ int keps_table_column_spec(const keps_table *t, const char *spec, const char **r
     return j;
 }
 
-keps_status keps_table_no_column(keps_error *err, const keps_table *t, const char *name)
+/* The message of keps_table_no_column for the first len bytes of name. */
+static keps_status no_column(keps_error *err, const keps_table *t, const char *name, size_t len)
 {
     char list[600] = "";
     size_t n = 0;
@@ -250,11 +251,21 @@ keps_status keps_table_no_column(keps_error *err, const keps_table *t, const cha
         if (*h && !*end)
             num = h;
     }
-    return keps_error_set(err, KEPS_EINPUT, "%s has no column '%s'; its columns are: %s%s%s%s", t->source, name,
-                          list, num ? " (a column named '" : "", num ? num : "",
+    return keps_error_set(err, KEPS_EINPUT, "%s has no column '%.*s'; its columns are: %s%s%s%s", t->source,
+                          (int)len, name, list, num ? " (a column named '" : "", num ? num : "",
                           num ? "' suggests the file has no header row: keps reads the first row as the column "
                                 "names; add one)"
                               : "");
+}
+
+keps_status keps_table_no_column(keps_error *err, const keps_table *t, const char *name)
+{
+    return no_column(err, t, name, strlen(name));
+}
+
+keps_status keps_table_no_column_spec(keps_error *err, const keps_table *t, const char *spec)
+{
+    return no_column(err, t, spec, strcspn(spec, ":"));
 }
 
 keps_status keps_table_cell_error(keps_error *err, const keps_table *t, size_t col,

@@ -600,6 +600,9 @@ static void test_column_spec(void **state)
     assert_string_equal(rest, "b:c:d.csv");
     assert_int_equal(keps_table_column_spec(t, "Q1:h.csv", &rest), -1);
     assert_int_equal(keps_table_column_spec(t, "", &rest), -1);
+    keps_error err = {0};
+    assert_int_equal(keps_table_no_column_spec(&err, t, "Q1:h.csv"), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "has no column 'Q1'; its columns are: Q1: age, a, a:b, x"));
     keps_table_free(t);
 }
 

@@ -77,6 +77,9 @@ int keps_table_column_spec(const keps_table *t, const char *spec, const char **r
  * hint when a column name is a number (the file likely lacks its header
  * row); returns KEPS_EINPUT. */
 keps_status keps_table_no_column(keps_error *err, const keps_table *t, const char *name);
+/* The same for a spec that keps_table_column_spec could not resolve: it
+ * names the part before the first ':'. */
+keps_status keps_table_no_column_spec(keps_error *err, const keps_table *t, const char *spec);
 
 /* Largest magnitude of a number keps accepts in data (and in --bounds).
  * Within it every sum keps forms stays finite with a wide margin: a squared

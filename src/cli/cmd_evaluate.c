@@ -181,9 +181,7 @@ static int load_hierarchies(cli_ctx *c, const keps_table *orig, keps_eval_hier *
         }
         if (col[i] < 0) {
             keps_error err = {0};
-            char *name = strndup(v[i], (size_t)(strchr(v[i], ':') - v[i]));
-            keps_table_no_column(&err, orig, name ? name : v[i]);
-            free(name);
+            keps_table_no_column_spec(&err, orig, v[i]);
             rc = cli_usage_error(c, "--hierarchy '%s': %s", v[i], err.msg);
             break;
         }

@@ -46,13 +46,6 @@ typedef struct {
     keps_suppressed_mode mode;
 } wanted;
 
-/* Column of NAME or NAME:HIERARCHY (exact name first: names may hold ':'). */
-static int column_of(const keps_table *t, const char *spec)
-{
-    const char *rest;
-    return keps_table_column_spec(t, spec, &rest);
-}
-
 static int no_column(cli_ctx *c, const keps_table *t, const char *flag, const char *name)
 {
     keps_error err = {0};
@@ -92,7 +85,8 @@ static int resolve(cli_ctx *c, const keps_table *t, size_t **qi, size_t *nqi, si
         return cli_usage_error(c, "out of memory");
     cli_list(c, "qi", &v);
     for (size_t i = 0; i < *nqi; i++) {
-        int j = column_of(t, v[i]);
+        const char *hierarchy; /* NAME:HIERARCHY is accepted; verify needs only the name */
+        int j = keps_table_column_spec(t, v[i], &hierarchy);
         if (j < 0)
             return no_column(c, t, "--qi", v[i]);
         (*qi)[i] = (size_t)j;
