@@ -3,6 +3,7 @@
 #include "keps/ola.h"
 #include "keps/progress.h"
 
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,8 +15,7 @@ enum {
     TAG_ANON = 1,  /* satisfies the constraints (tagged or evaluated) */
     TAG_NOT = 2,   /* does not */
     TAG_EVAL = 4,  /* classes were counted */
-    TAG_PRUNE = 8, /* neither it nor any node above can beat the best score */
-    TAG_KMIN = 16  /* in the k-minimal candidate list */
+    TAG_PRUNE = 8  /* neither it nor any node above can beat the best score */
 };
 
 /* Class sets of recently evaluated nodes: a node rolls up from the cached
@@ -60,6 +60,7 @@ typedef struct ola {
     keps_metric metric;
     uint8_t *tag;           /* [nnodes], shared by the threads */
     int owns_tag;
+    struct tag_count *tc;   /* shared with tag; owned with it */
     keps_lattice_work *w;
     keps_metrics *m;
     class_cache *cc;        /* shared by the threads */
@@ -71,7 +72,7 @@ typedef struct ola {
     uint64_t evaluated;
     uint64_t work;          /* classes rolled up (source sizes), for tuning */
     uint64_t out_work;      /* classes produced (the floor of work) */
-    uint64_t *kmin;         /* k-minimal candidates */
+    uint64_t *kmin;         /* the k-minimal nodes, read off the tags */
     size_t nkmin, capkmin;
     uint64_t *stack;        /* for tagging */
     size_t capstack;
@@ -83,6 +84,18 @@ typedef struct ola {
     int lazy;               /* score satisfying nodes only when the optimum asks */
     int oom;
 } ola;
+
+/* How many nodes carry TAG_ANON or TAG_NOT. Once every node does, the
+ * rest of the Kmin recursion can evaluate nothing, so it stops: it would
+ * only walk tagged sub-lattices. With many QIs that walk was most of the
+ * search (12 QIs, 3 levels each: 2.1M memoized Kmin calls for 3,572
+ * evaluations, 0.4M once it stops). The flag sits on its own cache line:
+ * the recursion reads it on every call. */
+typedef struct tag_count {
+    _Atomic uint64_t n;
+    char pad[64 - sizeof(uint64_t)];
+    atomic_int all;
+} tag_count;
 
 /* The tag array is shared by the search threads; tags only ever gain bits
  * and every bit is true information, so relaxed atomics suffice (a thread
@@ -490,9 +503,11 @@ static void tag_cone(ola *o, uint64_t id, int up, uint8_t tag)
 {
     const keps_lattice *L = o->L;
     size_t n = 0;
-    if (tag_get(o, id) & tag || push(o, &n, id))
+    uint64_t fresh = 1;
+    if (tag_get(o, id) & tag || tag_or(o, id, tag) & tag)
         return;
-    tag_or(o, id, tag);
+    if (push(o, &n, id))
+        goto out;
     while (n > 0) {
         uint64_t x = o->stack[--n], rest = x;
         for (size_t i = 0; i < L->q; i++) {
@@ -507,10 +522,21 @@ static void tag_cone(ola *o, uint64_t id, int up, uint8_t tag)
                 continue;
             if (tag_or(o, y, tag) & tag)
                 continue;
+            fresh++;
             if (push(o, &n, y))
-                return;
+                goto out; /* out of memory: the search stops */
         }
     }
+out:
+    /* A node never gets both tags (they are true), so each node is counted
+     * once, by the thread whose tag_or set its bit. */
+    if (atomic_fetch_add_explicit(&o->tc->n, fresh, memory_order_relaxed) + fresh == L->nnodes)
+        atomic_store_explicit(&o->tc->all, 1, memory_order_relaxed);
+}
+
+static int all_tagged(const ola *o)
+{
+    return atomic_load_explicit(&o->tc->all, memory_order_relaxed);
 }
 
 static int has_score(const ola *o, uint64_t id)
@@ -559,7 +585,7 @@ static int anonymous(ola *o, const int *levels, uint64_t id)
 }
 
 
-/* Appends to the candidate list. */
+/* Appends to the k-minimal list. */
 static void push_kmin(ola *o, uint64_t id)
 {
     if (o->nkmin == o->capkmin) {
@@ -573,13 +599,6 @@ static void push_kmin(ola *o, uint64_t id)
         o->capkmin = cap;
     }
     o->kmin[o->nkmin++] = id;
-}
-
-/* A candidate once, whichever thread finds it. */
-static void add_kmin(ola *o, uint64_t id)
-{
-    if (!(tag_or(o, id, TAG_KMIN) & TAG_KMIN))
-        push_kmin(o, id);
 }
 
 /* Records the call Kmin(b, t); returns 1 if it was done before. The
@@ -646,7 +665,7 @@ typedef struct mid_ctx {
 static void mid_visit(mid_ctx *x, size_t j, int remaining, uint64_t id)
 {
     ola *o = x->o;
-    if (o->oom)
+    if (o->oom || all_tagged(o))
         return;
     if (j == x->nf) {
         int a = anonymous(o, x->n, id);
@@ -672,37 +691,33 @@ static void mid_visit(mid_ctx *x, size_t j, int remaining, uint64_t id)
 }
 
 /* El Emam et al.'s Kmin(Bnode, Tnode): t satisfies the constraints;
- * bid, tid are the ids of b and t. */
+ * bid, tid are the ids of b and t. It evaluates, in OLA's order, the nodes
+ * of [b, t] that the tags do not settle; when it returns, every node of
+ * [b, t] is tagged (a node below the middle height lies below a middle
+ * node: inside the sub-search of one that satisfies the constraints, or
+ * below failing ones only; dually above), so the k-minimal nodes are read
+ * off the tags at the end (kmin_from_tags) rather than collected here. */
 static void kmin(ola *o, const int *b, uint64_t bid, const int *t, uint64_t tid)
 {
     const keps_lattice *L = o->L;
-    if (o->oom)
+    if (o->oom || all_tagged(o))
         return;
     /* Every node of [b, t] but t lies below an immediate predecessor of t
-     * inside [b, t]; when all of those are tagged as failing, t is the one
-     * k-minimal node of the sub-lattice. Checked before the memo, whose
-     * lookups miss the cache (Adult, k = 2, 5%: memoized calls 178k -> 145k
-     * with this test, 124k with the next). */
+     * inside [b, t]; when all of those are tagged as failing, so is the
+     * sub-lattice but t. Checked before the memo, whose lookups miss the
+     * cache (Adult, k = 2, 5%: memoized calls 178k -> 145k with this test,
+     * 124k with the next). */
     int shortcut = 1;
     for (size_t i = 0; i < L->q && shortcut; i++)
         shortcut = t[i] == b[i] || (tag_get(o, tid - L->stride[i]) & TAG_NOT);
-    if (shortcut && bid != tid) {
-        add_kmin(o, tid);
+    if (shortcut)
         return;
-    }
     /* Dually, when b fails and every immediate successor of b inside
-     * [b, t] is tagged as satisfying, those successors are its k-minimal
-     * nodes. */
-    shortcut = bid != tid && (tag_get(o, bid) & TAG_NOT);
+     * [b, t] is tagged as satisfying, so is the sub-lattice but b. */
+    shortcut = tag_get(o, bid) & TAG_NOT;
     for (size_t i = 0; i < L->q && shortcut; i++)
         shortcut = t[i] == b[i] || (tag_get(o, bid + L->stride[i]) & TAG_ANON);
-    if (shortcut) {
-        for (size_t i = 0; i < L->q; i++)
-            if (t[i] > b[i])
-                add_kmin(o, bid + L->stride[i]);
-        return;
-    }
-    if (memo_seen(o, bid, tid))
+    if (shortcut || memo_seen(o, bid, tid))
         return;
     int hh = keps_lattice_level_sum(L, t) - keps_lattice_level_sum(L, b);
     if (hh > 1) {
@@ -725,53 +740,34 @@ static void kmin(ola *o, const int *b, uint64_t bid, const int *t, uint64_t tid)
         free(n);
         return;
     }
-    /* Two-node (or one-node) lattice: the lower one if it is anonymous. */
-    int a = anonymous(o, b, bid);
-    if (a < 0)
-        return;
-    if (a)
-        add_kmin(o, bid);
-    else if (anonymous(o, t, tid) == 1)
-        add_kmin(o, tid);
+    /* Two nodes: t is tagged, b is once evaluated. */
+    anonymous(o, b, bid);
 }
 
-/* Keeps only the candidates with no other candidate below them. */
-static void clean_kmin(ola *o)
+/* Once every node is tagged, the k-minimal nodes are the anonymous ones
+ * whose immediate predecessors all fail (every node below one lies below
+ * an immediate predecessor). Levels are stepped like an odometer: dividing
+ * the id out was most of this pass on large lattices. */
+static void kmin_from_tags(ola *o)
 {
     const keps_lattice *L = o->L;
-    size_t q = L->q, n = o->nkmin;
-    int *lv = malloc((n ? n : 1) * q * sizeof *lv);
-    uint8_t *drop = calloc(n ? n : 1, 1);
-    if (!lv || !drop) {
+    int *lv = calloc(L->q, sizeof *lv);
+    if (!lv) {
         o->oom = 1;
-        goto done;
+        return;
     }
-    for (size_t i = 0; i < n; i++)
-        keps_lattice_levels(L, o->kmin[i], lv + i * q);
-    /* The tags settle most candidates (an immediate predecessor that
-     * satisfies the constraints: not minimal; all of them failing:
-     * minimal); only the rest are compared with every other candidate,
-     * which took ~n^2 dominance tests with thousands of candidates. */
-    for (size_t i = 0; i < n; i++) {
-        int untagged = 0;
-        for (size_t d = 0; d < q && !drop[i]; d++)
-            if (lv[i * q + d] > 0) {
-                uint8_t tg = tag_get(o, o->kmin[i] - L->stride[d]);
-                drop[i] = (tg & TAG_ANON) != 0;
-                untagged |= !(tg & TAG_NOT);
-            }
-        for (size_t j = 0; j < n && !drop[i] && untagged; j++)
-            if (i != j && dominated(L, lv + j * q, lv + i * q))
-                drop[i] = 1;
+    for (uint64_t id = 0; id < L->nnodes && !o->oom; id++) {
+        if (tag_get(o, id) & TAG_ANON) {
+            int minimal = 1;
+            for (size_t i = 0; i < L->q && minimal; i++)
+                minimal = lv[i] == 0 || (tag_get(o, id - L->stride[i]) & TAG_NOT);
+            if (minimal)
+                push_kmin(o, id);
+        }
+        for (size_t i = 0; i < L->q && ++lv[i] > L->height[i]; i++)
+            lv[i] = 0;
     }
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!drop[i])
-            o->kmin[m++] = o->kmin[i];
-    o->nkmin = m;
-done:
     free(lv);
-    free(drop);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -836,8 +832,6 @@ static int optimum(ola *o, uint64_t *best_id, double *best)
             *best_id = kbound[i].id;
         }
     }
-    for (size_t i = 0; i < o->nkmin; i++)
-        tag_cone(o, o->kmin[i], 1, TAG_ANON);
     /* counting sort of the anonymous nodes by level sum */
     for (uint64_t id = 0; id < nn; id++)
         if (tag_get(o, id) & TAG_ANON) {
@@ -900,8 +894,10 @@ static void ola_free(ola *o)
     free(o->zero);
     for (size_t i = 0; i < o->npool; i++)
         keps_node_classes_free(&o->pool[i]);
-    if (o->owns_tag)
+    if (o->owns_tag) {
         free(o->tag);
+        free(o->tc);
+    }
     keps_lattice_work_free(o->w);
     keps_metrics_free(o->m);
     free(o->kmin);
@@ -937,6 +933,7 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, con
     o->lazy = p->metric == KEPS_METRIC_PREC || p->metric == KEPS_METRIC_LOSS || p->metric == KEPS_METRIC_ENTROPY;
     o->owns_tag = o->owns_cc = shared == NULL;
     o->tag = shared ? shared->tag : calloc((size_t)L->nnodes, 1);
+    o->tc = shared ? shared->tc : calloc(1, sizeof *o->tc);
     o->w = keps_lattice_work_new(L);
     o->m = keps_metrics_new(L);
     o->zero = calloc(L->q, sizeof *o->zero);
@@ -951,16 +948,16 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, con
         o->cc->cache = calloc(CACHE_MAX, sizeof *o->cc->cache);
         o->cc->slots = calloc(CACHE_SLOTS, sizeof *o->cc->slots);
     }
-    return o->tag && o->w && o->m && o->cc && o->cc->cache && o->cc->slots && o->zero ? 0 : -1;
+    return o->tag && o->tc && o->w && o->m && o->cc && o->cc->cache && o->cc->slots && o->zero ? 0 : -1;
 }
 
 /* ---- two search threads ------------------------------------------------
  * The top-level Kmin(bottom, top) call loops over the lattice's middle
  * level; each middle node's sub-search is independent of the others except
  * through the tags, so two threads take runs of middle nodes, each with its
- * own memo and candidate list, sharing the tags and the class cache. Every
- * middle node is still searched, so the union of the candidates holds every
- * k-minimal node as in the sequential search. */
+ * own memo, sharing the tags and the class cache. Every middle node is
+ * still searched, so every node ends up tagged as in the sequential
+ * search. */
 typedef struct par_ctx {
     uint64_t *mids;
     size_t nmids;
@@ -1033,7 +1030,7 @@ static void *par_main(void *arg)
             i = at;
             end = at + want;
         }
-        if (i >= x->nmids || o->oom)
+        if (i >= x->nmids || o->oom || all_tagged(o))
             break;
         /* Runs are handed out in list order, so the caller's position in
          * the list tells how much of the search is behind both threads. */
@@ -1052,11 +1049,9 @@ static void *par_main(void *arg)
     return NULL;
 }
 
-/* Moves thread b's findings into a: candidates, scores, counters. */
+/* Moves thread b's findings into a: scores, counters (the tags are shared). */
 static void par_merge(ola *a, ola *b)
 {
-    for (size_t i = 0; i < b->nkmin && !a->oom; i++)
-        push_kmin(a, b->kmin[i]); /* TAG_KMIN is set already */
     for (size_t i = 0; i < b->capscore; i++)
         if (b->skey[i] && score_put(a, b->skey[i] - 1, b->sval[i], b->sbound[i]))
             return;
@@ -1156,10 +1151,12 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
     }
     tag_cone(&o, L->nnodes - 1, 1, TAG_ANON);
     kmin_top(&o, p, bot, top);
-    clean_kmin(&o);
+    assert(o.oom || all_tagged(&o)); /* see kmin */
+    kmin_from_tags(&o);
     if (getenv("KEPS_OLA_DEBUG"))
-        fprintf(stderr, "kmin phase: %llu evaluated, %llu classes rolled up, %zu calls\n",
-                (unsigned long long)o.evaluated, (unsigned long long)o.work, o.nmemo);
+        fprintf(stderr, "kmin phase: %llu evaluated, %llu classes rolled up, %zu calls, %llu of %llu nodes tagged\n",
+                (unsigned long long)o.evaluated, (unsigned long long)o.work, o.nmemo,
+                (unsigned long long)atomic_load(&o.tc->n), (unsigned long long)L->nnodes);
     uint64_t best_id;
     double best;
     if (o.oom || optimum(&o, &best_id, &best) || o.oom) {

@@ -5,7 +5,9 @@
  * than k number at most floor(s*N) (those rows are suppressed). This is
  * monotone (a class of size >= k stays in a class of size >= k above), so
  * OLA's binary search along generalization strategies with predictive
- * tagging finds every k-minimal node. The answer is the node with the
+ * tagging finds every k-minimal node (the search tags every node; it stops
+ * once all are tagged, as the rest of its recursion could evaluate none,
+ * and reads the k-minimal nodes off the tags). The answer is the node with the
  * least loss under the chosen metric among ALL nodes satisfying the
  * constraints: with floor(s*N) = 0 the metrics are monotone and the best
  * k-minimal node is optimal; otherwise a second pass walks the anonymous
