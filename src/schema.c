@@ -133,17 +133,22 @@ keps_status keps_schema_check(const keps_schema *s, keps_error *err)
 {
     if (s->others != KEPS_OTHERS_ERROR)
         return KEPS_OK;
+    /* whole names while they fit the message, then how many more */
     char list[600] = "";
-    size_t n = 0, count = 0;
+    size_t n = 0, count = 0, shown = 0;
     for (size_t j = 0; j < s->t->ncols; j++) {
         if (s->role[j] != KEPS_ROLE_NONE)
             continue;
         count++;
-        if (n + 40 < sizeof list)
+        if (shown + 1 == count && n + strlen(s->t->cols[j].name) + 2 < sizeof list - 32) {
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", s->t->cols[j].name);
+            shown++;
+        }
     }
     if (!count)
         return KEPS_OK;
+    if (shown < count)
+        snprintf(list + n, sizeof list - n, "%s%zu more", n ? " and " : "", count - shown);
     return keps_error_set(err, KEPS_EINPUT,
                           "%zu column%s ha%s no role: %s; give each a role (--qi, --sensitive, --insensitive, "
                           "--identifier, ...) or pass --others keep|drop",

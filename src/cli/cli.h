@@ -109,6 +109,9 @@ int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const 
 /* A note that the hierarchies of the --qi columns are not used (why says
  * by what), one line naming those columns; nothing if none has one. */
 void cli_note_unused_hierarchies(const cli_ctx *c, const keps_schema *s, const char *why);
+/* Prints "a, b, c" to f (NULL: prints nothing): the names of t's columns
+ * for which pick(ctx, column) holds, however long; returns how many. */
+size_t cli_print_columns(FILE *f, const keps_table *t, int (*pick)(const void *ctx, size_t col), const void *ctx);
 
 /* Prints "keps CMD: message" to stderr; returns the exit code for err. */
 int cli_fail(const cli_ctx *c, const keps_error *err);

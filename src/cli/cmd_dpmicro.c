@@ -89,20 +89,15 @@ static int uncovered_col(const keps_schema *s, const int *slot, size_t j)
     return slot[j] < 0 && keps_schema_released(s, j);
 }
 
-/* Those columns' names, comma-separated, in buf; returns how many. */
-static size_t uncovered(const keps_schema *s, const int *slot, char *buf, size_t len)
+typedef struct uncovered_ctx {
+    const keps_schema *s;
+    const int *slot;
+} uncovered_ctx;
+
+static int uncovered_pick(const void *ctx, size_t j)
 {
-    size_t n = 0, at = 0;
-    buf[0] = 0;
-    for (size_t j = 0; j < s->t->ncols; j++) {
-        if (!uncovered_col(s, slot, j))
-            continue;
-        int w = snprintf(buf + at, len - at, "%s%s", n ? ", " : "", s->t->cols[j].name);
-        if (w > 0)
-            at = at + (size_t)w < len ? at + (size_t)w : len - 1;
-        n++;
-    }
-    return n;
+    const uncovered_ctx *u = ctx;
+    return uncovered_col(u->s, u->slot, j);
 }
 
 static void guarantee_json(keps_json *j, const keps_dpmicro_result *r, const keps_dpmicro_params *p, int unlink,
@@ -281,12 +276,14 @@ static int run(cli_ctx *c)
                         "record's groups; that pairing is not differentially private. Use --unlink-columns "
                         "for an epsilon-DP release.\n",
                 c->cmd->name, m);
-    char names[512];
-    if (uncovered(s, slot, names, sizeof names))
-        fprintf(stderr, "keps %s: warning: column(s) %s are released unchanged; the DP guarantee covers only "
-                        "the --qi columns (drop the others with --others drop and no --sensitive/--insensitive "
-                        "roles if they must be protected)\n",
-                c->cmd->name, names);
+    uncovered_ctx u = {s, slot};
+    if (cli_print_columns(NULL, s->t, uncovered_pick, &u)) {
+        fprintf(stderr, "keps %s: warning: column(s) ", c->cmd->name);
+        cli_print_columns(stderr, s->t, uncovered_pick, &u);
+        fputs(" are released unchanged; the DP guarantee covers only the --qi columns (drop the others with "
+              "--others drop and no --sensitive/--insensitive roles if they must be protected)\n",
+              stderr);
+    }
     double rl = r.record_linkage; /* before any column unlinking */
     if (unlink && keps_dpmicro_unlink(rng, r.out, n, m)) {
         rc = 2;

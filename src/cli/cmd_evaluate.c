@@ -117,49 +117,52 @@ static const char *level_text(const keps_eval_attr *a, char *buf, size_t len)
 
 /* The per-attribute lines of the text summary, and a note on the levels
  * that are not plain numbers. */
-static size_t text_attrs(const keps_eval_result *r, char *text, size_t len, size_t size)
+static void text_attrs(const keps_eval_result *r, FILE *txt)
 {
     int unknown = 0, mixed = 0;
-    for (size_t a = 0; a < r->nattrs && len < size; a++) {
+    for (size_t a = 0; a < r->nattrs; a++) {
         const keps_eval_attr *x = &r->attrs[a];
         char lv[32];
         unknown |= x->height < 0;
         mixed |= x->height >= 0 && x->level < 0;
-        len += (size_t)snprintf(text + len, size - len,
-                                "  %-20s level %-7s  non-original %.3f  suppressed %.3f  distinct ratio %.3f\n",
-                                x->name, level_text(x, lv, sizeof lv), x->non_original_share, x->suppressed_share,
-                                x->distinct_ratio);
+        fprintf(txt, "  %-20s level %-7s  non-original %.3f  suppressed %.3f  distinct ratio %.3f\n", x->name,
+                level_text(x, lv, sizeof lv), x->non_original_share, x->suppressed_share, x->distinct_ratio);
     }
-    if (unknown && len < size)
-        len += (size_t)snprintf(text + len, size - len,
-                                "level unknown: no --hierarchy for the column (--hierarchy NAME:FILE detects it)\n");
-    if (mixed && len < size)
-        len += (size_t)snprintf(text + len, size - len,
-                                "level mixed: the release holds values of several hierarchy levels\n");
-    return len;
+    if (unknown)
+        fputs("level unknown: no --hierarchy for the column (--hierarchy NAME:FILE detects it)\n", txt);
+    if (mixed)
+        fputs("level mixed: the release holds values of several hierarchy levels\n", txt);
+}
+
+/* Test values of a column without a hierarchy that match no release value. */
+static int unmatched(const keps_eval_attr *x)
+{
+    return x->height < 0 && x->test_unmatched_share > 0; /* NaN (not a feature) fails too */
 }
 
 /* A release model no better than the majority class, while test values of
- * columns without a hierarchy matched nothing in the release: say why. */
+ * columns without a hierarchy matched nothing in the release: say why
+ * (every such column, however many: written in pieces, not through a
+ * fixed buffer). */
 static void warn_unmatched(const cli_ctx *c, const keps_eval_result *r)
 {
-    char cols[1024] = "";
-    size_t len = 0;
+    size_t n = 0;
     if (c->quiet || !r->has_model || r->accuracy != r->baseline)
         return;
-    for (size_t a = 0; a < r->nattrs && len < sizeof cols; a++) {
-        const keps_eval_attr *x = &r->attrs[a];
-        if (x->height < 0 && x->test_unmatched_share > 0) /* NaN (not a feature) fails too */
-            len += (size_t)snprintf(cols + len, sizeof cols - len, "%s%s (%.3g%%)", len ? ", " : "", x->name,
-                                    100 * x->test_unmatched_share);
-    }
-    if (len)
-        fprintf(stderr,
-                "keps %s: warning: the accuracy equals the majority baseline, and test rows hold original "
-                "values that match no release value (share of the test rows): %s; without a hierarchy they "
-                "cannot be generalized the way the release is, so the classifier sees nothing of them: pass "
-                "--hierarchy NAME:FILE for these columns\n",
-                c->cmd->name, cols);
+    for (size_t a = 0; a < r->nattrs; a++)
+        n += unmatched(&r->attrs[a]);
+    if (!n)
+        return;
+    fprintf(stderr,
+            "keps %s: warning: the accuracy equals the majority baseline, and test rows hold original "
+            "values that match no release value (share of the test rows): ",
+            c->cmd->name);
+    for (size_t a = 0, i = 0; a < r->nattrs; a++)
+        if (unmatched(&r->attrs[a]))
+            fprintf(stderr, "%s%s (%.3g%%)", i++ ? ", " : "", r->attrs[a].name, 100 * r->attrs[a].test_unmatched_share);
+    fputs("; without a hierarchy they cannot be generalized the way the release is, so the classifier sees "
+          "nothing of them: pass --hierarchy NAME:FILE for these columns\n",
+          stderr);
 }
 
 /* Loads --hierarchy NAME:FILE values for columns of orig; returns 0 or an
@@ -264,18 +267,23 @@ static int run(cli_ctx *c)
     keps_json_num(&j, "total", cli_now_ms() - t0);
     keps_json_end(&j);
     keps_json_end(&j);
-    char text[4096];
-    size_t len = (size_t)snprintf(text, sizeof text, "original rows %zu, release rows %zu\n", r.original_rows,
-                                  r.release_rows);
-    if (r.has_model && len < sizeof text)
-        len += (size_t)snprintf(text + len, sizeof text - len,
-                                "accuracy %.4f (trained on the release, %zu rows), %.4f (trained on the original, "
-                                "%zu rows), majority baseline %.4f ('%s'), %zu test rows\n",
-                                r.accuracy, r.train_rows, r.accuracy_original, r.original_train_rows, r.baseline,
-                                r.majority ? r.majority : "", r.test_rows);
-    text_attrs(&r, text, len, sizeof text);
+    char *text = NULL; /* the summary grows with the attributes' names */
+    size_t tlen = 0;
+    FILE *txt = open_memstream(&text, &tlen);
+    if (txt) {
+        fprintf(txt, "original rows %zu, release rows %zu\n", r.original_rows, r.release_rows);
+        if (r.has_model)
+            fprintf(txt,
+                    "accuracy %.4f (trained on the release, %zu rows), %.4f (trained on the original, %zu rows), "
+                    "majority baseline %.4f ('%s'), %zu test rows\n",
+                    r.accuracy, r.train_rows, r.accuracy_original, r.original_train_rows, r.baseline,
+                    r.majority ? r.majority : "", r.test_rows);
+        text_attrs(&r, txt);
+        fclose(txt);
+    }
     warn_unmatched(c, &r);
     rc = cli_emit_report(c, &j, text);
+    free(text);
     keps_json_free(&j);
 out:
     keps_eval_result_free(&r);

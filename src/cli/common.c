@@ -550,16 +550,34 @@ int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const 
     return 0;
 }
 
+size_t cli_print_columns(FILE *f, const keps_table *t, int (*pick)(const void *ctx, size_t col), const void *ctx)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < t->ncols; j++) {
+        if (!pick(ctx, j))
+            continue;
+        if (f)
+            fprintf(f, "%s%s", n ? ", " : "", t->cols[j].name);
+        n++;
+    }
+    return n;
+}
+
+/* A QI column with a hierarchy. */
+static int has_hierarchy(const void *ctx, size_t col)
+{
+    const keps_schema *s = ctx;
+    for (size_t q = 0; q < s->nqi; q++)
+        if (s->qi[q].col == col && s->qi[q].h)
+            return 1;
+    return 0;
+}
+
 void cli_note_unused_hierarchies(const cli_ctx *c, const keps_schema *s, const char *why)
 {
-    char names[512] = "";
-    size_t at = 0, n = 0;
-    for (size_t q = 0; q < s->nqi; q++) {
-        if (!s->qi[q].h)
-            continue;
-        int w = snprintf(names + at, sizeof names - at, "%s%s", n++ ? ", " : "", s->t->cols[s->qi[q].col].name);
-        at = w > 0 && at + (size_t)w < sizeof names ? at + (size_t)w : sizeof names - 1;
-    }
-    if (n && !c->quiet)
-        fprintf(stderr, "keps %s: note: the hierarchy of --qi %s is not used: %s\n", c->cmd->name, names, why);
+    if (c->quiet || !cli_print_columns(NULL, s->t, has_hierarchy, s))
+        return;
+    fprintf(stderr, "keps %s: note: the hierarchy of --qi ", c->cmd->name);
+    cli_print_columns(stderr, s->t, has_hierarchy, s);
+    fprintf(stderr, " is not used: %s\n", why);
 }

@@ -138,4 +138,13 @@ ev --original "$d/orig.csv" --release "$d/rel.csv" --seed 4
 t "evaluate --seed: a note, not the not-private warning" "[ $? -eq 0 ] && grep -q 'note: --seed 4 makes the run reproducible; evaluate releases no data' $d/stderr && ! grep -q 'NOT private' $d/stderr"
 ev --original "$d/orig.csv" --release "$d/rel.csv" --seed 4 --quiet
 t "evaluate --seed --quiet: silent" "[ $? -eq 0 ] && [ ! -s $d/stderr ]"
+# the text summary is whole however many and long the names: 40 columns of
+# 120 characters make ~7,600 characters of attribute lines (it was cut at
+# 4 KB, losing the last lines and the note on unknown levels)
+lnames=$(for i in $(seq 10 49); do printf ',c%s%s' $i "$(printf 'z%.0s' $(seq 1 117))"; done)
+{ echo "${lnames#,}"; for r in 1 2 3; do for i in $(seq 10 49); do printf '%s' "${i:+,}$r"; done | cut -c2-; done; } \
+  >"$d/long.csv"
+ev --original "$d/long.csv" --release "$d/long.csv"
+t "evaluate: 40 long names, the last attribute's line and the unknown-level note" \
+  "[ $? -eq 0 ] && grep -q '^  c49z* level unknown' $d/stdout && grep -q '^level unknown: no --hierarchy' $d/stdout"
 finish evaluate_risk
