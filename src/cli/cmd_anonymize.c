@@ -62,7 +62,11 @@ const cli_cmd cmd_anonymize = {
     "anonymize --algorithm ola|mondrian|mdav -i FILE -o FILE --qi NAME[:HIERARCHY] -k K [options]",
     "Makes every released record indistinguishable from at least K-1 others on the quasi-identifiers. "
     "ola searches the full-domain generalization lattice for the k-anonymous transformation with the least "
-    "information loss (with up to --suppress of the records suppressed); mondrian partitions the records "
+    "information loss (with up to --suppress of the records suppressed); its time and memory grow with the "
+    "lattice, the product of (hierarchy height + 1) over the QIs (on 2 cores: 9 Adult QIs, 12,960 nodes, well "
+    "under a second; 500 rows with 16 three-level QIs, 43M nodes, ~15 s and 0.4 GB, with 17, 129M nodes, ~1 min "
+    "and 1.3 GB); "
+    "mondrian partitions the records "
     "multidimensionally; mdav replaces numeric values by group centroids. The report states the guarantee "
     "(k-anonymity with the k used), the transformation, suppressed rows and every metric.",
     "keps anonymize --algorithm ola -i data/adult/adult.csv -o out.csv --qi age:data/adult/adult_hierarchy_age.csv "
