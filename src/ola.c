@@ -82,6 +82,8 @@ typedef struct ola {
     uint64_t *memo;         /* Kmin(B, T) calls done: ~(B << 32 | T), 0 = empty */
     size_t nmemo, capmemo;  /* capmemo: power of two */
     int lazy;               /* score satisfying nodes only when the optimum asks */
+    int report;             /* the caller's thread: reports progress */
+    double mid_done;        /* share of the top call's middle nodes handed out */
     int oom;
 } ola;
 
@@ -539,6 +541,19 @@ static int all_tagged(const ola *o)
     return atomic_load_explicit(&o->tc->all, memory_order_relaxed);
 }
 
+/* Progress of the search: the larger of the share of middle nodes handed
+ * out and of the orders of magnitude of untagged nodes left, ln(untagged)
+ * over ln(nodes). The first alone sat below 1% for most of a run with many
+ * QIs, which ends once every node is tagged; the second falls roughly
+ * linearly in time there (16 QIs: ~0.24 after the first 1% of the run,
+ * ~0.6 at half of it). */
+static void report_progress(const ola *o)
+{
+    double left = (double)(o->L->nnodes - atomic_load_explicit(&o->tc->n, memory_order_relaxed));
+    double settled = 1 - log(left + 1) / log((double)o->L->nnodes + 1);
+    keps_progress("OLA search", settled > o->mid_done ? settled : o->mid_done, 1);
+}
+
 static int has_score(const ola *o, uint64_t id)
 {
     return o->capscore && o->skey[score_slot(o, id)];
@@ -719,6 +734,8 @@ static void kmin(ola *o, const int *b, uint64_t bid, const int *t, uint64_t tid)
         shortcut = t[i] == b[i] || (tag_get(o, bid + L->stride[i]) & TAG_ANON);
     if (shortcut || memo_seen(o, bid, tid))
         return;
+    if (o->report && (o->nmemo & 4095) == 0) /* within a middle node's sub-search */
+        report_progress(o);
     int hh = keps_lattice_level_sum(L, t) - keps_lattice_level_sum(L, b);
     if (hh > 1) {
         int *n = malloc(2 * L->q * sizeof *n + L->q * sizeof(size_t));
@@ -1008,6 +1025,7 @@ static void *par_main(void *arg)
     par_arg *a = arg;
     ola *o = a->o;
     par_ctx *x = a->x;
+    o->report = a->report;
     int *n = malloc(o->L->q * sizeof *n);
     if (!n) {
         o->oom = 1;
@@ -1034,8 +1052,10 @@ static void *par_main(void *arg)
             break;
         /* Runs are handed out in list order, so the caller's position in
          * the list tells how much of the search is behind both threads. */
-        if (a->report)
-            keps_progress("OLA search", (double)i, (double)x->nmids);
+        if (a->report) {
+            o->mid_done = (double)i / (double)x->nmids;
+            report_progress(o);
+        }
         keps_lattice_levels(o->L, x->mids[i], n);
         int an = anonymous(o, n, x->mids[i]);
         if (an < 0)

@@ -16,8 +16,9 @@
  * The top-level Kmin call's middle nodes are shared out to two threads
  * (tags shared); the result does not depend on the thread count, the
  * number of nodes evaluated may vary a little from run to run. Progress
- * (keps/progress.h, "OLA search") is the caller's position in that loop
- * over the middle level. */
+ * (keps/progress.h, "OLA search") is the larger of the caller's position in
+ * that loop over the middle level and 1 - ln(untagged nodes + 1) / ln(nodes
+ * + 1). */
 #ifndef KEPS_OLA_H
 #define KEPS_OLA_H
 
