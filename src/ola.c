@@ -810,20 +810,79 @@ static int cmp_bound(const void *a, const void *b)
  * score found so far. The k-minimal nodes are scored first so that the
  * bound bites from the start; with no suppression allowed every node above
  * a k-minimal node is pruned at once (the metrics are then monotone). */
+/* The optimum pass's walk over one level of the lattice (a level sum), in
+ * increasing id order (the last coordinate is the most significant), so
+ * that ties go to the lowest id as a sorted list of ids gave them, without
+ * that list (8 bytes per anonymous node, which with many QIs is most of
+ * the lattice) or decoding ids into levels. */
+typedef struct level_walk {
+    ola *o;
+    int *lv;
+    const int *room; /* room[d]: the heights of the coordinates before d */
+    double *best;
+    uint64_t *best_id;
+    int rc;
+} level_walk;
+
+/* One anonymous node: pruned with everything above it when a predecessor
+ * is pruned or its bound cannot beat the best score; else scored. */
+static void walk_node(level_walk *w, uint64_t id)
+{
+    ola *o = w->o;
+    const keps_lattice *L = o->L;
+    if (!(tag_get(o, id) & TAG_ANON))
+        return;
+    int pruned = 0;
+    for (size_t i = 0; i < L->q && !pruned; i++)
+        pruned = w->lv[i] > 0 && (tag_get(o, id - L->stride[i]) & TAG_PRUNE);
+    if (pruned || keps_metrics_bound(o->m, o->metric, w->lv, NULL) >= *w->best) {
+        tag_or(o, id, TAG_PRUNE);
+        return;
+    }
+    double s, cb;
+    if (node_score(o, w->lv, &s, &cb)) {
+        w->rc = -1;
+        return;
+    }
+    if (s < *w->best) {
+        *w->best = s;
+        *w->best_id = id;
+    }
+    if (cb >= *w->best)
+        tag_or(o, id, TAG_PRUNE);
+}
+
+/* Coordinates d - 1 down to 0 still to set, summing to remaining. */
+static void walk_level(level_walk *w, size_t d, int remaining, uint64_t id)
+{
+    if (w->rc)
+        return;
+    if (d == 0) {
+        walk_node(w, id);
+        return;
+    }
+    const keps_lattice *L = w->o->L;
+    size_t i = d - 1;
+    int lo = remaining - w->room[i], hi = L->height[i] < remaining ? L->height[i] : remaining;
+    for (int l = lo < 0 ? 0 : lo; l <= hi; l++) {
+        w->lv[i] = l;
+        walk_level(w, i, remaining - l, id + (uint64_t)l * L->stride[i]);
+    }
+}
+
 static int optimum(ola *o, uint64_t *best_id, double *best)
 {
     const keps_lattice *L = o->L;
-    uint64_t nn = L->nnodes;
-    int *lv = malloc(L->q * sizeof *lv);
+    int *lv = malloc(2 * L->q * sizeof *lv), *room = lv + L->q;
     int maxsum = 0;
-    for (size_t i = 0; i < L->q; i++)
-        maxsum += L->height[i];
-    uint64_t *start = calloc((size_t)maxsum + 2, sizeof *start);
-    uint64_t *order = NULL;
     kmin_bound *kbound = NULL;
     int rc = -1;
-    if (!lv || !start)
+    if (!lv)
         goto done;
+    for (size_t i = 0; i < L->q; i++) {
+        room[i] = maxsum; /* the heights of the coordinates before i */
+        maxsum += L->height[i];
+    }
     *best = INFINITY;
     *best_id = UINT64_MAX;
     /* Candidates by their class-free bound, lowest first: once the bound
@@ -849,48 +908,15 @@ static int optimum(ola *o, uint64_t *best_id, double *best)
             *best_id = kbound[i].id;
         }
     }
-    /* counting sort of the anonymous nodes by level sum */
-    for (uint64_t id = 0; id < nn; id++)
-        if (tag_get(o, id) & TAG_ANON) {
-            keps_lattice_levels(L, id, lv);
-            start[keps_lattice_level_sum(L, lv) + 1]++;
-        }
-    for (int h = 1; h <= maxsum + 1; h++)
-        start[h] += start[h - 1];
-    order = malloc((start[maxsum + 1] ? start[maxsum + 1] : 1) * sizeof *order);
-    if (!order)
+    /* every anonymous node, level by level from the bottom */
+    level_walk w = {o, lv, room, best, best_id, 0};
+    for (int h = 0; h <= maxsum && !w.rc; h++)
+        walk_level(&w, L->q, h, 0);
+    if (w.rc)
         goto done;
-    for (uint64_t id = 0; id < nn; id++)
-        if (tag_get(o, id) & TAG_ANON) {
-            keps_lattice_levels(L, id, lv);
-            order[start[keps_lattice_level_sum(L, lv)]++] = id;
-        }
-    uint64_t total = start[maxsum];
-    for (uint64_t x = 0; x < total; x++) {
-        uint64_t id = order[x];
-        keps_lattice_levels(L, id, lv);
-        int pruned = 0;
-        for (size_t i = 0; i < L->q && !pruned; i++)
-            pruned = lv[i] > 0 && (tag_get(o, id - L->stride[i]) & TAG_PRUNE);
-        if (pruned || keps_metrics_bound(o->m, o->metric, lv, NULL) >= *best) {
-            tag_or(o, id, TAG_PRUNE);
-            continue;
-        }
-        double s, cb;
-        if (node_score(o, lv, &s, &cb))
-            goto done;
-        if (s < *best) {
-            *best = s;
-            *best_id = id;
-        }
-        if (cb >= *best)
-            tag_or(o, id, TAG_PRUNE);
-    }
     rc = 0;
 done:
     free(lv);
-    free(start);
-    free(order);
     free(kbound);
     return rc;
 }
@@ -1177,6 +1203,9 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
         fprintf(stderr, "kmin phase: %llu evaluated, %llu classes rolled up, %zu calls, %llu of %llu nodes tagged\n",
                 (unsigned long long)o.evaluated, (unsigned long long)o.work, o.nmemo,
                 (unsigned long long)atomic_load(&o.tc->n), (unsigned long long)L->nnodes);
+    free(o.memo); /* the search is over; with many QIs the memo is most of the memory */
+    o.memo = NULL;
+    o.nmemo = o.capmemo = 0;
     uint64_t best_id;
     double best;
     if (o.oom || optimum(&o, &best_id, &best) || o.oom) {
