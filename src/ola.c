@@ -550,6 +550,8 @@ static int all_tagged(const ola *o)
 static void report_progress(const ola *o)
 {
     double left = (double)(o->L->nnodes - atomic_load_explicit(&o->tc->n, memory_order_relaxed));
+    if (left == 0) /* the other thread just finished: nothing left to report */
+        return;
     double settled = 1 - log(left + 1) / log((double)o->L->nnodes + 1);
     keps_progress("OLA search", settled > o->mid_done ? settled : o->mid_done, 1);
 }
