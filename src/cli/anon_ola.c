@@ -156,6 +156,7 @@ int cli_anonymize_ola(cli_ctx *c)
         rc = cli_fail(c, &err);
     else {
         p.t_loaded = cli_now_ms();
+        cli_note_lattice(c, L);
         rc = search_and_write(c, L, &p);
     }
     keps_lattice_free(L);

@@ -9,6 +9,7 @@
 
 #include "keps/error.h"
 #include "keps/json.h"
+#include "keps/lattice.h"
 #include "keps/models.h"
 #include "keps/rng.h"
 #include "keps/schema.h"
@@ -109,6 +110,9 @@ int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const 
 /* A note that the hierarchies of the --qi columns are not used (why says
  * by what), one line naming those columns; nothing if none has one. */
 void cli_note_unused_hierarchies(const cli_ctx *c, const keps_schema *s, const char *why);
+/* A note (unless --quiet) before OLA searches a lattice of 10M nodes or
+ * more: its time and memory grow with the lattice. */
+void cli_note_lattice(const cli_ctx *c, const keps_lattice *L);
 /* Prints "a, b, c" to f (NULL: prints nothing): the names of t's columns
  * for which pick(ctx, column) holds, however long; returns how many. */
 size_t cli_print_columns(FILE *f, const keps_table *t, int (*pick)(const void *ctx, size_t col), const void *ctx);

@@ -72,7 +72,10 @@ int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     out->generalize = ola_generalize;
     out->json = ola_json;
     out->free = ola_free;
-    if (keps_lattice_new(s, &st->L, &err) || keps_ola_run(st->L, &p, &st->res, &err))
+    if (keps_lattice_new(s, &st->L, &err))
+        return cli_fail(c, &err);
+    cli_note_lattice(c, st->L);
+    if (keps_ola_run(st->L, &p, &st->res, &err))
         return cli_fail(c, &err);
     if (!st->res.found)
         return cli_over_limit(c, "even the top node (every QI fully generalized)", k, st->res.suppress_limit,
