@@ -93,11 +93,28 @@ typedef struct ola {
  * search (12 QIs, 3 levels each: 2.1M memoized Kmin calls for 3,572
  * evaluations, 0.4M once it stops). The flag sits on its own cache line:
  * the recursion reads it on every call. */
+typedef struct untagged_list untagged_list;
 typedef struct tag_count {
     _Atomic uint64_t n;
     char pad[64 - sizeof(uint64_t)];
     atomic_int all;
+    _Atomic(untagged_list *) list; /* see box_settled */
+    pthread_mutex_t mu;            /* builds the list */
+    int has_mu;
 } tag_count;
+
+/* The nodes untagged when the list was built, by id, with their levels
+ * (one byte each); older lists stay until the search ends, as a thread
+ * may still read one. */
+struct untagged_list {
+    size_t n;
+    uint64_t *id;
+    uint8_t *lv; /* [n * q] */
+    untagged_list *older;
+};
+
+#define UNTAGGED_FIRST 262144 /* build the first list when this few are left */
+
 
 /* The tag array is shared by the search threads; tags only ever gain bits
  * and every bit is true information, so relaxed atomics suffice (a thread
@@ -556,6 +573,128 @@ static void report_progress(const ola *o)
     keps_progress("OLA search", settled > o->mid_done ? settled : o->mid_done, 1);
 }
 
+/* A new list of the untagged nodes (tags only grow: every node untagged
+ * now is in it), unless another thread has just built one small enough. */
+static const untagged_list *build_untagged(ola *o, uint64_t left)
+{
+    const keps_lattice *L = o->L;
+    tag_count *tc = o->tc;
+    pthread_mutex_lock(&tc->mu);
+    untagged_list *u = atomic_load_explicit(&tc->list, memory_order_acquire);
+    if (u && u->n <= 2 * left) {
+        pthread_mutex_unlock(&tc->mu);
+        return u;
+    }
+    untagged_list *nu = calloc(1, sizeof *nu);
+    int *lv = calloc(L->q, sizeof *lv);
+    size_t cap = left + 64, n = 0;
+    if (nu) {
+        nu->id = malloc(cap * sizeof *nu->id);
+        nu->lv = malloc(cap * L->q);
+    }
+    if (!nu || !lv || !nu->id || !nu->lv)
+        goto fail;
+    for (uint64_t id = 0; id < L->nnodes; id++) {
+        if (!(tag_get(o, id) & (TAG_ANON | TAG_NOT))) {
+            if (n == cap) /* more left than counted a moment ago: cannot be, tags only grow */
+                goto fail;
+            nu->id[n] = id;
+            for (size_t i = 0; i < L->q; i++)
+                nu->lv[n * L->q + i] = (uint8_t)lv[i];
+            n++;
+        }
+        for (size_t i = 0; i < L->q && ++lv[i] > L->height[i]; i++)
+            lv[i] = 0;
+    }
+    free(lv);
+    nu->n = n;
+    nu->older = u;
+    atomic_store_explicit(&tc->list, nu, memory_order_release);
+    pthread_mutex_unlock(&tc->mu);
+    return nu;
+fail:
+    if (nu) {
+        free(nu->id);
+        free(nu->lv);
+    }
+    free(nu);
+    free(lv);
+    pthread_mutex_unlock(&tc->mu);
+    return u;
+}
+
+/* The first index at or after from whose id is >= id. */
+static size_t untagged_from(const untagged_list *u, size_t from, uint64_t id)
+{
+    size_t lo = from, hi = u->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (u->id[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Is every node of [b, t] tagged? Then Kmin(b, t) would evaluate nothing
+ * (and the memo would only record it), so it is skipped: the evaluations
+ * stay OLA's, in OLA's order. Answered only once few nodes are left
+ * untagged (a list of them, rebuilt as it shrinks eightfold); with many
+ * QIs most of the recursion runs then, walking tagged sub-lattices. */
+static int box_settled(ola *o, const int *b, uint64_t bid, const int *t, uint64_t tid)
+{
+    const keps_lattice *L = o->L;
+    tag_count *tc = o->tc;
+    if (!tc->has_mu)
+        return 0;
+    uint64_t left = L->nnodes - atomic_load_explicit(&tc->n, memory_order_relaxed);
+    const untagged_list *u = atomic_load_explicit(&tc->list, memory_order_acquire);
+    if (left > UNTAGGED_FIRST)
+        return 0;
+    if (!u || left * 8 < u->n)
+        u = build_untagged(o, left);
+    if (!u)
+        return 0;
+    /* Skip-scan over the ids (the last coordinate is the most significant):
+     * a listed node outside the box sends the scan to the next id whose
+     * coordinates from the highest offending one up lie inside it. */
+    size_t j = untagged_from(u, 0, bid);
+    while (j < u->n && u->id[j] <= tid) {
+        if (tag_get(o, u->id[j]) & (TAG_ANON | TAG_NOT)) {
+            j++;
+            continue;
+        }
+        const uint8_t *l = u->lv + j * L->q;
+        size_t i = L->q;
+        while (i > 0 && l[i - 1] >= b[i - 1] && l[i - 1] <= t[i - 1])
+            i--;
+        if (i == 0)
+            return 0; /* an untagged node inside */
+        /* the next id: coordinates below the offending one, d, at b's
+         * levels; d at b's level if below it, else b's and a carry into the
+         * lowest coordinate above d that can still grow inside the box */
+        size_t d = i - 1, c = d;
+        if (l[d] > t[d]) {
+            for (c = d + 1; c < L->q && l[c] >= t[c];)
+                c++;
+            if (c == L->q)
+                return 1;
+        }
+        uint64_t next = 0;
+        for (size_t e = 0; e < L->q; e++) {
+            int v = l[e];
+            if (e < c || e == d)
+                v = b[e];
+            else if (e == c)
+                v = l[e] + 1;
+            next += (uint64_t)v * L->stride[e];
+        }
+        j = untagged_from(u, j + 1, next);
+    }
+    return 1;
+}
+
 static int has_score(const ola *o, uint64_t id)
 {
     return o->capscore && o->skey[score_slot(o, id)];
@@ -734,7 +873,7 @@ static void kmin(ola *o, const int *b, uint64_t bid, const int *t, uint64_t tid)
     shortcut = tag_get(o, bid) & TAG_NOT;
     for (size_t i = 0; i < L->q && shortcut; i++)
         shortcut = t[i] == b[i] || (tag_get(o, bid + L->stride[i]) & TAG_ANON);
-    if (shortcut || memo_seen(o, bid, tid))
+    if (shortcut || box_settled(o, b, bid, t, tid) || memo_seen(o, bid, tid))
         return;
     if (o->report && (o->nmemo & 4095) == 0) /* within a middle node's sub-search */
         report_progress(o);
@@ -941,6 +1080,16 @@ static void ola_free(ola *o)
         keps_node_classes_free(&o->pool[i]);
     if (o->owns_tag) {
         free(o->tag);
+        if (o->tc) {
+            for (untagged_list *u = atomic_load(&o->tc->list), *next; u; u = next) {
+                next = u->older;
+                free(u->id);
+                free(u->lv);
+                free(u);
+            }
+            if (o->tc->has_mu)
+                pthread_mutex_destroy(&o->tc->mu);
+        }
         free(o->tc);
     }
     keps_lattice_work_free(o->w);
@@ -979,6 +1128,13 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, con
     o->owns_tag = o->owns_cc = shared == NULL;
     o->tag = shared ? shared->tag : calloc((size_t)L->nnodes, 1);
     o->tc = shared ? shared->tc : calloc(1, sizeof *o->tc);
+    if (!shared && o->tc) {
+        /* levels are kept in a byte each by box_settled */
+        int small = 1;
+        for (size_t i = 0; i < L->q; i++)
+            small &= L->height[i] <= 255;
+        o->tc->has_mu = small && pthread_mutex_init(&o->tc->mu, NULL) == 0;
+    }
     o->w = keps_lattice_work_new(L);
     o->m = keps_metrics_new(L);
     o->zero = calloc(L->q, sizeof *o->zero);

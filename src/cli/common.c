@@ -556,7 +556,7 @@ void cli_note_lattice(const cli_ctx *c, const keps_lattice *L)
         return;
     fprintf(stderr,
             "keps %s: note: the generalization lattice has %llu nodes (%zu QIs); OLA's time and memory grow with "
-            "it (measured on 2 cores, 500 rows: 43M nodes ~15 s and 0.4 GB, 129M nodes ~1 min and 1.3 GB); "
+            "it (measured on 2 cores, 500 rows: 43M nodes ~7 s and 0.13 GB, 129M nodes ~20 s and 0.3 GB); "
             "fewer QIs or shorter hierarchies shrink it\n",
             c->cmd->name, (unsigned long long)L->nnodes, L->q);
 }
