@@ -539,7 +539,10 @@ static void tag_cone(ola *o, uint64_t id, int up, uint8_t tag)
                 y = x - L->stride[i];
             else
                 continue;
-            if (tag_or(o, y, tag) & tag)
+            /* a plain load first: most neighbours are tagged already, and
+             * the locked read-modify-write serializes the cache misses (16
+             * QIs: 3/4 of tag_cone's time sat on it) */
+            if (tag_get(o, y) & tag || tag_or(o, y, tag) & tag)
                 continue;
             fresh++;
             if (push(o, &n, y))
