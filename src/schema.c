@@ -147,8 +147,10 @@ keps_status keps_schema_check(const keps_schema *s, keps_error *err)
     }
     if (!count)
         return KEPS_OK;
-    if (shown < count)
-        snprintf(list + n, sizeof list - n, "%s%zu more", n ? " and " : "", count - shown);
+    if (shown && shown < count)
+        snprintf(list + n, sizeof list - n, " and %zu more", count - shown);
+    else if (!shown)
+        snprintf(list, sizeof list, "%s too long to list here", count > 1 ? "their names are" : "its name is");
     return keps_error_set(err, KEPS_EINPUT,
                           "%zu column%s ha%s no role: %s; give each a role (--qi, --sensitive, --insensitive, "
                           "--identifier, ...) or pass --others keep|drop",

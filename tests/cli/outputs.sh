@@ -153,6 +153,11 @@ t "dpmicro: the warning names the last of 12 long uncovered columns" \
 "$keps" dpmicro -i "$d/dpl.csv" -o "$d/dplo.csv" --qi a -k 2 --epsilon 1 --bounds a=0:10 --quiet 2>"$d/stderr"
 t "no role: 5 whole names of 100 characters, then 'and 7 more'" \
   "[ $? -eq 2 ] && grep -q 'have no role: c10y*, c11y*, c12y*, c13y*, c14y* and 7 more; give each' $d/stderr"
+# one name longer than the message can hold: said so, not cut
+printf 'a,%s\n1,2\n3,4\n' "$(printf 'w%.0s' $(seq 1 700))" >"$d/l700.csv"
+"$keps" anonymize --algorithm mdav -i "$d/l700.csv" -o "$d/l700o.csv" --qi a -k 2 --quiet 2>"$d/stderr"
+t "no role: a 700-character name is not cut" \
+  "[ $? -eq 2 ] && grep -q '1 column has no role: its name is too long to list here; give' $d/stderr"
 
 # a signal while the release is written leaves no temporary file
 python3 - "$d/big.csv" <<'PY'
