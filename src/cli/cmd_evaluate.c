@@ -159,7 +159,8 @@ static void warn_unmatched(const cli_ctx *c, const keps_eval_result *r)
             c->cmd->name);
     for (size_t a = 0, i = 0; a < r->nattrs; a++)
         if (unmatched(&r->attrs[a]))
-            fprintf(stderr, "%s%s (%.3g%%)", i++ ? ", " : "", r->attrs[a].name, 100 * r->attrs[a].test_unmatched_share);
+            fprintf(stderr, "%s%s (%.3g%%)", i++ ? ", " : "", r->attrs[a].name,
+                    100 * r->attrs[a].test_unmatched_share);
     fputs("; without a hierarchy they cannot be generalized the way the release is, so the classifier sees "
           "nothing of them: pass --hierarchy NAME:FILE for these columns\n",
           stderr);
