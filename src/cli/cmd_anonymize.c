@@ -64,8 +64,8 @@ const cli_cmd cmd_anonymize = {
     "ola searches the full-domain generalization lattice for the k-anonymous transformation with the least "
     "information loss (with up to --suppress of the records suppressed); its time and memory grow with the "
     "lattice, the product of (hierarchy height + 1) over the QIs (on 2 cores: 9 Adult QIs, 12,960 nodes, well "
-    "under a second; 500 rows with 16 three-level QIs, 43M nodes, ~7 s and 0.13 GB, with 17, 129M nodes, ~20 s "
-    "and 0.3 GB); "
+    "under a second; 500 rows with 16 three-level QIs, 43M nodes, ~6 s and 0.13 GB, with 18, 387M nodes, ~1 min "
+    "and 0.8 GB); "
     "mondrian partitions the records "
     "multidimensionally; mdav replaces numeric values by group centroids. The report states the guarantee "
     "(k-anonymity with the k used), the transformation, suppressed rows and every metric.",

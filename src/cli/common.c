@@ -552,13 +552,22 @@ int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const 
 
 void cli_note_lattice(const cli_ctx *c, const keps_lattice *L)
 {
-    if (c->quiet || L->nnodes < 10000000)
+    if (L->nnodes < 10000000)
+        return;
+    /* measured peaks above a 14 MB base (bench/ola_qis.py): 4.2 bytes per
+     * node at 14M nodes, 2.8 at 43M, 2.2 at 129M, 2.0 at 387M (the tags
+     * are one; the Kmin memo grows more slowly than the lattice) */
+    double need = 4.0 * (double)L->nnodes, have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    int short_of_memory = have > 0 && need > have;
+    if (c->quiet && !short_of_memory)
         return;
     fprintf(stderr,
-            "keps %s: note: the generalization lattice has %llu nodes (%zu QIs); OLA's time and memory grow with "
-            "it (measured on 2 cores, 500 rows: 43M nodes ~7 s and 0.13 GB, 129M nodes ~20 s and 0.3 GB); "
-            "fewer QIs or shorter hierarchies shrink it\n",
-            c->cmd->name, (unsigned long long)L->nnodes, L->q);
+            "keps %s: %s: the generalization lattice has %llu nodes (%zu QIs); OLA's time and memory grow with "
+            "it: expect up to about %.*f %s%s (measured on 2 cores, 500 rows: 43M nodes 6 s and 0.13 GB, 387M nodes "
+            "52 s and 0.8 GB); fewer QIs or shorter hierarchies shrink it\n",
+            c->cmd->name, short_of_memory ? "warning" : "note", (unsigned long long)L->nnodes, L->q,
+            need < 1e9 ? 0 : 1, need < 1e9 ? need / 1e6 : need / 1e9, need < 1e9 ? "MB" : "GB",
+            short_of_memory ? ", more than this machine's memory, so the search will likely fail" : "");
 }
 
 size_t cli_print_columns(FILE *f, const keps_table *t, int (*pick)(const void *ctx, size_t col), const void *ctx)
