@@ -91,8 +91,9 @@ typedef struct ola {
  * rest of the Kmin recursion can evaluate nothing, so it stops: it would
  * only walk tagged sub-lattices. With many QIs that walk was most of the
  * search (12 QIs, 3 levels each: 2.1M memoized Kmin calls for 3,572
- * evaluations, 0.4M once it stops). The flag sits on its own cache line:
- * the recursion reads it on every call. */
+ * evaluations, 0.4M once it stops). The flag sits apart from the counter,
+ * which every tagging writes: the recursion reads the flag on every call.
+ * The list of untagged nodes (box_settled) is shared the same way. */
 typedef struct untagged_list untagged_list;
 typedef struct tag_count {
     _Atomic uint64_t n;
@@ -114,7 +115,6 @@ struct untagged_list {
 };
 
 #define UNTAGGED_FIRST 262144 /* build the first list when this few are left */
-
 
 /* The tag array is shared by the search threads; tags only ever gain bits
  * and every bit is true information, so relaxed atomics suffice (a thread
@@ -907,8 +907,8 @@ static void kmin(ola *o, const int *b, uint64_t bid, const int *t, uint64_t tid)
 
 /* Once every node is tagged, the k-minimal nodes are the anonymous ones
  * whose immediate predecessors all fail (every node below one lies below
- * an immediate predecessor). Levels are stepped like an odometer: dividing
- * the id out was most of this pass on large lattices. */
+ * an immediate predecessor). Levels are stepped like an odometer rather
+ * than divided out of every id. */
 static void kmin_from_tags(ola *o)
 {
     const keps_lattice *L = o->L;
