@@ -6,13 +6,16 @@
  * release against the original it was made from (Soria-Comas et al.):
  * row i of the release must be the release of original row i (written
  * with --keep-order, no row removed). */
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "keps/csv.h"
 #include "keps/mdav.h"
 #include "keps/risk.h"
 #include "keps/suda.h"
@@ -62,6 +65,11 @@ static const cli_opt opt_dis = {"dis-fraction", 0, "F", CLI_NUMBER,
                                 "sampling fraction the DIS scores of special uniques assume, (0, 1] (default "
                                 "0.01, sdcMicro's DisFraction)",
                                 "--dis-fraction 0.1"};
+static const cli_opt opt_output = {"output", 'o', "FILE", 0,
+                                   "per-record risks (CSV, one row per input row in input order: row, line, "
+                                   "class_size, prosecutor, individual_risk, suda_score, dis_score, msus; empty for "
+                                   "suppressed rows left out); written with the report, '-' writes stdout",
+                                   "-o record-risks.csv"};
 static const cli_opt opt_direction = {"linkage-direction", 0, "original|released", 0,
                                       "record linkage: original (default): for each original record, the nearest "
                                       "released records; released (the paper's formula): for each released record, "
@@ -70,7 +78,7 @@ static const cli_opt opt_direction = {"linkage-direction", 0, "original|released
 
 static const cli_opt *const opts[] = {&opt_input,      &opt_original,        &opt_release,  &opt_qi,
                                       &opt_population, &opt_population_size, &opt_fraction, &opt_max_comb,
-                                      &opt_weights,    &opt_dis,             &opt_columns,  &opt_direction,
+                                      &opt_weights,    &opt_dis,             &opt_output,             &opt_columns,  &opt_direction,
                                       &cli_opt_suppressed, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report,
                                       NULL};
 
@@ -702,6 +710,66 @@ static int report(cli_ctx *c, const job *J)
     return rc;
 }
 
+/* --output: the figures of every record, in input order (they describe
+ * the input's rows; nothing of their values is written). */
+static int write_records(cli_ctx *c, const job *J)
+{
+    const char *out = cli_str(c, "output");
+    if (!out)
+        return 0;
+    char *stage = NULL;
+    FILE *f = stdout;
+    if (strcmp(out, "-") != 0) {
+        int fd = keps_tmp_create(out, &stage);
+        if (fd < 0 || !(f = fdopen(fd, "w"))) {
+            fprintf(stderr, "keps %s: %s: cannot create the output: %s\n", c->cmd->name, out, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            if (stage) {
+                unlink(stage);
+                keps_tmp_release(stage);
+                free(stage);
+            }
+            return 2;
+        }
+    }
+    keps_classes ec;
+    keps_error err = {0};
+    if (keps_classes_build(J->t, J->cols, J->qi.n, J->mode, &ec, &err))
+        return cli_fail(c, &err);
+    fprintf(f, "row,line,class_size,prosecutor,individual_risk,suda_score,dis_score,msus\n");
+    for (size_t r = 0; r < J->t->nrows; r++) {
+        fprintf(f, "%zu,%u,", r + 1, J->t->row_line ? J->t->row_line[r] : 0);
+        if (ec.class_of[r] == KEPS_NONE) {
+            fprintf(f, ",,,,,\n");
+            continue;
+        }
+        size_t msus = 0;
+        for (size_t k = 0; k < J->su.max_size; k++)
+            msus += J->su.msus[r * J->su.max_size + k];
+        uint32_t size = ec.size[ec.class_of[r]];
+        fprintf(f, "%u,%.17g,%.17g,%.17g,%.17g,%zu\n", size, 1.0 / size, J->ir.risk[r], J->su.score[r],
+                J->su.dis[r], msus);
+    }
+    keps_classes_free(&ec);
+    int bad = fflush(f) != 0 || ferror(f);
+    if (stage) {
+        bad |= fclose(f) != 0;
+        if (bad) {
+            unlink(stage);
+            keps_tmp_release(stage);
+            free(stage);
+        } else {
+            c->pending = stage; /* renamed into place with the report */
+        }
+    }
+    if (bad) {
+        fprintf(stderr, "keps %s: %s: cannot write the output: %s\n", c->cmd->name, out, strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
 static void job_free(job *J)
 {
     keps_table_free(J->t);
@@ -732,6 +800,8 @@ static int run(cli_ctx *c)
     }
     if (!rc)
         rc = analyse(c, &J);
+    if (!rc)
+        rc = write_records(c, &J);
     if (!rc)
         rc = report(c, &J);
     job_free(&J);
