@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "keps/risk.h"
+#include "keps/suda.h"
+#include "keps/uniqueness.h"
 #include "testutil.h"
 
 /* Original a = -2,-2,2,2 (mean 0, population sd 2: z = -1,-1,1,1 exactly),
@@ -147,6 +149,234 @@ static void test_record_linkage_large_offset(void **state)
     assert_double_near(rl, 1.0, 1e-15);
 }
 
+/* A distribution from unsorted (size, count) pairs with a repeat and a
+ * zero: sizes 1 x3, 2 x2 (1 + 1), 5 x1 -> records 3 + 4 + 5 = 12, 6 classes. */
+static void test_class_sizes_make(void **state)
+{
+    (void)state;
+    uint32_t size[] = {5, 2, 1, 2, 7}, count[] = {1, 1, 3, 1, 0};
+    keps_class_sizes h;
+    assert_int_equal(keps_class_sizes_make(size, count, 5, &h, NULL), KEPS_OK);
+    assert_int_equal(h.n, 3);
+    assert_int_equal(h.size[0], 1);
+    assert_int_equal(h.count[0], 3);
+    assert_int_equal(h.size[1], 2);
+    assert_int_equal(h.count[1], 2);
+    assert_int_equal(h.size[2], 5);
+    assert_int_equal(h.records, 12);
+    assert_int_equal(h.classes, 6);
+    keps_class_sizes_free(&h);
+}
+
+/* Sample q = a a b b b c: classes 2, 3, 1 over 6 records.
+ * prosecutor: highest 1/1 (1 record: 1/6), average 3/6, lowest 1/3 (3/6);
+ * sample uniques 1/6. Population a x2, b x6, c x3, d x4 (F = 2, 6, 3):
+ * journalist highest 1/2 (class a: 2/6 of the records), average
+ * max(3/11, (2/2 + 3/6 + 1/3)/6 = 11/36) = 11/36, marketer 11/36. */
+static void test_sample_risk_hand(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("q\na\na\nb\nb\nb\nc\n");
+    keps_table *p = table_from_csv("q\nd\na\nb\nb\nc\nb\nd\nb\nc\nd\na\nb\nd\nb\nc\n");
+    size_t col = 0;
+    keps_sample_risk s;
+    assert_int_equal(keps_sample_risk_compute(t, &col, 1, KEPS_SUPPRESSED_EXCLUDE, NULL, NULL, &s, NULL), KEPS_OK);
+    assert_double_near(s.prosecutor_highest, 1, 0);
+    assert_double_near(s.prosecutor_share_at_highest, 1.0 / 6, 1e-15);
+    assert_double_near(s.prosecutor_average, 0.5, 1e-15);
+    assert_double_near(s.prosecutor_lowest, 1.0 / 3, 1e-15);
+    assert_double_near(s.prosecutor_share_at_lowest, 0.5, 1e-15);
+    assert_double_near(s.sample_uniques, 1.0 / 6, 1e-15);
+    assert_double_near(s.journalist_average, 0.5, 1e-15);
+    assert_double_near(s.marketer_average, 0.5, 1e-15);
+    /* risk bands (ARX's): 1 -> (0.5, 1]; 1/2 -> (0.334, 0.5]; 1/3 -> (0.25, 0.334] */
+    assert_double_near(s.band_share[KEPS_RISK_BANDS - 1], 1.0 / 6, 1e-15);
+    assert_double_near(s.band_share[KEPS_RISK_BANDS - 2], 2.0 / 6, 1e-15);
+    assert_double_near(s.band_share[KEPS_RISK_BANDS - 3], 3.0 / 6, 1e-15);
+    keps_sample_risk_free(&s);
+    assert_int_equal(keps_sample_risk_compute(t, &col, 1, KEPS_SUPPRESSED_EXCLUDE, p, &col, &s, NULL), KEPS_OK);
+    assert_double_near(s.journalist_highest, 0.5, 0);
+    assert_double_near(s.journalist_share_at_highest, 2.0 / 6, 1e-15);
+    assert_double_near(s.journalist_average, 11.0 / 36, 1e-15);
+    assert_double_near(s.marketer_average, 11.0 / 36, 1e-15);
+    assert_double_near(s.prosecutor_average, 0.5, 1e-15); /* unchanged */
+    keps_sample_risk_free(&s);
+    /* a population lacking c, or holding b fewer times than the sample, is
+     * no superset: error naming the first row of the class */
+    keps_table *q = table_from_csv("q\na\na\nb\nb\nb\n");
+    keps_error err = {0};
+    assert_int_equal(keps_sample_risk_compute(t, &col, 1, KEPS_SUPPRESSED_EXCLUDE, q, &col, &s, &err),
+                     KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, ":7:1:")); /* c is on line 7 */
+    keps_table *r = table_from_csv("q\na\na\nb\nb\nc\n");
+    assert_int_equal(keps_sample_risk_compute(t, &col, 1, KEPS_SUPPRESSED_EXCLUDE, r, &col, &s, &err),
+                     KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "3 times"));
+    keps_table_free(q);
+    keps_table_free(r);
+    keps_table_free(p);
+    keps_table_free(t);
+}
+
+/* Zayatz by hand: sizes {1: 2, 2: 1} (n = 4, u = 3) from N = 8.
+ * h(s) = P(X = 1), X hypergeometric (N = 8, s successes, 4 drawn):
+ * h(1) = 4/8, h(2) = 2 C(6,3)/C(8,4) = 40/70 = 4/7.
+ * uniqueness = (2/3)(1/2) / ((2/3)(1/2) + (1/3)(4/7)) = 7/11;
+ * uniques = 2 (7/11) / (4/8) = 28/11; share 28/88 = 7/22. */
+static void test_zayatz_hand(void **state)
+{
+    (void)state;
+    uint32_t size[] = {1, 2}, count[] = {2, 1};
+    keps_class_sizes h;
+    assert_int_equal(keps_class_sizes_make(size, count, 2, &h, NULL), KEPS_OK);
+    keps_uniqueness u;
+    assert_int_equal(keps_population_uniqueness(&h, 8, &u, NULL), KEPS_OK);
+    assert_double_near(u.uniques[KEPS_UNIQ_ZAYATZ], 28.0 / 11, 1e-13);
+    assert_double_near(u.share[KEPS_UNIQ_ZAYATZ], 7.0 / 22, 1e-14);
+    assert_double_near(u.sampling_fraction, 0.5, 0);
+    /* f = 0.5 > 0.1: Dankar's rule takes Zayatz unless SNB is valid and not larger */
+    assert_true(u.model == KEPS_UNIQ_ZAYATZ || u.model == KEPS_UNIQ_SNB);
+    assert_double_near(u.uniques[KEPS_UNIQ_DANKAR], u.uniques[u.model], 0);
+    /* a population smaller than the sample, or not whole, is refused */
+    keps_error err = {0};
+    assert_int_equal(keps_population_uniqueness(&h, 3, &u, &err), KEPS_EINPUT);
+    assert_int_equal(keps_population_uniqueness(&h, 8.5, &u, &err), KEPS_EINPUT);
+    keps_class_sizes_free(&h);
+    /* no sample unique: every estimate 0, no model */
+    uint32_t s2[] = {2, 3}, c2[] = {4, 1};
+    assert_int_equal(keps_class_sizes_make(s2, c2, 2, &h, NULL), KEPS_OK);
+    assert_int_equal(keps_population_uniqueness(&h, 1000, &u, NULL), KEPS_OK);
+    for (int m = 0; m < KEPS_UNIQ_MODELS; m++)
+        assert_double_near(u.share[m], 0, 0);
+    assert_int_equal(u.model, KEPS_UNIQ_NONE);
+    keps_class_sizes_free(&h);
+    /* ARX's population from a sampling fraction: round(rows / F) */
+    assert_double_near(keps_population_from_fraction(30162, 0.01), 3016200, 0);
+    assert_double_near(keps_population_from_fraction(3, 0.4), 8, 0); /* 7.5 rounds up */
+}
+
+/* Benedetti-Franconi by hand (sdcMicro's "approx"): classes
+ *  A: 1 record, weight 4:    p = 1/4, p/(1-p) = 1/3: (1/3) ln 4 = 0.46209812037329684
+ *  B: 2 records, weights 3+5: p = 2/8, (1/3) - (1/9) ln 4 = 0.17930062654223438
+ *  C: 3 records, weights 2 each: p = 3/6, 0.5 / (3 - 0.5) = 0.2
+ *  D: 2 records, weights 1 each: f = F: 1/2.
+ * Sum over the 8 records: 0.46209812 + 2(0.17930063) + 3(0.2) + 2(0.5) = 2.4206993734577656. */
+static void test_individual_risk_hand(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("q\nA\nB\nB\nC\nC\nC\nD\nD\n");
+    double w[] = {4, 3, 5, 2, 2, 2, 1, 1};
+    size_t col = 0;
+    keps_individual_risk r;
+    assert_int_equal(keps_individual_risk_compute(t, &col, 1, w, KEPS_SUPPRESSED_EXCLUDE, &r, NULL), KEPS_OK);
+    assert_double_near(r.risk[0], 0.46209812037329684, 1e-15);
+    assert_double_near(r.risk[1], 0.17930062654223438, 1e-15);
+    assert_double_near(r.risk[2], 0.17930062654223438, 1e-15);
+    assert_double_near(r.risk[3], 0.2, 1e-15);
+    assert_double_near(r.risk[6], 0.5, 0);
+    assert_double_near(r.sum, 2.4206993734577656, 1e-14);
+    assert_double_near(r.highest, 0.5, 0);
+    keps_individual_risk_free(&r);
+    /* without weights: 1/f */
+    assert_int_equal(keps_individual_risk_compute(t, &col, 1, NULL, KEPS_SUPPRESSED_EXCLUDE, &r, NULL), KEPS_OK);
+    assert_double_near(r.risk[0], 1, 0);
+    assert_double_near(r.risk[4], 1.0 / 3, 1e-15);
+    assert_double_near(r.sum, 4, 1e-15); /* one per class */
+    keps_individual_risk_free(&r);
+    /* a weight of 0 is refused */
+    w[5] = 0;
+    assert_int_equal(keps_individual_risk_compute(t, &col, 1, w, KEPS_SUPPRESSED_EXCLUDE, &r, NULL), KEPS_EINPUT);
+    keps_table_free(t);
+}
+
+/* Distinction and separation by hand on (x, y): rows (1,a) (1,a) (1,b)
+ * (2,b). x: classes 3, 1: distinction 2/4, separation 1 - C(3,2)/C(4,2)
+ * = 1 - 3/6 = 1/2. y: 2, 2: 2/4, 1 - 2/6 = 2/3. (x, y): 2, 1, 1: 3/4,
+ * 1 - 1/6 = 5/6. */
+static void test_attribute_risks_hand(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("x,y\n1,a\n1,a\n1,b\n2,b\n");
+    size_t cols[] = {0, 1};
+    keps_attribute_risks a;
+    assert_int_equal(keps_attribute_risks_compute(t, cols, 2, 2, NULL, KEPS_SUPPRESSED_EXCLUDE, &a, NULL), KEPS_OK);
+    assert_int_equal(a.n, 3);
+    assert_int_equal(a.c[0].pos[0], 0);
+    assert_double_near(a.c[0].distinction, 0.5, 0);
+    assert_double_near(a.c[0].separation, 0.5, 1e-15);
+    assert_int_equal(a.c[1].pos[0], 1);
+    assert_double_near(a.c[1].separation, 2.0 / 3, 1e-15);
+    assert_int_equal(a.c[2].size, 2);
+    assert_double_near(a.c[2].distinction, 0.75, 0);
+    assert_double_near(a.c[2].separation, 5.0 / 6, 1e-15);
+    assert_int_equal(a.c[2].uniques, 2);
+    keps_attribute_risks_free(&a);
+    assert_int_equal(keps_attribute_risks_compute(t, cols, 2, 3, NULL, KEPS_SUPPRESSED_EXCLUDE, &a, NULL),
+                     KEPS_EINPUT);
+    assert_int_equal(keps_combinations(9, 2), 45);
+    assert_int_equal(keps_combinations(9, 9), 511);
+    keps_table_free(t);
+}
+
+/* SUDA scores of two published examples, as sdcMicro's suda2 gives them
+ * (its tests/testthat/test_suda2.R lists them; keps's figures were also
+ * checked against sdcMicro 5.8.1's C++ run on these tables, DIS included,
+ * digit for digit): Templ's book example (scores of rows 5-8: 4, 2, 6, 8)
+ * and the SDC guidelines' example (0 0 6 0 12 0 6 10 0 0). Hand check of
+ * row 5 of the latter (Rural, Female, Secondary complete, Unemployed), 4
+ * attributes, weight (4 - k)!: {Rural} 3! = 6; {Female, Secondary complete},
+ * {Female, Unemployed}, {Secondary complete, Unemployed} 2! each: 12. */
+static void test_suda_published(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("age,gender,income,education\n20s,male,50k+,highschool\n20s,male,50k+,highschool\n"
+                                   "20s,male,50k-,highschool\n20s,male,50k-,highschool\n20s,female,50k-,university\n"
+                                   "20s,female,50k-,highschool\n20s,female,50k-,middleschool\n60s,male,50k-,university\n");
+    size_t cols[] = {0, 1, 2, 3};
+    keps_suda s;
+    assert_int_equal(keps_suda_compute(t, cols, 4, 4, KEPS_SUDA_DIS_FRACTION, KEPS_SUPPRESSED_EXCLUDE, &s, NULL),
+                     KEPS_OK);
+    static const double book[] = {0, 0, 0, 0, 4, 2, 6, 8};
+    static const double book_dis[] = {0, 0, 0, 0, 0.010859095209110119, 0.0047558604060030348,
+                                      0.017545170385026562, 0.024601057080283095};
+    for (int r = 0; r < 8; r++) {
+        assert_double_near(s.score[r], book[r], 0);
+        assert_double_near(s.dis[r], book_dis[r], 1e-17);
+    }
+    keps_suda_free(&s);
+    keps_table_free(t);
+    t = table_from_csv("Residence,Gender,Education,Labor\nUrban,Female,Secondary incomplete,Employed\n"
+                       "Urban,Female,Secondary incomplete,Employed\nUrban,Female,Primary incomplete,Non-LF\n"
+                       "Urban,Male,Secondary complete,Employed\nRural,Female,Secondary complete,Unemployed\n"
+                       "Urban,Male,Secondary complete,Employed\nUrban,Female,Primary complete,Non-LF\n"
+                       "Urban,Male,Post-secondary,Unemployed\nUrban,Female,Secondary incomplete,Non-LF\n"
+                       "Urban,Female,Secondary incomplete,Non-LF\n");
+    assert_int_equal(keps_suda_compute(t, cols, 4, 4, KEPS_SUDA_DIS_FRACTION, KEPS_SUPPRESSED_EXCLUDE, &s, NULL),
+                     KEPS_OK);
+    static const double guide[] = {0, 0, 6, 0, 12, 0, 6, 10, 0, 0};
+    for (int r = 0; r < 10; r++)
+        assert_double_near(s.score[r], guide[r], 0);
+    assert_double_near(s.dis[4], 0.011383006514236068, 1e-17);
+    assert_int_equal(s.msus[4 * 4 + 0], 1); /* {Rural} */
+    assert_int_equal(s.msus[4 * 4 + 1], 3);
+    assert_int_equal(s.full_uniques, 4);
+    assert_int_equal(s.pair_records, 6); /* three pairs */
+    keps_suda_free(&s);
+    keps_table_free(t);
+    /* sdcMicro's contribution example: a = 2 1 1, b = 0 3 0, c = 0 6 0:
+     * MSUs {a} of row 1, {b} and {c} of row 2 (2! each), {a,b} and {a,c}
+     * of row 3 (1! each); total 8: a 4/8, b 3/8, c 3/8 -> 50, 37.5, 37.5 */
+    t = table_from_csv("a,b,c\n2,0,0\n1,3,6\n1,0,0\n");
+    size_t c3[] = {0, 1, 2};
+    assert_int_equal(keps_suda_compute(t, c3, 3, 3, KEPS_SUDA_DIS_FRACTION, KEPS_SUPPRESSED_EXCLUDE, &s, NULL),
+                     KEPS_OK);
+    assert_double_near(s.contribution[0], 50, 1e-12);
+    assert_double_near(s.contribution[1], 37.5, 1e-12);
+    assert_double_near(s.contribution[2], 37.5, 1e-12);
+    keps_suda_free(&s);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -155,6 +385,12 @@ int main(void)
         cmocka_unit_test(test_record_linkage_large_offset),
         cmocka_unit_test(test_prosecutor_hand),
         cmocka_unit_test(test_prosecutor_suppressed),
+        cmocka_unit_test(test_class_sizes_make),
+        cmocka_unit_test(test_sample_risk_hand),
+        cmocka_unit_test(test_zayatz_hand),
+        cmocka_unit_test(test_individual_risk_hand),
+        cmocka_unit_test(test_attribute_risks_hand),
+        cmocka_unit_test(test_suda_published),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
