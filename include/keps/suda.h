@@ -16,7 +16,9 @@
  *      DIS_r = 1 / (1 + (U/dis - U) / (score_r^Q * sum_s 1/score_s^Q))
  *    over the records s with a score, and 0 for a record without MSU.
  *    sdcMicro computes dis, Q and U/dis - U in single precision (float);
- *    keps does the same, so the scores agree to the last digit.
+ *    keps does the same. (sdcMicro miscounts U, see docs/spec.md section
+ *    13; U cancels from the formula but for that rounding, so its DIS
+ *    scores can differ from keps's by about 1e-7 relative.)
  *  - attribute contribution: the share (percent) of the total score that
  *    comes from MSUs holding the attribute (sdcMicro's
  *    attribute_contributions; the shares add up to more than 100).
