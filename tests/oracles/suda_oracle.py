@@ -19,6 +19,9 @@ Rows whose every QI is '*' are left out. Tables are random and small (1 to
 Usage: suda_oracle.py KEPS SCRATCH_DIR [CASES]; exits 1 on any mismatch."""
 import csv, itertools, json, math, os, struct, subprocess, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from smalltables import Lcg, close, main  # noqa: E402
+
 keps, scratch = sys.argv[1], sys.argv[2]
 cases = int(sys.argv[3]) if len(sys.argv) > 3 else 300
 
@@ -27,14 +30,6 @@ def f32(x):
     """x rounded to single precision (float arithmetic of sdcMicro's C++)."""
     return struct.unpack('f', struct.pack('f', x))[0]
 
-
-class Lcg:
-    def __init__(self, seed):
-        self.s = seed * 2654435761 + 7
-
-    def below(self, n):
-        self.s = (self.s * 6364136223846793005 + 1442695040888963407) % 2**64
-        return (self.s >> 33) % n
 
 
 def suda(rows, m, M, frac):
@@ -83,12 +78,9 @@ def suda(rows, m, M, frac):
     return live, msus, score, DIS, contrib, per_comb, U, P
 
 
-def close(a, b, tol=1e-12):
-    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
-
 
 def one_case(seed):
-    g = Lcg(seed)
+    g = Lcg(seed, 7)
     n, m = 1 + g.below(30), 1 + g.below(5)
     M = 1 + g.below(m)
     vals = [1 + g.below(4) for _ in range(m)]
@@ -143,10 +135,4 @@ def one_case(seed):
     return bad
 
 
-failures = 0
-for seed in range(cases):
-    for b in one_case(seed):
-        failures += 1
-        print(f'case {seed}: {b[0]}: keps {b[1]}, oracle {b[2]}')
-print(f'suda oracle: {cases} cases, {failures} mismatches')
-sys.exit(1 if failures else 0)
+main('suda oracle', one_case, cases)
