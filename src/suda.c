@@ -210,11 +210,15 @@ keps_status keps_suda_compute(const keps_table *t, const size_t *cols, size_t m,
                               double dis_fraction, keps_suppressed_mode mode, keps_suda *out, keps_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (m == 0 || m > 64 || max_size == 0 || max_size > m)
+    if (m == 0 || max_size == 0 || max_size > m || max_size > 64)
         return keps_error_set(err, KEPS_EINPUT,
-                              "MSU size %zu of %zu quasi-identifiers: expected 1 to the number of them (at most "
-                              "64 quasi-identifiers)",
+                              "MSU size %zu of %zu quasi-identifiers: expected 1 to the number of them, at most 64",
                               max_size, m);
+    if (m > 170) /* (m - 1)! would overflow the scores */
+        return keps_error_set(err, KEPS_EINPUT,
+                              "%zu quasi-identifiers: SUDA scores weigh an MSU of k of m attributes by (m - k)!, "
+                              "which exceeds the largest double beyond 170; give at most 170",
+                              m);
     if (!(dis_fraction > 0 && dis_fraction <= 1))
         return keps_error_set(err, KEPS_EINPUT, "DIS fraction %g: expected a number in (0, 1]", dis_fraction);
     size_t ncomb = keps_combinations(m, max_size);

@@ -585,7 +585,8 @@ static void json_metrics(keps_json *j, const job *J)
         keps_json_num(j, "record_linkage_percent", 100 * J->rl);
     }
     keps_json_int(j, "suppressed_rows", (long long)s->suppressed);
-    keps_json_str(j, "suppressed", J->mode == KEPS_SUPPRESSED_EXCLUDE && s->records < s->rows ? "excluded" : "class");
+    int all_star = s->rows > 0 && s->suppressed == s->rows; /* one class whatever the mode */
+    keps_json_str(j, "suppressed", J->mode == KEPS_SUPPRESSED_EXCLUDE && !all_star ? "excluded" : "class");
     keps_json_int(j, "records_in_classes", (long long)s->records);
     keps_json_num(j, "prosecutor_max", s->prosecutor_highest);
     keps_json_num(j, "prosecutor_avg", s->prosecutor_average);
