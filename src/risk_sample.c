@@ -7,9 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-const double keps_risk_band_upper[KEPS_RISK_BANDS] = {
+static const double band_upper[KEPS_RISK_BANDS] = {
     1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.01,  0.02,  0.03,  0.04, 0.05,  0.06,
     0.07, 0.08, 0.09, 0.1,  0.125, 0.143, 0.167, 0.2, 0.25, 0.334, 0.5, 1};
+
+double keps_risk_band_upper(int b)
+{
+    return b >= 0 && b < KEPS_RISK_BANDS ? band_upper[b] : NAN;
+}
+
+int keps_risk_band(double risk)
+{
+    int b = 0;
+    while (b < KEPS_RISK_BANDS - 1 && risk > band_upper[b])
+        b++;
+    return b;
+}
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -215,11 +228,7 @@ keps_status keps_sample_risk_compute(const keps_table *t, const size_t *cols, si
         out->unique_records = lo == 1 ? h->count[0] : 0;
         out->sample_uniques = (double)out->unique_records / n;
         for (size_t i = 0; i < h->n; i++) {
-            double risk = 1.0 / h->size[i];
-            int b = 0;
-            while (b < KEPS_RISK_BANDS - 1 && risk > keps_risk_band_upper[b])
-                b++;
-            out->band_share[b] += (double)h->size[i] * h->count[i] / n;
+            out->band_share[keps_risk_band(1.0 / h->size[i])] += (double)h->size[i] * h->count[i] / n;
         }
         /* without a population table the file is its own population */
         out->journalist_highest = out->prosecutor_highest;

@@ -108,11 +108,14 @@ keps_status keps_class_sizes_make(const uint32_t *size, const uint32_t *count, s
                                   keps_error *err);
 void keps_class_sizes_free(keps_class_sizes *h);
 
-/* Upper bounds (inclusive) of ARX's prosecutor-risk bands: a record of risk
- * r falls in the first band b with r <= keps_risk_band_upper[b]; band b
- * spans (upper[b-1], upper[b]] (band 0 starts at 0). */
+/* ARX's prosecutor-risk bands: band b spans (upper(b-1), upper(b)], band 0
+ * starts at 0; a record of risk r falls in the first band b with
+ * r <= keps_risk_band_upper(b). keps_risk_band_upper(b) for b outside
+ * [0, KEPS_RISK_BANDS) is NaN. */
 #define KEPS_RISK_BANDS 24
-extern const double keps_risk_band_upper[KEPS_RISK_BANDS];
+double keps_risk_band_upper(int b);
+/* The band of a risk in [0, 1] (the last band for anything above). */
+int keps_risk_band(double risk);
 
 typedef struct keps_sample_risk {
     size_t rows;        /* rows of the table */

@@ -390,21 +390,13 @@ static int analyse(cli_ctx *c, job *J)
 
 /* ---- the report ---- */
 
-static int band_of(double risk)
-{
-    int b = 0;
-    while (b < KEPS_RISK_BANDS - 1 && risk > keps_risk_band_upper[b])
-        b++;
-    return b;
-}
-
 static void json_bands(keps_json *j, const char *key, const double *share)
 {
     keps_json_array(j, key);
     for (int b = 0; b < KEPS_RISK_BANDS; b++) {
         keps_json_object(j, NULL);
-        keps_json_num(j, "above", b ? keps_risk_band_upper[b - 1] : 0);
-        keps_json_num(j, "up_to", keps_risk_band_upper[b]);
+        keps_json_num(j, "above", b ? keps_risk_band_upper(b - 1) : 0);
+        keps_json_num(j, "up_to", keps_risk_band_upper(b));
         keps_json_num(j, "records", share[b]);
         keps_json_end(j);
     }
@@ -477,7 +469,7 @@ static void json_individual(keps_json *j, const job *J)
     double share[KEPS_RISK_BANDS] = {0};
     for (size_t i = 0; i < r->rows; i++)
         if (!isnan(r->risk[i]))
-            share[band_of(r->risk[i])] += 1.0 / (double)r->records;
+            share[keps_risk_band(r->risk[i])] += 1.0 / (double)r->records;
     keps_json_object(j, "individual_risk");
     if (J->weight_col >= 0)
         keps_json_str(j, "weights", J->t->cols[J->weight_col].name);
