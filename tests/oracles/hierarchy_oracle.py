@@ -173,14 +173,14 @@ def rand_decimal(dec, lo, hi):
 
 def case_interval():
     dec = rnd.choice([0, 0, 1, 2])
-    comma = rnd.random() < 0.25
+    comma = rnd.uniform(0, 1) < 0.25
     vals = [rand_decimal(dec, -50, 150) for _ in range(rnd.randint(3, 40))]
     w = Decimal(rnd.choice(["1", "2", "5", "0.5", "0.1", "0.25", "3", "10"]))
     widths = [w]
     for _ in range(rnd.randint(0, 3)):
         widths.append(widths[-1] * rnd.choice([2, 3, 5]))
-    bottom = Decimal(rand_decimal(rnd.choice([0, 1]), -40, 40)) if rnd.random() < 0.4 else None
-    top = Decimal(rand_decimal(rnd.choice([0, 1]), 60, 140)) if rnd.random() < 0.4 else None
+    bottom = Decimal(rand_decimal(rnd.choice([0, 1]), -40, 40)) if rnd.uniform(0, 1) < 0.4 else None
+    top = Decimal(rand_decimal(rnd.choice([0, 1]), 60, 140)) if rnd.uniform(0, 1) < 0.4 else None
     spec = "interval=" + ",".join(format(x, "f") for x in widths)
     if bottom is not None:
         spec += ",bottom=" + format(bottom, "f")
@@ -195,8 +195,8 @@ def case_interval():
 
 def case_coding():
     vals = [str(rnd.randint(0, 100)) for _ in range(rnd.randint(3, 30))]
-    bottom = Decimal(rnd.randint(0, 40)) if rnd.random() < 0.7 else None
-    top = Decimal(rnd.randint(50, 100)) if bottom is None or rnd.random() < 0.5 else None
+    bottom = Decimal(rnd.randint(0, 40)) if rnd.uniform(0, 1) < 0.7 else None
+    top = Decimal(rnd.randint(50, 100)) if bottom is None or rnd.uniform(0, 1) < 0.5 else None
     parts = []
     if bottom is not None:
         parts.append("bottom=%s" % bottom)
@@ -252,8 +252,8 @@ def case_date():
     vals = [rand_date() for _ in range(rnd.randint(3, 30))]
     vals += rnd.sample(["2000-02-29", "2020-02-29", "1996-02-29T12:00"], rnd.randint(0, 2))
     units = sorted(rnd.sample(UNITS, rnd.randint(1, 4)), key=UNITS.index)
-    bottom = rand_date()[:10] if rnd.random() < 0.3 else None
-    top = rand_date()[:10] if rnd.random() < 0.3 else None
+    bottom = rand_date()[:10] if rnd.uniform(0, 1) < 0.3 else None
+    top = rand_date()[:10] if rnd.uniform(0, 1) < 0.3 else None
     if bottom and top and parse_date(bottom) >= parse_date(top):
         bottom, top = None, top
     spec = "date=" + ",".join(units) + (",bottom=" + bottom if bottom else "") + (",top=" + top if top else "")
@@ -264,12 +264,12 @@ def case_date():
 
 def run_case(i, make):
     vals, spec, rows, srt, comma = make()
-    missing = rnd.random() < 0.3
+    missing = rnd.uniform(0, 1) < 0.3
     cells = list(vals)
     if missing:
         cells.insert(rnd.randrange(len(cells) + 1), "")
     path = os.path.join(WORK, "h%d.csv" % i)
-    sep = ";" if comma or rnd.random() < 0.5 else ","
+    sep = ";" if comma or rnd.uniform(0, 1) < 0.5 else ","
     with open(path, "w", newline="") as f:
         w = csv.writer(f, delimiter=sep, lineterminator="\n")
         w.writerow(["id", "c"])
