@@ -677,6 +677,9 @@ keps_status keps_hierarchy_build(keps_table *t, size_t col, const keps_hierarchy
         (sp->kind != KEPS_BUILD_CODING && sp->nlevels == 0))
         return keps_error_set(err, KEPS_EINPUT, "hierarchy builder: kind %d with %zu levels is not a builder",
                               (int)sp->kind, sp->nlevels);
+    if (t->cols[col].nvalues == 0)
+        return keps_error_set(err, KEPS_EINPUT, "%s: column '%s' holds no values: nothing to build a hierarchy of",
+                              t->source, t->cols[col].name);
     build b = {.t = t, .col = col, .sp = sp, .c = &t->cols[col]};
     if (numeric < 0)
         numeric = keps_table_infer_type(t, col, NULL, NULL) == KEPS_TYPE_NUMERIC;

@@ -179,6 +179,9 @@ static void interval_coding(void **state)
     expect_error(t, "size=5", "unknown key 'size'");
     expect_error(t, "interval=", "an empty value");
     keps_table_free(t);
+    t = table_from_csv("age\n"); /* no values: nothing to build (found by fuzz_builder) */
+    expect_error(t, "interval=5", "column 'age' holds no values");
+    keps_table_free(t);
 }
 
 /* Decimal widths are exact: 0.3 / 0.1 is 2.9999999999999996 in doubles,

@@ -113,7 +113,8 @@ int keps_hierarchy_is_spec(const char *text);
  * ORDER; a date not in ISO 8601 form for DATE) is KEPS_EINPUT naming its
  * file, line and column. ORDER sorts numbers by value when the column is
  * numeric (keps_table_infer_type, or numeric = 1), else strings by their
- * bytes (UTF-8: code point order), whatever the locale; numeric < 0 infers. */
+ * bytes (UTF-8: code point order), whatever the locale; numeric < 0 infers.
+ * A table without rows is KEPS_EINPUT (no values to build from). */
 keps_status keps_hierarchy_build(keps_table *t, size_t col, const keps_hierarchy_spec *spec, int numeric,
                                  keps_hierarchy **out, keps_error *err);
 /* keps_hierarchy_parse_spec then keps_hierarchy_build (type inferred). */
