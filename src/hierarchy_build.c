@@ -230,8 +230,10 @@ static int cmp_iso(const isodate *a, const isodate *b)
 }
 
 /* Exact decimal arithmetic for intervals: every number is an integer
- * count of 10^-dec (|values| < 2^52), so boundaries and labels are the
- * decimals the user wrote. Falls back to doubles when that does not fit. */
+ * count of 10^-dec, so boundaries and labels are the decimals the user
+ * wrote. Scaled values stay below 2^49: a decimal read as a double and
+ * multiplied by 10^dec is then within 0.25 of its integer, so llround
+ * finds it. Falls back to doubles when that does not fit. */
 typedef struct {
     int exact, dec;
     double scale;
@@ -239,7 +241,7 @@ typedef struct {
 
 static int fits(double v, const fixed *f)
 {
-    return fabs(v) * f->scale < 4503599627370496.0; /* 2^52 */
+    return fabs(v) * f->scale < 562949953421312.0; /* 2^49 */
 }
 
 static int decimals_of(double v)
