@@ -251,6 +251,8 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
     }
     if (!st)
         st = run_mode(y, n, m, p, rng, r, err);
+    for (size_t j = 0; !st && p->digits && j < m; j++) /* output precision (post-processing) */
+        keps_round_clamp(r->out + j, n, m, p->digits[j], p->lo[j], p->hi[j]);
     /* clamping keeps noisy centroids finite; this stays in case it ever does not */
     if (!st)
         st = keps_release_check_finite(r->out, n * m, "DP microaggregation output", err);
@@ -311,6 +313,7 @@ keps_status keps_dpmicro_unlink(keps_rng *rng, double *out, size_t n, size_t m)
  * row is appended (keps_release_build). */
 typedef struct dpm_rel {
     const keps_dpmicro_result *r;
+    const keps_table *t;
     int *attr_of;    /* [ncols] attribute index or -1 */
     char (*buf)[32]; /* [m] */
 } dpm_rel;
@@ -321,7 +324,7 @@ static const char *dpm_cell(void *ctx, size_t row, size_t col)
     int a = c->attr_of[col];
     if (a < 0)
         return NULL;
-    keps_format_number(c->buf[a], sizeof c->buf[a], c->r->out[row * c->r->m + (size_t)a]);
+    keps_format_number_in(c->buf[a], sizeof c->buf[a], c->r->out[row * c->r->m + (size_t)a], c->t);
     return c->buf[a];
 }
 
@@ -330,7 +333,7 @@ keps_status keps_dpmicro_release(const keps_schema *s, const size_t *cols, const
 {
     *release = NULL;
     size_t ncols = s->t->ncols;
-    dpm_rel c = {r, malloc((ncols ? ncols : 1) * sizeof(int)), malloc((r->m ? r->m : 1) * sizeof *c.buf)};
+    dpm_rel c = {r, s->t, malloc((ncols ? ncols : 1) * sizeof(int)), malloc((r->m ? r->m : 1) * sizeof *c.buf)};
     keps_status st = c.attr_of && c.buf ? KEPS_OK : keps_error_set(err, KEPS_ENOMEM, "out of memory");
     if (!st)
         st = keps_release_attr_columns(s, cols, r->n, r->m, c.attr_of, "dpmicro release", err);

@@ -17,30 +17,38 @@ static int is_star(const char *s)
 
 /* The whole string as a number as every command reads one (decimal, at
  * most KEPS_NUM_MAX), or NaN. */
-static double parse_num(const char *s)
+/* s as a number with t's decimal mark, NaN if it is none. */
+static double parse_num(const keps_table *t, const char *s)
 {
     double v;
-    return keps_parse_number(s, &v) == KEPS_NUM_OK ? v : NAN;
+    return keps_table_parse(t, s, &v) == KEPS_NUM_OK ? v : NAN;
 }
 
-/* Numeric value per code (NaN for the missing token). *all = 1 when every
- * non-missing value parses. Caller frees. */
+/* Numeric value per code (NaN for the missing token, and for a value that
+ * is no number). *all = 1 when the column is numeric by keps's type rule
+ * (keps_table_infer_type: codes such as "01097" are categorical). Caller
+ * frees. */
 static double *column_numbers(const keps_table *t, size_t col, int *all)
 {
     const keps_column *c = &t->cols[col];
     double *v = malloc((c->nvalues ? c->nvalues : 1) * sizeof *v);
-    *all = v != NULL;
-    for (uint32_t k = 0; v && k < c->nvalues; k++) {
-        v[k] = k == c->missing ? NAN : parse_num(c->values[k]);
-        if (k != c->missing && isnan(v[k]))
-            *all = 0;
-    }
+    *all = v != NULL && keps_table_infer_type(t, col, NULL, NULL) == KEPS_TYPE_NUMERIC;
+    for (uint32_t k = 0; v && k < c->nvalues; k++)
+        v[k] = k == c->missing ? NAN : parse_num(t, c->values[k]);
     return v;
 }
 
-/* "[lo-hi[" or "[lo-hi]" (lo may be negative): 1 and the bounds, else 0. */
-static int parse_interval(const char *s, double *lo, double *hi, int *closed)
+/* "[lo-hi[" or "[lo-hi]" (lo may be negative; written with t's decimal
+ * mark): 1 and the bounds, else 0. */
+static int parse_interval(const keps_table *t, const char *label, double *lo, double *hi, int *closed)
 {
+    char buf[128];
+    const char *s = label;
+    if (t->decimal_comma && strlen(label) < sizeof buf && !strchr(label, '.')) {
+        for (size_t i = 0; (buf[i] = label[i] == ',' ? '.' : label[i]); i++)
+            ;
+        s = buf;
+    }
     if (s[0] != '[')
         return 0;
     char *end;
@@ -161,11 +169,11 @@ static uint32_t generalize_value(const keps_table *rel, size_t col, const keps_h
     uint32_t code = keps_table_lookup(rel, col, s, strlen(s));
     if (code != KEPS_NONE)
         return code;
-    double x = parse_num(s), lo, hi;
+    double x = parse_num(rel, s), lo, hi;
     int closed;
     const keps_column *c = &rel->cols[col];
     for (uint32_t k = 0; !isnan(x) && k < c->nvalues; k++)
-        if (parse_interval(c->values[k], &lo, &hi, &closed) && x >= lo && (x < hi || (closed && x == hi)))
+        if (parse_interval(rel, c->values[k], &lo, &hi, &closed) && x >= lo && (x < hi || (closed && x == hi)))
             return k;
     return KEPS_NONE;
 }
@@ -475,6 +483,22 @@ static keps_status split_size(size_t n, double split, size_t *nte, keps_error *e
                           "each side needs at least 1: a split from %s (1 test row) to %s (1 training row) "
                           "works for this input",
                           split, n, *nte, n - *nte, lo, hi);
+}
+
+keps_status keps_eval_split(size_t n, double fraction, keps_rng *rng, uint8_t *test, size_t *ntest,
+                            keps_error *err)
+{
+    if (!rng || !(fraction > 0 && fraction < 1))
+        return keps_error_set(err, KEPS_EINPUT, "split %g: give a fraction strictly between 0 and 1 and a random "
+                                                "generator", fraction);
+    keps_status st = split_size(n, fraction, ntest, err);
+    uint32_t *perm = st ? NULL : keps_rng_permutation(rng, n);
+    if (!st && !perm)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (size_t i = 0; perm && i < n; i++)
+        test[perm[i]] = i < *ntest;
+    free(perm);
+    return st;
 }
 
 /* The held-out test rows (of the test file, or split from the original)

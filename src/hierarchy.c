@@ -15,16 +15,31 @@ void keps_hierarchy_free(keps_hierarchy *h)
     }
 }
 
+/* An empty cell is allowed only in the row of the missing value written
+ * as the empty field, on its lowest levels: empty at level j needs empty
+ * at level j-1 (";;*", the missing value staying missing). */
+static keps_status check_empty_cells(const keps_table *t, keps_error *err)
+{
+    for (size_t j = 0; j < t->ncols; j++) {
+        uint32_t e = keps_table_lookup(t, j, "", 0);
+        uint32_t below = j ? keps_table_lookup(t, j - 1, "", 0) : KEPS_NONE;
+        for (size_t r = 0; j > 0 && e != KEPS_NONE && r < t->nrows; r++)
+            if (t->cols[j].codes[r] == e && t->cols[j - 1].codes[r] != below)
+                return keps_error_at(err, KEPS_EINPUT, t->source, t->row_line[r], j + 1,
+                                     "empty value at level %zu; every row needs a value at every level, except "
+                                     "the row of the missing value written as the empty field (first field "
+                                     "empty), which may stay empty on its lowest levels (';;*' or ';*')",
+                                     j);
+    }
+    return KEPS_OK;
+}
+
 static keps_status validate(const keps_table *t, int check_empty, keps_error *err)
 {
     const char *src = t->source;
-    for (size_t j = 0; check_empty && j < t->ncols; j++) {
-        const keps_column *c = &t->cols[j];
-        for (uint32_t v = 0; v < c->nvalues; v++)
-            if (c->values[v][0] == '\0')
-                return keps_error_at(err, KEPS_EINPUT, src, t->row_line[c->first_row[v]], j + 1,
-                                     "empty value at level %zu; every row needs a value at every level", j);
-    }
+    keps_status es = check_empty ? check_empty_cells(t, err) : KEPS_OK;
+    if (es)
+        return es;
     /* Unique leaves: level 0 must have one code per row. */
     const keps_column *leaf = &t->cols[0];
     if (leaf->nvalues != t->nrows) {
@@ -126,6 +141,30 @@ keps_status keps_hierarchy_load(const char *path, char delimiter, keps_hierarchy
     return wrap(t, 1, out, err);
 }
 
+/* The missing value of t's column has no row in h: say which row to add,
+ * spelled for this hierarchy (its separator, its height, its top). */
+static keps_status missing_not_in(const keps_hierarchy *h, const keps_table *t, size_t col, keps_error *err)
+{
+    const keps_table *L = h->levels;
+    const keps_column *c = &t->cols[col];
+    const char *tok = c->values[c->missing];
+    int height = keps_hierarchy_height(h);
+    char d = L->delimiter ? L->delimiter : ';';
+    int single_top = keps_hierarchy_size(h, height) == 1;
+    const char *top = single_top ? keps_hierarchy_label(h, height, 0) : "TOP";
+    char row[400];
+    size_t n = 0;
+    for (int l = 0; l < height && n < sizeof row - 80 && strlen(tok) < 60; l++)
+        n += (size_t)snprintf(row + n, sizeof row - n, "%s%c", tok, d);
+    snprintf(row + n, sizeof row - n, "%.60s", top);
+    return keps_table_cell_error(err, t, col, c->first_row[c->missing],
+                                 "the missing value (%s%s%s) is not in the hierarchy %s; add the row '%s'%s: the "
+                                 "missing value then stays itself up to the top (or give it another path%s)",
+                                 *tok ? "'" : "the empty field", tok, *tok ? "'" : "", L->source, row,
+                                 single_top ? "" : " with TOP one of the top level's values",
+                                 *tok ? "" : "; the empty field may stay empty only on the lowest levels");
+}
+
 keps_status keps_hierarchy_bind(const keps_hierarchy *h, const keps_table *t, size_t col,
                                 uint32_t ***mapp, keps_error *err)
 {
@@ -149,10 +188,11 @@ keps_status keps_hierarchy_bind(const keps_hierarchy *h, const keps_table *t, si
         uint32_t leaf = keps_table_lookup(L, 0, s, strlen(s));
         if (leaf == KEPS_NONE) {
             keps_hierarchy_map_free(map, h);
-            return keps_table_cell_error(err, t, col, c->first_row[v],
-                                         "value '%s' is not in the hierarchy %s; add a row for it "
-                                         "(value;level1;...;top)",
-                                         s, L->source);
+            return v == c->missing ? missing_not_in(h, t, col, err)
+                                   : keps_table_cell_error(err, t, col, c->first_row[v],
+                                                           "value '%s' is not in the hierarchy %s; add a row for it "
+                                                           "(value;level1;...;top)",
+                                                           s, L->source);
         }
         uint32_t row = L->cols[0].first_row[leaf];
         for (int l = 0; l < nl; l++)
@@ -214,60 +254,4 @@ int keps_hierarchy_parse_widths(const char *spec, double *widths, int max, keps_
     if (n == 0)
         keps_error_set(err, KEPS_EINPUT, "interval spec is empty: give widths, e.g. interval=5,10,20");
     return n ? n : -1;
-}
-
-keps_status keps_hierarchy_interval(keps_table *t, size_t col, const double *widths,
-                                    size_t nw, keps_hierarchy **out, keps_error *err)
-{
-    *out = NULL;
-    keps_status s = keps_table_numeric(t, col, err);
-    if (s)
-        return s;
-    const keps_column *c = &t->cols[col];
-    size_t nl = nw + 2;
-    const char **names = malloc(nl * sizeof *names);
-    char (*nb)[24] = malloc(nl * sizeof *nb);
-    const char **row = malloc(nl * sizeof *row);
-    char (*cell)[96] = malloc(nl * sizeof *cell);
-    keps_table *L = NULL;
-    if (!names || !nb || !row || !cell) {
-        s = keps_error_set(err, KEPS_ENOMEM, "out of memory");
-        goto done;
-    }
-    for (size_t l = 0; l < nl; l++) {
-        snprintf(nb[l], sizeof nb[l], "%zu", l);
-        names[l] = nb[l];
-    }
-    char src[256];
-    snprintf(src, sizeof src, "interval hierarchy of '%s'", c->name);
-    L = keps_table_new(nl, names, "\x01", src, err);
-    if (!L) {
-        s = err ? err->code : KEPS_EINPUT;
-        goto done;
-    }
-    for (uint32_t v = 0; v < c->nvalues && !s; v++) {
-        row[0] = c->values[v];
-        for (size_t l = 1; l <= nw; l++) {
-            if (v == c->missing) {
-                row[l] = c->values[v];
-                continue;
-            }
-            double lo = floor(c->num[v] / widths[l - 1]) * widths[l - 1];
-            snprintf(cell[l], sizeof cell[l], "[%.15g-%.15g[", lo, lo + widths[l - 1]);
-            row[l] = cell[l];
-        }
-        row[nl - 1] = "*";
-        s = keps_table_append(L, row, NULL, 0, err);
-    }
-    if (!s) {
-        s = keps_hierarchy_from_table(L, out, err);
-        L = NULL;
-    }
-done:
-    keps_table_free(L);
-    free(names);
-    free(nb);
-    free(row);
-    free(cell);
-    return s;
 }

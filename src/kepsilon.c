@@ -404,6 +404,7 @@ void keps_kepsilon_result_free(keps_kepsilon_result *r)
     free(r->expected_are_col);
     free(r->measured_are_col);
     free(r->confident_suppressed);
+    free(r->clamped);
     memset(r, 0, sizeof *r);
 }
 
@@ -422,6 +423,12 @@ static keps_status check_input(const uint32_t *cls, size_t n, const double *x, s
                               (int)p->scale);
     if (p->scale == KEPS_KSCALE_DOMAIN && (!p->lo || !p->hi))
         return keps_error_set(err, KEPS_EINPUT, "scale 'domain' needs public bounds for every noisy column");
+    if (p->clamp && (!p->lo || !p->hi))
+        return keps_error_set(err, KEPS_EINPUT, "clamping needs bounds lo and hi (infinite for a column without one)");
+    for (size_t j = 0; p->clamp && j < m; j++)
+        if (isnan(p->lo[j]) || isnan(p->hi[j]) || p->lo[j] > p->hi[j])
+            return keps_error_set(err, KEPS_EINPUT, "noisy column %zu: clamp bounds [%g, %g] are no interval", j + 1,
+                                  p->lo[j], p->hi[j]);
     for (size_t j = 0; j < m; j++)
         for (size_t i = 0; i < n; i++) {
             double v = x[j * n + i];
@@ -562,6 +569,24 @@ static keps_status draw_noise(keps_kepsilon_result *r, const double *x, keps_rng
 
 /* Rows c-confidence suppressed are withheld like the k-anonymization's:
  * NAN, once every metric (which needed their noisy values) is computed. */
+/* Output precision and clamping (post-processing of the noisy values,
+ * before any metric reads them); moved[] marks the cells the clamp moved. */
+static void round_clamp(keps_kepsilon_result *r, const keps_kepsilon_params *p, uint8_t *moved)
+{
+    for (size_t j = 0; j < r->m; j++)
+        for (size_t i = 0; i < r->n; i++) {
+            double *v = &r->noisy[j * r->n + i];
+            if (r->cls[i] == KEPS_NONE || isnan(*v))
+                continue;
+            double x = keps_round_decimals(*v, p->digits ? p->digits[j] : -1);
+            if (p->clamp && (x < p->lo[j] || x > p->hi[j])) {
+                x = x < p->lo[j] ? p->lo[j] : p->hi[j];
+                moved[j * r->n + i] = 1;
+            }
+            *v = x;
+        }
+}
+
 static void withhold_suppressed(keps_kepsilon_result *r)
 {
     for (size_t i = 0; r->confident_suppressed && i < r->n; i++)
@@ -578,6 +603,7 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
     if (st)
         return st;
     keps_kepsilon_result *r = out;
+    uint8_t *moved = NULL;
     r->n = n;
     r->m = m;
     r->cls = malloc((n ? n : 1) * sizeof *r->cls);
@@ -611,6 +637,10 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
         keps_kepsilon_result_free(r);
         return st;
     }
+    moved = p->clamp ? calloc(n * m > 0 ? n * m : 1, 1) : NULL;
+    if (p->clamp && (!moved || !(r->clamped = calloc(m, sizeof *r->clamped))))
+        goto oom;
+    round_clamp(r, p, moved);
     compute_errors(r, x, NULL);
     r->linked = keps_kepsilon_linked(r->cls, n, nc, x, r->noisy, m, r->scale);
     if (r->linked == (size_t)-1)
@@ -639,8 +669,12 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
         }
     }
     withhold_suppressed(r);
+    for (size_t c = 0; moved && c < n * m; c++)
+        r->clamped[c / n] += moved[c] && !isnan(r->noisy[c]);
+    free(moved);
     return KEPS_OK;
 oom:
+    free(moved);
     keps_kepsilon_result_free(r);
     return keps_error_set(err, KEPS_ENOMEM, "out of memory");
 }
@@ -671,7 +705,7 @@ static const char *keps_cell(void *ctx, size_t row, size_t col)
         return "*";
     if (q)
         return c->gen ? keps_table_str(c->gen, (size_t)c->rel_of[col], row) : NULL;
-    keps_format_number(c->buf[a], sizeof c->buf[a], c->r->noisy[(size_t)a * c->r->n + row]);
+    keps_format_number_in(c->buf[a], sizeof c->buf[a], c->r->noisy[(size_t)a * c->r->n + row], c->t);
     return c->buf[a];
 }
 

@@ -576,6 +576,33 @@ static inline double zval(double x, double mean, double sd)
     return sd > 0 ? (x - mean) / sd : 0.0;
 }
 
+/* Both SSEs of the centroids as they stand. */
+static void errors(const double *x, keps_mdav_result *out)
+{
+    size_t n = out->n, m = out->m;
+    double sse = 0, ssz = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double *c = out->centroid + (size_t)out->group[i] * m;
+        for (size_t j = 0; j < m; j++) {
+            double d = x[i * m + j] - c[j];
+            sse += d * d;
+            if (out->sd[j] > 0) {
+                double dz = d / out->sd[j];
+                ssz += dz * dz;
+            }
+        }
+    }
+    out->sse = sse;
+    out->sse_standardized = ssz;
+}
+
+void keps_mdav_round(keps_mdav_result *r, const double *x, const int *digits)
+{
+    for (size_t j = 0; digits && j < r->m; j++)
+        keps_round_clamp(r->centroid + j, r->ngroups, r->m, digits[j], -INFINITY, INFINITY);
+    errors(x, r);
+}
+
 /* Sizes, centroids and both SSEs from the group ids. A centroid that
  * overflowed (a library caller's values near DBL_MAX; the CLI bounds its
  * input by KEPS_NUM_MAX) is an error rather than an "inf" in a release. */
@@ -593,20 +620,7 @@ static keps_status finish(const double *x, keps_mdav_result *out, keps_error *er
     for (size_t g = 0; g < out->ngroups; g++)
         for (size_t j = 0; j < m; j++)
             out->centroid[g * m + j] /= (double)out->size[g];
-    double sse = 0, ssz = 0;
-    for (size_t i = 0; i < n; i++) {
-        const double *c = out->centroid + (size_t)out->group[i] * m;
-        for (size_t j = 0; j < m; j++) {
-            double d = x[i * m + j] - c[j];
-            sse += d * d;
-            if (out->sd[j] > 0) {
-                double dz = d / out->sd[j];
-                ssz += dz * dz;
-            }
-        }
-    }
-    out->sse = sse;
-    out->sse_standardized = ssz;
+    errors(x, out);
     keps_status st = keps_release_check_finite(out->centroid, out->ngroups * m, "microaggregation centroids", err);
     if (st)
         keps_mdav_result_free(out);
@@ -843,7 +857,7 @@ keps_status keps_mdav_release(const keps_schema *s, const size_t *cols, const ke
     if (!st)
         st = keps_release_attr_columns(s, cols, r->n, r->m, c.attr_of, "mdav release", err);
     for (size_t i = 0; i < nt && !st; i++)
-        if (keps_format_number(c.text + i * MDAV_SLOT, MDAV_SLOT, r->centroid[i]) < 0) /* never release inf */
+        if (keps_format_number_in(c.text + i * MDAV_SLOT, MDAV_SLOT, r->centroid[i], s->t) < 0) /* never release inf */
             st = keps_release_check_finite(r->centroid, nt, "mdav centroids", err);
     if (!st)
         st = keps_release_build(s, mdav_cell, &c, release, err);

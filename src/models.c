@@ -366,14 +366,14 @@ static int sens_figures(keps_table *t, const keps_classes *ec, const class_rows 
     f->col = col;
     f->min_distinct_class = f->min_entropy_class = f->max_emd_class = KEPS_NONE;
     f->distinct_values = c->nvalues;
-    keps_error perr = {0};
-    if (type != KEPS_SENSITIVE_NOMINAL && keps_table_numeric(t, col, &perr) == KEPS_OK)
+    /* ordered when asked, or when the column is numeric by keps's type rule
+     * (keps/table.h: codes such as "02" or "01097" keep it nominal) */
+    if (type == KEPS_SENSITIVE_ORDERED ||
+        (type == KEPS_SENSITIVE_AUTO && keps_table_infer_type(t, col, NULL, NULL) == KEPS_TYPE_NUMERIC)) {
+        keps_status st = keps_table_numeric(t, col, err);
+        if (st)
+            return st;
         type = KEPS_SENSITIVE_ORDERED;
-    else if (type == KEPS_SENSITIVE_ORDERED) {
-        *err = perr;
-        return perr.code;
-    } else if (perr.code == KEPS_ENOMEM) {
-        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
     } else {
         type = KEPS_SENSITIVE_NOMINAL;
     }
@@ -394,7 +394,7 @@ static int sens_figures(keps_table *t, const keps_classes *ec, const class_rows 
         oom = oom || !kr.count || !kr.touched || !kr.cnt;
     }
     /* The values l-diversity counts: the strings, or for a numeric column
-     * the numbers ("2", "2.0" and "02" are one value, as for the EMD;
+     * the numbers ("2", "2.0" and "+2" are one value, as for the EMD;
      * missing cells are one more). */
     uint32_t *key = malloc((c->nvalues + 1) * sizeof *key);
     oom = oom || !key;

@@ -321,14 +321,16 @@ static keps_status prepare_qi(const keps_schema *s, keps_table *t, size_t j, qin
     const keps_column *c = &t->cols[qi->col];
     size_t n = t->nrows;
     if (!qi->h) {
-        keps_status st = keps_table_numeric(t, qi->col, err);
-        if (st == KEPS_EINPUT && err) {
-            /* say why a number was expected: a categorical QI needs a hierarchy */
+        char use[600];
+        snprintf(use, sizeof use,
+                 "Mondrian splits a quasi-identifier without a hierarchy as numbers: give '%.100s' a hierarchy "
+                 "(a file, or a builder such as '%.100s:mask=1,2,3' or '%.100s:order=2,4') if it is categorical",
+                 c->name, c->name, c->name);
+        keps_status st = keps_schema_numeric(s, t, qi->col, use, err);
+        if (st == KEPS_EINPUT && err && s->type[qi->col] == KEPS_TYPE_NUMERIC) {
+            /* a declared column whose cell does not parse: why a number was expected */
             size_t used = strlen(err->msg);
-            snprintf(err->msg + used, sizeof err->msg - used,
-                     "; Mondrian splits a quasi-identifier without a hierarchy as numbers: give '%s' a hierarchy "
-                     "(NAME:HIERARCHY.csv) if it is categorical",
-                     c->name);
+            snprintf(err->msg + used, sizeof err->msg - used, "; %s", use);
         }
         if (st)
             return st;
@@ -468,10 +470,10 @@ int keps_mondrian_label(const keps_schema *s, const keps_mondrian_result *r, siz
     /* numbers go through full buffers first: keps_format_number into a
      * short buf could stop at a shorter precision and miscount */
     char lo[32], hi[32];
-    keps_format_number(lo, sizeof lo, e->lo);
+    keps_format_number_in(lo, sizeof lo, e->lo, s->t);
     if (e->lo == e->hi)
         return snprintf(buf, len, "%s", lo);
-    keps_format_number(hi, sizeof hi, e->hi);
+    keps_format_number_in(hi, sizeof hi, e->hi, s->t);
     return snprintf(buf, len, "[%s-%s]", lo, hi);
 }
 

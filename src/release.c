@@ -105,6 +105,44 @@ int keps_format_number(char *buf, size_t len, double v)
     return n;
 }
 
+int keps_format_number_in(char *buf, size_t len, double v, const keps_table *t)
+{
+    int n = keps_format_number(buf, len, v);
+    if (t && t->decimal_comma)
+        for (char *p = buf; *p; p++)
+            *p = *p == '.' ? ',' : *p;
+    return n;
+}
+
+double keps_round_decimals(double v, int digits)
+{
+    if (digits < 0 || !isfinite(v))
+        return v;
+    if (digits > KEPS_DIGITS_MAX)
+        digits = KEPS_DIGITS_MAX;
+    /* %.*f prints the exact binary value rounded correctly (glibc); up to
+     * 1e100 (KEPS_NUM_MAX) has 101 integer digits, a double at most 309 */
+    char buf[720];
+    snprintf(buf, sizeof buf, "%.*f", digits, v);
+    double r = strtod(buf, NULL);
+    return r == 0 ? 0.0 : r; /* -0.04 at 1 decimal is 0, not "-0" */
+}
+
+size_t keps_round_clamp(double *v, size_t n, size_t stride, int digits, double lo, double hi)
+{
+    size_t moved = 0;
+    for (size_t i = 0; i < n; i++) {
+        double *x = &v[i * stride];
+        if (isnan(*x))
+            continue;
+        double r = keps_round_decimals(*x, digits);
+        double c = r < lo ? lo : r > hi ? hi : r;
+        moved += c != r;
+        *x = c;
+    }
+    return moved;
+}
+
 keps_status keps_release_check_finite(const double *v, size_t n, const char *what, keps_error *err)
 {
     for (size_t i = 0; i < n; i++)

@@ -16,7 +16,8 @@ keps_schema *keps_schema_new(const keps_table *t)
     s->qi = calloc(t->ncols, sizeof *s->qi);
     s->noisy = calloc(t->ncols, sizeof *s->noisy);
     s->sensitive = calloc(t->ncols, sizeof *s->sensitive);
-    if (!s->role || !s->qi || !s->noisy || !s->sensitive) {
+    s->type = calloc(t->ncols, sizeof *s->type);
+    if (!s->role || !s->qi || !s->noisy || !s->sensitive || !s->type) {
         keps_schema_free(s);
         return NULL;
     }
@@ -37,6 +38,7 @@ void keps_schema_free(keps_schema *s)
     free(s->qi);
     free(s->noisy);
     free(s->sensitive);
+    free(s->type);
     free(s);
 }
 
@@ -87,25 +89,56 @@ keps_status keps_schema_add_qi(keps_schema *s, keps_table *t, const char *spec, 
 {
     if (!*spec || *spec == ':')
         return keps_error_set(err, KEPS_EINPUT,
-                              "--qi '%s': expected NAME, NAME:HIERARCHY.csv or NAME:interval=W1,W2,...", spec);
+                              "QI spec '%s': expected NAME, NAME:HIERARCHY.csv, NAME:BUILDER (e.g. "
+                              "NAME:interval=W1,W2,...) or NAME:numeric",
+                              spec);
     const char *rest;
     int col = keps_table_column_spec(t, spec, &rest);
     if (col < 0)
         return keps_table_no_column_spec(err, t, spec);
     keps_hierarchy *h = NULL;
     keps_status st = KEPS_OK;
-    if (rest && strncmp(rest, "interval=", 9) == 0) {
-        double w[32];
-        int nw = keps_hierarchy_parse_widths(rest + 9, w, 32, err);
-        if (nw < 0)
-            return KEPS_EINPUT;
-        st = keps_hierarchy_interval(t, (size_t)col, w, (size_t)nw, &h, err);
-    } else if (rest) {
+    if (rest && strcmp(rest, "numeric") == 0)
+        s->type[col] = KEPS_TYPE_NUMERIC;
+    else if (rest && keps_hierarchy_is_spec(rest))
+        st = keps_hierarchy_build_text(t, (size_t)col, rest, &h, err);
+    else if (rest)
         st = keps_hierarchy_load(rest, 0, &h, err);
-    }
     if (st)
         return st;
     return keps_schema_add_qi_hierarchy(s, (size_t)col, h, err);
+}
+
+keps_status keps_schema_numeric(const keps_schema *s, keps_table *t, size_t col, const char *use, keps_error *err)
+{
+    if (col >= t->ncols)
+        return keps_error_set(err, KEPS_EINPUT, "column index %zu is out of range: %s has %zu columns", col,
+                              t->source, t->ncols);
+    size_t row;
+    const char *why;
+    if (s->type[col] != KEPS_TYPE_NUMERIC && keps_table_infer_type(t, col, &row, &why) != KEPS_TYPE_NUMERIC) {
+        const char *name = t->cols[col].name;
+        if (row == (size_t)-1)
+            return keps_error_set(err, KEPS_EINPUT, "%s: column '%s' %s; %s", t->source, name, why, use);
+        const char *v = keps_table_str(t, col, row);
+        double x;
+        if (keps_table_parse(t, v, &x) != KEPS_NUM_OK) { /* no declaration helps: the parser says what is wrong */
+            keps_status st = keps_table_numeric(t, col, err);
+            if (st == KEPS_EINPUT && err) {
+                size_t used = strlen(err->msg);
+                snprintf(err->msg + used, sizeof err->msg - used, "; %s%s", use,
+                         !t->decimal_comma && strchr(v, ',')
+                             ? " (if ',' is the decimal mark, read the data with a decimal comma)"
+                             : "");
+            }
+            return st;
+        }
+        return keps_table_cell_error(err, t, col, row,
+                                     "'%s' %s, so the column holds codes, not numbers (docs/spec.md, section 1); "
+                                     "%s. If its values are numbers all the same, declare it: '%s:numeric'",
+                                     v, why, use, name);
+    }
+    return keps_table_numeric(t, col, err);
 }
 
 keps_status keps_schema_set_role(keps_schema *s, const char *name, keps_role role, keps_error *err)
@@ -117,9 +150,21 @@ keps_status keps_schema_set_role(keps_schema *s, const char *name, keps_role rol
                               "keps_schema_add_qi)",
                               (int)role);
     int col = keps_table_column(s->t, name);
+    size_t len = strlen(name);
+    int declared = 0;
+    if (col < 0 && len > 8 && strcmp(name + len - 8, ":numeric") == 0) {
+        char *base = strndup(name, len - 8);
+        if (!base)
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        col = keps_table_column(s->t, base);
+        free(base);
+        declared = col >= 0;
+    }
     if (col < 0)
         return keps_table_no_column(err, s->t, name);
     keps_status st = claim(s, (size_t)col, role, err);
+    if (!st && declared)
+        s->type[col] = KEPS_TYPE_NUMERIC;
     if (st)
         return st;
     if (role == KEPS_ROLE_NOISY)

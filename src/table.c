@@ -304,6 +304,37 @@ keps_num_status keps_parse_number(const char *s, double *out)
     return overflow || fabs(x) > KEPS_NUM_MAX ? KEPS_NUM_RANGE : KEPS_NUM_OK;
 }
 
+/* Copies s with ',' as '.' into buf (or a malloc'd copy when longer);
+ * NULL when s holds a '.' itself or memory runs out (*dot tells which). */
+static char *comma_to_point(const char *s, char *buf, size_t cap, int *dot)
+{
+    size_t n = strlen(s);
+    *dot = strchr(s, '.') != NULL;
+    if (*dot)
+        return NULL;
+    char *c = n < cap ? buf : malloc(n + 1);
+    if (!c)
+        return NULL;
+    for (size_t i = 0; i <= n; i++)
+        c[i] = s[i] == ',' ? '.' : s[i];
+    return c;
+}
+
+keps_num_status keps_table_parse(const keps_table *t, const char *s, double *out)
+{
+    if (!t || !t->decimal_comma)
+        return keps_parse_number(s, out);
+    char buf[96];
+    int dot;
+    char *c = comma_to_point(s, buf, sizeof buf, &dot);
+    if (!c)
+        return KEPS_NUM_SYNTAX;
+    keps_num_status ns = keps_parse_number(c, out);
+    if (c != buf)
+        free(c);
+    return ns;
+}
+
 static keps_status bad_number(keps_error *err, const keps_table *t, size_t col, uint32_t v, keps_num_status ns,
                               double x)
 {
@@ -317,6 +348,12 @@ static keps_status bad_number(keps_error *err, const keps_table *t, size_t col, 
                                      "'%s' is too large: keps accepts numbers of magnitude up to %g, so that its "
                                      "sums, squares and noise stay finite; rescale the column",
                                      s, KEPS_NUM_MAX);
+    if (t->decimal_comma && strchr(s, '.'))
+        return keps_table_cell_error(err, t, col, c->first_row[v],
+                                     "'%s' holds a '.', but the data's decimal mark is ',' (numbers are written "
+                                     "like 170,5): a '.' could be a thousands separator, so keps does not guess; "
+                                     "write the cell with a decimal comma",
+                                     s);
     return keps_table_cell_error(err, t, col, c->first_row[v],
                                  "'%s' is not a number; a numeric column needs a finite number "
                                  "or the missing token '%s' in every cell",
@@ -340,7 +377,7 @@ keps_status keps_table_numeric(keps_table *t, size_t col, keps_error *err)
             continue;
         }
         double x = NAN;
-        keps_num_status ns = keps_parse_number(c->values[v], &x);
+        keps_num_status ns = keps_table_parse(t, c->values[v], &x);
         if (ns != KEPS_NUM_OK) {
             free(num);
             return bad_number(err, t, col, v, ns, x);
@@ -349,6 +386,133 @@ keps_status keps_table_numeric(keps_table *t, size_t col, keps_error *err)
     }
     c->num = num;
     return KEPS_OK;
+}
+
+/* Leading zero: after an optional sign, a '0' followed by another digit. */
+static int leading_zero(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    return s[0] == '0' && s[1] >= '0' && s[1] <= '9';
+}
+
+/* A whole number as written: an optional sign and digits only. */
+static int whole_literal(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    size_t n = strspn(s, "0123456789");
+    return n > 0 && s[n] == '\0';
+}
+
+/* Does the double x hold the whole number written in s exactly? Its
+ * digits, without leading zeros, against those %.0f prints (exact in glibc). */
+static int whole_exact(const char *s, double x)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    while (*s == '0' && s[1])
+        s++;
+    char buf[128];
+    int n = snprintf(buf, sizeof buf, "%.0f", fabs(x));
+    return n > 0 && (size_t)n < sizeof buf && strcmp(buf, s) == 0;
+}
+
+keps_col_type keps_table_infer_type(const keps_table *t, size_t col, size_t *row, const char **why)
+{
+    const keps_column *c = &t->cols[col];
+    const char *reason = "holds no value but the missing token";
+    size_t at = (size_t)-1;
+    int any = 0;
+    for (uint32_t v = 0; v < c->nvalues && at == (size_t)-1; v++) {
+        if (v == c->missing)
+            continue;
+        const char *s = c->values[v];
+        double x;
+        keps_num_status ns = keps_table_parse(t, s, &x);
+        if (ns != KEPS_NUM_OK)
+            reason = ns == KEPS_NUM_HEX     ? "is hexadecimal"
+                     : ns == KEPS_NUM_RANGE ? "is beyond the magnitude 1e100 keps reads as a number"
+                                            : "is not a number";
+        else if (leading_zero(s))
+            reason = "has a leading zero";
+        else if (whole_literal(s) && !whole_exact(s, x))
+            reason = "has more digits than a number keeps";
+        else {
+            any = 1;
+            continue;
+        }
+        at = c->first_row[v];
+    }
+    if (any && at == (size_t)-1)
+        return KEPS_TYPE_NUMERIC;
+    if (row)
+        *row = at;
+    if (why)
+        *why = reason;
+    return KEPS_TYPE_CATEGORICAL;
+}
+
+/* Decimals of one number's text (see keps_table_decimals). */
+static int text_decimals(const char *s, char mark)
+{
+    const char *p = strchr(s, mark);
+    long frac = 0, ex = 0;
+    if (p)
+        frac = (long)strspn(p + 1, "0123456789");
+    const char *e = strpbrk(s, "eE");
+    if (e)
+        ex = strtol(e + 1, NULL, 10);
+    long d = frac - ex;
+    return d < 0 ? 0 : d > KEPS_DIGITS_MAX ? KEPS_DIGITS_MAX : (int)d;
+}
+
+int keps_table_decimals(const keps_table *t, size_t col)
+{
+    const keps_column *c = &t->cols[col];
+    int best = 0;
+    for (uint32_t v = 0; v < c->nvalues; v++) {
+        double x;
+        if (v == c->missing || keps_table_parse(t, c->values[v], &x) != KEPS_NUM_OK)
+            continue;
+        int d = text_decimals(c->values[v], t->decimal_comma ? ',' : '.');
+        best = d > best ? d : best;
+    }
+    return best;
+}
+
+keps_table *keps_table_rows(const keps_table *t, const size_t *rows, size_t n, keps_error *err)
+{
+    const char **names = malloc((t->ncols ? t->ncols : 1) * sizeof *names);
+    const char **f = malloc((t->ncols ? t->ncols : 1) * sizeof *f);
+    keps_table *r = NULL;
+    if (!names || !f)
+        keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    else {
+        for (size_t j = 0; j < t->ncols; j++)
+            names[j] = t->cols[j].name;
+        r = keps_table_new(t->ncols, names, t->missing_token, t->source, err);
+    }
+    for (size_t i = 0; r && i < n; i++) {
+        if (rows[i] >= t->nrows) {
+            keps_error_set(err, KEPS_EINPUT, "row %zu is out of range: %s has %zu rows", rows[i], t->source,
+                           t->nrows);
+        } else {
+            for (size_t j = 0; j < t->ncols; j++)
+                f[j] = keps_table_str(t, j, rows[i]);
+            if (keps_table_append(r, f, NULL, t->row_line ? t->row_line[rows[i]] : 0, err) == KEPS_OK)
+                continue;
+        }
+        keps_table_free(r);
+        r = NULL;
+    }
+    if (r) {
+        r->delimiter = t->delimiter;
+        r->decimal_comma = t->decimal_comma;
+    }
+    free(names);
+    free(f);
+    return r;
 }
 
 size_t keps_table_memory(const keps_table *t)

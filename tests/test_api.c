@@ -153,7 +153,7 @@ static void test_unknown_enums(void **state)
     (void)state;
     keps_error err = {0};
     const double x[] = {1, 2, 3, 4}, lo = 0, hi = 10;
-    keps_dpmicro_params dp = {(keps_dpm_mode)7, 2, 1.0, &lo, &hi, 0};
+    keps_dpmicro_params dp = {(keps_dpm_mode)7, 2, 1.0, &lo, &hi, 0, NULL};
     keps_dpmicro_result dr;
     keps_rng *rng = keps_rng_new_seeded(1);
     expect_einput(keps_dpmicro_run(x, 4, 1, &dp, rng, &dr, &err), &err, "unknown DP microaggregation mode 7");

@@ -56,6 +56,10 @@ typedef struct keps_dpmicro_params {
     double epsilon;         /* > 0 */
     const double *lo, *hi;  /* [m] public domain, required */
     int paper_accounting;   /* experiments only: the paper's (unsound) noise */
+    const int *digits;      /* [m] decimals each released value is rounded to (then clamped
+                               into [lo, hi] again) before the metrics, so that they describe
+                               the values written; NULL or an entry < 0: the exact double.
+                               Post-processing: the guarantee stands */
 } keps_dpmicro_params;
 
 typedef struct keps_dpmicro_result {

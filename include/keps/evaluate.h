@@ -102,6 +102,17 @@ typedef struct keps_eval_result {
 
 keps_status keps_evaluate(const keps_table *original, const keps_table *release, const keps_eval_options *o,
                           keps_eval_result *r, keps_error *err);
+
+/* A train/test split of n rows, as keps_evaluate makes one (docs/spec.md,
+ * "Utility evaluation"): round(fraction * n) test rows, the first of a
+ * uniformly random permutation drawn from rng, so that the same rng
+ * stream picks the same rows here and in keps_evaluate. test[i] = 1 for a
+ * held-out row (test has n entries), *ntest their count. Each side needs a
+ * row: else KEPS_EINPUT naming the fractions that work for n. Anonymize
+ * the training rows only; the test rows then never reach the release, and
+ * a classifier's accuracy on them is honest. */
+keps_status keps_eval_split(size_t n, double fraction, keps_rng *rng, uint8_t *test, size_t *ntest,
+                            keps_error *err);
 void keps_eval_result_free(keps_eval_result *r);
 
 #ifdef __cplusplus

@@ -60,6 +60,14 @@ typedef struct keps_kepsilon_params {
     keps_kscale scale;
     const double *lo, *hi; /* [m] public bounds, needed for DOMAIN */
     double confidence;   /* c in (0,1) for c-confident suppression; 0 = off */
+    const int *digits;   /* [m] decimals each noisy value is rounded to (keps_round_decimals)
+                            right after the noise, so that every metric and c-confidence
+                            describe the values written; NULL or an entry < 0: the exact
+                            double. Rounding is post-processing: the guarantee stands */
+    int clamp;           /* 1: then clamp each noisy value into [lo_j, hi_j] (public bounds:
+                            post-processing too; values outside any plausible range come
+                            from the Laplace tails). Needs lo and hi; an entry may be
+                            -INFINITY / INFINITY for a column without a bound */
 } keps_kepsilon_params;
 
 typedef struct keps_kepsilon_result {
@@ -93,6 +101,8 @@ typedef struct keps_kepsilon_result {
     size_t confident_suppressed_rows;    /* total: records + whole classes */
     size_t confident_suppressed_records; /* first step (0 < l_i < k) */
     size_t confident_suppressed_classes; /* classes removed in the second step */
+    size_t *clamped;        /* [m] released values the clamp moved onto a bound; NULL
+                               without clamp */
 } keps_kepsilon_result;
 
 /* Runs the mechanism and the metrics. cls[i] are arbitrary ids (< n or any

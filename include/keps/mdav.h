@@ -99,6 +99,13 @@ keps_status keps_mdav_matrix(keps_table *t, const size_t *cols, size_t m, double
 keps_status keps_mdav_release(const keps_schema *s, const size_t *cols, const keps_mdav_result *r,
                               keps_table **release, keps_error *err);
 
+/* Output precision: rounds every centroid of attribute j to digits[j]
+ * decimals (keps_round_decimals; an entry < 0, or digits NULL, keeps the
+ * exact double) and recomputes sse and sse_standardized for the rounded
+ * centroids, so that they describe the values a release then writes. x is
+ * the matrix r was computed from. */
+void keps_mdav_round(keps_mdav_result *r, const double *x, const int *digits);
+
 /* Copies attribute j of a row-major n x m matrix into out[n] (for the
  * univariate variant). */
 void keps_mdav_column(const double *x, size_t n, size_t m, size_t j, double *out);

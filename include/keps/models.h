@@ -43,7 +43,7 @@ extern "C" {
 typedef enum { KEPS_SUPPRESSED_EXCLUDE = 0, KEPS_SUPPRESSED_CLASS } keps_suppressed_mode;
 
 typedef enum {
-    KEPS_SENSITIVE_AUTO = 0, /* ordered if every non-missing value is a number */
+    KEPS_SENSITIVE_AUTO = 0, /* ordered if the column is numeric (keps_table_infer_type) */
     KEPS_SENSITIVE_NOMINAL,
     KEPS_SENSITIVE_ORDERED
 } keps_sensitive_type;

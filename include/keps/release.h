@@ -37,6 +37,22 @@ keps_status keps_release_build(const keps_schema *s, keps_release_cell_fn cell, 
  * keps_table_numeric are finite; every method that computes numbers checks
  * them with keps_release_check_finite before they are formatted. */
 int keps_format_number(char *buf, size_t len, double v);
+/* keps_format_number with t's decimal mark (t->decimal_comma: "170,5"),
+ * for numbers a method computes from t's values. t may be NULL ('.'). */
+int keps_format_number_in(char *buf, size_t len, double v, const keps_table *t);
+
+/* Output precision (docs/spec.md, "Output precision"). v rounded to
+ * digits decimals: the decimal nearest to the exact binary value of v,
+ * halfway cases to even (as printf's %.*f rounds), read back as a double,
+ * so keps_format_number then writes at most digits decimals (172.38461538
+ * at 1 gives "172.4"). digits < 0 or v not finite: v unchanged. Rounding
+ * a released number is post-processing: it keeps every DP guarantee. */
+double keps_round_decimals(double v, int digits);
+/* Rounds v[0..n) (stride apart: v[i*stride]) to digits decimals, then
+ * clamps each into [lo, hi] (a bound with more decimals is kept as it is);
+ * NaN entries (withheld cells) stay NaN. lo = -INFINITY, hi = INFINITY
+ * clamp nothing. Returns how many values the clamp moved. */
+size_t keps_round_clamp(double *v, size_t n, size_t stride, int digits, double lo, double hi);
 
 /* The last line of defence before numbers are released: KEPS_OK if every
  * v[0..n) is finite, else an error (KEPS_EJOB, exit 1) naming what and the

@@ -45,13 +45,19 @@ typedef struct keps_schema {
     size_t *noisy, nnoisy;
     size_t *sensitive, nsensitive;
     keps_others others;
+    keps_col_type *type;   /* [ncols] declared type: KEPS_TYPE_AUTO (infer) unless a
+                              spec said NAME:numeric (keps_schema_numeric) */
 } keps_schema;
 
 keps_schema *keps_schema_new(const keps_table *t);
 void keps_schema_free(keps_schema *s);
 
-/* Adds a QI from a spec "NAME", "NAME:FILE.csv" (ARX hierarchy) or
- * "NAME:interval=5,10,20" (interval hierarchy built from the data). */
+/* Adds a QI from a spec "NAME", "NAME:FILE.csv" (ARX hierarchy),
+ * "NAME:BUILDER" (a hierarchy built from the data, keps_hierarchy_is_spec:
+ * "age:interval=5,10,20", "zip:mask=1,2,3", ...) or "NAME:numeric" (no
+ * hierarchy, and the column declared numeric whatever its values look
+ * like: "zip:numeric" splits 01097 as the number 1097). A file called
+ * "numeric" is given as "NAME:./numeric". */
 keps_status keps_schema_add_qi(keps_schema *s, keps_table *t, const char *spec, keps_error *err);
 /* Adds table column col (0-based) as a QI with a hierarchy the caller built,
  * or NULL for none. The schema takes ownership of h whether or not the call
@@ -61,11 +67,20 @@ keps_status keps_schema_add_qi(keps_schema *s, keps_table *t, const char *spec, 
 keps_status keps_schema_add_qi_hierarchy(keps_schema *s, size_t col, keps_hierarchy *h,
                                          keps_error *err);
 /* Assigns a role other than quasi to a named column: identifier, noisy,
- * sensitive or insensitive (anything else is KEPS_EINPUT). */
+ * sensitive or insensitive (anything else is KEPS_EINPUT). A name that is
+ * no column but ends in ":numeric" names the column before it and declares
+ * it numeric ("height:numeric"). */
 keps_status keps_schema_set_role(keps_schema *s, const char *name, keps_role role, keps_error *err);
 /* Checks that every column has a role (or others != error); the message
  * lists the unassigned columns. Call after all roles are set. */
 keps_status keps_schema_check(const keps_schema *s, keps_error *err);
+/* Whether column col is numeric for s (docs/spec.md, section 1): as
+ * declared (s->type, NAME:numeric), else as keps_table_infer_type finds.
+ * KEPS_OK after parsing it (keps_table_numeric) when it is; KEPS_EINPUT
+ * naming the cell that makes it categorical otherwise, with what needed a
+ * number (use, e.g. "Mondrian splits a quasi-identifier without a
+ * hierarchy as numbers") and how to declare it numeric. t is s->t. */
+keps_status keps_schema_numeric(const keps_schema *s, keps_table *t, size_t col, const char *use, keps_error *err);
 /* Is column j written to the release? (not identifier, not dropped) */
 int keps_schema_released(const keps_schema *s, size_t j);
 const char *keps_role_name(keps_role r);

@@ -45,6 +45,9 @@ typedef struct keps_table {
     uint32_t *row_line;   /* [nrows] 1-based source line, 0 when built in memory */
     keps_arena *arena;    /* string storage */
     char delimiter;       /* field separator it was read with; 0 if built in memory */
+    int decimal_comma;    /* numbers use ',' as the decimal mark (170,5): read so by
+                             keps_table_numeric and written so by keps_format_number_in;
+                             set it before the first keps_table_numeric call */
 } keps_table;
 
 /* A new empty table. Duplicate or empty column names are an error.
@@ -103,10 +106,51 @@ typedef enum {
  * value read on KEPS_NUM_HEX and KEPS_NUM_RANGE (for messages). */
 keps_num_status keps_parse_number(const char *s, double *out);
 
-/* Parses column col as numbers (keps_parse_number). A cell that is not a
+/* keps_parse_number with t's decimal mark: with t->decimal_comma, ',' is
+ * the decimal mark ("170,5" is 170.5) and a '.' makes s no number (it
+ * could be a thousands separator: 1.705 or 1705?). */
+keps_num_status keps_table_parse(const keps_table *t, const char *s, double *out);
+
+/* Parses column col as numbers (keps_table_parse). A cell that is not a
  * number and not the missing token, or lies beyond KEPS_NUM_MAX, is an
  * error naming file, line, column; col >= t->ncols is KEPS_EINPUT. */
 keps_status keps_table_numeric(keps_table *t, size_t col, keps_error *err);
+
+/* Column types (docs/spec.md, section 1). A column is numeric when every
+ * non-missing cell is a number written as a number, not a code:
+ *  - keps_table_parse reads it (decimal, finite, at most KEPS_NUM_MAX);
+ *  - its integer part has no leading zero: after an optional sign, a '0'
+ *    is not followed by another digit ("01097", "007", "-01.5" are codes;
+ *    "0", "0.5", "-0,25" are numbers);
+ *  - written as a whole number (digits and an optional sign only), a
+ *    double holds its value exactly ("12345678901234567890" is a code:
+ *    as a number it would become 12345678901234567168).
+ * Everything else, and a column without any non-missing cell, is
+ * categorical. Spellings such as "+5", "1.50", "1e3" and ".5" are numbers.
+ * A caller may declare a column numeric regardless (keps/schema.h,
+ * NAME:numeric); the cells must then still parse. */
+typedef enum { KEPS_TYPE_AUTO = 0, KEPS_TYPE_NUMERIC, KEPS_TYPE_CATEGORICAL } keps_col_type;
+
+/* The type of column col as the rules above infer it (never AUTO). For a
+ * categorical column, *row (may be NULL) is the first row holding a value
+ * that makes it so and *why (may be NULL) says what that value is, e.g.
+ * "has a leading zero"; a column without a non-missing cell gives
+ * *row = (size_t)-1. Does not parse the column (keps_table_numeric does). */
+keps_col_type keps_table_infer_type(const keps_table *t, size_t col, size_t *row, const char **why);
+
+/* The precision of a numeric column's input: the largest number of
+ * decimals any non-missing cell is written with, counted in its text as
+ * the digits after the decimal mark minus the exponent, and at least 0:
+ * "170" 0, "170.5" 1, "170.50" 2 (trailing zeros count: the data says it
+ * is precise to them), "1.25e1" 1, "5e-3" 3, "1.5e3" 0. Cells that are no
+ * number count 0. Capped at KEPS_DIGITS_MAX. */
+#define KEPS_DIGITS_MAX 340
+int keps_table_decimals(const keps_table *t, size_t col);
+
+/* A new table with t's columns, missing token, source, delimiter and
+ * decimal mark, holding t's rows rows[0..n) in that order (lines kept for
+ * messages). NULL with err set on error. */
+keps_table *keps_table_rows(const keps_table *t, const size_t *rows, size_t n, keps_error *err);
 
 static inline const char *keps_table_str(const keps_table *t, size_t col, size_t row)
 {

@@ -33,7 +33,8 @@ static void report_histogram(keps_json *j, const keps_mdav_result *r)
     free(h);
 }
 
-static int finish(cli_ctx *c, const keps_schema *s, const keps_mdav_result *r, double ts[3])
+static int finish(cli_ctx *c, const keps_schema *s, const size_t *cols, const int *digits, const keps_mdav_result *r,
+                  double ts[3])
 {
     keps_table *rel = NULL;
     keps_error err = {0};
@@ -49,6 +50,7 @@ static int finish(cli_ctx *c, const keps_schema *s, const keps_mdav_result *r, d
     for (size_t a = 0; a < r->m; a++)
         keps_json_str(&j, NULL, s->t->cols[s->qi[a].col].name);
     keps_json_end(&j);
+    cli_report_digits(&j, s->t, cols, r->m, digits);
     keps_json_object(&j, "metrics");
     keps_json_num(&j, "sse", r->sse);
     keps_json_num(&j, "sse_standardized", r->sse_standardized);
@@ -102,11 +104,19 @@ int cli_anonymize_mdav(cli_ctx *c)
         return rc;
     size_t *cols = malloc((s->nqi + 1) * sizeof *cols);
     double *x = NULL;
+    int *digits = NULL;
     keps_error err = {0};
     if (!cols)
         rc = 2;
-    else if (!(rc = columns_of(c, s, cols)) && keps_mdav_matrix(t, cols, s->nqi, &x, &err))
+    else
+        rc = columns_of(c, s, cols);
+    for (size_t q = 0; q < s->nqi && !rc; q++) /* codes such as 01097 are no numbers (keps/table.h) */
+        if (keps_schema_numeric(s, t, cols[q], "MDAV replaces numbers by group means", &err))
+            rc = cli_fail(c, &err);
+    if (!rc && keps_mdav_matrix(t, cols, s->nqi, &x, &err))
         rc = cli_fail(c, &err);
+    if (!rc)
+        rc = cli_digits(c, t, cols, s->nqi, &digits);
     if (!rc) {
         ts[1] = cli_now_ms();
         keps_mdav_result r;
@@ -116,14 +126,16 @@ int cli_anonymize_mdav(cli_ctx *c)
         if (st) {
             rc = cli_fail(c, &err);
         } else {
+            keps_mdav_round(&r, x, digits); /* output precision; the SSEs then describe the release */
             ts[2] = cli_now_ms();
             note_constant(c, s, &r);
-            rc = finish(c, s, &r, ts);
+            rc = finish(c, s, cols, digits, &r, ts);
             keps_mdav_result_free(&r);
         }
     }
     free(x);
     free(cols);
+    free(digits);
     keps_schema_free(s);
     keps_table_free(t);
     return rc;

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "keps/csv.h"
+#include "keps/hierarchy.h"
 #include "keps/job.h"
 
 /* ---- common options (CLI.md) ---- */
@@ -31,12 +32,16 @@ const cli_opt cli_opt_report = {"report", 0, "FILE", 0, "write the JSON report t
                                  "--report report.json"};
 const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
                             "quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: "
-                            "paths of an unbalanced tree ending at one root) or "
-                            "interval=W1,W2,... to build intervals of those widths for a numeric column; a NAME "
-                            "holding ':' (\"Q1: age:q1.csv\") is matched whole first",
-                            "--qi age:interval=5,10,20 --qi sex:data/adult/adult_hierarchy_sex.csv"};
+                            "paths of an unbalanced tree ending at one root; the missing value as the empty field "
+                            "gets a row ';;*'), a builder made from the column's values (interval=5,10,20 with "
+                            "optional bottom=18,top=90; mask=1,2,3; order=2,4; date=month,year,decade; 'keps "
+                            "hierarchy build' writes one to a file), or 'numeric': no hierarchy, and the column "
+                            "read as numbers even if it holds codes such as 01097 (which make it categorical "
+                            "otherwise). A NAME holding ':' (\"Q1: age:q1.csv\") is matched whole first",
+                            "--qi age:interval=5,10,20 --qi zip:mask=1,2,3 --qi sex:data/adult/adult_hierarchy_sex.csv"};
 const cli_opt cli_opt_noisy = {"noisy", 0, "NAME", CLI_REPEAT,
-                               "numeric quasi-identifier that receives Laplace noise, repeatable",
+                               "numeric quasi-identifier that receives Laplace noise, repeatable (NAME:numeric "
+                               "reads a column of codes such as 0170 as numbers)",
                                "--noisy height"};
 const cli_opt cli_opt_sensitive = {"sensitive", 0, "NAME", CLI_REPEAT,
                                    "sensitive attribute, released as is (used by l-diversity, t-closeness, RR)",
@@ -66,6 +71,19 @@ const cli_opt cli_opt_seed = {"seed", 0, "N", CLI_NUMBER,
                               "--seed 42"};
 const cli_opt cli_opt_missing = {"missing", 0, "TOKEN", 0,
                                  "token that marks a missing value (default: the empty field)", "--missing '?'"};
+const cli_opt cli_opt_decimal_comma = {"decimal-comma", 0, NULL, 0,
+                                        "numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so "
+                                        "in numeric columns and written so in computed ones; a '.' in a number is "
+                                        "then an error. The field separator must then be another character than "
+                                        "',' (give -d ';' if it is not sniffed)",
+                                        "--decimal-comma"};
+const cli_opt cli_opt_digits = {"digits", 0, "N|exact", CLI_NUMBER,
+                                "decimals of the numbers this command computes and writes (noisy values, "
+                                "centroids); default: each column's input precision, the most decimals any of "
+                                "its cells is written with (170 and 170.5 give 1); 'exact' writes the exact "
+                                "double. Rounding is post-processing: the guarantee stands, and the report's "
+                                "metrics describe the rounded values",
+                                "--digits 1"};
 const cli_opt cli_opt_keep_order = {"keep-order", 0, NULL, 0,
                                     "write released rows in input order instead of shuffling them (row order "
                                     "can leak; a warning says so)",
@@ -76,12 +94,15 @@ const cli_opt cli_opt_remove_suppressed = {"remove-suppressed", 0, NULL, 0,
 
 static const cli_opt opt_help = {"help", 'h', NULL, 0, "show this help and exit", "--help"};
 static const cli_opt opt_json = {"json", 0, NULL, 0, "print the result as JSON on stdout instead of text", "--json"};
-static const cli_opt opt_quiet = {"quiet", 'q', NULL, 0, "no progress or notes on stderr (errors, and warnings that weaken the privacy guarantee, "
-                                  "still print)",
+static const cli_opt opt_quiet = {"quiet", 'q', NULL, 0,
+                                  "no progress, notes or text summary (errors, and warnings that weaken the "
+                                  "privacy guarantee, still print on stderr; --json, --report - and -o - still "
+                                  "write what they ask for)",
                                   "--quiet"};
 static const cli_opt opt_job = {"job", 0, "FILE", 0,
                                 "YAML job file holding any of these options (long names as keys); flags given "
-                                "on the command line override it",
+                                "on the command line override it. Relative paths in the file are relative to "
+                                "the file's own directory",
                                 "--job examples/adult-ola.yml"};
 static const cli_opt *const implicit[] = {&opt_job, &opt_json, &opt_quiet, &opt_help, NULL};
 
@@ -366,6 +387,7 @@ void cli_ctx_free(cli_ctx *c)
     free(c->vals);
     free(c->opts);
     free(c->pos);
+    free(c->job_dir);
     keps_rng_free(c->rng);
 }
 
@@ -383,10 +405,49 @@ static int yaml_bool(const char *v)
     return -1;
 }
 
+/* dir/path for a relative path (not "-") read from the job file; else a
+ * copy of path. */
+static char *job_path(const char *dir, const char *path)
+{
+    if (!dir || path[0] == '/' || strcmp(path, "-") == 0 || !path[0])
+        return strdup(path);
+    size_t n = strlen(dir) + strlen(path) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", dir, path);
+    return p;
+}
+
+char *cli_job_file(const cli_ctx *c, const char *opt, const char *path)
+{
+    int i = find_opt(c, opt);
+    return job_path(i >= 0 && c->vals[i].origin ? c->job_dir : NULL, path);
+}
+
+char *cli_spec_path(const cli_ctx *c, const char *opt, const keps_table *t, const char *spec)
+{
+    const char *rest;
+    int i = find_opt(c, opt);
+    if (i < 0 || !c->vals[i].origin || !c->job_dir || keps_table_column_spec(t, spec, &rest) < 0 || !rest ||
+        !strcmp(rest, "numeric") || keps_hierarchy_is_spec(rest))
+        return strdup(spec);
+    char *path = job_path(c->job_dir, rest), *out = NULL;
+    size_t n = path ? (size_t)(rest - spec) + strlen(path) + 1 : 0;
+    if (path && (out = malloc(n)))
+        snprintf(out, n, "%.*s%s", (int)(rest - spec), spec, path);
+    free(path);
+    return out;
+}
+
 /* Merges a job file: keys must be options of this command; values given on
- * the command line win. */
+ * the command line win. Relative paths in it resolve against its own
+ * directory: FILE values here, the PATH of NAME:PATH values where the name
+ * is resolved (cli_spec_path). */
 static int merge_job(cli_ctx *c, const char *path)
 {
+    const char *slash = strrchr(path, '/');
+    free(c->job_dir);
+    c->job_dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : NULL;
     keps_error err = {0};
     keps_job *job;
     if (keps_job_load(path, &job, &err))
@@ -431,8 +492,12 @@ static int merge_job(cli_ctx *c, const char *path)
             }
             add_value(&c->vals[i], on ? "true" : "false");
         } else {
-            for (size_t k = 0; k < en->nvalues; k++)
-                add_value(&c->vals[i], en->values[k]);
+            int file = strcmp(o->arg, "FILE") == 0;
+            for (size_t k = 0; k < en->nvalues; k++) {
+                char *v = file ? job_path(c->job_dir, en->values[k]) : NULL;
+                add_value(&c->vals[i], v ? v : en->values[k]);
+                free(v);
+            }
         }
         char where[4096];
         snprintf(where, sizeof where, "%s:%zu:%zu", path, en->line, en->col);
@@ -486,23 +551,30 @@ static int looks_like_option(const cli_ctx *c, const char *val, const char *word
 }
 
 /* Calls fn on every input path the options name: a FILE option's value,
- * and every suffix after a ':' of a HIERARCHY option (NAME:PATH, where a
- * name or path may hold ':' itself). Only options that name files count:
- * "-k 5" must not match an output called 5. Stops at fn's first nonzero. */
+ * and every suffix after a ':' of a NAME:HIERARCHY or NAME:FILE option
+ * (where a name or path may hold ':' itself; from a job file, resolved
+ * against its directory as cli_spec_path will). Only options that name
+ * files count: "-k 5" must not match an output called 5. Stops at fn's
+ * first nonzero. */
 static const char *each_input(const cli_ctx *c, int (*fn)(const char *path, const char *opt, void *ud), void *ud)
 {
     for (size_t i = 0; i < c->nopts; i++) {
         const char *name = c->opts[i]->name, *arg = c->opts[i]->arg;
-        int hier = arg && strstr(arg, "HIERARCHY") != NULL;
+        int hier = arg && strchr(arg, ':') && (strstr(arg, "HIERARCHY") || strstr(arg, "FILE"));
         if (!arg || (!strstr(arg, "FILE") && !hier) || strcmp(name, "output") == 0 || strcmp(name, "report") == 0)
             continue;
+        const char *dir = c->vals[i].origin ? c->job_dir : NULL;
         for (size_t k = 0; k < c->vals[i].n; k++) {
             const char *v = c->vals[i].v[k];
             if (!hier && fn(v, name, ud))
                 return v;
-            for (const char *p = hier ? strchr(v, ':') : NULL; p; p = strchr(p + 1, ':'))
-                if (fn(p + 1, name, ud))
+            for (const char *p = hier ? strchr(v, ':') : NULL; p; p = strchr(p + 1, ':')) {
+                char *path = job_path(dir, p + 1);
+                int hit = path && fn(path, name, ud);
+                free(path);
+                if (hit)
                     return v;
+            }
         }
     }
     return NULL;

@@ -59,13 +59,16 @@ struct cli_ctx {
     char *pending;         /* the written release, renamed to -o with its report */
     double t_start;        /* cli_now_ms() when parsing began, for timing_ms.total */
     int no_report_file;    /* cli_emit_finding: a failed check writes no --report file */
+    char *job_dir;         /* directory of the --job file when it is not the current one:
+                              relative paths in the file resolve against it */
 };
 
 /* Common options (CLI.md); commands list the ones they take. */
 extern const cli_opt cli_opt_input, cli_opt_output, cli_opt_delimiter, cli_opt_report,
     cli_opt_qi, cli_opt_noisy, cli_opt_sensitive, cli_opt_insensitive, cli_opt_identifier,
     cli_opt_others, cli_opt_k, cli_opt_suppress, cli_opt_epsilon, cli_opt_delta, cli_opt_beta,
-    cli_opt_seed, cli_opt_missing, cli_opt_keep_order, cli_opt_remove_suppressed, cli_opt_suppressed;
+    cli_opt_seed, cli_opt_missing, cli_opt_keep_order, cli_opt_remove_suppressed, cli_opt_suppressed,
+    cli_opt_decimal_comma, cli_opt_digits;
 
 /* Values: the last one given, all of them, presence of a flag. */
 const char *cli_str(const cli_ctx *c, const char *name);
@@ -88,6 +91,13 @@ int cli_suppressed_mode(const cli_ctx *c, keps_suppressed_mode *mode);
  * need of n rows in classes smaller than k, more than limit: says which
  * --suppress would work, or only -k for commands without --suppress. */
 int cli_over_limit(const cli_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n);
+/* A NAME:PATH value of option opt (--qi NAME:HIERARCHY.csv, --hierarchy
+ * NAME:FILE) with its PATH resolved against the job file's directory when
+ * the value came from a job file (t resolves NAME; builders and "numeric"
+ * are no paths). Malloc'd; NULL when out of memory. */
+char *cli_spec_path(const cli_ctx *c, const char *opt, const keps_table *t, const char *spec);
+/* The same for a PATH already cut from its NAME. */
+char *cli_job_file(const cli_ctx *c, const char *opt, const char *path);
 /* "FILE:LINE:COL: " when option name's values came from a job file, else "". */
 const char *cli_origin(const cli_ctx *c, const char *name);
 /* Required option: prints the error and returns -1 if absent. */
@@ -131,6 +141,13 @@ int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* --digits for the computed columns cols[0..m) of t: digits[j] decimals
+ * (-1: the exact double), by default the column's input precision
+ * (keps_table_decimals). Returns 0 or an exit code; *digits is malloc'd. */
+int cli_digits(const cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, int **digits);
+/* "digits": {"COL": d, ...} ("exact" for -1). */
+void cli_report_digits(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const int *digits);
 
 /* Common chores. Each returns 0 or an exit code after printing the error. */
 int cli_load_input(cli_ctx *c, keps_table **t);
@@ -177,6 +194,6 @@ int cli_privacy_implies(cli_ctx *c);
 
 /* Commands (one cmd_*.c each). */
 extern const cli_cmd cmd_anonymize, cmd_kepsilon, cmd_dpmicro, cmd_safela, cmd_rr, cmd_privacy,
-    cmd_verify, cmd_risk, cmd_evaluate, cmd_noise, cmd_audit;
+    cmd_verify, cmd_risk, cmd_evaluate, cmd_noise, cmd_audit, cmd_hierarchy, cmd_split;
 
 #endif

@@ -23,7 +23,7 @@ static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_o
                                       &cli_opt_suppress, &opt_metric, &cli_opt_remove_suppressed,
                                       &opt_insensitive_mdav, &opt_columns, &cli_opt_sensitive,
                                       &cli_opt_insensitive, &cli_opt_identifier, &cli_opt_others,
-                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report, &cli_opt_seed,
+                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits, &cli_opt_report, &cli_opt_seed,
                                       &cli_opt_keep_order, NULL};
 
 /* Options that belong to one algorithm. Ignoring one that names a column's
@@ -37,6 +37,7 @@ static const cli_mode_opt foreign[] = {
     {"suppress", "ola", "mondrian and mdav suppress nothing (every class already has at least k rows)", 0},
     {"remove-suppressed", "ola", "mondrian and mdav suppress nothing", 0},
     {"metric", "ola", "mondrian reports NCP, mdav SSE; neither picks a node by a metric", 0},
+    {"digits", "mdav", "ola and mondrian compute no numbers (Mondrian's ranges are the input's own values)", 0},
 };
 
 static int run(cli_ctx *c)

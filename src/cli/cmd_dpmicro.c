@@ -50,7 +50,7 @@ static const cli_mode_opt by_mode[] = {
 static const cli_opt *const opts[] = {&opt_mode, &cli_opt_input, &cli_opt_output, &opt_qi_num, &cli_opt_k,
                                       &cli_opt_epsilon, &opt_bounds, &opt_unlink, &opt_paper, &cli_opt_identifier,
                                       &cli_opt_insensitive, &cli_opt_sensitive, &cli_opt_others,
-                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report, &cli_opt_seed,
+                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits, &cli_opt_report, &cli_opt_seed,
                                       &cli_opt_keep_order, NULL};
 
 /* Bounds per column: given by --bounds, or read from the data by
@@ -161,6 +161,7 @@ static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_
         keps_json_end(&j);
     }
     keps_json_int(&j, "clamped_inputs", (long long)r->clamped_inputs);
+    cli_report_digits(&j, s->t, cols, r->m, p->digits);
     keps_json_object(&j, "metrics");
     keps_json_num(&j, "sse", r->sse);
     keps_json_num(&j, "sse_standardized", r->sse_standardized);
@@ -219,7 +220,7 @@ static int run(cli_ctx *c)
     keps_schema *s = NULL;
     double *x = NULL, *bounds = NULL;
     size_t *cols = NULL;
-    int *slot = NULL;
+    int *slot = NULL, *digits = NULL;
     keps_dpmicro_result r = {0};
     keps_rng *rng = NULL;
     if ((rc = cli_load_records(c, &t)) || (rc = cli_build_schema(c, t, &s)))
@@ -249,11 +250,14 @@ static int run(cli_ctx *c)
         cols[a] = s->qi[a].col;
         slot[cols[a]] = (int)a;
     }
-    if ((rc = kdp_numeric(c, t, cols, m, 0, &x)) || (rc = fill_bounds(c, t, cols, m, x, n, bounds, bounds + m,
+    if ((rc = kdp_numeric(c, s, t, cols, m, 0, &x)) || (rc = fill_bounds(c, t, cols, m, x, n, bounds, bounds + m,
                                                                       &from_data)))
         goto done;
     p.lo = bounds;
     p.hi = bounds + m;
+    if ((rc = cli_digits(c, t, cols, m, &digits)))
+        goto done;
+    p.digits = digits;
     if (!(rng = cli_rng(c))) {
         rc = 2;
         goto done;
@@ -304,6 +308,7 @@ done:
     free(bounds);
     free(cols);
     free(slot);
+    free(digits);
     keps_schema_free(s);
     keps_table_free(t);
     return rc;

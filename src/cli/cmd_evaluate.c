@@ -17,13 +17,16 @@ static const cli_opt opt_target = {"target", 0, "COL", 0,
                                    "original rows (without it: information loss only)",
                                    "--target salary-class"};
 static const cli_opt opt_test = {"test", 0, "FILE", 0,
-                                 "with --target: held-out original rows (same columns as --original); default: "
-                                 "--split",
-                                 "--test adult_test.csv"};
+                                 "with --target: held-out original rows the release was not made from (same "
+                                 "columns as --original); keps split makes them: split, anonymize the training "
+                                 "file, evaluate against the test file. --target needs --test or --split",
+                                 "--test test.csv"};
 static const cli_opt opt_split = {"split", 0, "FRACTION", CLI_NUMBER,
-                                  "with --target, without --test: share of the original rows held out for testing (default 0.2; "
-                                  "it must leave at least 1 test and 1 training row; those rows may be in the "
-                                  "release too, so prefer --test)",
+                                  "with --target, instead of --test: test on this share of the --original rows, "
+                                  "held out of the classifier trained on the original (it must leave at least 1 "
+                                  "test and 1 training row). A release made from --original contains those rows, "
+                                  "so its accuracy comes out too high: a warning and the report say so; prefer "
+                                  "keps split and --test",
                                   "--split 0.3"};
 static const cli_opt opt_hierarchy = {"hierarchy", 0, "NAME:FILE", CLI_REPEAT,
                                       "ARX hierarchy of a column: detects the release's generalization level, maps "
@@ -45,7 +48,7 @@ static const cli_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
 
 static const cli_opt *const opts[] = {&opt_original, &opt_release, &opt_target,     &opt_test,
                                       &opt_split,    &opt_hierarchy, &opt_ignore, &opt_c,
-                                      &cli_opt_delimiter, &cli_opt_missing, &opt_seed, &cli_opt_report, NULL};
+                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &opt_seed, &cli_opt_report, NULL};
 
 /* The classifier's options; without --target no classifier is trained
  * and they would pass unsaid (cli_mode_options). */
@@ -81,6 +84,26 @@ static void report_attrs(keps_json *j, const keps_eval_result *r)
         if (!isnan(x->test_unmatched_share))
             keps_json_num(j, "test_unmatched_share", x->test_unmatched_share);
         keps_json_end(j);
+    }
+    keps_json_end(j);
+}
+
+/* How the test rows were chosen, in the report: a reader must see whether
+ * they could be in the release. */
+static void report_test_rows(const cli_ctx *c, keps_json *j, const keps_eval_options *o)
+{
+    keps_json_object(j, "test_rows_from");
+    if (o->test) {
+        keps_json_str(j, "source", "test file");
+        keps_json_str(j, "file", cli_str(c, "test"));
+        keps_json_str(j, "note", "rows held apart from the data the release was made from (as keps split makes "
+                                 "them), if the release was made without them");
+    } else {
+        keps_json_str(j, "source", "split of the original");
+        keps_json_num(j, "fraction", o->split);
+        keps_json_str(j, "selection", "round(fraction x original_rows) rows, uniformly at random");
+        keps_json_str(j, "note", "the release was likely made from every original row, these included, so the "
+                                 "accuracy trained on the release is optimistic; keps split and --test avoid it");
     }
     keps_json_end(j);
 }
@@ -195,8 +218,10 @@ static int load_hierarchies(cli_ctx *c, const keps_table *orig, keps_eval_hier *
                                      orig->cols[col[i]].name, v[j], v[i]);
         keps_error err = {0};
         keps_hierarchy *hh;
-        if (!rc && keps_hierarchy_load(file, 0, &hh, &err))
+        char *path = rc ? NULL : cli_job_file(c, "hierarchy", file); /* a job file's paths are relative to it */
+        if (!rc && keps_hierarchy_load(path ? path : file, 0, &hh, &err))
             rc = cli_fail(c, &err);
+        free(path);
         if (rc)
             break;
         h[i].h = hh;
@@ -230,6 +255,12 @@ static int run(cli_ctx *c)
     if (cli_str(c, "split") && cli_str(c, "test"))
         return cli_usage_error(c, "--split and --test both choose the test rows: give one (--test FILE holds them "
                                   "apart; --split F takes them from --original)");
+    if (o.target && !cli_str(c, "split") && !cli_str(c, "test"))
+        return cli_usage_error(
+            c, "--target needs test rows the release was not made from: split the data first (keps split -i "
+               "DATA.csv -o train.csv --test-output test.csv), anonymize train.csv, then evaluate with --original "
+               "train.csv --test test.csv; --split F instead tests on rows of --original, which a release made from "
+               "it contains, and overstates the accuracy");
     keps_table *orig = NULL, *rel = NULL, *test = NULL;
     keps_eval_hier *hier = NULL;
     keps_eval_result r = {0};
@@ -244,6 +275,11 @@ static int run(cli_ctx *c)
         rc = cli_usage_error(c, "--split %g: give a fraction strictly between 0 and 1", o.split);
     if (!rc && o.target && !test && !(o.rng = cli_rng(c)))
         rc = 2;
+    if (!rc && o.target && !test) /* an inflated figure must not pass unsaid, --quiet or not */
+        fprintf(stderr, "keps %s: warning: --split tests on rows of --original; a release made from %s contains "
+                        "them, so the accuracy on the release is optimistic. For an honest figure: keps split, "
+                        "anonymize the training file, then --test\n",
+                c->cmd->name, cli_str(c, "original"));
     if (rc)
         goto out;
     o.test = test;
@@ -261,8 +297,10 @@ static int run(cli_ctx *c)
     cli_report_begin(c, &j, "evaluate");
     keps_json_int(&j, "original_rows", (long long)r.original_rows);
     keps_json_int(&j, "release_rows", (long long)r.release_rows);
-    if (r.has_model)
+    if (r.has_model) {
         report_model(&j, &r, o.target);
+        report_test_rows(c, &j, &o);
+    }
     report_attrs(&j, &r);
     keps_json_object(&j, "timing_ms");
     keps_json_num(&j, "total", cli_now_ms() - t0);
@@ -276,9 +314,10 @@ static int run(cli_ctx *c)
         if (r.has_model)
             fprintf(txt,
                     "accuracy %.4f (trained on the release, %zu rows), %.4f (trained on the original, %zu rows), "
-                    "majority baseline %.4f ('%s'), %zu test rows\n",
+                    "majority baseline %.4f ('%s'), %zu test rows %s\n",
                     r.accuracy, r.train_rows, r.accuracy_original, r.original_train_rows, r.baseline,
-                    r.majority ? r.majority : "", r.test_rows);
+                    r.majority ? r.majority : "", r.test_rows,
+                    test ? "from the test file" : "split from the original (optimistic for the release)");
         text_attrs(&r, txt);
         fclose(txt);
     }
@@ -306,9 +345,12 @@ const cli_cmd cmd_evaluate = {
     "L2-regularized logistic regression (one-hot for categorical columns, generalized values included; "
     "standardized numeric columns; one-vs-rest for more than two classes) on the release and on the original "
     "training rows, tests both on held-out original rows generalized the way the release is, and reports both "
-    "accuracies and the majority-class baseline (the learning task of seed 004).",
-    "keps evaluate --original data/adult/adult.csv --release out.csv --target salary-class --split 0.2 "
-    "--hierarchy age:data/adult/adult_hierarchy_age.csv --seed 1",
+    "accuracies and the majority-class baseline (the learning task of Li, Qardaji and Su 2012 and of the "
+    "thesis evaluating it; docs/spec.md, section 6). The test rows must be ones the release was not made from: "
+    "make them with keps split before anonymizing and give them with --test (--split takes them from "
+    "--original instead, and says that the figure is then optimistic).",
+    "keps evaluate --original train.csv --release out.csv --test test.csv --target salary-class "
+    "--hierarchy age:data/adult/adult_hierarchy_age.csv",
     opts,
     run,
     0,

@@ -25,9 +25,15 @@ static const cli_opt opt_scale = {"scale", 0, "ec|global|domain", 0,
                                   "domain = the public --bounds width; default ec",
                                   "--scale ec"};
 static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
-                                   "public range of a --noisy column, read by --scale domain only (refused with "
-                                   "ec and global, whose scale comes from the data)",
+                                   "public range of a --noisy column, read by --scale domain (the noise scale) and "
+                                   "by --clamp (refused otherwise: ec and global take the scale from the data)",
                                    "--bounds height=100:250"};
+static const cli_opt opt_clamp = {"clamp", 0, NULL, 0,
+                                  "clamp every released noisy value into its column's --bounds (columns without "
+                                  "--bounds are not clamped): Laplace noise has long tails, so a few values land "
+                                  "far outside any plausible range; clamping to public bounds is post-processing "
+                                  "and keeps the guarantee. The data must lie within the bounds",
+                                  "--clamp --bounds height=100:250"};
 static const cli_opt opt_confidence = {"confidence", 0, "C", CLI_NUMBER,
                                        "c-confident k-anonymity: suppress records whose c-confidence interval "
                                        "around the noisy value holds 1..k-1 originals of their class, then "
@@ -38,10 +44,10 @@ static const cli_opt opt_metric = {"metric", 'm', "prec|loss|dm|aecs|entropy", 0
                                    "OLA: information-loss metric to minimize (default loss)", "--metric prec"};
 
 static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_output, &cli_opt_qi,
-                                      &cli_opt_noisy, &cli_opt_k, &cli_opt_epsilon, &opt_scale, &opt_bounds,
+                                      &cli_opt_noisy, &cli_opt_k, &cli_opt_epsilon, &opt_scale, &opt_bounds, &opt_clamp,
                                       &opt_confidence, &cli_opt_suppress, &opt_metric,
                                       &cli_opt_remove_suppressed, &cli_opt_sensitive, &cli_opt_insensitive,
-                                      &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing,
+                                      &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits,
                                       &cli_opt_report, &cli_opt_seed, &cli_opt_keep_order, NULL};
 
 /* Options of one --algorithm or --scale (cli_mode_options). --bounds
@@ -88,8 +94,13 @@ static int parse_opts(cli_ctx *c, kopts *o)
         o->p.scale = KEPS_KSCALE_DOMAIN;
     else
         return cli_usage_error(c, "--scale '%s': expected ec, global or domain", sc);
+    o->p.clamp = cli_flag(c, "clamp");
+    if (o->p.clamp && !cli_str(c, "bounds"))
+        return cli_usage_error(c, "--clamp needs --bounds NAME=LO:HI for the --noisy columns to clamp, e.g. "
+                                  "--bounds height=100:250");
+    /* with --clamp the bounds are read whatever the scale */
     if (cli_mode_options(c, "--algorithm ", o->algorithm, by_algorithm, sizeof by_algorithm / sizeof *by_algorithm) ||
-        cli_mode_options(c, "--scale ", sc ? sc : "ec", by_scale, sizeof by_scale / sizeof *by_scale))
+        (!o->p.clamp && cli_mode_options(c, "--scale ", sc ? sc : "ec", by_scale, sizeof by_scale / sizeof *by_scale)))
         return 2;
     o->k = o->p.k = (size_t)k;
     return 0;
@@ -102,9 +113,14 @@ static int domain_bounds(cli_ctx *c, const keps_schema *s, kopts *o, double *b)
         return 2;
     size_t m = s->nnoisy;
     int rc = kdp_bounds(c, s->t, s->noisy, m, b, b + m, given);
-    for (size_t j = 0; j < m && !rc && o->p.scale == KEPS_KSCALE_DOMAIN; j++)
-        if (!given[j])
+    for (size_t j = 0; j < m && !rc; j++) {
+        if (!given[j] && o->p.scale == KEPS_KSCALE_DOMAIN)
             rc = cli_usage_error(c, "--scale domain needs --bounds %s=LO:HI", s->t->cols[s->noisy[j]].name);
+        if (!given[j]) { /* not clamped */
+            b[j] = -INFINITY;
+            b[m + j] = INFINITY;
+        }
+    }
     free(given);
     o->p.lo = b;
     o->p.hi = b + m;
@@ -118,16 +134,17 @@ static int domain_bounds(cli_ctx *c, const keps_schema *s, kopts *o, double *b)
 static int check_domain(cli_ctx *c, const keps_schema *s, const kopts *o, const uint32_t *cls, const double *x)
 {
     size_t n = s->t->nrows, m = s->nnoisy;
-    for (size_t j = 0; j < m && o->p.scale == KEPS_KSCALE_DOMAIN; j++)
+    for (size_t j = 0; j < m && (o->p.scale == KEPS_KSCALE_DOMAIN || o->p.clamp); j++)
         for (size_t i = 0; i < n; i++) {
             double v = x[j * n + i], lo = o->p.lo[j], hi = o->p.hi[j];
             if (cls[i] == KEPS_NONE || (v >= lo && v <= hi))
                 continue;
             keps_error err = {0};
             keps_table_cell_error(&err, s->t, s->noisy[j], i,
-                                  "%.17g lies outside --bounds %s=%.17g:%.17g; --scale domain needs every released "
-                                  "value inside the public bounds: widen them",
-                                  v, s->t->cols[s->noisy[j]].name, lo, hi);
+                                  "%.17g lies outside --bounds %s=%.17g:%.17g; %s needs every released value "
+                                  "inside the public bounds: widen them",
+                                  v, s->t->cols[s->noisy[j]].name, lo, hi,
+                                  o->p.scale == KEPS_KSCALE_DOMAIN ? "--scale domain" : "--clamp");
             return cli_fail(c, &err);
         }
     return 0;
@@ -177,6 +194,25 @@ static void metrics_json(keps_json *j, const keps_kepsilon_result *r)
     keps_json_end(j);
 }
 
+/* "clamp": {"COL": {"bounds": [lo, hi], "clamped_rows": n}} for the
+ * clamped columns. */
+static void clamp_json(keps_json *j, const keps_schema *s, const kopts *o, const keps_kepsilon_result *r)
+{
+    keps_json_object(j, "clamp");
+    for (size_t a = 0; a < r->m; a++) {
+        if (isinf(o->p.lo[a]) && isinf(o->p.hi[a]))
+            continue;
+        keps_json_object(j, s->t->cols[s->noisy[a]].name);
+        keps_json_array(j, "bounds");
+        keps_json_num(j, NULL, o->p.lo[a]);
+        keps_json_num(j, NULL, o->p.hi[a]);
+        keps_json_end(j);
+        keps_json_int(j, "clamped_rows", (long long)r->clamped[a]);
+        keps_json_end(j);
+    }
+    keps_json_end(j);
+}
+
 static int report(cli_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, const keps_kepsilon_result *r,
                   double ms, double noise_ms)
 {
@@ -209,6 +245,9 @@ static int report(cli_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, c
                                                      : "b_j = m*(hi_j-lo_j)/epsilon");
     keps_json_str(&j, "scale", o->p.scale == KEPS_KSCALE_EC ? "ec" : o->p.scale == KEPS_KSCALE_GLOBAL ? "global" : "domain");
     keps_json_int(&j, "classes", (long long)r->nclasses);
+    cli_report_digits(&j, t, s->noisy, r->m, o->p.digits);
+    if (o->p.clamp)
+        clamp_json(&j, s, o, r);
     noiseless_json(c, &j, s, r);
     metrics_json(&j, r);
     keps_json_object(&j, "expected_are_per_column");
@@ -267,6 +306,7 @@ static int run(cli_ctx *c)
     keps_table *t = NULL, *gen = NULL, *rel = NULL;
     keps_schema *s = NULL;
     double *x = NULL, *bounds = NULL;
+    int *digits = NULL;
     ksrc src = {0};
     keps_kepsilon_result r = {0};
     keps_rng *rng;
@@ -278,9 +318,11 @@ static int run(cli_ctx *c)
         rc = 2;
         goto done;
     }
-    if ((rc = get_classes(c, &o, s, t, &src)) || (rc = kdp_numeric(c, t, s->noisy, m, 1, &x)) ||
-        (rc = domain_bounds(c, s, &o, bounds)) || (rc = check_domain(c, s, &o, src.cls, x)))
+    if ((rc = get_classes(c, &o, s, t, &src)) || (rc = kdp_numeric(c, s, t, s->noisy, m, 1, &x)) ||
+        (rc = domain_bounds(c, s, &o, bounds)) || (rc = check_domain(c, s, &o, src.cls, x)) ||
+        (rc = cli_digits(c, t, s->noisy, m, &digits)))
         goto done;
+    o.p.digits = digits;
     if (!(rng = cli_rng(c))) {
         rc = 2;
         goto done;
@@ -302,6 +344,7 @@ done:
         src.free(&src);
     free(x);
     free(bounds);
+    free(digits);
     keps_table_free(rel);
     keps_table_free(gen);
     keps_schema_free(s);

@@ -79,7 +79,7 @@ static const cli_opt opt_direction = {"linkage-direction", 0, "original|released
 static const cli_opt *const opts[] = {&opt_input,      &opt_original,        &opt_release,  &opt_qi,
                                       &opt_population, &opt_population_size, &opt_fraction, &opt_max_comb,
                                       &opt_weights,    &opt_dis,             &opt_output,             &opt_columns,  &opt_direction,
-                                      &cli_opt_suppressed, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report,
+                                      &cli_opt_suppressed, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_report,
                                       NULL};
 
 typedef struct names {
@@ -156,6 +156,17 @@ static keps_status numbers(keps_table *t, const size_t *cols, size_t m, double *
                                          "columns, else every column both files share), or remove or impute the "
                                          "row",
                                          t->missing_token);
+        size_t row;
+        const char *why;
+        double v;
+        /* codes such as ZIP 01097 have no distances (keps_table_infer_type);
+         * a cell that is no number is left to the parser's own message */
+        if (keps_table_infer_type(t, cols[j], &row, &why) != KEPS_TYPE_NUMERIC && row != (size_t)-1 &&
+            keps_table_parse(t, keps_table_str(t, cols[j], row), &v) == KEPS_NUM_OK)
+            return keps_table_cell_error(err, t, cols[j], row,
+                                         "'%s' %s, so the column holds codes, not numbers; record linkage measures "
+                                         "distances between numbers: compare numeric columns only (--columns NAME)",
+                                         keps_table_str(t, cols[j], row), why);
     }
     return keps_mdav_matrix(t, cols, m, x, err);
 }

@@ -46,7 +46,7 @@ static const cli_opt *const opts[] = {&opt_mechanism, &cli_opt_input, &cli_opt_o
                                       &cli_opt_qi, &opt_partition, &opt_p, &opt_pt, &opt_eps, &opt_t, &opt_k,
                                       &opt_dp_k,
                                       &cli_opt_insensitive, &cli_opt_identifier, &cli_opt_others,
-                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report, &cli_opt_seed,
+                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_report, &cli_opt_seed,
                                       &cli_opt_keep_order, NULL};
 
 /* Everything one run works on. */

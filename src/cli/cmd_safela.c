@@ -30,7 +30,7 @@ static const cli_opt opt_eps_total = {"epsilon", 0, "E", CLI_NUMBER,
 static const cli_opt *const opts[] = {&cli_opt_input, &cli_opt_output, &cli_opt_qi, &cli_opt_k, &cli_opt_beta,
                                       &opt_eps_prime, &opt_eps_total, &opt_penalty, &opt_interpolate, &opt_threads,
                                       &cli_opt_remove_suppressed, &cli_opt_sensitive, &cli_opt_insensitive,
-                                      &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing,
+                                      &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma,
                                       &cli_opt_report, &cli_opt_seed, &cli_opt_keep_order, NULL};
 
 /* epsilon' and f must be positive and finite (keps_safela_run); the range

@@ -37,7 +37,7 @@ static const cli_opt opt_show = {"show", 0, "N", CLI_NUMBER, "how many of the sm
 
 static const cli_opt *const opts[] = {&cli_opt_input, &opt_qi, &cli_opt_k, &opt_l, &opt_entropy_l, &opt_t,
                                       &opt_sens, &opt_sens_type, &cli_opt_suppressed, &opt_show,
-                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_report, NULL};
+                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_report, NULL};
 
 typedef struct {
     long k, l, show;

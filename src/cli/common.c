@@ -28,17 +28,87 @@ static int parse_delim(const cli_ctx *c, char *out)
     return 0;
 }
 
+/* The separator the reader will sniff from a file's header, 0 when it
+ * cannot be read ahead (stdin: the loaded table says it afterwards). */
+static char sniff_file(const char *path)
+{
+    if (strcmp(path, "-") == 0 || keps_path_is_special(path))
+        return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    size_t skip = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* a UTF-8 BOM */
+    return keps_csv_sniff(buf + skip, n - skip);
+}
+
+/* A decimal comma needs another field separator. */
+static int comma_clash(const cli_ctx *c, const char *path, char delim, int sniffed)
+{
+    if (delim != ',')
+        return 0;
+    return cli_usage_error(c,
+                           "--decimal-comma: the field separator of %s is ',' (%s), the decimal mark as well, so "
+                           "170,5 would be two fields; give the file's separator with -d (e.g. -d ';', or -d tab; "
+                           "for a file of one column any -d but ',' works)",
+                           strcmp(path, "-") ? path : "stdin", sniffed ? "sniffed from its header" : "-d");
+}
+
 int cli_load_table(cli_ctx *c, const char *path, keps_table **t)
 {
     keps_csv_options o = {0};
     int rc = parse_delim(c, &o.delimiter);
     if (rc)
         return rc;
+    int dc = cli_flag(c, "decimal-comma");
+    if (dc && (rc = comma_clash(c, path, o.delimiter ? o.delimiter : sniff_file(path), !o.delimiter)))
+        return rc;
     o.missing = cli_str(c, "missing");
     keps_error err = {0};
     if (keps_csv_read(path, &o, t, &err))
         return cli_fail(c, &err);
+    if (dc && (rc = comma_clash(c, path, (*t)->delimiter, !o.delimiter))) {
+        keps_table_free(*t);
+        *t = NULL;
+        return rc;
+    }
+    (*t)->decimal_comma = dc;
     return 0;
+}
+
+int cli_digits(const cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, int **digits)
+{
+    const char *v = cli_str(c, "digits");
+    long n = -2;
+    if (v && strcmp(v, "exact") != 0) {
+        char *end;
+        errno = 0;
+        n = strtol(v, &end, 10);
+        if (end == v || *end || errno || n < 0 || n > KEPS_DIGITS_MAX)
+            return cli_usage_error(c, "%s--digits '%s': expected a whole number of decimals in [0, %d] or 'exact'",
+                                   cli_origin(c, "digits"), v, KEPS_DIGITS_MAX);
+    } else if (v) {
+        n = -1;
+    }
+    if (!(*digits = malloc((m ? m : 1) * sizeof **digits)))
+        return cli_usage_error(c, "out of memory");
+    for (size_t j = 0; j < m; j++)
+        (*digits)[j] = n >= -1 ? (int)n : keps_table_decimals(t, cols[j]);
+    return 0;
+}
+
+void cli_report_digits(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const int *digits)
+{
+    keps_json_object(j, "digits");
+    for (size_t a = 0; a < m; a++) {
+        if (digits[a] < 0)
+            keps_json_str(j, t->cols[cols[a]].name, "exact");
+        else
+            keps_json_int(j, t->cols[cols[a]].name, digits[a]);
+    }
+    keps_json_end(j);
 }
 
 int cli_load_input(cli_ctx *c, keps_table **t)
@@ -105,11 +175,14 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
     size_t n = cli_list(c, "qi", &v);
     keps_status st = KEPS_OK;
     const char *bad_opt = NULL, *bad_val = NULL;
-    for (size_t i = 0; i < n && !st; i++)
-        if ((st = keps_schema_add_qi(s, t, v[i], &err))) {
+    for (size_t i = 0; i < n && !st; i++) {
+        char *spec = cli_spec_path(c, "qi", t, v[i]); /* a job file's paths are relative to it */
+        if ((st = keps_schema_add_qi(s, t, spec ? spec : v[i], &err))) {
             bad_opt = "qi";
             bad_val = v[i];
         }
+        free(spec);
+    }
     for (size_t i = 0; i < nextra && !st; i++)
         st = keps_schema_add_qi(s, t, extra_qi[i], &err);
     static const struct {
@@ -313,7 +386,7 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
     FILE *f = (out && strcmp(out, "-") == 0) || rp_stdout ? stderr : stdout;
     if (c->json && !(rp_stdout && f == stdout))
         fprintf(f, "%s\n", js);
-    else if (text && !(f == stderr && c->quiet))
+    else if (text && !c->quiet) /* --quiet: nothing but what was asked for (--json, --report -, -o -) */
         fputs(text, f);
     return 0;
 }

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int kdp_numeric(cli_ctx *c, keps_table *t, const size_t *cols, size_t m, int colmajor, double **x)
+int kdp_numeric(cli_ctx *c, const keps_schema *s, keps_table *t, const size_t *cols, size_t m, int colmajor,
+                double **x)
 {
     size_t n = t->nrows;
     keps_error err = {0};
@@ -16,7 +17,7 @@ int kdp_numeric(cli_ctx *c, keps_table *t, const size_t *cols, size_t m, int col
         return 2;
     }
     for (size_t j = 0; j < m; j++) {
-        if (keps_table_numeric(t, cols[j], &err)) {
+        if (keps_schema_numeric(s, t, cols[j], "noise is added to numbers", &err)) {
             free(*x);
             *x = NULL;
             return cli_fail(c, &err);

@@ -17,8 +17,8 @@ void cli_print_man(FILE *f, const cli_cmd *const *cmds);
 char *cli_job_command(const char *path, int *rc);
 
 static const cli_cmd *const commands[] = {
-    &cmd_anonymize, &cmd_kepsilon, &cmd_dpmicro, &cmd_safela, &cmd_rr,    &cmd_privacy,
-    &cmd_verify,    &cmd_risk,     &cmd_evaluate, &cmd_noise, &cmd_audit, NULL};
+    &cmd_anonymize, &cmd_kepsilon, &cmd_dpmicro, &cmd_safela, &cmd_rr,        &cmd_privacy, &cmd_verify,
+    &cmd_risk,      &cmd_evaluate, &cmd_split,   &cmd_hierarchy, &cmd_noise,  &cmd_audit,   NULL};
 
 static const cli_cmd *lookup(const char *name)
 {

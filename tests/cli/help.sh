@@ -6,7 +6,7 @@ keps=$1; src=$2; fail=0
 t() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; fi; }
 
 "$keps" help >/tmp/keps_help.$$ ; t "keps help exits 0" '[ $? -eq 0 ]'
-for cmd in anonymize kepsilon dpmicro safela rr privacy verify risk evaluate noise audit; do
+for cmd in anonymize kepsilon dpmicro safela rr privacy verify risk evaluate split noise hierarchy audit; do
   t "help lists $cmd" "grep -q '^  $cmd ' /tmp/keps_help.$$"
   out=$("$keps" "$cmd" --help); rc=$?
   t "$cmd --help exits 0" "[ $rc -eq 0 ]"

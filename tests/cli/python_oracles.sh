@@ -19,7 +19,13 @@
 #   check_evaluate.py evaluate (42 cases): every per-attribute figure, and the
 #                     classifier by its own Newton-fitted logistic regression
 #                     (accuracies, baseline, features), errors and exit codes
+#   hierarchy_oracle.py  400 random hierarchy builds (interval with bottom/top
+#                     coding in exact decimals, mask, order, ISO dates, coding
+#                     alone), every row, and refused dates at FILE:LINE:COL
+#   check_digits.py   output precision of kepsilon, dpmicro and MDAV against
+#                     Python's decimal module, metrics of the written values,
+#                     the decimal comma and kepsilon --clamp
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/oracles.bash"
-run_oracles verify risk mdav dpmicro rr_calc implies rr evaluate
+run_oracles verify risk mdav dpmicro rr_calc implies rr evaluate hierarchy digits
 finish python_oracles.sh

@@ -128,10 +128,23 @@ OUT=$("$KEPS" verify -i "$TMP/allsup.csv" --qi a --qi b --sensitive s --l-divers
 [ $? = 1 ] || { echo "FAIL: all-star release, distinct 3 must fail"; fails=$((fails + 1)); }
 
 # a numeric sensitive column counts numbers, not spellings: "2", "2.0" and
-# "02" are one value (distinct 1, exp(H) = 1), as for the ordered EMD
-printf 'q,s\na,2\na,2.0\na,02\nb,1\nb,3\n' >"$TMP/spell.csv"
+# "+2" are one value (distinct 1, exp(H) = 1), as for the ordered EMD
+printf 'q,s\na,2\na,2.0\na,+2\nb,1\nb,3\n' >"$TMP/spell.csv"
 OUT=$("$KEPS" verify -i "$TMP/spell.csv" --qi q --sensitive s --l-diversity 2 --json 2>"$TMP/err")
-[ $? = 1 ] || { echo "FAIL: '2', '2.0', '02' must count as one value"; fails=$((fails + 1)); }
+[ $? = 1 ] || { echo "FAIL: '2', '2.0', '+2' must count as one value"; fails=$((fails + 1)); }
+has '"min_distinct":1'
+# but "02" has a leading zero: the column holds codes (docs/spec.md 1), so
+# class a holds three values 2, 2.0, 02 and class b two: distinct 2 holds,
+# and the column has 5 distinct values (as numbers it would have 3)
+printf 'q,s\na,2\na,2.0\na,02\nb,1\nb,3\n' >"$TMP/code.csv"
+OUT=$("$KEPS" verify -i "$TMP/code.csv" --qi q --sensitive s --l-diversity 2 --json 2>"$TMP/err")
+[ $? = 0 ] || { echo "FAIL: '02' makes the column nominal: distinct 2 holds"; fails=$((fails + 1)); }
+has '"min_distinct":2'
+has '"distinct_values":5'
+has '"ground_distance":"equal"'
+# declared ordered, the codes are read as numbers again: one value in a
+OUT=$("$KEPS" verify -i "$TMP/code.csv" --qi q --sensitive s --l-diversity 2 --sensitive-type s=ordered --json 2>"$TMP/err")
+[ $? = 1 ] || { echo "FAIL: s=ordered reads '02' as 2: distinct 1"; fails=$((fails + 1)); }
 has '"min_distinct":1'
 
 # bad input: exit 2 with a message naming the problem

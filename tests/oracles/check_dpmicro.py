@@ -7,7 +7,8 @@ from mdav_oracle import centroids
 def run(path, cols, mode, k, eps, seed, bounds=None, extra=()):
     out = tempfile.mktemp(suffix=".csv")
     args = ["dpmicro", "--mode", mode, "-i", path, "-o", out, "-k", str(k), "--epsilon", repr(eps),
-            "--seed", str(seed), "--keep-order", "--others", "drop"] + [a for c in cols for a in ("--qi", c)]
+            "--seed", str(seed), "--keep-order", "--others", "drop", "--digits", "exact"] + \
+        [a for c in cols for a in ("--qi", c)]
     if bounds:
         for c, (l, h) in zip(cols, bounds):
             args += ["--bounds", "%s=%r:%r" % (c, l, h)]

@@ -587,7 +587,7 @@ def split_cases(ctx, o, rel, head, orows, rh, rrows, hcols, paths):
     """--split F --seed S: internal consistency only (keps's seeded permutation is its own)."""
     hiers = {c: ctx.h(paths[c]) for c in hcols}
     n = len(orows)
-    for frac, seed in (("0.25", "5"), (None, "6"), ("0.1", "7")):
+    for frac, seed in (("0.25", "5"), ("0.2", "6"), ("0.1", "7")):
         dif = Diff()
         args = ["--original", o, "--release", rel, "--target", "salary-class", "--seed", seed] + \
             hier_args(hcols, paths)
@@ -604,7 +604,7 @@ def split_cases(ctx, o, rel, head, orows, rh, rrows, hcols, paths):
         if r1 != r2:
             dif.problems.append("two runs with --seed %s differ" % seed)
         cl = r1.get("classifier", {})
-        f = float(frac or "0.2")          # --help: default 0.2
+        f = float(frac)
         nt = int(math.floor(f * n + 0.5))
         dif.eq("test_rows", cl.get("test_rows"), nt)
         dif.eq("original_train_rows", cl.get("original_train_rows"), n - nt)
@@ -673,6 +673,9 @@ def error_cases(ctx, o, t, head, orows, paths):
         ("empty release with --target", ["--original", o, "--release", empty, "--target", "salary-class", "--test",
                                          t], 1, None),
         ("empty release without --target", ["--original", o, "--release", empty], 0, None),
+        # --help: --target needs --test or --split (a default split would test on rows of the release)
+        ("--target without --test or --split", ["--original", o, "--release", o, "--target", "salary-class"], 2,
+         "keps split"),
     ]
     for name, args, want, text in cases:
         dif = Diff()

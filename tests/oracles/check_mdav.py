@@ -6,7 +6,7 @@ from mdav_oracle import *
 def keps_groups(path, cols, k, insens=False, extra=()):
     out = tempfile.mktemp(suffix=".csv")
     args = ["anonymize", "--algorithm", "mdav", "-i", path, "-o", out, "-k", str(k),
-            "--keep-order", "--others", "drop", "--seed", "1"] + [a for c in cols for a in ("--columns", c)]
+            "--keep-order", "--others", "drop", "--seed", "1", "--digits", "exact"] + [a for c in cols for a in ("--columns", c)]
     if insens:
         args.append("--insensitive-mdav")
     rep = keps_json(args + list(extra))

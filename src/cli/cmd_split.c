@@ -1,0 +1,168 @@
+/* keps split: a random train/test split of a data set (keps_eval_split,
+ * keps/evaluate.h), so that a release is made from the training rows only
+ * and `keps evaluate --test` measures it on rows it never saw. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "keps/csv.h"
+#include "keps/evaluate.h"
+
+static const cli_opt opt_output = {"output", 'o', "FILE", 0,
+                                   "the training rows, in input order (anonymize this file); '-' writes stdout",
+                                   "-o train.csv"};
+static const cli_opt opt_test_output = {"test-output", 0, "FILE", 0,
+                                        "the held-out test rows, in input order (give it to keps evaluate --test; "
+                                        "it holds raw records: do not publish it)",
+                                        "--test-output test.csv"};
+static const cli_opt opt_fraction = {"fraction", 0, "F", CLI_NUMBER,
+                                     "share of the rows held out for testing, in (0, 1): round(F x rows) of them, "
+                                     "chosen uniformly at random; default 0.2",
+                                     "--fraction 0.25"};
+
+static const cli_opt *const opts[] = {&cli_opt_input,     &opt_output,      &opt_test_output, &opt_fraction,
+                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_seed,    NULL};
+
+/* The two outputs must be two files, neither the input. */
+static int check_paths(cli_ctx *c, const char *in, const char *train, const char *test)
+{
+    struct stat si, st;
+    if (strcmp(train, test) == 0)
+        return cli_usage_error(c, "--output and --test-output are both '%s'; give each its own file", train);
+    if (strcmp(test, "-") && strcmp(in, "-") && stat(in, &si) == 0 && stat(test, &st) == 0 &&
+        si.st_dev == st.st_dev && si.st_ino == st.st_ino)
+        return cli_usage_error(c, "--test-output %s is also the input: writing it would destroy the input", test);
+    return 0;
+}
+
+/* Writes rows[0..n) of t to path: staged beside it (*tmp, committed by the
+ * caller) unless it is stdout or a device. */
+static int stage(cli_ctx *c, const keps_table *t, const size_t *rows, size_t n, const char *path, char **tmp)
+{
+    keps_error err = {0};
+    *tmp = NULL;
+    keps_table *part = keps_table_rows(t, rows, n, &err);
+    if (!part)
+        return cli_fail(c, &err);
+    if (strcmp(path, "-") != 0 && !keps_path_is_special(path)) {
+        int fd = keps_tmp_create(path, tmp);
+        if (fd < 0) {
+            fprintf(stderr, "keps %s: %s: cannot create the output: %s\n", c->cmd->name, path, strerror(errno));
+            keps_table_free(part);
+            return 2;
+        }
+        close(fd);
+    }
+    char delim = t->delimiter ? t->delimiter : ',';
+    keps_status s = keps_csv_write_table(part, *tmp ? *tmp : path, delim, NULL, &err);
+    keps_table_free(part);
+    if (s) {
+        if (*tmp) {
+            unlink(*tmp);
+            keps_tmp_release(*tmp);
+            free(*tmp);
+            *tmp = NULL;
+        }
+        return cli_fail(c, &err);
+    }
+    return 0;
+}
+
+static int report(cli_ctx *c, size_t n, size_t ntest, double f)
+{
+    keps_json j;
+    cli_report_begin(c, &j, "split");
+    keps_json_int(&j, "input_rows", (long long)n);
+    keps_json_int(&j, "train_rows", (long long)(n - ntest));
+    keps_json_int(&j, "test_rows", (long long)ntest);
+    keps_json_num(&j, "fraction", f);
+    keps_json_str(&j, "selection", "round(fraction x input_rows) test rows, uniformly at random");
+    cli_report_total(c, &j);
+    keps_json_end(&j);
+    char text[512];
+    snprintf(text, sizeof text, "split: %zu training rows to %s, %zu test rows to %s (round(%g x %zu) held out at random)\n",
+             n - ntest, cli_str(c, "output"), ntest, cli_str(c, "test-output"), f, n);
+    int rc = cli_emit_report(c, &j, text);
+    keps_json_free(&j);
+    return rc;
+}
+
+static int run(cli_ctx *c)
+{
+    double f;
+    if (cli_require(c, "output") || cli_require(c, "test-output") || cli_double(c, "fraction", 0, 1, 0.2, &f) < 0)
+        return 2;
+    const char *train = cli_str(c, "output"), *test = cli_str(c, "test-output");
+    int rc = check_paths(c, cli_str(c, "input") ? cli_str(c, "input") : "-", train, test);
+    if (rc)
+        return rc;
+    keps_table *t;
+    if ((rc = cli_load_records(c, &t)))
+        return rc;
+    size_t n = t->nrows, ntest = 0, *rows = malloc((n + 1) * sizeof *rows);
+    uint8_t *is_test = calloc(n + 1, 1);
+    keps_rng *rng = cli_rng(c);
+    keps_error err = {0};
+    char *tmp[2] = {NULL, NULL};
+    if (!rows || !is_test || !rng)
+        rc = 2;
+    else if (keps_eval_split(n, f, rng, is_test, &ntest, &err))
+        rc = cli_fail(c, &err);
+    for (int side = 0; side < 2 && !rc; side++) { /* 0: training rows, 1: test rows */
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (is_test[i] == side)
+                rows[k++] = i;
+        rc = stage(c, t, rows, k, side ? test : train, &tmp[side]);
+    }
+    if (!rc) {
+        char *tp[2];
+        const char *pp[2];
+        size_t nt = 0;
+        for (int side = 0; side < 2; side++)
+            if (tmp[side]) {
+                tp[nt] = tmp[side];
+                pp[nt++] = side ? test : train;
+            }
+        int bad = nt ? keps_tmp_commit(tp, pp, nt) : -1;
+        if (bad >= 0) {
+            fprintf(stderr, "keps %s: %s: cannot put the output into place: %s\n", c->cmd->name, pp[bad],
+                    strerror(errno));
+            rc = 2;
+        }
+    } else {
+        for (int side = 0; side < 2; side++)
+            if (tmp[side]) {
+                unlink(tmp[side]);
+                keps_tmp_release(tmp[side]);
+            }
+    }
+    if (!rc)
+        rc = report(c, n, ntest, f);
+    free(tmp[0]);
+    free(tmp[1]);
+    free(rows);
+    free(is_test);
+    keps_table_free(t);
+    return rc;
+}
+
+const cli_cmd cmd_split = {
+    "split",
+    "hold out random test rows before anonymizing, for an honest keps evaluate",
+    "split -i FILE -o TRAIN.csv --test-output TEST.csv [--fraction F] [options]",
+    "Splits a data set at random into training rows (-o) and test rows (--test-output), both in input order with "
+    "the input's header and separator: round(F x rows) test rows, chosen uniformly with the CSPRNG (at least one "
+    "on each side). Anonymize the training file, then measure the release with keps evaluate --original "
+    "TRAIN.csv --release RELEASE.csv --test TEST.csv --target COLUMN: the classifier is then tested on records "
+    "the release never contained (testing on rows of the release itself overstates its accuracy). The test "
+    "file holds raw records: it is for evaluation only, never for publication.",
+    "keps split -i data/adult/adult.csv -o train.csv --test-output test.csv --fraction 0.2",
+    opts,
+    run,
+    0,
+};
