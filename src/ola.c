@@ -57,7 +57,8 @@ typedef struct held {
 typedef struct ola {
     const keps_lattice *L;
     size_t k, limit;
-    keps_metric metric;
+    size_t dim;             /* length of a score (keps_metrics_score_len) */
+    double *sbuf;           /* [4 * dim] scratch scores */
     uint8_t *tag;           /* [nnodes], shared by the threads */
     int owns_tag;
     struct tag_count *tc;   /* shared with tag; owned with it */
@@ -77,7 +78,7 @@ typedef struct ola {
     uint64_t *stack;        /* for tagging */
     size_t capstack;
     uint64_t *skey;         /* scores of evaluated nodes: id + 1, 0 = empty */
-    double *sval, *sbound;  /* metric score, class-based lower bound */
+    double *sval, *sbound;  /* [slot * dim] score, class-based lower bound */
     size_t nscore, capscore;
     uint64_t *memo;         /* Kmin(B, T) calls done: ~(B << 32 | T), 0 = empty */
     size_t nmemo, capmemo;  /* capmemo: power of two */
@@ -360,14 +361,15 @@ static size_t score_slot(const ola *o, uint64_t id)
     return s;
 }
 
-static int score_put(ola *o, uint64_t id, double v, double b)
+static int score_put(ola *o, uint64_t id, const double *v, const double *b)
 {
+    size_t dim = o->dim;
     if (2 * (o->nscore + 1) > o->capscore) {
         size_t cap = o->capscore ? 2 * o->capscore : 1024;
         ola n = *o;
         n.skey = calloc(cap, sizeof *n.skey);
-        n.sval = malloc(cap * sizeof *n.sval);
-        n.sbound = malloc(cap * sizeof *n.sbound);
+        n.sval = malloc(cap * dim * sizeof *n.sval);
+        n.sbound = malloc(cap * dim * sizeof *n.sbound);
         if (!n.skey || !n.sval || !n.sbound) {
             free(n.skey);
             free(n.sval);
@@ -380,8 +382,8 @@ static int score_put(ola *o, uint64_t id, double v, double b)
             if (o->skey[i]) {
                 size_t j = score_slot(&n, o->skey[i] - 1);
                 n.skey[j] = o->skey[i];
-                n.sval[j] = o->sval[i];
-                n.sbound[j] = o->sbound[i];
+                memcpy(n.sval + j * dim, o->sval + i * dim, dim * sizeof *n.sval);
+                memcpy(n.sbound + j * dim, o->sbound + i * dim, dim * sizeof *n.sbound);
             }
         free(o->skey);
         free(o->sval);
@@ -395,8 +397,8 @@ static int score_put(ola *o, uint64_t id, double v, double b)
     if (!o->skey[j])
         o->nscore++;
     o->skey[j] = id + 1;
-    o->sval[j] = v;
-    o->sbound[j] = b;
+    memcpy(o->sval + j * dim, v, dim * sizeof *v);
+    memcpy(o->sbound + j * dim, b, dim * sizeof *b);
     return 0;
 }
 
@@ -444,13 +446,15 @@ static int eval(ola *o, const int *levels, held *keep)
     /* Only nodes that satisfy the constraints are ever scored, and with a
      * lazy metric only when the optimum pass asks (node_score); the rest
      * get the worst score without computing the metric. */
-    double sc = INFINITY, bd = INFINITY;
+    double *sc = o->sbuf, *bd = sc + o->dim;
     size_t supp = keps_node_classes_suppressed(&c, o->k, NULL);
     int scored = supp > o->limit || !o->lazy;
     if (supp <= o->limit && !o->lazy) {
-        sc = keps_metrics_score(o->m, o->metric, levels, &c, o->k);
-        bd = keps_metrics_bound(o->m, o->metric, levels, &c);
-    }
+        keps_metrics_objective(o->m, levels, &c, o->k, sc);
+        keps_metrics_objective_bound(o->m, levels, &c, o->k, o->limit, bd);
+    } else
+        for (size_t i = 0; i < o->dim; i++)
+            sc[i] = bd[i] = INFINITY;
     o->last_supp = supp;
     if (scored && score_put(o, id, sc, bd)) {
         free(lv);
@@ -703,7 +707,8 @@ static int has_score(const ola *o, uint64_t id)
     return o->capscore && o->skey[score_slot(o, id)];
 }
 
-/* Score and class-based bound of a node, evaluating it if needed. */
+/* Score and class-based bound of a node (copied to score[dim] and
+ * bound[dim], which must not be o->sbuf), evaluating it if needed. */
 static int node_score(ola *o, const int *levels, double *score, double *bound)
 {
     uint64_t id = keps_lattice_id(o->L, levels);
@@ -712,16 +717,18 @@ static int node_score(ola *o, const int *levels, double *score, double *bound)
         if (eval(o, levels, &h))
             return -1;
         int rc = 0;
-        if (!has_score(o, id)) /* lazy: scored here, not when counted */
-            rc = score_put(o, id, keps_metrics_score(o->m, o->metric, levels, &h.c, o->k),
-                           keps_metrics_bound(o->m, o->metric, levels, &h.c));
+        if (!has_score(o, id)) { /* lazy: scored here, not when counted */
+            keps_metrics_objective(o->m, levels, &h.c, o->k, score);
+            keps_metrics_objective_bound(o->m, levels, &h.c, o->k, o->limit, bound);
+            rc = score_put(o, id, score, bound);
+        }
         release(o, &h);
         if (rc)
             return -1;
     }
     size_t j = score_slot(o, id);
-    *score = o->sval[j];
-    *bound = o->sbound[j];
+    memcpy(score, o->sval + j * o->dim, o->dim * sizeof *score);
+    memcpy(bound, o->sbound + j * o->dim, o->dim * sizeof *bound);
     return 0;
 }
 
@@ -938,14 +945,16 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 typedef struct kmin_bound {
-    double b;
+    const double *b; /* [dim] */
+    size_t dim;
     uint64_t id;
 } kmin_bound;
 
 static int cmp_bound(const void *a, const void *b)
 {
     const kmin_bound *x = a, *y = b;
-    return x->b < y->b ? -1 : x->b > y->b ? 1 : x->id < y->id ? -1 : x->id > y->id;
+    int c = keps_score_cmp(x->b, y->b, x->dim);
+    return c ? c : x->id < y->id ? -1 : x->id > y->id;
 }
 
 /* ---- the optimum over the anonymous region ------------------------------
@@ -963,7 +972,7 @@ typedef struct level_walk {
     ola *o;
     int *lv;
     const int *room; /* room[d]: the heights of the coordinates before d */
-    double *best;
+    double *best;    /* [dim] */
     uint64_t *best_id;
     int rc;
 } level_walk;
@@ -979,20 +988,24 @@ static void walk_node(level_walk *w, uint64_t id)
     int pruned = 0;
     for (size_t i = 0; i < L->q && !pruned; i++)
         pruned = w->lv[i] > 0 && (tag_get(o, id - L->stride[i]) & TAG_PRUNE);
-    if (pruned || keps_metrics_bound(o->m, o->metric, w->lv, NULL) >= *w->best) {
+    double *b = o->sbuf + 2 * o->dim, *s = b, *cb = b + o->dim;
+    if (!pruned) {
+        keps_metrics_objective_bound(o->m, w->lv, NULL, o->k, o->limit, b);
+        pruned = keps_score_cmp(b, w->best, o->dim) >= 0;
+    }
+    if (pruned) {
         tag_or(o, id, TAG_PRUNE);
         return;
     }
-    double s, cb;
-    if (node_score(o, w->lv, &s, &cb)) {
+    if (node_score(o, w->lv, s, cb)) {
         w->rc = -1;
         return;
     }
-    if (s < *w->best) {
-        *w->best = s;
+    if (keps_score_cmp(s, w->best, o->dim) < 0) {
+        memcpy(w->best, s, o->dim * sizeof *s);
         *w->best_id = id;
     }
-    if (cb >= *w->best)
+    if (keps_score_cmp(cb, w->best, o->dim) >= 0)
         tag_or(o, id, TAG_PRUNE);
 }
 
@@ -1014,12 +1027,15 @@ static void walk_level(level_walk *w, size_t d, int remaining, uint64_t id)
     }
 }
 
+/* The best score into best[dim] and its node. */
 static int optimum(ola *o, uint64_t *best_id, double *best)
 {
     const keps_lattice *L = o->L;
+    const size_t dim = o->dim;
     int *lv = malloc(2 * L->q * sizeof *lv), *room = lv + L->q;
     int maxsum = 0;
     kmin_bound *kbound = NULL;
+    double *kb = NULL, *s = o->sbuf + 2 * dim, *cb = s + dim;
     int rc = -1;
     if (!lv)
         goto done;
@@ -1027,28 +1043,30 @@ static int optimum(ola *o, uint64_t *best_id, double *best)
         room[i] = maxsum; /* the heights of the coordinates before i */
         maxsum += L->height[i];
     }
-    *best = INFINITY;
+    for (size_t i = 0; i < dim; i++)
+        best[i] = INFINITY;
     *best_id = UINT64_MAX;
     /* Candidates by their class-free bound, lowest first: once the bound
      * passes the best score the rest cannot win and are not scored (loss,
      * Adult, k = 2, 5%: 18 of 1,079 k-minimal nodes are). A bound equal to
      * the best is still scored: ties go to the lowest id, as before. */
     kbound = malloc((o->nkmin ? o->nkmin : 1) * sizeof *kbound);
-    if (!kbound)
+    kb = malloc((o->nkmin ? o->nkmin : 1) * dim * sizeof *kb);
+    if (!kbound || !kb)
         goto done;
     for (size_t i = 0; i < o->nkmin; i++) {
         keps_lattice_levels(L, o->kmin[i], lv);
-        kbound[i].b = keps_metrics_bound(o->m, o->metric, lv, NULL);
-        kbound[i].id = o->kmin[i];
+        keps_metrics_objective_bound(o->m, lv, NULL, o->k, o->limit, kb + i * dim);
+        kbound[i] = (kmin_bound){kb + i * dim, dim, o->kmin[i]};
     }
     qsort(kbound, o->nkmin, sizeof *kbound, cmp_bound);
-    for (size_t i = 0; i < o->nkmin && kbound[i].b <= *best; i++) {
+    for (size_t i = 0; i < o->nkmin && keps_score_cmp(kbound[i].b, best, dim) <= 0; i++) {
         keps_lattice_levels(L, kbound[i].id, lv);
-        double s, cb;
-        if (node_score(o, lv, &s, &cb))
+        if (node_score(o, lv, s, cb))
             goto done;
-        if (s < *best || (s == *best && kbound[i].id < *best_id)) {
-            *best = s;
+        int c = keps_score_cmp(s, best, dim);
+        if (c < 0 || (c == 0 && kbound[i].id < *best_id)) {
+            memcpy(best, s, dim * sizeof *s);
             *best_id = kbound[i].id;
         }
     }
@@ -1062,6 +1080,7 @@ static int optimum(ola *o, uint64_t *best_id, double *best)
 done:
     free(lv);
     free(kbound);
+    free(kb);
     return rc;
 }
 
@@ -1103,18 +1122,22 @@ static void ola_free(ola *o)
     free(o->skey);
     free(o->sval);
     free(o->sbound);
+    free(o->sbuf);
 }
 
 void keps_ola_result_free(keps_ola_result *r)
 {
     free(r->levels);
     free(r->minimal);
+    free(r->score);
+    free(r->attributes);
     memset(r, 0, sizeof *r);
 }
 
 /* Per-thread state; the tags and the class cache are shared's (NULL: new
  * ones). 0 or -1 (out of memory). */
-static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, const ola *shared)
+static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, const keps_metric_config *cfg,
+                    const ola *shared)
 {
     memset(o, 0, sizeof *o);
     o->L = L;
@@ -1122,12 +1145,11 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, con
     /* floor(s*N); the epsilon keeps e.g. 0.05*30162 = 1508.1 at 1508 and
      * 0.1*30 = 3.0000000000000004 at 3 */
     o->limit = (size_t)floor(p->suppress * (double)L->nrows + 1e-9);
-    o->metric = p->metric;
-    /* With a class-free lower bound (keps_metrics_bound without classes),
-     * the optimum pass asks for few scores, so satisfying nodes are not
-     * scored when counted; discernibility and AECS have none (it is 0), so
-     * every k-minimal node is scored and is cheapest to score then. */
-    o->lazy = p->metric == KEPS_METRIC_PREC || p->metric == KEPS_METRIC_LOSS || p->metric == KEPS_METRIC_ENTROPY;
+    /* With a class-free lower bound (keps_metrics_objective_bound without
+     * classes), the optimum pass asks for few scores, so satisfying nodes
+     * are not scored when counted; discernibility and AECS have none (it is
+     * 0), so every k-minimal node is scored and is cheapest to score then. */
+    o->lazy = cfg->metric != KEPS_METRIC_DM && cfg->metric != KEPS_METRIC_AECS;
     o->owns_tag = o->owns_cc = shared == NULL;
     o->tag = shared ? shared->tag : calloc((size_t)L->nnodes, 1);
     o->tc = shared ? shared->tc : calloc(1, sizeof *o->tc);
@@ -1139,7 +1161,9 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, con
         o->tc->has_mu = small && pthread_mutex_init(&o->tc->mu, NULL) == 0;
     }
     o->w = keps_lattice_work_new(L);
-    o->m = keps_metrics_new(L);
+    o->m = keps_metrics_new_objective(L, cfg, NULL);
+    o->dim = o->m ? keps_metrics_score_len(o->m) : 1;
+    o->sbuf = malloc(4 * o->dim * sizeof *o->sbuf);
     o->zero = calloc(L->q, sizeof *o->zero);
     if (shared)
         o->cc = shared->cc;
@@ -1152,7 +1176,7 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, con
         o->cc->cache = calloc(CACHE_MAX, sizeof *o->cc->cache);
         o->cc->slots = calloc(CACHE_SLOTS, sizeof *o->cc->slots);
     }
-    return o->tag && o->tc && o->w && o->m && o->cc && o->cc->cache && o->cc->slots && o->zero ? 0 : -1;
+    return o->tag && o->tc && o->w && o->m && o->sbuf && o->cc && o->cc->cache && o->cc->slots && o->zero ? 0 : -1;
 }
 
 /* ---- two search threads ------------------------------------------------
@@ -1260,7 +1284,7 @@ static void *par_main(void *arg)
 static void par_merge(ola *a, ola *b)
 {
     for (size_t i = 0; i < b->capscore; i++)
-        if (b->skey[i] && score_put(a, b->skey[i] - 1, b->sval[i], b->sbound[i]))
+        if (b->skey[i] && score_put(a, b->skey[i] - 1, b->sval + i * b->dim, b->sbound + i * b->dim))
             return;
     a->evaluated += b->evaluated;
     a->work += b->work;
@@ -1272,7 +1296,8 @@ static void par_merge(ola *a, ola *b)
  * threads unless one is asked for (the memo and the Kmin shortcuts never
  * apply to the top call itself), so that the position in that loop can be
  * reported as progress. */
-static void kmin_top(ola *o, const keps_ola_params *p, const int *bot, const int *top)
+static void kmin_top(ola *o, const keps_ola_params *p, const keps_metric_config *cfg, const int *bot,
+                     const int *top)
 {
     const keps_lattice *L = o->L;
     int hh = keps_lattice_level_sum(L, top);
@@ -1300,7 +1325,7 @@ static void kmin_top(ola *o, const keps_ola_params *p, const int *bot, const int
         free(x.mids);
         return;
     }
-    if (oom || ola_init(&o2, L, p, o)) {
+    if (oom || ola_init(&o2, L, p, cfg, o)) {
         if (!oom)
             ola_free(&o2);
         free(x.mids);
@@ -1325,20 +1350,31 @@ static void kmin_top(ola *o, const keps_ola_params *p, const int *bot, const int
 keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_ola_result *res,
                          keps_error *err)
 {
+    return keps_ola_run_objective(L, p, NULL, res, err);
+}
+
+keps_status keps_ola_run_objective(const keps_lattice *L, const keps_ola_params *p,
+                                   const keps_metric_config *objective, keps_ola_result *res, keps_error *err)
+{
     memset(res, 0, sizeof *res);
     if (p->k < 1)
         return keps_error_set(err, KEPS_EINPUT, "k must be at least 1");
     if (!(p->suppress >= 0 && p->suppress <= 1))
         return keps_error_set(err, KEPS_EINPUT, "the suppression limit must be a fraction in [0, 1]");
-    if ((unsigned)p->metric >= KEPS_METRIC_COUNT)
+    if (!objective && (unsigned)p->metric >= KEPS_METRIC_COUNT)
         return keps_error_set(err, KEPS_EINPUT, "unknown metric");
+    keps_metric_config dflt = keps_metric_config_default(p->metric);
+    const keps_metric_config *cfg = objective ? objective : &dflt;
+    keps_status bad = keps_metric_config_check(cfg, L->q, err);
+    if (bad)
+        return bad;
     if (L->nnodes > ((uint64_t)1 << 32))
         return keps_error_set(err, KEPS_EINPUT,
                               "the lattice has %llu nodes; OLA supports up to 2^32: use fewer QIs or "
                               "shorter hierarchies",
                               (unsigned long long)L->nnodes);
     ola o;
-    int initfail = ola_init(&o, L, p, NULL);
+    int initfail = ola_init(&o, L, p, cfg, NULL);
     res->levels = calloc(L->q, sizeof *res->levels);
     int *top = calloc(L->q, sizeof *top), *bot = calloc(L->q, sizeof *bot);
     keps_status st = KEPS_ENOMEM;
@@ -1357,7 +1393,7 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
         goto done;
     }
     tag_cone(&o, L->nnodes - 1, 1, TAG_ANON);
-    kmin_top(&o, p, bot, top);
+    kmin_top(&o, p, cfg, bot, top);
     assert(o.oom || all_tagged(&o)); /* see kmin */
     kmin_from_tags(&o);
     if (getenv("KEPS_OLA_DEBUG"))
@@ -1368,8 +1404,9 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
     o.memo = NULL;
     o.nmemo = o.capmemo = 0;
     uint64_t best_id;
-    double best;
-    if (o.oom || optimum(&o, &best_id, &best) || o.oom) {
+    res->score_len = o.dim;
+    res->score = malloc(o.dim * sizeof *res->score);
+    if (!res->score || o.oom || optimum(&o, &best_id, res->score) || o.oom) {
         st = KEPS_ENOMEM;
         goto done;
     }
@@ -1386,6 +1423,12 @@ keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_o
         goto done;
     }
     keps_metrics_all(o.m, res->levels, &h.c, o.k, &res->metrics);
+    keps_metrics_objective(o.m, res->levels, &h.c, o.k, res->score);
+    res->attributes = malloc(L->q * sizeof *res->attributes);
+    if (res->attributes && keps_metrics_attributes(o.m, res->levels, &h.c, o.k, res->attributes)) {
+        free(res->attributes);
+        res->attributes = NULL;
+    }
     size_t small = 0;
     res->suppressed = keps_node_classes_suppressed(&h.c, o.k, &small);
     res->nclasses = h.c.n - small;

@@ -102,6 +102,114 @@ static void test_oracle_random(void **state)
     keps_rng_free(rng);
 }
 
+/* Every quality model ARX offers (metric x aggregate x gs-factor x weights
+ * x monotonic) as OLA's objective on random tables, with and without
+ * suppression: the chosen node satisfies the limit, no feasible node beats
+ * it under the oracle's score (tests/ola_oracle.h, lexicographic for rank,
+ * values within rounding taken as equal), and the reported score and
+ * per-attribute values are the oracle's there. */
+static const double gs_factors[] = {0, 0.3, 0.5, 0.7, 1};
+
+typedef struct variant_ctx {
+    tg_inst *x;
+    const keps_lattice *L;
+    size_t k, lim;
+    long nn;
+    const or_classes *cl;
+    int runs;
+} variant_ctx;
+
+static void check_variant(variant_ctx *v, const keps_metric_config *c, int threads)
+{
+    tg_inst *x = v->x;
+    or_cfg oc;
+    or_cfg_make(&oc, x->q, c->metric, c->gs_factor, c->monotonic, c->aggregate, c->weights);
+    keps_ola_params p = {v->k, (double)v->lim / x->n, c->metric, threads};
+    keps_ola_result r;
+    keps_error err = {0};
+    assert_int_equal(keps_ola_run_objective(v->L, &p, c, &r, &err), KEPS_OK);
+    v->runs++;
+    int any = 0;
+    for (long id = 0; id < v->nn; id++)
+        any |= v->cl[id].S <= v->lim;
+    assert_int_equal(r.found, any);
+    if (!any) {
+        keps_ola_result_free(&r);
+        return;
+    }
+    assert_int_equal(r.suppress_limit, v->lim);
+    assert_true(v->cl[r.node].S <= v->lim);
+    double chosen[TG_MAXQ], other[TG_MAXQ];
+    int len = or_score(x, r.levels, v->k, &v->cl[r.node], &oc, chosen);
+    assert_int_equal(r.score_len, (size_t)len);
+    if (or_cmp_tol(r.score, chosen, len) != 0)
+        fprintf(stderr, "%s gs %g mono %d agg %d: score %.15g, oracle %.15g\n", keps_metric_name(c->metric),
+                c->gs_factor, c->monotonic, c->aggregate, r.score[0], chosen[0]);
+    assert_int_equal(or_cmp_tol(r.score, chosen, len), 0);
+    assert_true((r.attributes != NULL) == (c->metric != KEPS_METRIC_DM && c->metric != KEPS_METRIC_AECS));
+    for (int i = 0; r.attributes && i < x->q; i++)
+        assert_true(or_close(r.attributes[i], or_attr(x, r.levels, v->k, &v->cl[r.node], &oc, i)));
+    for (long id = 0; id < v->nn; id++) {
+        if (v->cl[id].S > v->lim)
+            continue;
+        int lv[TG_MAXQ];
+        tg_levels(x, id, lv);
+        or_score(x, lv, v->k, &v->cl[id], &oc, other);
+        if (or_cmp_tol(other, chosen, len) < 0) {
+            fprintf(stderr, "%s gs %g mono %d agg %d weights %d k %zu limit %zu: node %ld (%.15g) beats %llu (%.15g)\n",
+                    keps_metric_name(c->metric), c->gs_factor, c->monotonic, c->aggregate, c->weights != NULL, v->k,
+                    v->lim, id, other[0], (unsigned long long)r.node, chosen[0]);
+            fail();
+        }
+    }
+    keps_ola_result_free(&r);
+}
+
+static void test_oracle_variants(void **state)
+{
+    (void)state;
+    keps_rng *rng = keps_rng_new_seeded(57);
+    int iters = getenv("KEPS_SANITIZED") ? 8 : 50, runs = 0;
+    for (int it = 0; it < iters; it++) {
+        tg_inst x;
+        keps_lattice *L = tg_make_lattice(&x, rng, TG_MAXQ, 40);
+        variant_ctx v = {&x, L, 1 + keps_rng_below(rng, 5), 0, tg_nnodes(&x), NULL, 0};
+        or_classes *cl = calloc((size_t)v.nn, sizeof *cl);
+        double raw[TG_MAXQ];
+        for (int i = 0; i < x.q; i++)
+            raw[i] = (double)keps_rng_below(rng, 5) / 4; /* 0, 0.25, ..., 1: ties and zeros too */
+        for (int lim_pass = 0; lim_pass < 2; lim_pass++) {
+            /* no suppression, then up to a random share of the rows */
+            v.lim = lim_pass ? (size_t)floor(limits[1 + keps_rng_below(rng, 5)] * x.n + 1e-9) : 0;
+            for (long id = 0; id < v.nn; id++) {
+                int lv[TG_MAXQ];
+                tg_levels(&x, id, lv);
+                or_classes_at(&x, lv, v.k, &cl[id]);
+            }
+            v.cl = cl;
+            for (int m = 0; m < KEPS_METRIC_COUNT; m++)
+                for (int agg = 0; agg < KEPS_AGGREGATE_COUNT; agg++)
+                    for (size_t g = 0; g < sizeof gs_factors / sizeof *gs_factors; g++)
+                        for (int w = 0; w < 2; w++)
+                            for (int mono = 0; mono < 2; mono++) {
+                                keps_metric_config c = {(keps_metric)m, gs_factors[g], mono, (keps_aggregate)agg,
+                                                        w ? raw : NULL};
+                                if (keps_metric_config_check(&c, (size_t)x.q, NULL))
+                                    continue; /* what ARX does not offer */
+                                check_variant(&v, &c, 1 + (v.runs & 1));
+                            }
+        }
+        runs += v.runs;
+        free(cl);
+        keps_lattice_free(L);
+        tg_free(&x);
+    }
+    /* the combinations ARX offers: prec 6*5*2*2, loss 6*5*2, entropy 6*5*2*2,
+     * height 6*2*2, dm 2, aecs 5 = 331, per instance and limit */
+    assert_int_equal(runs, iters * 2 * 331);
+    keps_rng_free(rng);
+}
+
 /* Independent check of a release (input order): every row not starred has a
  * QI tuple shared by >= k released rows, its QI labels are the ground-truth
  * generalization of its input values, and the counts add up. */
@@ -362,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_apply_is_k_anonymous),
         cmocka_unit_test(test_no_solution),
         cmocka_unit_test(test_adult_exhaustive),
+        cmocka_unit_test(test_oracle_variants),
         cmocka_unit_test(test_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

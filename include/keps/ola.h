@@ -8,11 +8,12 @@
  * tagging finds every k-minimal node (the search tags every node; it stops
  * once all are tagged, as the rest of its recursion could evaluate none,
  * and reads the k-minimal nodes off the tags). The answer is the node with the
- * least loss under the chosen metric among ALL nodes satisfying the
- * constraints: with floor(s*N) = 0 the metrics are monotone and the best
- * k-minimal node is optimal; otherwise a second pass walks the anonymous
- * region level by level from the k-minimal nodes, pruning every node above
- * one whose lower bound (keps_metrics_bound) is not below the best score.
+ * least loss under the chosen objective (keps/metrics.h: a metric with
+ * ARX's options) among ALL nodes satisfying the constraints: a pass walks
+ * the anonymous region level by level from the k-minimal nodes, pruning
+ * every node above one whose lower bound (keps_metrics_objective_bound) does
+ * not compare below the best score (with floor(s*N) = 0 the default metrics
+ * are monotone and every node above a k-minimal node is pruned at once).
  * The top-level Kmin call's middle nodes are shared out to two threads
  * (tags shared); the result does not depend on the thread count, the
  * number of nodes evaluated may vary a little from run to run. Progress
@@ -38,7 +39,7 @@ extern "C" {
 typedef struct keps_ola_params {
     size_t k;           /* >= 1 */
     double suppress;    /* fraction s in [0, 1]: up to floor(s*N) rows suppressed */
-    keps_metric metric; /* what to minimize (KEPS_METRIC_LOSS as ARX) */
+    keps_metric metric; /* what to minimize (KEPS_METRIC_LOSS as ARX), with ARX's defaults */
     int threads;        /* 1: sequential; otherwise (0 = default) 2 search threads */
 } keps_ola_params;
 
@@ -46,7 +47,12 @@ typedef struct keps_ola_result {
     int found;                  /* 0: no node satisfies the constraints */
     int *levels;                /* [q] the chosen node */
     uint64_t node;              /* its id */
-    keps_metric_values metrics; /* every metric at the chosen node */
+    keps_metric_values metrics; /* every metric at the chosen node (ARX's defaults) */
+    double *score;              /* [score_len] the objective there: one value,
+                                   or q for rank aggregation (sorted, descending) */
+    size_t score_len;
+    double *attributes;         /* [q] the objective's per-QI values there (before
+                                   weights); NULL for dm and aecs */
     size_t suppressed;          /* rows in classes smaller than k there */
     size_t nclasses;            /* classes of size >= k there */
     size_t suppress_limit;      /* floor(s*N) */
@@ -62,6 +68,11 @@ typedef struct keps_ola_result {
  * constraints (res->found = 0); errors are out of memory or bad params. */
 keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_ola_result *res,
                          keps_error *err);
+/* The same with a quality model other than p->metric with ARX's defaults:
+ * objective (NULL: as keps_ola_run) replaces p->metric; KEPS_EINPUT if
+ * keps_metric_config_check refuses it. */
+keps_status keps_ola_run_objective(const keps_lattice *L, const keps_ola_params *p,
+                                   const keps_metric_config *objective, keps_ola_result *res, keps_error *err);
 void keps_ola_result_free(keps_ola_result *r);
 
 /* Applies node levels to the schema's table: a release (keps_release_new
