@@ -220,11 +220,11 @@ static int precompute_qi(keps_metrics *m, size_t i, const uint32_t *a, uint32_t 
 }
 
 /* ARX's weights: divided by their maximum; all 1 when every weight is 0. */
-static void normalize_weights(double *w, const double *raw, size_t q)
+void keps_metric_config_weights(const keps_metric_config *cfg, size_t q, double *w)
 {
     double max = 0;
     for (size_t i = 0; i < q; i++) {
-        w[i] = raw ? raw[i] : 0.5;
+        w[i] = cfg->weights ? cfg->weights[i] : 0.5;
         if (w[i] > max)
             max = w[i];
     }
@@ -267,8 +267,9 @@ keps_metrics *keps_metrics_new_objective(const keps_lattice *L, const keps_metri
     if (!m->leaves || !m->leaves_all || !m->ent_gen || !m->scratch || !m->touched || !m->sup || !m->qsh ||
         !m->qmap || !m->attr || !m->ones || !m->w)
         goto fail;
-    normalize_weights(m->ones, NULL, q);
-    normalize_weights(m->w, cfg->weights, q);
+    keps_metric_config dflt = keps_metric_config_default(cfg->metric);
+    keps_metric_config_weights(&dflt, q, m->ones);
+    keps_metric_config_weights(cfg, q, m->w);
     objective_set(&m->ob, cfg, m->w);
     for (size_t i = 0; i < q; i++) {
         const keps_column *col = &L->s->t->cols[L->s->qi[i].col];

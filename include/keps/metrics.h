@@ -102,6 +102,9 @@ int keps_aggregate_parse(const char *s, keps_aggregate *a);
 /* The aggregate cfg uses (its metric's default resolved); DEFAULT for dm
  * and aecs, which have none. */
 keps_aggregate keps_metric_config_aggregate(const keps_metric_config *cfg);
+/* The weights cfg applies to q QIs, out[q]: its weights (0.5 each if NULL)
+ * divided by their maximum, or all 1 if that is 0 (ARX's normalization). */
+void keps_metric_config_weights(const keps_metric_config *cfg, size_t q, double *out);
 
 /* Tables precomputed per QI and level (shares, entropy terms) and one
  * objective (a keps_metric_config). Holds scratch space: not thread-safe;

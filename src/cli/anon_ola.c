@@ -11,7 +11,7 @@
 typedef struct ola_run {
     size_t k;
     double suppress;
-    keps_metric metric;
+    cli_objective obj;
     double t_start, t_loaded, t_searched, t_written;
 } ola_run;
 
@@ -23,11 +23,7 @@ static int read_params(cli_ctx *c, ola_run *p)
     p->k = (size_t)k;
     if (cli_double(c, "suppress", 0, 1, 0, &p->suppress) < 0)
         return 2;
-    const char *m = cli_str(c, "metric");
-    p->metric = KEPS_METRIC_LOSS;
-    if (m && keps_metric_parse(m, &p->metric))
-        return cli_usage_error(c, "--metric '%s': expected prec, loss, dm, aecs or entropy", m);
-    return 0;
+    return cli_objective_read(c, &p->obj);
 }
 
 static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const keps_ola_result *r,
@@ -50,7 +46,8 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     for (size_t i = 0; i < L->q; i++)
         keps_json_int(j, s->t->cols[s->qi[i].col].name, L->height[i]);
     keps_json_end(j);
-    keps_json_str(j, "metric", keps_metric_name(p->metric));
+    keps_json_str(j, "metric", keps_metric_name(p->obj.cfg.metric));
+    cli_objective_json(j, s, &p->obj, r->score, r->score_len, r->attributes);
     keps_json_object(j, "metrics");
     for (int m = 0; m < KEPS_METRIC_COUNT; m++)
         keps_json_num(j, keps_metric_name((keps_metric)m), r->metrics.v[m]);
@@ -73,8 +70,9 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
 {
     const keps_schema *s = L->s;
     /* 512 holds the fixed text; " NAME=L/H" needs the name's length plus
-     * two ints (a QI name can be 255 characters: a flat 80 per QI overran) */
-    size_t len = 512, o = 0;
+     * two ints (a QI name can be 255 characters: a flat 80 per QI overran),
+     * a rank score a number per QI */
+    size_t len = 512 + (size_t)cli_objective_text(NULL, 0, &p->obj, r->score, r->score_len) + 1, o = 0;
     for (size_t i = 0; i < L->q; i++)
         len += strlen(s->t->cols[s->qi[i].col].name) + 32;
     char *text = malloc(len);
@@ -84,16 +82,17 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     for (size_t i = 0; i < L->q; i++)
         o += (size_t)snprintf(text + o, len - o, " %s=%d/%d", s->t->cols[s->qi[i].col].name, r->levels[i],
                               L->height[i]);
+    o += (size_t)snprintf(text + o, len - o, "\n  %zu of %zu rows suppressed (limit %zu)%s; %zu classes\n  ",
+                          n->suppressed_rows, n->input_rows, r->suppress_limit, n->removed_rows ? ", removed" : "",
+                          r->nclasses);
+    o += (size_t)cli_objective_text(text + o, len - o, &p->obj, r->score, r->score_len);
     o += (size_t)snprintf(text + o, len - o,
-                          "\n  %zu of %zu rows suppressed (limit %zu)%s; %zu classes\n"
-                          "  %s %.6g (prec %.6g, loss %.6g, discernibility %.6g, aecs %.6g, entropy %.6g)\n"
+                          "\n  (prec %.6g, loss %.6g, discernibility %.6g, aecs %.6g, entropy %.6g, height %.6g)\n"
                           "  %llu of %llu nodes evaluated, %zu k-minimal\n",
-                          n->suppressed_rows, n->input_rows, r->suppress_limit,
-                          n->removed_rows ? ", removed" : "", r->nclasses, keps_metric_name(p->metric),
-                          r->metrics.v[p->metric], r->metrics.v[KEPS_METRIC_PREC], r->metrics.v[KEPS_METRIC_LOSS],
+                          r->metrics.v[KEPS_METRIC_PREC], r->metrics.v[KEPS_METRIC_LOSS],
                           r->metrics.v[KEPS_METRIC_DM], r->metrics.v[KEPS_METRIC_AECS],
-                          r->metrics.v[KEPS_METRIC_ENTROPY], (unsigned long long)r->nodes_evaluated,
-                          (unsigned long long)r->nodes_total, r->nminimal);
+                          r->metrics.v[KEPS_METRIC_ENTROPY], r->metrics.v[KEPS_METRIC_HEIGHT],
+                          (unsigned long long)r->nodes_evaluated, (unsigned long long)r->nodes_total, r->nminimal);
     int rc = cli_emit_report(c, j, text);
     free(text);
     return rc;
@@ -102,9 +101,9 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
 static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
 {
     keps_error err = {0};
-    keps_ola_params prm = {p->k, p->suppress, p->metric, 0};
+    keps_ola_params prm = {p->k, p->suppress, p->obj.cfg.metric, 0};
     keps_ola_result r;
-    if (keps_ola_run(L, &prm, &r, &err))
+    if (keps_ola_run_objective(L, &prm, &p->obj.cfg, &r, &err))
         return cli_fail(c, &err);
     if (!r.found) {
         int rc = cli_over_limit(c, "even the top node (every QI fully generalized)", p->k, r.suppress_limit,
@@ -152,9 +151,11 @@ int cli_anonymize_ola(cli_ctx *c)
     keps_error err = {0};
     if (s->nqi == 0)
         rc = cli_usage_error(c, "ola needs at least one --qi NAME:HIERARCHY.csv (or NAME:interval=W1,W2,...)");
-    else if (keps_lattice_new(s, &L, &err))
+    else
+        rc = cli_objective_weights(c, s, &p.obj);
+    if (!rc && keps_lattice_new(s, &L, &err))
         rc = cli_fail(c, &err);
-    else {
+    else if (!rc) {
         p.t_loaded = cli_now_ms();
         cli_note_lattice(c, L);
         rc = search_and_write(c, L, &p);
@@ -162,5 +163,6 @@ int cli_anonymize_ola(cli_ctx *c)
     keps_lattice_free(L);
     keps_schema_free(s);
     keps_table_free(t);
+    cli_objective_free(&p.obj);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include "keps/error.h"
 #include "keps/json.h"
 #include "keps/lattice.h"
+#include "keps/metrics.h"
 #include "keps/models.h"
 #include "keps/rng.h"
 #include "keps/schema.h"
@@ -126,6 +127,26 @@ void cli_note_lattice(const cli_ctx *c, const keps_lattice *L);
 /* Prints "a, b, c" to f (NULL: prints nothing): the names of t's columns
  * for which pick(ctx, column) holds, however long; returns how many. */
 size_t cli_print_columns(FILE *f, const keps_table *t, int (*pick)(const void *ctx, size_t col), const void *ctx);
+
+/* --metric with ARX's quality-model options (opt_metric.c), for the
+ * commands whose OLA search minimizes it. cli_objective_read parses them
+ * (before the data is read); cli_objective_weights resolves --weight NAME=W
+ * against the schema's QIs. Both return 0 or 2 after a usage error. */
+extern const cli_opt cli_opt_metric, cli_opt_gs_factor, cli_opt_monotonic, cli_opt_aggregate, cli_opt_weight;
+typedef struct cli_objective {
+    keps_metric_config cfg;
+    double *weights; /* [nqi] raw --weight values (0.5 unnamed); NULL if none */
+} cli_objective;
+int cli_objective_read(cli_ctx *c, cli_objective *o);
+int cli_objective_weights(cli_ctx *c, const keps_schema *s, cli_objective *o);
+void cli_objective_free(cli_objective *o);
+/* Report keys "objective" (the quality model as used), "score" (a number,
+ * or a list for rank aggregation) and "score_attributes" (per QI, if not
+ * NULL). */
+void cli_objective_json(keps_json *j, const keps_schema *s, const cli_objective *o, const double *score,
+                        size_t score_len, const double *attributes);
+/* "entropy, gs-factor 0.5, sum: 123.4" into buf; returns the length it needs. */
+int cli_objective_text(char *buf, size_t len, const cli_objective *o, const double *score, size_t score_len);
 
 /* Prints "keps CMD: message" to stderr; returns the exit code for err. */
 int cli_fail(const cli_ctx *c, const keps_error *err);

@@ -9,8 +9,6 @@ static const cli_opt opt_algorithm = {"algorithm", 'a', "ola|mondrian|mdav", 0,
                                       "ola: optimal full-domain generalization (SPEC 2); mondrian: strict "
                                       "multidimensional partitioning; mdav: microaggregation of numeric columns",
                                       "--algorithm ola"};
-static const cli_opt opt_metric = {"metric", 'm', "prec|loss|dm|aecs|entropy", 0,
-                                   "information-loss metric OLA minimizes (default loss, as ARX)", "--metric prec"};
 static const cli_opt opt_insensitive_mdav = {"insensitive-mdav", 0, NULL, 0,
                                              "MDAV: use the insensitive variant (fixed group sizes along a total "
                                              "order), as DP microaggregation does",
@@ -20,7 +18,9 @@ static const cli_opt opt_columns = {"columns", 0, "NAME", CLI_REPEAT,
                                     "--columns FICA"};
 
 static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_output, &cli_opt_qi, &cli_opt_k,
-                                      &cli_opt_suppress, &opt_metric, &cli_opt_remove_suppressed,
+                                      &cli_opt_suppress, &cli_opt_metric, &cli_opt_gs_factor,
+                                      &cli_opt_monotonic, &cli_opt_aggregate, &cli_opt_weight,
+                                      &cli_opt_remove_suppressed,
                                       &opt_insensitive_mdav, &opt_columns, &cli_opt_sensitive,
                                       &cli_opt_insensitive, &cli_opt_identifier, &cli_opt_others,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits, &cli_opt_report, &cli_opt_seed,
@@ -38,6 +38,10 @@ static const cli_mode_opt foreign[] = {
     {"remove-suppressed", "ola", "mondrian and mdav suppress nothing", 0},
     {"metric", "ola", "mondrian reports NCP, mdav SSE; neither picks a node by a metric", 0},
     {"digits", "mdav", "ola and mondrian compute no numbers (Mondrian's ranges are the input's own values)", 0},
+    {"gs-factor", "ola", "it weighs OLA's metric; mondrian and mdav pick no node by a metric", 0},
+    {"monotonic", "ola", "it selects a variant of OLA's metric; mondrian and mdav pick no node by a metric", 0},
+    {"aggregate", "ola", "it combines OLA's metric over the QIs; mondrian and mdav pick no node by a metric", 0},
+    {"weight", "ola", "it weighs the QIs in OLA's metric; mondrian and mdav pick no node by a metric", 0},
 };
 
 static int run(cli_ctx *c)

@@ -40,12 +40,11 @@ static const cli_opt opt_confidence = {"confidence", 0, "C", CLI_NUMBER,
                                        "classes left with fewer than k records (counted apart from OLA's "
                                        "suppression); C in (0,1), e.g. 0.99",
                                        "--confidence 0.99"};
-static const cli_opt opt_metric = {"metric", 'm', "prec|loss|dm|aecs|entropy", 0,
-                                   "OLA: information-loss metric to minimize (default loss)", "--metric prec"};
 
 static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_output, &cli_opt_qi,
                                       &cli_opt_noisy, &cli_opt_k, &cli_opt_epsilon, &opt_scale, &opt_bounds, &opt_clamp,
-                                      &opt_confidence, &cli_opt_suppress, &opt_metric,
+                                      &opt_confidence, &cli_opt_suppress, &cli_opt_metric, &cli_opt_gs_factor,
+                                      &cli_opt_monotonic, &cli_opt_aggregate, &cli_opt_weight,
                                       &cli_opt_remove_suppressed, &cli_opt_sensitive, &cli_opt_insensitive,
                                       &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits,
                                       &cli_opt_report, &cli_opt_seed, &cli_opt_keep_order, NULL};
@@ -55,6 +54,10 @@ static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_o
  * report's parameters list public bounds: refused. */
 static const cli_mode_opt by_algorithm[] = {
     {"metric", "ola", "mondrian and given pick no node by a metric", 0},
+    {"gs-factor", "ola", "it weighs OLA's metric; mondrian and given pick no node by a metric", 0},
+    {"monotonic", "ola", "it selects a variant of OLA's metric; mondrian and given pick no node by a metric", 0},
+    {"aggregate", "ola", "it combines OLA's metric over the QIs; mondrian and given pick no node by a metric", 0},
+    {"weight", "ola", "it weighs the QIs in OLA's metric; mondrian and given pick no node by a metric", 0},
     {"suppress", "ola|given", "mondrian suppresses nothing (every class already has at least k rows)", 0},
 };
 static const cli_mode_opt by_scale[] = {

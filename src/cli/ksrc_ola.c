@@ -14,6 +14,7 @@ typedef struct {
     keps_lattice *L;
     keps_ola_result res;
     size_t k;
+    cli_objective obj;
 } ola_state;
 
 /* The node's labels for every row ('*' in the QIs of classes smaller than k). */
@@ -31,6 +32,7 @@ static void ola_json(ksrc *src, keps_json *j)
     for (size_t q = 0; q < src->s->nqi; q++)
         keps_json_int(j, src->s->t->cols[src->s->qi[q].col].name, st->res.levels[q]);
     keps_json_end(j);
+    cli_objective_json(j, src->s, &st->obj, st->res.score, st->res.score_len, st->res.attributes);
     keps_json_object(j, "k_anonymization_metrics");
     for (int m = 0; m < KEPS_METRIC_COUNT; m++)
         keps_json_num(j, keps_metric_name((keps_metric)m), st->res.metrics.v[m]);
@@ -44,6 +46,7 @@ static void ola_free(ksrc *src)
     if (st) {
         keps_ola_result_free(&st->res);
         keps_lattice_free(st->L);
+        cli_objective_free(&st->obj);
         free(st);
     }
     free(src->cls);
@@ -52,10 +55,12 @@ static void ola_free(ksrc *src)
 int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
 {
     keps_error err = {0};
-    keps_ola_params p = {.k = k, .metric = KEPS_METRIC_LOSS};
-    const char *metric = cli_str(c, "metric");
-    if (metric && keps_metric_parse(metric, &p.metric) < 0)
-        return cli_usage_error(c, "--metric '%s': expected prec, loss, dm, aecs or entropy", metric);
+    keps_ola_params p = {.k = k};
+    cli_objective obj;
+    int rc = cli_objective_read(c, &obj);
+    if (rc)
+        return rc;
+    p.metric = obj.cfg.metric;
     if (cli_double(c, "suppress", 0, 1, 0, &p.suppress) < 0)
         return 2;
     for (size_t q = 0; q < s->nqi; q++)
@@ -69,13 +74,16 @@ int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     out->state = st;
     out->s = s;
     st->k = k;
+    st->obj = obj;
     out->generalize = ola_generalize;
     out->json = ola_json;
     out->free = ola_free;
+    if ((rc = cli_objective_weights(c, s, &st->obj)))
+        return rc;
     if (keps_lattice_new(s, &st->L, &err))
         return cli_fail(c, &err);
     cli_note_lattice(c, st->L);
-    if (keps_ola_run(st->L, &p, &st->res, &err))
+    if (keps_ola_run_objective(st->L, &p, &st->obj.cfg, &st->res, &err))
         return cli_fail(c, &err);
     if (!st->res.found)
         return cli_over_limit(c, "even the top node (every QI fully generalized)", k, st->res.suppress_limit,
