@@ -79,8 +79,8 @@ keps_status keps_metric_config_check(const keps_metric_config *cfg, size_t q, ke
         return keps_error_set(err, KEPS_EINPUT, "unknown metric");
     const char *name = m == KEPS_METRIC_DM ? "dm" : names[m];
     if (!(cfg->gs_factor >= 0 && cfg->gs_factor <= 1))
-        return keps_error_set(err, KEPS_EINPUT, "the gs-factor must lie in [0, 1] (0: only suppression costs, "
-                                                "1: only generalization costs, 0.5: both equally)");
+        return keps_error_set(err, KEPS_EINPUT, "the gs-factor must lie in [0, 1] (0 favours suppression, "
+                                                "1 favours generalization, 0.5 weighs both equally)");
     if (cfg->gs_factor != 0.5 && (m == KEPS_METRIC_DM || m == KEPS_METRIC_HEIGHT))
         return keps_error_set(err, KEPS_EINPUT,
                               "%s takes no gs-factor (ARX weighs generalization against suppression only "

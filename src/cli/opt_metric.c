@@ -16,8 +16,9 @@ const cli_opt cli_opt_metric = {
     "--metric entropy"};
 const cli_opt cli_opt_gs_factor = {
     "gs-factor", 0, "F", CLI_NUMBER,
-    "OLA: weight of generalization against suppression in prec, loss, entropy and aecs, in [0, 1]: 0 counts "
-    "only suppression, 1 only generalization, 0.5 (default) both equally (ARX's coding model)",
+    "OLA: weight of generalization against suppression in prec, loss, entropy and aecs, in [0, 1] (ARX's "
+    "coding model): 0 favours suppression (a suppressed row costs no more than if it were released), 1 favours "
+    "generalization (only suppression costs), 0.5 (default) weighs both equally",
     "--gs-factor 0.3"};
 const cli_opt cli_opt_monotonic = {
     "monotonic", 0, NULL, 0,

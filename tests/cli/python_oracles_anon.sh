@@ -5,9 +5,10 @@
 #                      numeric age, k = 2..100): every row's labels, NCP, DM
 #   check_kepsilon.py  kepsilon: 50 cases over the partitions, scales, noisy
 #                      columns, c-confident suppression (every figure)
-#   check_ola.py       OLA on 60 random tables and hierarchies: the chosen
-#                      node against an exhaustive scan, every metric
-#                      recomputed (metrics_oracle.py)
+#   check_ola.py       OLA on 60 random tables, hierarchies and quality
+#                      models (metric, gs-factor, monotonic, aggregate,
+#                      weights): the chosen node against an exhaustive scan,
+#                      score and every metric recomputed (metrics_oracle.py)
 #   check_safela.py    safela: 27 runs on 3,000 Adult rows (every node's
 #                      score, the mechanism's probabilities, delta, the
 #                      release cell by cell, the counts) and a chi-square of

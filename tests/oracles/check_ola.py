@@ -1,12 +1,15 @@
 """keps anonymize --algorithm ola against metrics_oracle.py on random
 tables: 4-7 QIs with random balanced hierarchies of height 1-3, 50-600
-rows, random k, suppression limit and metric. The oracle scans every node
-itself (classes, suppressed rows, Prec, Loss with ARX's 1e-10 floor,
-discernibility, AECS, non-uniform entropy, in its own arithmetic) and
-checks keps's chosen node, its every metric, the suppressed rows and the
-class count, and that no feasible node beats keps's under the chosen
-metric. KEPS: the binary (environment); CASES (default 60) seeds from 0."""
-import json, os, random, subprocess, sys, tempfile
+rows, random k, suppression limit and quality model (metric, and as ARX
+offers them --gs-factor, --monotonic, --aggregate, --weight). The oracle
+scans every node itself (classes, suppressed rows, Prec, Loss with ARX's
+1e-10 floor, discernibility, AECS, non-uniform entropy, height, in its own
+arithmetic) and checks keps's chosen node, its every metric, the reported
+score and per-QI values, the suppressed rows and the class count, and that
+no feasible node beats keps's under the chosen model (lexicographically for
+rank; values within rounding count as equal). KEPS: the binary
+(environment); CASES (default 60) seeds from 0."""
+import json, math, os, random, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from metrics_oracle import Problem
 KEPS = os.path.abspath(os.environ["KEPS"])
@@ -46,13 +49,12 @@ def run(seed):
         for r in range(N):
             f.write(';'.join(rnd.choice(cols[i]) for i in range(q))+';s%d\n'%rnd.randint(0,3))
     k=rnd.randint(1,6); s=rnd.choice([0,0,0.05,0.1,0.2,0.5])
-    metric=rnd.choice(['prec','loss','dm','aecs','entropy'])
-    args=[KEPS,'anonymize','--algorithm','ola','-i',f'{d}/data.csv','-o',f'{d}/out.csv','--others','keep','-k',str(k),'--suppress',str(s),'--metric',metric,'--json']
+    cfg,flags=model(rnd,q)
+    args=[KEPS,'anonymize','--algorithm','ola','-i',f'{d}/data.csv','-o',f'{d}/out.csv','--others','keep','-k',str(k),'--suppress',str(s),'--json']+flags
     for x in qis: args+=['--qi',x]
     p=subprocess.run(args,capture_output=True,text=True)
     P=Problem(f'{d}/data.csv',';',k,s,qis)
-    key={'dm':'discernibility'}.get(metric,metric)
-    sc=P.scan(key)
+    sc=P.scan_objective(cfg)
     if p.returncode!=0:
         if sc: print('SEED',seed,'keps failed but feasible', p.stderr[:200]); return False
         return True
@@ -60,15 +62,54 @@ def run(seed):
     node=tuple(j['transformation'][f'c{i}'] for i in range(q))
     m=P.metrics(node)
     ok=True
-    for kk in ['prec','loss','discernibility','aecs','entropy']:
+    for kk in ['prec','loss','discernibility','aecs','entropy','height']:
         a,b=j['metrics'][kk],m[kk]
         if not (abs(a-b)<=1e-9*max(1,abs(b))):
             print('SEED',seed,'metric',kk,'keps',a,'oracle',b,'node',node,'k',k,'s',s); ok=False
     if j['suppressed_rows']!=m['S'] or j['classes']!=m['classes']:
         print('SEED',seed,'S/classes',j['suppressed_rows'],m['S'],j['classes'],m['classes']); ok=False
-    if abs(sc[0][0]-m[key])>1e-9*max(1,abs(m[key])):
-        print('SEED',seed,'not optimal',metric,'keps',node,m[key],'best',sc[0],'k',k,'s',s); ok=False
+    mine=P.objective(node,cfg)
+    got=j['score'] if isinstance(j['score'],list) else [j['score']]
+    got=[math.inf if x is None else x for x in got]
+    if len(got)!=len(mine) or cmp_tol(got,mine)!=0:
+        print('SEED',seed,'score',flags,'keps',got,'oracle',mine,'node',node); ok=False
+    if cfg['metric'] in ('prec','loss','entropy','height'):
+        att=P.attributes(node,cfg)
+        for i in range(q):
+            if not close(j['score_attributes'][f'c{i}'],att[i]):
+                print('SEED',seed,'score_attributes',flags,i,j['score_attributes'][f'c{i}'],att[i]); ok=False
+    elif 'score_attributes' in j:
+        print('SEED',seed,'score_attributes for',cfg['metric']); ok=False
+    if cmp_tol(sc[0][0],mine)<0:
+        print('SEED',seed,'not optimal',flags,'keps',node,mine,'best',sc[0],'k',k,'s',s); ok=False
     return ok
+def close(a,b):
+    return a==b or abs(a-b)<=1e-9*(1+abs(a)+abs(b))
+def cmp_tol(a,b):
+    """Lexicographic; values within rounding are equal."""
+    for x,y in zip(a,b):
+        if not close(x,y): return -1 if x<y else 1
+    return 0
+def model(rnd,q):
+    """A random quality model ARX offers, as an oracle config and keps flags."""
+    metric=rnd.choice(['prec','loss','dm','aecs','entropy','height'])
+    cfg={'metric':metric}; flags=['--metric',metric]
+    if metric in ('prec','loss','entropy','aecs') and rnd.random()<0.7:
+        cfg['gs']=rnd.choice([0,0.1,0.25,0.33,0.5,0.66,0.9,1])
+        flags+=['--gs-factor',str(cfg['gs'])]
+    if metric in ('prec','dm','entropy','height') and rnd.random()<0.5:
+        cfg['monotonic']=metric!='height'; flags+=['--monotonic']
+    if metric in ('prec','loss','entropy','height'):
+        if rnd.random()<0.7:
+            cfg['aggregate']=rnd.choice(['geometric','arithmetic','sum','max','rank'])
+            flags+=['--aggregate',cfg['aggregate']]
+        if rnd.random()<0.5:
+            w=[0.5]*q
+            for i in rnd.sample(range(q),rnd.randint(1,q)):
+                w[i]=rnd.choice([0,0.1,0.5,1,2,7])
+                flags+=['--weight',f'c{i}={w[i]}']
+            cfg['weights']=w
+    return cfg,flags
 SCRATCH = tempfile.mkdtemp()
 bad=0
 for seed in range(int(os.environ.get('CASES','60'))):

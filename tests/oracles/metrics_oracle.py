@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""Independent oracle for SPEC 2 metrics (exhaustive scan; Loss in exact fractions). Usage:
+"""Independent oracle for the metrics of docs/spec.md section 2, written from
+ARX 3.9.2's definitions: every metric with ARX's defaults (metrics), and any
+quality model ARX offers (objective: gs-factor, monotonic variant, attribute
+weights, aggregate function); exhaustive scans. Loss and precision in exact
+fractions. Usage:
  metrics_oracle.py DATA DELIM k suppress QI:HIER ... [--node l1,l2,..] [--scan METRIC] """
 import sys, csv, math, itertools, json
 from fractions import Fraction as Fr
@@ -87,14 +91,97 @@ class Problem:
         den=ncls+(1 if S>0 else 0)
         aecs=n/den if den else 0
         ent=0.0
-        for i in range(q):
-            ent+=self.entgen[i][node[i]]
+        for i in range(q):  # floored to 10 decimals per QI, as ARX
+            e=self.entgen[i][node[i]]
             if S>0:
                 cg={}
                 for key,c in d.items():
                     if c<k: cg[key[i]]=cg.get(key[i],0)+c
-                ent-=sum(c*math.log2(c/S) for c in cg.values())
-        return dict(prec=prec,loss=loss,discernibility=float(dm),aecs=aecs,entropy=ent,S=S,classes=ncls)
+                e-=sum(c*math.log2(c/S) for c in cg.values())
+            ent+=floor10(e)
+        return dict(prec=prec,loss=loss,discernibility=float(dm),aecs=aecs,entropy=ent,height=float(sum(node)),
+                    S=S,classes=ncls)
+
+    # ---- quality models (ARX's options) ----
+    @staticmethod
+    def factors(gs):
+        """ARX's generalization and suppression factors for a gs-factor."""
+        gs = Fr(gs)
+        s = 2 * gs if gs < Fr(1, 2) else Fr(1)
+        g = Fr(1) if gs <= Fr(1, 2) else 1 - 2 * (gs - Fr(1, 2))
+        return g, s
+
+    def weights(self, raw):
+        """ARX: 0.5 for an unweighted QI, all divided by the largest (all 1 if it is 0)."""
+        w = [Fr(x) for x in raw] if raw else [Fr(1, 2)] * self.q
+        m = max(w) if w else 0
+        return [Fr(1)] * self.q if m == 0 else [x / m for x in w]
+
+    def attributes(self, node, cfg, d=None):
+        """Per-QI values of prec, loss, entropy or height before weighting."""
+        if d is None: d = self.classes(node)
+        k = self.k; n = self.N; met = cfg['metric']; mono = cfg.get('monotonic', False)
+        g, s = self.factors(cfg.get('gs', 0.5))
+        S = sum(c for c in d.values() if c < k)
+        out = []
+        for i in range(self.q):
+            l = node[i]; h = self.height[i]
+            if met == 'height':
+                out.append(float(l)); continue
+            if met == 'prec':
+                r = Fr(l, h) if h else Fr(0)
+                out.append(float(r * g if mono else ((n - S) * r * g + S * s) / n)); continue
+            if met == 'loss':
+                rows = self.dom[i]
+                X = Fr(0)  # in units of 1/|dom|
+                for key, c in d.items():
+                    leaves = round(self.share[i][l][key[i]] * rows)
+                    if c >= k: X += g * leaves * c
+                    elif s == 1: X += rows * c
+                    else: X += (leaves + s * (rows - leaves)) * c
+                lo = g * n; hi = Fr(n * rows)
+                L = max(Fr(0), (X - lo) / (hi - lo)) if hi - lo > 0 else Fr(0)
+                out.append(math.floor(L * 10**10) / 1e10); continue
+            # entropy: generalization part, plus the suppressed rows' unless monotonic
+            e = float(g) * self.entgen[i][l]
+            if S > 0 and not mono:
+                cg = {}
+                for key, c in d.items():
+                    if c < k: cg[key[i]] = cg.get(key[i], 0) + c
+                e -= float(s) * sum(c * math.log2(c / S) for c in cg.values())
+            out.append(floor10(e))
+        return out
+
+    def objective(self, node, cfg, d=None):
+        """The score as a list: one value, or the sorted weighted vector for rank."""
+        if d is None: d = self.classes(node)
+        k = self.k; n = self.N; met = cfg['metric']
+        g, s = self.factors(cfg.get('gs', 0.5))
+        if met in ('dm', 'discernibility'):
+            if cfg.get('monotonic'): return [float(sum(c * c for c in d.values()))]
+            return [float(sum(c * c if c >= k else n * c for c in d.values()))]
+        if met == 'aecs':  # ARX swaps the factors here
+            big = sum(1 for c in d.values() if c >= k); S = sum(c for c in d.values() if c < k)
+            den = big * s + (g if S > 0 else 0)
+            return [float(Fr(n) / den) if den else math.inf]
+        w = self.weights(cfg.get('weights'))
+        v = [a * float(wi) for a, wi in zip(self.attributes(node, cfg, d), w)]
+        agg = cfg.get('aggregate') or {'prec': 'arithmetic', 'loss': 'geometric'}.get(met, 'sum')
+        if agg == 'rank': return sorted(v, reverse=True)
+        if agg == 'sum': return [math.fsum(v)]
+        if agg == 'max': return [max([0.0] + v)]
+        if agg == 'arithmetic': return [math.fsum(v) / self.q]
+        return [math.expm1(math.fsum(math.log1p(x) for x in v) / self.q)]
+
+    def scan_objective(self, cfg):
+        """(score, node) of every feasible node, best first."""
+        res = []
+        for node in itertools.product(*[range(h + 1) for h in self.height]):
+            d = self.classes(node)
+            if sum(c for c in d.values() if c < self.k) > self.limit: continue
+            res.append((self.objective(node, cfg, d), node))
+        res.sort()
+        return res
 
     def scan(self, metric):
         best=None; res=[]
