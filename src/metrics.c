@@ -10,6 +10,15 @@ static const char *const names[KEPS_METRIC_COUNT] = {"prec", "loss", "discernibi
 static const char *const agg_names[KEPS_AGGREGATE_COUNT] = {"default", "geometric", "arithmetic",
                                                             "sum",     "max",       "rank"};
 
+/* Index of s in tbl[from..n), or -1. */
+static int lookup(const char *const *tbl, int from, int n, const char *s)
+{
+    for (int i = from; i < n; i++)
+        if (strcmp(s, tbl[i]) == 0)
+            return i;
+    return -1;
+}
+
 const char *keps_metric_name(keps_metric m)
 {
     return (unsigned)m < KEPS_METRIC_COUNT ? names[m] : "?";
@@ -17,16 +26,10 @@ const char *keps_metric_name(keps_metric m)
 
 int keps_metric_parse(const char *s, keps_metric *m)
 {
-    for (int i = 0; i < KEPS_METRIC_COUNT; i++)
-        if (strcmp(s, names[i]) == 0) {
-            *m = (keps_metric)i;
-            return 0;
-        }
-    if (strcmp(s, "dm") == 0) {
-        *m = KEPS_METRIC_DM;
-        return 0;
-    }
-    return -1;
+    int i = strcmp(s, "dm") == 0 ? KEPS_METRIC_DM : lookup(names, 0, KEPS_METRIC_COUNT, s);
+    if (i >= 0)
+        *m = (keps_metric)i;
+    return i >= 0 ? 0 : -1;
 }
 
 const char *keps_aggregate_name(keps_aggregate a)
@@ -36,12 +39,10 @@ const char *keps_aggregate_name(keps_aggregate a)
 
 int keps_aggregate_parse(const char *s, keps_aggregate *a)
 {
-    for (int i = 1; i < KEPS_AGGREGATE_COUNT; i++)
-        if (strcmp(s, agg_names[i]) == 0) {
-            *a = (keps_aggregate)i;
-            return 0;
-        }
-    return -1;
+    int i = lookup(agg_names, 1, KEPS_AGGREGATE_COUNT, s); /* "default" is no name to give */
+    if (i >= 0)
+        *a = (keps_aggregate)i;
+    return i >= 0 ? 0 : -1;
 }
 
 keps_metric_config keps_metric_config_default(keps_metric metric)

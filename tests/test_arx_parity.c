@@ -710,17 +710,19 @@ static void test_adult_loss_cases(void **state)
  * calls ARXConfiguration.create(s, Metric.create...Metric(gs, monotonic,
  * aggregate)), setAttributeWeight(NAME, W) and KAnonymity(k), and prints
  * the optimum's transformation and getHighestScore().toString()), for
- * quality models ARX's own tests leave out: 190 random models on adult
- * (8 QIs, occupation untyped) and cup (7 QIs, RAMNTALL untyped), of which
- * these cover every metric, aggregate, gs-factor, monotonic variant, with
- * and without weights and suppression. keps's optimum scored the same in
- * 189 (the same transformation in 155, a tie in 34); in the last one
- * (precision, gs-factor 0, arithmetic mean) keps's node scores lower than
- * ARX's answer [0, 4, 0, 0, 3, 2, 1, 0] (0.4164097208407931), and ARX's own
- * scores of every transformation (the harness's exhaustive evaluation with
- * ARX's TransformationApplicator) confirm keps's node as the unique
- * optimum: ARX's search prunes it with its precision bound, which is no
- * lower bound for gs-factors below 0.5 (docs/spec.md section 10). The
+ * quality models ARX's own tests leave out: 490 random models (k 2-100,
+ * suppression 0-20%) on adult (8 QIs, occupation untyped) and cup (7 QIs,
+ * RAMNTALL untyped), of which these cover every metric, aggregate,
+ * gs-factor, monotonic variant, with and without weights and suppression.
+ * keps's optimum scored the same in 488 (the same transformation in 415, a
+ * tie in 73); in the other two (precision with gs-factor 0 and 0.3) keps's
+ * node scores lower than ARX's answer ([0, 4, 0, 0, 3, 2, 1, 0] at
+ * 0.4164097208407931; [0, 4, 1, 2, 1, 2, 1, 0] at 4.833086886369162), and
+ * ARX's own scores of every transformation (the harness's exhaustive
+ * evaluation with ARX's TransformationApplicator) confirm keps's node as
+ * the unique optimum: ARX's search prunes it with its precision bound,
+ * which is no lower bound for gs-factors below 0.5 (docs/spec.md section
+ * 10). The
  * scores are compared as ARX's tests compare them; the transformation only
  * where noted (the exhaustive case), as ties are common (weights of 0,
  * gs-factor 0 or 1). Weights: "NAME=W,..." (others ARX's default 0.5). */
@@ -765,6 +767,7 @@ static const harness_case harness_cases[] = {
     {"adult", 2, 0.1, KEPS_METRIC_PREC, 0.3, 0, KEPS_AGGREGATE_DEFAULT, NULL, "[0, 3, 0, 0, 0, 0, 0, 0]", "0.1426428535906107", 0},
     {"adult", 50, 0.02, KEPS_METRIC_HEIGHT, 0.5, 0, KEPS_AGGREGATE_GEOMETRIC, NULL, "[0, 4, 0, 1, 3, 2, 1, 0]", "0.9839302766304217", 0},
     {"adult", 50, 0.05, KEPS_METRIC_PREC, 0, 0, KEPS_AGGREGATE_ARITHMETIC, NULL, "[0, 4, 0, 0, 3, 1, 2, 0]", "0.41591655062661625", 1},
+    {"adult", 100, 0.01, KEPS_METRIC_PREC, 0.3, 0, KEPS_AGGREGATE_SUM, NULL, "[0, 4, 1, 1, 1, 2, 2, 0]", "4.833068098932431", 1},
     {"cup", 50, 0, KEPS_METRIC_HEIGHT, 0.5, 0, KEPS_AGGREGATE_RANK, "NGIFTALL=1,AGE=3", "[5, 4, 1, 0, 1, 4, 4]", "[4.0, 1.3333333333333333, 0.8333333333333333, 0.6666666666666666, 0.16666666666666666, 0.16666666666666666, 0.0]", 0},
     {"cup", 2, 0.1, KEPS_METRIC_PREC, 0.2, 1, KEPS_AGGREGATE_SUM, "GENDER=0.1", "[4, 1, 0, 0, 0, 1, 1]", "1.55", 0},
     {"cup", 50, 0, KEPS_METRIC_LOSS, 0.3, 0, KEPS_AGGREGATE_GEOMETRIC, NULL, "[5, 4, 1, 0, 1, 4, 4]", "0.8114473285278123", 0},

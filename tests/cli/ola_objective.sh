@@ -95,6 +95,9 @@ report: $d/r.json
 EOF
 "$keps" --job "$d/job.yml" >/dev/null 2>&1
 t "job file: exit 0, gs 0 rank (1,0)" '[ $? -eq 0 ] && [ "$(node)" = "1,0" ] && [ "$(val score)" = "[0.3333333333, 0]" ]'
+sed -i 's/^suppress: 0.17/suppress: 0.34/; s/^aggregate: rank/metric: dm\nmonotonic: true/; /^gs-factor/d; /^weight/d' "$d/job.yml"
+"$keps" --job "$d/job.yml" >/dev/null 2>&1
+t "job file: monotonic: true gives DM*, (0,0) at 10" '[ $? -eq 0 ] && [ "$(node)" = "0,0" ] && [ "$(val score)" = 10 ]'
 
 # kepsilon's OLA takes the same options and reports the objective
 printf 'A,B,C\nx,m,1\nx,m,2\ny,m,3\ny,f,4\nz,f,5\nz,f,6\n' >"$d/in3.csv"
