@@ -22,8 +22,8 @@ const cli_opt cli_opt_gs_factor = {
     "--gs-factor 0.3"};
 const cli_opt cli_opt_monotonic = {
     "monotonic", 0, NULL, 0,
-    "OLA: ARX's monotonic variant of prec, dm (DM*) or entropy, which leaves suppressed records out of the "
-    "loss (height is monotonic anyway; loss and aecs have none)",
+    "OLA: ARX's monotonic variant of prec, dm (DM*) or entropy, which ignores suppression (a suppressed "
+    "record counts as if released at the node's levels); height is monotonic anyway, loss and aecs have none",
     "--monotonic"};
 const cli_opt cli_opt_aggregate = {
     "aggregate", 0, "geometric|arithmetic|sum|max|rank", 0,
