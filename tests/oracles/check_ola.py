@@ -94,16 +94,16 @@ def model(rnd,q):
     """A random quality model ARX offers, as an oracle config and keps flags."""
     metric=rnd.choice(['prec','loss','dm','aecs','entropy','height'])
     cfg={'metric':metric}; flags=['--metric',metric]
-    if metric in ('prec','loss','entropy','aecs') and rnd.random()<0.7:
+    if metric in ('prec','loss','entropy','aecs') and rnd.uniform(0, 1)<0.7:
         cfg['gs']=rnd.choice([0,0.1,0.25,0.33,0.5,0.66,0.9,1])
         flags+=['--gs-factor',str(cfg['gs'])]
-    if metric in ('prec','dm','entropy','height') and rnd.random()<0.5:
+    if metric in ('prec','dm','entropy','height') and rnd.uniform(0, 1)<0.5:
         cfg['monotonic']=metric!='height'; flags+=['--monotonic']
     if metric in ('prec','loss','entropy','height'):
-        if rnd.random()<0.7:
+        if rnd.uniform(0, 1)<0.7:
             cfg['aggregate']=rnd.choice(['geometric','arithmetic','sum','max','rank'])
             flags+=['--aggregate',cfg['aggregate']]
-        if rnd.random()<0.5:
+        if rnd.uniform(0, 1)<0.5:
             w=[0.5]*q
             for i in rnd.sample(range(q),rnd.randint(1,q)):
                 w[i]=rnd.choice([0,0.1,0.5,1,2,7])
