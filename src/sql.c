@@ -151,6 +151,19 @@ typedef struct sql_ctx {
     int *qi_of;    /* [ncols] QI index or -1 */
 } sql_ctx;
 
+/* Is column j released? If so, writes the list separator before it: lead
+ * for the first, "," and lead for the others. */
+static int next_released(sql_ctx *x, size_t j, int *first, const char *lead)
+{
+    if (!keps_schema_released(x->s, j))
+        return 0;
+    if (!*first)
+        put(x->b, ",");
+    put(x->b, lead);
+    *first = 0;
+    return 1;
+}
+
 /* COALESCE(CAST("keps_t"."col" AS T), 'token') */
 static void source_value(sql_ctx *x, size_t col)
 {
@@ -191,10 +204,8 @@ static void generalized(sql_ctx *x)
     put(b, "WITH \"keps_g\" AS (\n  SELECT");
     int first = 1;
     for (size_t j = 0; j < t->ncols; j++) {
-        if (!keps_schema_released(x->s, j))
+        if (!next_released(x, j, &first, "\n    "))
             continue;
-        put(b, first ? "\n    " : ",\n    ");
-        first = 0;
         int i = x->qi_of[j];
         if (i >= 0 && x->levels[i] > 0) {
             putf(b, "COALESCE(\"keps_h%d\".\"g\", '*') AS \"q%d\"", i + 1, i + 1);
@@ -243,9 +254,7 @@ static void release(sql_ctx *x)
     put(b, " (");
     int first = 1;
     for (size_t j = 0; j < t->ncols; j++)
-        if (keps_schema_released(x->s, j)) {
-            put(b, first ? "\n  " : ",\n  ");
-            first = 0;
+        if (next_released(x, j, &first, "\n  ")) {
             ident(b, t->cols[j].name);
             putf(b, " %s", x->type);
         }
@@ -254,21 +263,16 @@ static void release(sql_ctx *x)
     put(b, " (");
     first = 1;
     for (size_t j = 0; j < t->ncols; j++)
-        if (keps_schema_released(x->s, j)) {
-            put(b, first ? "" : ", ");
-            first = 0;
+        if (next_released(x, j, &first, first ? "" : " "))
             ident(b, t->cols[j].name);
-        }
     put(b, ")\n");
     generalized(x);
     small_classes(x);
     put(b, "SELECT");
     first = 1;
     for (size_t j = 0; j < t->ncols; j++) {
-        if (!keps_schema_released(x->s, j))
+        if (!next_released(x, j, &first, "\n  "))
             continue;
-        put(b, first ? "\n  " : ",\n  ");
-        first = 0;
         int i = x->qi_of[j];
         if (i < 0)
             putf(b, "\"keps_g\".\"c%zu\"", j + 1);

@@ -275,33 +275,44 @@ int cli_write_release(cli_ctx *c, const keps_table *release)
     return 0;
 }
 
-int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *text, size_t len)
+/* text (and a line break if nl) into a temporary file beside path (*tmp),
+ * or in place for a device or FIFO (*tmp NULL); what names it in the
+ * message. */
+static int write_staged(const cli_ctx *c, const char *path, const char *what, const char *text, size_t len,
+                        int nl, char **tmp)
 {
-    char *stage = NULL;
-    c->extra_path = path;
-    c->extra_what = what;
-    if (strcmp(path, "-") == 0) {
-        c->extra_tmp = strdup(text);
-        return c->extra_tmp ? 0 : 2;
-    }
-    int fd = keps_path_is_special(path) ? open(path, O_WRONLY) : keps_tmp_create(path, &stage);
+    *tmp = NULL;
+    int fd = keps_path_is_special(path) ? open(path, O_WRONLY) : keps_tmp_create(path, tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int ok = f && fwrite(text, 1, len, f) == len;
+    int ok = f && fwrite(text, 1, len, f) == len && (!nl || fputc('\n', f) != EOF);
     if (f)
         ok = (fclose(f) == 0) && ok;
     else if (fd >= 0)
         close(fd);
     if (!ok) {
         int e = errno;
-        if (stage) {
-            unlink(stage);
-            keps_tmp_release(stage);
-            free(stage);
+        if (*tmp) {
+            unlink(*tmp);
+            keps_tmp_release(*tmp);
+            free(*tmp);
+            *tmp = NULL;
         }
         fprintf(stderr, "keps %s: %s: cannot write the %s: %s\n", c->cmd->name, path, what, strerror(e));
-        return 2;
     }
-    c->extra_tmp = stage ? stage : strdup(""); /* "": written in place */
+    return ok ? 0 : 2;
+}
+
+int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *text, size_t len)
+{
+    char *stage = NULL;
+    c->extra_path = path;
+    c->extra_what = what;
+    if (strcmp(path, "-") == 0)
+        c->extra_tmp = strdup(text);
+    else if (write_staged(c, path, what, text, len, 0, &stage))
+        return 2;
+    else
+        c->extra_tmp = stage ? stage : strdup(""); /* "": written in place */
     return c->extra_tmp ? 0 : 2;
 }
 
@@ -378,29 +389,9 @@ int cli_commit_release(cli_ctx *c, int rc)
     return commit_outputs(c, rc, NULL);
 }
 
-/* The report into a temporary file beside path (*tmp), or in place for a
- * device or FIFO (*tmp NULL). */
 static int write_report(const cli_ctx *c, const char *path, const char *text, char **tmp)
 {
-    *tmp = NULL;
-    int fd = keps_path_is_special(path) ? open(path, O_WRONLY) : keps_tmp_create(path, tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    if (f)
-        ok = (fclose(f) == 0) && ok;
-    else if (fd >= 0)
-        close(fd);
-    if (!ok) {
-        int e = errno;
-        if (*tmp) {
-            unlink(*tmp);
-            keps_tmp_release(*tmp);
-            free(*tmp);
-            *tmp = NULL;
-        }
-        fprintf(stderr, "keps %s: %s: cannot write the report: %s\n", c->cmd->name, path, strerror(e));
-    }
-    return ok ? 0 : 2;
+    return write_staged(c, path, "report", text, strlen(text), 1, tmp);
 }
 
 int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
