@@ -32,7 +32,7 @@ echo "== ThreadSanitizer: the code that runs on two threads =="
 # OLA's shared class cache, the lattice scan, MDAV's pool, record linkage:
 # their unit tests run both thread counts; the CLI runs take the real paths.
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEPS_TSAN=ON -DKEPS_WERROR=ON >/dev/null
-cmake --build build-tsan -j"$jobs" --target keps test_ola test_lattice test_mdav test_rl >/dev/null
+cmake --build build-tsan -j"$jobs" --target keps test_ola test_lattice test_mdav test_rl test_csv_table >/dev/null
 scripts/tsan_runs.sh build-tsan
 
 echo "== fuzz (libFuzzer, short runs) =="

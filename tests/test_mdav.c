@@ -121,15 +121,18 @@ static double *random_data(keps_rng *g, size_t n, size_t m)
     return x;
 }
 
-static void check_equal_to_reference(keps_rng *g, size_t n, size_t m, size_t k, int threads)
+/* method: 1 the scan, 2 the k-d tree (mdav_internal.h) */
+static void check_equal_to_reference(keps_rng *g, size_t n, size_t m, size_t k, int threads, int method)
 {
     double *x = random_data(g, n, m);
     uint32_t *want = malloc(n * sizeof *want);
     ref_mdav(x, n, m, k, want);
     keps_mdav_threads(threads);
+    mdav_set_method(method);
     keps_mdav_result r;
     keps_error err = {0};
     assert_int_equal(keps_mdav(x, n, m, k, &r, &err), KEPS_OK);
+    mdav_set_method(0);
     if (k == 1) {
         /* singletons (ids are row numbers, not formation order) */
         for (size_t i = 0; i < n; i++)
@@ -156,16 +159,18 @@ static void test_mdav_equals_reference(void **state)
     keps_rng *g = keps_rng_new_seeded(20240611);
     static const size_t cfg[][3] = {{10, 1, 3}, {97, 1, 2}, {300, 2, 3}, {301, 3, 5}, {512, 4, 4},
                                     {200, 13, 7}, {50, 4, 1}, {1000, 4, 5}, {29, 2, 10}};
-    for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++)
-        check_equal_to_reference(g, cfg[c][0], cfg[c][1], cfg[c][2], 2);
-    /* big enough for both threads to share the scans (PAR_MIN_WORK), and
-     * the same result on one thread */
-    check_equal_to_reference(g, 6000, 4, 5, 2);
-    check_equal_to_reference(g, 6000, 4, 5, 1);
+    for (int method = 1; method <= 2; method++)
+        for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++)
+            check_equal_to_reference(g, cfg[c][0], cfg[c][1], cfg[c][2], 2, method);
+    /* the scan: big enough for both threads to share the scans
+     * (PAR_MIN_WORK), and the same result on one thread */
+    check_equal_to_reference(g, 6000, 4, 5, 2, 1);
+    check_equal_to_reference(g, 6000, 4, 5, 1, 1);
     /* more threads than cores: helpers get preempted mid-task, which
      * exercises the hand-over between consecutive scans */
-    check_equal_to_reference(g, 6000, 3, 4, 4);
-    check_equal_to_reference(g, 6000, 4, 3, 8);
+    check_equal_to_reference(g, 6000, 3, 4, 4, 1);
+    check_equal_to_reference(g, 6000, 4, 3, 8, 1);
+    check_equal_to_reference(g, 6000, 4, 5, 2, 2);
     keps_rng_free(g);
 }
 
@@ -181,6 +186,7 @@ static void test_mdav_ties_thread_independent(void **state)
         x[i] = (double)keps_rng_below(g, 5);
     keps_mdav_result a, b;
     keps_mdav_threads(1);
+    mdav_set_method(1); /* the scan's threads (the tree runs on one) */
     assert_int_equal(keps_mdav(x, n, m, k, &a, NULL), KEPS_OK);
     for (int th = 2; th <= 4; th += 2) {
         keps_mdav_threads(th);
@@ -190,6 +196,7 @@ static void test_mdav_ties_thread_independent(void **state)
             keps_mdav_result_free(&b);
     }
     keps_mdav_threads(2);
+    mdav_set_method(0);
     size_t total = 0;
     for (size_t gi = 0; gi < a.ngroups; gi++) {
         assert_true(a.size[gi] >= k && a.size[gi] < 2 * k);
