@@ -7,6 +7,29 @@
 # skipped (exit 77), unless KEPS_REQUIRE_SQL=1 (scripts/test.sh) makes that
 # a failure.
 . "$(dirname "$0")/lib.bash"
+
+# The options themselves (no database needed).
+A=$src/data/adult
+ola=(anonymize --algorithm ola -i "$A/adult.csv" --qi "age:$A/adult_hierarchy_age.csv" --others keep -k 5)
+"$keps" "${ola[@]}" -o "$d/r.csv" --emit-sql - --sql-dialect sqlite >"$d/s.sql" 2>"$d/err"
+t "--emit-sql - prints the script on stdout, the summary goes to stderr" \
+  'grep -q "^CREATE TABLE \"adult_release\"" "$d/s.sql" && ! grep -q "^ola:" "$d/s.sql" && grep -q "^ola:" "$d/err"'
+"$keps" "${ola[@]}" -o "$d/r.csv" --emit-sql "$d/a.sql" 2>"$d/err"
+t "ansi (the default) warns that it cannot shuffle" '[ $? -eq 0 ] && grep -q "cannot shuffle" "$d/err" && grep -q "^START TRANSACTION;" "$d/a.sql"'
+"$keps" "${ola[@]}" -o "$d/r.csv" --sql-table t 2>"$d/err"
+t "--sql-table without --emit-sql is refused" '[ $? -eq 2 ] && grep -q "emit-sql" "$d/err"'
+"$keps" anonymize --algorithm mdav -i "$A/adult.csv" --qi age -k 5 --others keep -o "$d/m.csv" --emit-sql "$d/m.sql" 2>"$d/err"
+t "--emit-sql with mdav is refused, nothing written" '[ $? -eq 2 ] && [ ! -e "$d/m.sql" ] && [ ! -e "$d/m.csv" ]'
+"$keps" "${ola[@]}" -o "$d/r2.csv" --emit-sql "$d/r2.csv" 2>"$d/err"
+t "--emit-sql naming the -o file is refused" '[ $? -eq 2 ] && [ ! -e "$d/r2.csv" ]'
+"$keps" anonymize --algorithm ola -i - --qi "age:$A/adult_hierarchy_age.csv" --others keep -k 5 -o "$d/r3.csv" \
+  --emit-sql "$d/r3.sql" <"$A/adult.csv" 2>"$d/err"
+t "--emit-sql with stdin needs --sql-table" '[ $? -eq 2 ] && grep -q "sql-table" "$d/err"'
+"$keps" "${ola[@]}" -o "$d/r4.csv" --emit-sql "$d/r4.sql" --sql-table 'we"ird' --sql-dialect postgresql 2>"$d/err"
+t "a table name is quoted as an identifier" 'grep -q "^CREATE TABLE \"we\"\"ird_release\"" "$d/r4.sql"'
+"$keps" "${ola[@]}" -o "$d/r5.csv" --emit-sql "$d/r5.sql" --sql-table "$(printf 'a\nDROP TABLE x;')" 2>"$d/err"
+t "a line break in a name cannot leave a comment" \
+  '[ -z "$(sed -n "1,/^START TRANSACTION;/p" "$d/r5.sql" | grep -v -e "^-- " -e "^START TRANSACTION;")" ]'
 missing() {
   echo "emit_sql.sh: $1 not found (apt-get install sqlite3 postgresql)"
   [ "${KEPS_REQUIRE_SQL:-0}" = 1 ] && exit 1
