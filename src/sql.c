@@ -287,7 +287,7 @@ static void release(sql_ctx *x)
     if (x->o->remove_suppressed)
         put(b, "\nWHERE \"keps_s\".\"keps_x\" IS NULL");
     if (x->o->dialect != KEPS_SQL_ANSI)
-        put(b, "\nORDER BY random()");
+        put(b, "\nORDER BY RANDOM()");
     put(b, ";\n");
 }
 

@@ -19,9 +19,9 @@
  * text, which must spell its values as the CSV did); a NULL is read as the
  * missing-value token (s->t->missing_token, default ""); string equality
  * is exact (binary collation, no padding of trailing blanks). Rows are
- * inserted in random order (postgresql, sqlite: ORDER BY random(), not a
- * cryptographic shuffle); ANSI SQL has no random function, so an ansi
- * script keeps the engine's order. Dialects: ansi (START TRANSACTION,
+ * inserted in random order (postgresql, sqlite: ORDER BY RANDOM(), the
+ * database's generator, not keps's cryptographic one); ANSI SQL has no
+ * random function, so an ansi script keeps the engine's order. Dialects: ansi (START TRANSACTION,
  * VARCHAR(n) sized to the longest value), postgresql and sqlite (BEGIN,
  * TEXT). */
 #ifndef KEPS_SQL_H

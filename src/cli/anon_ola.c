@@ -179,10 +179,15 @@ static int emit_sql(cli_ctx *c, const keps_lattice *L, const ola_run *p, const k
         return cli_fail(c, &err);
     int rc = cli_stage_text(c, p->sql_path, "SQL script", sql, len);
     free(sql);
-    if (!rc && p->dialect == KEPS_SQL_ANSI) /* a privacy warning: printed even with --quiet */
+    /* row order: a privacy warning, printed even with --quiet */
+    if (!rc && p->dialect == KEPS_SQL_ANSI)
         fprintf(stderr, "keps %s: warning: the ansi --emit-sql script cannot shuffle (ANSI SQL has no random "
                         "function): export %s_release in a random order, as row order can link rows to people "
                         "(postgresql and sqlite scripts insert the rows in random order)\n",
+                c->cmd->name, p->sql_table);
+    else if (!rc)
+        fprintf(stderr, "keps %s: warning: the --emit-sql script orders %s_release by the database's RANDOM(), "
+                        "not by keps's cryptographic generator: its row order is shuffled, not unpredictably\n",
                 c->cmd->name, p->sql_table);
     return rc;
 }

@@ -180,7 +180,7 @@ def awkward_table(rnd, n, delim, missing_token):
     vals2 = rnd.sample(AWKWARD, 5) + ([missing_token] if missing_token else [])
     rows = [header]
     for i in range(n):
-        num = "%0*d" % (rnd.choice([1, 2, 3]), rnd.randrange(0, 60)) if rnd.random() > 0.1 else missing_token or ""
+        num = "%0*d" % (rnd.choice([1, 2, 3]), rnd.randrange(0, 60)) if rnd.uniform(0, 1) > 0.1 else missing_token or ""
         free = rnd.choice(AWKWARD + ["", "", ""])
         rows.append([str(i), rnd.choice(vals1), rnd.choice(vals2), num, free])
     return rows, vals1, vals2
@@ -206,7 +206,7 @@ def awkward(rnd, trial):
     k = rnd.choice([2, 3, 5, 8])
     args = ["--qi", 'ca"t 1:' + h1, "--qi", "cat;2:" + h2, "--qi", "nüm:interval=5,10,20",
             "--identifier", "id", "--others", "keep", "--suppress", rnd.choice(["0", "0.05", "0.2"])]
-    if rnd.random() < 0.3:
+    if rnd.uniform(0, 1) < 0.3:
         args.append("--remove-suppressed")
     if missing:
         args += ["--missing", missing]
