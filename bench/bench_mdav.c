@@ -1,10 +1,14 @@
 /* MDAV benchmark: CASC census data (4 attributes FICA, FEDTAX, INTVAL,
  * POTHVAL, and all 13) for k in {3,5,10,25,100}, standard and insensitive
  * MDAV (with the record linkage RL of each release, SPEC 5; -1 = not
- * computed); then 100,000 x 4 synthetic lognormal values with k = 5 on 1
- * and 2 threads. One JSON object per line.
+ * computed); then synthetic_rows x 4 synthetic values (lognormal, uniform,
+ * normal; default 100,000 rows) with k = 5: standard MDAV as keps_mdav
+ * chooses (the k-d tree for these), on 1 and 2 threads, and insensitive
+ * MDAV. With "scan" as third argument the scan path runs on the same data
+ * too ("method": "scan") and "same_groups" says whether its groups equal
+ * the tree's. One JSON object per line.
  *
- *   build/bench/bench_mdav [casc.csv] [synthetic_rows]
+ *   build/bench/bench_mdav [casc.csv] [synthetic_rows] [scan]
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,10 +22,15 @@
 #include "keps/mdav.h"
 #include "keps/risk.h"
 #include "keps/rng.h"
+#include "mdav_internal.h"
 
-static void run(const char *data, const double *x, size_t n, size_t m, size_t k, int insensitive, int threads)
+static uint32_t *tree_groups; /* the last tree run's groups, to compare the scan's with */
+
+static void run(const char *data, const double *x, size_t n, size_t m, size_t k, int insensitive, int threads,
+                int method)
 {
     keps_mdav_threads(threads);
+    mdav_set_method(method);
     keps_mdav_result r;
     keps_error err = {0};
     double t0 = now_ms(), c0 = cpu_ms();
@@ -41,11 +50,21 @@ static void run(const char *data, const double *x, size_t n, size_t m, size_t k,
         keps_record_linkage(x, rel, n, m, KEPS_RL_ORIGINAL, &rl, NULL);
         free(rel);
     }
+    const char *how = insensitive ? "sort" : method == 1 ? "scan" : method == 2 ? "tree" : "auto";
+    char same[32] = "";
+    if (method == 1 && tree_groups)
+        snprintf(same, sizeof same, ", \"same_groups\": %s",
+                 memcmp(tree_groups, r.group, n * sizeof *r.group) ? "false" : "true");
+    else if (method == 2) {
+        free(tree_groups);
+        if ((tree_groups = malloc(n * sizeof *tree_groups)))
+            memcpy(tree_groups, r.group, n * sizeof *tree_groups);
+    }
     printf("{\"bench\": \"mdav\", \"data\": \"%s\", \"rows\": %zu, \"attributes\": %zu, \"k\": %zu, "
-           "\"variant\": \"%s\", \"threads\": %d, \"groups\": %zu, \"ms\": %.1f, \"cpu_ms\": %.1f, \"sse\": %.6g, "
-           "\"sse_standardized\": %.6g, \"record_linkage\": %.6g}\n",
-           data, n, m, k, insensitive ? "insensitive" : "mdav", threads, r.ngroups, ms, cms, r.sse,
-           r.sse_standardized, rl);
+           "\"variant\": \"%s\", \"method\": \"%s\", \"threads\": %d, \"groups\": %zu, \"ms\": %.1f, "
+           "\"cpu_ms\": %.1f, \"sse\": %.6g, \"sse_standardized\": %.6g, \"record_linkage\": %.6g%s}\n",
+           data, n, m, k, insensitive ? "insensitive" : "mdav", how, threads, r.ngroups, ms, cms, r.sse,
+           r.sse_standardized, rl, same);
     fflush(stdout);
     keps_mdav_result_free(&r);
 }
@@ -54,6 +73,7 @@ int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : KEPS_SOURCE_DIR "/data/casc/casc.csv";
     size_t nsyn = argc > 2 ? (size_t)atol(argv[2]) : 100000;
+    int with_scan = argc > 3 && strcmp(argv[3], "scan") == 0;
     keps_table *t;
     keps_error err = {0};
     if (keps_csv_read(path, NULL, &t, &err)) {
@@ -74,20 +94,27 @@ int main(int argc, char **argv)
     static const size_t ks[] = {3, 5, 10, 25, 100};
     for (int v = 0; v < 2; v++)
         for (size_t i = 0; i < sizeof ks / sizeof *ks; i++) {
-            run("casc4", x4, t->nrows, 4, ks[i], v, 2);
-            run("casc13", x13, t->nrows, t->ncols, ks[i], v, 2);
+            run("casc4", x4, t->nrows, 4, ks[i], v, 2, 0);
+            run("casc13", x13, t->nrows, t->ncols, ks[i], v, 2, 0);
         }
-    /* synthetic lognormal: exp(N(8, 1.5^2)) per attribute, Box-Muller */
+    /* synthetic: exp(N(8, 1.5^2)), U(0, 1), N(0, 1) per attribute (Box-Muller) */
+    static const char *kinds[] = {"lognormal", "uniform", "normal"};
     keps_rng *g = keps_rng_new_seeded(1);
     double *s = malloc(nsyn * 4 * sizeof *s);
-    for (size_t i = 0; i < nsyn * 4; i++) {
-        double u1 = keps_rng_uniform_open(g), u2 = keps_rng_uniform(g);
-        s[i] = exp(8.0 + 1.5 * sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2));
+    for (int kind = 0; kind < 3; kind++) {
+        for (size_t i = 0; i < nsyn * 4; i++) {
+            double u1 = keps_rng_uniform_open(g), u2 = keps_rng_uniform(g);
+            double z = sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+            s[i] = kind == 0 ? exp(8.0 + 1.5 * z) : kind == 1 ? u2 : z;
+        }
+        run(kinds[kind], s, nsyn, 4, 5, 0, 2, 2);
+        run(kinds[kind], s, nsyn, 4, 5, 0, 1, 2);
+        if (with_scan)
+            run(kinds[kind], s, nsyn, 4, 5, 0, 2, 1);
+        run(kinds[kind], s, nsyn, 4, 5, 1, 1, 0);
     }
-    run("lognormal", s, nsyn, 4, 5, 0, 2);
-    run("lognormal", s, nsyn, 4, 5, 0, 1);
-    run("lognormal", s, nsyn, 4, 5, 1, 1);
     free(s);
+    free(tree_groups);
     keps_rng_free(g);
     free(x4);
     free(x13);

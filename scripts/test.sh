@@ -6,6 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
+# The --emit-sql test runs its scripts in SQLite and a throwaway PostgreSQL
+# cluster: test-only packages, installed here rather than by setup.sh.
+sqlpkgs=()
+for p in sqlite3 postgresql; do dpkg -s "$p" >/dev/null 2>&1 || sqlpkgs+=("$p"); done
+if [ ${#sqlpkgs[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${sqlpkgs[@]}" >/dev/null
+fi
+export KEPS_REQUIRE_SQL=1
+
 echo "== release build (warnings are errors) =="
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEPS_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"
@@ -21,7 +32,7 @@ echo "== ThreadSanitizer: the code that runs on two threads =="
 # OLA's shared class cache, the lattice scan, MDAV's pool, record linkage:
 # their unit tests run both thread counts; the CLI runs take the real paths.
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEPS_TSAN=ON -DKEPS_WERROR=ON >/dev/null
-cmake --build build-tsan -j"$jobs" --target keps test_ola test_lattice test_mdav test_rl >/dev/null
+cmake --build build-tsan -j"$jobs" --target keps test_ola test_lattice test_mdav test_rl test_csv_table >/dev/null
 scripts/tsan_runs.sh build-tsan
 
 echo "== fuzz (libFuzzer, short runs) =="

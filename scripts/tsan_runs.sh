@@ -4,7 +4,8 @@
 # the CLI on the bundled Adult data, where each threaded path runs at full
 # size (OLA's two search threads sharing one class cache, the lattice scan
 # of safela, MDAV's scan pool on 30,162 rows, record linkage's two query
-# threads). Any data race report fails the run.
+# threads; test_csv_table reads files in two pieces on two threads). Any
+# data race report fails the run.
 # Usage: scripts/tsan_runs.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,7 @@ export KEPS_SANITIZED=1 # the unit tests' smaller sizes, as under ASan
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for t in test_ola test_lattice test_mdav test_rl; do
+for t in test_ola test_lattice test_mdav test_rl test_csv_table; do
   echo "-- $t"
   "$b/tests/$t" >"$tmp/$t.log" 2>&1 || { tail -n 40 "$tmp/$t.log"; exit 1; }
 done

@@ -1,12 +1,15 @@
 #include "keps/csv.h"
 #include "keps/progress.h"
 
+#include "table_internal.h"
+
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -575,6 +578,209 @@ keps_status keps_csv_read_buffer(const char *data, size_t len, const char *name,
     return parse(data, len, NULL, name, opt, out, err);
 }
 
+/* ---- large files: two pieces parsed at once ----
+ *
+ * A regular file of PAR_MIN_BYTES or more is cut in two at a line break
+ * near its middle; the calling thread parses the first piece (header
+ * included) and a helper the second, each with its own libcsv parser and
+ * table, and the second table is appended to the first (its values
+ * interned, its lines shifted by the first piece's line count). That is
+ * the sequential parse exactly when the first piece ends cleanly: its
+ * parser is the sequential one over those bytes, so ending without an
+ * open quote, a pending field or a pending blank line means the
+ * sequential parser stands at a record start there too, with nothing
+ * carried over but the line count. Anything else (an open quote at the
+ * cut, a parse error in either piece, lone-CR line ends, a header-less or
+ * hierarchy file) parses the file again sequentially, which also gives
+ * every error its usual message and position. */
+static off_t piece_min_bytes = (off_t)32 << 20;
+
+static atomic_llong pieces_read;
+
+void keps_csv_piece_min(long long bytes)
+{
+    piece_min_bytes = bytes < 1 ? 1 : (off_t)bytes;
+}
+
+long long keps_csv_pieces_read(void)
+{
+    return atomic_load(&pieces_read);
+}
+
+typedef struct piece {
+    int fd;
+    off_t lo, hi;           /* its bytes */
+    reader r;
+    position pos;
+    struct csv_parser p;
+    keps_error err;
+    char *buf;              /* CHUNK bytes */
+    atomic_size_t done;     /* bytes fed, for the progress report */
+} piece;
+
+/* Feeds bytes [from, pc->hi) in chunks; progress (calling thread only)
+ * counts both pieces. */
+static void feed_range(piece *pc, off_t from, piece *other, double total)
+{
+    for (off_t at = from; !pc->r.status && at < pc->hi;) {
+        size_t want = pc->hi - at < CHUNK ? (size_t)(pc->hi - at) : CHUNK;
+        ssize_t got = pread(pc->fd, pc->buf, want, at);
+        if (got <= 0) {
+            pc->r.status = keps_error_set(&pc->err, KEPS_EIO, "read error");
+            return;
+        }
+        feed(&pc->r, &pc->p, &pc->pos, pc->buf, (size_t)got);
+        at += got;
+        atomic_store_explicit(&pc->done, (size_t)(at - pc->lo), memory_order_relaxed);
+        if (other)
+            keps_progress("reading",
+                          (double)(at - pc->lo) +
+                              (double)atomic_load_explicit(&other->done, memory_order_relaxed),
+                          total);
+    }
+}
+
+/* The second piece, on the helper thread: to the end of the file, as
+ * parse() ends a file. */
+static void *second_piece(void *arg)
+{
+    piece *pc = arg;
+    feed_range(pc, pc->lo, NULL, 0);
+    if (!pc->r.status && csv_fini(&pc->p, on_field, on_row, &pc->r) != 0)
+        pc->r.status = KEPS_EINPUT;
+    if (!pc->r.status && pc->r.blank && pc->pos.col > 1 && !blank_is_error(&pc->r))
+        blank_record(&pc->r);
+    return NULL;
+}
+
+/* The cut: just after a line break in the window [at, at + n) of d, with a
+ * line that is not blank on either side (a blank line is a record or an
+ * error depending on what follows, which the first piece cannot see).
+ * Returns its offset in d, or 0. */
+static size_t find_cut(const char *d, size_t n)
+{
+    for (size_t i = 2; i + 1 < n; i++) {
+        if (d[i - 1] != '\n' || d[i] == '\n' || d[i] == '\r')
+            continue;
+        size_t j = i - 1;
+        while (j > 0 && d[j - 1] == '\r')
+            j--;
+        if (j > 0 && d[j - 1] != '\n')
+            return i;
+    }
+    return 0;
+}
+
+static void piece_init(piece *pc, int fd, off_t lo, off_t hi, const char *name, const keps_csv_options *opt,
+                       char delim)
+{
+    memset(pc, 0, sizeof *pc);
+    pc->fd = fd;
+    pc->lo = lo;
+    pc->hi = hi;
+    pc->r = (reader){.name = name, .opt = opt, .err = &pc->err, .line = 1, .row_line = 1};
+    pc->pos = (position){.line = 1, .col = 1};
+    atomic_init(&pc->done, 0);
+    if (!(pc->buf = malloc(CHUNK)) || csv_init(&pc->p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL)) {
+        free(pc->buf);
+        pc->buf = NULL;
+        pc->r.status = KEPS_ENOMEM;
+        return;
+    }
+    csv_set_delim(&pc->p, (unsigned char)delim);
+}
+
+static void piece_free(piece *pc, int keep_table)
+{
+    if (pc->buf)
+        csv_free(&pc->p);
+    free(pc->buf);
+    free(pc->r.buf);
+    free(pc->r.off);
+    free(pc->r.len);
+    if (!keep_table)
+        keps_table_free(pc->r.t);
+}
+
+/* Returns 1 with *st and *out set when it parsed the file, 0 when the
+ * caller must parse it sequentially (nothing changed). */
+static int read_in_pieces(int fd, off_t size, const char *name, const keps_csv_options *opt, keps_table **out,
+                          keps_error *err, keps_status *st)
+{
+    if (size < piece_min_bytes || size < 16 || (opt && opt->no_header))
+        return 0;
+    char *win = malloc(CHUNK);
+    if (!win)
+        return 0;
+    /* the start: byte order marks, line ends, the delimiter, as parse()
+     * sees them in its first chunk */
+    size_t first = size < (off_t)CHUNK ? (size_t)size : CHUNK;
+    ssize_t got = pread(fd, win, first, 0);
+    size_t skip = 0;
+    while (got > 0 && (size_t)got - skip >= 3 && (unsigned char)win[skip] == 0xEF &&
+           (unsigned char)win[skip + 1] == 0xBB && (unsigned char)win[skip + 2] == 0xBF)
+        skip += 3;
+    if (got != (ssize_t)first || lone_cr_lines(win + skip, first - skip)) {
+        free(win);
+        return 0;
+    }
+    char delim = opt && opt->delimiter ? opt->delimiter : keps_csv_sniff(win + skip, first - skip);
+    off_t mid = size / 2;
+    size_t wn = size - mid < (off_t)CHUNK ? (size_t)(size - mid) : CHUNK;
+    got = pread(fd, win, wn, mid);
+    size_t cut = got == (ssize_t)wn ? find_cut(win, wn) : 0;
+    free(win);
+    if (!cut)
+        return 0;
+    piece a, b;
+    piece_init(&a, fd, (off_t)skip, mid + (off_t)cut, name, opt, delim);
+    piece_init(&b, fd, a.hi, size, name, opt, delim);
+    int ok = !a.r.status && !b.r.status;
+    /* the first chunk (or less, up to the cut) gives the header, which the
+     * second piece needs */
+    off_t head = a.lo + (off_t)CHUNK - (off_t)skip < a.hi ? a.lo + (off_t)CHUNK - (off_t)skip : a.hi;
+    if (ok) {
+        a.hi = head;
+        feed_range(&a, a.lo, &b, (double)size);
+        a.hi = b.lo;
+        ok = !a.r.status && a.r.t;
+    }
+    pthread_t th;
+    int threaded = 0;
+    if (ok) {
+        const char **names = malloc(a.r.t->ncols * sizeof *names);
+        for (size_t j = 0; names && j < a.r.t->ncols; j++)
+            names[j] = a.r.t->cols[j].name;
+        b.r.t = names ? keps_table_new(a.r.t->ncols, names, opt ? opt->missing : NULL, name, &b.err) : NULL;
+        free(names);
+        ok = b.r.t != NULL;
+        threaded = ok && pthread_create(&th, NULL, second_piece, &b) == 0;
+    }
+    if (ok) {
+        feed_range(&a, head, &b, (double)size);
+        if (!a.r.status && csv_fini(&a.p, on_field, on_row, &a.r) != 0)
+            a.r.status = KEPS_EINPUT;
+    }
+    if (threaded)
+        pthread_join(th, NULL);
+    else if (ok)
+        second_piece(&b);
+    ok = ok && !a.r.status && !b.r.status && !a.r.blank && a.r.nfields == 0;
+    if (ok) {
+        keps_status s = keps_table_concat(a.r.t, b.r.t, (uint32_t)(a.r.line - 1), err);
+        a.r.t->delimiter = delim;
+        *st = s;
+        *out = s ? NULL : a.r.t;
+        atomic_fetch_add(&pieces_read, 1);
+        piece_free(&a, s == KEPS_OK);
+        piece_free(&b, 0);
+        return 1;
+    }
+    piece_free(&a, 0);
+    piece_free(&b, 0);
+    return 0;
+}
+
 keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
                           keps_table **out, keps_error *err)
 {
@@ -583,7 +789,14 @@ keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
     FILE *f = use_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return keps_error_at(err, KEPS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
-    keps_status s = parse(NULL, 0, f, use_stdin ? "<stdin>" : path, opt, out, err);
+    struct stat st;
+    keps_status s;
+    if (!use_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+        read_in_pieces(fileno(f), st.st_size, path, opt, out, err, &s)) {
+        fclose(f);
+        return s;
+    }
+    s = parse(NULL, 0, f, use_stdin ? "<stdin>" : path, opt, out, err);
     if (!use_stdin)
         fclose(f);
     return s;

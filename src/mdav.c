@@ -1,7 +1,8 @@
 /* MDAV and insensitive MDAV microaggregation (see include/keps/mdav.h).
  *
- * Standard MDAV keeps the records not yet grouped compacted at the front of
- * a column-major array of standardized values (z; attribute j of position
+ * Standard MDAV has two paths with the same result. The scan (mdav_loop)
+ * keeps the records not yet grouped compacted at the front of a
+ * column-major array of standardized values (z; attribute j of position
  * i at z[j*n + i]) plus their input row index; a grouped record is
  * swap-removed, so every scan reads m contiguous runs and the distance
  * kernel works on several records per vector. Three scans per two groups
@@ -11,14 +12,19 @@
  * is only woken while probing shows it pays: see tuned_run). Ties never
  * depend on array position (they are broken by input row index) and the
  * sums are added in chunk order, so the result does not depend on the
- * thread count, the scheduling or the swap-removal order. */
+ * thread count or the scheduling. The k-d tree path (mdav_fast_loop, for
+ * many records with few attributes) answers the same queries from
+ * mdav_index.c and keeps the scan's array in step for the centroid sum. */
 #include "keps/mdav.h"
 #include "keps/progress.h"
 #include "keps/release.h"
 
 #include "dist.h"
+#include "mdav_index.h"
+#include "mdav_internal.h"
 #include "release_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -28,6 +34,9 @@
 #include <time.h>
 
 #define MAX_THREADS 8
+/* the k-d tree path from this many records with at most this many attributes */
+#define MDAV_TREE_MIN_N 2048
+#define MDAV_TREE_MAX_M 8
 /* Below this many doubles a scan runs on the calling thread only: waking
  * the helper costs more than it saves. */
 #define PAR_MIN_WORK 16384
@@ -205,63 +214,6 @@ static void pool_stop(pool *p)
     pthread_mutex_destroy(&p->mu);
 }
 
-/* ---- candidate records: squared distance + input row + array position ---- */
-
-typedef struct cand {
-    double d;
-    uint32_t idx;   /* input row: the tie-breaker */
-    uint32_t pos;   /* position in the compacted array */
-} cand;
-
-/* a is nearer than b */
-static inline int nearer(double da, uint32_t ia, double db, uint32_t ib)
-{
-    return da < db || (da == db && ia < ib);
-}
-/* a is farther than b (ties: smaller row wins as well) */
-static inline int farther(double da, uint32_t ia, double db, uint32_t ib)
-{
-    return da > db || (da == db && ia < ib);
-}
-
-/* Bounded max-heap (root = the least near of the kept candidates). */
-static void heap_push(cand *h, size_t *n, size_t cap, cand c)
-{
-    if (cap == 0)
-        return;
-    size_t i;
-    if (*n < cap) {
-        i = (*n)++;
-        while (i > 0) {
-            size_t up = (i - 1) / 2;
-            if (!nearer(h[up].d, h[up].idx, c.d, c.idx))
-                break;
-            h[i] = h[up];
-            i = up;
-        }
-        h[i] = c;
-        return;
-    }
-    if (!nearer(c.d, c.idx, h[0].d, h[0].idx))
-        return;
-    i = 0;
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, w = i;
-        const cand *best = &c;
-        if (l < *n && nearer(best->d, best->idx, h[l].d, h[l].idx)) {
-            w = l;
-            best = &h[l];
-        }
-        if (r < *n && nearer(best->d, best->idx, h[r].d, h[r].idx))
-            w = r;
-        if (w == i)
-            break;
-        h[i] = h[w];
-        i = w;
-    }
-    h[i] = c;
-}
-
 /* ---- MDAV state and scans ---- */
 
 typedef struct acc {      /* one thread's partial result */
@@ -367,6 +319,7 @@ typedef struct mdav_run {
     double *point;     /* [m] */
     cand *merged;      /* [nt*k] */
     uint32_t *gpos;    /* [2k] positions of a group being removed */
+    uint32_t *pos_of;  /* [n] position of each input row (index path only) */
     uint32_t *group;   /* output */
     uint32_t ngroups;
     /* Is the helper worth waking? On a machine shared with other work it
@@ -479,6 +432,8 @@ static void take_group(mdav_run *r, size_t g)
             for (size_t j = 0; j < m; j++)
                 r->z[j * r->n + p] = r->z[j * r->n + last];
             r->idx[p] = r->idx[last];
+            if (r->pos_of)
+                r->pos_of[r->idx[p]] = (uint32_t)p;
         }
         r->nrem--;
     }
@@ -711,6 +666,243 @@ static void mdav_loop(mdav_run *r)
     }
 }
 
+/* ---- MDAV on a k-d tree ----
+ *
+ * The same rounds as mdav_loop, with the tree (mdav_index.c) answering the
+ * queries; the scan's array is kept in step (each group is taken out of it
+ * by take_group, in the same order), so that group ids are the same and
+ * the scan's centroid can be recomputed when it is needed.
+ *
+ * The centroid. mdav_loop's centroid is T/nrem, T the sum of the remaining
+ * records as the scan adds it up (chunked, blocked, in array order, then the
+ * last s-group subtracted): one O(n) pass per round, the cost this path
+ * avoids. Here the sum A is kept in long double, updated as records leave
+ * and recomputed from the tree whenever half of the records left since the
+ * last time. Both differ from the exact sum S by at most a known bound
+ * (Higham's for a summation tree: gamma_D * sum |z|, D the most additions
+ * a term goes through), so T/nrem and A/nrem differ per attribute by at
+ * most delta_j, and then any distance to the two centroids by at most M
+ * (mdav_fast_margin). If the farthest record from A/nrem beats every record
+ * with other coordinates by more than 2M, it is the farthest from T/nrem
+ * too (duplicates tie to any point and are decided by row either way).
+ * Otherwise (ties in exact arithmetic, where rounding decides) the scan's
+ * sum is computed as the scan does it and the tree is asked again with
+ * T/nrem: the answer is then the scan's by construction. */
+
+typedef struct mdav_fast {
+    mdav_run *r;
+    mdav_index *ix;
+    long double *sum, *abs; /* [m] running sum of z over the tree's records; magnitudes */
+    double *abs_hi;         /* [m] bound on sum |z| over the records at the last recount */
+    size_t nref, ops;       /* records at the last recount; records taken out since */
+    uint32_t *pending;      /* [k] the last s-group, still in the scan's array */
+    size_t npending;
+    uint32_t *members;      /* [k] a group being formed */
+    cand *knn;              /* [k] */
+    double *pz, *cz;        /* [m] a group's centre; the approximate centroid */
+    size_t fallbacks;
+    size_t last_recenter;
+} mdav_fast;
+#ifndef RECENTER_DIV
+#define RECENTER_DIV 32
+#endif
+
+static _Atomic size_t mdav_fallbacks_last;
+static int mdav_method_forced; /* 0: by size; 1 scan; 2 tree */
+
+void mdav_set_method(int method)
+{
+    mdav_method_forced = method;
+}
+
+size_t mdav_last_fallbacks(void)
+{
+    return atomic_load(&mdav_fallbacks_last);
+}
+
+/* gamma_D = D u / (1 - D u): a bound on the relative error of D roundings */
+static double gamma_of(double u, double d)
+{
+    double g = d * u;
+    return g < 0.5 ? g / (1 - g) : INFINITY;
+}
+
+static void fast_recount(mdav_fast *f)
+{
+    size_t live = mdav_index_live(f->ix);
+    mdav_index_sums(f->ix, f->sum, f->abs);
+    f->nref = live;
+    f->ops = 0;
+    double g = gamma_of(LDBL_EPSILON / 2, (double)live);
+    for (size_t j = 0; j < f->r->m; j++) {
+        f->abs_hi[j] = (double)f->abs[j] * (1 + 2 * g) * (1 + 2 * DBL_EPSILON) + DBL_TRUE_MIN;
+        f->cz[j] = live ? (double)(f->sum[j] / (long double)live) : 0;
+    }
+    mdav_index_recenter(f->ix, f->cz);
+    f->last_recenter = live;
+}
+
+/* The s-group of the last round leaves the scan's array (it left the tree
+ * when it was formed). */
+static void fast_take_pending(mdav_fast *f)
+{
+    mdav_run *r = f->r;
+    if (!f->npending)
+        return;
+    for (size_t i = 0; i < f->npending; i++)
+        r->gpos[i] = r->pos_of[f->pending[i]];
+    take_group(r, f->npending);
+    f->npending = 0;
+}
+
+/* slack = 2M, doubled for safety: no record with other coordinates may
+ * come within it of the farthest record from cz (see above). */
+static double fast_slack(mdav_fast *f)
+{
+    mdav_run *r = f->r;
+    size_t m = r->m, nrem = mdav_index_live(f->ix), g = f->npending;
+    const double u = DBL_EPSILON / 2, ul = LDBL_EPSILON / 2;
+    double ga = gamma_of(ul, (double)(f->nref + f->ops));
+    /* the scan's sum: blocked four-lane sums of <= 64 terms, pairs, <= 2^20
+     * blocks per chunk, <= 64 chunks, then the g subtractions */
+    double gt = gamma_of(u, 200.0 + (double)(nrem + g) / 256.0 + (double)g);
+    double reach = mdav_index_reach(f->ix, f->cz), mterm = 0;
+    for (size_t j = 0; j < m; j++) {
+        double pend = 0;
+        for (size_t i = 0; i < g; i++)
+            pend += fabs(r->z[j * r->n + r->pos_of[f->pending[i]]]);
+        double ea = ga * f->abs_hi[j];
+        double s = (double)fabsl(f->sum[j]) * (1 + 2 * u) + ea;
+        double et = gt * (f->abs_hi[j] + pend * (1 + (double)(g + 2) * u));
+        double delta = (u * (s + et) + et + (u + ul) * (s + ea) * (1 + u) + ea) / (double)nrem;
+        delta = 4 * delta + 4 * DBL_TRUE_MIN;
+        mterm += delta * (2 * sqrt(reach) * (1 + 1e-6) + delta);
+    }
+    double M = mterm + 2 * gamma_of(u, (double)m + 2) * reach + 4 * (double)m * DBL_TRUE_MIN;
+    return 4 * M;
+}
+
+/* The record farthest from the scan's centroid of the remaining records. */
+static uint32_t fast_centroid_farthest(mdav_fast *f)
+{
+    mdav_run *r = f->r;
+    size_t live = mdav_index_live(f->ix), m = r->m;
+    if (2 * live <= f->nref)
+        fast_recount(f);
+    for (size_t j = 0; j < m; j++)
+        f->cz[j] = (double)(f->sum[j] / (long double)live);
+    if (f->last_recenter - live >= live / RECENTER_DIV) {
+        mdav_index_recenter(f->ix, f->cz);
+        f->last_recenter = live;
+    }
+    double second, slack = fast_slack(f);
+    cand best = mdav_index_farthest(f->ix, f->cz, slack, &second);
+    if (second < best.d - slack) {
+        fast_take_pending(f);
+        return best.idx;
+    }
+    /* the scan's sum: over its array, which still holds the last s-group,
+     * and that group subtracted (mdav_loop's order exactly) */
+    f->fallbacks++;
+    run_scan(r, r->point, SIZE_MAX, 0, 1);
+    fast_take_pending(f);
+    set_centroid_point(r);
+    return mdav_index_farthest(f->ix, r->point, 0, NULL).idx;
+}
+
+/* Groups record c with its k-1 nearest remaining records (out of the tree
+ * at once; out of the scan's array now, or at the next round when defer);
+ * returns the remaining record farthest from c when want_far. */
+static uint32_t fast_group(mdav_fast *f, uint32_t c, int defer, int want_far)
+{
+    mdav_run *r = f->r;
+    size_t m = r->m, kk = r->k - 1;
+    mdav_index_point(f->ix, c, f->pz);
+    mdav_index_remove(f->ix, c);
+    size_t nk = mdav_index_nearest(f->ix, f->pz, kk, f->knn);
+    uint32_t *members = defer ? f->pending : f->members;
+    members[0] = c;
+    for (size_t i = 0; i < nk; i++) {
+        members[i + 1] = f->knn[i].idx;
+        mdav_index_remove(f->ix, f->knn[i].idx);
+    }
+    for (size_t i = 0; i <= nk; i++)
+        for (size_t j = 0; j < m; j++)
+            f->sum[j] -= (long double)r->z[j * r->n + r->pos_of[members[i]]];
+    f->ops += nk + 1;
+    if (defer) {
+        f->npending = nk + 1;
+    } else {
+        for (size_t i = 0; i <= nk; i++)
+            r->gpos[i] = r->pos_of[members[i]];
+        take_group(r, nk + 1);
+    }
+    if (!want_far || mdav_index_live(f->ix) == 0)
+        return UINT32_MAX;
+    return mdav_index_farthest(f->ix, f->pz, 0, NULL).idx;
+}
+
+static keps_status mdav_fast_loop(mdav_run *r)
+{
+    size_t n = r->n, m = r->m, k = r->k;
+    mdav_fast f;
+    memset(&f, 0, sizeof f);
+    f.r = r;
+    f.ix = mdav_index_new(r->z, n, m);
+    f.sum = malloc(2 * m * sizeof *f.sum);
+    f.abs_hi = malloc(m * sizeof *f.abs_hi);
+    f.pending = malloc(2 * k * sizeof *f.pending);
+    f.members = f.pending ? f.pending + k : NULL;
+    f.knn = malloc(k * sizeof *f.knn);
+    f.pz = malloc(2 * m * sizeof *f.pz);
+    r->pos_of = malloc(n * sizeof *r->pos_of);
+    keps_status st = KEPS_ENOMEM;
+    if (f.ix && f.sum && f.abs_hi && f.pending && f.knn && f.pz && r->pos_of) {
+        f.abs = f.sum + m;
+        f.cz = f.pz + m;
+        for (size_t i = 0; i < n; i++)
+            r->pos_of[i] = (uint32_t)i;
+        fast_recount(&f);
+        size_t step = n / 100 + 1, next = step;
+        while (mdav_index_live(f.ix) >= 3 * k) {
+            size_t live = mdav_index_live(f.ix);
+            if (n - live >= next) {
+                keps_progress("mdav", (double)(n - live), (double)n);
+                next += step;
+            }
+            uint32_t s = fast_group(&f, fast_centroid_farthest(&f), 0, 1);
+            fast_group(&f, s, 1, 0);
+        }
+        if (mdav_index_live(f.ix) >= 2 * k)
+            fast_group(&f, fast_centroid_farthest(&f), 0, 0);
+        fast_take_pending(&f);
+        for (size_t i = 0; i < r->nrem; i++)
+            r->gpos[i] = (uint32_t)i;
+        if (r->nrem > 0)
+            take_group(r, r->nrem);
+        atomic_store(&mdav_fallbacks_last, f.fallbacks);
+        st = KEPS_OK;
+    }
+    mdav_index_free(f.ix);
+    free(f.sum);
+    free(f.abs_hi);
+    free(f.pending);
+    free(f.knn);
+    free(f.pz);
+    free(r->pos_of);
+    r->pos_of = NULL;
+    return st;
+}
+
+/* The tree pays when the remaining records are many and few attributes
+ * (measured: docs/benchmarks.md); both give the same groups. */
+static int use_tree(size_t n, size_t m)
+{
+    if (mdav_method_forced)
+        return mdav_method_forced == 2;
+    return n >= MDAV_TREE_MIN_N && m <= MDAV_TREE_MAX_M;
+}
+
 keps_status keps_mdav(const double *x, size_t n, size_t m, size_t k, keps_mdav_result *out, keps_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -734,10 +926,17 @@ keps_status keps_mdav(const double *x, size_t n, size_t m, size_t k, keps_mdav_r
         return keps_error_set(err, KEPS_ENOMEM, "out of memory");
     }
     pool_start(&r.pl, mdav_threads, &r.sc, scan_begin, scan_chunk);
-    mdav_loop(&r);
+    if (use_tree(n, m))
+        st = mdav_fast_loop(&r);
+    else
+        mdav_loop(&r);
     pool_stop(&r.pl);
     out->ngroups = r.ngroups;
     run_free(&r);
+    if (st) {
+        keps_mdav_result_free(out);
+        return keps_error_set(err, st, "out of memory");
+    }
     return finish(x, out, err);
 }
 

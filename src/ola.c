@@ -3,6 +3,8 @@
 #include "keps/ola.h"
 #include "keps/progress.h"
 
+#include "table_internal.h"
+
 #include <assert.h>
 #include <math.h>
 #include <pthread.h>
@@ -1475,13 +1477,13 @@ keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, i
     uint32_t *assign = malloc((L->bottom.n ? L->bottom.n : 1) * sizeof *assign);
     keps_node_classes c;
     keps_node_classes_init(&c);
-    const char **fields = calloc(t->ncols, sizeof *fields);
-    size_t *lens = calloc(t->ncols, sizeof *lens);
     size_t *cols = calloc(t->ncols, sizeof *cols);
     int *qi_of = malloc(t->ncols * sizeof *qi_of);
+    uint32_t **remap = NULL, *rowc = NULL;
+    size_t nc = 0;
     keps_status st = KEPS_ENOMEM;
     keps_table *r = NULL;
-    if (!w || !assign || !fields || !lens || !cols || !qi_of ||
+    if (!w || !assign || !cols || !qi_of ||
         keps_lattice_rollup(L, w, NULL, levels, &c, assign)) {
         keps_error_set(err, st, "out of memory applying the transformation");
         goto done;
@@ -1491,7 +1493,6 @@ keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, i
         st = err ? err->code : KEPS_ENOMEM;
         goto done;
     }
-    size_t nc = 0;
     for (size_t j = 0; j < t->ncols; j++) {
         qi_of[j] = -1;
         if (keps_schema_released(s, j))
@@ -1500,6 +1501,24 @@ keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, i
     for (size_t i = 0; i < L->q; i++)
         qi_of[s->qi[i].col] = (int)i;
     counts->input_rows = t->nrows;
+    /* Each cell by code: remap[x] takes a source code (a QI's label code at
+     * its level, nlabels for '*'; another column's own code) to the
+     * release's, interned at its first use, so the dictionaries come out as
+     * appending the strings row by row would make them, at one lookup per
+     * distinct value instead of per cell. */
+    if (!(remap = calloc(nc ? nc : 1, sizeof *remap)) || !(rowc = malloc((nc ? nc : 1) * sizeof *rowc))) {
+        st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
+        goto done;
+    }
+    for (size_t x = 0; x < nc; x++) {
+        int i = qi_of[cols[x]];
+        size_t dom = i < 0 ? t->cols[cols[x]].nvalues : (size_t)keps_hierarchy_size(s->qi[i].h, levels[i]) + 1;
+        if (!(remap[x] = malloc((dom ? dom : 1) * sizeof **remap))) {
+            st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
+            goto done;
+        }
+        memset(remap[x], 0xff, (dom ? dom : 1) * sizeof **remap);
+    }
     for (size_t row = 0; row < t->nrows; row++) {
         int sup = c.count[assign[L->row_class[row]]] < k;
         if (sup) {
@@ -1513,15 +1532,23 @@ keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, i
             size_t j = cols[x];
             uint32_t code = t->cols[j].codes[row];
             int i = qi_of[j];
-            if (i < 0)
-                fields[x] = t->cols[j].values[code];
-            else if (sup)
-                fields[x] = "*";
-            else
-                fields[x] = keps_hierarchy_label(s->qi[i].h, levels[i], L->map[i][levels[i]][code]);
-            lens[x] = strlen(fields[x]);
+            uint32_t src = i < 0 ? code
+                           : sup ? keps_hierarchy_size(s->qi[i].h, levels[i])
+                                 : L->map[i][levels[i]][code];
+            uint32_t rc = remap[x][src];
+            if (rc == KEPS_NONE) {
+                const char *str = i < 0 ? t->cols[j].values[code]
+                                  : sup ? "*"
+                                        : keps_hierarchy_label(s->qi[i].h, levels[i], src);
+                if ((rc = keps_table_intern(r, x, str, strlen(str))) == KEPS_NONE) {
+                    st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
+                    goto done;
+                }
+                remap[x][src] = rc;
+            }
+            rowc[x] = rc;
         }
-        if ((st = keps_table_append(r, fields, lens, t->row_line ? t->row_line[row] : 0, err)))
+        if ((st = keps_table_append_codes(r, rowc, t->row_line ? t->row_line[row] : 0, err)))
             goto done;
     }
     counts->output_rows = r->nrows;
@@ -1535,8 +1562,10 @@ done:
     keps_lattice_work_free(w);
     keps_node_classes_free(&c);
     free(assign);
-    free(fields);
-    free(lens);
+    for (size_t x = 0; remap && x < nc; x++)
+        free(remap[x]);
+    free(remap);
+    free(rowc);
     free(cols);
     free(qi_of);
     return st;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "table_internal.h"
 
 static uint32_t hash_str(const char *s, size_t len)
 {
@@ -176,9 +177,8 @@ uint32_t keps_table_intern(keps_table *t, size_t col, const char *s, size_t len)
     return v;
 }
 
-static int grow_rows(keps_table *t)
+static int grow_rows_to(keps_table *t, size_t n)
 {
-    size_t n = t->cap ? t->cap * 2 : 1024;
     for (size_t j = 0; j < t->ncols; j++) {
         uint32_t *p = realloc(t->cols[j].codes, n * sizeof *p);
         if (!p)
@@ -191,6 +191,11 @@ static int grow_rows(keps_table *t)
     t->row_line = l;
     t->cap = n;
     return 0;
+}
+
+static int grow_rows(keps_table *t)
+{
+    return grow_rows_to(t, t->cap ? t->cap * 2 : 1024);
 }
 
 keps_status keps_table_append(keps_table *t, const char *const *fields,
@@ -211,6 +216,62 @@ keps_status keps_table_append(keps_table *t, const char *const *fields,
     }
     t->row_line[t->nrows] = line;
     t->nrows++;
+    return KEPS_OK;
+}
+
+keps_status keps_table_append_codes(keps_table *t, const uint32_t *codes, uint32_t line, keps_error *err)
+{
+    if (t->nrows == t->cap && grow_rows(t))
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory at row %zu", t->nrows + 1);
+    if (t->nrows >= UINT32_MAX - 1)
+        return keps_error_set(err, KEPS_EINPUT, "%s: more than 4 billion rows are not supported", t->source);
+    for (size_t j = 0; j < t->ncols; j++) {
+        t->cols[j].codes[t->nrows] = codes[j];
+        if (codes[j] == t->cols[j].missing)
+            t->cols[j].missing_count++;
+    }
+    t->row_line[t->nrows] = line;
+    t->nrows++;
+    return KEPS_OK;
+}
+
+keps_status keps_table_concat(keps_table *a, keps_table *b, uint32_t line_offset, keps_error *err)
+{
+    size_t n = a->nrows + b->nrows;
+    if (n >= UINT32_MAX - 1)
+        return keps_error_set(err, KEPS_EINPUT, "%s: more than 4 billion rows are not supported", a->source);
+    if (a->cap < n && grow_rows_to(a, n))
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory joining the pieces of %s", a->source);
+    for (size_t j = 0; j < a->ncols; j++) {
+        keps_column *cb = &b->cols[j];
+        keps_column *ca = &a->cols[j];
+        uint32_t *remap = malloc((cb->nvalues ? cb->nvalues : 1) * sizeof *remap);
+        if (!remap)
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory joining the pieces of %s", a->source);
+        /* in b's first-appearance order, so a new value's first row (the
+         * current a->nrows, corrected below) and code come out as if b's
+         * rows had been appended one by one */
+        size_t base = a->nrows;
+        for (uint32_t v = 0; v < cb->nvalues; v++) {
+            uint32_t before = ca->nvalues;
+            remap[v] = keps_table_intern(a, j, cb->values[v], strlen(cb->values[v]));
+            if (remap[v] == KEPS_NONE) {
+                free(remap);
+                return keps_error_set(err, KEPS_ENOMEM, "out of memory joining the pieces of %s", a->source);
+            }
+            if (ca->nvalues > before)
+                ca->first_row[remap[v]] = (uint32_t)(base + cb->first_row[v]);
+        }
+        for (size_t i = 0; i < b->nrows; i++)
+            ca->codes[base + i] = remap[cb->codes[i]];
+        ca->missing_count += cb->missing_count;
+        free(remap);
+        free(cb->codes); /* b is spent: its codes go as they are copied (peak memory) */
+        cb->codes = NULL;
+    }
+    for (size_t i = 0; i < b->nrows; i++)
+        a->row_line[a->nrows + i] = b->row_line[i] + line_offset;
+    a->nrows = n;
     return KEPS_OK;
 }
 

@@ -15,6 +15,8 @@
 #include "keps/csv.h"
 #include "keps/release.h"
 #include "keps/table.h"
+#include "keps/rng.h"
+#include "table_internal.h"
 
 static keps_status read_csv(const char *text, const keps_csv_options *o, keps_table **t, keps_error *err)
 {
@@ -606,6 +608,108 @@ static void test_column_spec(void **state)
     keps_table_free(t);
 }
 
+/* ---- a file parsed in two pieces at once equals the sequential parse ----
+ *
+ * Random files of awkward records (quoted separators, quotes and line
+ * breaks, CRLF and lone CR ends, byte order marks, blank lines, missing
+ * values, ragged rows and broken quotes): read with the two-piece reader
+ * forced (keps_csv_piece_min(1)) and sequentially, the tables (names,
+ * dictionaries in order, codes, first rows, lines, missing counts,
+ * delimiter) or the error messages must be the same. */
+
+static const char *const piece_vals[] = {"a", "b", "\"q\"\"x\"", "\"l1\nl2\"", "\"s;c,\"", "", "12", "007",
+                                         "\"\"", "ü", "NA", "x y"};
+
+static char *piece_file(keps_rng *g, size_t rows, size_t ncols, int *mode)
+{
+    size_t cap = 64 + rows * (ncols + 1) * 16, n = 0;
+    char *s = malloc(cap);
+    const char *eol = keps_rng_below(g, 4) == 0 ? "\r\n" : keps_rng_below(g, 12) == 0 ? "\r" : "\n";
+    *mode = eol[0] == '\r' && !eol[1];
+    if (keps_rng_below(g, 5) == 0)
+        n += (size_t)sprintf(s + n, "\xEF\xBB\xBF");
+    for (size_t j = 0; j < ncols; j++)
+        n += (size_t)sprintf(s + n, "%sc%zu", j ? ";" : "", j);
+    n += (size_t)sprintf(s + n, "%s", eol);
+    int broken = keps_rng_below(g, 6) == 0, blanks = keps_rng_below(g, 4) == 0;
+    for (size_t i = 0; i < rows; i++) {
+        if (blanks && keps_rng_below(g, ncols == 1 ? 40 : 4000) == 0) { /* a blank line */
+            n += (size_t)sprintf(s + n, "%s", eol);
+            continue;
+        }
+        size_t w = broken && keps_rng_below(g, 200) == 0 ? ncols + 1 : ncols;
+        for (size_t j = 0; j < w; j++)
+            n += (size_t)sprintf(s + n, "%s%s", j ? ";" : "", piece_vals[keps_rng_below(g, 12)]);
+        if (broken && keps_rng_below(g, 300) == 0)
+            n += (size_t)sprintf(s + n, "\"open");
+        n += (size_t)sprintf(s + n, "%s", eol);
+    }
+    for (uint64_t b = keps_rng_below(g, 3); b > 0; b--) /* trailing blank lines */
+        n += (size_t)sprintf(s + n, "%s", eol);
+    return s;
+}
+
+static void same_tables(const keps_table *a, const keps_table *b)
+{
+    assert_int_equal(a->nrows, b->nrows);
+    assert_int_equal(a->ncols, b->ncols);
+    assert_int_equal(a->delimiter, b->delimiter);
+    for (size_t j = 0; j < a->ncols; j++) {
+        const keps_column *x = &a->cols[j], *y = &b->cols[j];
+        assert_string_equal(x->name, y->name);
+        assert_int_equal(x->nvalues, y->nvalues);
+        assert_int_equal(x->missing, y->missing);
+        assert_int_equal(x->missing_count, y->missing_count);
+        for (uint32_t v = 0; v < x->nvalues; v++) {
+            assert_string_equal(x->values[v], y->values[v]);
+            assert_int_equal(x->first_row[v], y->first_row[v]);
+        }
+        assert_memory_equal(x->codes, y->codes, a->nrows * sizeof *x->codes);
+    }
+    assert_memory_equal(a->row_line, b->row_line, a->nrows * sizeof *a->row_line);
+}
+
+static void test_read_in_pieces(void **state)
+{
+    (void)state;
+    keps_rng *g = keps_rng_new_seeded(30);
+    int tables = 0, errors = 0, pieces = 0;
+    for (int trial = 0; trial < 300; trial++) {
+        size_t ncols = 1 + keps_rng_below(g, 4), rows = 1 + keps_rng_below(g, 3000);
+        int lone_cr;
+        char *text = piece_file(g, rows, ncols, &lone_cr);
+        const char *path = temp_file(text);
+        keps_csv_options o = {0};
+        if (trial % 3 == 0)
+            o.missing = "NA";
+        keps_table *seq = NULL, *par = NULL;
+        keps_error e1 = {0}, e2 = {0};
+        keps_csv_piece_min(1LL << 60);
+        keps_status s1 = keps_csv_read(path, &o, &seq, &e1);
+        keps_csv_piece_min(1);
+        long long before = keps_csv_pieces_read();
+        keps_status s2 = keps_csv_read(path, &o, &par, &e2);
+        pieces += keps_csv_pieces_read() > before;
+        keps_csv_piece_min(32LL << 20);
+        assert_int_equal(s1, s2);
+        if (s1) {
+            assert_string_equal(e1.msg, e2.msg);
+            errors++;
+        } else {
+            same_tables(seq, par);
+            tables++;
+        }
+        keps_table_free(seq);
+        keps_table_free(par);
+        unlink(path);
+        free(text);
+    }
+    print_message("read in pieces = sequential: %d tables (%d of them read in pieces), %d errors\n", tables,
+                  pieces, errors);
+    assert_true(tables > 100 && errors > 20 && pieces > 100);
+    keps_rng_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -619,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_read_file_errors), cmocka_unit_test(test_error_columns_are_fields),
         cmocka_unit_test(test_line_numbers),     cmocka_unit_test(test_blank_lines),
         cmocka_unit_test(test_column_spec),
+        cmocka_unit_test(test_read_in_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include "keps/mdav.h"
 #include "keps/rng.h"
 #include "keps/schema.h"
+#include "mdav_internal.h"
 #include "testutil.h"
 
 /* ---- naive reference MDAV, straight from SPEC 3 ---- */
@@ -120,15 +121,18 @@ static double *random_data(keps_rng *g, size_t n, size_t m)
     return x;
 }
 
-static void check_equal_to_reference(keps_rng *g, size_t n, size_t m, size_t k, int threads)
+/* method: 1 the scan, 2 the k-d tree (mdav_internal.h) */
+static void check_equal_to_reference(keps_rng *g, size_t n, size_t m, size_t k, int threads, int method)
 {
     double *x = random_data(g, n, m);
     uint32_t *want = malloc(n * sizeof *want);
     ref_mdav(x, n, m, k, want);
     keps_mdav_threads(threads);
+    mdav_set_method(method);
     keps_mdav_result r;
     keps_error err = {0};
     assert_int_equal(keps_mdav(x, n, m, k, &r, &err), KEPS_OK);
+    mdav_set_method(0);
     if (k == 1) {
         /* singletons (ids are row numbers, not formation order) */
         for (size_t i = 0; i < n; i++)
@@ -155,16 +159,18 @@ static void test_mdav_equals_reference(void **state)
     keps_rng *g = keps_rng_new_seeded(20240611);
     static const size_t cfg[][3] = {{10, 1, 3}, {97, 1, 2}, {300, 2, 3}, {301, 3, 5}, {512, 4, 4},
                                     {200, 13, 7}, {50, 4, 1}, {1000, 4, 5}, {29, 2, 10}};
-    for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++)
-        check_equal_to_reference(g, cfg[c][0], cfg[c][1], cfg[c][2], 2);
-    /* big enough for both threads to share the scans (PAR_MIN_WORK), and
-     * the same result on one thread */
-    check_equal_to_reference(g, 6000, 4, 5, 2);
-    check_equal_to_reference(g, 6000, 4, 5, 1);
+    for (int method = 1; method <= 2; method++)
+        for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++)
+            check_equal_to_reference(g, cfg[c][0], cfg[c][1], cfg[c][2], 2, method);
+    /* the scan: big enough for both threads to share the scans
+     * (PAR_MIN_WORK), and the same result on one thread */
+    check_equal_to_reference(g, 6000, 4, 5, 2, 1);
+    check_equal_to_reference(g, 6000, 4, 5, 1, 1);
     /* more threads than cores: helpers get preempted mid-task, which
      * exercises the hand-over between consecutive scans */
-    check_equal_to_reference(g, 6000, 3, 4, 4);
-    check_equal_to_reference(g, 6000, 4, 3, 8);
+    check_equal_to_reference(g, 6000, 3, 4, 4, 1);
+    check_equal_to_reference(g, 6000, 4, 3, 8, 1);
+    check_equal_to_reference(g, 6000, 4, 5, 2, 2);
     keps_rng_free(g);
 }
 
@@ -180,6 +186,7 @@ static void test_mdav_ties_thread_independent(void **state)
         x[i] = (double)keps_rng_below(g, 5);
     keps_mdav_result a, b;
     keps_mdav_threads(1);
+    mdav_set_method(1); /* the scan's threads (the tree runs on one) */
     assert_int_equal(keps_mdav(x, n, m, k, &a, NULL), KEPS_OK);
     for (int th = 2; th <= 4; th += 2) {
         keps_mdav_threads(th);
@@ -189,6 +196,7 @@ static void test_mdav_ties_thread_independent(void **state)
             keps_mdav_result_free(&b);
     }
     keps_mdav_threads(2);
+    mdav_set_method(0);
     size_t total = 0;
     for (size_t gi = 0; gi < a.ngroups; gi++) {
         assert_true(a.size[gi] >= k && a.size[gi] < 2 * k);
@@ -577,6 +585,101 @@ static void test_mdav_release_cells(void **state)
     keps_table_free(t);
 }
 
+/* ---- the k-d tree path against the scan ----
+ *
+ * keps_mdav answers MDAV's queries by scanning every remaining record or
+ * by a k-d tree with deletions (mdav_index.c); the groups must be the same,
+ * ties included (farthest and nearest both prefer the smaller row), and the
+ * centroid the scan's own rounded sum. The data sets are made of ties:
+ * duplicates, small integers, constant columns, values mirrored about the
+ * mean (exact ties in the distance to the centroid, decided by rounding). */
+
+enum { D_CONT, D_INT, D_INT_CONST, D_DUPS, D_MIRROR, D_GRID, D_NKINDS };
+
+static double *tie_data(keps_rng *g, int kind, size_t n, size_t m)
+{
+    double *x = malloc(n * m * sizeof *x);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < m; j++) {
+            double *v = &x[i * m + j];
+            switch (kind) {
+            case D_CONT: *v = exp(6.0 * keps_rng_uniform(g)); break;
+            case D_INT: *v = (double)keps_rng_below(g, 5); break;
+            case D_INT_CONST: *v = j == 1 ? 7.0 : (double)keps_rng_below(g, 12); break;
+            case D_DUPS: /* a third of the rows repeat an earlier row */
+                *v = i > 0 && keps_rng_below(g, 3) == 0 && j == 0 ? NAN : exp(3.0 * keps_rng_uniform(g));
+                break;
+            case D_MIRROR: /* +-v pairs with small integers: the centroid sits on a bisector */
+                *v = i % 2 ? -x[(i - 1) * m + j] : (double)keps_rng_below(g, 4);
+                break;
+            default: /* a coarse grid of decimal fractions */
+                *v = 0.1 * (double)keps_rng_below(g, 7) + (j == 0 ? 1e6 : 0);
+                break;
+            }
+        }
+    if (kind == D_DUPS)
+        for (size_t i = 1; i < n; i++)
+            if (isnan(x[i * m]))
+                memcpy(x + i * m, x + keps_rng_below(g, i) * m, m * sizeof *x);
+    return x;
+}
+
+static size_t tree_vs_scan(keps_rng *g, int kind, size_t n, size_t m, size_t k, int threads)
+{
+    double *x = tie_data(g, kind, n, m);
+    keps_mdav_result a, b;
+    keps_mdav_threads(threads);
+    mdav_set_method(1);
+    assert_int_equal(keps_mdav(x, n, m, k, &a, NULL), KEPS_OK);
+    mdav_set_method(2);
+    assert_int_equal(keps_mdav(x, n, m, k, &b, NULL), KEPS_OK);
+    size_t fb = mdav_last_fallbacks();
+    mdav_set_method(0);
+    keps_mdav_threads(2);
+    assert_int_equal(a.ngroups, b.ngroups);
+    for (size_t i = 0; i < n; i++)
+        if (a.group[i] != b.group[i])
+            fail_msg("kind %d n %zu m %zu k %zu: row %zu in group %u by the scan, %u by the tree", kind, n, m, k,
+                     i, a.group[i], b.group[i]);
+    keps_mdav_result_free(&a);
+    keps_mdav_result_free(&b);
+    free(x);
+    return fb;
+}
+
+static void test_mdav_tree_equals_scan(void **state)
+{
+    (void)state;
+    keps_rng *g = keps_rng_new_seeded(30);
+    static const size_t ms[] = {1, 2, 3, 4, 5, 7, 13};
+    static const size_t ks[] = {2, 3, 4, 5, 7, 10, 25};
+    int sanitized = getenv("KEPS_SANITIZED") != NULL;
+    size_t cases = 0, fallbacks[D_NKINDS] = {0};
+    for (int kind = 0; kind < D_NKINDS; kind++)
+        for (size_t mi = 0; mi < sizeof ms / sizeof *ms; mi++)
+            for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ki++) {
+                size_t k = ks[ki], m = ms[mi];
+                /* sizes around the round boundaries (2k, 3k) and larger */
+                size_t sizes[] = {k, 2 * k, 3 * k - 1, 3 * k, 5 * k + 1, 97 + keps_rng_below(g, 300),
+                                  sanitized ? 600 : 1500 + keps_rng_below(g, 1500)};
+                for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+                    fallbacks[kind] += tree_vs_scan(g, kind, sizes[si], m, k, 1 + (int)(si % 2));
+                    cases++;
+                }
+            }
+    /* larger sets, where the tree is deep and the scan uses both threads */
+    for (int kind = 0; kind < D_NKINDS; kind++) {
+        fallbacks[kind] += tree_vs_scan(g, kind, sanitized ? 3000 : 20000, 4, 5, 2);
+        fallbacks[kind] += tree_vs_scan(g, kind, sanitized ? 2000 : 12000, 2, 3, 2);
+    }
+    /* the tie-heavy sets do reach the recomputed sum; random reals not */
+    assert_true(fallbacks[D_MIRROR] > 0 && fallbacks[D_INT] > 0);
+    assert_int_equal(fallbacks[D_CONT], 0);
+    print_message("tree = scan on %zu data sets; recomputed centroid sums: %zu %zu %zu %zu %zu %zu\n", cases,
+                  fallbacks[0], fallbacks[1], fallbacks[2], fallbacks[3], fallbacks[4], fallbacks[5]);
+    keps_rng_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -589,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_insensitive_property),   cmocka_unit_test(test_insensitive_hand),
         cmocka_unit_test(test_insensitive_data_domain),
         cmocka_unit_test(test_mdav_release_cells),
+        cmocka_unit_test(test_mdav_tree_equals_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

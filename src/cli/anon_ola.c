@@ -5,15 +5,70 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "cli.h"
 #include "keps/ola.h"
+#include "keps/sql.h"
 
 typedef struct ola_run {
     size_t k;
     double suppress;
     cli_objective obj;
+    const char *sql_path;  /* --emit-sql, or NULL */
+    keps_sql_dialect dialect;
+    char *sql_table;
     double t_start, t_loaded, t_searched, t_written;
 } ola_run;
+
+/* The same file as an input or another output? */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!a || !b || strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return 0;
+    return strcmp(a, b) == 0 ||
+           (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
+
+/* --emit-sql, --sql-dialect, --sql-table; the table's default is the
+ * input's file name without its extension. */
+static int read_sql_params(cli_ctx *c, ola_run *p)
+{
+    const char *d = cli_str(c, "sql-dialect"), *tab = cli_str(c, "sql-table"), *in = cli_str(c, "input");
+    p->sql_path = cli_str(c, "emit-sql");
+    if (!p->sql_path) {
+        if (d || tab)
+            return cli_usage_error(c, "--%s is for --emit-sql FILE; give that too", d ? "sql-dialect" : "sql-table");
+        return 0;
+    }
+    if (!*p->sql_path)
+        return cli_usage_error(c, "--emit-sql '' names no file; give a file name, e.g. --emit-sql release.sql");
+    const char *outs[] = {in, cli_str(c, "output"), cli_str(c, "report")}, *names[] = {"-i", "-o", "--report"};
+    for (int i = 0; i < 3; i++)
+        if (same_file(p->sql_path, outs[i]) || (i && outs[i] && strcmp(p->sql_path, "-") == 0 &&
+                                                strcmp(outs[i], "-") == 0))
+            return cli_usage_error(c, "--emit-sql %s is also %s %s; give the script its own %s", p->sql_path,
+                                   names[i], outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");
+    if (d && keps_sql_dialect_parse(d, &p->dialect))
+        return cli_usage_error(c, "--sql-dialect '%s': expected ansi, postgresql or sqlite", d);
+    if (!tab && (!in || strcmp(in, "-") == 0))
+        return cli_usage_error(c, "--emit-sql with the input on stdin needs --sql-table NAME (the source table)");
+    if (!tab) {
+        const char *base = strrchr(in, '/');
+        base = base ? base + 1 : in;
+        const char *dot = strrchr(base, '.');
+        size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+        p->sql_table = strndup(base, n);
+    } else {
+        p->sql_table = strdup(tab);
+    }
+    if (!p->sql_table)
+        return cli_usage_error(c, "out of memory");
+    if (!*p->sql_table)
+        return cli_usage_error(c, "--sql-table '' names no table; give the source table's name");
+    return 0;
+}
 
 static int read_params(cli_ctx *c, ola_run *p)
 {
@@ -23,7 +78,8 @@ static int read_params(cli_ctx *c, ola_run *p)
     p->k = (size_t)k;
     if (cli_double(c, "suppress", 0, 1, 0, &p->suppress) < 0)
         return 2;
-    return cli_objective_read(c, &p->obj);
+    int rc = cli_objective_read(c, &p->obj);
+    return rc ? rc : read_sql_params(c, p);
 }
 
 static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const keps_ola_result *r,
@@ -46,6 +102,14 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     for (size_t i = 0; i < L->q; i++)
         keps_json_int(j, s->t->cols[s->qi[i].col].name, L->height[i]);
     keps_json_end(j);
+    if (p->sql_path) {
+        static const char *dn[] = {"ansi", "postgresql", "sqlite"};
+        keps_json_object(j, "sql");
+        keps_json_str(j, "file", p->sql_path);
+        keps_json_str(j, "dialect", dn[p->dialect]);
+        keps_json_str(j, "table", p->sql_table);
+        keps_json_end(j);
+    }
     keps_json_str(j, "metric", keps_metric_name(p->obj.cfg.metric));
     cli_objective_json(j, s, &p->obj, r->score, r->score_len, r->attributes);
     keps_json_object(j, "metrics");
@@ -98,6 +162,36 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     return rc;
 }
 
+/* The transformation as a SQL script, staged with the release. */
+static int emit_sql(cli_ctx *c, const keps_lattice *L, const ola_run *p, const keps_ola_result *r,
+                    size_t suppressed)
+{
+    char comment[512];
+    snprintf(comment, sizeof comment,
+             "keps anonymize --algorithm ola: %zu-anonymity; on %s the node leaves %zu of %zu rows in classes "
+             "below k (limit %zu).",
+             p->k, L->s->t->source, suppressed, L->nrows, r->suppress_limit);
+    keps_sql_options o = {p->dialect, p->sql_table, p->k, cli_flag(c, "remove-suppressed"), comment};
+    char *sql = NULL;
+    size_t len = 0;
+    keps_error err = {0};
+    if (keps_sql_lattice(L->s, r->levels, &o, &sql, &len, &err))
+        return cli_fail(c, &err);
+    int rc = cli_stage_text(c, p->sql_path, "SQL script", sql, len);
+    free(sql);
+    /* row order: a privacy warning, printed even with --quiet */
+    if (!rc && p->dialect == KEPS_SQL_ANSI)
+        fprintf(stderr, "keps %s: warning: the ansi --emit-sql script cannot shuffle (ANSI SQL has no random "
+                        "function): export %s_release in a random order, as row order can link rows to people "
+                        "(postgresql and sqlite scripts insert the rows in random order)\n",
+                c->cmd->name, p->sql_table);
+    else if (!rc)
+        fprintf(stderr, "keps %s: warning: the --emit-sql script orders %s_release by the database's RANDOM(), "
+                        "not by keps's cryptographic generator: its row order is shuffled, not unpredictably\n",
+                c->cmd->name, p->sql_table);
+    return rc;
+}
+
 static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
 {
     keps_error err = {0};
@@ -120,6 +214,8 @@ static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
     if (!rc)
         rc = cli_write_release(c, rel);
     keps_table_free(rel);
+    if (!rc && p->sql_path)
+        rc = emit_sql(c, L, p, &r, n.suppressed_rows);
     if (!rc) {
         p->t_written = cli_now_ms();
         keps_json j;
@@ -137,14 +233,19 @@ int cli_anonymize_ola(cli_ctx *c)
     memset(&p, 0, sizeof p);
     p.t_start = cli_now_ms();
     int rc = read_params(c, &p);
-    if (rc)
+    if (rc) {
+        free(p.sql_table);
         return rc;
+    }
     keps_table *t = NULL;
     keps_schema *s = NULL;
-    if ((rc = cli_load_records(c, &t)))
+    if ((rc = cli_load_records(c, &t))) {
+        free(p.sql_table);
         return rc;
+    }
     if ((rc = cli_build_schema(c, t, &s))) {
         keps_table_free(t);
+        free(p.sql_table);
         return rc;
     }
     keps_lattice *L = NULL;
@@ -164,5 +265,6 @@ int cli_anonymize_ola(cli_ctx *c)
     keps_schema_free(s);
     keps_table_free(t);
     cli_objective_free(&p.obj);
+    free(p.sql_table);
     return rc;
 }

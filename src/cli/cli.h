@@ -58,6 +58,8 @@ struct cli_ctx {
     keps_rng *rng;         /* made on first use by cli_rng() */
     const keps_table *input; /* set by cli_load_input, for the report */
     char *pending;         /* the written release, renamed to -o with its report */
+    char *extra_tmp;       /* another staged output (cli_stage_text), renamed with them */
+    const char *extra_path, *extra_what;
     double t_start;        /* cli_now_ms() when parsing began, for timing_ms.total */
     int no_report_file;    /* cli_emit_finding: a failed check writes no --report file */
     char *job_dir;         /* directory of the --job file when it is not the current one:
@@ -181,6 +183,10 @@ int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **s);
 int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **s);
 keps_rng *cli_rng(cli_ctx *c);  /* NULL after printing an error */
 int cli_write_release(cli_ctx *c, const keps_table *release);
+/* Stages text for path (what names it in messages, e.g. "SQL script"): a
+ * temporary file beside it, renamed into place together with the release
+ * and the report; path "-" prints it on stdout once they are in place. */
+int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *text, size_t len);
 /* Writes the report to --report (temp + rename) and prints it on stdout
  * with --json. text, if not NULL, is printed on stdout without --json. */
 int cli_emit_report(cli_ctx *c, keps_json *report, const char *text);

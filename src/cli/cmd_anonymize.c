@@ -17,10 +17,25 @@ static const cli_opt opt_columns = {"columns", 0, "NAME", CLI_REPEAT,
                                     "MDAV: numeric column to microaggregate, repeatable (alternative to --qi)",
                                     "--columns FICA"};
 
+static const cli_opt opt_emit_sql = {
+    "emit-sql", 0, "FILE", 0,
+    "ola: also write a SQL script that applies the chosen transformation to the source table inside a database "
+    "(hierarchy tables, classes below k suppressed by GROUP BY ... HAVING; it creates TABLE_release, the same rows "
+    "as -o); - for stdout",
+    "--emit-sql release.sql"};
+static const cli_opt opt_sql_dialect = {"sql-dialect", 0, "ansi|postgresql|sqlite", 0,
+                                        "SQL of --emit-sql (default ansi; postgresql and sqlite also shuffle the "
+                                        "rows)",
+                                        "--sql-dialect postgresql"};
+static const cli_opt opt_sql_table = {"sql-table", 0, "NAME", 0,
+                                      "source table the --emit-sql script reads (default: the input file's name "
+                                      "without extension, adult for adult.csv)",
+                                      "--sql-table census"};
+
 static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_output, &cli_opt_qi, &cli_opt_k,
                                       &cli_opt_suppress, &cli_opt_metric, &cli_opt_gs_factor,
                                       &cli_opt_monotonic, &cli_opt_aggregate, &cli_opt_weight,
-                                      &cli_opt_remove_suppressed,
+                                      &cli_opt_remove_suppressed, &opt_emit_sql, &opt_sql_dialect, &opt_sql_table,
                                       &opt_insensitive_mdav, &opt_columns, &cli_opt_sensitive,
                                       &cli_opt_insensitive, &cli_opt_identifier, &cli_opt_others,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits, &cli_opt_report, &cli_opt_seed,
@@ -42,6 +57,9 @@ static const cli_mode_opt foreign[] = {
     {"monotonic", "ola", "it selects a variant of OLA's metric; mondrian and mdav pick no node by a metric", 0},
     {"aggregate", "ola", "it combines OLA's metric over the QIs; mondrian and mdav pick no node by a metric", 0},
     {"weight", "ola", "it weighs the QIs in OLA's metric; mondrian and mdav pick no node by a metric", 0},
+    {"emit-sql", "ola", "only OLA's full-domain generalization is written as SQL", 1},
+    {"sql-dialect", "ola", "it is for --emit-sql", 0},
+    {"sql-table", "ola", "it is for --emit-sql", 0},
 };
 
 static int run(cli_ctx *c)

@@ -275,16 +275,63 @@ int cli_write_release(cli_ctx *c, const keps_table *release)
     return 0;
 }
 
-/* Renames the staged release and the report's temporary file (either may be
- * NULL) into place together; on rc != 0 removes them instead. */
+/* text (and a line break if nl) into a temporary file beside path (*tmp),
+ * or in place for a device or FIFO (*tmp NULL); what names it in the
+ * message. */
+static int write_staged(const cli_ctx *c, const char *path, const char *what, const char *text, size_t len,
+                        int nl, char **tmp)
+{
+    *tmp = NULL;
+    int fd = keps_path_is_special(path) ? open(path, O_WRONLY) : keps_tmp_create(path, tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int ok = f && fwrite(text, 1, len, f) == len && (!nl || fputc('\n', f) != EOF);
+    if (f)
+        ok = (fclose(f) == 0) && ok;
+    else if (fd >= 0)
+        close(fd);
+    if (!ok) {
+        int e = errno;
+        if (*tmp) {
+            unlink(*tmp);
+            keps_tmp_release(*tmp);
+            free(*tmp);
+            *tmp = NULL;
+        }
+        fprintf(stderr, "keps %s: %s: cannot write the %s: %s\n", c->cmd->name, path, what, strerror(e));
+    }
+    return ok ? 0 : 2;
+}
+
+int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *text, size_t len)
+{
+    char *stage = NULL;
+    c->extra_path = path;
+    c->extra_what = what;
+    if (strcmp(path, "-") == 0)
+        c->extra_tmp = strdup(text);
+    else if (write_staged(c, path, what, text, len, 0, &stage))
+        return 2;
+    else
+        c->extra_tmp = stage ? stage : strdup(""); /* "": written in place */
+    return c->extra_tmp ? 0 : 2;
+}
+
+/* Renames the staged release, the report's temporary file and a staged
+ * extra output (any may be NULL) into place together; on rc != 0 removes
+ * them instead. */
 static int commit_outputs(cli_ctx *c, int rc, char *report_tmp)
 {
-    char *tmp[2];
-    const char *path[2];
+    char *tmp[3];
+    const char *path[3];
     size_t n = 0;
+    int extra_stdout = c->extra_tmp && strcmp(c->extra_path, "-") == 0;
     if (c->pending) {
         tmp[n] = c->pending;
         path[n++] = cli_str(c, "output");
+    }
+    if (c->extra_tmp && *c->extra_tmp && !extra_stdout) {
+        tmp[n] = c->extra_tmp;
+        path[n++] = c->extra_path;
     }
     if (report_tmp) {
         tmp[n] = report_tmp;
@@ -299,12 +346,17 @@ static int commit_outputs(cli_ctx *c, int rc, char *report_tmp)
         int bad = keps_tmp_commit(tmp, path, n);
         if (bad >= 0) {
             fprintf(stderr, "keps %s: %s: cannot put the %s into place: %s\n", c->cmd->name, path[bad],
-                    tmp[bad] == report_tmp ? "report" : "release", strerror(errno));
+                    tmp[bad] == report_tmp ? "report" : tmp[bad] == c->extra_tmp ? c->extra_what : "release",
+                    strerror(errno));
             rc = 2;
         }
     }
+    if (!rc && extra_stdout)
+        fputs(c->extra_tmp, stdout);
     free(c->pending);
     c->pending = NULL;
+    free(c->extra_tmp);
+    c->extra_tmp = NULL;
     free(report_tmp);
     return rc;
 }
@@ -337,29 +389,9 @@ int cli_commit_release(cli_ctx *c, int rc)
     return commit_outputs(c, rc, NULL);
 }
 
-/* The report into a temporary file beside path (*tmp), or in place for a
- * device or FIFO (*tmp NULL). */
 static int write_report(const cli_ctx *c, const char *path, const char *text, char **tmp)
 {
-    *tmp = NULL;
-    int fd = keps_path_is_special(path) ? open(path, O_WRONLY) : keps_tmp_create(path, tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    if (f)
-        ok = (fclose(f) == 0) && ok;
-    else if (fd >= 0)
-        close(fd);
-    if (!ok) {
-        int e = errno;
-        if (*tmp) {
-            unlink(*tmp);
-            keps_tmp_release(*tmp);
-            free(*tmp);
-            *tmp = NULL;
-        }
-        fprintf(stderr, "keps %s: %s: cannot write the report: %s\n", c->cmd->name, path, strerror(e));
-    }
-    return ok ? 0 : 2;
+    return write_staged(c, path, "report", text, strlen(text), 1, tmp);
 }
 
 int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
@@ -383,7 +415,8 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
     /* With -o - the release owns stdout, with --report - the report: the
      * summary goes to stderr. */
     const char *out = cli_str(c, "output");
-    FILE *f = (out && strcmp(out, "-") == 0) || rp_stdout ? stderr : stdout;
+    int extra_stdout = c->extra_path && strcmp(c->extra_path, "-") == 0;
+    FILE *f = (out && strcmp(out, "-") == 0) || rp_stdout || extra_stdout ? stderr : stdout;
     if (c->json && !(rp_stdout && f == stdout))
         fprintf(f, "%s\n", js);
     else if (text && !c->quiet) /* --quiet: nothing but what was asked for (--json, --report -, -o -) */

@@ -47,7 +47,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     if (rc < 0) {
         cli_progress_install(&c);
         rc = cmd->run(&c);
-        if (c.pending) /* a release no report has committed yet */
+        if (c.pending || c.extra_tmp) /* outputs no report has committed yet */
             rc = cli_commit_release(&c, rc);
         cli_progress_end(&c);
         keps_progress_hook(NULL, NULL);
