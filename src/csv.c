@@ -1,4 +1,5 @@
 #include "keps/csv.h"
+#include "keps/outfile.h"
 #include "keps/progress.h"
 
 #include "table_internal.h"
@@ -804,174 +805,13 @@ keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
 
 /* ---- writer ---- */
 
-/* Temporary files in flight, for keps_remove_temp_files() from a signal
- * handler: fixed buffers (no allocation there), a slot's flag set only
- * once its path is complete. A process has one or two in flight (release,
- * report); a path that finds no slot is simply not cleaned up on a signal. */
-enum { TMP_SLOTS = 8, TMP_PATH = 4096 };
-static char tmp_path[TMP_SLOTS][TMP_PATH];
-static volatile sig_atomic_t tmp_used[TMP_SLOTS];
-
-static void tmp_remember(const char *p)
-{
-    size_t n = strlen(p);
-    for (int i = 0; i < TMP_SLOTS && n < TMP_PATH; i++)
-        if (!tmp_used[i]) {
-            memcpy(tmp_path[i], p, n + 1);
-            tmp_used[i] = 1;
-            return;
-        }
-}
-
-void keps_tmp_release(const char *tmpl)
-{
-    for (int i = 0; i < TMP_SLOTS; i++)
-        if (tmp_used[i] && strcmp(tmp_path[i], tmpl) == 0) {
-            tmp_used[i] = 0;
-            return;
-        }
-}
-
-void keps_remove_temp_files(void)
-{
-    for (int i = 0; i < TMP_SLOTS; i++)
-        if (tmp_used[i]) {
-            unlink(tmp_path[i]);
-            tmp_used[i] = 0;
-        }
-}
-
-int keps_tmp_create(const char *path, char **tmp)
-{
-    size_t n = strlen(path) + 16;
-    *tmp = malloc(n);
-    if (!*tmp) {
-        errno = ENOMEM;
-        return -1;
-    }
-    snprintf(*tmp, n, "%s.tmp.XXXXXX", path);
-    int fd = keps_mkstemp(*tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(*tmp);
-        *tmp = NULL;
-        errno = e;
-    }
-    return fd;
-}
-
-/* The signals main() cleans up on are held while a temporary file exists
- * but is not yet remembered (or is renamed but not yet forgotten): a kill
- * in that window would leave the file behind or remove a committed one. */
-static void hold_signals(sigset_t *old)
-{
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    sigaddset(&set, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &set, old);
-}
-
-static void release_signals(const sigset_t *old)
-{
-    pthread_sigmask(SIG_SETMASK, old, NULL);
-}
-
-int keps_mkstemp(char *tmpl)
-{
-    /* mkstemp creates 0600; a released file should get the usual
-     * permissions (0666 less the umask), like any file the user writes. */
-    sigset_t old;
-    hold_signals(&old);
-    int fd = mkstemp(tmpl);
-    if (fd >= 0)
-        tmp_remember(tmpl);
-    release_signals(&old);
-    if (fd >= 0) {
-        mode_t mask = umask(0);
-        umask(mask);
-        fchmod(fd, 0666 & ~mask);
-    }
-    return fd;
-}
-
-/* A hard link to the file a rename is about to replace, so that a failed
- * later rename can put it back: "all or nothing" must not cost the user the
- * release of an earlier run (or a symbolic link the rename replaces). NULL
- * when there is nothing to keep (no such file) or no link can be made
- * (another kind of file system); the rollback then only removes what was
- * renamed. */
-static char *keep_old(const char *tmp, const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
-        return NULL;
-    size_t n = strlen(tmp) + 5;
-    char *old = malloc(n);
-    if (!old)
-        return NULL;
-    snprintf(old, n, "%s.old", tmp); /* tmp's random part keeps it unique */
-    if (linkat(AT_FDCWD, path, AT_FDCWD, old, 0) != 0) { /* a symbolic link itself, not its target */
-        free(old);
-        return NULL;
-    }
-    tmp_remember(old);
-    return old;
-}
-
-/* Ends what keep_old began: with restore, the renamed file makes way for
- * the one it replaced, or, when that cannot return, at least goes. */
-static void drop_old(char *old, const char *path, int restore)
-{
-    if (restore && !(old && rename(old, path) == 0))
-        unlink(path);
-    if (old) {
-        unlink(old); /* gone already when it was renamed back */
-        keps_tmp_release(old);
-        free(old);
-    }
-}
-
-int keps_tmp_commit(char *const *tmp, const char *const *path, size_t n)
-{
-    sigset_t old;
-    hold_signals(&old);
-    char **kept = calloc(n ? n : 1, sizeof *kept); /* NULL: commit without keeping */
-    size_t i = 0;
-    for (; i < n; i++) {
-        if (kept && i + 1 < n) /* the last rename has nothing after it to fail */
-            kept[i] = keep_old(tmp[i], path[i]);
-        if (rename(tmp[i], path[i]) != 0)
-            break;
-        keps_tmp_release(tmp[i]);
-    }
-    int e = errno;
-    for (size_t j = i; j < n; j++) {
-        unlink(tmp[j]);
-        keps_tmp_release(tmp[j]);
-    }
-    /* all or nothing: what was renamed goes, and what it replaced returns */
-    for (size_t j = 0; j < n; j++)
-        drop_old(kept ? kept[j] : NULL, path[j], i < n && j < i);
-    free(kept);
-    release_signals(&old);
-    errno = e;
-    return i < n ? (int)i : -1;
-}
-
-int keps_path_is_special(const char *path)
-{
-    struct stat st;
-    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
+/* Rows go to one keps_outfile (keps/outfile.h): one temporary file per
+ * output, renamed into place at commit. */
 struct keps_csv_writer {
+    keps_outfile *o;
     FILE *f;
-    char *path, *tmp;
     char delim;
-    int failed;
+    int failed, err; /* a write failed, with this errno */
 };
 
 keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_error *err)
@@ -982,44 +822,12 @@ keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_err
         return NULL;
     }
     w->delim = delimiter ? delimiter : ',';
-    if (strcmp(path, "-") == 0) {
-        w->f = stdout;
-        return w;
+    if (keps_outfile_open(&path, 1, &w->o, err)) {
+        free(w);
+        return NULL;
     }
-    size_t n = strlen(path);
-    w->path = malloc(n + 1);
-    if (!w->path) {
-        keps_error_set(err, KEPS_ENOMEM, "out of memory");
-        goto fail;
-    }
-    memcpy(w->path, path, n + 1);
-    if (keps_path_is_special(path)) { /* /dev/null, a FIFO: renaming over it would replace it */
-        w->f = fopen(path, "wb");
-        if (!w->f) {
-            keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot open the output: %s", strerror(errno));
-            goto fail;
-        }
-        return w;
-    }
-    int fd = keps_tmp_create(path, &w->tmp);
-    if (fd < 0) {
-        keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot create the output file: %s", strerror(errno));
-        goto fail;
-    }
-    w->f = fdopen(fd, "wb");
-    if (!w->f) {
-        close(fd);
-        unlink(w->tmp);
-        keps_tmp_release(w->tmp);
-        keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot open the output file: %s", strerror(errno));
-        goto fail;
-    }
+    w->f = keps_outfile_stream(w->o);
     return w;
-fail:
-    free(w->path);
-    free(w->tmp);
-    free(w);
-    return NULL;
 }
 
 static int needs_quotes(const char *s, char delim)
@@ -1034,50 +842,47 @@ static int needs_quotes(const char *s, char delim)
     return 0;
 }
 
-keps_status keps_csv_write_row(keps_csv_writer *w, const char *const *fields, size_t n)
+/* One row of fields, quoted where needed; -1 when the stream failed. */
+static int put_row(FILE *f, char delim, const char *const *fields, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const char *s = fields[i] ? fields[i] : "";
         if (i)
-            putc(w->delim, w->f);
-        if (*s && needs_quotes(s, w->delim)) {
-            putc('"', w->f);
+            putc(delim, f);
+        if (*s && needs_quotes(s, delim)) {
+            putc('"', f);
             for (; *s; s++) {
                 if (*s == '"')
-                    putc('"', w->f);
-                putc(*s, w->f);
+                    putc('"', f);
+                putc(*s, f);
             }
-            putc('"', w->f);
+            putc('"', f);
         } else {
-            fputs(s, w->f);
+            fputs(s, f);
         }
     }
-    if (putc('\n', w->f) == EOF)
+    return putc('\n', f) == EOF ? -1 : 0;
+}
+
+keps_status keps_csv_write_row(keps_csv_writer *w, const char *const *fields, size_t n)
+{
+    if (!w->failed && put_row(w->f, w->delim, fields, n)) {
         w->failed = 1;
+        w->err = errno;
+    }
     return w->failed ? KEPS_EIO : KEPS_OK;
 }
 
 keps_status keps_csv_writer_commit(keps_csv_writer *w, keps_error *err)
 {
-    keps_status s = KEPS_OK;
-    if (fflush(w->f) || ferror(w->f) || w->failed)
-        s = keps_error_at(err, KEPS_EIO, w->path ? w->path : "<stdout>", 0, 0,
-                          "write failed: %s", strerror(errno));
-    if (w->tmp) {
-        if (fclose(w->f) && !s)
-            s = keps_error_at(err, KEPS_EIO, w->path, 0, 0, "write failed: %s", strerror(errno));
-        if (s) {
-            unlink(w->tmp);
-            keps_tmp_release(w->tmp);
-        } else if (keps_tmp_commit(&w->tmp, (const char *const *)&w->path, 1) >= 0) {
-            s = keps_error_at(err, KEPS_EIO, w->path, 0, 0, "cannot rename the output into place: %s",
-                              strerror(errno));
-        }
-    } else if (w->path && fclose(w->f) && !s) {
-        s = keps_error_at(err, KEPS_EIO, w->path, 0, 0, "write failed: %s", strerror(errno));
+    keps_status s;
+    if (w->failed) {
+        s = keps_error_at(err, w->err == ENOMEM ? KEPS_ENOMEM : KEPS_EIO, keps_outfile_path(w->o), 0, 0,
+                          "cannot write the output: %s", strerror(w->err ? w->err : EIO));
+        keps_outfile_abort(w->o);
+    } else {
+        s = keps_outfile_commit(&w->o, 1, err);
     }
-    free(w->path);
-    free(w->tmp);
     free(w);
     return s;
 }
@@ -1086,17 +891,7 @@ void keps_csv_writer_abort(keps_csv_writer *w)
 {
     if (!w)
         return;
-    if (w->tmp) {
-        fclose(w->f);
-        unlink(w->tmp);
-        keps_tmp_release(w->tmp);
-    } else if (w->path) {
-        fclose(w->f);
-    } else {
-        fflush(w->f);
-    }
-    free(w->path);
-    free(w->tmp);
+    keps_outfile_abort(w->o);
     free(w);
 }
 
@@ -1158,28 +953,25 @@ static void forms_free(cell_forms *f)
     free(f->len);
 }
 
-keps_status keps_csv_write_table(const keps_table *t, const char *path, char delimiter,
-                                 const uint32_t *order, keps_error *err)
+keps_status keps_csv_write_table_to(const keps_table *t, FILE *out, const char *name, char delimiter,
+                                    const uint32_t *order, keps_error *err)
 {
-    keps_csv_writer *w = keps_csv_writer_open(path, delimiter, err);
-    if (!w)
-        return err ? err->code : KEPS_EIO;
-    const char **f = malloc(t->ncols * sizeof *f);
-    cell_forms *forms = calloc(t->ncols, sizeof *forms);
+    char delim = delimiter ? delimiter : ',';
+    const char **f = malloc((t->ncols ? t->ncols : 1) * sizeof *f);
+    cell_forms *forms = calloc(t->ncols ? t->ncols : 1, sizeof *forms);
     size_t cap = 1 << 20, used = 0;
     char *buf = malloc(cap);
-    int oom = !f || !forms || !buf;
+    int oom = !f || !forms || !buf, bad = 0;
     for (size_t j = 0; !oom && j < t->ncols; j++)
-        oom = forms_init(&forms[j], &t->cols[j], w->delim);
-    keps_status s = KEPS_OK;
+        oom = forms_init(&forms[j], &t->cols[j], delim);
     if (!oom) {
         for (size_t j = 0; j < t->ncols; j++)
             f[j] = t->cols[j].name;
-        s = keps_csv_write_row(w, f, t->ncols);
+        bad = put_row(out, delim, f, t->ncols);
     }
     /* Rows go through one large buffer: a shuffled release touches the
      * table at random, and per-character stdio calls would dominate. */
-    for (size_t i = 0; !oom && !s && i < t->nrows; i++) {
+    for (size_t i = 0; !oom && !bad && i < t->nrows; i++) {
         size_t r = order ? order[i] : i;
 #if defined(__GNUC__)
         /* Shuffled rows miss the cache in every column: fetch ahead. */
@@ -1187,13 +979,12 @@ keps_status keps_csv_write_table(const keps_table *t, const char *path, char del
             for (size_t j = 0; j < t->ncols; j++)
                 __builtin_prefetch(&t->cols[j].codes[order[i + 16]]);
 #endif
-        for (size_t j = 0; j < t->ncols; j++) {
+        for (size_t j = 0; j < t->ncols && !bad; j++) {
             const cell_forms *cf = &forms[j];
             uint32_t v = t->cols[j].codes[r];
             size_t n = cf->len[v];
             if (used + n + 2 > cap) {
-                if (fwrite(buf, 1, used, w->f) != used)
-                    s = KEPS_EIO;
+                bad = fwrite(buf, 1, used, out) != used;
                 used = 0;
                 if (n + 2 > cap) {
                     char *nb = realloc(buf, n + 2);
@@ -1207,23 +998,35 @@ keps_status keps_csv_write_table(const keps_table *t, const char *path, char del
             }
             memcpy(buf + used, cf->s[v], n);
             used += n;
-            buf[used++] = j + 1 < t->ncols ? w->delim : '\n';
+            buf[used++] = j + 1 < t->ncols ? delim : '\n';
         }
     }
-    if (!oom && !s && used && fwrite(buf, 1, used, w->f) != used)
-        s = KEPS_EIO;
+    if (!oom && !bad && used)
+        bad = fwrite(buf, 1, used, out) != used;
+    int e = errno;
     for (size_t j = 0; forms && j < t->ncols; j++)
         forms_free(&forms[j]);
     free(forms);
     free(buf);
     free(f);
-    if (oom) {
-        keps_csv_writer_abort(w);
-        return keps_error_set(err, KEPS_ENOMEM, "out of memory writing %s", path);
-    }
-    if (s) {
-        keps_csv_writer_abort(w);
-        return keps_error_at(err, KEPS_EIO, path, 0, 0, "write failed: %s", strerror(errno));
-    }
-    return keps_csv_writer_commit(w, err);
+    if (oom)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory writing %s", name);
+    if (bad)
+        return keps_error_at(err, e == ENOMEM ? KEPS_ENOMEM : KEPS_EIO, name, 0, 0, "cannot write the output: %s",
+                             strerror(e ? e : EIO));
+    return KEPS_OK;
+}
+
+keps_status keps_csv_write_table(const keps_table *t, const char *path, char delimiter,
+                                 const uint32_t *order, keps_error *err)
+{
+    keps_outfile *o;
+    keps_status s = keps_outfile_open(&path, 1, &o, err);
+    if (s)
+        return s;
+    if ((s = keps_csv_write_table_to(t, keps_outfile_stream(o), path, delimiter, order, err)))
+        keps_outfile_abort(o);
+    else
+        s = keps_outfile_commit(&o, 1, err);
+    return s;
 }

@@ -232,19 +232,37 @@ keps_table *keps_release_new(const keps_schema *s, keps_error *err)
     return r;
 }
 
-keps_status keps_release_write(const keps_table *release, const char *path, char delimiter,
-                               keps_rng *rng, int keep_order, keps_error *err)
+/* The release's row order: shuffled unless keep_order (*order NULL then). */
+static keps_status release_order(const keps_table *release, keps_rng *rng, int keep_order, uint32_t **order,
+                                 keps_error *err)
 {
-    uint32_t *order = NULL;
+    *order = NULL;
     if (!keep_order && !rng)
         return keps_error_set(err, KEPS_EINPUT, "shuffling the release needs a random generator (rng is NULL); "
                                                 "pass one, or keep_order = 1");
-    if (!keep_order) {
-        order = keps_rng_permutation(rng, release->nrows);
-        if (!order)
-            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
-    }
-    keps_status st = keps_csv_write_table(release, path, delimiter, order, err);
+    if (!keep_order && !(*order = keps_rng_permutation(rng, release->nrows)))
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    return KEPS_OK;
+}
+
+keps_status keps_release_write(const keps_table *release, const char *path, char delimiter,
+                               keps_rng *rng, int keep_order, keps_error *err)
+{
+    uint32_t *order;
+    keps_status st = release_order(release, rng, keep_order, &order, err);
+    if (!st)
+        st = keps_csv_write_table(release, path, delimiter, order, err);
+    free(order);
+    return st;
+}
+
+keps_status keps_release_write_to(const keps_table *release, FILE *f, const char *name, char delimiter,
+                                  keps_rng *rng, int keep_order, keps_error *err)
+{
+    uint32_t *order;
+    keps_status st = release_order(release, rng, keep_order, &order, err);
+    if (!st)
+        st = keps_csv_write_table_to(release, f, name, delimiter, order, err);
     free(order);
     return st;
 }

@@ -11,8 +11,8 @@
  * A blank line (empty or only blanks) is a record with one empty field
  * (RFC 4180): a missing value in a one-column file, a ragged row in a
  * wider one; a blank last line is no record.
- * Writer: quotes only where needed; writes to a temporary file in the target
- * directory and renames it on commit, so a failed run leaves no output. */
+ * Writer: quotes only where needed; writes through keps/outfile.h, so a
+ * failed run leaves no output. */
 #ifndef KEPS_CSV_H
 #define KEPS_CSV_H
 
@@ -50,42 +50,23 @@ char keps_csv_sniff(const char *data, size_t len);
 
 typedef struct keps_csv_writer keps_csv_writer;
 
-/* path "-" writes to stdout (no rename possible: callers write only once
- * all the work has succeeded). */
+/* Opens path for rows (keps/outfile.h: "-" is stdout, a device or FIFO is
+ * written in place, a file through one temporary file renamed at commit). */
 keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_error *err);
 keps_status keps_csv_write_row(keps_csv_writer *w, const char *const *fields, size_t n);
-/* Flushes, closes and renames into place. Frees w. */
+/* Flushes and puts the file into place. Frees w. */
 keps_status keps_csv_writer_commit(keps_csv_writer *w, keps_error *err);
-/* Closes and removes the temporary file. Frees w. NULL is fine. */
+/* Discards what was written (the target stays as it was). Frees w. NULL is fine. */
 void keps_csv_writer_abort(keps_csv_writer *w);
 
-/* mkstemp() whose file gets mode 0666 & ~umask instead of 0600. The file
- * is remembered until keps_tmp_release(tmpl) (after its rename or unlink),
- * so that keps_remove_temp_files() can delete it if the process is
- * interrupted. */
-int keps_mkstemp(char *tmpl);
-void keps_tmp_release(const char *tmpl);
-/* keps_mkstemp of "PATH.tmp.XXXXXX" beside path: returns the descriptor
- * and sets *tmp to the file's name (malloc'd), or returns -1 with errno
- * set and *tmp NULL. */
-int keps_tmp_create(const char *path, char **tmp);
-/* Renames tmp[i] to path[i] for i < n with the cleanup signals held, and
- * forgets the temporary files: all or nothing, so a release never lands
- * without its report. Returns -1, or the index whose rename failed (errno
- * set; every temporary file is then removed, and the paths already renamed
- * are unlinked, or hold again the regular file they replaced). */
-int keps_tmp_commit(char *const *tmp, const char *const *path, size_t n);
-/* 1 if path exists and is neither a regular file nor a directory (a device
- * such as /dev/null, a FIFO): outputs are written there in place, never
- * through a temporary file renamed over it. */
-int keps_path_is_special(const char *path);
-/* Unlinks every temporary file of keps_mkstemp not yet released. Only
- * calls unlink(): safe in a SIGINT/SIGTERM handler. */
-void keps_remove_temp_files(void);
-
-/* Writes a whole table; order = row permutation or NULL for input order. */
+/* Writes a whole table (header row first) to path; order = row permutation
+ * or NULL for input order. */
 keps_status keps_csv_write_table(const keps_table *t, const char *path, char delimiter,
                                  const uint32_t *order, keps_error *err);
+/* The same into an open stream (e.g. keps_outfile_stream()); name is used
+ * in messages. Nothing is committed or closed. */
+keps_status keps_csv_write_table_to(const keps_table *t, FILE *f, const char *name, char delimiter,
+                                    const uint32_t *order, keps_error *err);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 #include "keps/csv.h"
 #include "keps/hierarchy.h"
 #include "keps/job.h"
+#include "keps/outfile.h"
 
 /* ---- common options (CLI.md) ---- */
 const cli_opt cli_opt_input = {"input", 'i', "FILE", 0, "input CSV with a header row; '-' reads stdin",
@@ -389,6 +390,10 @@ void cli_ctx_free(cli_ctx *c)
     free(c->pos);
     free(c->job_dir);
     keps_rng_free(c->rng);
+    keps_outfile_abort(c->out_file);
+    keps_outfile_abort(c->report_file);
+    keps_outfile_abort(c->extra_file);
+    free(c->extra_text);
 }
 
 /* YAML's booleans (1.1 spellings included, as users write them): 1 true,
@@ -598,43 +603,11 @@ static int second_stdin(const char *path, const char *opt, void *ud)
     return seen[1] != NULL;
 }
 
-/* The directory of path, resolved, and its last component: two spellings
- * of a file that does not exist yet (out.csv, ./out.csv, d/../out.csv)
- * give the same pair. rename() replaces a symlink rather than following
- * it, so the last component is compared as written. */
-static int place_of(const char *path, char *dir, size_t len, const char **base)
-{
-    const char *slash = strrchr(path, '/');
-    char d[4096];
-    if (slash && (size_t)(slash - path) >= sizeof d)
-        return -1;
-    snprintf(d, sizeof d, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1, slash ? path : ".");
-    *base = slash ? slash + 1 : path;
-    char *r = realpath(d, NULL);
-    if (!r)
-        return -1;
-    snprintf(dir, len, "%s", r);
-    free(r);
-    return 0;
-}
-
-/* -o and --report would land on one file (the report renamed over the
- * release): the same resolved directory and name. */
-static int same_new_file(const char *a, const char *b)
-{
-    char da[4096], db[4096];
-    const char *ba, *bb;
-    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0 || place_of(a, da, sizeof da, &ba) ||
-        place_of(b, db, sizeof db, &bb))
-        return 0;
-    return strcmp(da, db) == 0 && strcmp(ba, bb) == 0;
-}
-
 /* Refuses outputs that would overwrite an input or each other, and checks
- * that the report's directory takes a file before any work is done: a
- * report that fails after the release was committed would leave an output
- * behind on exit 2. */
-static int check_outputs(const cli_ctx *c)
+ * that the outputs' directories take a file before any work is done. An
+ * output is compared as it resolves (keps/outfile.h): /dev/stdout is '-',
+ * a symbolic link is its target, a new file is its resolved name. */
+static int check_outputs(cli_ctx *c)
 {
     const char *out = cli_str(c, "output"), *rep = cli_str(c, "report");
     const char *std_in[2] = {NULL, NULL}, *second = each_input(c, second_stdin, std_in);
@@ -646,44 +619,50 @@ static int check_outputs(const cli_ctx *c)
         if (c->opts[i] == &cli_opt_output)
             return cli_usage_error(c, "--output is required: -o FILE writes the release there, -o - to stdout");
     const char *path[2] = {out, rep}, *flag[2] = {"--output", "--report"};
-    struct stat st[2];
-    int exists[2] = {0, 0};
-    if (out && rep && strcmp(out, rep) == 0)
-        return cli_usage_error(c, "--output and --report are both '%s'; %s", out,
-                               strcmp(out, "-") == 0 ? "only one of them can use stdout"
-                                                      : "give the report its own file");
     for (int i = 0; i < 2; i++) {
         if (!path[i])
             continue;
         size_t len = strlen(path[i]);
+        struct stat st;
         if (len == 0 || path[i][len - 1] == '/')
             return cli_usage_error(c, "%s '%s' names no file; give a file name, e.g. %s out/%s", flag[i], path[i],
                                    flag[i], i ? "report.json" : "release.csv");
-        if (strcmp(path[i], "-") == 0 || stat(path[i], &st[i]) != 0)
+        if (strcmp(path[i], "-") == 0 || stat(path[i], &st) != 0)
             continue;
-        if (S_ISDIR(st[i].st_mode))
+        if (S_ISDIR(st.st_mode))
             return cli_usage_error(c, "%s %s is a directory; give a file name inside it, e.g. %s %s/%s", flag[i],
                                    path[i], flag[i], path[i], i ? "report.json" : "release.csv");
-        exists[i] = 1;
-        const char *in = each_input(c, names_file, &st[i]);
+        const char *in = each_input(c, names_file, &st);
         if (in)
             return cli_usage_error(c, "%s %s is also an input ('%s'): writing it would destroy that input; choose "
                                       "another file",
                                    flag[i], path[i], in);
     }
-    if ((exists[0] && exists[1] && st[0].st_dev == st[1].st_dev && st[0].st_ino == st[1].st_ino) ||
-        (out && rep && same_new_file(out, rep)))
-        return cli_usage_error(c, "--output and --report name the same file; give the report its own file");
-    if (rep && strcmp(rep, "-") != 0) {
-        char *tmp;
-        int fd = keps_tmp_create(rep, &tmp);
-        if (fd < 0)
-            return cli_usage_error(c, "--report %s: cannot create the report there: %s", rep, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        keps_tmp_release(tmp);
-        free(tmp);
+    c->out_stdout = out && keps_output_fd(out) == 1;
+    c->report_stdout = rep && keps_output_fd(rep) == 1;
+    if (out && rep && keps_output_same(out, rep))
+        return c->out_stdout ? cli_usage_error(c, "--output %s and --report %s both write to standard output; only "
+                                                  "one of them can: give the other a file",
+                                               out, rep)
+                             : cli_usage_error(c, "--output and --report name the same %s; give the report its own "
+                                                  "file",
+                                               keps_output_fd(out) >= 0 ? "stream" : "file");
+    /* Opening an output and discarding it finds a missing directory or a
+     * read-only file system now; an output written in place (a FIFO would
+     * see an end of file) is left alone. */
+    const char *files[2];
+    size_t n = 0;
+    for (int i = 0; i < 2; i++)
+        if (path[i] && !keps_output_in_place(path[i]))
+            files[n++] = path[i];
+    keps_outfile *o[2];
+    keps_error err = {0};
+    if (n && keps_outfile_open(files, n, o, &err)) {
+        fprintf(stderr, "keps %s: %s\n", c->cmd->name, err.msg);
+        return keps_exit_code(err.code);
     }
+    for (size_t i = 0; i < n; i++)
+        keps_outfile_abort(o[i]);
     return 0;
 }
 

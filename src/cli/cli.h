@@ -12,6 +12,7 @@
 #include "keps/lattice.h"
 #include "keps/metrics.h"
 #include "keps/models.h"
+#include "keps/outfile.h"
 #include "keps/rng.h"
 #include "keps/schema.h"
 #include "keps/table.h"
@@ -57,9 +58,11 @@ struct cli_ctx {
     int json, quiet;
     keps_rng *rng;         /* made on first use by cli_rng() */
     const keps_table *input; /* set by cli_load_input, for the report */
-    char *pending;         /* the written release, renamed to -o with its report */
-    char *extra_tmp;       /* another staged output (cli_stage_text), renamed with them */
-    const char *extra_path, *extra_what;
+    keps_outfile *out_file;    /* the written release, put into place with its report */
+    keps_outfile *report_file; /* the report's file while the release waits for it */
+    int out_stdout, report_stdout; /* -o, --report name standard output ('-', /dev/stdout, ...) */
+    keps_outfile *extra_file;  /* another output (cli_stage_text), put into place with them */
+    char *extra_text;          /* ... or its text, printed on stdout once they are in place */
     double t_start;        /* cli_now_ms() when parsing began, for timing_ms.total */
     int no_report_file;    /* cli_emit_finding: a failed check writes no --report file */
     char *job_dir;         /* directory of the --job file when it is not the current one:
@@ -154,7 +157,7 @@ int cli_objective_text(char *buf, size_t len, const cli_objective *o, const doub
 int cli_fail(const cli_ctx *c, const keps_error *err);
 /* Puts a release written by cli_write_release into place (rc 0) or removes
  * it; cli_emit_report does this with the report, main() for a command that
- * wrote no report. Returns rc, or 2 if the rename failed. */
+ * wrote no report. Returns rc, or the exit code of a failed commit. */
 int cli_commit_release(cli_ctx *c, int rc);
 /* "timing_ms": {"total": ms since the command started}, for reports that
  * time nothing else. */

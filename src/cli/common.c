@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "keps/csv.h"
+#include "keps/outfile.h"
 #include "keps/progress.h"
 #include "keps/version.h"
 
@@ -231,9 +232,35 @@ keps_rng *cli_rng(cli_ctx *c)
     return c->rng;
 }
 
-/* The release goes to a staging file beside -o and is renamed into place
- * only together with the report (cli_emit_report): a run killed or failing
- * in between leaves neither. */
+/* Opens the outputs this run writes to files: the release (-o) and the
+ * report (--report), together, so that their locks are held from before
+ * the first byte until both are renamed into place (keps/outfile.h). */
+static int open_outputs(cli_ctx *c, int release)
+{
+    const char *path[2];
+    keps_outfile **slot[2];
+    size_t n = 0;
+    const char *out = cli_str(c, "output"), *rep = cli_str(c, "report");
+    if (release && out && !c->out_file) {
+        path[n] = out;
+        slot[n++] = &c->out_file;
+    }
+    if (rep && !c->report_stdout && !c->no_report_file && !c->report_file) {
+        path[n] = rep;
+        slot[n++] = &c->report_file;
+    }
+    keps_outfile *o[2] = {NULL, NULL};
+    keps_error err = {0};
+    if (n && keps_outfile_open(path, n, o, &err))
+        return cli_fail(c, &err);
+    for (size_t i = 0; i < n; i++)
+        *slot[i] = o[i];
+    return 0;
+}
+
+/* The release is written now and put into place only together with the
+ * report (cli_emit_report): a run killed or failing in between leaves
+ * neither. */
 int cli_write_release(cli_ctx *c, const keps_table *release)
 {
     const char *out = cli_str(c, "output");
@@ -251,113 +278,51 @@ int cli_write_release(cli_ctx *c, const keps_table *release)
     keps_rng *rng = keep ? NULL : cli_rng(c);
     if (!keep && !rng)
         return 2;
-    char *stage = NULL;
-    if (strcmp(out, "-") != 0 && !keps_path_is_special(out)) {
-        int fd = keps_tmp_create(out, &stage);
-        if (fd < 0) {
-            fprintf(stderr, "keps %s: %s: cannot create the output: %s\n", c->cmd->name, out, strerror(errno));
-            return 2;
-        }
-        close(fd);
-    }
+    if ((rc = open_outputs(c, 1)))
+        return rc;
     keps_error err = {0};
     if (!delim) /* the input's own separator, sniffed or given (CLI.md: -d is both sides') */
         delim = c->input && c->input->delimiter ? c->input->delimiter : ',';
-    if (keps_release_write(release, stage ? stage : out, delim, rng, keep, &err)) {
-        if (stage) {
-            unlink(stage);
-            keps_tmp_release(stage);
-            free(stage);
-        }
+    if (keps_release_write_to(release, keps_outfile_stream(c->out_file), out, delim, rng, keep, &err))
         return cli_fail(c, &err);
-    }
-    c->pending = stage;
     return 0;
-}
-
-/* text (and a line break if nl) into a temporary file beside path (*tmp),
- * or in place for a device or FIFO (*tmp NULL); what names it in the
- * message. */
-static int write_staged(const cli_ctx *c, const char *path, const char *what, const char *text, size_t len,
-                        int nl, char **tmp)
-{
-    *tmp = NULL;
-    int fd = keps_path_is_special(path) ? open(path, O_WRONLY) : keps_tmp_create(path, tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int ok = f && fwrite(text, 1, len, f) == len && (!nl || fputc('\n', f) != EOF);
-    if (f)
-        ok = (fclose(f) == 0) && ok;
-    else if (fd >= 0)
-        close(fd);
-    if (!ok) {
-        int e = errno;
-        if (*tmp) {
-            unlink(*tmp);
-            keps_tmp_release(*tmp);
-            free(*tmp);
-            *tmp = NULL;
-        }
-        fprintf(stderr, "keps %s: %s: cannot write the %s: %s\n", c->cmd->name, path, what, strerror(e));
-    }
-    return ok ? 0 : 2;
 }
 
 int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *text, size_t len)
 {
-    char *stage = NULL;
-    c->extra_path = path;
-    c->extra_what = what;
-    if (strcmp(path, "-") == 0)
-        c->extra_tmp = strdup(text);
-    else if (write_staged(c, path, what, text, len, 0, &stage))
-        return 2;
-    else
-        c->extra_tmp = stage ? stage : strdup(""); /* "": written in place */
-    return c->extra_tmp ? 0 : 2;
+    (void)what; /* the commit's messages name the path */
+    if (keps_output_fd(path) == 1) { /* stdout: printed once everything else is in place */
+        if (!(c->extra_text = malloc(len + 1)))
+            return cli_oom(c);
+        memcpy(c->extra_text, text, len);
+        c->extra_text[len] = '\0';
+        return 0;
+    }
+    keps_error err = {0};
+    if (keps_outfile_open(&path, 1, &c->extra_file, &err))
+        return cli_fail(c, &err);
+    fwrite(text, 1, len, keps_outfile_stream(c->extra_file)); /* a failed write is found by the commit */
+    return 0;
 }
 
-/* Renames the staged release, the report's temporary file and a staged
- * extra output (any may be NULL) into place together; on rc != 0 removes
- * them instead. */
-static int commit_outputs(cli_ctx *c, int rc, char *report_tmp)
+/* Puts the open outputs (release, extra, report) into place together, or
+ * on rc != 0 discards them. */
+static int commit_outputs(cli_ctx *c, int rc)
 {
-    char *tmp[3];
-    const char *path[3];
-    size_t n = 0;
-    int extra_stdout = c->extra_tmp && strcmp(c->extra_path, "-") == 0;
-    if (c->pending) {
-        tmp[n] = c->pending;
-        path[n++] = cli_str(c, "output");
-    }
-    if (c->extra_tmp && *c->extra_tmp && !extra_stdout) {
-        tmp[n] = c->extra_tmp;
-        path[n++] = c->extra_path;
-    }
-    if (report_tmp) {
-        tmp[n] = report_tmp;
-        path[n++] = cli_str(c, "report");
-    }
+    keps_outfile *o[3] = {c->out_file, c->extra_file, c->report_file};
+    c->out_file = c->extra_file = c->report_file = NULL;
+    char *extra = c->extra_text;
+    c->extra_text = NULL;
+    keps_error err = {0};
     if (rc) {
-        for (size_t i = 0; i < n; i++) {
-            unlink(tmp[i]);
-            keps_tmp_release(tmp[i]);
-        }
-    } else if (n) {
-        int bad = keps_tmp_commit(tmp, path, n);
-        if (bad >= 0) {
-            fprintf(stderr, "keps %s: %s: cannot put the %s into place: %s\n", c->cmd->name, path[bad],
-                    tmp[bad] == report_tmp ? "report" : tmp[bad] == c->extra_tmp ? c->extra_what : "release",
-                    strerror(errno));
-            rc = 2;
-        }
+        for (int i = 0; i < 3; i++)
+            keps_outfile_abort(o[i]);
+    } else if (keps_outfile_commit(o, 3, &err)) {
+        rc = cli_fail(c, &err);
+    } else if (extra) {
+        fputs(extra, stdout);
     }
-    if (!rc && extra_stdout)
-        fputs(c->extra_tmp, stdout);
-    free(c->pending);
-    c->pending = NULL;
-    free(c->extra_tmp);
-    c->extra_tmp = NULL;
-    free(report_tmp);
+    free(extra);
     return rc;
 }
 
@@ -386,12 +351,42 @@ void cli_report_total(const cli_ctx *c, keps_json *j)
 
 int cli_commit_release(cli_ctx *c, int rc)
 {
-    return commit_outputs(c, rc, NULL);
+int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *text, size_t len)
+{
+    (void)what; /* the commit's messages name the path */
+    if (keps_output_fd(path) == 1) { /* stdout: printed once everything else is in place */
+        if (!(c->extra_text = malloc(len + 1)))
+            return cli_oom(c);
+        memcpy(c->extra_text, text, len);
+        c->extra_text[len] = '\0';
+        return 0;
+    }
+    keps_error err = {0};
+    if (keps_outfile_open(&path, 1, &c->extra_file, &err))
+        return cli_fail(c, &err);
+    fwrite(text, 1, len, keps_outfile_stream(c->extra_file)); /* a failed write is found by the commit */
+    return 0;
 }
 
-static int write_report(const cli_ctx *c, const char *path, const char *text, char **tmp)
+/* Puts the open outputs (release, extra, report) into place together, or
+ * on rc != 0 discards them. */
+static int commit_outputs(cli_ctx *c, int rc)
 {
-    return write_staged(c, path, "report", text, strlen(text), 1, tmp);
+    keps_outfile *o[3] = {c->out_file, c->extra_file, c->report_file};
+    c->out_file = c->extra_file = c->report_file = NULL;
+    char *extra = c->extra_text;
+    c->extra_text = NULL;
+    keps_error err = {0};
+    if (rc) {
+        for (int i = 0; i < 3; i++)
+            keps_outfile_abort(o[i]);
+    } else if (keps_outfile_commit(o, 3, &err)) {
+        rc = cli_fail(c, &err);
+    } else if (extra) {
+        fputs(extra, stdout);
+    }
+    free(extra);
+    return rc;
 }
 
 int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
@@ -400,24 +395,28 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
     const char *js = keps_json_text(j);
     if (!js) {
         fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
-        return commit_outputs(c, 2, NULL);
+        return commit_outputs(c, 3);
     }
-    const char *rp = cli_str(c, "report");
-    int rp_stdout = rp && strcmp(rp, "-") == 0; /* cli_parse made sure -o is not - then */
-    char *rtmp = NULL;
-    if (rp && !rp_stdout && !c->no_report_file && write_report(c, rp, js, &rtmp))
-        return commit_outputs(c, 2, NULL);
-    int rc = commit_outputs(c, 0, rtmp);
+    if (c->no_report_file && c->report_file) { /* a failed check keeps no report file */
+        keps_outfile_abort(c->report_file);
+        c->report_file = NULL;
+    }
+    int rc = open_outputs(c, 0);
     if (rc)
+        return commit_outputs(c, rc);
+    if (c->report_file) {
+        FILE *f = keps_outfile_stream(c->report_file);
+        fputs(js, f);
+        fputc('\n', f); /* a failed write is found by the commit's flush */
+    }
+    if ((rc = commit_outputs(c, 0)))
         return rc;
-    if (rp_stdout)
+    if (c->report_stdout)
         printf("%s\n", js);
-    /* With -o - the release owns stdout, with --report - the report: the
+    /* When the release, the report or the extra output owns stdout, the
      * summary goes to stderr. */
-    const char *out = cli_str(c, "output");
-    int extra_stdout = c->extra_path && strcmp(c->extra_path, "-") == 0;
-    FILE *f = (out && strcmp(out, "-") == 0) || rp_stdout || extra_stdout ? stderr : stdout;
-    if (c->json && !(rp_stdout && f == stdout))
+    FILE *f = c->out_stdout || c->report_stdout || c->extra_text ? stderr : stdout;
+    if (c->json && !(c->report_stdout && f == stdout))
         fprintf(f, "%s\n", js);
     else if (text && !c->quiet) /* --quiet: nothing but what was asked for (--json, --report -, -o -) */
         fputs(text, f);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "keps/csv.h"
+#include "keps/outfile.h"
 #include "keps/progress.h"
 #include "keps/version.h"
 
@@ -47,7 +47,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     if (rc < 0) {
         cli_progress_install(&c);
         rc = cmd->run(&c);
-        if (c.pending || c.extra_tmp) /* outputs no report has committed yet */
+        if (c.out_file || c.report_file || c.extra_file || c.extra_text) /* outputs no report has committed yet */
             rc = cli_commit_release(&c, rc);
         cli_progress_end(&c);
         keps_progress_hook(NULL, NULL);
@@ -64,7 +64,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
  * temporary file behind: remove it, then die of the signal as usual. */
 static void on_signal(int sig)
 {
-    keps_remove_temp_files();
+    keps_outfile_cleanup();
     signal(sig, SIG_DFL);
     raise(sig);
 }
