@@ -1,6 +1,7 @@
 #include "keps/csv.h"
 #include "keps/outfile.h"
 #include "keps/progress.h"
+#include "internal.h"
 
 #include "table_internal.h"
 
@@ -53,6 +54,7 @@ typedef struct reader {
     int after_cr;           /* cr_lines: the last row end was '\r' (CRLF pair pending) */
     int line_used;          /* a field was seen on the current line */
     size_t blank;           /* line of a blank line not yet known to be the file's last, or 0 */
+    size_t max_field, max_line; /* LIMITS below */
     /* tree_paths: rows are held here until the widest is known */
     char *held;             /* fields of all rows, each NUL-terminated */
     size_t heldlen, heldcap;
@@ -101,6 +103,72 @@ static int add_field(reader *r, const char *s, size_t n)
     return 0;
 }
 
+/* LIMITS. One field and one record (its fields together) may hold at most
+ * max_field and max_line bytes (keps_csv_options; else the environment's
+ * KEPS_MAX_FIELD and KEPS_MAX_LINE; else 1 MiB and 8 MiB), so that a file
+ * that is no CSV (a binary, an endless line, an unclosed quote in a huge
+ * file) fails fast and in small memory instead of growing one field until
+ * memory runs out. A NUL byte is refused as soon as it is read. */
+enum { MAX_FIELD_DEFAULT = 1 << 20, MAX_LINE_DEFAULT = 8 << 20 };
+
+/* "1 MiB", "64 KiB", "1000 bytes" */
+static const char *size_text(size_t n, char *buf, size_t len)
+{
+    if (n && n % (1u << 30) == 0)
+        snprintf(buf, len, "%zu GiB", n >> 30);
+    else if (n && n % (1u << 20) == 0)
+        snprintf(buf, len, "%zu MiB", n >> 20);
+    else if (n && n % (1u << 10) == 0)
+        snprintf(buf, len, "%zu KiB", n >> 10);
+    else
+        snprintf(buf, len, "%zu bytes", n);
+    return buf;
+}
+
+static void too_long(reader *r, size_t line, const char *what)
+{
+    int field = what[0] == 'f';
+    char lim[32];
+    size_text(field ? r->max_field : r->max_line, lim, sizeof lim);
+    r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, line, r->nfields + 1,
+                              "a %s longer than %s, the limit (KEPS_MAX_%s in the environment): is this a CSV "
+                              "file, with every quote closed? If such %ss are real, raise the limit, e.g. "
+                              "KEPS_MAX_%s=%s",
+                              what, lim, field ? "FIELD" : "LINE", what, field ? "FIELD" : "LINE",
+                              field ? "64M" : "256M");
+}
+
+/* A limit: the one given, else the environment's, else dflt. A size is
+ * bytes, or with K, M or G (binary units). */
+static keps_status limit(size_t given, const char *env, size_t dflt, size_t *out, keps_error *err)
+{
+    const char *v = given ? NULL : getenv(env);
+    *out = given ? given : dflt;
+    if (!v || !*v)
+        return KEPS_OK;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : *end == 'G' || *end == 'g' ? 30 : 0;
+    if (shift)
+        end++;
+    if (end == v || *end || errno || n == 0 || *v == '-' || n > (SIZE_MAX >> 1) >> shift)
+        return keps_error_set(err, KEPS_EINPUT,
+                              "%s='%s' in the environment: expected a size in bytes above 0, e.g. 1048576, 64K, 16M "
+                              "or 1G",
+                              env, v);
+    *out = (size_t)n << shift;
+    return KEPS_OK;
+}
+
+/* r's field and record limits, from its options or the environment. */
+static keps_status reader_limits(reader *r)
+{
+    const keps_csv_options *o = r->opt;
+    keps_status st = limit(o ? o->max_field : 0, "KEPS_MAX_FIELD", MAX_FIELD_DEFAULT, &r->max_field, r->err);
+    return st ? st : limit(o ? o->max_line : 0, "KEPS_MAX_LINE", MAX_LINE_DEFAULT, &r->max_line, r->err);
+}
+
 static void blank_record(reader *r);
 
 static void on_field(void *s, size_t n, void *data)
@@ -115,14 +183,17 @@ static void on_field(void *s, size_t n, void *data)
     }
     if (r->nfields == 0)
         r->row_line = r->line;
-    /* One pass for the rare control bytes: NUL (an error) and quoted
-     * line breaks (which advance the physical line count). */
+    /* One pass for the rare control bytes: quoted line breaks advance the
+     * physical line count (a NUL never gets here: feed() refuses it). */
     int ctl = 0;
     for (size_t i = 0; s && i < n; i++)
         ctl |= (unsigned char)((const char *)s)[i] <= '\r';
-    if (ctl && memchr(s, '\0', n)) {
-        r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, r->line, r->nfields + 1,
-                                  "NUL byte in a field: the file looks binary or UTF-16; save it as UTF-8 text");
+    if (n > r->max_field) {
+        too_long(r, r->line, "field");
+        return;
+    }
+    if (r->buflen + n + 1 > r->max_line) {
+        too_long(r, r->row_line, "record");
         return;
     }
     if (add_field(r, s ? s : "", s ? n : 0)) {
@@ -475,12 +546,29 @@ static void advance(position *p, const char *d, size_t n)
     }
 }
 
-/* Feeds one chunk to libcsv; on a parse error reports its position. */
+/* Feeds one chunk to libcsv; on a parse error reports its position. A NUL
+ * byte ends the chunk: what precedes it is parsed (its errors come first),
+ * then the NUL is reported where it stands (LIMITS). */
 static void feed(reader *r, struct csv_parser *p, position *pos, const char *d, size_t n)
 {
+    const char *nul = memchr(d, '\0', n);
+    if (nul) {
+        feed(r, p, pos, d, (size_t)(nul - d));
+        if (!r->status)
+            r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, pos->line, r->nfields + 1,
+                                      "NUL byte in a field: the file looks binary or UTF-16; save it as UTF-8 text");
+        return;
+    }
     size_t done = csv_parse(p, d, n, on_field, on_row, r);
     if (r->status)
         return;
+    /* libcsv holds the field in progress: past the limit (with room for
+     * its 128-byte growth steps) it is too long however it ends */
+    if (csv_get_buffer_size(p) > r->max_field + 256) {
+        advance(pos, d, n);
+        too_long(r, pos->line, "field");
+        return;
+    }
     if (done != n) {
         advance(pos, d, done);
         r->status = csv_error(p) == CSV_EPARSE
@@ -519,6 +607,11 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
         skip += 3;
     int cr_lines = lone_cr_lines(data + skip, len - skip);
     reader r = {.name = name, .opt = opt, .err = err, .line = 1, .row_line = 1, .cr_lines = cr_lines};
+    keps_status lst = reader_limits(&r);
+    if (lst) {
+        free(chunk);
+        return lst;
+    }
     position pos = {.line = 1, .col = 1, .cr_lines = cr_lines};
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL)) {
@@ -538,7 +631,7 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
         done += (double)len;
     }
     if (!r.status && f && ferror(f))
-        r.status = keps_error_at(err, KEPS_EIO, name, 0, 0, "read error: %s", strerror(errno));
+        r.status = keps_error_at(err, keps_status_of_errno(errno), name, 0, 0, "read error: %s", strerror(errno));
     if (!r.status && csv_fini(&p, on_field, on_row, &r) != 0)
         r.status = keps_error_at(err, KEPS_EINPUT, name, r.line, r.nfields + 1,
                                  "unterminated quoted field: a field opened with '\"' here is never "
@@ -682,6 +775,8 @@ static void piece_init(piece *pc, int fd, off_t lo, off_t hi, const char *name, 
     pc->r = (reader){.name = name, .opt = opt, .err = &pc->err, .line = 1, .row_line = 1};
     pc->pos = (position){.line = 1, .col = 1};
     atomic_init(&pc->done, 0);
+    if ((pc->r.status = reader_limits(&pc->r))) /* the sequential parse says why */
+        return;
     if (!(pc->buf = malloc(CHUNK)) || csv_init(&pc->p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL)) {
         free(pc->buf);
         pc->buf = NULL;
@@ -789,7 +884,7 @@ keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
     int use_stdin = strcmp(path, "-") == 0;
     FILE *f = use_stdin ? stdin : fopen(path, "rb");
     if (!f)
-        return keps_error_at(err, KEPS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+        return keps_error_at(err, keps_status_of_errno(errno), path, 0, 0, "cannot open: %s", strerror(errno));
     struct stat st;
     keps_status s;
     if (!use_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&

@@ -243,8 +243,8 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
                                          r->scale);
     for (size_t j = 0; j < m && !st; j++) {
         keps_noise_info info;
-        if (keps_laplace_info(r->scale[j], 1.0, &info) != 0)
-            st = keps_error_set(err, KEPS_EINPUT,
+        if (keps_laplace_info(r->scale[j], 1.0, &info) != 0) /* valid inputs: the job cannot be done */
+            st = keps_error_set(err, KEPS_EJOB,
                                 "attribute %zu: epsilon %g gives the Laplace scale %g, which the sampler cannot "
                                 "draw (it needs a finite scale of at least 2^-900); choose a moderate epsilon",
                                 j + 1, p->epsilon, r->scale[j]);

@@ -1,5 +1,7 @@
 #include "keps/error.h"
+#include "internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +47,21 @@ int keps_exit_code(keps_status s)
     switch (s) {
     case KEPS_OK: return 0;
     case KEPS_EJOB: return 1;
+    case KEPS_ENOMEM:
+    case KEPS_EIO: return 3;
     default: return 2;
+    }
+}
+
+keps_status keps_status_of_errno(int e)
+{
+    switch (e) {
+    case ENOENT: case ENOTDIR: case EISDIR: case EACCES: case EPERM: case ENAMETOOLONG:
+    case ELOOP: case EBADF: case EEXIST: case ENXIO: case ENODEV: case EINVAL:
+        return KEPS_EINPUT;
+    case ENOMEM:
+        return KEPS_ENOMEM;
+    default:
+        return KEPS_EIO;
     }
 }

@@ -8,4 +8,11 @@
 #else
 #define KEPS_INTERNAL
 #endif
+
+#include "keps/error.h"
+
+/* The status an errno value stands for: the path or file given is wrong
+ * (EINPUT: ENOENT, EACCES, EISDIR, ...), or the system failed or ran out
+ * of something (EIO: ENOSPC, EROFS, EIO, EMFILE, ...; ENOMEM). */
+KEPS_INTERNAL keps_status keps_status_of_errno(int e);
 #endif

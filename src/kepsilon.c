@@ -490,8 +490,8 @@ static keps_status compute_scales(keps_kepsilon_result *r, const double *x, cons
             double diam = fixed >= 0 ? fixed : mx[c] - mn[c];
             double b = (double)m * diam / p->epsilon;
             keps_noise_info info;
-            if (diam > 0 && keps_laplace_info(b, diam, &info) != 0)
-                st = keps_error_set(err, KEPS_EINPUT,
+            if (diam > 0 && keps_laplace_info(b, diam, &info) != 0) /* valid inputs: the job cannot be done */
+                st = keps_error_set(err, KEPS_EJOB,
                                     "noisy column %zu: a class spans %g, which needs the Laplace scale %g; "
                                     "scales that are not finite or below 2^-900 cannot be sampled: rescale the "
                                     "column or change epsilon",

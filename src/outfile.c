@@ -231,21 +231,6 @@ int keps_output_same(const char *a, const char *b)
     return same;
 }
 
-/* The status an errno value stands for: the path is wrong (EINPUT), or the
- * system failed or ran out of something (EIO, ENOMEM). */
-static keps_status errno_status(int e)
-{
-    switch (e) {
-    case ENOENT: case ENOTDIR: case EISDIR: case EACCES: case EPERM: case ENAMETOOLONG:
-    case ELOOP: case EBADF: case EEXIST: case ENXIO: case ENODEV:
-        return KEPS_EINPUT;
-    case ENOMEM:
-        return KEPS_ENOMEM;
-    default:
-        return KEPS_EIO;
-    }
-}
-
 /* ---- names beside the target: lock, temporary files, kept old file ---- */
 
 /* ".NAME.keps-" in the target's directory: a name too long for one more
@@ -557,7 +542,7 @@ static keps_status path_error(keps_error *err, const char *path, int e, const ch
         hint = " (that descriptor is not open for writing)";
     else if (e == EISDIR)
         hint = "; give a file name";
-    return keps_error_at(err, errno_status(e), path, 0, 0, "%s: %s%s", what, strerror(e), hint);
+    return keps_error_at(err, keps_status_of_errno(e), path, 0, 0, "%s: %s%s", what, strerror(e), hint);
 }
 
 keps_status keps_outfile_open(const char *const *paths, size_t n, keps_outfile **out, keps_error *err)
@@ -637,7 +622,7 @@ static keps_status flush_out(keps_outfile *o, keps_error *err)
     if (!bad)
         return KEPS_OK;
     int e = errno ? errno : EIO;
-    return keps_error_at(err, errno_status(e) == KEPS_ENOMEM ? KEPS_ENOMEM : KEPS_EIO, o->path, 0, 0,
+    return keps_error_at(err, keps_status_of_errno(e) == KEPS_ENOMEM ? KEPS_ENOMEM : KEPS_EIO, o->path, 0, 0,
                          "cannot write the output: %s", strerror(e));
 }
 
@@ -707,7 +692,7 @@ keps_status keps_outfile_commit(keps_outfile **o, size_t n, keps_error *err)
         if (o[i] && o[i]->unnamed) {
             int e = link_in(o[i]);
             if (e)
-                st = keps_error_at(err, errno_status(e) == KEPS_EINPUT ? KEPS_EIO : errno_status(e), o[i]->path, 0,
+                st = keps_error_at(err, keps_status_of_errno(e) == KEPS_EINPUT ? KEPS_EIO : keps_status_of_errno(e), o[i]->path, 0,
                                    0, "cannot put the output into place: %s", strerror(e));
         }
     /* the renames: all or nothing */
@@ -723,7 +708,7 @@ keps_status keps_outfile_commit(keps_outfile **o, size_t n, keps_error *err)
             keep_old(o[i]);
         if (rename(o[i]->tmpname, o[i]->w.target) != 0) {
             int e = errno;
-            st = keps_error_at(err, errno_status(e) == KEPS_EINPUT ? KEPS_EIO : errno_status(e), o[i]->path, 0, 0,
+            st = keps_error_at(err, keps_status_of_errno(e) == KEPS_EINPUT ? KEPS_EIO : keps_status_of_errno(e), o[i]->path, 0, 0,
                                "cannot put the output into place: %s", strerror(e));
             break;
         }

@@ -11,6 +11,9 @@
  * A blank line (empty or only blanks) is a record with one empty field
  * (RFC 4180): a missing value in a one-column file, a ragged row in a
  * wider one; a blank last line is no record.
+ * A NUL byte, a field longer than max_field or a record longer than
+ * max_line is an error as soon as it is read, so that a file that is no
+ * CSV fails fast and in small memory.
  * Writer: quotes only where needed; writes through keps/outfile.h, so a
  * failed run leaves no output. */
 #ifndef KEPS_CSV_H
@@ -36,6 +39,10 @@ typedef struct keps_csv_options {
                                   A first row that looks like a header (it alone
                                   ends at its root, all others at '*' or, above
                                   numeric leaves, at one root) is an error. */
+    size_t max_field;          /* longest field in bytes; 0 = the environment's
+                                  KEPS_MAX_FIELD (bytes, or with K, M, G), else 1 MiB */
+    size_t max_line;           /* longest record (its fields' bytes, one more per
+                                  field); 0 = KEPS_MAX_LINE, else 8 MiB */
 } keps_csv_options;
 
 /* Reads path ("-" = stdin) into a new table. */

@@ -12,13 +12,16 @@
 extern "C" {
 #endif
 
-/* Status codes double as CLI exit codes (CLI.md). */
+/* Status codes; keps_exit_code() maps them to the CLI's exit codes
+ * (docs/cli.md). */
 typedef enum {
     KEPS_OK = 0,
-    KEPS_EJOB = 1,   /* the job could not be done (no node satisfies...) */
-    KEPS_EINPUT = 2, /* bad usage or bad input */
-    KEPS_ENOMEM = 3, /* out of memory (exit code 2 at the CLI) */
-    KEPS_EIO = 4     /* I/O failure (exit code 2 at the CLI) */
+    KEPS_EJOB = 1,   /* valid inputs, but the job cannot be done: no node satisfies
+                        the constraints, noise of an extreme epsilon overflows... */
+    KEPS_EINPUT = 2, /* bad usage or bad input (a value, a file's content, a path) */
+    KEPS_ENOMEM = 3, /* out of memory (exit code 3) */
+    KEPS_EIO = 4     /* the system failed: a full disk, a read-only file system, an
+                        I/O error (exit code 3) */
 } keps_status;
 
 typedef struct keps_error {
@@ -41,7 +44,8 @@ keps_status keps_error_at(keps_error *err, keps_status code, const char *file,
 #endif
     ;
 
-/* Exit code for a status, as CLI.md defines them (0, 1 or 2). */
+/* Exit code for a status (docs/cli.md): 0 success; 1 the job cannot be done;
+ * 2 bad usage or bad input; 3 an I/O or resource failure (EIO, ENOMEM). */
 int keps_exit_code(keps_status s);
 
 #ifdef __cplusplus

@@ -289,7 +289,8 @@ void cli_print_help(FILE *f, const cli_cmd *cmd)
         print_opt(f, *o);
     for (const cli_opt *const *o = implicit; *o; o++)
         print_opt(f, *o);
-    fprintf(f, "\nexample:\n  %s\n\nexit codes: 0 success; 1 the job could not be done; 2 bad usage or bad input.\n",
+    fprintf(f, "\nexample:\n  %s\n\nexit codes: 0 success; 1 the job could not be done; 2 bad usage or bad input; 3 an "
+               "I/O or resource failure (a full disk, a read-only file system, out of memory).\n",
             cmd->example);
 }
 
@@ -357,9 +358,21 @@ void cli_print_man(FILE *f, const cli_cmd *const *cmds)
     fputs(".TP\n.B keps \\-\\-version\nprint the version and exit\n"
           ".TP\n.B keps \\-\\-man\nprint this manual page (roff) and exit\n",
           f);
-    fputs(".SH EXIT STATUS\n0 success; 1 the job could not be done (for example no transformation satisfies the "
-          "constraints); 2 bad usage or bad input (the message names file, line and column). No output file is "
-          "left behind on exit 1 or 2.\n.SH SEE ALSO\nREADME.md, docs/architecture.md in the keps sources.\n",
+    fputs(".SH EXIT STATUS\n0 success; 1 the job could not be done with these valid inputs (for example no "
+          "transformation satisfies the constraints, or the noise of an extreme epsilon overflows); 2 bad usage or "
+          "bad input (the message names file, line and column); 3 an I/O or resource failure (a full disk, a "
+          "read\\-only file system, an I/O error, out of memory). No output file is left behind on exit 1, 2 or "
+          "3.\n",
+          f);
+    fputs(".SH ENVIRONMENT\n.TP\n.B KEPS_MAX_FIELD\nthe longest CSV field read, in bytes (suffix K, M or G: "
+          "binary units); default 1M. A longer field is an error naming file, line and column.\n.TP\n"
+          ".B KEPS_MAX_LINE\nthe longest CSV record read (its fields' bytes, one more per field); default 8M.\n"
+          ".SH FILES\n.TP\n.I .NAME.keps\\-lock\nbeside an output NAME while keps writes it: a lock that makes "
+          "concurrent runs writing the same outputs commit one after the other; removed at the end (one left by "
+          "a killed run is harmless and reused).\n.TP\n.I .NAME.keps\\-XXXXXXXX.tmp\nan output being "
+          "written, where the file system cannot hold an unnamed temporary file; renamed to NAME at the end, and "
+          "removed by the next run writing NAME if a killed run left it.\n"
+          ".SH SEE ALSO\nREADME.md, docs/architecture.md in the keps sources.\n",
           f);
 }
 
@@ -682,8 +695,7 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
     struct option *lo = calloc(n + 1, sizeof *lo);
     if (!c->opts || !c->vals || !c->pos || !lo) {
         free(lo);
-        fprintf(stderr, "keps: out of memory\n");
-        return 2;
+        return cli_oom(c);
     }
     for (const cli_opt *const *o = cmd->opts; o && *o; o++)
         c->opts[c->nopts++] = *o;

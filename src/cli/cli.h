@@ -153,6 +153,8 @@ void cli_objective_json(keps_json *j, const keps_schema *s, const cli_objective 
 /* "entropy, gs-factor 0.5, sum: 123.4" into buf; returns the length it needs. */
 int cli_objective_text(char *buf, size_t len, const cli_objective *o, const double *score, size_t score_len);
 
+/* Prints "keps CMD: out of memory"; returns its exit code (3). */
+int cli_oom(const cli_ctx *c);
 /* Prints "keps CMD: message" to stderr; returns the exit code for err. */
 int cli_fail(const cli_ctx *c, const keps_error *err);
 /* Puts a release written by cli_write_release into place (rc 0) or removes

@@ -64,7 +64,7 @@ static int parse_matrix(cli_ctx *c, const char *s, double **out, uint32_t *n)
         return cli_usage_error(c, "--matrix: expected a square matrix, got %u rows and %u entries", rows, cells);
     double *m = malloc((size_t)cells * sizeof *m);
     if (!m)
-        return cli_usage_error(c, "--matrix: out of memory");
+        return cli_oom(c);
     const char *p = s;
     for (uint32_t i = 0; i < cells; i++) {
         char *end;
@@ -137,7 +137,7 @@ static int setup_rr(cli_ctx *c, audit_setup *a)
         nn = (uint32_t)n;
         m = malloc((size_t)nn * nn * sizeof *m);
         if (!m)
-            return cli_usage_error(c, "out of memory");
+            return cli_oom(c);
         keps_transition_keep(p, nn, m);
     }
     keps_error err = {0};
@@ -163,7 +163,7 @@ static int setup_expmech(cli_ctx *c, audit_setup *a, double eps, double sens)
     a->ua = calloc((size_t)n, sizeof *a->ua);
     a->ub = calloc((size_t)n, sizeof *a->ub);
     if (!a->ua || !a->ub)
-        return cli_usage_error(c, "out of memory");
+        return cli_oom(c);
     /* Worst case of the mechanism: the favourite of A loses S on B while
      * every other candidate gains S, so the loss approaches eps as n grows. */
     a->ua[0] = sens;

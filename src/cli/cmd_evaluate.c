@@ -198,7 +198,7 @@ static int load_hierarchies(cli_ctx *c, const keps_table *orig, keps_eval_hier *
     keps_eval_hier *h = calloc(n + 1, sizeof *h);
     int *col = calloc(n + 1, sizeof *col);
     *out = h;
-    int rc = h && col ? 0 : cli_usage_error(c, "out of memory");
+    int rc = h && col ? 0 : cli_oom(c);
     for (size_t i = 0; i < n && !rc; i++) {
         const char *file;
         col[i] = keps_table_column_spec(orig, v[i], &file);
@@ -227,7 +227,7 @@ static int load_hierarchies(cli_ctx *c, const keps_table *orig, keps_eval_hier *
         h[i].h = hh;
         *nout = i + 1;
         if (!(h[i].column = strdup(orig->cols[col[i]].name)))
-            rc = cli_usage_error(c, "out of memory");
+            rc = cli_oom(c);
     }
     free(col);
     return rc;

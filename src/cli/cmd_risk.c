@@ -292,7 +292,7 @@ static int quasi_identifiers(cli_ctx *c, job *J)
         int bad = ncv || J->qi.n ? copy_names(ncv ? cv : J->qi.v, ncv ? ncv : J->qi.n, &J->rlcols)
                                  : common_names(J->orig, J->t, &J->rlcols);
         if (bad || !J->rlcols.v)
-            return cli_usage_error(c, "out of memory");
+            return cli_oom(c);
         if (J->rlcols.n == 0)
             return cli_usage_error(c, "%s and %s share no column; name them with --columns or --qi", J->orig->source,
                                    J->t->source);
@@ -708,7 +708,7 @@ static int report(cli_ctx *c, const job *J)
     cli_report_total(c, &j);
     keps_json_end(&j);
     char *text = text_summary(J);
-    int rc = text ? cli_emit_report(c, &j, text) : cli_usage_error(c, "out of memory");
+    int rc = text ? cli_emit_report(c, &j, text) : cli_oom(c);
     free(text);
     keps_json_free(&j);
     return rc;

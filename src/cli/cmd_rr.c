@@ -234,7 +234,7 @@ static int rr_use_ola_classes(cli_ctx *c, rr_run *r)
 {
     uint32_t *size = calloc(r->N, sizeof *size);
     if (!size)
-        return cli_usage_error(c, "out of memory");
+        return cli_oom(c);
     r->nclasses = 0;
     for (size_t i = 0; i < r->N; i++) {
         uint32_t k = r->cls[i] = r->ola.cls[i];

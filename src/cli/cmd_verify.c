@@ -82,7 +82,7 @@ static int resolve(cli_ctx *c, const keps_table *t, size_t **qi, size_t *nqi, si
     *sens = malloc((*nsens + 1) * sizeof **sens);
     *types = calloc(*nsens + 1, sizeof **types);
     if (!*qi || !*sens || !*types)
-        return cli_usage_error(c, "out of memory");
+        return cli_oom(c);
     cli_list(c, "qi", &v);
     for (size_t i = 0; i < *nqi; i++) {
         const char *hierarchy; /* NAME:HIERARCHY is accepted; verify needs only the name */

@@ -160,8 +160,7 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
     keps_error err = {0};
     keps_schema *s = keps_schema_new(t);
     if (!s) {
-        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
-        return 2;
+        return cli_oom(c);
     }
     const char *others = cli_str(c, "others");
     if (others && strcmp(others, "keep") == 0)
@@ -326,6 +325,12 @@ static int commit_outputs(cli_ctx *c, int rc)
     return rc;
 }
 
+int cli_oom(const cli_ctx *c)
+{
+    fprintf(stderr, "keps %s: out of memory\n", c && c->cmd ? c->cmd->name : "");
+    return keps_exit_code(KEPS_ENOMEM);
+}
+
 int cli_over_limit(const cli_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n)
 {
     int has_suppress = 0;
@@ -351,52 +356,15 @@ void cli_report_total(const cli_ctx *c, keps_json *j)
 
 int cli_commit_release(cli_ctx *c, int rc)
 {
-int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *text, size_t len)
-{
-    (void)what; /* the commit's messages name the path */
-    if (keps_output_fd(path) == 1) { /* stdout: printed once everything else is in place */
-        if (!(c->extra_text = malloc(len + 1)))
-            return cli_oom(c);
-        memcpy(c->extra_text, text, len);
-        c->extra_text[len] = '\0';
-        return 0;
-    }
-    keps_error err = {0};
-    if (keps_outfile_open(&path, 1, &c->extra_file, &err))
-        return cli_fail(c, &err);
-    fwrite(text, 1, len, keps_outfile_stream(c->extra_file)); /* a failed write is found by the commit */
-    return 0;
-}
-
-/* Puts the open outputs (release, extra, report) into place together, or
- * on rc != 0 discards them. */
-static int commit_outputs(cli_ctx *c, int rc)
-{
-    keps_outfile *o[3] = {c->out_file, c->extra_file, c->report_file};
-    c->out_file = c->extra_file = c->report_file = NULL;
-    char *extra = c->extra_text;
-    c->extra_text = NULL;
-    keps_error err = {0};
-    if (rc) {
-        for (int i = 0; i < 3; i++)
-            keps_outfile_abort(o[i]);
-    } else if (keps_outfile_commit(o, 3, &err)) {
-        rc = cli_fail(c, &err);
-    } else if (extra) {
-        fputs(extra, stdout);
-    }
-    free(extra);
-    return rc;
+    return commit_outputs(c, rc);
 }
 
 int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
 {
     cli_progress_end(c); /* the summary must not land on a progress line */
     const char *js = keps_json_text(j);
-    if (!js) {
-        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
-        return commit_outputs(c, 3);
-    }
+    if (!js)
+        return commit_outputs(c, cli_oom(c));
     if (c->no_report_file && c->report_file) { /* a failed check keeps no report file */
         keps_outfile_abort(c->report_file);
         c->report_file = NULL;

@@ -13,8 +13,7 @@ int kdp_numeric(cli_ctx *c, const keps_schema *s, keps_table *t, const size_t *c
     keps_error err = {0};
     *x = malloc((n * m > 0 ? n * m : 1) * sizeof **x);
     if (!*x) {
-        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
-        return 2;
+        return cli_oom(c);
     }
     for (size_t j = 0; j < m; j++) {
         if (keps_schema_numeric(s, t, cols[j], "noise is added to numbers", &err)) {

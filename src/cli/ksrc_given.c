@@ -46,8 +46,7 @@ int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     out->free = given_free; /* from here on the caller frees cls, on every path */
     if (!keys || !out->cls) {
         free(keys);
-        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
-        return 2;
+        return cli_oom(c);
     }
     for (size_t a = 0; a < q; a++)
         for (size_t i = 0; i < n; i++)
@@ -56,8 +55,7 @@ int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     free(keys);
     size_t sup = nc == (size_t)-1 ? (size_t)-1 : drop_small(out->cls, n, nc, k);
     if (sup == (size_t)-1) {
-        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
-        return 2;
+        return cli_oom(c);
     }
     /* The same limit as OLA's: at most floor(suppress * n) rows. */
     double frac;

@@ -37,8 +37,7 @@ int ksrc_mondrian(cli_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out
         free(r);
         free(out->cls);
         out->cls = NULL;
-        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
-        return 2;
+        return cli_oom(c);
     }
     out->state = r;
     out->s = s;

@@ -90,8 +90,7 @@ int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
                               st->res.top_suppressed, s->t->nrows);
     out->cls = malloc((s->t->nrows ? s->t->nrows : 1) * sizeof *out->cls);
     if (!out->cls) {
-        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
-        return 2;
+        return cli_oom(c);
     }
     if (keps_kepsilon_node_classes(s, st->res.levels, k, out->cls, &out->suppressed, &err) == (size_t)-1)
         return cli_fail(c, &err);

@@ -37,7 +37,7 @@ static void overview(FILE *f)
         fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
     fprintf(f, "\n'keps COMMAND --help' lists every option with an example; 'keps --man' prints the manual page, "
                "'keps --version' the version. Exit codes: 0 success, 1 the job could not be done, 2 bad usage or "
-               "bad input.\n");
+               "bad input, 3 an I/O or resource failure (a full disk, a read-only file system, out of memory).\n");
 }
 
 static int run(const cli_cmd *cmd, int argc, char **argv)
@@ -53,9 +53,9 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         keps_progress_hook(NULL, NULL);
     }
     cli_ctx_free(&c);
-    if ((fflush(stdout) != 0 || ferror(stdout)) && rc != 2) {
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc < 2) { /* an I/O failure (exit 3) */
         fprintf(stderr, "keps %s: cannot write to standard output: %s\n", cmd->name, strerror(errno));
-        rc = 2;
+        rc = keps_exit_code(KEPS_EIO);
     }
     return rc;
 }
