@@ -38,9 +38,59 @@ void keps_table_free(keps_table *t)
     for (size_t j = 0; j < t->ncols; j++)
         column_free(&t->cols[j]);
     free(t->cols);
+    free(t->name_slots);
     free(t->row_line);
     keps_arena_free(t->arena);
     free(t);
+}
+
+/* The name index: open addressing over column numbers (KEPS_NONE = empty),
+ * at most half full, so that finding a column by name costs O(1) however
+ * wide the table (callers look up every column of another table). */
+static uint32_t name_slot(const keps_table *t, const char *name, size_t len)
+{
+    size_t mask = t->name_nslots - 1, i = hash_str(name, len) & mask;
+    for (uint32_t v; (v = t->name_slots[i]) != KEPS_NONE; i = (i + 1) & mask)
+        if (strncmp(t->cols[v].name, name, len) == 0 && t->cols[v].name[len] == '\0')
+            break;
+    return (uint32_t)i;
+}
+
+/* The column named by the first len bytes of name, or -1. */
+static int column_n(const keps_table *t, const char *name, size_t len)
+{
+    if (!t->name_slots) { /* a table not made by keps_table_new */
+        for (size_t j = 0; j < t->ncols; j++)
+            if (strncmp(t->cols[j].name, name, len) == 0 && t->cols[j].name[len] == '\0')
+                return (int)j;
+        return -1;
+    }
+    uint32_t v = t->name_slots[name_slot(t, name, len)];
+    return v == KEPS_NONE ? -1 : (int)v;
+}
+
+/* Indexes the names of t's columns; returns -1 out of memory, else the
+ * first column (in header order) whose name an earlier one has (*first),
+ * or ncols if none. */
+static long index_names(keps_table *t, size_t *first)
+{
+    size_t n = 16;
+    while (n < 2 * t->ncols)
+        n *= 2;
+    if (t->ncols > UINT32_MAX - 1 || !(t->name_slots = malloc(n * sizeof *t->name_slots)))
+        return -1;
+    memset(t->name_slots, 0xff, n * sizeof *t->name_slots);
+    t->name_nslots = n;
+    for (size_t j = 0; j < t->ncols; j++) {
+        const char *nm = t->cols[j].name;
+        uint32_t i = name_slot(t, nm, strlen(nm));
+        if (t->name_slots[i] != KEPS_NONE) {
+            *first = t->name_slots[i];
+            return (long)j;
+        }
+        t->name_slots[i] = (uint32_t)j;
+    }
+    return (long)t->ncols;
 }
 
 keps_table *keps_table_new(size_t ncols, const char *const *names,
@@ -72,18 +122,20 @@ keps_table *keps_table_new(size_t ncols, const char *const *names,
             keps_table_free(t);
             return NULL;
         }
-        for (size_t i = 0; i < j; i++) {
-            if (strcmp(names[i], names[j]) == 0) {
-                keps_error_at(err, KEPS_EINPUT, source, 1, j + 1,
-                              "duplicate header name '%s' (also column %zu); column names must be unique",
-                              names[j], i + 1);
-                keps_table_free(t);
-                return NULL;
-            }
-        }
         c->name = keps_arena_strndup(t->arena, names[j], strlen(names[j]));
         if (!c->name)
             goto oom;
+    }
+    size_t first = 0;
+    long dup = index_names(t, &first);
+    if (dup < 0)
+        goto oom;
+    if ((size_t)dup < ncols) {
+        keps_error_at(err, KEPS_EINPUT, source, 1, dup + 1,
+                      "duplicate header name '%s' (also column %zu); column names must be unique", names[dup],
+                      first + 1);
+        keps_table_free(t);
+        return NULL;
     }
     return t;
 oom:
@@ -94,7 +146,7 @@ oom:
 
 static int grow_slots(keps_column *c)
 {
-    uint32_t n = c->nslots ? c->nslots * 2 : 64;
+    uint32_t n = c->nslots ? c->nslots * 2 : 8;
     uint32_t *s = malloc((size_t)n * sizeof *s);
     if (!s)
         return -1;
@@ -149,7 +201,7 @@ uint32_t keps_table_intern(keps_table *t, size_t col, const char *s, size_t len)
         find(c, s, len, h, &slot);
     }
     if (c->nvalues == c->vcap) {
-        uint32_t n = c->vcap ? c->vcap * 2 : 16;
+        uint32_t n = c->vcap ? c->vcap * 2 : 4;
         char **vals = realloc(c->values, (size_t)n * sizeof *vals);
         if (!vals)
             return KEPS_NONE;
@@ -195,7 +247,12 @@ static int grow_rows_to(keps_table *t, size_t n)
 
 static int grow_rows(keps_table *t)
 {
-    return grow_rows_to(t, t->cap ? t->cap * 2 : 1024);
+    /* The first block holds about 1M cells however wide the table: 1024
+     * rows at 1,000 columns, 16 at 100,000 (a row-sized block per column
+     * would cost 4 KB per column before the second row). */
+    size_t first = t->ncols ? (1u << 20) / t->ncols : 1024;
+    first = first < 16 ? 16 : first > 1024 ? 1024 : first;
+    return grow_rows_to(t, t->cap ? t->cap * 2 : first);
 }
 
 keps_status keps_table_append(keps_table *t, const char *const *fields,
@@ -277,10 +334,7 @@ keps_status keps_table_concat(keps_table *a, keps_table *b, uint32_t line_offset
 
 int keps_table_column(const keps_table *t, const char *name)
 {
-    for (size_t j = 0; j < t->ncols; j++)
-        if (strcmp(t->cols[j].name, name) == 0)
-            return (int)j;
-    return -1;
+    return column_n(t, name, strlen(name));
 }
 
 int keps_table_column_spec(const keps_table *t, const char *spec, const char **rest)
@@ -288,11 +342,8 @@ int keps_table_column_spec(const keps_table *t, const char *spec, const char **r
     *rest = NULL;
     int j = keps_table_column(t, spec);
     for (const char *p = strchr(spec, ':'); j < 0 && p; p = strchr(p + 1, ':'))
-        for (size_t c = 0; c < t->ncols && j < 0; c++)
-            if (strncmp(t->cols[c].name, spec, (size_t)(p - spec)) == 0 && t->cols[c].name[p - spec] == '\0') {
-                j = (int)c;
-                *rest = p + 1;
-            }
+        if ((j = column_n(t, spec, (size_t)(p - spec))) >= 0)
+            *rest = p + 1;
     return j;
 }
 

@@ -44,6 +44,8 @@ typedef struct keps_table {
     keps_column *cols;
     uint32_t *row_line;   /* [nrows] 1-based source line, 0 when built in memory */
     keps_arena *arena;    /* string storage */
+    uint32_t *name_slots; /* private: index of the column names */
+    size_t name_nslots;
     char delimiter;       /* field separator it was read with; 0 if built in memory */
     int decimal_comma;    /* numbers use ',' as the decimal mark (170,5): read so by
                              keps_table_numeric and written so by keps_format_number_in;
