@@ -73,8 +73,10 @@ int keps_parse_probability(const char *s, uint64_t *num, uint64_t *den, keps_err
         bad = 2;
     if (bad)
         return keps_error_set(err, KEPS_EINPUT,
-                              "probability '%s' is not a number in [0, 1] written as a decimal "
-                              "(e.g. 0.7 or 1e-6, denominator at most 10^18) or a fraction (e.g. 7/10)",
+                              bad == 2 ? "probability '%s' is above 1"
+                                       : "probability '%s' is not a number in [0, 1] that keps draws exactly: write "
+                                         "a decimal with at most 18 digits after the point (0.7, 1e-6) or a "
+                                         "fraction of whole numbers up to 10^18 (7/10)",
                               s ? s : "(null)");
     uint64_t g = gcd_u64(n, d);
     *num = n / g;

@@ -162,10 +162,10 @@ static void test_clamping_and_errors(void **state)
     p.hi = &lo;
     assert_int_equal(keps_dpmicro_run(x, 4, 1, &p, rng, &r, &err), KEPS_EINPUT);
     /* epsilon 1e299 asks for b = 100/(2e299) = 5e-298, below the sampler's
-     * 2^-900 ~ 1.2e-271: an error, never a release of NaN */
+     * 2^-900 ~ 1.2e-271: the job cannot be done (exit 1), never a release of NaN */
     p.hi = &hi;
     p.epsilon = 1e299;
-    assert_int_equal(keps_dpmicro_run(x, 4, 1, &p, rng, &r, &err), KEPS_EINPUT);
+    assert_int_equal(keps_dpmicro_run(x, 4, 1, &p, rng, &r, &err), KEPS_EJOB);
     assert_non_null(strstr(err.msg, "Laplace scale"));
     keps_rng_free(rng);
 }

@@ -461,17 +461,24 @@ static void test_node_classes_bad_node(void **state)
 
 /* An unknown scale is refused: it used to run as EC and report success. */
 /* One class of n records x under p: keps_kepsilon_run must refuse it
- * (KEPS_EINPUT) with a message containing msg. */
-static void expect_run_refused(size_t n, const double *x, keps_kepsilon_params p, const char *msg)
+ * (code: KEPS_EINPUT for bad parameters, KEPS_EJOB when valid ones cannot
+ * be served) with a message containing msg. */
+static void expect_run_refused_with(keps_status code, size_t n, const double *x, keps_kepsilon_params p,
+                                    const char *msg)
 {
     const uint32_t cls[3] = {0, 0, 0};
     keps_kepsilon_result r;
     keps_error err = {0};
     keps_rng *rng = keps_rng_new_seeded(1);
     assert_true(n <= 3);
-    assert_int_equal(keps_kepsilon_run(cls, n, x, 1, &p, rng, &r, &err), KEPS_EINPUT);
+    assert_int_equal(keps_kepsilon_run(cls, n, x, 1, &p, rng, &r, &err), code);
     assert_non_null(strstr(err.msg, msg));
     keps_rng_free(rng);
+}
+
+static void expect_run_refused(size_t n, const double *x, keps_kepsilon_params p, const char *msg)
+{
+    expect_run_refused_with(KEPS_EINPUT, n, x, p, msg);
 }
 
 static void test_unknown_scale(void **state)
@@ -562,7 +569,7 @@ static void test_scale_overflow_is_an_error(void **state)
     (void)state;
     const double x[] = {1e308, -1e308, 0};
     keps_kepsilon_params p = {.k = 3, .epsilon = 1, .scale = KEPS_KSCALE_EC};
-    expect_run_refused(3, x, p, "Laplace scale");
+    expect_run_refused_with(KEPS_EJOB, 3, x, p, "Laplace scale"); /* valid data: the job cannot be done */
 }
 
 /* A finite scale can still draw noise past DBL_MAX: class {1.7e308, 1, 2}

@@ -3,6 +3,7 @@
 #include <float.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "keps/hierarchy.h"
 #include "keps/job.h"
 #include "keps/outfile.h"
+#include "keps/sample.h"
 
 /* ---- common options (CLI.md) ---- */
 const cli_opt cli_opt_input = {"input", 'i', "FILE", 0, "input CSV with a header row; '-' reads stdin",
@@ -225,6 +227,27 @@ int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, lo
     return 1;
 }
 
+int cli_probability(const cli_ctx *c, const char *name, double *p)
+{
+    const char *s = cli_str(c, name);
+    uint64_t num, den;
+    keps_error err = {0};
+    *p = NAN;
+    if (!s)
+        return 0;
+    if (keps_parse_probability(s, &num, &den, &err)) {
+        cli_usage_error(c, "%s--%s: %s", cli_origin(c, name), name, err.msg);
+        return -1;
+    }
+    *p = (double)num / (double)den;
+    if (!(*p > 0.0 && *p < 1.0)) {
+        cli_usage_error(c, "%s--%s %s: expected a probability strictly between 0 and 1", cli_origin(c, name), name,
+                        s);
+        return -1;
+    }
+    return 1;
+}
+
 int cli_suppressed_mode(const cli_ctx *c, keps_suppressed_mode *mode)
 {
     const char *s = cli_str(c, "suppressed");
@@ -376,6 +399,86 @@ void cli_print_man(FILE *f, const cli_cmd *const *cmds)
           f);
 }
 
+/* ---- "did you mean" ---- */
+
+/* Optimal string alignment distance (Levenshtein with adjacent swaps) of
+ * a and b, at most 64 bytes each (longer words get no suggestion). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 64 || m > 64)
+        return (size_t)-1;
+    size_t d[65][65];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+const char *cli_nearest(const char *word, const char *const *cands, size_t n)
+{
+    const char *best = NULL;
+    size_t bd = (size_t)-1, len = strlen(word);
+    for (size_t i = 0; i < n; i++) {
+        size_t e = edit_distance(word, cands[i]);
+        if (e < bd) {
+            bd = e;
+            best = cands[i];
+        }
+    }
+    /* a typo, not another word: 1 edit in a short name, 2 in a longer one */
+    return best && bd <= (len <= 4 ? 1u : 2u) && bd < len ? best : NULL;
+}
+
+/* " (did you mean --name?)" for an unknown option of this command (a job
+ * file's key: " (did you mean 'name'?)"), or "" (static buffer). */
+static const char *option_hint(const cli_ctx *c, const char *word, int job_key)
+{
+    static char hint[128];
+    const char **names = malloc(c->nopts * sizeof *names);
+    hint[0] = '\0';
+    if (!names)
+        return hint;
+    for (size_t i = 0; i < c->nopts; i++)
+        names[i] = c->opts[i]->name;
+    char key[80];
+    snprintf(key, sizeof key, "%.*s", (int)strcspn(word, "="), word);
+    const char *near = cli_nearest(key, names, c->nopts);
+    if (near)
+        snprintf(hint, sizeof hint, job_key ? " (did you mean '%s'?)" : " (did you mean --%s?)", near);
+    free(names);
+    return hint;
+}
+
+/* An abbreviation getopt_long refused because several options begin with
+ * it: their names ("--input, --insensitive"), else NULL. */
+static const char *ambiguous(const cli_ctx *c, const char *arg)
+{
+    static char list[256];
+    if (strncmp(arg, "--", 2) != 0)
+        return NULL;
+    size_t len = strcspn(arg + 2, "="), n = 0, at = 0;
+    for (size_t i = 0; i < c->nopts && at + 40 < sizeof list; i++)
+        if (len && strncmp(c->opts[i]->name, arg + 2, len) == 0) {
+            if (c->opts[i]->name[len] == '\0')
+                return NULL; /* an exact name is no abbreviation */
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s--%s", n++ ? ", " : "", c->opts[i]->name);
+        }
+    return n > 1 ? list : NULL;
+}
+
 /* ---- parsing ---- */
 
 static int add_value(cli_val *v, const char *s)
@@ -486,8 +589,9 @@ static int merge_job(cli_ctx *c, const char *path)
         }
         int i = find_opt(c, en->key);
         if (i < 0 || strcmp(en->key, "job") == 0 || strcmp(en->key, "help") == 0) {
-            fprintf(stderr, "keps %s: %s:%zu:%zu: unknown option '%s' for 'keps %s'; see 'keps %s --help'\n",
-                    c->cmd->name, path, en->line, en->col, en->key, c->cmd->name, c->cmd->name);
+            const char *hint = i < 0 ? option_hint(c, en->key, 1) : "";
+            fprintf(stderr, "keps %s: %s:%zu:%zu: unknown option '%s' for 'keps %s'%s; see 'keps %s --help'\n",
+                    c->cmd->name, path, en->line, en->col, en->key, c->cmd->name, hint, c->cmd->name);
             rc = 2;
             break;
         }
@@ -727,8 +831,14 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
         if (ch >= 256)
             idx = ch - 256;
         else if (ch == '?' || ch == ':') {
-            const char *bad = argv[optind - 1];
-            rc = cli_usage_error(c, ch == ':' ? "option '%s' needs a value" : "unknown option '%s'", bad);
+            const char *bad = argv[optind - 1], *amb = ch == '?' ? ambiguous(c, bad) : NULL;
+            if (ch == ':')
+                rc = cli_usage_error(c, "option '%s' needs a value", bad);
+            else if (amb)
+                rc = cli_usage_error(c, "option '%s' is ambiguous (%s); write the one you mean in full", bad, amb);
+            else
+                rc = cli_usage_error(c, "unknown option '%s'%s", bad,
+                                     strncmp(bad, "--", 2) == 0 ? option_hint(c, bad + 2, 0) : "");
             break;
         } else {
             for (size_t i = 0; i < c->nopts; i++)

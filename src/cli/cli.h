@@ -84,6 +84,10 @@ int cli_flag(const cli_ctx *c, const char *name);
  * (*out = dflt), -1 after printing a usage error. */
 int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double dflt, double *out);
 int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, long *out);
+/* A sampling probability (--beta): a decimal or fraction the samplers draw
+ * exactly (keps_parse_probability), strictly between 0 and 1. Returns as
+ * cli_double (*p NAN when absent). */
+int cli_probability(const cli_ctx *c, const char *name, double *p);
 /* -k of k-anonymity, the same in every command that releases or checks it:
  * a whole number in [1, CLI_K_MAX] (a larger or overflowing one is a usage
  * error, never clamped). A billion is far beyond any useful k and keeps k*n
@@ -153,6 +157,9 @@ void cli_objective_json(keps_json *j, const keps_schema *s, const cli_objective 
 /* "entropy, gs-factor 0.5, sum: 123.4" into buf; returns the length it needs. */
 int cli_objective_text(char *buf, size_t len, const cli_objective *o, const double *score, size_t score_len);
 
+/* The candidate a mistyped word most likely meant (a small edit distance),
+ * or NULL: for "did you mean" in messages. */
+const char *cli_nearest(const char *word, const char *const *cands, size_t n);
 /* Prints "keps CMD: out of memory"; returns its exit code (3). */
 int cli_oom(const cli_ctx *c);
 /* Prints "keps CMD: message" to stderr; returns the exit code for err. */

@@ -42,7 +42,8 @@ static const cli_opt *const opts[] = {&cli_opt_input, &cli_opt_output, &cli_opt_
 static int read_params(cli_ctx *c, keps_safela_params *p)
 {
     long k, th;
-    if (cli_k(c, 1, 1, &k) < 0 || cli_require(c, "beta") ||
+    double beta;
+    if (cli_k(c, 1, 1, &k) < 0 || cli_require(c, "beta") || cli_probability(c, "beta", &beta) < 0 ||
         cli_long(c, "threads", 1, 64, 2, &th) < 0 ||
         cli_double(c, "epsilon-prime", POS_MIN, POS_MAX, 0.5, &p->epsilon_prime) < 0 ||
         cli_double(c, "epsilon", 0.0, POS_MAX, NAN, &p->epsilon) < 0 ||

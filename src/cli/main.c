@@ -28,6 +28,18 @@ static const cli_cmd *lookup(const char *name)
     return NULL;
 }
 
+/* "no command 'NAME'", with the command it most likely meant. */
+static void no_command(const char *where, const char *name)
+{
+    const char *names[sizeof commands / sizeof *commands];
+    size_t n = 0;
+    for (const cli_cmd *const *c = commands; *c; c++)
+        names[n++] = (*c)->name;
+    const char *near = cli_nearest(name, names, n);
+    fprintf(stderr, "keps: %sno command '%s'%s%s%s; 'keps help' lists them\n", where, name, near ? " (did you mean '" : "",
+            near ? near : "", near ? "'?)" : "");
+}
+
 static void overview(FILE *f)
 {
     fprintf(f, "keps %s: publish personal microdata safely (k-anonymity and differential privacy)\n\n"
@@ -93,7 +105,7 @@ int main(int argc, char **argv)
         if (argc > 2 && strcmp(name, "help") == 0) {
             const cli_cmd *cmd = lookup(argv[2]);
             if (!cmd) {
-                fprintf(stderr, "keps: no command '%s'; 'keps help' lists them\n", argv[2]);
+                no_command("", argv[2]);
                 return 2;
             }
             cli_print_help(stdout, cmd);
@@ -118,7 +130,9 @@ int main(int argc, char **argv)
             return rc;
         const cli_cmd *cmd = lookup(cmdname);
         if (!cmd) {
-            fprintf(stderr, "keps: %s: no command '%s'; 'keps help' lists them\n", argv[2], cmdname);
+            char where[4200];
+            snprintf(where, sizeof where, "%s: ", argv[2]);
+            no_command(where, cmdname);
             free(cmdname);
             return 2;
         }
@@ -144,8 +158,7 @@ int main(int argc, char **argv)
     }
     const cli_cmd *cmd = lookup(name);
     if (!cmd) {
-        fprintf(stderr, "keps: no command '%s'\n\n", name);
-        overview(stderr);
+        no_command("", name);
         return 2;
     }
     return run(cmd, argc - 1, argv + 1);

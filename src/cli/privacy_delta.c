@@ -16,13 +16,8 @@ static int delta_params(cli_ctx *c, double *beta, double *epsp, double *gap)
     if (cli_require(c, "beta"))
         return 2;
     double eps;
-    uint64_t num, den; /* "0.7" or "7/10", read as keps safela reads it */
-    keps_error err = {0};
-    if (keps_parse_probability(cli_str(c, "beta"), &num, &den, &err))
-        return cli_usage_error(c, "--beta: %s", err.msg);
-    *beta = (double)num / (double)den;
-    if (!(*beta > 0.0 && *beta < 1.0))
-        return cli_usage_error(c, "--beta %g: the sampling probability must be strictly between 0 and 1", *beta);
+    if (cli_probability(c, "beta", beta) < 0) /* "0.7" or "7/10", read as keps safela reads it */
+        return 2;
     /* Finite only: inf - inf is no gap, and an infinite epsilon bounds nothing. */
     int pe = cli_double(c, "epsilon-prime", 0.0, DBL_MAX, 0.0, epsp);
     int ge = cli_double(c, "epsilon", 0.0, DBL_MAX, NAN, &eps);
