@@ -6,6 +6,7 @@
 # record linkage says about a missing cell. Expected values are worked out
 # by hand in the comments.
 . "$(dirname "$0")/lib.bash"
+needs_python3
 ev() { "$keps" evaluate "$@" >"$d/stdout" 2>"$d/stderr"; }
 rk() { "$keps" risk "$@" >"$d/stdout" 2>"$d/stderr"; }
 # json EXPR: a Python expression over the report j (stdout) is true

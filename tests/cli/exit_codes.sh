@@ -3,6 +3,7 @@
 # bad usage or input, 3 an I/O or resource failure (a full disk, a
 # read-only file system, out of memory); no output left behind on 1, 2, 3.
 . "$(dirname "$0")/lib.bash"
+needs_python3
 sanitized=${KEPS_SANITIZED:-0}
 printf 'sex,age\na,1\na,2\na,3\nb,4\nb,5\nc,6\n' >"$d/in.csv"
 printf 'a;*\nb;*\nc;*\n' >"$d/sex.csv"

@@ -7,6 +7,7 @@ SRC=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; } # ctest: skipped
 num() { python3 -c "import json,sys; d=json.load(open('$1')); print(eval('d'+sys.argv[1]))" "$2"; }
 
 A=$SRC/data/adult/adult_height.csv

@@ -6,6 +6,7 @@
 # independent Python oracle agreed with keps on these and on Adult; see
 # docs/experiments.md, the (k,ε) section).
 . "$(dirname "$0")/lib.bash"
+needs_python3
 # val KEY.KEY: a number of the report; approx A EXPR: A equals the Python
 # expression EXPR to 1e-9 (relative)
 val() {

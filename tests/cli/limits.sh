@@ -4,6 +4,7 @@
 # files, a second YAML document, 100,000 columns; mistyped commands and
 # options get a suggestion; an option out of range is named.
 . "$(dirname "$0")/lib.bash"
+needs_python3
 sanitized=${KEPS_SANITIZED:-0} # ASan reserves terabytes of address space: no ulimit -v there
 printf 'a,b\n1,x\n2,y\n2,y\n1,x\n' >"$d/in.csv"
 # small() runs a command with at most 100 MB of address space

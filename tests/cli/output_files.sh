@@ -6,6 +6,7 @@
 # one's release with another's report, a killed run leaving no temporary
 # file that a later run does not remove.
 . "$(dirname "$0")/lib.bash"
+needs_python3
 printf 'sex,age\na,1\na,1\na,1\nb,1\nb,1\nc,1\n' >"$d/in.csv"
 printf 'a;*\nb;*\nc;*\n' >"$d/sex.csv"
 run() { "$keps" anonymize --algorithm ola -k 2 --others keep --keep-order -i "$d/in.csv" --qi "sex:$d/sex.csv" "$@"; }

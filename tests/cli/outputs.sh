@@ -4,6 +4,7 @@
 # written after the release is committed, stdin read twice, a temporary
 # file left by a signal, invalid JSON from non-UTF-8 data, rounded numbers.
 . "$(dirname "$0")/lib.bash"
+needs_python3
 printf 'sex,age\na,1\na,1\na,1\nb,1\nb,1\nc,1\n' >"$d/in.csv"
 printf 'a;*\nb;*\nc;*\n' >"$d/sex.csv"
 printf '1;*\n' >"$d/age.csv"

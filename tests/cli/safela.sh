@@ -3,7 +3,7 @@
 # CLI.md, row accounting, exit codes and no output file on failure.
 set -u
 KEPS=$1; SRC=$2
-command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 0; }
+command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; } # ctest: skipped
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
 Q=""

@@ -60,6 +60,7 @@ the sum of each run's E[u] over the sum of Var[u] (reject at p < 0.001,
 KEPS (binary) and KEPS_REPO (source tree) come from the environment; exit 0
 when keps agrees on every run. KEPS_SAFELA_CHI_SEEDS overrides the number of
 chi-square seeds."""
+from sizing import cases  # fewer cases under the sanitizers
 import itertools, json, math, os, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import KEPS, REPO, read_csv
@@ -325,7 +326,7 @@ def main():
                 lattices[tuple(qis)] = Lattice(qis, hier, table)
             return lattices[tuple(qis)]
 
-        for case in CASES:
+        for case in cases(CASES):
             lat = lattice(case[1])
             for seed in case[8]:
                 probs, sc, node, n, cmd = seeded(inp, d, case, seed, lat, table, header)
