@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: the release build's suite, the same suite under
+# Runs every test: the release build's suite, an install into a temporary
+# prefix with the C example built against it, the same suite under
 # ASan+UBSan, the threaded code under ThreadSanitizer, and short libFuzzer
 # runs of each harness. Every stage runs even when an earlier one fails;
 # the summary at the end names each stage's result, and the exit status is
@@ -92,6 +93,7 @@ fuzz() {
 }
 
 stage "release build (warnings are errors)" release
+stage "install into a temporary prefix; examples/c built with pkg-config and find_package" scripts/install_check.sh
 stage "ASan+UBSan build" asan
 stage "ThreadSanitizer: the code that runs on two threads" tsan
 stage "fuzz (libFuzzer, short runs)" fuzz
