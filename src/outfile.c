@@ -136,7 +136,12 @@ static int resolve(const char *path, where *w)
             e = ENOMEM;
         } else if (lstat(full, &st) != 0) {
             e = errno;
-            if (e == ENOENT) { /* a new file */
+            /* a new file; but /dev holds devices: a mistyped /dev/stdot
+             * must not become a file there (/dev/shm is a file system) */
+            if (e == ENOENT && (strcmp(dir, "/dev") == 0 ||
+                                (strncmp(dir, "/dev/", 5) == 0 && strncmp(dir, "/dev/shm", 8) != 0)))
+                e = ENODEV;
+            else if (e == ENOENT) {
                 w->kind = K_FILE;
                 e = 0;
             }
@@ -542,6 +547,8 @@ static keps_status path_error(keps_error *err, const char *path, int e, const ch
         hint = " (that descriptor is not open for writing)";
     else if (e == EISDIR)
         hint = "; give a file name";
+    else if (e == ENODEV)
+        hint = " (no such device; keps writes no new file in /dev)";
     return keps_error_at(err, keps_status_of_errno(e), path, 0, 0, "%s: %s%s", what, strerror(e), hint);
 }
 

@@ -197,6 +197,8 @@ static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
     keps_error err = {0};
     keps_ola_params prm = {p->k, p->suppress, p->obj.cfg.metric, 0};
     keps_ola_result r;
+    if (cli_k_above_records(c, p->k, L->nrows))
+        return 1;
     if (keps_ola_run_objective(L, &prm, &p->obj.cfg, &r, &err))
         return cli_fail(c, &err);
     if (!r.found) {

@@ -23,15 +23,20 @@
 const cli_opt cli_opt_input = {"input", 'i', "FILE", 0, "input CSV with a header row; '-' reads stdin",
                                "-i data/adult/adult.csv"};
 const cli_opt cli_opt_output = {"output", 'o', "FILE", 0,
-                                "released CSV (required); '-' writes stdout, a device or FIFO is written in "
-                                "place. Written to a temporary file and renamed with the report at the end, "
-                                "so a failed run leaves nothing",
+                                "released CSV (required); '-' or /dev/stdout writes stdout; a device, FIFO or "
+                                "/dev/fd/N is written in place. A file (a symbolic link: its target) is written "
+                                "to a temporary file and renamed with the report at the end, keeping the mode, "
+                                "owner and group of the file it replaces, so a failed run leaves nothing; "
+                                "concurrent runs writing it take turns (a lock file .FILE.keps-lock beside it)",
                                 "-o out.csv"};
 const cli_opt cli_opt_delimiter = {"delimiter", 'd', "C", 0,
                                    "field separator of the input and output; default: sniffed from the header "
                                    "(',' ';' tab '|'); 'tab' for a tab",
                                    "-d ';'"};
-const cli_opt cli_opt_report = {"report", 0, "FILE", 0, "write the JSON report to FILE ('-' = stdout, the summary then goes to stderr)",
+const cli_opt cli_opt_report = {"report", 0, "FILE", 0,
+                                 "write the JSON report to FILE ('-' = stdout, the summary then goes to stderr), "
+                                 "written as -o is and renamed into place together with the release; it may not "
+                                 "name the same file or stream as -o",
                                  "--report report.json"};
 const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
                             "quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: "

@@ -97,6 +97,11 @@ int cli_probability(const cli_ctx *c, const char *name, double *p);
 int cli_k(const cli_ctx *c, int required, long dflt, long *k);
 /* --suppressed exclude|class (default exclude); returns 2 after a usage error. */
 int cli_suppressed_mode(const cli_ctx *c, keps_suppressed_mode *mode);
+/* OLA with k above the n records (keps_ola_run finds the release that
+ * suppresses every row when the limit allows it): exit 1 with the message
+ * Mondrian and MDAV give, rather than a release of stars. Returns 1 after
+ * the message, else 0. */
+int cli_k_above_records(const cli_ctx *c, size_t k, size_t n);
 /* Exit 1 when the best partition (what, e.g. "even the top node") leaves
  * need of n rows in classes smaller than k, more than limit: says which
  * --suppress would work, or only -k for commands without --suppress. */

@@ -331,6 +331,16 @@ int cli_oom(const cli_ctx *c)
     return keps_exit_code(KEPS_ENOMEM);
 }
 
+int cli_k_above_records(const cli_ctx *c, size_t k, size_t n)
+{
+    if (k <= n)
+        return 0;
+    fprintf(stderr, "keps %s: k = %zu is larger than the number of records (%zu): every record would be suppressed "
+                    "whatever the generalization; lower k\n",
+            c->cmd->name, k, n);
+    return 1;
+}
+
 int cli_over_limit(const cli_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n)
 {
     int has_suppress = 0;

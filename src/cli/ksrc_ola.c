@@ -83,6 +83,8 @@ int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     if (keps_lattice_new(s, &st->L, &err))
         return cli_fail(c, &err);
     cli_note_lattice(c, st->L);
+    if (cli_k_above_records(c, k, s->t->nrows))
+        return 1;
     if (keps_ola_run_objective(st->L, &p, &st->obj.cfg, &st->res, &err))
         return cli_fail(c, &err);
     if (!st->res.found)

@@ -61,6 +61,9 @@ ln -s new.csv "$d/dangling.csv"
 run -o "$d/dangling.csv" >/dev/null 2>&1
 t "-o a dangling link: its target is created" "[ -L $d/dangling.csv ] && cmp -s $d/new.csv $d/want.csv"
 rm -f "$d/dangling.csv" "$d/new.csv"
+run -o /dev/stdot >/dev/null 2>"$d/err"
+t "-o /dev/stdot (a typo): exit 2, no file made in /dev" "[ $? -eq 2 ] && [ ! -e /dev/stdot ] && grep -q 'No such device' $d/err"
+rm -f "$d/err"
 # the null device keeps being a device (as root a rename would replace it)
 t "/dev/null is still a character device" "[ -c /dev/null ]"
 
