@@ -65,7 +65,10 @@ typedef struct keps_ola_result {
 } keps_ola_result;
 
 /* Runs the search. Returns KEPS_OK also when no node satisfies the
- * constraints (res->found = 0); errors are out of memory or bad params. */
+ * constraints (res->found = 0); errors are out of memory or bad params.
+ * With k above L->nrows no class reaches k: every node suppresses every
+ * row, so a node is found only under a suppression limit of 1, and its
+ * release is all stars (the CLI refuses that case, exit 1). */
 keps_status keps_ola_run(const keps_lattice *L, const keps_ola_params *p, keps_ola_result *res,
                          keps_error *err);
 /* The same with a quality model other than p->metric with ARX's defaults:

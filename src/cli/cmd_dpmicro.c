@@ -61,7 +61,7 @@ static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size
 {
     int *given = malloc(m * sizeof *given);
     if (!given)
-        return 2;
+        return cli_oom(c);
     int rc = kdp_bounds(c, t, cols, m, lo, hi, given);
     *from_data = 0;
     for (size_t j = 0; j < m && !rc; j++) {

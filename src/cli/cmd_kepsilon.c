@@ -113,7 +113,7 @@ static int domain_bounds(cli_ctx *c, const keps_schema *s, kopts *o, double *b)
 {
     int *given = malloc(s->nnoisy * sizeof *given);
     if (!given)
-        return 2;
+        return cli_oom(c);
     size_t m = s->nnoisy;
     int rc = kdp_bounds(c, s->t, s->noisy, m, b, b + m, given);
     for (size_t j = 0; j < m && !rc; j++) {

@@ -70,7 +70,7 @@ int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
                                    s->t->cols[s->qi[q].col].name);
     ola_state *st = calloc(1, sizeof *st);
     if (!st)
-        return 2;
+        return cli_oom(c);
     out->state = st;
     out->s = s;
     st->k = k;

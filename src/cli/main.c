@@ -141,7 +141,7 @@ int main(int argc, char **argv)
         /* re-parse as: keps CMD --job FILE rest... */
         char **av = malloc(((size_t)argc + 2) * sizeof *av);
         if (!av)
-            return 2;
+            return 3; /* out of memory */
         av[0] = (char *)cmd->name;
         av[1] = "--job";
         av[2] = argv[2];

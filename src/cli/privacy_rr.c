@@ -67,7 +67,7 @@ static int rr_frequencies(cli_ctx *c, double **freq, size_t *n)
     double *f = malloc(cap * sizeof *f), sum = 0.0;
     size_t k = 0;
     if (!f)
-        return 2;
+        return cli_oom(c);
     if (fs) {
         const char *s = fs;
         for (;;) {
