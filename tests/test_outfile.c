@@ -58,6 +58,22 @@ static void make_dir(char *dir)
     assert_non_null(mkdtemp(dir));
 }
 
+/* A fresh directory (dir: 64 bytes) and its out.csv (out: 96 bytes). */
+static void fresh_output(char *dir, char *out)
+{
+    make_dir(dir);
+    snprintf(out, 96, "%s/out.csv", dir);
+}
+
+/* Writes text to path alone and commits it. */
+static void write_one(const char *path, const char *text)
+{
+    keps_outfile *o[1];
+    keps_error err = {0};
+    open_write(&path, 1, o, text);
+    assert_int_equal(keps_outfile_commit(o, 1, &err), KEPS_OK);
+}
+
 /* The report's rename fails (its path has become a directory): the release
  * must not stay, and the file it replaced, an earlier run's release, must
  * be there again, not lost. Both with O_TMPFILE and named files. */
@@ -125,14 +141,9 @@ static void mode_owner_group_kept(void **state)
     for (int named = 0; named < 2; named++) {
         keps_outfile_named_only = named;
         char dir[64], out[96];
-        make_dir(dir);
-        snprintf(out, sizeof out, "%s/out.csv", dir);
-        const char *path[1] = {out};
-        keps_outfile *o[1];
-        keps_error err = {0};
+        fresh_output(dir, out);
         mode_t mask = umask(027);
-        open_write(path, 1, o, "A");
-        assert_int_equal(keps_outfile_commit(o, 1, &err), KEPS_OK);
+        write_one(out, "A");
         struct stat st;
         assert_int_equal(stat(out, &st), 0);
         assert_int_equal(st.st_mode & 0777, 0640);
@@ -141,8 +152,7 @@ static void mode_owner_group_kept(void **state)
         int root = geteuid() == 0;
         if (root)
             assert_int_equal(chown(out, 1234, 5678), 0);
-        open_write(path, 1, o, "B");
-        assert_int_equal(keps_outfile_commit(o, 1, &err), KEPS_OK);
+        write_one(out, "B");
         assert_int_equal(stat(out, &st), 0);
         assert_true(holds(out, "B"));
         assert_int_equal(st.st_mode & 0777, 0604);
@@ -163,18 +173,15 @@ static void one_temporary_file(void **state)
     for (int named = 0; named < 2; named++) {
         keps_outfile_named_only = named;
         char dir[64], out[96];
-        make_dir(dir);
-        snprintf(out, sizeof out, "%s/out.csv", dir);
+        fresh_output(dir, out);
         const char *path[1] = {out};
         keps_outfile *o[1];
-        keps_error err = {0};
         open_write(path, 1, o, "A");
         /* the lock file, and the named temporary file if there is one */
         assert_int_equal(entries(dir), 1 + named);
         keps_outfile_abort(o[0]);
         assert_int_equal(entries(dir), 0);
-        open_write(path, 1, o, "A");
-        assert_int_equal(keps_outfile_commit(o, 1, &err), KEPS_OK);
+        write_one(out, "A");
         assert_int_equal(entries(dir), 1);
         unlink(out);
         rmdir(dir);
@@ -190,8 +197,7 @@ static void killed_writer_leaves_nothing_for_long(void **state)
     (void)state;
     for (int named = 0; named < 2; named++) {
         char dir[64], out[96], other[128];
-        make_dir(dir);
-        snprintf(out, sizeof out, "%s/out.csv", dir);
+        fresh_output(dir, out);
         snprintf(other, sizeof other, "%s/.out.csv.keps-0123456.tmp", dir); /* 7 digits: not ours */
         write_text(other, "user's");
         int pfd[2];
@@ -223,11 +229,7 @@ static void killed_writer_leaves_nothing_for_long(void **state)
         assert_int_equal(access(out, F_OK), -1);
         /* the other file, the lock file, and a named temporary file */
         assert_int_equal(entries(dir), 2 + named);
-        const char *path[1] = {out};
-        keps_outfile *o[1];
-        keps_error err = {0};
-        open_write(path, 1, o, "A");
-        assert_int_equal(keps_outfile_commit(o, 1, &err), KEPS_OK);
+        write_one(out, "A");
         assert_int_equal(entries(dir), 2);
         assert_true(holds(out, "A") && holds(other, "user's"));
         unlink(out);
