@@ -78,18 +78,17 @@ print(','.join('1' for j in range(100001)))" >"$d/wide-dup.csv"
 "$keps" verify -i "$d/wide-dup.csv" --qi c0 -k 1 2>"$d/err"
 t "100,001 columns, c5 twice: column 100001, also column 6" \
   "[ $? -eq 2 ] && grep -q \"wide-dup.csv:1:100001: duplicate header name 'c5' (also column 6)\" $d/err"
-# ... and 100,000 columns x 50 rows fit in 400 MB (975 MB before)
-python3 -c "
+# ... and 100,000 columns x 50 rows fit in 400 MB (975 MB before; a memory
+# limit, so not under ASan)
+if [ "$sanitized" != 1 ]; then
+  python3 -c "
 import random
 random.seed(3)
 print(','.join(f'c{j}' for j in range(100000)))
 for i in range(50): print(','.join(str(random.randint(0, 9)) for j in range(100000)))" >"$d/wide.csv"
-if [ "$sanitized" = 1 ]; then
-  "$keps" verify -i "$d/wide.csv" --qi c0 -k 1 >/dev/null 2>&1
-else
   (ulimit -v 400000; "$keps" verify -i "$d/wide.csv" --qi c0 -k 1 >/dev/null 2>&1)
+  t "100,000 columns x 50 rows: verify in 400 MB" "[ $? -eq 0 ]"
 fi
-t "100,000 columns x 50 rows: verify in 400 MB" "[ $? -eq 0 ]"
 rm -f "$d/wide.csv" "$d/wide-dup.csv"
 
 # did you mean
