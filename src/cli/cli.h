@@ -6,6 +6,7 @@
 #define KEPS_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "keps/error.h"
 #include "keps/json.h"
@@ -201,9 +202,14 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
 keps_rng *cli_rng(cli_ctx *c);  /* NULL after printing an error */
 int cli_write_release(cli_ctx *c, const keps_table *release);
 /* Stages text for path (what names it in messages, e.g. "SQL script"): a
- * temporary file beside it, renamed into place together with the release
- * and the report; path "-" prints it on stdout once they are in place. */
+ * file of its own (keps/outfile.h), put into place together with the
+ * release and the report; path "-" prints it on stdout once they are in
+ * place. */
 int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *text, size_t len);
+/* The stream of -o for output other than a release (opened with the
+ * report's file, put into place with it by cli_emit_report); NULL with
+ * *rc the exit code after an error. */
+FILE *cli_open_output(cli_ctx *c, int *rc);
 /* Writes the report to --report (temp + rename) and prints it on stdout
  * with --json. text, if not NULL, is printed on stdout without --json. */
 int cli_emit_report(cli_ctx *c, keps_json *report, const char *text);

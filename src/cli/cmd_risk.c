@@ -276,7 +276,7 @@ static int quasi_identifiers(cli_ctx *c, job *J)
     size_t n = cli_list(c, "qi", &v), ncv = cli_list(c, "columns", &cv);
     J->qi.v = calloc(n + 1, sizeof *J->qi.v);
     if (!J->qi.v)
-        return 2;
+        return cli_oom(c);
     for (size_t i = 0; i < n; i++) {
         const char *rest;
         int col = keps_table_column_spec(J->t, v[i], &rest);
@@ -317,7 +317,7 @@ static int quasi_identifiers(cli_ctx *c, job *J)
     J->cols = malloc(J->qi.n * sizeof *J->cols);
     J->pcols = malloc(J->qi.n * sizeof *J->pcols);
     if (!J->cols || !J->pcols)
-        return 2;
+        return cli_oom(c);
     int rc = resolve(c, J->t, &J->qi, J->cols);
     if (!rc && J->pop)
         rc = resolve(c, J->pop, &J->qi, J->pcols);
@@ -371,7 +371,7 @@ static int parameters(cli_ctx *c, job *J)
             return cli_fail(c, &err);
         }
         if (!(J->weights = malloc((J->t->nrows + 1) * sizeof *J->weights)))
-            return 2;
+            return cli_oom(c);
         for (size_t r = 0; r < J->t->nrows; r++) {
             J->weights[r] = keps_table_num(J->t, (size_t)col, r);
             if (!(J->weights[r] > 0)) {
@@ -721,22 +721,10 @@ static int write_records(cli_ctx *c, const job *J)
     const char *out = cli_str(c, "output");
     if (!out)
         return 0;
-    char *stage = NULL;
-    FILE *f = stdout;
-    if (strcmp(out, "-") != 0) {
-        int fd = keps_tmp_create(out, &stage);
-        if (fd < 0 || !(f = fdopen(fd, "w"))) {
-            fprintf(stderr, "keps %s: %s: cannot create the output: %s\n", c->cmd->name, out, strerror(errno));
-            if (fd >= 0)
-                close(fd);
-            if (stage) {
-                unlink(stage);
-                keps_tmp_release(stage);
-                free(stage);
-            }
-            return 2;
-        }
-    }
+    int rc;
+    FILE *f = cli_open_output(c, &rc); /* put into place with the report */
+    if (!f)
+        return rc;
     keps_classes ec;
     keps_error err = {0};
     if (keps_classes_build(J->t, J->cols, J->qi.n, J->mode, &ec, &err))
@@ -756,22 +744,7 @@ static int write_records(cli_ctx *c, const job *J)
                 J->su.dis[r], msus);
     }
     keps_classes_free(&ec);
-    int bad = fflush(f) != 0 || ferror(f);
-    if (stage) {
-        bad |= fclose(f) != 0;
-        if (bad) {
-            unlink(stage);
-            keps_tmp_release(stage);
-            free(stage);
-        } else {
-            c->pending = stage; /* renamed into place with the report */
-        }
-    }
-    if (bad) {
-        fprintf(stderr, "keps %s: %s: cannot write the output: %s\n", c->cmd->name, out, strerror(errno));
-        return 2;
-    }
-    return 0;
+    return 0; /* a failed write is found when the output is committed (exit 3) */
 }
 
 static void job_free(job *J)

@@ -257,6 +257,12 @@ static int open_outputs(cli_ctx *c, int release)
     return 0;
 }
 
+FILE *cli_open_output(cli_ctx *c, int *rc)
+{
+    *rc = open_outputs(c, 1);
+    return *rc || !c->out_file ? NULL : keps_outfile_stream(c->out_file);
+}
+
 /* The release is written now and put into place only together with the
  * report (cli_emit_report): a run killed or failing in between leaves
  * neither. */
@@ -277,12 +283,13 @@ int cli_write_release(cli_ctx *c, const keps_table *release)
     keps_rng *rng = keep ? NULL : cli_rng(c);
     if (!keep && !rng)
         return 2;
-    if ((rc = open_outputs(c, 1)))
+    FILE *f = cli_open_output(c, &rc);
+    if (!f)
         return rc;
     keps_error err = {0};
     if (!delim) /* the input's own separator, sniffed or given (CLI.md: -d is both sides') */
         delim = c->input && c->input->delimiter ? c->input->delimiter : ',';
-    if (keps_release_write_to(release, keps_outfile_stream(c->out_file), out, delim, rng, keep, &err))
+    if (keps_release_write_to(release, f, out, delim, rng, keep, &err))
         return cli_fail(c, &err);
     return 0;
 }
