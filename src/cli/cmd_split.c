@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "keps/csv.h"
 #include "keps/evaluate.h"
+#include "keps/outfile.h"
 
 static const cli_opt opt_output = {"output", 'o', "FILE", 0,
                                    "the training rows, in input order (anonymize this file); '-' writes stdout",
@@ -27,49 +28,31 @@ static const cli_opt opt_fraction = {"fraction", 0, "F", CLI_NUMBER,
 static const cli_opt *const opts[] = {&cli_opt_input,     &opt_output,      &opt_test_output, &opt_fraction,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_seed,    NULL};
 
-/* The two outputs must be two files, neither the input. */
+/* The two outputs must be two files (as they resolve: keps/outfile.h),
+ * neither the input. */
 static int check_paths(cli_ctx *c, const char *in, const char *train, const char *test)
 {
     struct stat si, st;
-    if (strcmp(train, test) == 0)
-        return cli_usage_error(c, "--output and --test-output are both '%s'; give each its own file", train);
+    if (strcmp(train, test) == 0 || keps_output_same(train, test))
+        return cli_usage_error(c, "--output %s and --test-output %s are the same %s; give each its own file", train,
+                               test, keps_output_fd(train) >= 0 ? "stream" : "file");
     if (strcmp(test, "-") && strcmp(in, "-") && stat(in, &si) == 0 && stat(test, &st) == 0 &&
         si.st_dev == st.st_dev && si.st_ino == st.st_ino)
         return cli_usage_error(c, "--test-output %s is also the input: writing it would destroy the input", test);
     return 0;
 }
 
-/* Writes rows[0..n) of t to path: staged beside it (*tmp, committed by the
- * caller) unless it is stdout or a device. */
-static int stage(cli_ctx *c, const keps_table *t, const size_t *rows, size_t n, const char *path, char **tmp)
+/* Writes rows[0..n) of t into the open output o. */
+static int write_part(cli_ctx *c, const keps_table *t, const size_t *rows, size_t n, keps_outfile *o)
 {
     keps_error err = {0};
-    *tmp = NULL;
     keps_table *part = keps_table_rows(t, rows, n, &err);
     if (!part)
         return cli_fail(c, &err);
-    if (strcmp(path, "-") != 0 && !keps_path_is_special(path)) {
-        int fd = keps_tmp_create(path, tmp);
-        if (fd < 0) {
-            fprintf(stderr, "keps %s: %s: cannot create the output: %s\n", c->cmd->name, path, strerror(errno));
-            keps_table_free(part);
-            return 2;
-        }
-        close(fd);
-    }
     char delim = t->delimiter ? t->delimiter : ',';
-    keps_status s = keps_csv_write_table(part, *tmp ? *tmp : path, delim, NULL, &err);
+    keps_status s = keps_csv_write_table_to(part, keps_outfile_stream(o), keps_outfile_path(o), delim, NULL, &err);
     keps_table_free(part);
-    if (s) {
-        if (*tmp) {
-            unlink(*tmp);
-            keps_tmp_release(*tmp);
-            free(*tmp);
-            *tmp = NULL;
-        }
-        return cli_fail(c, &err);
-    }
-    return 0;
+    return s ? cli_fail(c, &err) : 0;
 }
 
 static int report(cli_ctx *c, size_t n, size_t ntest, double f)
@@ -107,44 +90,27 @@ static int run(cli_ctx *c)
     uint8_t *is_test = calloc(n + 1, 1);
     keps_rng *rng = cli_rng(c);
     keps_error err = {0};
-    char *tmp[2] = {NULL, NULL};
+    const char *paths[2] = {train, test}; /* 0: training rows, 1: test rows */
+    keps_outfile *out[2] = {NULL, NULL};
     if (!rows || !is_test || !rng)
-        rc = 2;
+        rc = rng ? cli_oom(c) : 2;
     else if (keps_eval_split(n, f, rng, is_test, &ntest, &err))
         rc = cli_fail(c, &err);
-    for (int side = 0; side < 2 && !rc; side++) { /* 0: training rows, 1: test rows */
+    else if (keps_outfile_open(paths, 2, out, &err)) /* both locked from here to the commit */
+        rc = cli_fail(c, &err);
+    for (int side = 0; side < 2 && !rc; side++) {
         size_t k = 0;
         for (size_t i = 0; i < n; i++)
             if (is_test[i] == side)
                 rows[k++] = i;
-        rc = stage(c, t, rows, k, side ? test : train, &tmp[side]);
+        rc = write_part(c, t, rows, k, out[side]);
     }
-    if (!rc) {
-        char *tp[2];
-        const char *pp[2];
-        size_t nt = 0;
-        for (int side = 0; side < 2; side++)
-            if (tmp[side]) {
-                tp[nt] = tmp[side];
-                pp[nt++] = side ? test : train;
-            }
-        int bad = nt ? keps_tmp_commit(tp, pp, nt) : -1;
-        if (bad >= 0) {
-            fprintf(stderr, "keps %s: %s: cannot put the output into place: %s\n", c->cmd->name, pp[bad],
-                    strerror(errno));
-            rc = 2;
-        }
-    } else {
-        for (int side = 0; side < 2; side++)
-            if (tmp[side]) {
-                unlink(tmp[side]);
-                keps_tmp_release(tmp[side]);
-            }
-    }
+    if (!rc && keps_outfile_commit(out, 2, &err)) /* both or neither */
+        rc = cli_fail(c, &err);
+    keps_outfile_abort(out[0]); /* NULL once committed */
+    keps_outfile_abort(out[1]);
     if (!rc)
         rc = report(c, n, ntest, f);
-    free(tmp[0]);
-    free(tmp[1]);
     free(rows);
     free(is_test);
     keps_table_free(t);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,7 +34,8 @@ static int parse_delim(const cli_ctx *c, char *out)
  * cannot be read ahead (stdin: the loaded table says it afterwards). */
 static char sniff_file(const char *path)
 {
-    if (strcmp(path, "-") == 0 || keps_path_is_special(path))
+    struct stat st; /* a FIFO or device cannot be read twice */
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
     FILE *f = fopen(path, "rb");
     if (!f)
