@@ -2,14 +2,14 @@
 # *.sh): run_oracles NAME... runs tests/oracles/check_NAME.py, or
 # NAME_oracle.py with 400 cases, each against the keps under test. Under
 # the sanitizers (KEPS_SANITIZED=1) every oracle runs a sample of its cases
-# (tests/oracles/sizing.py): 100 random cases, 20 OLA tables, 100
-# chi-square seeds.
+# (tests/oracles/sizing.py; check_ola.py sizes itself): 100 random cases,
+# 100 chi-square seeds.
 command -v python3 >/dev/null || skip "python3 missing (scripts/setup.sh installs it)"
 export KEPS="$keps" KEPS_REPO="$src" TMPDIR="$d"
 n=400
 if [ "${KEPS_SANITIZED:-0}" = 1 ]; then
     n=100
-    export CASES=${CASES:-20} KEPS_SAFELA_CHI_SEEDS=${KEPS_SAFELA_CHI_SEEDS:-100}
+    export KEPS_SAFELA_CHI_SEEDS=${KEPS_SAFELA_CHI_SEEDS:-100}
 fi
 run_oracles() {
     local o="$src/tests/oracles" name rc
