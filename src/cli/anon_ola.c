@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "keps/outfile.h"
 #include "keps/ola.h"
 #include "keps/sql.h"
 
@@ -45,9 +46,8 @@ static int read_sql_params(cli_ctx *c, ola_run *p)
     if (!*p->sql_path)
         return cli_usage_error(c, "--emit-sql '' names no file; give a file name, e.g. --emit-sql release.sql");
     const char *outs[] = {in, cli_str(c, "output"), cli_str(c, "report")}, *names[] = {"-i", "-o", "--report"};
-    for (int i = 0; i < 3; i++)
-        if (same_file(p->sql_path, outs[i]) || (i && outs[i] && strcmp(p->sql_path, "-") == 0 &&
-                                                strcmp(outs[i], "-") == 0))
+    for (int i = 0; i < 3; i++) /* outputs compared as they resolve: /dev/stdout is '-' (keps/outfile.h) */
+        if (same_file(p->sql_path, outs[i]) || (i && outs[i] && keps_output_same(p->sql_path, outs[i])))
             return cli_usage_error(c, "--emit-sql %s is also %s %s; give the script its own %s", p->sql_path,
                                    names[i], outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");
     if (d && keps_sql_dialect_parse(d, &p->dialect))

@@ -396,13 +396,14 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
         fputs(js, f);
         fputc('\n', f); /* a failed write is found by the commit's flush */
     }
+    int extra_stdout = c->extra_text != NULL; /* printed by the commit */
     if ((rc = commit_outputs(c, 0)))
         return rc;
     if (c->report_stdout)
         printf("%s\n", js);
     /* When the release, the report or the extra output owns stdout, the
      * summary goes to stderr. */
-    FILE *f = c->out_stdout || c->report_stdout || c->extra_text ? stderr : stdout;
+    FILE *f = c->out_stdout || c->report_stdout || extra_stdout ? stderr : stdout;
     if (c->json && !(c->report_stdout && f == stdout))
         fprintf(f, "%s\n", js);
     else if (text && !c->quiet) /* --quiet: nothing but what was asked for (--json, --report -, -o -) */
