@@ -9,6 +9,7 @@
 #include "keps/noise.h"
 #include "keps/release.h"
 #include "keps/risk.h"
+#include "fp_up.h"
 #include "release_internal.h"
 
 double keps_dpmicro_scales(keps_dpm_mode mode, size_t n, size_t m, size_t k, double epsilon, const double *lo,
@@ -59,6 +60,7 @@ void keps_dpmicro_result_free(keps_dpmicro_result *r)
         return;
     free(r->out);
     free(r->scale);
+    free(r->scale_used);
     free(r->epsilon_used);
     memset(r, 0, sizeof *r);
 }
@@ -156,7 +158,7 @@ static keps_status run_mode(const double *y, size_t n, size_t m, const keps_dpmi
         st = group(y, n, m, p, p->lo, p->hi, &g, err);
         if (!st) {
             r->nclusters = g.ngroups;
-            st = release_groups(&g, cols, m, m, p, r->scale, rng, r->out);
+            st = release_groups(&g, cols, m, m, p, r->scale_used, rng, r->out);
             keps_mdav_result_free(&g);
         }
         free(cols);
@@ -172,7 +174,7 @@ static keps_status run_mode(const double *y, size_t n, size_t m, const keps_dpmi
         if (st)
             break;
         r->nclusters = g.ngroups;
-        st = release_groups(&g, &j, 1, m, p, r->scale, rng, r->out);
+        st = release_groups(&g, &j, 1, m, p, r->scale_used, rng, r->out);
         keps_mdav_result_free(&g);
         if (st)
             st = keps_error_set(err, st, "out of memory");
@@ -181,35 +183,61 @@ static keps_status run_mode(const double *y, size_t n, size_t m, const keps_dpmi
     return st;
 }
 
-/* The epsilon the release guarantees, from the scales actually used,
- * including the DP module's grid rounding: a coordinate that moves by D_i
- * costs (floor(D_i/g) + 1)/t_used <= (D_i + g)/b_used (noise.h), so a part
- * whose sensitivity S is spread over q noisy coordinates costs at most
- * (S + q*g)/b_used. Multivariate: one part, S = c sum D_j / k over c*m
- * coordinates (k = 1: sum D_j over the m coordinates of one record).
- * Univariate: one part per attribute, S = D_j/k over c coordinates. */
-static double guarantee(const keps_dpmicro_params *p, size_t n, size_t m, keps_dpmicro_result *r)
+/* One part of the guarantee: L1 sensitivity *sens over *coords noisy
+ * coordinates (keps_laplace_info_part), every bound rounded up. Multivariate
+ * is one part: S = c sum D_j / k over c*m coordinates (k = 1: sum D_j over
+ * the m coordinates of one record). Univariate has one part per attribute,
+ * S = D_j/k over c coordinates (k = 1: D_j over one). */
+static void part(const keps_dpmicro_params *p, size_t n, size_t m, size_t j, double *sens, double *coords)
 {
-    double total = 0, sumd = 0;
-    for (size_t j = 0; j < m; j++)
-        sumd += p->hi[j] - p->lo[j];
-    for (size_t j = 0; j < m; j++) {
-        keps_noise_info info;
-        if (keps_laplace_info(r->scale[j], 1.0, &info) != 0)
-            return INFINITY;
-        double c = p->k > 1 ? (double)(n / p->k) : 1.0, s, q;
-        if (p->mode == KEPS_DPM_MULTIVARIATE) {
-            s = p->k > 1 ? r->sensitivity : sumd;
-            q = c * (double)m;
-        } else {
-            s = (p->hi[j] - p->lo[j]) / (double)p->k;
-            q = p->k > 1 ? c : 1.0;
-        }
-        r->epsilon_used[j] = (s + q * info.granularity) / info.scale;
-        /* multivariate: every coordinate shares the one part */
-        total = p->mode == KEPS_DPM_MULTIVARIATE ? r->epsilon_used[j] : total + r->epsilon_used[j];
+    double c = p->k > 1 ? (double)(n / p->k) : 1.0;
+    if (p->mode == KEPS_DPM_MULTIVARIATE) {
+        double sum = 0;
+        for (size_t a = 0; a < m; a++)
+            sum = keps_add_up(sum, keps_sub_up(p->hi[a], p->lo[a]));
+        *sens = p->k > 1 ? keps_div_up(keps_mul_up(c, sum), (double)p->k) : sum;
+        *coords = c * (double)m;
+    } else {
+        double d = keps_sub_up(p->hi[j], p->lo[j]);
+        *sens = p->k > 1 ? keps_div_up(d, (double)p->k) : d;
+        *coords = c;
     }
-    return total;
+}
+
+/* The scales drawn with and the epsilon they guarantee, the grid rounding
+ * included (keps/noise.h): each part's scale is calibrated so that its
+ * stated epsilon is at most its budget, so the whole never exceeds
+ * p->epsilon. Multivariate: one part with the whole budget (every
+ * epsilon_used[j] is that one guarantee). Univariate: m parts of
+ * epsilon/m each, rounded down, composed sequentially (the sum, rounded up;
+ * should that land an ulp above the budget, the shares shrink and the
+ * calibration runs again). The paper's accounting draws with its own
+ * scales and states what they would cost, not a guarantee.
+ * Returns 0, or -1 when the sampler cannot draw a scale that meets the
+ * budget (NAN scales). */
+static int calibrate(const keps_dpmicro_params *p, size_t n, size_t m, keps_dpmicro_result *r)
+{
+    double budget = p->mode == KEPS_DPM_MULTIVARIATE ? p->epsilon : p->epsilon / (double)m;
+    if (p->mode != KEPS_DPM_MULTIVARIATE && fma(budget, (double)m, -p->epsilon) > 0)
+        budget = nextafter(budget, 0); /* m shares of at most epsilon in all */
+    for (int tries = 0; tries < 64; tries++) {
+        double total = 0;
+        for (size_t j = 0; j < m; j++) {
+            double sens, coords;
+            keps_noise_info info;
+            part(p, n, m, j, &sens, &coords);
+            r->scale_used[j] = p->paper_accounting ? r->scale[j] : keps_laplace_calibrate(sens, coords, budget);
+            if (isnan(r->scale_used[j]) || keps_laplace_info_part(r->scale_used[j], sens, coords, &info) != 0)
+                return -1;
+            r->epsilon_used[j] = info.epsilon;
+            total = p->mode == KEPS_DPM_MULTIVARIATE ? info.epsilon : keps_add_up(total, info.epsilon);
+        }
+        r->epsilon = total;
+        if (p->paper_accounting || total <= p->epsilon)
+            return 0;
+        budget = budget * (1 - 0x1p-50);
+    }
+    return -1;
 }
 
 keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpmicro_params *p, keps_rng *rng,
@@ -225,9 +253,10 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
     r->k = p->k;
     r->out = malloc(n * m * sizeof *r->out);
     r->scale = malloc(m * sizeof *r->scale);
+    r->scale_used = malloc(m * sizeof *r->scale_used);
     r->epsilon_used = malloc(m * sizeof *r->epsilon_used);
     double *y = malloc(n * m * sizeof *y);
-    if (!r->out || !r->scale || !r->epsilon_used || !y) {
+    if (!r->out || !r->scale || !r->scale_used || !r->epsilon_used || !y) {
         free(y);
         keps_dpmicro_result_free(r);
         return keps_error_set(err, KEPS_ENOMEM, "out of memory");
@@ -241,14 +270,11 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
         }
     r->sensitivity = keps_dpmicro_scales(p->mode, n, m, p->k, p->epsilon, p->lo, p->hi, p->paper_accounting,
                                          r->scale);
-    for (size_t j = 0; j < m && !st; j++) {
-        keps_noise_info info;
-        if (keps_laplace_info(r->scale[j], 1.0, &info) != 0) /* valid inputs: the job cannot be done */
-            st = keps_error_set(err, KEPS_EJOB,
-                                "attribute %zu: epsilon %g gives the Laplace scale %g, which the sampler cannot "
-                                "draw (it needs a finite scale of at least 2^-900); choose a moderate epsilon",
-                                j + 1, p->epsilon, r->scale[j]);
-    }
+    if (calibrate(p, n, m, r) != 0)
+        st = keps_error_set(err, KEPS_EJOB, /* valid inputs: the job cannot be done */
+                            "epsilon %g gives Laplace scales (%g for the first attribute) that the sampler cannot "
+                            "draw (it needs a finite scale of at least 2^-900); choose a moderate epsilon",
+                            p->epsilon, r->scale[0]);
     if (!st)
         st = run_mode(y, n, m, p, rng, r, err);
     for (size_t j = 0; !st && p->digits && j < m; j++) /* output precision (post-processing) */
@@ -277,7 +303,6 @@ keps_status keps_dpmicro_run(const double *x, size_t n, size_t m, const keps_dpm
         r->record_linkage = NAN;
     if (keps_record_linkage(x, r->out, n, m, KEPS_RL_RELEASED, &r->record_linkage_released, NULL))
         r->record_linkage_released = NAN;
-    r->epsilon = guarantee(p, n, m, r);
     /* the paper's per-copy noise has no finite epsilon we can state */
     if (p->paper_accounting)
         r->epsilon = INFINITY;

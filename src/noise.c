@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fp_up.h"
 #include "rng_internal.h"
 
 #define GRAN_BITS 40 /* t = b/g in (2^39, 2^40]: Google's library uses 2^40 too */
@@ -411,28 +412,64 @@ static void laplace_grid(double b, int *gk, uint64_t *s, unsigned *shift)
     }
 }
 
-/* a/b rounded up (a, b > 0): stated guarantees never understate. fma
- * gives the exact sign of q*b - a. */
-static double div_up(double a, double b)
+/* What a Laplace part costs on the grid: a part whose L1 sensitivity S is
+ * spread over q coordinates moves each coordinate by D_i (sum D_i <= S);
+ * rounded to the grid a coordinate moves by at most floor(D_i/g) + 1 steps,
+ * and as steps are whole numbers the q coordinates move by at most
+ * floor(S/g) + q in all; each step costs 1/t_used. q = 1 is one value. */
+static double grid_epsilon(double sens, double q, double g, double t_used)
 {
-    double q = a / b;
-    return fma(q, b, -a) < 0 ? nextafter(q, INFINITY) : q;
+    return keps_div_up(keps_add_up(floor(sens / g), q), t_used);
 }
 
-static int laplace_plan(double b, double sens, keps_noise_info *info, int *gk, uint64_t *s,
+static int laplace_plan(double b, double sens, double q, keps_noise_info *info, int *gk, uint64_t *s,
                         unsigned *shift)
 {
-    if (!(b > 0) || !isfinite(b) || !(sens > 0) || !isfinite(sens) || b < 0x1p-900)
+    if (!(b > 0) || !isfinite(b) || !(sens > 0) || !isfinite(sens) || b < 0x1p-900 || !(q >= 1) ||
+        !(q <= 0x1p52) || q != floor(q))
         return -1;
     laplace_grid(b, gk, s, shift);
     double g = pow2(*gk);
     double t_used = ldexp((double)*s, -(int)*shift);
-    double steps = floor(sens / g) + 1; /* grid steps between rounded neighbours */
     info->granularity = g;
     info->scale = t_used * g;
     info->sensitivity = sens;
-    info->epsilon = div_up(steps, t_used);
+    info->epsilon = grid_epsilon(sens, q, g, t_used);
     return 0;
+}
+
+int keps_laplace_info_part(double scale, double sensitivity, double coords, keps_noise_info *info)
+{
+    int gk;
+    uint64_t s;
+    unsigned shift;
+    return laplace_plan(scale, sensitivity, coords, info, &gk, &s, &shift);
+}
+
+/* OpenDP calibrates a scale by searching it against the privacy map (its
+ * map rounded up); here the search is closed-form. For the grid g that a
+ * scale b gives, the map is (floor(S/g) + q)/t_used, and t_used >= b/g, so
+ * the scale g * T with T = (floor(S/g) + q)/epsilon rounded up meets the
+ * budget, unless g * T lies in a coarser grid (g doubles once b crosses a
+ * power of two): then the same step again from there. Scales only grow,
+ * and the grid settles within a step or two; the guard stops the loop
+ * whatever floating point does. */
+double keps_laplace_calibrate(double sensitivity, double coords, double epsilon)
+{
+    keps_noise_info info;
+    if (!(epsilon > 0) || !isfinite(epsilon))
+        return NAN;
+    double b = keps_div_up(sensitivity, epsilon);
+    for (int i = 0; i < 64; i++) {
+        if (keps_laplace_info_part(b, sensitivity, coords, &info) != 0)
+            return NAN;
+        if (info.epsilon <= epsilon)
+            return b;
+        double g = info.granularity;
+        double need = keps_mul_up(keps_div_up(keps_add_up(floor(sensitivity / g), coords), epsilon), g);
+        b = need > b ? need : nextafter(b, INFINITY);
+    }
+    return NAN;
 }
 
 int keps_laplace_info(double scale, double sensitivity, keps_noise_info *info)
@@ -440,7 +477,7 @@ int keps_laplace_info(double scale, double sensitivity, keps_noise_info *info)
     int gk;
     uint64_t s;
     unsigned shift;
-    return laplace_plan(scale, sensitivity, info, &gk, &s, &shift);
+    return laplace_plan(scale, sensitivity, 1, info, &gk, &s, &shift);
 }
 
 /* x rounded to the nearest integer, ties to even (as rint in the default
@@ -478,7 +515,7 @@ double keps_laplace_ex(keps_rng *r, double value, double scale, double sensitivi
     unsigned shift;
     if (!info)
         info = &tmp;
-    if (!isfinite(value) || laplace_plan(scale, sensitivity, info, &gk, &s, &shift) != 0)
+    if (!isfinite(value) || laplace_plan(scale, sensitivity, 1, info, &gk, &s, &shift) != 0)
         return NAN;
     return laplace_on_grid(r, value, gk, s, shift);
 }
@@ -495,16 +532,23 @@ double keps_laplace(keps_rng *r, double value, double scale)
     return laplace_on_grid(r, value, gk, s, shift);
 }
 
+/* t >= S/epsilon exactly: S/epsilon rounded to nearest can fall an ulp
+ * short, and then the true epsilon would exceed the stated one and the
+ * request. The sampler and the stated guarantee use this one scale. */
+static int geometric_scale(double epsilon, int64_t sensitivity, uint64_t *s, unsigned *shift)
+{
+    if (!(epsilon > 0) || sensitivity < 1 || !isfinite(epsilon))
+        return -1;
+    return keps_scale_rational(keps_div_up((double)sensitivity, epsilon), s, shift);
+}
+
 static int geometric_plan(double epsilon, int64_t sensitivity, keps_noise_info *info, uint64_t *s,
                           unsigned *shift)
 {
     keps_noise_info tmp;
     if (!info)
         info = &tmp;
-    /* t >= S/epsilon exactly (S/epsilon rounded to nearest can fall an ulp
-     * short, and then the stated epsilon would exceed the request) */
-    if (!(epsilon > 0) || sensitivity < 1 || !isfinite(epsilon) ||
-        keps_scale_rational(div_up((double)sensitivity, epsilon), s, shift) != 0) {
+    if (geometric_scale(epsilon, sensitivity, s, shift) != 0) {
         info->epsilon = NAN;
         return -1;
     }
@@ -512,7 +556,7 @@ static int geometric_plan(double epsilon, int64_t sensitivity, keps_noise_info *
     info->granularity = 1;
     info->scale = t_used;
     info->sensitivity = (double)sensitivity;
-    info->epsilon = div_up((double)sensitivity, t_used);
+    info->epsilon = keps_div_up((double)sensitivity, t_used);
     return 0;
 }
 
@@ -549,8 +593,7 @@ int64_t keps_geometric_mech(keps_rng *r, int64_t value, double epsilon, int64_t 
     /* Hot path: only the scale, not the stated guarantee. */
     uint64_t s;
     unsigned shift;
-    if (!(epsilon > 0) || sensitivity < 1 ||
-        keps_scale_rational((double)sensitivity / epsilon, &s, &shift) != 0)
+    if (geometric_scale(epsilon, sensitivity, &s, &shift) != 0)
         return INT64_MIN;
     return add_geometric(r, value, s, shift);
 }

@@ -73,9 +73,15 @@ static void test_shared_centroid_and_guarantee(void **state)
      * noisy centroid, so exactly 3 distinct rows (noise is continuous) */
     assert_int_equal(r.nclusters, 3);
     assert_int_equal(distinct_rows(r.out, 10, 2), 3);
-    /* 100 plus the grid rounding (at most 1e-8 relative here) */
+    /* The formula's scale b = 3 * 150 / (3 * 100) = 1.5 would state 100
+     * plus the grid rounding (floor(S/g) + 6)/t: above the request. The
+     * scale drawn with is calibrated up by that slack (g = 2^-39, six
+     * coordinates: 6 g / 150 ~ 7e-14 relative), so the guarantee is at most
+     * 100 and within 1e-6 of it. */
+    assert_double_near(r.scale[0], 1.5, 1e-12);
+    assert_true(r.scale_used[0] >= 1.5 && r.scale_used[0] <= 1.5 * (1 + 1e-11));
     assert_double_near(r.epsilon, 100.0, 1e-6);
-    assert_true(r.epsilon >= 100.0);
+    assert_true(r.epsilon <= 100.0);
     assert_true(r.row_linked_dp);
     for (int i = 0; i < 10; i++) {
         assert_true(r.out[2 * i] >= 0 && r.out[2 * i] <= 100);
@@ -121,9 +127,10 @@ static void test_k1_per_record(void **state)
         for (int i = 0; i < 10; i++)
             assert_true(fabs(r.out[i] - x[i]) < 5);
         assert_int_equal(distinct_rows(r.out, 5, 2), 5);
-        /* the scale used is rounded up to the noise grid, the grid adds
-         * its step: either way within 1e-6 relative here */
+        /* the scale drawn with is calibrated so that the grid's step keeps
+         * the guarantee at most the request: within 1e-6 relative below */
         assert_double_near(r.epsilon, 1000.0, 1e-3);
+        assert_true(r.epsilon <= 1000.0);
         assert_true(r.row_linked_dp);
         keps_dpmicro_result_free(&r);
     }

@@ -65,14 +65,18 @@ typedef struct keps_dpmicro_params {
 typedef struct keps_dpmicro_result {
     size_t n, m, k;
     double *out;            /* [n*m] row-major released values */
-    double *scale;          /* [m] Laplace scale per attribute (requested) */
+    double *scale;          /* [m] Laplace scale per attribute: the formula above */
+    double *scale_used;     /* [m] the scale drawn with: the formula's, calibrated up by the
+                               grid's slack (keps_laplace_calibrate, about 2^-39 relative) so that
+                               epsilon, the rounding included, is at most the requested one */
     double *epsilon_used;   /* [m] incl. the grid rounding (keps/noise.h). multivariate:
                                the release is one mechanism, so every entry is the same
                                whole guarantee (not a share). univariate: entry j is the
                                epsilon of attribute j's column alone */
-    double epsilon;         /* the guarantee: multivariate, equal to each epsilon_used[j];
-                               univariate, their sum (sequential composition over the
-                               attributes; rows linked only if row_linked_dp). INFINITY
+    double epsilon;         /* the guarantee, <= p->epsilon: multivariate, equal to each
+                               epsilon_used[j]; univariate, their sum (sequential composition
+                               over the attributes, each part calibrated to epsilon/m; rows
+                               linked only if row_linked_dp). INFINITY
                                with paper_accounting (epsilon_used then holds what the
                                scales would cost, not a guarantee) */
     double sensitivity;     /* multivariate: L1 sensitivity of all centroids */

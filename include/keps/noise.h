@@ -29,12 +29,22 @@
  *
  *     epsilon_used = (floor(D/g) + 1) / t_used  <=  (D + g)/b,
  *
- * i.e. the requested epsilon = D/b times (1 + g/D) with g/D <= 2^-39/epsilon.
+ * i.e. D/b times (1 + g/D) with g/D <= 2^-39/epsilon: drawn with the scale
+ * b = D/epsilon, the guarantee would exceed the budget by that hair. So
+ * callers calibrate the scale instead (keps_laplace_calibrate, as OpenDP
+ * calibrates a scale against its privacy map): b is raised until the stated
+ * epsilon, rounding included, is at most the budget. A part of a mechanism
+ * whose L1 sensitivity S is spread over q noisy coordinates (the centroids
+ * of DP microaggregation) costs (floor(S/g) + q)/t_used: each coordinate's
+ * rounding adds at most one step (keps_laplace_info_part).
  * keps_laplace_ex() returns these numbers. Caveat stated for completeness:
- * |Y| >= 2^53 (probability < exp(-8000)) would make g*Y inexact.
+ * |Y| >= 2^53 (probability < exp(-8000)) would make g*Y inexact. Every
+ * stated epsilon is computed rounded up (never below the true value).
  *
  * Plain geometric mechanism for integer counts: value + Y with
- * t_used >= D/epsilon (same dyadic rounding up), guarantee D/t_used <= epsilon. */
+ * t_used >= D/epsilon (D/epsilon rounded up, then the same dyadic rounding
+ * up, in the sampler and in the statement alike), guarantee D/t_used <=
+ * epsilon. */
 #ifndef KEPS_NOISE_H
 #define KEPS_NOISE_H
 
@@ -63,6 +73,20 @@ double keps_laplace_ex(keps_rng *r, double value, double scale, double sensitivi
                        keps_noise_info *info);
 /* The guarantee keps_laplace would give, without sampling. 0 or -1 (bad args). */
 int keps_laplace_info(double scale, double sensitivity, keps_noise_info *info);
+/* The same for a part of a mechanism: L1 sensitivity S over `coords` noisy
+ * coordinates, each drawn by keps_laplace with this scale:
+ * epsilon = (floor(S/g) + coords)/t_used. coords is a whole number in
+ * [1, 2^52]; coords = 1 is keps_laplace_info. 0 or -1 (bad args). */
+int keps_laplace_info_part(double scale, double sensitivity, double coords, keps_noise_info *info);
+/* The Laplace scale to draw with so that keps_laplace_info_part(scale, S,
+ * coords) states at most epsilon, the grid rounding included: S/epsilon
+ * raised by the rounding slack (about 2^-39 relative per unit of
+ * coords*g/S). E.g. S = 1, coords = 1, epsilon = 1 gives a scale a hair
+ * above 1 (grid 2^-39), whose stated epsilon is 1 - 2^-40 or so, where the
+ * scale 1 itself would state 1 + 2^-40. NAN if no scale the sampler can
+ * draw meets the budget (epsilon <= 0 or not finite, a scale beyond
+ * the sampler's range). */
+double keps_laplace_calibrate(double sensitivity, double coords, double epsilon);
 
 /* Geometric mechanism: value + discrete Laplace with t >= sensitivity/epsilon;
  * saturates at INT64_MIN/INT64_MAX. epsilon > 0, sensitivity >= 1, and

@@ -210,6 +210,10 @@ int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *t
  * report's file, put into place with it by cli_emit_report); NULL with
  * *rc the exit code after an error. */
 FILE *cli_open_output(cli_ctx *c, int *rc);
+/* The same in input order whatever --keep-order says, for a release whose
+ * row i depends on input row i alone (keps noise -i): the order then tells
+ * nothing the neighbouring relation does not already fix. */
+int cli_write_release_ordered(cli_ctx *c, const keps_table *release);
 /* Writes the report to --report (temp + rename) and prints it on stdout
  * with --json. text, if not NULL, is printed on stdout without --json. */
 int cli_emit_report(cli_ctx *c, keps_json *report, const char *text);

@@ -268,7 +268,24 @@ FILE *cli_open_output(cli_ctx *c, int *rc)
 /* The release is written now and put into place only together with the
  * report (cli_emit_report): a run killed or failing in between leaves
  * neither. */
+static int write_release(cli_ctx *c, const keps_table *release, int keep);
+
 int cli_write_release(cli_ctx *c, const keps_table *release)
+{
+    int keep = cli_flag(c, "keep-order");
+    if (keep && cli_str(c, "output")) /* a privacy warning: printed even with --quiet */
+        fprintf(stderr, "keps %s: warning: --keep-order writes rows in input order; row order can leak which "
+                        "record is which\n",
+                c->cmd->name);
+    return write_release(c, release, keep);
+}
+
+int cli_write_release_ordered(cli_ctx *c, const keps_table *release)
+{
+    return write_release(c, release, 1);
+}
+
+static int write_release(cli_ctx *c, const keps_table *release, int keep)
 {
     const char *out = cli_str(c, "output");
     if (!out)
@@ -277,11 +294,6 @@ int cli_write_release(cli_ctx *c, const keps_table *release)
     int rc = parse_delim(c, &delim);
     if (rc)
         return rc;
-    int keep = cli_flag(c, "keep-order");
-    if (keep) /* a privacy warning: printed even with --quiet */
-        fprintf(stderr, "keps %s: warning: --keep-order writes rows in input order; row order can leak which "
-                        "record is which\n",
-                c->cmd->name);
     keps_rng *rng = keep ? NULL : cli_rng(c);
     if (!keep && !rng)
         return 2;

@@ -18,8 +18,15 @@ js=$("$KEPS" noise --mechanism geometric --epsilon 0.5 --value 7 -n 3 --seed 3 -
 echo "$js" | grep -q '"guarantee":{"model":"epsilon-DP","epsilon":0.5,' || fail "noise json guarantee: $js"
 echo "$js" | grep -q '"noise_scale":2,' || fail "noise json scale: $js"
 js=$("$KEPS" noise --mechanism laplace --epsilon 1 --value 7 -n 1 --seed 3 --json 2>/dev/null) || fail "noise json rc"
-# b = 1: g = 2^-40 = 9.094947017729282e-13
-echo "$js" | grep -q '"granularity":9.094947017729282e-13' || fail "noise json granularity: $js"
+# The scale is calibrated so that the stated epsilon, grid rounding included,
+# is at most 1 (by hand): b = S/eps = 1 has g = 2^-40, t = 2^40 and states
+# (floor(1/g) + 1)/t = 1 + 2^-40 > 1; t must reach 2^40 + 1, i.e. b = 1 + 2^-40,
+# which lies in the next grid g = 2^-39 (t = 2^39 + 1/2 states (2^39 + 1)/(2^39
+# + 1/2) > 1); there t = 2^39 + 1, b = 1 + 2^-39 = 1.000000000001819 states
+# exactly (2^39 + 1)/(2^39 + 1) = 1.
+echo "$js" | grep -q '"granularity":1.8189894035458565e-12' || fail "noise json granularity: $js"
+echo "$js" | grep -q '"guarantee":{"model":"epsilon-DP","epsilon":1,' || fail "noise json epsilon <= 1: $js"
+echo "$js" | grep -q '"noise_scale":1.000000000001819,' || fail "noise json calibrated scale: $js"
 
 # --report keeps the releases printed (3 whole numbers), and with --report -
 # stdout holds the JSON alone (the lines go to stderr).
