@@ -43,4 +43,10 @@ static inline double keps_sub_up(double a, double b)
     return keps_add_up(a, -b);
 }
 
+/* a - b rounded down: -((-a) + b) rounded up. */
+static inline double keps_sub_down(double a, double b)
+{
+    return -keps_add_up(-a, b);
+}
+
 #endif

@@ -747,6 +747,81 @@ keps_status keps_rr_randomize(const keps_rr_matrix *M, const uint32_t *value, si
     return KEPS_OK;
 }
 
+keps_status keps_rr_apply(const keps_rr_params *par, size_t n, const uint32_t *value, size_t N, keps_rng *rng,
+                          uint32_t *out, keps_error *err)
+{
+    if ((unsigned)par->kind > KEPS_RR_BOTH || n == 0 || n > KEPS_RR_MAX_CATEGORIES)
+        return keps_error_set(err, KEPS_EINPUT, "randomized response: unknown mechanism %d or %zu categories",
+                              (int)par->kind, n);
+    int ldp = par->kind != KEPS_RR_TCLOSE, tcl = par->kind != KEPS_RR_LDP;
+    keps_status st = KEPS_OK;
+    if (ldp)
+        st = check_prob("p", par->p, err);
+    if (!st && tcl)
+        st = check_prob("p_t", par->pt, err);
+    for (size_t i = 0; i < N && !st; i++)
+        if (value[i] >= n)
+            st = keps_error_set(err, KEPS_EINPUT, "record %zu has category %u, outside the %zu categories", i + 1,
+                                value[i], n);
+    if (st)
+        return st;
+    /* RR-t draws from the original values of every record, so they must
+     * survive while out is written */
+    uint32_t *orig = NULL;
+    if (tcl && out == value) {
+        if (!(orig = malloc((N ? N : 1) * sizeof *orig)))
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        memcpy(orig, value, N * sizeof *orig);
+        value = orig;
+    }
+    for (size_t i = 0; i < N; i++) {
+        uint32_t v = value[i];
+        if (tcl && !keps_rng_bernoulli(rng, par->pt))
+            v = value[keps_rng_below(rng, N)]; /* the empirical distribution: a record drawn uniformly */
+        if (ldp && !keps_rng_bernoulli(rng, par->p))
+            v = (uint32_t)keps_rng_below(rng, n);
+        out[i] = v;
+    }
+    free(orig);
+    return KEPS_OK;
+}
+
+keps_status keps_rr_domain(keps_table *t, size_t col, const char *const *values, size_t n, const char *source,
+                           keps_error *err)
+{
+    if (col >= t->ncols || (n && !values))
+        return keps_error_set(err, KEPS_EINPUT, "rr domain: column %zu of %zu, or no values", col, t->ncols);
+    if (n == 0)
+        return keps_error_set(err, KEPS_EINPUT, "%s: the domain of '%s' lists no value", source, t->cols[col].name);
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < a; b++)
+            if (strcmp(values[a], values[b]) == 0)
+                return keps_error_set(err, KEPS_EINPUT, "%s: the domain of '%s' lists '%s' twice", source,
+                                      t->cols[col].name, values[a]);
+    /* every value of the data must be in the domain */
+    uint8_t *in = calloc(t->cols[col].nvalues ? t->cols[col].nvalues : 1, 1);
+    if (!in)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (size_t a = 0; a < n; a++) {
+        uint32_t code = keps_table_lookup(t, col, values[a], strlen(values[a]));
+        if (code != KEPS_NONE)
+            in[code] = 1;
+    }
+    keps_status st = KEPS_OK;
+    for (size_t i = 0; i < t->nrows && !st; i++)
+        if (!in[t->cols[col].codes[i]])
+            st = keps_table_cell_error(err, t, col, i,
+                                       "'%s' is not in the domain of '%s' given by %s; a public domain must list "
+                                       "every value the column can hold (add it, or correct the cell)",
+                                       keps_table_str(t, col, i), t->cols[col].name, source);
+    free(in);
+    /* then the domain's values the data lacks join the dictionary */
+    for (size_t a = 0; a < n && !st; a++)
+        if (keps_table_intern(t, col, values[a], strlen(values[a])) == KEPS_NONE)
+            st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    return st;
+}
+
 keps_status keps_rr_joint_codes(size_t ncols, const uint32_t *const *codes, const uint32_t *nvalues, size_t N,
                                 uint32_t *value, size_t *n, keps_error *err)
 {

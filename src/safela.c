@@ -10,12 +10,95 @@
 #include "keps/lattice.h"
 #include "keps/safela.h"
 #include "keps/sample.h"
+#include "fp_up.h"
 
 static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ------------------------------------------------- the released tuple */
+
+/* Li, Qardaji and Su's guarantee is about the released tuples: every
+ * released tuple must be shared by k of them, or an attribute released
+ * raw beside the generalized QIs singles its record out (a column holding
+ * one unique value showed it in half the releases). So every column the
+ * release holds besides the QIs (sensitive, insensitive, --others keep)
+ * joins the equivalence-class key at level 0: it is never generalized, and
+ * a record whose class over the QIs and those columns is smaller than k is
+ * suppressed like any other. Each such column becomes an extra QI of
+ * height 0 after the real ones, with a one-level hierarchy of the column's
+ * own dictionary: the lattice reads only a hierarchy's level sizes and the
+ * maps, so the hierarchy is a shell (one level of nvalues values) and the
+ * map the identity. Height 0 leaves the node ids, G and the heights of the
+ * real QIs as they were. */
+typedef struct tuple_key {
+    keps_schema s;      /* s's QIs, then the extras */
+    keps_qi *qi;
+    size_t nreal;       /* the real QIs come first */
+    size_t nextra;
+    keps_table *shell;  /* [nextra] one-column tables: level 0's size only */
+    keps_column *shcol; /* [nextra] */
+    keps_hierarchy *h;  /* [nextra] */
+    uint32_t **ident;   /* [nextra] identity maps, ident[e][v] = v */
+    uint32_t ***maps;   /* [nextra] the map of extra e: &ident[e] */
+} tuple_key;
+
+static void tuple_key_free(tuple_key *k)
+{
+    for (size_t e = 0; k->ident && e < k->nextra; e++)
+        free(k->ident[e]);
+    free(k->ident);
+    free(k->maps);
+    free(k->h);
+    free(k->shcol);
+    free(k->shell);
+    free(k->qi);
+    memset(k, 0, sizeof *k);
+}
+
+static int tuple_key_init(tuple_key *k, const keps_schema *s)
+{
+    memset(k, 0, sizeof *k);
+    const keps_table *t = s->t;
+    size_t ne = 0;
+    for (size_t j = 0; j < t->ncols; j++)
+        ne += keps_schema_released(s, j) && s->role[j] != KEPS_ROLE_QUASI;
+    k->s = *s;
+    k->nreal = s->nqi;
+    k->nextra = ne;
+    size_t m = ne ? ne : 1;
+    k->qi = malloc((s->nqi + ne) * sizeof *k->qi);
+    k->shell = calloc(m, sizeof *k->shell);
+    k->shcol = calloc(m, sizeof *k->shcol);
+    k->h = calloc(m, sizeof *k->h);
+    k->ident = calloc(m, sizeof *k->ident);
+    k->maps = calloc(m, sizeof *k->maps);
+    if (!k->qi || !k->shell || !k->shcol || !k->h || !k->ident || !k->maps)
+        return -1;
+    memcpy(k->qi, s->qi, s->nqi * sizeof *k->qi);
+    size_t e = 0;
+    for (size_t j = 0; j < t->ncols; j++) {
+        if (!keps_schema_released(s, j) || s->role[j] == KEPS_ROLE_QUASI)
+            continue;
+        uint32_t nv = t->cols[j].nvalues;
+        if (!(k->ident[e] = malloc((nv ? nv : 1) * sizeof **k->ident)))
+            return -1;
+        for (uint32_t v = 0; v < nv; v++)
+            k->ident[e][v] = v;
+        k->shcol[e].nvalues = nv;
+        k->shell[e].ncols = 1;
+        k->shell[e].cols = &k->shcol[e];
+        k->h[e].levels = &k->shell[e];
+        k->maps[e] = &k->ident[e];
+        k->qi[s->nqi + e] = (keps_qi){.col = j, .h = &k->h[e], .map = k->maps[e], .height = 0};
+        e++;
+    }
+    k->s.qi = k->qi;
+    k->s.nqi = s->nqi + ne;
+    return 0;
 }
 
 /* ------------------------------------------------------- sampled view */
@@ -36,13 +119,15 @@ typedef struct view {
  * (lattice.c) towards the later, narrower QIs, so most nodes roll up from
  * a parent that differs in a narrow QI. (With the scan's older fixed tree,
  * "lower the last nonzero coordinate": cup ZIP first 13 s, ZIP last 32 s.) */
-static int view_order(view *v, const keps_schema *s)
+static int view_order(view *v, const keps_schema *s, size_t nreal)
 {
     v->qi = malloc((s->nqi ? s->nqi : 1) * sizeof *v->qi);
     v->perm = malloc((s->nqi ? s->nqi : 1) * sizeof *v->perm);
     if (!v->qi || !v->perm)
         return -1;
-    for (size_t i = 0; i < s->nqi; i++) { /* insertion sort, stable */
+    for (size_t i = nreal; i < s->nqi; i++) /* height-0 extras last: the scan splits its tasks on the first */
+        v->perm[i] = i;
+    for (size_t i = 0; i < nreal; i++) { /* insertion sort, stable */
         size_t j = i;
         uint32_t card = s->t->cols[s->qi[i].col].nvalues;
         while (j > 0 && s->t->cols[s->qi[v->perm[j - 1]].col].nvalues < card) {
@@ -57,14 +142,15 @@ static int view_order(view *v, const keps_schema *s)
     return 0;
 }
 
-static int view_init(view *v, const keps_schema *s, const uint8_t *keep, int reorder)
+/* reorder: the nreal first QIs in scan order (view_order), else as given. */
+static int view_init(view *v, const keps_schema *s, const uint8_t *keep, int reorder, size_t nreal)
 {
     const keps_table *t = s->t;
     v->t = *t;
     v->s = *s;
     v->s.t = &v->t;
     v->cols = calloc(t->ncols ? t->ncols : 1, sizeof *v->cols);
-    if (!v->cols || (reorder && view_order(v, s)))
+    if (!v->cols || (reorder && view_order(v, s, nreal)))
         return -1;
     size_t n = 0;
     for (size_t r = 0; r < t->nrows; r++)
@@ -118,7 +204,8 @@ int keps_safela_good(const keps_safela_scores *sc, uint64_t id)
 /* Where a scanned node's count goes: ids of the schema's QI order. */
 typedef struct score_ctx {
     keps_safela_scores *sc;
-    uint64_t *ostride; /* [j] schema stride of the j-th QI in scan order */
+    uint64_t *ostride; /* [j] schema stride of the j-th QI in scan order (0 for an extra) */
+    size_t qscan;      /* QIs scanned: the real ones and the extras (tuple_key) */
 } score_ctx;
 
 /* Scan callback (full or even scan): the node's suppressed rows, stored
@@ -127,7 +214,7 @@ static int score_cb(const keps_node_info *ni, int thread, void *ud)
 {
     const score_ctx *x = ud;
     uint64_t id = 0;
-    for (size_t j = 0; j < x->sc->q; j++)
+    for (size_t j = 0; j < x->qscan; j++)
         id += (uint64_t)ni->levels[j] * x->ostride[j];
     x->sc->supp[id] = (double)ni->suppressed;
     (void)thread;
@@ -202,17 +289,22 @@ keps_status keps_safela_score(const keps_schema *s, const uint8_t *keep, size_t 
     if (nthreads <= 0)
         nthreads = 2;
     view v = {0};
+    tuple_key key;
     keps_lattice *L = NULL;
     keps_status st = KEPS_OK;
     uint64_t *stride = NULL, *ostride = NULL;
     int *lv = NULL;
-    if (view_init(&v, s, keep, 1)) {
+    if (tuple_key_init(&key, s) || view_init(&v, &key.s, keep, 1, key.nreal)) {
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory sampling the rows");
+        goto out;
+    }
+    if (s->nqi == 0) {
+        st = keps_error_set(err, KEPS_EINPUT, "the lattice needs at least one quasi-identifier (--qi)");
         goto out;
     }
     if ((st = keps_lattice_new(&v.s, &L, err)))
         goto out;
-    size_t q = L->q;
+    size_t q = s->nqi; /* the real QIs: the extras have height 0 and add no node */
     sc->nnodes = L->nnodes;
     sc->q = q;
     sc->rows = L->nrows;
@@ -222,7 +314,7 @@ keps_status keps_safela_score(const keps_schema *s, const uint8_t *keep, size_t 
     sc->u = malloc(L->nnodes * sizeof *sc->u);
     sc->interpolated = calloc(L->nnodes, 1);
     stride = malloc(q * sizeof *stride);
-    ostride = malloc(q * sizeof *ostride);
+    ostride = malloc(L->q * sizeof *ostride);
     lv = malloc(q * sizeof *lv);
     if (!sc->height || !sc->gen || !sc->supp || !sc->u || !sc->interpolated || !stride || !ostride || !lv) {
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory for %llu node scores",
@@ -235,9 +327,9 @@ keps_status keps_safela_score(const keps_schema *s, const uint8_t *keep, size_t 
         stride[i] = m;
         m *= (uint64_t)(sc->height[i] + 1);
     }
-    for (size_t j = 0; j < q; j++)
-        ostride[j] = stride[v.perm[j]];
-    score_ctx x = {sc, ostride};
+    for (size_t j = 0; j < L->q; j++)
+        ostride[j] = v.perm[j] < q ? stride[v.perm[j]] : 0;
+    score_ctx x = {sc, ostride, L->q};
     st = (interpolate ? keps_lattice_scan_even : keps_lattice_scan)(L, k, score_cb, &x, nthreads, err);
     if (st)
         goto out;
@@ -248,6 +340,7 @@ out:
     free(lv);
     keps_lattice_free(L);
     view_free(&v);
+    tuple_key_free(&key);
     if (st)
         keps_safela_scores_free(sc);
     return st;
@@ -262,23 +355,34 @@ void keps_safela_result_free(keps_safela_result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Class of every kept row at node lv, and whether it is smaller than k;
- * then appends the kept rows, generalized or suppressed, to r->release. */
-static keps_status build_release(const keps_schema *s, const uint8_t *keep, const int *lv, size_t k, int remove,
+/* Class of every kept row at node lv over the released tuple (tuple_key),
+ * and whether it is smaller than k; then appends the kept rows of classes
+ * of at least k, generalized, to r->release. Suppressed rows are removed,
+ * as Li, Qardaji and Su's method does: starred, their data-dependent number
+ * would show in the release (a run of D = 150 Male;White, 149 Female;White
+ * and one Female;Amer-Indian-Eskimo at k = 40 starred some rows and not
+ * others in ~27% of releases, never for D without that row). */
+static keps_status build_release(const keps_schema *s, const uint8_t *keep, const int *lv, size_t k,
                                  keps_safela_result *r, keps_error *err)
 {
     view v = {0};
+    tuple_key key;
     keps_lattice *L = NULL;
     keps_lattice_work *w = NULL;
     keps_node_classes cl;
     keps_node_classes_init(&cl);
     uint32_t *assign = NULL;
+    int *lvk = NULL;
     const char **fields = NULL;
     keps_status st = KEPS_OK;
-    if (view_init(&v, s, keep, 0) || (st = keps_lattice_new(&v.s, &L, err)) || !(w = keps_lattice_work_new(L)) ||
-        !(assign = malloc((L->bottom.n + 1) * sizeof *assign)) ||
-        !(fields = malloc((s->t->ncols + 1) * sizeof *fields)) ||
-        keps_lattice_rollup(L, w, NULL, lv, &cl, assign)) {
+    if (tuple_key_init(&key, s) || !(lvk = calloc(key.s.nqi, sizeof *lvk))) {
+        st = keps_error_set(err, KEPS_ENOMEM, "out of memory building the release");
+        goto out;
+    }
+    memcpy(lvk, lv, s->nqi * sizeof *lvk); /* the extras stay at level 0 */
+    if (view_init(&v, &key.s, keep, 0, key.nreal) || (st = keps_lattice_new(&v.s, &L, err)) ||
+        !(w = keps_lattice_work_new(L)) || !(assign = malloc((L->bottom.n + 1) * sizeof *assign)) ||
+        !(fields = malloc((s->t->ncols + 1) * sizeof *fields)) || keps_lattice_rollup(L, w, NULL, lvk, &cl, assign)) {
         if (!st)
             st = keps_error_set(err, KEPS_ENOMEM, "out of memory building the release");
         goto out;
@@ -292,9 +396,8 @@ static keps_status build_release(const keps_schema *s, const uint8_t *keep, cons
     for (size_t row = 0; row < t->nrows && !st; row++) {
         if (keep && !keep[row])
             continue;
-        int small = cl.count[assign[L->row_class[vr++]]] < k;
-        r->counts.suppressed_rows += small;
-        if (small && remove) {
+        if (cl.count[assign[L->row_class[vr++]]] < k) {
+            r->counts.suppressed_rows++;
             r->counts.removed_rows++;
             continue;
         }
@@ -305,7 +408,7 @@ static keps_status build_release(const keps_schema *s, const uint8_t *keep, cons
             const char *val = keps_table_str(t, j, row);
             for (size_t i = 0; i < s->nqi; i++)
                 if (s->qi[i].col == j)
-                    val = small ? "*" : keps_hierarchy_label(s->qi[i].h, lv[i], s->qi[i].map[lv[i]][t->cols[j].codes[row]]);
+                    val = keps_hierarchy_label(s->qi[i].h, lv[i], s->qi[i].map[lv[i]][t->cols[j].codes[row]]);
             fields[nf++] = val;
         }
         st = keps_table_append(r->release, fields, NULL, 0, err);
@@ -314,10 +417,12 @@ static keps_status build_release(const keps_schema *s, const uint8_t *keep, cons
 out:
     free(fields);
     free(assign);
+    free(lvk);
     keps_node_classes_free(&cl);
     keps_lattice_work_free(w);
     keps_lattice_free(L);
     view_free(&v);
+    tuple_key_free(&key);
     return st;
 }
 
@@ -362,14 +467,20 @@ keps_status keps_safela_run(const keps_schema *s, const keps_safela_params *p, k
      * sample size n moves too. So the choice costs eps' (k + 1/f) / (2k),
      * which SPEC's eps' covers only when f >= 1/k (every f >= 1, like the
      * default 2). Below that the stated guarantee uses the larger value. */
-    double k = (double)p->k;
-    r->epsilon_prime_effective = p->epsilon_prime * fmax(1.0, (k + 1.0 / p->penalty) / (2.0 * k));
+    double k = (double)p->k, excess = keps_div_up(keps_add_up(k, keps_div_up(1.0, p->penalty)), 2.0 * k);
+    r->epsilon_prime_effective = excess > 1.0 ? keps_mul_up(p->epsilon_prime, excess) : p->epsilon_prime;
+    /* Stated epsilon: a given --epsilon is stated as given, with delta
+     * computed at the gap eps - eps' rounded down (delta falls as the gap
+     * grows, so it is never understated); the default eps' - ln(1 - beta)
+     * is rounded up. Either way the true epsilon is at most the stated one. */
     double gap = NAN;
     if (!isnan(p->epsilon))
-        gap = p->epsilon - r->epsilon_prime_effective;
+        gap = keps_sub_down(p->epsilon, r->epsilon_prime_effective);
     if ((st = keps_safela_delta((long)p->k, r->beta, gap, &r->delta, err)))
         return st;
-    r->epsilon = r->epsilon_prime_effective + r->delta.eps_gap;
+    r->epsilon = isnan(p->epsilon)
+                     ? keps_add_up(r->epsilon_prime_effective, nextafter(r->delta.eps_gap, INFINITY))
+                     : p->epsilon;
     size_t nrows = s->t->nrows;
     uint8_t *keep = malloc(nrows ? nrows : 1);
     keps_safela_scores sc = {0};
@@ -421,7 +532,7 @@ keps_status keps_safela_run(const keps_schema *s, const keps_safela_params *p, k
     }
     double t3 = now_ms();
     r->ms_select = t3 - t2;
-    st = build_release(s, keep, r->levels, p->k, p->remove_suppressed, r, err);
+    st = build_release(s, keep, r->levels, p->k, r, err);
     r->ms_release = now_ms() - t3;
 out:
     free(keep);

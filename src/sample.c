@@ -205,6 +205,40 @@ void keps_rr_sampler_free(keps_rr_sampler *rr)
     rr->rows = NULL;
 }
 
+/* The epsilon-LDP of what the sampler draws: its fixed-point weights, not
+ * the matrix. A weight far below 2^-9 of its row keeps few bits (n = 400,
+ * epsilon 50: an off-diagonal entry of 2.8e-19 becomes 1 or 2 units of
+ * 2^-62), so the sampled ratios can exceed the matrix's (42.98 against
+ * 42.73). P[y|x] = w_xy / W_x exactly; the logs are taken in long double
+ * (the weights are below 2^63, exact there) and the result is rounded up. */
+static double sampled_epsilon(const keps_rr_sampler *rr)
+{
+    long double eps = 0;
+    for (uint32_t y = 0; y < rr->n; y++) {
+        long double lo = INFINITY, hi = -INFINITY;
+        int any = 0, zero = 0;
+        for (uint32_t x = 0; x < rr->n; x++) {
+            const uint64_t *cum = rr->rows[x].cum;
+            uint64_t w = cum[y] - (y ? cum[y - 1] : 0), W = cum[rr->n - 1];
+            if (!w) {
+                zero = 1;
+                continue;
+            }
+            any = 1;
+            long double l = logl((long double)w) - logl((long double)W);
+            lo = l < lo ? l : lo;
+            hi = l > hi ? l : hi;
+        }
+        if (!any)
+            continue; /* output y never happens */
+        if (zero)
+            return INFINITY;
+        eps = hi - lo > eps ? hi - lo : eps;
+    }
+    double e = (double)eps;
+    return e > 0 ? nextafter(e, INFINITY) : e;
+}
+
 int keps_rr_sampler_init(keps_rr_sampler *rr, const double *matrix, uint32_t n, keps_error *err)
 {
     rr->n = n;
@@ -227,7 +261,7 @@ int keps_rr_sampler_init(keps_rr_sampler *rr, const double *matrix, uint32_t n, 
             return rc;
         }
     }
-    rr->epsilon = keps_transition_epsilon(matrix, n);
+    rr->epsilon = sampled_epsilon(rr);
     return KEPS_OK;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "keps/accountant.h"
+#include "keps/rr.h"
 #include "keps/sample.h"
 #include "testutil.h"
 
@@ -146,6 +147,42 @@ static void randomized_response(void **state)
 
 /* Sequential steps add; disjoint parts cost their maximum. By hand:
  * 0.5 + 0.3 + max(1.0, 0.4) = 1.8; delta 0 + 0 + max(1e-6, 1e-5) = 1e-5. */
+/* The sampler states the epsilon of the weights it draws with. Keep-or-
+ * uniform over n = 400 with p for epsilon 50 (p = 1 - 1.1e-16 in doubles:
+ * the matrix itself has epsilon ln(1 + 400 p/(1-p)) = 42.73): its off-
+ * diagonal entries, 2.8e-19, are 1 or 2 units of the 62-bit fixed point,
+ * and the ratios drawn reach ~43. The stated epsilon is recomputed here
+ * from the weights in double (each P = w/W) and must cover them. */
+static void sampler_epsilon_of_weights(void **state)
+{
+    (void)state;
+    const uint32_t n = 400;
+    double *m = malloc((size_t)n * n * sizeof *m);
+    assert_non_null(m);
+    double p = keps_rr_ldp_p(50, n); /* keps rr --epsilon 50 */
+    keps_transition_keep(p, n, m);
+    double matrix_eps = keps_transition_epsilon(m, n);
+    assert_double_near(matrix_eps, 42.73, 0.01);
+    keps_rr_sampler rr;
+    assert_int_equal(keps_rr_sampler_init(&rr, m, n, NULL), 0);
+    double worst = 0;
+    for (uint32_t y = 0; y < n; y++) {
+        double lo = INFINITY, hi = 0;
+        for (uint32_t x = 0; x < n; x++) {
+            const uint64_t *cum = rr.rows[x].cum;
+            double v = (double)(cum[y] - (y ? cum[y - 1] : 0)) / (double)cum[n - 1];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        worst = log(hi / lo) > worst ? log(hi / lo) : worst;
+    }
+    assert_true(worst > matrix_eps + 0.1); /* the weights lose bits: more than the matrix */
+    assert_true(rr.epsilon >= worst * (1 - 1e-12));
+    assert_double_near(rr.epsilon, worst, 1e-9);
+    keps_rr_sampler_free(&rr);
+    free(m);
+}
+
 static void accountant(void **state)
 {
     (void)state;
@@ -182,6 +219,7 @@ int main(void)
         cmocka_unit_test(bernoulli_exact_frequency),
         cmocka_unit_test(categorical_frequencies),
         cmocka_unit_test(randomized_response),
+        cmocka_unit_test(sampler_epsilon_of_weights),
         cmocka_unit_test(accountant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -192,10 +192,40 @@ double keps_rr_utility(const keps_rr_matrix *M, const double *freq);
 
 /* ---- applying a mechanism ---- */
 /* Draws each record's output from its row of M with the project's
- * categorical sampler (keps/sample.h). out may equal value. KEPS_EINPUT
- * (nothing drawn) if a value[i] >= M->n. */
+ * categorical sampler (keps/sample.h), whose fixed-point weights follow M
+ * to 62 bits: for a parameterized mechanism prefer keps_rr_apply, which is
+ * exact. out may equal value. KEPS_EINPUT (nothing drawn) if a value[i] >=
+ * M->n. */
 keps_status keps_rr_randomize(const keps_rr_matrix *M, const uint32_t *value, size_t N, keps_rng *rng,
                               uint32_t *out, keps_error *err);
+
+/* The mechanism of par drawn exactly as the paper's figures describe it,
+ * record by record: RR-t keeps the value with probability p_t (an exact
+ * Bernoulli of the double p_t) and otherwise takes the value of a record
+ * drawn uniformly from all N (the data's own distribution, exactly);
+ * RR-LDP keeps with probability p and otherwise draws a category uniformly
+ * from the n (exact integers); both runs RR-t, then RR-LDP on its output.
+ * The draws are exact for the doubles p and p_t, so the levels computed
+ * from them (keps_rr_closed_levels) are those of what is sampled, however
+ * close p is to 1 (keps_rr_randomize's fixed-point weights are not: see
+ * keps_rr_sampler in keps/sample.h). out may equal value. KEPS_EINPUT
+ * (nothing drawn) for an unknown kind, a probability outside [0, 1], n = 0
+ * or above KEPS_RR_MAX_CATEGORIES, or a value[i] >= n. */
+keps_status keps_rr_apply(const keps_rr_params *par, size_t n, const uint32_t *value, size_t N, keps_rng *rng,
+                          uint32_t *out, keps_error *err);
+
+/* A public domain for column col of t (keps rr --domain): values[0..n),
+ * each listed once. Every cell of the column must hold one of them, else
+ * KEPS_EINPUT naming the cell's file, line and column ("'Z' is not in the
+ * domain of 'COL' given by SOURCE"); then the values the data lacks are
+ * added to the column's dictionary (keps_table_intern), so that the
+ * column's codes 0..nvalues-1 are exactly the domain and a mechanism over
+ * them (keps_rr_joint_codes) randomizes over the public domain, not over
+ * the values the data happens to hold. source names the domain in
+ * messages (e.g. "--domain s=@dom.txt"). Also KEPS_EINPUT: no value, a
+ * value listed twice, col out of range. */
+keps_status keps_rr_domain(keps_table *t, size_t col, const char *const *values, size_t n, const char *source,
+                           keps_error *err);
 
 /* Several nominal columns as one joint value: value[i] = sum_j codes_j[i] *
  * prod_{l<j} nvalues_l. Fails if the product of the domain sizes exceeds

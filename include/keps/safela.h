@@ -103,7 +103,6 @@ typedef struct keps_safela_params {
     double epsilon;          /* NaN: eps' - ln(1 - beta); else >= that */
     double penalty;          /* f */
     int interpolate;         /* level-based interpolation */
-    int remove_suppressed;   /* leave suppressed records out instead of starring their QIs */
     int nthreads;            /* <= 0: 2 */
 } keps_safela_params;
 

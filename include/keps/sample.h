@@ -49,7 +49,11 @@ uint32_t keps_sample_categorical(keps_rng *r, const double *p, uint32_t n);
 typedef struct keps_rr_sampler {
     uint32_t n;
     keps_categorical *rows;
-    double epsilon;  /* epsilon-LDP of the matrix: max_y ln(max_x P / min_x P) */
+    double epsilon;  /* epsilon-LDP of what is sampled: max_y ln(max_x P / min_x P) over the
+                        fixed-point weights (keps_categorical), rounded up. It equals the
+                        matrix's epsilon (keps_transition_epsilon) to ~1e-15 when every entry
+                        is at least 2^-9 of its row, and exceeds it when tiny entries lose
+                        bits (epsilon above ~36) */
 } keps_rr_sampler;
 /* Checks rows sum to 1 (within 1e-9) and entries are >= 0. */
 int keps_rr_sampler_init(keps_rr_sampler *rr, const double *matrix, uint32_t n, keps_error *err);

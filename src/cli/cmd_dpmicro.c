@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "guarantee.h"
 #include "kdp.h"
 #include "keps/dpmicro.h"
 
@@ -55,15 +56,12 @@ static const cli_opt *const opts[] = {&opt_mode, &cli_opt_input, &cli_opt_output
 
 /* Bounds per column: given by --bounds, or read from the data by
  * keps_dpmicro_data_bounds (which refuses a column of zeros only). The
- * warning is the CLI's: those bounds are outside the DP guarantee. */
+ * warning is the CLI's: those bounds are outside the DP guarantee, and the
+ * columns go into guarantee.data_dependent. */
 static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, const double *x, size_t n,
-                       double *lo, double *hi, int *from_data)
+                       double *lo, double *hi, int *given, cli_dd *dd)
 {
-    int *given = malloc(m * sizeof *given);
-    if (!given)
-        return cli_oom(c);
     int rc = kdp_bounds(c, t, cols, m, lo, hi, given);
-    *from_data = 0;
     for (size_t j = 0; j < m && !rc; j++) {
         if (given[j])
             continue;
@@ -71,15 +69,36 @@ static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size
         if (keps_dpmicro_data_bounds(x, n, m, j, &lo[j], &hi[j], &err)) /* x is finite (kdp_numeric) */
             rc = cli_usage_error(c, "column '%s' is constant 0: give --bounds %s=LO:HI", t->cols[cols[j]].name,
                                  t->cols[cols[j]].name);
-        *from_data = 1;
         if (!rc) /* weakens the guarantee: printed even with --quiet */
             fprintf(stderr,
                     "keps %s: warning: no --bounds for '%s'; using [%g, %g] read from the data (the paper's "
                     "rule). Bounds taken from the data weaken the DP guarantee; give public bounds.\n",
                     c->cmd->name, t->cols[cols[j]].name, lo[j], hi[j]);
     }
-    free(given);
+    if (!rc) {
+        size_t len = 16, k = 0;
+        for (size_t j = 0; j < m; j++)
+            len += given[j] ? 0 : strlen(t->cols[cols[j]].name) + 2;
+        char *names = malloc(len);
+        if (!names)
+            return 2;
+        names[0] = '\0';
+        for (size_t j = 0; j < m; j++)
+            if (!given[j])
+                k += (size_t)snprintf(names + k, len - k, "%s%s", k ? ", " : "", t->cols[cols[j]].name);
+        if (k)
+            cli_dd_add(dd, "bounds: %s", names);
+        free(names);
+    }
     return rc;
+}
+
+/* Rows in input order with k > 1 and linked columns: refused, except in a
+ * seeded run (tests and the oracles, which match rows to records), whose
+ * output is not private anyway; its report then states no DP guarantee. */
+static int order_leaks(const cli_ctx *c, const keps_dpmicro_params *p, int unlink)
+{
+    return cli_flag(c, "keep-order") && p->k > 1 && !unlink;
 }
 
 /* A released column the noise does not touch (sensitive, insensitive,
@@ -100,46 +119,59 @@ static int uncovered_pick(const void *ctx, size_t j)
     return uncovered_col(u->s, u->slot, j);
 }
 
-static void guarantee_json(keps_json *j, const keps_dpmicro_result *r, const keps_dpmicro_params *p, int unlink,
-                           int from_data, const keps_schema *s, const int *slot)
+static void guarantee_json(const cli_ctx *c, keps_json *j, const keps_dpmicro_result *r,
+                           const keps_dpmicro_params *p, int unlink, const cli_dd *dd, const keps_schema *s,
+                           const int *slot)
 {
     keps_json_object(j, "guarantee");
-    if (p->paper_accounting) {
+    if (order_leaks(c, p, unlink)) {
+        keps_json_str(j, "model", "heuristic, not DP");
+        keps_json_num(j, "epsilon_if_shuffled", r->epsilon);
+        keps_json_str(j, "note", "--keep-order with k > 1 (allowed only with --seed, for tests): rows sharing a "
+                                 "noisy centroid keep their records' positions and show the data-dependent "
+                                 "clusters");
+    } else if (p->paper_accounting) {
         keps_json_str(j, "model", "heuristic, not DP"); /* one of the contract's model strings */
         keps_json_num(j, "claimed_epsilon", p->epsilon);
         keps_json_str(j, "note", "the paper's noise accounting (--paper-accounting), which is not differential "
                                  "privacy (SPEC 5): claimed_epsilon is the paper's figure, not a guarantee");
     } else if (r->row_linked_dp || unlink) {
-        keps_json_str(j, "model", "epsilon-DP");
+        keps_json_str(j, "model", cli_dd_model(dd, "epsilon-DP"));
         keps_json_num(j, "epsilon", r->epsilon);
         keps_json_str(j, "neighbours", "bounded (replace one record; N public)");
-        if (unlink && !r->row_linked_dp)
-            keps_json_str(j, "covers", "each column released unlinked (rows shuffled per column)");
+        keps_json_str(j, "covers", unlink && !r->row_linked_dp
+                                       ? "the --qi columns, each released unlinked (rows shuffled per column)"
+                                       : "the --qi columns (every row and the row order)");
     } else {
         keps_json_str(j, "model", "heuristic, not DP");
         keps_json_num(j, "epsilon_if_unlinked", r->epsilon);
         keps_json_str(j, "note", "univariate with several columns: rows pair each record's per-column groups "
                                  "without noise, which leaks; use --unlink-columns for epsilon-DP");
     }
-    keps_json_bool(j, "bounds_from_data", from_data);
-    keps_json_array(j, "not_covered");
-    for (size_t c = 0; c < s->t->ncols; c++)
-        if (uncovered_col(s, slot, c))
-            keps_json_str(j, NULL, s->t->cols[c].name);
-    keps_json_end(j);
+    keps_json_bool(j, "bounds_from_data", dd->n > 0);
+    cli_dd_json(j, dd);
+    uncovered_ctx u = {s, slot};
+    cli_uncovered_json(j, s->t, uncovered_pick, &u);
     keps_json_end(j);
 }
 
 static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_t *cols,
-                  const keps_dpmicro_result *r, const keps_dpmicro_params *p, int unlink, int from_data, double rl,
+                  const keps_dpmicro_result *r, const keps_dpmicro_params *p, int unlink, const cli_dd *dd, double rl,
                   double ms)
 {
     keps_json j;
     cli_report_begin(c, &j, "dpmicro");
     keps_counts n = {.input_rows = r->n, .output_rows = r->n};
     cli_report_counts(&j, &n);
-    guarantee_json(&j, r, p, unlink, from_data, s, slot);
+    keps_json_str(&j, "report_note", "metrics (SSE, record linkage), clamped_inputs and any bounds read from the "
+                                     "data come from the original values and are not covered by the guarantee: "
+                                     "keep this report with the curator and publish the release only");
+    guarantee_json(c, &j, r, p, unlink, dd, s, slot);
     kdp_noise_scale_json(&j, s->t, cols, r->m, r->scale);
+    keps_json_object(&j, "noise_scale_used");
+    for (size_t a = 0; a < r->m; a++)
+        keps_json_num(&j, s->t->cols[cols[a]].name, r->scale_used[a]);
+    keps_json_end(&j);
     keps_json_object(&j, "bounds");
     for (size_t a = 0; a < r->m; a++) {
         keps_json_array(&j, s->t->cols[cols[a]].name);
@@ -173,15 +205,20 @@ static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_
     keps_json_num(&j, "total", ms);
     keps_json_end(&j);
     keps_json_end(&j);
-    char text[384], g[160];
-    if (p->paper_accounting) /* the summary states what the report's guarantee states */
+    char text[512], g[200];
+    if (order_leaks(c, p, unlink)) /* the summary states what the report's guarantee states */
+        snprintf(g, sizeof g, "no DP guarantee (--keep-order shows the clusters)");
+    else if (p->paper_accounting)
         snprintf(g, sizeof g, "no DP guarantee (the paper's accounting, claimed epsilon %g)", p->epsilon);
     else if (r->row_linked_dp || unlink)
-        snprintf(g, sizeof g, "epsilon-DP, epsilon %g", r->epsilon);
+        snprintf(g, sizeof g, "%s, epsilon %.17g%s", cli_dd_model(dd, "epsilon-DP"), r->epsilon,
+                 dd->n ? " (bounds read from the data)" : "");
     else
         snprintf(g, sizeof g, "heuristic, not DP (epsilon %g only with --unlink-columns)", r->epsilon);
-    snprintf(text, sizeof text, "dpmicro: %zu records, %zu clusters, %s, SSE %.6g, RL %.3f%%\n", r->n,
-             r->nclusters, g, r->sse, 100 * rl);
+    snprintf(text, sizeof text,
+             "dpmicro: %zu records, %zu clusters, %s\n  for the curator only (from the original values): SSE "
+             "%.6g, RL %.3f%%\n",
+             r->n, r->nclusters, g, r->sse, 100 * rl);
     int rc = cli_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
@@ -206,6 +243,18 @@ static int parse_params(cli_ctx *c, keps_dpmicro_params *p, int *unlink)
     p->k = (size_t)k;
     p->paper_accounting = cli_flag(c, "paper-accounting");
     *unlink = cli_flag(c, "unlink-columns");
+    /* Rows that share a noisy centroid sit where their records sat: in input
+     * order they show which records the data put in one cluster, whatever
+     * the noise (D = 0.1, 0.2, 0.3, 0.4 gives rows 1-2 and 3-4 equal; change
+     * row 1 to 0.9 and rows 2-3 pair up). k = 1 has no clusters, and
+     * --unlink-columns shuffles every column anyway. */
+    if (order_leaks(c, p, *unlink) && !cli_str(c, "seed"))
+        return cli_usage_error(c, "--keep-order with -k %ld would release the data-dependent clusters: rows that "
+                                  "share a noisy centroid keep their records' positions, so which rows are equal "
+                                  "shows how the data grouped them (not covered by epsilon-DP). Drop --keep-order "
+                                  "(the rows are then shuffled); the report's record_linkage already measures "
+                                  "linkage against the original rows",
+                               k);
     return 0;
 }
 
@@ -213,14 +262,15 @@ static int run(cli_ctx *c)
 {
     double t0 = cli_now_ms();
     keps_dpmicro_params p;
-    int unlink = 0, from_data = 0, rc = 0;
+    int unlink = 0, rc = 0;
+    cli_dd dd = {0};
     if ((rc = parse_params(c, &p, &unlink)))
         return rc;
     keps_table *t = NULL;
     keps_schema *s = NULL;
     double *x = NULL, *bounds = NULL;
     size_t *cols = NULL;
-    int *slot = NULL, *digits = NULL;
+    int *slot = NULL, *given = NULL, *digits = NULL;
     keps_dpmicro_result r = {0};
     keps_rng *rng = NULL;
     if ((rc = cli_load_records(c, &t)) || (rc = cli_build_schema(c, t, &s)))
@@ -233,7 +283,8 @@ static int run(cli_ctx *c)
     cols = malloc(m * sizeof *cols);
     bounds = malloc(2 * m * sizeof *bounds);
     slot = malloc(t->ncols * sizeof *slot);
-    if (!cols || !bounds || !slot) {
+    given = malloc(m * sizeof *given);
+    if (!cols || !bounds || !slot || !given) {
         rc = 2;
         goto done;
     }
@@ -250,8 +301,8 @@ static int run(cli_ctx *c)
         cols[a] = s->qi[a].col;
         slot[cols[a]] = (int)a;
     }
-    if ((rc = kdp_numeric(c, s, t, cols, m, 0, &x)) || (rc = fill_bounds(c, t, cols, m, x, n, bounds, bounds + m,
-                                                                      &from_data)))
+    if ((rc = kdp_numeric(c, s, t, cols, m, 0, &x)) ||
+        (rc = fill_bounds(c, t, cols, m, x, n, bounds, bounds + m, given, &dd)))
         goto done;
     p.lo = bounds;
     p.hi = bounds + m;
@@ -280,14 +331,15 @@ static int run(cli_ctx *c)
                         "record's groups; that pairing is not differentially private. Use --unlink-columns "
                         "for an epsilon-DP release.\n",
                 c->cmd->name, m);
+    if (order_leaks(c, &p, unlink))
+        fprintf(stderr, "keps %s: warning: --keep-order with -k %zu shows which rows share a noisy centroid, i.e. the "
+                        "data-dependent clusters: the release has no DP guarantee (allowed with --seed only, for "
+                        "tests)\n",
+                c->cmd->name, p.k);
+    else if (!p.paper_accounting && (r.row_linked_dp || unlink))
+        cli_dd_warn(c, &dd, "epsilon-DP");
     uncovered_ctx u = {s, slot};
-    if (cli_print_columns(NULL, s->t, uncovered_pick, &u)) {
-        fprintf(stderr, "keps %s: warning: column(s) ", c->cmd->name);
-        cli_print_columns(stderr, s->t, uncovered_pick, &u);
-        fputs(" are released unchanged; the DP guarantee covers only the --qi columns (drop the others with "
-              "--others drop and no --sensitive/--insensitive roles if they must be protected)\n",
-              stderr);
-    }
+    cli_uncovered_warn(c, s->t, uncovered_pick, &u, "only the --qi columns");
     double rl = r.record_linkage; /* before any column unlinking */
     if (unlink && keps_dpmicro_unlink(rng, r.out, n, m)) {
         rc = 2;
@@ -301,7 +353,7 @@ static int run(cli_ctx *c)
     keps_table_free(rel);
     if (rc)
         goto done;
-    rc = report(c, s, slot, cols, &r, &p, unlink, from_data, rl, cli_now_ms() - t0);
+    rc = report(c, s, slot, cols, &r, &p, unlink, &dd, rl, cli_now_ms() - t0);
 done:
     keps_dpmicro_result_free(&r);
     free(x);
@@ -309,6 +361,8 @@ done:
     free(cols);
     free(slot);
     free(digits);
+    free(given);
+    cli_dd_free(&dd);
     keps_schema_free(s);
     keps_table_free(t);
     return rc;

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "guarantee.h"
+#include "keps/csv.h"
 #include "keps/mondrian.h"
 #include "ksrc.h"
 #include "keps/rr.h"
@@ -42,9 +44,19 @@ static const cli_opt opt_partition = {"partition", 0, "given|mondrian|ola", 0,
                                       "--qi need hierarchies); both release the generalized QIs",
                                       "--partition mondrian"};
 
+static const cli_opt opt_domain = {
+    "domain", 0, "COL=V1,V2,...|COL=@FILE", CLI_REPEAT,
+    "the public domain of a --sensitive column: the categories randomized response draws from, and with them p "
+    "and epsilon (without it they are read from the data, and the report says so: a value that occurs once shows "
+    "up in releases of its data set and never in those of its neighbour). The list is one CSV record with ',' "
+    "(quote a value holding a comma, a quote or outer blanks, as in a CSV file: 'COL=\"a,b\",c'); @FILE holds one "
+    "value per line, read like the input (its delimiter and quoting; a blank line is the empty value). A cell "
+    "outside the domain is bad input naming its file, line and column",
+    "--domain 'salary-class=<=50K,>50K'"};
+
 static const cli_opt *const opts[] = {&opt_mechanism, &cli_opt_input, &cli_opt_output, &cli_opt_sensitive,
-                                      &cli_opt_qi, &opt_partition, &opt_p, &opt_pt, &opt_eps, &opt_t, &opt_k,
-                                      &opt_dp_k,
+                                      &opt_domain, &cli_opt_qi, &opt_partition, &opt_p, &opt_pt, &opt_eps, &opt_t,
+                                      &opt_k, &opt_dp_k,
                                       &cli_opt_insensitive, &cli_opt_identifier, &cli_opt_others,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_report, &cli_opt_seed,
                                       &cli_opt_keep_order, NULL};
@@ -65,6 +77,8 @@ typedef struct rr_run {
     int use_mondrian;
     ksrc ola;                  /* with --partition ola */
     int use_ola;
+    uint8_t *public_domain;    /* [ncols] 1: the column's domain came from --domain */
+    cli_dd dd;                 /* what the guarantee read from the data */
 } rr_run;
 
 static void rr_run_free(rr_run *r)
@@ -79,8 +93,86 @@ static void rr_run_free(rr_run *r)
     free(r->out);
     free(r->cls);
     free(r->freq);
+    free(r->public_domain);
+    cli_dd_free(&r->dd);
     keps_schema_free(r->s);
     keps_table_free(r->t);
+}
+
+/* The values of one --domain: the CSV record after '=' or the lines of
+ * @FILE, read by the CSV reader like any input (no header). */
+static int domain_values(cli_ctx *c, const char *spec, const char *rest, char delim, keps_table **vt)
+{
+    keps_csv_options o = {0};
+    keps_error err = {0};
+    o.no_header = 1;
+    if (rest[0] == '@') {
+        o.delimiter = delim ? delim : ',';
+        if (keps_csv_read(rest + 1, &o, vt, &err))
+            return cli_fail(c, &err);
+        if ((*vt)->ncols != 1)
+            return cli_usage_error(c, "--domain %s: %s has %zu fields per line; it holds one value per line (quote a "
+                                      "value that holds '%c')",
+                                   spec, rest + 1, (*vt)->ncols, o.delimiter);
+        return 0;
+    }
+    o.delimiter = ',';
+    if (!rest[0])
+        return cli_usage_error(c, "--domain '%s': no value after '='; give COL=V1,V2,... or COL=@FILE", spec);
+    if (keps_csv_read_buffer(rest, strlen(rest), "--domain", &o, vt, &err))
+        return cli_fail(c, &err);
+    return 0;
+}
+
+/* --domain COL=...: COL is the shortest text before an '=' that names a
+ * --sensitive column (names and values may hold '=': 'salary=<=50K,>50K'). */
+static int rr_domains(cli_ctx *c, rr_run *r)
+{
+    char **v;
+    size_t nd = cli_list(c, "domain", &v);
+    keps_schema *s = r->s;
+    if (!(r->public_domain = calloc(r->t->ncols ? r->t->ncols : 1, 1)))
+        return cli_usage_error(c, "out of memory");
+    for (size_t d = 0; d < nd; d++) {
+        int col = -1;
+        const char *eq = NULL;
+        for (const char *p = strchr(v[d], '='); p && col < 0; p = strchr(p + 1, '=')) {
+            for (size_t a = 0; a < s->nsensitive && col < 0; a++) {
+                const char *name = r->t->cols[s->sensitive[a]].name;
+                if (strlen(name) == (size_t)(p - v[d]) && strncmp(name, v[d], (size_t)(p - v[d])) == 0)
+                    col = (int)s->sensitive[a];
+            }
+            eq = p;
+        }
+        if (col < 0)
+            return cli_usage_error(c, "--domain '%s': expected COL=V1,V2,... or COL=@FILE with COL one of the "
+                                      "--sensitive columns",
+                                   v[d]);
+        eq = v[d] + strlen(r->t->cols[col].name);
+        if (r->public_domain[col])
+            return cli_usage_error(c, "--domain: '%s' is given twice; give one list per column",
+                                   r->t->cols[col].name);
+        keps_table *vt = NULL;
+        int rc = domain_values(c, v[d], eq + 1, r->t->delimiter, &vt);
+        const char **vals = NULL;
+        size_t nv = 0;
+        if (!rc && !(vals = malloc((vt->nrows * vt->ncols + 1) * sizeof *vals)))
+            rc = cli_usage_error(c, "out of memory");
+        for (size_t i = 0; !rc && i < vt->nrows; i++)
+            for (size_t j = 0; j < vt->ncols; j++)
+                vals[nv++] = keps_table_str(vt, j, i);
+        char src[64];
+        snprintf(src, sizeof src, "--domain %.40s", v[d]);
+        keps_error err = {0};
+        if (!rc && keps_rr_domain(r->t, (size_t)col, vals, nv, eq[1] == '@' ? eq + 2 : src, &err))
+            rc = cli_fail(c, &err);
+        free(vals);
+        keps_table_free(vt);
+        if (rc)
+            return rc;
+        r->public_domain[col] = 1;
+    }
+    return 0;
 }
 
 /* Joint values of the sensitive columns and classes of the QI codes. */
@@ -266,23 +358,78 @@ static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, 
     keps_json_object(j, "k_epsilon_dp");
     keps_json_int(j, "k", (long long)r->k_dp);
     keps_json_num(j, "epsilon", l->kdp);
+    keps_json_str(j, "meaning", "Ekenstedt et al.'s Def. 8: how much removing k records moves the distribution of "
+                                "one released value drawn at random from the whole release; not epsilon-DP of the "
+                                "release (epsilon_ldp bounds each record's own value)");
     keps_json_end(j);
     keps_json_end(j);
+}
+
+/* A released column the guarantee does not cover: everything but the
+ * randomized --sensitive columns (QIs, insensitive, --others keep). */
+static int uncovered_pick(const void *ctx, size_t j)
+{
+    const keps_schema *s = ctx;
+    return keps_schema_released(s, j) && s->role[j] != KEPS_ROLE_SENSITIVE;
+}
+
+static int no_domain_pick(const void *ctx, size_t j)
+{
+    const rr_run *r = ctx;
+    return r->s->role[j] == KEPS_ROLE_SENSITIVE && !r->public_domain[j];
+}
+
+static int sensitive_pick(const void *ctx, size_t j)
+{
+    const keps_schema *s = ctx;
+    return s->role[j] == KEPS_ROLE_SENSITIVE;
+}
+
+static const char *plain_model(const rr_run *r)
+{
+    return r->par.kind == KEPS_RR_TCLOSE ? "multiplicative-t-closeness" : "epsilon-LDP";
+}
+
+/* What the guarantee read from the data (docs/spec.md, "What must be
+ * public"): the domain, RR-t's distribution, a keep probability chosen
+ * from class sizes or the distribution. Said on stderr. */
+static void rr_data_dependent(cli_ctx *c, rr_run *r)
+{
+    int tcl = r->par.kind != KEPS_RR_LDP, ldp = r->par.kind != KEPS_RR_TCLOSE;
+    if (cli_print_columns(NULL, r->t, no_domain_pick, r))
+        cli_dd_add_columns(&r->dd, "domain (and with it the categories drawn and p)", r->t, no_domain_pick, r);
+    if (tcl)
+        cli_dd_add_columns(&r->dd, "distribution (RR-t draws from the data's own distribution)", r->t,
+                           sensitive_pick, r->s);
+    if (tcl && cli_str(c, "t"))
+        cli_dd_add(&r->dd, "keep probability p_t (chosen from --t and the data's distribution)");
+    if (ldp && r->par.kind == KEPS_RR_LDP && cli_str(c, "t") && !cli_str(c, "p"))
+        cli_dd_add(&r->dd, "keep probability p (chosen from --t, the smallest class size %zu and N = %zu)", r->k,
+                   r->N);
+    cli_dd_warn(c, &r->dd, plain_model(r));
+    cli_uncovered_warn(c, r->t, uncovered_pick, r->s, "only each record's --sensitive value(s)");
 }
 
 static void json_guarantee(keps_json *j, const rr_run *r, const keps_rr_levels *cl)
 {
     keps_json_object(j, "guarantee");
-    keps_json_str(j, "model", r->par.kind == KEPS_RR_TCLOSE ? "multiplicative-t-closeness" : "epsilon-LDP");
+    keps_json_str(j, "model", cli_dd_model(&r->dd, plain_model(r)));
     keps_json_array(j, "models");
     if (r->par.kind != KEPS_RR_TCLOSE)
-        keps_json_str(j, NULL, "epsilon-LDP");
-    keps_json_str(j, NULL, "multiplicative-t-closeness");
+        keps_json_str(j, NULL, cli_dd_model(&r->dd, "epsilon-LDP"));
+    keps_json_str(j, NULL, cli_dd_model(&r->dd, "multiplicative-t-closeness"));
     keps_json_end(j);
     keps_json_num(j, "epsilon", cl->epsilon_ldp);
     keps_json_num(j, "t", cl->mult_t);
     keps_json_int(j, "k", (long long)r->k);
     keps_json_str(j, "buckets", "single values");
+    keps_json_str(j, "covers", "each record's --sensitive value(s), randomized on its own (local DP)");
+    int from_data = 0;
+    for (size_t a = 0; a < r->s->nsensitive; a++)
+        from_data |= !r->public_domain[r->s->sensitive[a]];
+    keps_json_bool(j, "domain_from_data", from_data);
+    cli_dd_json(j, &r->dd);
+    cli_uncovered_json(j, r->t, uncovered_pick, r->s);
     if (r->par.kind != KEPS_RR_LDP)
         keps_json_str(j, "note", "RR-t draws from the data's own distribution, so its t (and any epsilon of its "
                                  "matrix) holds for this data set's distribution, which the release reveals");
@@ -302,9 +449,9 @@ static int rr_report(cli_ctx *c, rr_run *r, size_t changed, double t0, double t_
     keps_counts n = {.input_rows = r->N, .output_rows = r->N};
     cli_report_counts(&j, &n);
     keps_json_int(&j, "changed_rows", (long long)changed);
-    keps_json_str(&j, "report_note", "changed_rows, kept_fraction and the verified levels are read from the original "
-                                     "values and are not covered by the guarantee: keep this report with the curator "
-                                     "and publish the release only");
+    keps_json_str(&j, "report_note", "changed_rows, kept_fraction, classes, the verified levels and the utility are "
+                                     "read from the original values and are not covered by the guarantee: keep this "
+                                     "report with the curator and publish the release only");
     keps_json_str(&j, "mechanism", cli_str(c, "mechanism"));
     keps_json_int(&j, "categories", (long long)r->n);
     keps_json_str(&j, "partition", r->use_mondrian ? "mondrian" : r->use_ola ? "ola" : "given");
@@ -329,14 +476,16 @@ static int rr_report(cli_ctx *c, rr_run *r, size_t changed, double t0, double t_
     keps_json_num(&j, "verify", t_end - t_ver);
     keps_json_end(&j);
     keps_json_end(&j);
-    char text[1024];
+    char text[1400];
     snprintf(text, sizeof text,
-             "rr %s: %zu records, %zu categories, %zu classes (smallest %zu); %zu values changed\n"
-             "  closed form: epsilon-LDP %.4g, multiplicative t %.4g\n"
-             "  verified:    epsilon-LDP %.4g, multiplicative t %.4g, (%zu,t) %.4g, (%zu,eps)-DP %.4g\n"
-             "  utility (binary gain) %.4f\n",
-             cli_str(c, "mechanism"), r->N, r->n, r->nclasses, r->k, changed, cl.epsilon_ldp, cl.mult_t,
-             ver.epsilon_ldp, ver.mult_t, r->k < r->N ? r->k : r->N - 1, ver.kt, r->k_dp, ver.kdp, u);
+             "rr %s: %zu records, %zu categories, %zu classes (smallest %zu)\n"
+             "  guarantee: %s, epsilon %.4g, multiplicative t %.4g (each record's --sensitive value%s)\n"
+             "  for the curator only (from the original values): %zu values changed; verified on this data: "
+             "epsilon-LDP %.4g, multiplicative t %.4g, (%zu,t) %.4g; (%zu,eps)-DP of Def. 8 (one value drawn "
+             "from the release, not DP of the release) %.4g; utility (binary gain) %.4f\n",
+             cli_str(c, "mechanism"), r->N, r->n, r->nclasses, r->k, cli_dd_model(&r->dd, plain_model(r)),
+             cl.epsilon_ldp, cl.mult_t, r->dd.n ? "; parameters read from the data, see data_dependent" : "",
+             changed, ver.epsilon_ldp, ver.mult_t, r->k < r->N ? r->k : r->N - 1, ver.kt, r->k_dp, ver.kdp, u);
     int rc = cli_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
@@ -354,6 +503,8 @@ static int run(cli_ctx *c)
         rc = cli_load_records(c, &r.t);
     if (!rc)
         rc = cli_build_schema(c, r.t, &r.s);
+    if (!rc)
+        rc = rr_domains(c, &r);
     if (!rc)
         rc = rr_partition(c, &r, kreq);
     if (!rc)
@@ -382,8 +533,11 @@ static int run(cli_ctx *c)
     if (!rc && !rng)
         rc = 2;
     double t1 = cli_now_ms();
-    if (!rc && keps_rr_randomize(&r.M, r.value, r.N, rng, r.out, &err))
-        rc = cli_fail(c, &err);
+    if (!rc) /* exact draws of the paper's mechanisms: the levels stated are those of what is sampled */
+        if (keps_rr_apply(&r.par, r.n, r.value, r.N, rng, r.out, &err))
+            rc = cli_fail(c, &err);
+    if (!rc)
+        rr_data_dependent(c, &r);
     double t_mech = cli_now_ms() - t1;
     size_t changed = 0;
     if (!rc)

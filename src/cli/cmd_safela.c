@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "guarantee.h"
 #include "keps/safela.h"
 
 static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", CLI_NUMBER,
@@ -27,9 +28,19 @@ static const cli_opt opt_eps_total = {"epsilon", 0, "E", CLI_NUMBER,
                                       "one gives a smaller delta",
                                       "--epsilon 2.0"};
 
+/* Suppressed records are always removed (Li, Qardaji and Su's method):
+ * the flag is accepted for older scripts and job files, its false value
+ * (starred rows) is refused. */
+static const cli_opt opt_removed = {"remove-suppressed", 0, NULL, 0,
+                                    "always on: suppressed records are left out, as Li, Qardaji and Su's method "
+                                    "does (starred rows would show their data-dependent number, which the "
+                                    "guarantee does not cover); accepted for older scripts, 'remove-suppressed: "
+                                    "false' is refused",
+                                    "--remove-suppressed"};
+
 static const cli_opt *const opts[] = {&cli_opt_input, &cli_opt_output, &cli_opt_qi, &cli_opt_k, &cli_opt_beta,
                                       &opt_eps_prime, &opt_eps_total, &opt_penalty, &opt_interpolate, &opt_threads,
-                                      &cli_opt_remove_suppressed, &cli_opt_sensitive, &cli_opt_insensitive,
+                                      &opt_removed, &cli_opt_sensitive, &cli_opt_insensitive,
                                       &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma,
                                       &cli_opt_report, &cli_opt_seed, &cli_opt_keep_order, NULL};
 
@@ -56,7 +67,12 @@ static int read_params(cli_ctx *c, keps_safela_params *p)
     if (ip && strcmp(ip, "level") != 0 && strcmp(ip, "none") != 0)
         return cli_usage_error(c, "--interpolate '%s': expected level or none", ip);
     p->interpolate = ip && strcmp(ip, "level") == 0;
-    p->remove_suppressed = cli_flag(c, "remove-suppressed");
+    if (cli_str(c, "remove-suppressed") && !cli_flag(c, "remove-suppressed"))
+        return cli_usage_error(c, "%ssafela cannot write suppressed rows starred: how many rows are suppressed "
+                                  "depends on the data, and starred rows would show it (Li, Qardaji and Su's "
+                                  "guarantee needs them removed). Drop 'remove-suppressed: false'; the report "
+                                  "counts them (suppressed_rows)",
+                               cli_origin(c, "remove-suppressed"));
     return 0;
 }
 
@@ -66,8 +82,14 @@ static void report(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_sa
     cli_report_begin(c, j, "safela");
     cli_report_counts(j, &r->counts);
     keps_json_int(j, "sample_size", (long long)r->sample_size);
+    keps_json_str(j, "report_note", "sample_size, the suppressed and unsampled counts, the mechanism's utilities and "
+                                    "probabilities, good_node_probability and metrics come from the original "
+                                    "values and are not covered by the guarantee: keep this report with the "
+                                    "curator and publish the release only");
     keps_json_object(j, "guarantee");
     keps_json_str(j, "model", "(beta,epsilon,delta)-DPS");
+    keps_json_str(j, "covers", "the whole release: the QIs generalized to the node, every other released column "
+                               "part of the equivalence-class key at level 0, classes below k removed");
     keps_json_num(j, "beta", r->beta);
     keps_json_num(j, "epsilon", r->epsilon);
     keps_json_num(j, "delta", r->delta.delta);
@@ -81,6 +103,10 @@ static void report(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_sa
     keps_json_int(j, "k", (long long)p->k);
     keps_json_num(j, "gamma", r->delta.gamma);
     keps_json_int(j, "n_min", r->delta.n_min);
+    keps_json_array(j, "data_dependent"); /* k, beta, eps', f and the hierarchies are the user's */
+    keps_json_end(j);
+    keps_json_array(j, "not_covered");
+    keps_json_end(j);
     keps_json_end(j);
     keps_json_object(j, "transformation");
     for (size_t i = 0; i < s->nqi; i++)
@@ -174,11 +200,11 @@ static int run(cli_ctx *c)
         for (size_t i = 0; i < s->nqi; i++)
             len += (size_t)snprintf(text + len, size - len, " %s=%d", s->t->cols[s->qi[i].col].name, r.levels[i]);
         snprintf(text + len, size - len,
-                 "\n(beta=%g, epsilon=%.4g, delta=%.3g)-DPS; sample %zu of %zu rows: %zu released, %zu suppressed; "
-                 "%zu rows written; good-node probability %.3f\n",
-                 r.beta, r.epsilon, r.delta.delta, r.sample_size, r.counts.input_rows,
-                 r.counts.input_rows - r.counts.suppressed_rows - r.counts.unsampled_rows, r.counts.suppressed_rows,
-                 r.counts.output_rows, r.good_node_probability);
+                 "\n(beta=%g, epsilon=%.4g, delta=%.3g)-DPS over the whole release; %zu rows written\n"
+                 "  for the curator only (from the original values): sample %zu of %zu rows, %zu suppressed and "
+                 "removed; good-node probability %.3f\n",
+                 r.beta, r.epsilon, r.delta.delta, r.counts.output_rows, r.sample_size, r.counts.input_rows,
+                 r.counts.suppressed_rows, r.good_node_probability);
     }
     rc = cli_emit_report(c, &j, text);
     free(text);

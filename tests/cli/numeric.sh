@@ -93,13 +93,16 @@ done
 
 # 7. k above the sample size: every sampled row suppressed, exit 0 with a
 # warning (even with --quiet); the accounting stays exact: released 0,
-# suppressed = sample, input 300 = suppressed + unsampled, output = suppressed.
+# suppressed = removed = sample, input 300 = suppressed + unsampled, and
+# nothing written but the header (suppressed rows are removed).
 run safela -i "$d/a300.csv" -o "$d/o.csv" $Q -k 100000 --beta 0.5 --report "$d/r.json" --quiet
 t "safela -k 100000: exit 0 and warns" "[ $? -eq 0 ] && grep -q 'warning: k = 100000 exceeds the sample size' $d/stderr"
 num() { grep -o "\"$1\":[0-9]*" "$d/r.json" | cut -d: -f2; }
 t "safela -k 100000: nothing released, accounting exact" \
-  "[ \$(num released_rows) -eq 0 ] && [ \$(num suppressed_rows) -eq \$(num sample_size) ] && [ \$((\$(num suppressed_rows) + \$(num unsampled_rows))) -eq 300 ] && [ \$(num output_rows) -eq \$(num suppressed_rows) ] && [ \$((\$(wc -l <$d/o.csv) - 1)) -eq \$(num output_rows) ]"
-run safela -i "$d/a300.csv" -o "$d/o.csv" $Q -k 5 --beta 0.5 --quiet
+  "[ \$(num released_rows) -eq 0 ] && [ \$(num suppressed_rows) -eq \$(num sample_size) ] && [ \$((\$(num suppressed_rows) + \$(num unsampled_rows))) -eq 300 ] && [ \$(num removed_rows) -eq \$(num suppressed_rows) ] && [ \$(num output_rows) -eq 0 ] && [ \$(wc -l <$d/o.csv) -eq 1 ]"
+# (--others drop: with every column kept, each of the 300 rows is a class of
+# its own over the released tuple and nothing is released at k = 5)
+run safela -i "$d/a300.csv" -o "$d/o.csv" --qi age:$A/adult_hierarchy_age.csv --others drop -k 5 --beta 0.5 --quiet
 t "safela -k 5: no such warning" "[ $? -eq 0 ] && ! grep -q 'no row is released' $d/stderr"
 # 8. Values a range cannot hold: an infinite epsilon leaves delta's gap
 # eps - eps' undefined (inf - inf ran with the default gap before), C = 0

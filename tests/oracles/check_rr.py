@@ -136,7 +136,7 @@ def mkhier(path, leaves, height, rnd):
 class Job:
     """one keps rr run: input table and options, as the oracle sees them"""
     def __init__(self, name, path, delim, header, rows, mech, sens, qis, params, partition="given", k=None,
-                 dp_k=None, identifiers=(), insensitive=(), others="keep", keep_order=True, seed=1):
+                 dp_k=None, identifiers=(), insensitive=(), others="keep", keep_order=True, seed=1, domains=None):
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
@@ -161,6 +161,8 @@ class Job:
             a += ["--insensitive", c]
         if self.keep_order:
             a += ["--keep-order"]
+        for c, vals in sorted((self.domains or {}).items()):   # --help: one CSV record after COL=
+            a += ["--domain", "%s=%s" % (c, ",".join(vals))]
         return a
 
 def expected_partition(job, problems):
@@ -249,7 +251,9 @@ def check_job1(job):
     h, N = job.header, len(job.rows)
     # ---- categories: joint values over the product of the columns' value sets
     si = [h.index(s) for s in job.sens]
-    doms = [sorted({r[i] for r in job.rows}) for i in si]
+    # --domain: the public domain replaces the values the data holds (--help)
+    pub = job.domains or {}
+    doms = [sorted({r[i] for r in job.rows} | set(pub.get(s, ()))) for s, i in zip(job.sens, si)]
     cats = [()]
     for d in doms:
         cats = [c + (v,) for c in cats for v in d]
@@ -368,9 +372,19 @@ def check_job1(job):
     v_kt = verify_kt(M, counts, N, kt_k)
     v_kdp = verify_kdp(M, counts, N, kdp)
     U = utility(M, freq)
-    model = "multiplicative-t-closeness" if job.mech == "tclose" else "epsilon-LDP"
+    # docs/cli.md "Guarantee labels": a parameter read from the data (a domain not given by --domain,
+    # RR-t's distribution, p chosen from --t and the class sizes) makes the model "(data-dependent)"
+    dd = (any(s not in pub for s in job.sens) or job.mech != "ldp" or
+          (job.mech == "ldp" and "--t" in dict(job.params) and "-p" not in dict(job.params)))
+    sfx = " (data-dependent)" if dd else ""
+    model = ("multiplicative-t-closeness" if job.mech == "tclose" else "epsilon-LDP") + sfx
     models = {"ldp": ["epsilon-LDP", "multiplicative-t-closeness"], "tclose": ["multiplicative-t-closeness"],
               "both": ["epsilon-LDP", "multiplicative-t-closeness"]}[job.mech]
+    models = [m + sfx for m in models]
+    if bool(g.get("data_dependent")) != dd:
+        P.append("guarantee.data_dependent %r, oracle expects %s" % (g.get("data_dependent"), "items" if dd else "[]"))
+    if g.get("domain_from_data") != any(s not in pub for s in job.sens):
+        P.append("guarantee.domain_from_data %r" % g.get("domain_from_data"))
     if sorted(g.get("models", [])) != sorted(models):
         P.append("guarantee.models %r, oracle %r" % (g.get("models"), models))
     expect = [("guarantee.model", g.get("model"), model), ("guarantee.k", g.get("k"), kmin),
@@ -554,14 +568,17 @@ def random_case(seed):
     elif rnd.uniform(0, 1) < 0.5:
         k = kk
     dp_k = rnd.choice([None, 1, rnd.randint(1, N - 1)])
+    domains = None
+    if rnd.uniform(0, 1) < 0.5:       # a public domain: the column's values, sometimes one the data lacks
+        domains = {"S%d" % j: sdom[j] + (["s%d_x" % j] if rnd.uniform(0, 1) < 0.5 else []) for j in range(nsens)}
     job = Job("rand%02d_%s" % (seed, partition), path, delim, header, rows, mech,
               ["S%d" % j for j in range(nsens)], qis, params, partition=partition, k=k, dp_k=dp_k,
               identifiers=["ident"], insensitive=["ins"], others=rnd.choice(["keep", "drop"]),
-              keep_order=rnd.uniform(0, 1) < 0.85, seed=seed)
+              keep_order=rnd.uniform(0, 1) < 0.85, seed=seed, domains=domains)
     P, rep = check_job(job)
-    report(job, P, "N=%d %s%s%s --others %s" % (N, " ".join(a + " " + b for a, b in params),
+    report(job, P, "N=%d %s%s%s --others %s%s" % (N, " ".join(a + " " + b for a, b in params),
                                             " -k %d" % k if k else "", "" if job.keep_order else " shuffled",
-                                            job.others))
+                                            job.others, " --domain" if domains else ""))
 
 # ------------------------------------------------------------------ Adult
 def adult_cases():

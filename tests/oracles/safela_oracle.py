@@ -21,8 +21,10 @@ hierarchies and the parameters:
     (SPEC 6, SPEC 9 for n_m = ceil(k/gamma - 1); docs/spec.md 10 for the tie
     j = gamma n' and for the penalty below 1/k, where the stated eps' is
     eps' (k + 1/f)/(2k));
-  - the expected release (SPEC 6.5, SPEC 1): QIs generalized to the node,
-    every QI '*' in classes of the sample smaller than k.
+  - the expected release (SPEC 6.5, SPEC 1, `keps safela --help`): QIs
+    generalized to the node, the other released columns as they stand and
+    part of the class key, and the rows of classes of the sample smaller than
+    k removed (Li, Qardaji and Su's method).
 Plus a chi-square goodness-of-fit p-value (regularized incomplete gamma).
 """
 import itertools, math
@@ -49,8 +51,13 @@ class Lattice:
     Classes are precomputed per node for every distinct QI combination of the
     table, so scoring a sample only sums counts."""
 
-    def __init__(self, qis, hier, table):
+    def __init__(self, qis, hier, table, extras=()):
+        """extras: the other released columns, part of every class's key as
+        they stand (`keps safela --help`: the guarantee covers the whole
+        released tuple, so a record is suppressed when its class over the
+        generalized QIs and these columns is smaller than k)."""
         self.qis = qis
+        self.extras = tuple(extras)
         self.q = len(qis)
         self.labels = [hier[c][0] for c in qis]
         self.h = [hier[c][1] for c in qis]
@@ -58,7 +65,7 @@ class Lattice:
         combos = {}
         self.combo_of = {}                      # row id -> combo index
         for rid, row in table.items():
-            t = tuple(row[c] for c in qis)
+            t = tuple(row[c] for c in qis) + tuple(row[c] for c in self.extras)
             self.combo_of[rid] = combos.setdefault(t, len(combos))
         self.combos = [None] * len(combos)
         for t, i in combos.items():
@@ -70,7 +77,7 @@ class Lattice:
             self.cls[node] = [keys.setdefault(self.key(t, node), len(keys)) for t in self.combos]
 
     def key(self, combo, node):
-        return tuple(self.labels[i][v][l] for i, (v, l) in enumerate(zip(combo, node)))
+        return tuple(self.labels[i][v][l] for i, (v, l) in enumerate(zip(combo, node))) + combo[self.q:]
 
     def G(self, node):
         return sum(l / h for l, h in zip(node, self.h)) / self.q
