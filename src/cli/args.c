@@ -824,6 +824,18 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
         }
     }
     shorts[sl] = '\0';
+    /* The words after "--" are positional, as getopt makes them, but kept
+     * after the others and counted apart ("keps audit ... -- COMMAND ARGS":
+     * the audited command's own options must not be parsed here). */
+    char **rest = NULL;
+    size_t nrest = 0;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            rest = argv + i + 1;
+            nrest = (size_t)(argc - i - 1);
+            argc = i;
+            break;
+        }
     optind = 1;
     opterr = 0;
     int rc = -1;
@@ -867,6 +879,10 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
     }
     for (int i = optind; rc < 0 && i < argc; i++)
         c->pos[c->npos++] = argv[i];
+    c->rest = c->pos + c->npos;
+    for (size_t i = 0; rc < 0 && i < nrest; i++)
+        c->pos[c->npos++] = rest[i];
+    c->nrest = rc < 0 ? nrest : 0;
     /* A word without its flag (a second QI after one --qi, say) must not be
      * dropped silently: the release would leave that column unprotected. */
     if (rc < 0 && c->npos > cmd->max_pos)

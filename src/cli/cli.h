@@ -56,6 +56,8 @@ struct cli_ctx {
     size_t nopts;
     char **pos;            /* positional arguments */
     size_t npos;
+    char **rest;           /* the words after "--": the last nrest of pos (audit: the command audited) */
+    size_t nrest;
     int json, quiet;
     keps_rng *rng;         /* made on first use by cli_rng() */
     const keps_table *input; /* set by cli_load_input, for the report */
@@ -237,6 +239,7 @@ void cli_progress_end(cli_ctx *c);
 void cli_progress_install(cli_ctx *c);
 
 /* Parts of commands that live in their own files. */
+int cli_audit_neighbours(cli_ctx *c);
 int cli_anonymize_ola(cli_ctx *c);
 int cli_anonymize_mondrian(cli_ctx *c);
 int cli_anonymize_mdav(cli_ctx *c);

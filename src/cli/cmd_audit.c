@@ -47,10 +47,68 @@ static const cli_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
                                  "reproducible trials (audit releases no data, so no privacy depends on it)",
                                  "--seed 1"};
 
-static const cli_opt *const opts[] = {&opt_mech, &cli_opt_epsilon, &opt_sens, &opt_va, &opt_vb,
-                                      &opt_p, &opt_cat, &opt_matrix, &opt_cand, &opt_factor,
+/* --neighbours: the end-to-end audit of a whole command (audit_neighbours.c). */
+static const cli_opt opt_neighbours = {
+    "neighbours", 0, "FILE FILE2", 0,
+    "audit a whole keps command end to end: the command after '--' runs --runs times on each of the two "
+    "neighbouring inputs (this keps, as a subprocess: -i, -o, --report and --seed are the auditor's), and every "
+    "release is tested against events that do not know the mechanism (see the description); the claim is the "
+    "guarantee the command's report states",
+    "--neighbours d.csv d2.csv -- dpmicro --qi x -k 2 --epsilon 1 --bounds x=0:1"};
+static const cli_opt opt_runs = {"runs", 0, "N", CLI_NUMBER,
+                                 "--neighbours: runs per input (default 1000; --selection of them choose the "
+                                 "events, the others are counted)",
+                                 "--runs 2000"};
+static const cli_opt opt_selection = {"selection", 0, "F", CLI_NUMBER,
+                                      "--neighbours: share of the runs that choose the events, values, thresholds "
+                                      "and bins tested (default 0.2, at least 10 runs)",
+                                      "--selection 0.2"};
+static const cli_opt opt_jobs = {"jobs", 'j', "J", CLI_NUMBER, "--neighbours: runs at a time (default 2)", "-j 2"};
+static const cli_opt opt_binary = {"binary", 0, "PATH", 0,
+                                   "--neighbours: the keps executable to audit (default: this one), e.g. an older "
+                                   "build",
+                                   "--binary /tmp/keps-old/build/keps"};
+static const cli_opt opt_delta_claim = {"delta", 0, "D", CLI_NUMBER,
+                                        "--neighbours: the delta of the claim to test (default: the reports', 0 "
+                                        "for pure DP; 0 with --epsilon)",
+                                        "--delta 1e-6"};
+static const cli_opt opt_uncovered = {"include-uncovered", 0, NULL, 0,
+                                      "--neighbours: test the columns the reports list in guarantee.not_covered too "
+                                      "(left out by default: the claim does not cover them)",
+                                      "--include-uncovered"};
+
+static const cli_opt *const opts[] = {&opt_mech, &opt_neighbours, &opt_runs, &opt_selection, &opt_jobs, &opt_binary,
+                                      &cli_opt_epsilon, &opt_delta_claim, &opt_uncovered, &opt_sens, &opt_va,
+                                      &opt_vb, &opt_p, &opt_cat, &opt_matrix, &opt_cand, &opt_factor,
                                       &opt_claim, &opt_trials, &opt_bins, &opt_alpha, &opt_seed, &cli_opt_report,
                                       NULL};
+
+/* Options of one kind of audit given to the other: refused (either would
+ * be ignored and the audit test something else than asked). */
+static const char *const primitive_only[] = {"mechanism", "sensitivity", "value-a", "value-b", "p",
+                                             "categories", "matrix", "candidates", "scale-factor", "claim",
+                                             "trials"};
+static const char *const neighbours_only[] = {"runs", "selection", "jobs", "binary", "delta",
+                                              "include-uncovered"};
+
+static int other_kind(cli_ctx *c, int neighbours)
+{
+    const char *const *l = neighbours ? primitive_only : neighbours_only;
+    size_t n = neighbours ? sizeof primitive_only / sizeof *primitive_only
+                          : sizeof neighbours_only / sizeof *neighbours_only;
+    for (size_t i = 0; i < n; i++)
+        if (cli_str(c, l[i]))
+            return cli_usage_error(c, neighbours ? "--%s belongs to the audit of one --mechanism; with --neighbours "
+                                                   "the command after '--' is audited (its claim: --epsilon, --delta)"
+                                                 : "--%s belongs to the end-to-end audit, --neighbours FILE FILE2 -- "
+                                                   "COMMAND ...",
+                                   l[i]);
+    if (!neighbours && c->npos)
+        return cli_usage_error(c, "unexpected argument '%s': a command to audit goes with --neighbours FILE FILE2 "
+                                  "-- COMMAND ...",
+                               c->npos ? c->pos[0] : c->rest[0]);
+    return 0;
+}
 
 /* Parses "a,b;c,d" into a malloc'd n x n matrix. */
 static int parse_matrix(cli_ctx *c, const char *s, double **out, uint32_t *n)
@@ -208,6 +266,11 @@ static int run(cli_ctx *c)
     const char *mech = cli_str(c, "mechanism");
     double eps, sens, claim, alpha;
     long trials, bins;
+    int neighbours = cli_str(c, "neighbours") != NULL;
+    if (other_kind(c, neighbours))
+        return 2;
+    if (neighbours)
+        return cli_audit_neighbours(c);
     if (cli_require(c, "mechanism"))
         return 2;
     if (cli_double(c, "epsilon", 1e-9, 1e9, 1, &eps) < 0 || cli_double(c, "sensitivity", 1e-300, 1e300, 1, &sens) < 0 ||
@@ -274,15 +337,29 @@ static int run(cli_ctx *c)
 
 const cli_cmd cmd_audit = {
     "audit",
-    "empirical privacy-loss estimate of a mechanism on neighbouring inputs",
-    "audit --mechanism laplace|geometric|rr|expmech [options]",
-    "Runs the mechanism --trials times on input A and on input B, histograms the outputs (quantile bins, or "
-    "one bin per category), and reports the largest log probability ratio with simultaneous Clopper-Pearson "
-    "bounds. A violation (exit 1) is flagged when the lower bound exceeds the claimed epsilon, which for an "
-    "honest mechanism happens with probability at most --alpha. Like every exit 1, a violation writes no "
-    "--report file (--json prints the report on stdout). An audit can refute a claim, never prove it.",
-    "keps audit --mechanism laplace --epsilon 1 --trials 200000 --seed 1",
+    "empirical privacy-loss audit: of a mechanism, or of a whole command on neighbouring inputs",
+    "audit --mechanism laplace|geometric|rr|expmech [options]  |  audit --neighbours D.csv D2.csv [--runs N] -- "
+    "COMMAND ARGS...",
+    "--mechanism: runs the mechanism --trials times on input A and on input B, histograms the outputs (quantile "
+    "bins, or one bin per category), and reports the largest log probability ratio with simultaneous "
+    "Clopper-Pearson bounds. --neighbours D.csv D2.csv -- COMMAND ARGS: runs the whole keps command (dpmicro, "
+    "safela, rr, noise, ...: its own flags, without -i, -o, --report and --seed, which the auditor supplies) "
+    "--runs times on each of two neighbouring inputs, as a subprocess of this executable (or --binary), each run "
+    "with fresh randomness (with --seed, each run's seed is drawn from it and the audit is reproducible), and "
+    "tests each release against events that do not know the mechanism: the exit status, header and row count; "
+    "which of the first rows (whole, and per column) are equal, whether rows i and i+1 are equal, the number of "
+    "distinct rows and values; the patterns of '*' cells and the rows holding one; which values each column "
+    "holds; per numeric column, counts in bins cut at quantiles of the pooled outputs, and the mean, minimum and "
+    "maximum. The values, bins and thresholds tested come from the first --selection share of the runs, the "
+    "counts from the rest. Every event gets one-sided Clopper-Pearson bounds on its probability under D and "
+    "under D2, Bonferroni-corrected over all events and both directions, so that an honest mechanism is flagged "
+    "with probability at most --alpha. The claim is the guarantee.epsilon and guarantee.delta the command's "
+    "reports state (a DP model; columns in guarantee.not_covered are left out), or --epsilon and --delta; a "
+    "violation is an event with P(D) > e^epsilon P(D2) + delta beyond the bounds (or the reverse). Events that "
+    "held under one input only are listed first. A violation exits 1 and, like every exit 1, writes no --report "
+    "file (--json prints the report on stdout). An audit can refute a claim, never prove it.",
+    "keps audit --neighbours d.csv d2.csv --runs 1000 --seed 1 -- dpmicro --qi x -k 2 --epsilon 1 --bounds x=0:1",
     opts,
     run,
-    0,
+    (size_t)-1, /* FILE2 and the audited command; other_kind() checks them */
 };
