@@ -380,7 +380,12 @@ const cli_cmd cmd_dpmicro = {
     "together (L1 sensitivity floor(N/k)*sum_j D_j/k, since every cluster may move); univariate groups each "
     "column alone (sensitivity D_j/k per column, epsilon split over the columns). k = 1 is plain per-record "
     "Laplace. The report states the scale used per column, the epsilon guaranteed (including the sampler's grid "
-    "rounding), SSE and the record-linkage percentage.",
+    "rounding, never above --epsilon: the scale is calibrated a hair up), SSE and the record-linkage percentage "
+    "(both from the original values: the report is the curator's). The guarantee covers the --qi columns: every "
+    "row, their number and their order (shuffled; --keep-order with -k above 1 is refused, since rows that share a "
+    "noisy centroid would show the data's clusters). Other released columns are not covered (guarantee.not_covered, "
+    "and a warning). It assumes public bounds: bounds read from the data are listed in guarantee.data_dependent and "
+    "the model is then 'epsilon-DP (data-dependent)' (docs/spec.md, section 15, \"What must be public\").",
     "keps dpmicro --mode multivariate -i data/casc/casc.csv -o out.csv --qi FICA --qi FEDTAX --qi INTVAL "
     "--qi POTHVAL --others drop -k 50 --epsilon 1 --bounds FICA=0:10000 --bounds FEDTAX=0:40000 "
     "--bounds INTVAL=0:50000 --bounds POTHVAL=0:150000 --report report.json",

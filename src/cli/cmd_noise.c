@@ -238,7 +238,8 @@ const cli_cmd cmd_noise = {
     "granularity and the scale used. geometric: whole V plus two-sided geometric noise with scale >= S/E "
     "(epsilon <= E). The guarantee (epsilon-DP) covers every value printed or written: neighbouring inputs are "
     "values at most S apart, or files that differ in one row by at most S (each row is its own query); "
-    "nothing is read from the data but the values themselves (docs/spec.md, \"What must be public\").",
+    "nothing is read from the data but the values themselves (docs/spec.md, section 15, \"What must be "
+    "public\").",
     "keps noise --mechanism laplace --epsilon 1 --sensitivity 1 --value 42 -n 5",
     opts,
     run,

@@ -562,9 +562,15 @@ const cli_cmd cmd_rr = {
     "ldp. Keep probabilities come from -p/--pt or, as the largest that meet them, from --epsilon/--t. The "
     "report gives the guarantee, the closed-form levels, and the levels verified exactly on this data from the "
     "transition matrix: epsilon-LDP (Def. 6), multiplicative t over the classes (Def. 4), (k,t)-closeness at the "
-    "smallest class size (Def. 7) and (k,epsilon)-DP (Def. 8), plus the utility U = sum_z max_y p(y,z).",
-    "keps rr --mechanism ldp -i data/adult/adult.csv -o out.csv --sensitive salary-class --qi sex --qi race "
-    "--epsilon 1 --others keep --report rr.json",
+    "smallest class size (Def. 7) and (k,epsilon)-DP (Def. 8: one released value drawn at random, not DP of the "
+    "release), plus the utility U = sum_z max_y p(y,z). The mechanisms are drawn exactly (exact Bernoulli of p, "
+    "uniform categories or records). The guarantee covers each record's --sensitive value(s); the QIs and other "
+    "released columns are not covered (guarantee.not_covered, and a warning). It assumes a public domain "
+    "(--domain): without it the categories, and with them p, come from the data, and RR-t always draws from the "
+    "data's own distribution; such parameters are listed in guarantee.data_dependent and the model says "
+    "'(data-dependent)' (docs/spec.md, section 15, \"What must be public\").",
+    "keps rr --mechanism ldp -i data/adult/adult.csv -o out.csv --sensitive salary-class "
+    "--domain 'salary-class=<=50K,>50K' --qi sex --qi race --epsilon 1 --others keep --report rr.json",
     opts,
     run,
     0,

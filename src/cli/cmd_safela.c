@@ -223,14 +223,20 @@ const cli_cmd cmd_safela = {
     "Samples each record with probability --beta, scores every node of the full-domain generalization lattice "
     "over the sample with u = -(G + f*S) (G: mean generalization level l/h, S: share of sampled records in classes "
     "smaller than k, f: --penalty), picks a node with the exponential mechanism (epsilon', sensitivity f*k/n), "
-    "generalizes the sample to it and suppresses the classes smaller than k. The release satisfies "
-    "(beta, epsilon, delta)-differential privacy under sampling with epsilon = epsilon' - ln(1-beta) (or the "
-    "larger --epsilon) and delta = d(k, beta, epsilon - epsilon') (see keps privacy delta). The report gives the "
-    "node, the guarantee, sample size, suppressed and unsampled counts and the probability that the mechanism "
+    "generalizes the sample to it and removes the records of classes smaller than k (Li, Qardaji and Su 2012). "
+    "Classes are those of the whole released tuple: every column released besides the QIs (--sensitive, "
+    "--insensitive, --others keep) is part of the class key at level 0, never generalized, so a record unique on "
+    "such a column is suppressed like any other (release only the columns you need: each one splits the classes). "
+    "The release satisfies (beta, epsilon, delta)-differential privacy under sampling with epsilon = epsilon' - "
+    "ln(1-beta) (or the larger --epsilon) and delta = d(k, beta, epsilon - epsilon') (see keps privacy delta); the "
+    "guarantee covers the whole release (every released row and column, the number of rows and their order) and "
+    "assumes public hierarchies, k, beta, epsilon' and f, none read from the data (docs/spec.md, section 15, "
+    "\"What must be public\"). The report gives the node, the guarantee, and, for the curator only (from the "
+    "original values), the sample size, suppressed and unsampled counts and the probability that the mechanism "
     "picks a good node (S < 15% and G < 0.6).",
     "keps safela -i data/adult/adult.csv -o out.csv --qi age:data/adult/adult_hierarchy_age.csv "
-    "--qi education:data/adult/adult_hierarchy_education.csv -k 75 --beta 0.7 --epsilon-prime 0.5 --penalty 2 "
-    "--others keep --report report.json",
+    "--qi education:data/adult/adult_hierarchy_education.csv --insensitive salary-class --others drop -k 75 "
+    "--beta 0.7 --epsilon-prime 0.5 --penalty 2 --report report.json",
     opts,
     run,
     0,
