@@ -61,6 +61,8 @@ typedef struct nbrs {
     keps_release_audit *audit;
     keps_audit_claim claim[2];
     int have_claim[2];
+    keps_table *first[2]; /* the releases of run 0, before the audit exists (NULL after exit 1) */
+    int first_code[2];
     size_t done, total;
 } nbrs;
 
@@ -202,8 +204,9 @@ static slot *reap(nbrs *b, int *status)
     }
 }
 
-/* A finished run: counted by the audit (phase: 0 selection, 1 test), or
- * held back when the audit does not exist yet (the two probe runs). */
+/* A finished run: counted by the audit (phase 0 selection, 1 test), or,
+ * in phase -1 (run 0 of each side, before the audit exists: their reports
+ * give the claim and the columns it does not cover), kept aside. */
 static int finish_run(nbrs *b, slot *s, int status, int phase)
 {
     if (!WIFEXITED(status))
@@ -222,11 +225,16 @@ static int finish_run(nbrs *b, slot *s, int status, int phase)
                            b->input[s->side], err.msg),
                    2;
     }
+    b->done++;
+    cli_progress(b->c, "audit runs", (double)b->done, (double)b->total);
+    if (phase < 0) {
+        b->first[s->side] = t;
+        b->first_code[s->side] = code;
+        return 0;
+    }
     keps_status st = phase ? keps_release_audit_add(b->audit, s->side, t, code, &err)
                            : keps_release_audit_select(b->audit, s->side, t, code, &err);
     keps_table_free(t);
-    b->done++;
-    cli_progress(b->c, "audit runs", (double)b->done, (double)b->total);
     return st ? cli_fail(b->c, &err) : 0;
 }
 
@@ -256,43 +264,6 @@ static int batch(nbrs *b, size_t from, size_t to, int phase)
             break;
         busy--;
     }
-    return rc;
-}
-
-/* The first run of each side, before the audit exists: their reports give
- * the claim and the columns it does not cover. first[side] gets the
- * release (NULL after exit 1), code[side] the exit status. */
-static int probe(nbrs *b, keps_table **first, int *code)
-{
-    int rc = 0, status;
-    size_t busy = 0;
-    for (int side = 0; side < 2 || busy; side++) {
-        if (side < 2 && !rc && busy < b->nslots) {
-            size_t free_slot = 0;
-            while (b->slots[free_slot].pid)
-                free_slot++;
-            rc = spawn_run(b, &b->slots[free_slot], side, 0);
-            busy += !rc;
-            if (side == 0 && b->nslots > 1)
-                continue; /* both at once */
-        }
-        if (!busy)
-            break;
-        slot *s = reap(b, &status);
-        if (!s)
-            return fprintf(stderr, "keps audit: lost a child process: %s\n", strerror(errno)), 2;
-        busy--;
-        if (rc)
-            continue;
-        keps_error err = {0};
-        if (!WIFEXITED(status))
-            rc = child_failed(b, s, "was killed by a signal");
-        else if ((code[s->side] = WEXITSTATUS(status)) != 0 && code[s->side] != 1)
-            rc = child_failed(b, s, "exited with status 2 (bad usage or input)");
-        else if (code[s->side] == 0 && !(rc = read_claim(b, s)) && keps_csv_read(s->out, NULL, &first[s->side], &err))
-            rc = (fprintf(stderr, "keps audit: %s\n", err.msg), 2);
-    }
-    b->done = 2;
     return rc;
 }
 
@@ -495,8 +466,6 @@ int cli_audit_neighbours(cli_ctx *c)
         return 2;
     b.nslots = (size_t)jobs;
     b.total = 2 * (size_t)runs;
-    keps_table *first[2] = {NULL, NULL};
-    int code[2] = {1, 1};
     keps_release_audit_result res;
     memset(&res, 0, sizeof res);
     double eps = 0, delta = 0;
@@ -509,14 +478,14 @@ int cli_audit_neighbours(cli_ctx *c)
             make_temp(b.slots[i].err, sizeof b.slots[i].err, "stderr"))
             rc = cli_usage_error(c, "cannot create temporary files for the runs: %s", strerror(errno));
     if (!rc)
-        rc = probe(&b, first, code);
+        rc = batch(&b, 0, 1, -1);
     if (!rc)
         rc = claim_of(&b, &eps, &delta, model, sizeof model);
     if (!rc && !(b.audit = new_audit(&b)))
         rc = 2;
     keps_error err = {0};
     for (int s = 0; s < 2 && !rc; s++)
-        if (keps_release_audit_select(b.audit, s, first[s], code[s], &err))
+        if (keps_release_audit_select(b.audit, s, b.first[s], b.first_code[s], &err))
             rc = cli_fail(c, &err);
     if (!rc)
         rc = batch(&b, 1, nsel, 0);
@@ -531,8 +500,8 @@ int cli_audit_neighbours(cli_ctx *c)
         rc = report(&b, &res, model);
     keps_release_audit_result_free(&res);
     keps_release_audit_free(b.audit);
-    keps_table_free(first[0]);
-    keps_table_free(first[1]);
+    keps_table_free(b.first[0]);
+    keps_table_free(b.first[1]);
     keps_audit_claim_free(&b.claim[0]);
     keps_audit_claim_free(&b.claim[1]);
     slots_free(&b);
