@@ -10,13 +10,8 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 KEPS=$BUILD/keps
 H=$SRC/data/adult
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-printf 'x\n0.1\n0.2\n0.3\n0.4\n' >"$T/d1.csv"; printf 'x\n0.9\n0.2\n0.3\n0.4\n' >"$T/d2.csv"
-{ echo 'sex;race'; for i in $(seq 150); do echo 'Male;White'; done; for i in $(seq 149); do echo 'Female;White'; done; } >"$T/s2.csv"
-{ cat "$T/s2.csv"; echo 'Female;Amer-Indian-Eskimo'; } >"$T/s1.csv"
-{ echo 'sex;race;c'; for i in $(seq 150); do echo 'Male;White;a'; done; for i in $(seq 149); do echo 'Female;White;a'; done; } >"$T/r2.csv"
-{ cat "$T/r2.csv"; echo 'Male;White;Z'; } >"$T/r1.csv"
-{ echo s; for i in $(seq 199); do [ $((i % 3)) -eq 0 ] && echo B || echo A; done; } >"$T/q0.csv"
-{ cat "$T/q0.csv"; echo Z; } >"$T/q1.csv"; { cat "$T/q0.csv"; echo A; } >"$T/q2.csv"
+. "$SRC/tests/audit/pairs.sh" # the designed pairs of issue 25
+audit_pairs "$T"
 Q="--qi sex:$H/adult_hierarchy_sex.csv --qi race:$H/adult_hierarchy_race.csv"
 echo "case,runs_per_input,jobs,seconds,runs_per_second,events,verdict"
 one() { # NAME A B ARGS...

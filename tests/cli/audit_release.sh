@@ -12,17 +12,9 @@ runs=300
 audit() { "$keps" audit --runs "$runs" --seed 7 "$@" >"$d/out" 2>"$d/err"; }
 verdict() { grep -E 'VIOLATION|no violation' "$d/out" | head -1; }
 
-# ---- the designed pairs -------------------------------------------------
-printf 'x\n0.1\n0.2\n0.3\n0.4\n' >"$d/d1.csv"; printf 'x\n0.9\n0.2\n0.3\n0.4\n' >"$d/d2.csv"
-printf 'x,y\n0.1,0.4\n0.2,0.3\n0.3,0.2\n0.4,0.1\n' >"$d/u1.csv"; printf 'x,y\n0.35,0.4\n0.2,0.3\n0.3,0.2\n0.4,0.1\n' >"$d/u2.csv"
-{ echo 'sex;race'; for i in $(seq 150); do echo 'Male;White'; done; for i in $(seq 149); do echo 'Female;White'; done; } >"$d/s2.csv"
-{ cat "$d/s2.csv"; echo 'Female;Amer-Indian-Eskimo'; } >"$d/s1.csv"
-{ echo 'sex;race;c'; for i in $(seq 150); do echo 'Male;White;a'; done; for i in $(seq 149); do echo 'Female;White;a'; done; } >"$d/r2.csv"
-{ cat "$d/r2.csv"; echo 'Male;White;Z'; } >"$d/r1.csv"
-{ echo s; for i in $(seq 199); do [ $((i % 3)) -eq 0 ] && echo B || echo A; done; } >"$d/q0.csv"
-{ cat "$d/q0.csv"; echo Z; } >"$d/q1.csv"; { cat "$d/q0.csv"; echo A; } >"$d/q2.csv"
-{ cat "$d/q0.csv" | head -61; echo A; } >"$d/t1.csv"; { cat "$d/q0.csv" | head -61; echo B; } >"$d/t2.csv"
-printf 'v\n0\n' >"$d/n1.csv"; printf 'v\n1\n' >"$d/n2.csv"
+# ---- the designed pairs (tests/audit/pairs.sh) ----------------------------
+. "$src/tests/audit/pairs.sh"
+audit_pairs "$d"
 Q="--qi sex:$H/adult_hierarchy_sex.csv --qi race:$H/adult_hierarchy_race.csv"
 
 # ---- the keps under test passes, against its own reports' claims -------
