@@ -14,6 +14,7 @@ t "dpmicro, y without bounds: exit 0" "[ $? -eq 0 ]"
 t "dpmicro: data_dependent names the bounds read from the data" "grep -q '\"data_dependent\":\[\"bounds: y\"\]' $d/r.json"
 t "dpmicro: model epsilon-DP (data-dependent)" "grep -q '\"model\":\"epsilon-DP (data-dependent)\"' $d/r.json"
 t "dpmicro: the warning prints with --quiet" "grep -q 'read from the data, not public: bounds: y' $d/err"
+run dpmicro -i "$d/x.csv" -o "$d/o.csv" --qi x --qi y -k 2 --epsilon 1 --bounds x=0:1 --others drop
 t "dpmicro: the summary says so" "grep -q 'epsilon-DP (data-dependent)' $d/out"
 t "dpmicro: report_note" "grep -q '\"report_note\":\"metrics (SSE' $d/r.json"
 run dpmicro -i "$d/x.csv" -o "$d/o.csv" --qi x --qi y -k 2 --epsilon 1 --bounds x=0:1 --bounds y=0:10 --others drop \
