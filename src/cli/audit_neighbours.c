@@ -40,13 +40,14 @@ static int supplied_option(const char *w)
     return 0;
 }
 
-/* One child process slot: its files are registered temporary files, so an
- * interrupted audit removes them (keps_remove_temp_files). */
+/* One child process slot: its release, report and stderr are files in the
+ * audit's own temporary directory (removed at the end; a killed audit
+ * leaves it behind in $TMPDIR, named keps-audit-XXXXXX). */
 typedef struct slot {
     pid_t pid;
     int side;
     size_t run;
-    char out[64], rep[64], err[64];
+    char out[PATH_MAX], rep[PATH_MAX], err[PATH_MAX];
 } slot;
 
 typedef struct nbrs {
@@ -64,29 +65,38 @@ typedef struct nbrs {
     keps_table *first[2]; /* the releases of run 0, before the audit exists (NULL after exit 1) */
     int first_code[2];
     size_t done, total;
+    char dir[PATH_MAX]; /* the temporary directory ("" until made) */
 } nbrs;
 
-static int make_temp(char *path, size_t len, const char *what)
+/* The temporary directory and the slots' file names in it. */
+static int make_files(nbrs *b)
 {
-    const char *dir = getenv("TMPDIR");
-    snprintf(path, len, "%s/keps-audit-%s-XXXXXX", dir && *dir ? dir : "/tmp", what);
-    int fd = keps_mkstemp(path);
-    if (fd < 0)
+    const char *tmp = getenv("TMPDIR");
+    char dir[PATH_MAX - 64];
+    if (snprintf(dir, sizeof dir, "%s/keps-audit-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)sizeof dir) {
+        errno = ENAMETOOLONG;
         return -1;
-    close(fd);
+    }
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(b->dir, sizeof b->dir, "%s", dir);
+    for (size_t i = 0; i < b->nslots; i++) {
+        snprintf(b->slots[i].out, sizeof b->slots[i].out, "%s/release-%zu.csv", dir, i);
+        snprintf(b->slots[i].rep, sizeof b->slots[i].rep, "%s/report-%zu.json", dir, i);
+        snprintf(b->slots[i].err, sizeof b->slots[i].err, "%s/stderr-%zu.txt", dir, i);
+    }
     return 0;
 }
 
 static void slots_free(nbrs *b)
 {
-    for (size_t i = 0; b->slots && i < b->nslots; i++) {
-        const char *p[3] = {b->slots[i].out, b->slots[i].rep, b->slots[i].err};
-        for (int k = 0; k < 3; k++)
-            if (p[k][0]) {
-                unlink(p[k]);
-                keps_tmp_release(p[k]);
-            }
+    for (size_t i = 0; b->dir[0] && b->slots && i < b->nslots; i++) {
+        unlink(b->slots[i].out);
+        unlink(b->slots[i].rep);
+        unlink(b->slots[i].err);
     }
+    if (b->dir[0])
+        rmdir(b->dir);
     free(b->slots);
 }
 
@@ -118,7 +128,7 @@ static int spawn_run(nbrs *b, slot *s, int side, size_t run)
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, s->err, O_WRONLY | O_TRUNC, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, s->err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     int e = posix_spawn(&s->pid, b->binary, &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (e) {
@@ -472,11 +482,8 @@ int cli_audit_neighbours(cli_ctx *c)
     char model[300];
     if (!(b.slots = calloc(b.nslots, sizeof *b.slots)))
         return cli_usage_error(c, "out of memory");
-    for (size_t i = 0; i < b.nslots && !rc; i++)
-        if (make_temp(b.slots[i].out, sizeof b.slots[i].out, "out") ||
-            make_temp(b.slots[i].rep, sizeof b.slots[i].rep, "report") ||
-            make_temp(b.slots[i].err, sizeof b.slots[i].err, "stderr"))
-            rc = cli_usage_error(c, "cannot create temporary files for the runs: %s", strerror(errno));
+    if (make_files(&b))
+        rc = cli_usage_error(c, "cannot create a temporary directory for the runs: %s", strerror(errno));
     if (!rc)
         rc = batch(&b, 0, 1, -1);
     if (!rc)
