@@ -45,8 +45,9 @@ static int read_sql_params(cli_ctx *c, ola_run *p)
     }
     if (!*p->sql_path)
         return cli_usage_error(c, "--emit-sql '' names no file; give a file name, e.g. --emit-sql release.sql");
-    const char *outs[] = {in, cli_str(c, "output"), cli_str(c, "report")}, *names[] = {"-i", "-o", "--report"};
-    for (int i = 0; i < 3; i++) /* outputs compared as they resolve: /dev/stdout is '-' (keps/outfile.h) */
+    const char *outs[] = {in, cli_str(c, "output"), cli_str(c, "report"), cli_str(c, "html")};
+    const char *names[] = {"-i", "-o", "--report", "--html"};
+    for (int i = 0; i < 4; i++) /* outputs compared as they resolve: /dev/stdout is '-' (keps/outfile.h) */
         if (same_file(p->sql_path, outs[i]) || (i && outs[i] && keps_output_same(p->sql_path, outs[i])))
             return cli_usage_error(c, "--emit-sql %s is also %s %s; give the script its own %s", p->sql_path,
                                    names[i], outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");

@@ -13,6 +13,7 @@
 #include "keps/csv.h"
 #include "keps/outfile.h"
 #include "keps/progress.h"
+#include "keps/report_html.h"
 #include "keps/version.h"
 
 static int parse_delim(const cli_ctx *c, char *out)
@@ -313,24 +314,47 @@ int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *t
     return 0;
 }
 
-/* Puts the open outputs (release, extra, report) into place together, or
- * on rc != 0 discards them. */
+/* Puts the open outputs (release, extra, report, HTML page) into place
+ * together, or on rc != 0 discards them; then prints what was kept for
+ * stdout. */
 static int commit_outputs(cli_ctx *c, int rc)
 {
-    keps_outfile *o[3] = {c->out_file, c->extra_file, c->report_file};
-    c->out_file = c->extra_file = c->report_file = NULL;
-    char *extra = c->extra_text;
-    c->extra_text = NULL;
+    keps_outfile *o[4] = {c->out_file, c->extra_file, c->report_file, c->html_file};
+    c->out_file = c->extra_file = c->report_file = c->html_file = NULL;
+    char *extra = c->extra_text, *page = c->html_stdout;
+    c->extra_text = c->html_stdout = NULL;
     keps_error err = {0};
     if (rc) {
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 4; i++)
             keps_outfile_abort(o[i]);
-    } else if (keps_outfile_commit(o, 3, &err)) {
+    } else if (keps_outfile_commit(o, 4, &err)) {
         rc = cli_fail(c, &err);
-    } else if (extra) {
-        fputs(extra, stdout);
+    } else {
+        if (extra)
+            fputs(extra, stdout);
+        if (page)
+            fputs(page, stdout);
     }
     free(extra);
+    free(page);
+    return rc;
+}
+
+int cli_stage_html(cli_ctx *c, const char *path, const char *json, size_t len, const char *source)
+{
+    keps_error err = {0};
+    char *html;
+    size_t n;
+    if (keps_report_html(json, len, source, &html, &n, &err))
+        return cli_fail(c, &err);
+    if (keps_output_fd(path) == 1) { /* stdout: printed once everything else is in place */
+        c->html_stdout = html;
+        return 0;
+    }
+    int rc = keps_outfile_open(&path, 1, &c->html_file, &err) ? cli_fail(c, &err) : 0;
+    if (!rc)
+        fwrite(html, 1, n, keps_outfile_stream(c->html_file)); /* a failed write is found by the commit */
+    free(html);
     return rc;
 }
 
@@ -396,14 +420,18 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
         fputs(js, f);
         fputc('\n', f); /* a failed write is found by the commit's flush */
     }
+    const char *hp = cli_str(c, "html");
+    int html_stdout = hp && keps_output_fd(hp) == 1; /* --html - still prints after a failed check */
+    if (hp && (html_stdout || !c->no_report_file) && (rc = cli_stage_html(c, hp, js, strlen(js), "the report")))
+        return commit_outputs(c, rc);
     int extra_stdout = c->extra_text != NULL; /* printed by the commit */
     if ((rc = commit_outputs(c, 0)))
         return rc;
     if (c->report_stdout)
         printf("%s\n", js);
-    /* When the release, the report or the extra output owns stdout, the
-     * summary goes to stderr. */
-    FILE *f = c->out_stdout || c->report_stdout || extra_stdout ? stderr : stdout;
+    /* When the release, the report, the page or the extra output owns
+     * stdout, the summary goes to stderr. */
+    FILE *f = c->out_stdout || c->report_stdout || html_stdout || extra_stdout ? stderr : stdout;
     if (c->json && !(c->report_stdout && f == stdout))
         fprintf(f, "%s\n", js);
     else if (text && !c->quiet) /* --quiet: nothing but what was asked for (--json, --report -, -o -) */
@@ -413,12 +441,13 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
 
 int cli_emit_finding(cli_ctx *c, keps_json *j, const char *text, int failed)
 {
-    const char *rp = cli_str(c, "report");
-    if (failed && rp && strcmp(rp, "-") != 0) {
+    const char *rp = cli_str(c, "report"), *hp = cli_str(c, "html");
+    const char *file = rp && keps_output_fd(rp) != 1 ? rp : hp && keps_output_fd(hp) != 1 ? hp : NULL;
+    if (failed && file) {
         /* Not silenced by --quiet: it explains a file the caller asked for. */
         fprintf(stderr, "keps %s: %s not written: the check failed (exit 1), and exit 1 leaves no output file; "
                         "the result is on stdout (--json prints it as JSON, --report - as the report)\n",
-                c->cmd->name, rp);
+                c->cmd->name, file);
         c->no_report_file = 1;
     }
     int rc = cli_emit_report(c, j, text);
