@@ -521,6 +521,7 @@ void cli_ctx_free(cli_ctx *c)
     free(c->opts);
     free(c->pos);
     free(c->job_dir);
+    free(c->before_after);
     keps_rng_free(c->rng);
     keps_outfile_abort(c->out_file);
     keps_outfile_abort(c->report_file);

@@ -70,6 +70,8 @@ struct cli_ctx {
                               relative paths in the file resolve against it */
     keps_outfile *html_file;   /* the --html page (cli_stage_html), put into place with them */
     char *html_stdout;         /* ... or the page, printed on stdout once they are in place */
+    const keps_schema *schema; /* set by cli_build_schema: the roles, for the report */
+    char *before_after;    /* the release compared with its input (cli_write_release) */
 };
 
 /* Common options (CLI.md); commands list the ones they take. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "keps/before_after.h"
 #include "keps/csv.h"
 #include "keps/outfile.h"
 #include "keps/progress.h"
@@ -213,6 +214,7 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
         return rc;
     }
     *out = s;
+    c->schema = s; /* for the release's comparison with its input */
     return 0;
 }
 
@@ -266,6 +268,49 @@ FILE *cli_open_output(cli_ctx *c, int *rc)
     return *rc || !c->out_file ? NULL : keps_outfile_stream(c->out_file);
 }
 
+/* The attributes a method changes: QIs, noisy and sensitive columns. */
+static const char **schema_names(const keps_schema *s, size_t *nq, size_t *na)
+{
+    size_t n = s->nqi + s->nnoisy + s->nsensitive;
+    const char **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    const keps_table *t = s->t;
+    size_t k = 0;
+    for (size_t i = 0; i < s->nqi; i++)
+        v[k++] = t->cols[s->qi[i].col].name;
+    *nq = k;
+    for (size_t i = 0; i < s->nnoisy; i++)
+        v[k++] = t->cols[s->noisy[i]].name;
+    for (size_t i = 0; i < s->nsensitive; i++)
+        v[k++] = t->cols[s->sensitive[i]].name;
+    *na = k;
+    return v;
+}
+
+/* The release against its input (keps/before_after.h), kept for the
+ * report (cli_report_begin); only when someone will see the report. */
+static int compare_release(cli_ctx *c, const keps_table *release)
+{
+    if (!c->schema || !(c->json || cli_str(c, "report") || cli_str(c, "html")))
+        return 0;
+    size_t nq = 0, na = 0;
+    const char **names = schema_names(c->schema, &nq, &na);
+    keps_json j;
+    keps_json_init(&j);
+    keps_error err = {0};
+    keps_status st = names ? keps_before_after_json(&j, NULL, c->schema->t, release, names, nq, names, na, NULL, &err)
+                           : KEPS_ENOMEM;
+    const char *text = keps_json_text(&j);
+    if (!st && text)
+        c->before_after = strdup(text);
+    keps_json_free(&j);
+    free(names);
+    if (!st && !c->before_after)
+        st = keps_error_set(&err, KEPS_ENOMEM, "out of memory comparing the release with its input");
+    return st ? cli_fail(c, &err) : 0;
+}
+
 /* The release is written now and put into place only together with the
  * report (cli_emit_report): a run killed or failing in between leaves
  * neither. */
@@ -294,7 +339,7 @@ int cli_write_release(cli_ctx *c, const keps_table *release)
         delim = c->input && c->input->delimiter ? c->input->delimiter : ',';
     if (keps_release_write_to(release, f, out, delim, rng, keep, &err))
         return cli_fail(c, &err);
-    return 0;
+    return compare_release(c, release);
 }
 
 int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *text, size_t len)
@@ -542,6 +587,8 @@ void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
     }
     keps_json_end(j);
     keps_json_bool(j, "seeded", cli_str(c, "seed") != NULL); /* seeded output is not private */
+    if (c->before_after)
+        keps_json_raw(j, "before_after", c->before_after);
     if (c->input) {
         /* Missing values are a value of their own; say how many there were. */
         keps_json_object(j, "missing_values");

@@ -129,7 +129,8 @@
       var y0 = 2 + i * (ns * bh + gap);
       add(svg, tip(s('text', { x: lw - 6, y: y0 + ns * bh / 2 + 4, 'text-anchor': 'end' }, cut(d.label, 34)), String(d.label)));
       d.values.forEach(function (v, j) {
-        var w = isNum(v) ? Math.max(v / max * W, v > 0 ? 1 : 0) : 0, y = y0 + j * bh;
+        if (!isNum(v)) return; /* no value: no bar (0 is a value: a hairline) */
+        var w = Math.max(v / max * W, 1.5), y = y0 + j * bh;
         var cls = 'mark s' + (o.classes ? o.classes[j] : (ns === 1 ? 1 : j));
         add(svg, tip(s('rect', { 'class': cls, x: lw, y: y + 1, width: w, height: bh - 2 }),
           (o.series ? o.series[j] + ': ' : '') + d.label + ': ' + (o.fmt || fmt)(v)));
@@ -161,7 +162,8 @@
     items.forEach(function (d, i) {
       var x0 = ml + i * gw;
       d.values.forEach(function (v, j) {
-        var hh = isNum(v) ? Math.max(v / max * Hh, v > 0 ? 1 : 0) : 0;
+        if (!isNum(v)) return;
+        var hh = Math.max(v / max * Hh, v > 0 ? 1 : 0.75);
         var cls = 'mark s' + (o.classes ? o.classes[j] : (ns === 1 ? 1 : j));
         add(svg, tip(s('rect', { 'class': cls, x: x0 + j * bw, y: mt + Hh - hh, width: bw - 1, height: hh }),
           (o.series ? o.series[j] + ', ' : '') + d.label + ': ' + (o.fmt || fmt)(v)));
@@ -362,7 +364,6 @@
       ['classes', fmt(input.class_count), fmt(release.class_count)],
       ['records in classes', fmt(input.records), fmt(release.records)]
     ], [1, 2]));
-    legend(series);
     var c = h('div', { 'class': 'charts' });
     add(c, classChart('risk-class-sizes', 'Class sizes, input vs release', [input.classes, release.classes], series));
     add(c, bandChart('risk-prosecutor', 'Prosecutor risk, input vs release', [input.risk_distribution, release.risk_distribution], series));
@@ -715,10 +716,11 @@
       if (su.dis && Array.isArray(su.dis.histogram)) {
         add(c4, chart('suda-dis', 'DIS scores', bars(su.dis.histogram.map(function (b) { return { label: isObj(b) ? (b.interval || (fmt(b.above !== undefined ? b.above : b.lo) + '–' + fmt(b.up_to !== undefined ? b.up_to : b.hi))) : String(b), values: [isObj(b) ? (b.records !== undefined ? b.records : b.count) : b] }; }), { rotate: true })));
       }
-      if (isObj(su.attribute_contributions)) {
+      var nonzero = function (o) { return isObj(o) && Object.keys(o).some(function (k) { return o[k] > 0; }); };
+      if (nonzero(su.attribute_contributions)) {
         add(c4, chart('suda-contributions', 'Contribution of each attribute (%)', barsH(Object.keys(su.attribute_contributions).map(function (k) { return { label: k, values: [su.attribute_contributions[k]] }; }), { width: 240 })));
       }
-      if (isObj(su.msus)) {
+      if (nonzero(su.msus)) {
         add(c4, chart('suda-msus', 'Minimal sample uniques by size', bars(Object.keys(su.msus).map(function (k) { return { label: k, values: [su.msus[k]] }; }), { xlabel: 'attributes in the MSU' })));
       }
       add(s4, c4);
@@ -793,5 +795,8 @@
   metricsSection();
   rest();
   footer();
+  /* For the browser test: drawn to the end, and the page's height (its
+   * screenshot is taken at that size). */
+  document.documentElement.setAttribute('data-height', String(document.documentElement.scrollHeight));
   document.documentElement.setAttribute('data-rendered', 'yes');
 })();
