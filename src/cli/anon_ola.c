@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "keps/lattice_view.h"
 #include "keps/outfile.h"
 #include "keps/ola.h"
 #include "keps/sql.h"
@@ -121,6 +122,10 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     keps_json_int(j, "nodes_total", (long long)r->nodes_total);
     keps_json_int(j, "nodes_evaluated", (long long)r->nodes_evaluated);
     keps_json_int(j, "k_minimal_nodes", (long long)r->nminimal);
+    keps_lattice_view_params vp = {p->k, r->suppress_limit, &p->obj.cfg, r->levels, r->minimal, r->nminimal, 0};
+    keps_error err = {0};
+    if (keps_lattice_view_json(j, "lattice", L, &vp, &err)) /* only out of memory: the report goes without */
+        keps_json_null(j, "lattice");
     keps_json_object(j, "timing_ms");
     keps_json_num(j, "total", p->t_written - p->t_start);
     keps_json_num(j, "load", p->t_loaded - p->t_start);

@@ -46,6 +46,15 @@
     if (a !== 0 && (a < 1e-3 || a >= 1e6)) return x.toExponential(3).replace(/\.?0+e/, 'e');
     return String(Number(x.toPrecision(4)));
   }
+  /* Short form for axes and labels: 3 significant digits, k and M. */
+  function short(x) {
+    if (!isNum(x)) return fmt(x);
+    var a = Math.abs(x);
+    if (a >= 1e6) return Number((x / 1e6).toPrecision(3)) + 'M';
+    if (a >= 1e4) return Number((x / 1e3).toPrecision(3)) + 'k';
+    if (a !== 0 && a < 1e-3) return x.toExponential(1);
+    return String(Number(x.toPrecision(3)));
+  }
   function full(x) { return typeof x === 'number' ? String(x) : fmt(x); }
   function pct(x) {
     if (!isNum(x)) return '—';
@@ -156,7 +165,7 @@
     for (var g = 0; g <= 4; g++) {
       var gy = mt + Hh - g / 4 * Hh;
       add(svg, s('line', { 'class': 'grid', x1: ml, x2: ml + W, y1: gy, y2: gy }));
-      add(svg, s('text', { x: ml - 4, y: gy + 4, 'text-anchor': 'end', 'class': 'lbl-muted' }, (o.fmtAxis || o.fmt || fmt)(max * g / 4)));
+      add(svg, s('text', { x: ml - 4, y: gy + 4, 'text-anchor': 'end', 'class': 'lbl-muted' }, (o.fmtAxis || (o.fmt === pct ? pct : short))(max * g / 4)));
     }
     var every = Math.max(1, Math.ceil(n * (o.rotate ? 13 : 44) / W));
     items.forEach(function (d, i) {
@@ -320,8 +329,8 @@
   var SIZE_BUCKETS = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 1e5, 1e6, Infinity];
   function sizeLabel(i) {
     var lo = SIZE_BUCKETS[i], hi = SIZE_BUCKETS[i + 1] - 1;
-    if (hi === Infinity) return '≥' + fmt(lo);
-    return lo === hi ? String(lo) : fmt(lo) + '–' + fmt(hi);
+    if (hi === Infinity) return '≥' + short(lo);
+    return lo === hi ? String(lo) : short(lo) + '–' + short(hi);
   }
   /* Share of records in classes of each size bucket. */
   function sizeShares(classes) {
@@ -405,7 +414,7 @@
         if (!isObj(x)) return;
         var svg;
         if (Array.isArray(x.bins)) {
-          var items = x.counts.map(function (n, i) { return { label: fmt(x.bins[i]), values: [n] }; });
+          var items = x.counts.map(function (n, i) { return { label: short(x.bins[i]), values: [n] }; });
           svg = bars(items, { classes: [side[2]], width: 300, height: 110, xlabel: col + (x.missing ? ' (' + fmt(x.missing) + ' missing)' : '') });
         } else {
           var it = (x.values || []).map(function (p) { return { label: p[0] === '' ? '(empty)' : p[0], values: [p[1]] }; });
@@ -495,7 +504,7 @@
     use('lattice', 'nodes_total', 'nodes_evaluated', 'k_minimal_nodes');
     var sec = section('Generalization lattice', 'Every node is one generalization: a level per quasi-identifier (' + (L.qis || []).join(', ') + '); nodes are drawn level by level, the original data at the bottom, full generalization at the top.');
     add(sec, kv([['nodes in the lattice', fmt(L.nodes_total)], ['nodes drawn', fmt(L.nodes.length)],
-      ['drawn', L.drawn === 'all' ? 'every node' : 'the anonymous frontier and the chosen node'],
+      ['drawn', L.drawn === 'all' ? 'every node' : 'the frontier'],
       isNum(R.nodes_evaluated) ? ['nodes evaluated by the search', fmt(R.nodes_evaluated)] : ['', undefined],
       isNum(R.k_minimal_nodes) ? ['frontier (minimal anonymous) nodes', fmt(R.k_minimal_nodes)] : ['', undefined]]));
     if (L.drawn !== 'all') add(sec, h('p', { 'class': 'sub' }, 'The lattice has more than ' + fmt(L.max_nodes) + ' nodes: only its anonymous frontier (the minimal anonymous nodes) and the chosen node are drawn.'));
@@ -507,21 +516,32 @@
       if (isNum(n.probability)) hasProb = true;
     });
     var totalH = (L.heights || []).reduce(function (a, b) { return a + b; }, 0) || maxLevel;
+    /* A level with many nodes wraps onto several rows; an empty level gets
+     * a thin row, so that the frontier shows where it sits. */
+    var W = 900, ml = 60, minGap = 9, perRow = Math.floor(W / minGap);
     var widest = 1;
-    Object.keys(byLevel).forEach(function (k) { widest = Math.max(widest, byLevel[k].length); });
-    var W = Math.max(480, Math.min(1000, widest * 40)), rowH = widest > 60 ? 26 : 44, ml = 60;
-    var r = Math.max(2.5, Math.min(9, (W / widest) * 0.32));
-    var H = (totalH + 1) * rowH + 20;
+    Object.keys(byLevel).forEach(function (k) { widest = Math.max(widest, Math.min(perRow, byLevel[k].length)); });
+    var r = Math.max(2.5, Math.min(9, (W / widest) * 0.3));
+    var rowH = widest > 60 ? 2 * r + 8 : (L.nodes.length <= 40 ? 46 : 34), emptyH = 16;
+    var pos = {}, y = 10, rowsOut = [];
+    for (var lv = totalH; lv >= 0; lv--) {
+      var row = byLevel[lv] || [];
+      var nrows = Math.max(1, Math.ceil(row.length / perRow));
+      rowsOut.push([lv, y, row.length ? nrows * rowH : emptyH]);
+      row.forEach(function (n, i) {
+        var sub = Math.floor(i / perRow), inRow = Math.min(perRow, row.length - sub * perRow);
+        pos[n.levels.join(',')] = [ml + ((i % perRow) + 0.5) * W / inRow, y + sub * rowH + r + 2];
+      });
+      y += row.length ? nrows * rowH : emptyH;
+    }
+    var H = y + 10;
     var svg = s('svg', { width: ml + W + 20, height: H, viewBox: '0 0 ' + (ml + W + 20) + ' ' + H, role: 'img' });
-    var pos = {};
     var maxP = 0;
     L.nodes.forEach(function (n) { if (isNum(n.probability)) maxP = Math.max(maxP, n.probability); });
-    for (var lv = 0; lv <= totalH; lv++) {
-      var y = 12 + (totalH - lv) * rowH + r;
-      add(svg, s('text', { x: 0, y: y + 4, 'class': 'lbl-muted' }, 'level ' + lv));
-      var row = byLevel[lv] || [];
-      row.forEach(function (n, i) { pos[n.levels.join(',')] = [ml + (i + 0.5) * W / row.length, y]; });
-    }
+    rowsOut.forEach(function (ro) {
+      if (ro[0] % 2 === 0) add(svg, s('rect', { x: ml - 4, y: ro[1], width: W + 8, height: ro[2], fill: '#f4f6f9' }));
+      add(svg, s('text', { x: 0, y: ro[1] + Math.min(ro[2], rowH) / 2 + 3, 'class': 'lbl-muted' }, 'level ' + ro[0]));
+    });
     if (L.drawn === 'all' && L.nodes.length <= 400) {
       L.nodes.forEach(function (n) {
         var p = pos[n.levels.join(',')];
