@@ -24,8 +24,9 @@ run() { # NAME ARGS...
   cmp "$out/$name.html" "$out/$name.report.html" || { echo "FAIL: $name: --html and keps report differ"; exit 1; }
 }
 a=data/adult; h=$a/adult_hierarchy
-# The README's examples, in its order (outputs into $out; the seed only
-# makes the pages reproducible for the screenshots).
+# The README's examples that write a report, in its order (outputs into
+# $out; the seed only makes the pages reproducible for the screenshots;
+# keps hierarchy build and keps split write no report).
 run anonymize-ola-job --job examples/adult-ola.yml -o "$out/adult-k5.csv"
 run anonymize-ola anonymize --algorithm ola -i $a/adult.csv -o "$out/out.csv" -k 10 --suppress 0.05 \
   --qi 'age:interval=5,10,20' --qi sex:${h}_sex.csv --others keep
@@ -33,7 +34,7 @@ run anonymize-mondrian --job examples/adult-mondrian.yml -o "$out/mondrian.csv"
 run anonymize-mdav --job examples/casc-mdav.yml -o "$out/mdav.csv"
 run verify verify -i "$out/out.csv" --qi age --qi sex -k 10 --sensitive salary-class --l-diversity 2 --t-closeness 0.3
 run kepsilon kepsilon --algorithm ola -i $a/adult_height.csv -o "$out/ke.csv" -k 10 --suppress 0.05 \
-  --epsilon 1 --confidence 0.99 --noisy height --others keep --seed 7 \
+  --epsilon 1 --confidence 0.99 --noisy height --clamp --bounds height=100:250 --others keep --seed 7 \
   --qi age:${h}_age.csv --qi sex:${h}_sex.csv --qi race:${h}_race.csv --qi marital-status:${h}_marital-status.csv
 run dpmicro dpmicro --mode multivariate -i data/casc/casc.csv -o "$out/rel.csv" -k 50 --epsilon 1 --keep-order \
   --qi FICA --qi FEDTAX --qi INTVAL --qi POTHVAL --others drop --seed 7 \
@@ -41,10 +42,11 @@ run dpmicro dpmicro --mode multivariate -i data/casc/casc.csv -o "$out/rel.csv" 
 run risk-linkage risk --original data/casc/casc.csv --release "$out/rel.csv" --columns FICA --columns FEDTAX
 run risk risk -i $a/adult.csv --qi sex --qi age --qi race --qi marital-status --qi education \
   --sampling-fraction 0.01 --max-combination 2 -o "$out/record-risks.csv"
-run safela safela -i $a/adult.csv -o "$out/safela.csv" -k 75 --beta 0.7 --epsilon-prime 0.5 --penalty 2 --seed 7 \
+"$keps" split -i $a/adult.csv -o "$out/train.csv" --test-output "$out/test.csv" --fraction 0.2 --seed 7 >/dev/null 2>&1
+run safela safela -i "$out/train.csv" -o "$out/safela.csv" -k 75 --beta 0.7 --epsilon-prime 0.5 --penalty 2 --seed 7 \
   --qi age:${h}_age.csv --qi education:${h}_education.csv --others keep
-run evaluate evaluate --original $a/adult.csv --release "$out/safela.csv" --target salary-class --split 0.2 \
-  --hierarchy age:${h}_age.csv --seed 7
+run evaluate evaluate --original "$out/train.csv" --release "$out/safela.csv" --test "$out/test.csv" \
+  --target salary-class --hierarchy age:${h}_age.csv --hierarchy education:${h}_education.csv --seed 7
 run rr rr --mechanism ldp -i $a/adult.csv -o "$out/rr.csv" --sensitive salary-class --qi sex --qi race \
   --epsilon 1 --others keep --seed 7
 run privacy-delta privacy delta -k 75 --beta 0.7
