@@ -21,20 +21,23 @@ import tempfile
 
 # The charts each README example must show (a name ending in '*' is a
 # prefix: one chart per attribute). Pages may show more.
+RISK = ['risk-class-sizes', 'risk-prosecutor', 'risk-highest']   # before_after: input vs release
+DIST = ['dist-input-*', 'dist-release-*']
+LATTICE = ['lattice', 'lattice-scores']
 EXPECT = {
-    'anonymize-ola-job': ['rows', 'generalization'],
-    'anonymize-ola': ['rows', 'generalization'],
-    'anonymize-mondrian': ['rows'],
-    'anonymize-mdav': ['rows', 'group-sizes'],
+    'anonymize-ola-job': ['rows', 'generalization'] + LATTICE + RISK + DIST + ['suppressed-*'],
+    'anonymize-ola': ['rows', 'generalization'] + LATTICE + RISK + DIST + ['suppressed-*'],
+    'anonymize-mondrian': ['rows'] + RISK + DIST,
+    'anonymize-mdav': ['rows', 'group-sizes'] + RISK + DIST,
     'verify': ['verify-smallest'],
-    'kepsilon': ['rows', 'generalization', 'noise-scale'],
-    'dpmicro': ['rows', 'noise-scale'],
+    'kepsilon': ['rows', 'generalization', 'noise-scale'] + LATTICE + RISK + DIST + ['suppressed-*'],
+    'dpmicro': ['rows', 'noise-scale'] + RISK + DIST,
     'risk-linkage': ['risk-class-sizes'],
     'risk': ['risk-class-sizes', 'risk-prosecutor', 'population-uniques', 'individual-risk', 'attribute-risk',
              'suda-dis', 'suda-contributions'],
-    'safela': ['rows', 'generalization'],
+    'safela': ['rows', 'generalization'] + RISK + DIST,
     'evaluate': ['classifier', 'evaluate-attributes'],
-    'rr': ['rows', 'rr-levels'],
+    'rr': ['rows', 'rr-levels'] + RISK + DIST,
     'privacy-delta': [],
     'privacy-min-k': [],
     'privacy-rr-epsilon': [],
