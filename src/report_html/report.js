@@ -364,7 +364,7 @@
   /* ---- risk before and after (release commands) and keps risk ---- */
   function riskPair(sec, input, release, qis) {
     var series = ['input', 'release'];
-    add(sec, h('p', {}, 'Measured on the quasi-identifiers ' + qis.join(', ') + ', with suppressed records left out, in the input and in the release.'));
+    add(sec, h('p', { 'class': 'sub' }, 'Measured on the quasi-identifiers ' + qis.join(', ') + ', with suppressed records left out, in the input and in the release.'));
     add(sec, table(['', 'input', 'release'], [
       ['highest prosecutor risk', pct(input.prosecutor.highest), pct(release.prosecutor.highest)],
       ['records at the highest risk', pct(input.prosecutor.share_at_highest), pct(release.prosecutor.share_at_highest)],
@@ -446,11 +446,15 @@
     if (!isObj(R.transformation)) return;
     use('transformation', 'heights', 'metric', 'metrics', 'classes', 'k_anonymization_metrics');
     var sec = section('Utility', 'How far each quasi-identifier was generalized (level 0 = original values, the top level = fully generalized), and the information-loss metrics of the release.');
+    var heights = R.heights || {};
+    if (!R.heights && isObj(R.lattice) && Array.isArray(R.lattice.heights))
+      R.lattice.qis.forEach(function (q, i) { heights[q] = R.lattice.heights[i]; });
+    var hasH = Object.keys(heights).length > 0;
     var it = Object.keys(R.transformation).map(function (q) {
-      var l = R.transformation[q], hgt = R.heights ? R.heights[q] : null;
+      var l = R.transformation[q], hgt = hasH ? heights[q] : null;
       return { label: q, values: [hgt ? l / hgt : l], text: [fmt(l) + (hgt !== null && hgt !== undefined ? ' of ' + fmt(hgt) : '')] };
     });
-    add(sec, chart('generalization', 'Generalization level per attribute', barsH(it, { max: R.heights ? 1 : null, width: 260 }), 'Bar length: level / height of the hierarchy.'));
+    add(sec, chart('generalization', 'Generalization level per attribute', barsH(it, { max: hasH ? 1 : null, width: 260 }), hasH ? 'Bar length: level / height of the hierarchy.' : null));
     metricsTable(sec);
   }
   var METRIC_WORDS = {
@@ -684,10 +688,11 @@
       var names = Object.keys(at);
       add(sec, table(['attribute', 'level', 'generalization', 'precision loss', 'suppressed', 'values not in the original'], names.map(function (n) {
         var a = at[n];
-        return [n, a.level === null ? (a.height === null ? 'unknown' : 'mixed/' + a.height) : a.level + '/' + a.height, fmt(a.generalization), fmt(a.prec), pct(a.suppressed_share), pct(a.non_original_share)];
+        return [n, a.level === null ? (a.height === null ? 'no hierarchy' : 'mixed/' + a.height) : a.level + '/' + a.height, fmt(a.generalization), fmt(a.prec), pct(a.suppressed_share), pct(a.non_original_share)];
       }), [2, 3, 4, 5]));
-      var it = names.filter(function (n) { return isNum(at[n].non_original_share) || isNum(at[n].generalization); }).map(function (n) {
-        return { label: n, values: [isNum(at[n].generalization) ? at[n].generalization : 0, at[n].suppressed_share || 0] };
+      /* the attributes the release changed */
+      var it = names.filter(function (n) { return at[n].non_original_share > 0 || at[n].suppressed_share > 0; }).map(function (n) {
+        return { label: n, values: [at[n].generalization, at[n].suppressed_share] };
       });
       if (it.length) { add(sec, chart('evaluate-attributes', 'Generalization and suppression per attribute', barsH(it, { series: ['generalization', 'suppressed share'], classes: [1, 2], fmt: pct, max: 1, width: 260 }))); add(sec, legend(['generalization (level/height)', 'suppressed share'], [1, 2])); }
     }
