@@ -163,3 +163,105 @@ keps_status keps_lattice_view_json(keps_json *j, const char *key, const keps_lat
         return keps_error_set(err, KEPS_ENOMEM, "out of memory drawing the lattice");
     return st;
 }
+
+typedef struct prob_id {
+    double p;
+    uint64_t id;
+} prob_id;
+
+/* Most likely first (ties: by id). */
+static int by_prob(const void *a, const void *b)
+{
+    const prob_id *x = a, *y = b;
+    if (x->p != y->p)
+        return x->p > y->p ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The max - 1 likeliest node ids and the chosen one, into ids[0..max). */
+static keps_status likeliest(const double *prob, uint64_t nn, uint64_t chosen, int has_chosen, uint64_t *ids,
+                             size_t max)
+{
+    prob_id *v = malloc((size_t)nn * sizeof *v);
+    if (!v)
+        return KEPS_ENOMEM;
+    for (uint64_t id = 0; id < nn; id++)
+        v[id] = (prob_id){prob[id], id};
+    qsort(v, (size_t)nn, sizeof *v, by_prob);
+    int in = 0;
+    for (size_t i = 0; i < max; i++) {
+        ids[i] = v[i].id;
+        in |= i + 1 < max && v[i].id == chosen;
+    }
+    if (has_chosen && !in)
+        ids[max - 1] = chosen;
+    free(v);
+    qsort(ids, max, sizeof *ids, cmp_u64);
+    return KEPS_OK;
+}
+
+keps_status keps_lattice_view_scores_json(keps_json *j, const char *key, const keps_schema *s,
+                                          const keps_safela_scores *sc, const double *prob, const int *chosen,
+                                          size_t max_nodes, keps_error *err)
+{
+    size_t max = max_nodes ? max_nodes : KEPS_LATTICE_VIEW_MAX, q = s->nqi < sc->q ? s->nqi : sc->q;
+    if (max < 2)
+        max = 2;
+    uint64_t nn = sc->nnodes, chosen_id = 0, stride = 1;
+    for (size_t i = 0; i < q && chosen; i++) {
+        chosen_id += (uint64_t)chosen[i] * stride;
+        stride *= (uint64_t)sc->height[i] + 1;
+    }
+    int all = nn <= max;
+    size_t n = all ? (size_t)nn : max;
+    uint64_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    int *levels = malloc((sc->q ? sc->q : 1) * sizeof *levels);
+    keps_status st = ids && levels ? KEPS_OK : KEPS_ENOMEM;
+    for (uint64_t id = 0; all && !st && id < nn; id++)
+        ids[id] = id;
+    if (!all && !st)
+        st = likeliest(prob, nn, chosen_id, chosen != NULL, ids, n);
+    if (st) {
+        free(ids);
+        free(levels);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory drawing the lattice");
+    }
+    keps_json_object(j, key);
+    keps_json_array(j, "qis");
+    for (size_t i = 0; i < q; i++)
+        keps_json_str(j, NULL, s->t->cols[s->qi[i].col].name);
+    keps_json_end(j);
+    write_levels(j, "heights", sc->height, q);
+    keps_json_num(j, "nodes_total", (double)nn);
+    keps_json_int(j, "max_nodes", (long long)max);
+    keps_json_str(j, "drawn", all ? "all" : "likeliest");
+    keps_json_int(j, "frontier_left_off", 0);
+    keps_json_str(j, "score", "utility");
+    if (chosen)
+        write_levels(j, "chosen", chosen, q);
+    else
+        keps_json_null(j, "chosen");
+    keps_json_array(j, "nodes");
+    for (size_t i = 0; i < n; i++) {
+        uint64_t id = ids[i], rest = id;
+        for (size_t l = 0; l < sc->q; l++) {
+            levels[l] = (int)(rest % ((uint64_t)sc->height[l] + 1));
+            rest /= (uint64_t)sc->height[l] + 1;
+        }
+        keps_json_object(j, NULL);
+        write_levels(j, "levels", levels, q);
+        keps_json_null(j, "anonymous");
+        keps_json_bool(j, "frontier", 0);
+        keps_json_num(j, "score", sc->u[id]);
+        keps_json_num(j, "probability", prob[id]);
+        keps_json_num(j, "generalization", sc->gen[id]);
+        keps_json_num(j, "suppression", sc->supp[id]);
+        keps_json_bool(j, "good", keps_safela_good(sc, id));
+        keps_json_end(j);
+    }
+    keps_json_end(j);
+    keps_json_end(j);
+    free(ids);
+    free(levels);
+    return KEPS_OK;
+}

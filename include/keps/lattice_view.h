@@ -24,6 +24,7 @@
 #include "keps/json.h"
 #include "keps/lattice.h"
 #include "keps/metrics.h"
+#include "keps/safela.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,6 +49,18 @@ typedef struct keps_lattice_view_params {
  * anonymous)}] in id order. Nothing is written on an error (KEPS_ENOMEM). */
 keps_status keps_lattice_view_json(keps_json *j, const char *key, const keps_lattice *L,
                                    const keps_lattice_view_params *p, keps_error *err);
+
+/* The lattice as the exponential mechanism of safela saw it (Li, Qardaji
+ * and Su 2012; keps/safela.h): every node up to max_nodes (0:
+ * KEPS_LATTICE_VIEW_MAX), else the max_nodes - 1 most likely nodes and the
+ * chosen one. The same object as above with drawn "all" or "likeliest",
+ * score "utility", and per node: levels (of s's QIs), score (the utility
+ * -(G + f S)), probability (of being selected), generalization (G),
+ * suppression (S), good (S < 0.15 and G < 0.6), anonymous null. prob:
+ * [sc->nnodes]. */
+keps_status keps_lattice_view_scores_json(keps_json *j, const char *key, const keps_schema *s,
+                                          const keps_safela_scores *sc, const double *prob, const int *chosen,
+                                          size_t max_nodes, keps_error *err);
 
 #ifdef __cplusplus
 }

@@ -508,10 +508,11 @@
     use('lattice', 'nodes_total', 'nodes_evaluated', 'k_minimal_nodes');
     var sec = section('Generalization lattice', 'Every node is one generalization: a level per quasi-identifier (' + (L.qis || []).join(', ') + '); nodes are drawn level by level, the original data at the bottom, full generalization at the top.');
     add(sec, kv([['nodes in the lattice', fmt(L.nodes_total)], ['nodes drawn', fmt(L.nodes.length)],
-      ['drawn', L.drawn === 'all' ? 'every node' : 'the frontier'],
+      ['drawn', L.drawn === 'all' ? 'every node' : L.drawn === 'frontier' ? 'the frontier' : 'the likeliest'],
       isNum(R.nodes_evaluated) ? ['nodes evaluated by the search', fmt(R.nodes_evaluated)] : ['', undefined],
       isNum(R.k_minimal_nodes) ? ['frontier (minimal anonymous) nodes', fmt(R.k_minimal_nodes)] : ['', undefined]]));
-    if (L.drawn !== 'all') add(sec, h('p', { 'class': 'sub' }, 'The lattice has more than ' + fmt(L.max_nodes) + ' nodes: only its anonymous frontier (the minimal anonymous nodes) and the chosen node are drawn.'));
+    if (L.drawn === 'frontier') add(sec, h('p', { 'class': 'sub' }, 'The lattice has more than ' + fmt(L.max_nodes) + ' nodes: only its anonymous frontier (the minimal anonymous nodes) and the chosen node are drawn.'));
+    if (L.drawn === 'likeliest') add(sec, h('p', { 'class': 'sub' }, 'The lattice has more than ' + fmt(L.max_nodes) + ' nodes: the ' + fmt(L.max_nodes - 1) + ' most likely to be selected and the chosen node are drawn.'));
     var byLevel = {}, maxLevel = 0, hasProb = false;
     L.nodes.forEach(function (n) {
       var lv = n.levels.reduce(function (a, b) { return a + b; }, 0);
@@ -559,7 +560,7 @@
     var chosenKey = (L.chosen || []).join(',');
     L.nodes.forEach(function (n) {
       var p = pos[n.levels.join(',')];
-      var cls = n.anonymous === true ? 'node-anon' : n.anonymous === false ? 'node-not' : 'node-unknown';
+      var cls = hasProb ? 'node-prob' : n.anonymous === true ? 'node-anon' : n.anonymous === false ? 'node-not' : 'node-unknown';
       if (n.frontier) cls += ' node-frontier';
       var isChosen = n.levels.join(',') === chosenKey;
       if (isChosen) cls += ' node-chosen';
@@ -568,6 +569,7 @@
       var t = (L.qis || []).map(function (q, i) { return q + '=' + n.levels[i]; }).join(', ');
       t += n.anonymous === true ? ': anonymous' : n.anonymous === false ? ': not anonymous' : '';
       if (n.frontier) t += ', on the frontier';
+      if (isNum(n.generalization)) t += ', G ' + fmt(n.generalization) + ', S ' + fmt(n.suppression) + (n.good ? ', good' : '');
       if (isNum(n.score)) t += ', ' + (L.score || 'score') + ' ' + fmt(n.score);
       if (isNum(n.probability)) t += ', selection probability ' + pct(n.probability);
       if (isChosen) t += ' (chosen)';
@@ -575,10 +577,11 @@
       if (L.nodes.length <= 40 || isChosen) add(svg, s('text', { x: p[0], y: p[1] + r + 11, 'text-anchor': 'middle', 'class': isChosen ? '' : 'lbl-muted' }, '(' + n.levels.join(',') + ')'));
     });
     var lg = h('div', { 'class': 'legend' });
-    [['var(--good)', 'anonymous'], ['#e8d5d3', 'not anonymous'], ['#ffffff', 'not evaluated'], ['var(--chosen)', 'chosen node (ring)']].forEach(function (x) {
+    (hasProb ? [['var(--after)', 'darker: more likely to be selected'], ['var(--chosen)', 'chosen node (ring)']] :
+      [['var(--good)', 'anonymous'], ['#e8d5d3', 'not anonymous'], ['#ffffff', 'not evaluated'], ['var(--chosen)', 'chosen node (ring)']]).forEach(function (x) {
       var sw = h('i'); sw.style.background = x[0]; sw.style.border = '1px solid #999'; add(lg, h('span', {}, [sw, x[1]]));
     });
-    add(lg, h('span', {}, 'thick dark outline: frontier (minimal anonymous node)' + (hasProb ? '; shade: selection probability' : '')));
+    if (!hasProb) add(lg, h('span', {}, 'thick dark outline: frontier (minimal anonymous node)'));
     add(sec, chart('lattice', 'Lattice' + (L.chosen ? ', chosen node (' + L.chosen.join(',') + ')' : ''), svg));
     add(sec, lg);
     var scored = L.nodes.filter(function (n) { return isNum(n.probability) || isNum(n.score); });
@@ -589,7 +592,7 @@
       });
       add(sec, chart('lattice-scores', hasProb ? 'Selection probability of the most likely nodes' : 'Score (' + (L.score || 'metric') + ') of the best anonymous nodes, lower is better',
         barsH(top, { width: 280, fmt: hasProb ? pct : fmt, labelWidth: 150 }),
-        hasProb ? 'The exponential mechanism picks a node with probability proportional to exp(ε′·utility / (2·sensitivity)).' : null));
+        hasProb ? 'The exponential mechanism picks a node with probability proportional to exp(ε′·utility / (2·sensitivity)); utility = −(G + f·S), G the mean generalization, S the share of sampled rows suppressed. These figures are read from the sample: the curator\'s, not for publication.' : null));
     }
   }
 

@@ -35,7 +35,7 @@ EXPECT = {
     'risk-linkage': ['risk-class-sizes'],
     'risk': ['risk-class-sizes', 'risk-prosecutor', 'population-uniques', 'individual-risk', 'attribute-risk',
              'suda-dis', 'suda-contributions'],
-    'safela': ['rows', 'generalization'] + RISK + DIST,
+    'safela': ['rows', 'generalization'] + LATTICE + RISK + DIST,
     'evaluate': ['classifier', 'evaluate-attributes'],
     'rr': ['rows', 'rr-levels'] + RISK + DIST,
     'privacy-delta': [],

@@ -7,6 +7,8 @@ definitions from docs/cli.md and keps risk --help, not from keps's code):
     ((n - S) l_i/h_i + S) / n), the frontier (anonymous nodes with no
     anonymous node one level below), the chosen node; a lattice of at most
     500 nodes whole, a larger one as its frontier and the chosen node;
+  - lattice (safela): every node's G, utility and selection probability
+    by the exponential mechanism, the chosen node's;
   - before_after.risk: class sizes of the input and of the release on the
     QIs (rows '*' in every QI left out), highest/average prosecutor risk,
     share at the highest, sample uniques;
@@ -223,10 +225,45 @@ def mdav_case():
     check_distributions('mdav', ba, head, rows, rhead, rrows, cols)
 
 
+def safela_case():
+    """safela's lattice: each node's G from its levels, the utility -(G + f S),
+    the exponential mechanism's probabilities exp(e' u / (2 du)) normalized,
+    with du = f k / n (mechanism.sensitivity), summing to 1; the chosen node's
+    as mechanism.chosen_probability; good = S < 0.15 and G < 0.6."""
+    import math
+    qis = ['age', 'education']
+    f, k, eps1 = 2.0, 75, 0.5
+    rep = run(['safela', '-i', adult, '-o', os.path.join(tmp, 'safela.csv'), '-k', str(k), '--beta', '0.7',
+               '--epsilon-prime', str(eps1), '--penalty', str(f), '--others', 'keep', '--report', '-'] +
+              [a for q in qis for a in ('--qi', '%s:%s' % (q, hier % q))])
+    if rep is None:
+        return
+    L, m = rep['lattice'], rep['mechanism']
+    hs = [hierarchy(q)[1] for q in qis]
+    if L['heights'] != hs or L['nodes_total'] != (hs[0] + 1) * (hs[1] + 1) or len(L['nodes']) != L['nodes_total']:
+        fail('safela: lattice %s' % {x: L[x] for x in ('heights', 'nodes_total')})
+        return
+    du = m['sensitivity']
+    if not close(du, f * k / rep['sample_size']):
+        fail('safela: sensitivity %r, want f k / n = %r' % (du, f * k / rep['sample_size']))
+    z = sum(math.exp(eps1 * v['score'] / (2 * du)) for v in L['nodes'])
+    for v in L['nodes']:
+        G = sum(l / h for l, h in zip(v['levels'], hs)) / len(hs)
+        p = math.exp(eps1 * v['score'] / (2 * du)) / z
+        if not close(v['generalization'], G) or not close(v['score'], -(G + f * v['suppression'])) or \
+                abs(v['probability'] - p) > 1e-12 or v['good'] != (v['suppression'] < 0.15 and G < 0.6):
+            fail('safela: node %s: %s, want G %r probability %r' % (v['levels'], v, G, p))
+        if v['levels'] == L['chosen'] and abs(v['probability'] - m['chosen_probability']) > 1e-15:
+            fail('safela: chosen probability %r, mechanism says %r' % (v['probability'], m['chosen_probability']))
+    if L['chosen'] != [rep['transformation'][q] for q in qis]:
+        fail('safela: chosen %s, transformation %s' % (L['chosen'], rep['transformation']))
+
+
 ola_case('ola-small', 3000, ['sex', 'age', 'race'], 5, 0.02)           # 20 nodes: drawn whole
 # 1296 nodes: the frontier and the chosen node
 ola_case('ola-frontier', 1500, ['sex', 'race', 'marital-status', 'education', 'native-country', 'workclass',
                                 'occupation'], 3, 0.01)
 mdav_case()
+safela_case()
 print('report sections: %d mismatches' % bad)
 sys.exit(1 if bad else 0)
