@@ -9,6 +9,7 @@
 #include "keps/report_html.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,35 +19,6 @@
 #define MARK_TITLE "@KEPS_TITLE@"
 #define MARK_REPORT "@KEPS_REPORT@"
 #define MAX_DEPTH 60 /* keps_json nests up to 63 levels */
-
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-    int oom;
-} buf;
-
-static void put(buf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t c = b->cap ? b->cap : 4096;
-        while (c < b->len + n + 1)
-            c *= 2;
-        char *q = realloc(b->p, c);
-        if (!q) {
-            b->oom = 1;
-            return;
-        }
-        b->p = q;
-        b->cap = c;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
 
 /* Writes v under key with keps's writer; returns -1 past MAX_DEPTH. Every
  * number was decoded as a double (JSON_DECODE_INT_AS_REAL), so a whole
@@ -88,46 +60,46 @@ static int canon(keps_json *j, const char *key, json_t *v, int depth)
 
 /* JSON text safe inside <script>: '<', '>', '&' only occur inside strings,
  * where \u escapes mean the same; U+2028/U+2029 are escaped as well. */
-static void put_script_json(buf *b, const char *s)
+static void put_script_json(FILE *b, const char *s)
 {
     for (const char *p = s; *p; p++) {
         const unsigned char *u = (const unsigned char *)p;
         if (*p == '<')
-            puts_(b, "\\u003c");
+            fputs("\\u003c", b);
         else if (*p == '>')
-            puts_(b, "\\u003e");
+            fputs("\\u003e", b);
         else if (*p == '&')
-            puts_(b, "\\u0026");
+            fputs("\\u0026", b);
         else if (u[0] == 0xE2 && u[1] == 0x80 && (u[2] == 0xA8 || u[2] == 0xA9)) {
-            puts_(b, u[2] == 0xA8 ? "\\u2028" : "\\u2029");
+            fputs(u[2] == 0xA8 ? "\\u2028" : "\\u2029", b);
             p += 2;
         } else
-            put(b, p, 1);
+            fputc(*p, b);
     }
 }
 
 /* Text as HTML character data. */
-static void put_html_text(buf *b, const char *s)
+static void put_html_text(FILE *b, const char *s)
 {
     for (const char *p = s; *p; p++) {
         switch (*p) {
-        case '<': puts_(b, "&lt;"); break;
-        case '>': puts_(b, "&gt;"); break;
-        case '&': puts_(b, "&amp;"); break;
-        case '"': puts_(b, "&quot;"); break;
-        default: put(b, p, 1);
+        case '<': fputs("&lt;", b); break;
+        case '>': fputs("&gt;", b); break;
+        case '&': fputs("&amp;", b); break;
+        case '"': fputs("&quot;", b); break;
+        default: fputc(*p, b);
         }
     }
 }
 
 /* What the page is about, for its title: the method, or for a calculator
  * (keps privacy) its "result". */
-static void put_title(buf *b, json_t *root)
+static void put_title(FILE *b, json_t *root)
 {
     json_t *m = json_object_get(root, "method");
-    puts_(b, "keps report");
+    fputs("keps report", b);
     if (json_is_string(m)) {
-        puts_(b, ": ");
+        fputs(": ", b);
         put_html_text(b, json_string_value(m));
     }
 }
@@ -160,28 +132,29 @@ keps_status keps_report_html(const char *json, size_t len, const char *source, c
                            MAX_DEPTH);
     else if (!text)
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory rendering the report");
-    buf b = {0};
     if (!st) {
         const char *tpl = keps_report_template;
         const char *t1 = strstr(tpl, MARK_TITLE), *t2 = t1 ? strstr(t1, MARK_REPORT) : NULL;
-        /* The build checks both markers; a template without them is a bug. */
-        if (!t1 || !t2)
-            st = keps_error_set(err, KEPS_EINPUT, "the HTML template lacks its markers (a build error)");
-        else {
-            put(&b, tpl, (size_t)(t1 - tpl));
-            put_title(&b, root);
+        char *page = NULL;
+        size_t n = 0;
+        FILE *b = t1 && t2 ? open_memstream(&page, &n) : NULL;
+        if (b) { /* the template with its two markers filled in */
+            fwrite(tpl, 1, (size_t)(t1 - tpl), b);
+            put_title(b, root);
             t1 += strlen(MARK_TITLE);
-            put(&b, t1, (size_t)(t2 - t1));
-            put_script_json(&b, text);
-            puts_(&b, t2 + strlen(MARK_REPORT));
-            if (b.oom) {
-                free(b.p);
-                st = keps_error_set(err, KEPS_ENOMEM, "out of memory rendering the report");
-            } else {
-                *html = b.p;
-                if (html_len)
-                    *html_len = b.len;
-            }
+            fwrite(t1, 1, (size_t)(t2 - t1), b);
+            put_script_json(b, text);
+            fputs(t2 + strlen(MARK_REPORT), b);
+        }
+        if (!t1 || !t2) /* the build checks both markers */
+            st = keps_error_set(err, KEPS_EINPUT, "the HTML template lacks its markers (a build error)");
+        else if (!b || ferror(b) | fclose(b)) {
+            free(page);
+            st = keps_error_set(err, KEPS_ENOMEM, "out of memory rendering the report");
+        } else {
+            *html = page;
+            if (html_len)
+                *html_len = n;
         }
     }
     keps_json_free(&j);
