@@ -208,7 +208,7 @@
     use('keps_version', 'method', 'seeded', 'timing_ms');
     var m = R.method;
     var title = m ? 'keps ' + m + ' report' : 'keps report';
-    if (!m && has(R, 'result')) title = 'keps privacy calculator report';
+    if (!m && has(R, 'result')) { title = 'keps privacy ' + (R.calculator || 'calculator') + ' report'; use('calculator'); }
     document.title = title;
     add(page, h('h1', {}, title));
     var sub = [];
@@ -247,10 +247,18 @@
   function guarantee() {
     var g = R.guarantee;
     if (!isObj(g)) {
-      if (R.method) {
-        var box0 = h('div', { 'class': 'guarantee none' }, [h('div', { 'class': 'words' }, 'This command releases no data and states no privacy guarantee.')]);
-        add(page, box0);
+      var verdict = null, ok = true;
+      if (isObj(R.holds) && typeof R.holds.all === 'boolean') {
+        ok = R.holds.all;
+        var failed = Object.keys(R.holds).filter(function (k) { return k !== 'all' && !R.holds[k]; }).map(function (k) { return k.replace(/_/g, '-'); });
+        verdict = ok ? 'The release satisfies every property checked.' : 'The release FAILS the check: ' + failed.join(', ') + ' does not hold (exit 1).';
+      } else if (isObj(R.audit) && typeof R.audit.violation === 'boolean') {
+        ok = !R.audit.violation;
+        verdict = ok ? 'No violation found: the measured privacy loss is consistent with the claimed ε.' : 'VIOLATION: the measured privacy loss exceeds the claimed ε (exit 1).';
+      } else if (R.method) {
+        verdict = 'This command releases no data and states no privacy guarantee.';
       }
+      if (verdict) add(page, h('div', { 'class': 'guarantee ' + (ok ? 'none' : 'fail') }, [h('div', { 'class': 'words' }, verdict)]));
       return;
     }
     use('guarantee');
@@ -653,8 +661,9 @@
     if (!isObj(R.holds)) return;
     use('holds', 'k_anonymity', 'l_diversity', 't_closeness', 'input_rows');
     var sec = section('Checks', 'Each property asked for, checked on the release as it stands.');
+    var names = { k_anonymity: 'k-anonymity', l_diversity: 'l-diversity', t_closeness: 't-closeness' };
     add(sec, table(['property', 'result'], Object.keys(R.holds).filter(function (k) { return k !== 'all'; }).map(function (k) {
-      return [words(k), h('span', { 'class': R.holds[k] ? 'pass' : 'fail' }, R.holds[k] ? 'holds' : 'does not hold')];
+      return [names[k] || words(k), h('span', { 'class': R.holds[k] ? 'pass' : 'fail' }, R.holds[k] ? 'holds' : 'does not hold')];
     })));
     var ka = R.k_anonymity;
     if (isObj(ka)) {
@@ -665,12 +674,27 @@
         add(sec, chart('verify-smallest', 'The smallest classes', barsH(it, { width: 260, labelWidth: 220 })));
       }
     }
-    [['l_diversity', 'l-diversity', 'distinct'], ['t_closeness', 't-closeness', 'emd']].forEach(function (p) {
-      var o = R[p[0]];
-      if (!isObj(o) || !isObj(o.columns)) return;
-      add(sec, h('h3', {}, p[1] + (isNum(o.l) ? ' (l = ' + fmt(o.l) + ')' : isNum(o.t) ? ' (t = ' + fmt(o.t) + ')' : '')));
-      add(sec, table(['sensitive column', 'figures'], Object.keys(o.columns).map(function (c) { return [c, value(o.columns[c])]; })));
-    });
+    var cls = function (w) { return w && isObj(w.qi) ? 'size ' + fmt(w.size) + ': ' + Object.keys(w.qi).map(function (q) { return q + '=' + w.qi[q]; }).join(', ') : '—'; };
+    var ld = R.l_diversity;
+    if (isObj(ld) && isObj(ld.columns)) {
+      add(sec, h('h3', {}, 'l-diversity (l = ' + fmt(ld.l) + ')'));
+      add(sec, table(['sensitive column', 'values', 'fewest distinct in a class', 'worst class (distinct)', 'smallest entropy l', 'worst class (entropy)'],
+        Object.keys(ld.columns).map(function (c) {
+          var x = ld.columns[c];
+          return [c, fmt(x.distinct_values), fmt(x.min_distinct), cls(x.worst_distinct), fmt(x.min_entropy_l), cls(x.worst_entropy)];
+        }), [1, 2, 4]));
+      if (ld.entropy_log) add(sec, h('p', { 'class': 'sub' }, 'Entropy l-diversity holds when exp(H) ≥ l in every class (H with the ' + ld.entropy_log + ' logarithm).'));
+    }
+    var tc = R.t_closeness;
+    if (isObj(tc) && isObj(tc.columns)) {
+      add(sec, h('h3', {}, 't-closeness (t = ' + fmt(tc.t) + ')'));
+      add(sec, table(['sensitive column', 'ground distance', 'largest distance of a class', 'worst class'],
+        Object.keys(tc.columns).map(function (c) {
+          var x = tc.columns[c];
+          return [c, String(x.ground_distance), fmt(x.max_emd), cls(x.worst)];
+        }), [2]));
+      if (tc.distance) add(sec, h('p', { 'class': 'sub' }, 'Distance: ' + tc.distance + '.'));
+    }
   }
 
   /* ---- evaluate ---- */
@@ -783,9 +807,16 @@
   /* ---- keps privacy calculators ---- */
   function calculator() {
     if (R.method || !has(R, 'result')) return;
-    use('result');
+    use('result', 'formula', 'rule', 'holds_when');
     var sec = section('Result', typeof R.formula === 'string' ? R.formula : typeof R.rule === 'string' ? R.rule : '');
-    add(sec, kv([['result', full(R.result)]]));
+    add(sec, kv([['result', isObj(R.result) ? JSON.stringify(R.result) : full(R.result)]]));
+    if (typeof R.holds_when === 'string') add(sec, h('p', {}, 'Holds when ' + R.holds_when + '.'));
+    var keys = Object.keys(R).filter(function (k) { return !used[k] && k !== 'timing_ms'; });
+    keys.forEach(function (k) { use(k); });
+    add(sec, h('h3', {}, 'Inputs and intermediate values'));
+    add(sec, table(['', 'value'], flatRows(keys.reduce(function (o, k) { o[k] = R[k]; return o; }, {}), '', [], 0).map(function (r) {
+      return [words(r[0]), r[1]];
+    }), [1]));
   }
 
   /* ---- everything else in the report ---- */
