@@ -51,9 +51,15 @@
     if (!isNum(x)) return fmt(x);
     var a = Math.abs(x);
     if (a >= 1e6) return Number((x / 1e6).toPrecision(3)) + 'M';
-    if (a >= 1e4) return Number((x / 1e3).toPrecision(3)) + 'k';
+    if (a >= 1e3) return Number((x / 1e3).toPrecision(3)) + 'k';
     if (a !== 0 && a < 1e-3) return x.toExponential(1);
     return String(Number(x.toPrecision(3)));
+  }
+  /* The axis end: x rounded up to 1, 2, 2.5 or 5 times a power of ten. */
+  function niceCeil(x) {
+    if (!(x > 0)) return 1;
+    var e = Math.pow(10, Math.floor(Math.log10(x))), f = x / e;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * e;
   }
   function full(x) { return typeof x === 'number' ? String(x) : fmt(x); }
   function pct(x) {
@@ -159,8 +165,8 @@
     var bw = o.barWidth || Math.max(3, Math.min(26, Math.floor((o.width || 520) / Math.max(1, n) / ns) - 1));
     var gw = ns * bw + Math.max(2, Math.round(bw / 2));
     var W = Math.max(o.minWidth || 200, n * gw), Hh = o.height || 150;
-    var max = o.max || Math.max.apply(null, items.map(function (d) { return Math.max.apply(null, d.values.map(function (v) { return isNum(v) ? v : 0; })); }));
-    if (!(max > 0)) max = 1;
+    var max = o.max || niceCeil(Math.max.apply(null, items.map(function (d) { return Math.max.apply(null, d.values.map(function (v) { return isNum(v) ? v : 0; })); })));
+    if (o.fmt === pct) max = Math.min(max, 1);
     var svg = s('svg', { width: ml + W + 10, height: mt + Hh + mb, viewBox: '0 0 ' + (ml + W + 10) + ' ' + (mt + Hh + mb), role: 'img' });
     for (var g = 0; g <= 4; g++) {
       var gy = mt + Hh - g / 4 * Hh;
@@ -388,7 +394,7 @@
       { label: 'records at the highest risk', values: [input.prosecutor.share_at_highest, release.prosecutor.share_at_highest] },
       { label: 'sample uniques', values: [input.sample_uniques, release.sample_uniques] },
       { label: 'average prosecutor risk', values: [input.prosecutor.average, release.prosecutor.average] }
-    ], { series: series, fmt: pct, max: 1, width: 260 })));
+    ], { series: series, fmt: pct, width: 260 })));
     add(sec, legend(series));
     add(sec, c);
   }
@@ -417,17 +423,24 @@
     Object.keys(b.distributions).forEach(function (col) {
       var d = b.distributions[col];
       var box = h('div', {}, [h('h3', {}, col)]);
+      /* both sides on one scale, so that their bars compare */
+      var top = 0;
+      [d.input, d.release].forEach(function (x) {
+        if (!isObj(x)) return;
+        (Array.isArray(x.bins) ? x.counts : (x.values || []).map(function (p) { return p[1]; }).concat([x.other || 0]))
+          .forEach(function (v) { top = Math.max(top, v); });
+      });
       [['input', d.input, 0], ['release', d.release, 1]].forEach(function (side) {
         var x = distSide(side[1]);
         if (!isObj(x)) return;
         var svg;
         if (Array.isArray(x.bins)) {
           var items = x.counts.map(function (n, i) { return { label: short(x.bins[i]), values: [n] }; });
-          svg = bars(items, { classes: [side[2]], width: 300, height: 110, xlabel: col + (x.missing ? ' (' + fmt(x.missing) + ' missing)' : '') });
+          svg = bars(items, { classes: [side[2]], width: 300, height: 110, max: niceCeil(top), xlabel: col + (x.missing ? ' (' + fmt(x.missing) + ' missing)' : '') });
         } else {
           var it = (x.values || []).map(function (p) { return { label: p[0] === '' ? '(empty)' : p[0], values: [p[1]] }; });
           if (x.other) it.push({ label: 'other (' + fmt(x.other_values) + ' values)', values: [x.other] });
-          svg = barsH(it, { classes: [side[2]], width: 200, barHeight: 13, labelWidth: 150 });
+          svg = barsH(it, { classes: [side[2]], width: 200, barHeight: 13, labelWidth: 150, max: top });
         }
         add(box, chart('dist-' + side[0] + '-' + col, side[0] + ' (' + fmt(x.distinct) + ' distinct)', svg));
       });
