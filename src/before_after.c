@@ -270,10 +270,28 @@ static keps_status risk_side(keps_json *j, const char *key, const keps_table *t,
     free(cols);
     if (st)
         return st;
+    /* keps risk's measures under names of their own: a report's top-level
+     * keys (classes, suppressed_rows) stay unique in its text */
+    const keps_class_sizes *h = &r.sizes;
     keps_json_object(j, key);
     keps_json_int(j, "records", (long long)r.records);
-    keps_json_int(j, "suppressed_rows", (long long)r.suppressed);
-    keps_sample_risk_json(j, &r, NULL);
+    keps_json_int(j, "suppressed", (long long)r.suppressed);
+    keps_json_object(j, "prosecutor");
+    keps_json_num(j, "highest", r.prosecutor_highest);
+    keps_json_num(j, "average", r.prosecutor_average);
+    keps_json_num(j, "share_at_highest", r.prosecutor_share_at_highest);
+    keps_json_end(j);
+    keps_json_num(j, "sample_uniques", r.sample_uniques);
+    keps_json_int(j, "class_count", (long long)h->classes);
+    keps_json_array(j, "class_sizes"); /* [size, classes of that size] */
+    for (size_t i = 0; i < h->n; i++) {
+        keps_json_array(j, NULL);
+        keps_json_int(j, NULL, (long long)h->size[i]);
+        keps_json_int(j, NULL, (long long)h->count[i]);
+        keps_json_end(j);
+    }
+    keps_json_end(j);
+    keps_risk_bands_json(j, "risk_distribution", r.band_share);
     keps_json_end(j);
     keps_sample_risk_free(&r);
     return KEPS_OK;

@@ -148,7 +148,8 @@ keps_status keps_lattice_view_json(keps_json *j, const char *key, const keps_lat
             keps_json_bool(j, "anonymous", v[i].anonymous);
             keps_json_bool(j, "frontier", v[i].frontier);
             keps_json_int(j, "suppressed", (long long)v[i].suppressed);
-            keps_json_num(j, "score", v[i].score); /* NaN: null */
+            if (v[i].anonymous)
+                keps_json_num(j, "score", v[i].score);
             keps_json_end(j);
         }
         keps_json_end(j);

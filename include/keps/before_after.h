@@ -5,7 +5,11 @@
  * release (as the methods build it: the released columns in input order),
  * on columns named in both:
  *  - risk: keps risk's measures (keps_sample_risk_compute, suppressed
- *    records left out) of the input and of the release on the QIs;
+ *    records left out) of the input and of the release on the QIs:
+ *    records, suppressed, prosecutor {highest, average, share_at_highest},
+ *    sample_uniques, class_count, class_sizes ([size, classes] pairs),
+ *    risk_distribution (ARX's bands); names unlike a report's own top-level
+ *    keys, so that those stay unique in its text;
  *  - distributions: for each attribute whose values the release changed
  *    (its value counts differ from the input's), both sides' distributions:
  *    a numeric column (every value a number, '*' and the missing token

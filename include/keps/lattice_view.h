@@ -45,8 +45,8 @@ typedef struct keps_lattice_view_params {
 /* Writes under key an object: qis, heights, nodes_total, max_nodes, drawn
  * ("all" or "frontier"), frontier_left_off, score (the metric's name),
  * chosen (levels or null), and nodes: [{levels, anonymous, frontier,
- * suppressed (rows in classes smaller than k), score (null unless
- * anonymous)}] in id order. Nothing is written on an error (KEPS_ENOMEM). */
+ * suppressed (rows in classes smaller than k), score (anonymous nodes
+ * only)}] in id order. Nothing is written on an error (KEPS_ENOMEM). */
 keps_status keps_lattice_view_json(keps_json *j, const char *key, const keps_lattice *L,
                                    const keps_lattice_view_params *p, keps_error *err);
 

@@ -447,10 +447,25 @@ int cli_commit_release(cli_ctx *c, int rc)
     return commit_outputs(c, rc);
 }
 
+/* The report with the release's comparison with its input as its last
+ * member (after the method's own figures); NULL when out of memory. */
+static char *with_before_after(const char *js, const char *ba)
+{
+    size_t n = strlen(js);
+    if (n < 2 || js[n - 1] != '}') /* not an object: nothing to add to */
+        return strdup(js);
+    size_t len = n + strlen(ba) + 32;
+    char *s = malloc(len);
+    if (s)
+        snprintf(s, len, "%.*s%s\"before_after\":%s}", (int)(n - 1), js, n > 2 ? "," : "", ba);
+    return s;
+}
+
 int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
 {
     cli_progress_end(c); /* the summary must not land on a progress line */
-    const char *js = keps_json_text(j);
+    char *joined = c->before_after && keps_json_text(j) ? with_before_after(keps_json_text(j), c->before_after) : NULL;
+    const char *js = c->before_after ? joined : keps_json_text(j);
     if (!js)
         return commit_outputs(c, cli_oom(c));
     if (c->no_report_file && c->report_file) { /* a failed check keeps no report file */
@@ -458,8 +473,10 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
         c->report_file = NULL;
     }
     int rc = open_outputs(c, 0);
-    if (rc)
+    if (rc) {
+        free(joined);
         return commit_outputs(c, rc);
+    }
     if (c->report_file) {
         FILE *f = keps_outfile_stream(c->report_file);
         fputs(js, f);
@@ -467,11 +484,15 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
     }
     const char *hp = cli_str(c, "html");
     int html_stdout = hp && keps_output_fd(hp) == 1; /* --html - still prints after a failed check */
-    if (hp && (html_stdout || !c->no_report_file) && (rc = cli_stage_html(c, hp, js, strlen(js), "the report")))
+    if (hp && (html_stdout || !c->no_report_file) && (rc = cli_stage_html(c, hp, js, strlen(js), "the report"))) {
+        free(joined);
         return commit_outputs(c, rc);
+    }
     int extra_stdout = c->extra_text != NULL; /* printed by the commit */
-    if ((rc = commit_outputs(c, 0)))
+    if ((rc = commit_outputs(c, 0))) {
+        free(joined);
         return rc;
+    }
     if (c->report_stdout)
         printf("%s\n", js);
     /* When the release, the report, the page or the extra output owns
@@ -481,6 +502,7 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
         fprintf(f, "%s\n", js);
     else if (text && !c->quiet) /* --quiet: nothing but what was asked for (--json, --report -, -o -) */
         fputs(text, f);
+    free(joined);
     return 0;
 }
 
@@ -587,8 +609,6 @@ void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
     }
     keps_json_end(j);
     keps_json_bool(j, "seeded", cli_str(c, "seed") != NULL); /* seeded output is not private */
-    if (c->before_after)
-        keps_json_raw(j, "before_after", c->before_after);
     if (c->input) {
         /* Missing values are a value of their own; say how many there were. */
         keps_json_object(j, "missing_values");

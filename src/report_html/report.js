@@ -349,8 +349,10 @@
   /* Share of records in classes of each size bucket. */
   function sizeShares(classes) {
     var rec = new Array(SIZE_BUCKETS.length - 1).fill(0), tot = 0;
-    Object.keys(classes || {}).forEach(function (k) {
-      var size = Number(k), n = classes[k] * size;
+    /* {size: classes} (keps risk) or [[size, classes], ...] (before_after) */
+    var pairs = Array.isArray(classes) ? classes : Object.keys(classes || {}).map(function (k) { return [Number(k), classes[k]]; });
+    pairs.forEach(function (p) {
+      var size = p[0], n = p[1] * size;
       for (var i = 0; i < rec.length; i++) if (size < SIZE_BUCKETS[i + 1]) { rec[i] += n; break; }
       tot += n;
     });
@@ -365,14 +367,14 @@
       'Share of records in classes of each size. A class of size 1 is a record unique on its quasi-identifiers.');
   }
   function bandLabel(b) { return b.up_to >= 1 ? '100%' : '≤' + pct(b.up_to); }
-  function bandChart(name, title, sets, series) {
+  function bandChart(name, title, sets, series, what) {
     var lo = sets[0].length, hi = 0;
     sets.forEach(function (a) { a.forEach(function (b, i) { if (b.records > 0) { lo = Math.min(lo, i); hi = Math.max(hi, i); } }); });
     if (hi < lo) { lo = 0; hi = sets[0].length - 1; }
     var items = [];
     for (var i = lo; i <= hi; i++) items.push({ label: bandLabel(sets[0][i]), values: sets.map(function (a) { return a[i].records; }) });
-    return chart(name, title, bars(items, { series: series, fmt: pct, rotate: items.length > 8, xlabel: 'prosecutor risk of a record (1 / its class size)', classes: series && series.length === 1 ? [1] : null }),
-      'Share of records per prosecutor-risk band (ARX\'s bands).');
+    return chart(name, title, bars(items, { series: series, fmt: pct, rotate: items.length > 8, xlabel: what || 'prosecutor risk of a record (1 / its class size)', classes: series && series.length === 1 ? [1] : null }),
+      'Share of records per ' + (what ? 'risk' : 'prosecutor-risk') + ' band (ARX\'s bands).');
   }
 
   /* ---- risk before and after (release commands) and keps risk ---- */
@@ -385,10 +387,11 @@
       ['average prosecutor risk', pct(input.prosecutor.average), pct(release.prosecutor.average)],
       ['sample uniques (records unique in the file)', pct(input.sample_uniques), pct(release.sample_uniques)],
       ['classes', fmt(input.class_count), fmt(release.class_count)],
-      ['records in classes', fmt(input.records), fmt(release.records)]
+      ['records in classes', fmt(input.records), fmt(release.records)],
+      ['suppressed records (left out)', fmt(input.suppressed), fmt(release.suppressed)]
     ], [1, 2]));
     var c = h('div', { 'class': 'charts' });
-    add(c, classChart('risk-class-sizes', 'Class sizes, input vs release', [input.classes, release.classes], series));
+    add(c, classChart('risk-class-sizes', 'Class sizes, input vs release', [input.class_sizes, release.class_sizes], series));
     add(c, bandChart('risk-prosecutor', 'Prosecutor risk, input vs release', [input.risk_distribution, release.risk_distribution], series));
     add(c, chart('risk-highest', 'Highest-risk records and uniques', barsH([
       { label: 'records at the highest risk', values: [input.prosecutor.share_at_highest, release.prosecutor.share_at_highest] },
@@ -762,7 +765,7 @@
     if (isObj(ir)) {
       var s2 = section('Individual risk', 'Benedetti–Franconi individual risk (as sdcMicro\'s indivRisk)' + (ir.weights ? ' with the sampling weights in ' + ir.weights : ', without weights (every record\'s risk is 1 / its class size)') + '.');
       add(s2, kv([['highest', pct(ir.highest)], ['mean', pct(ir.mean)], ['expected re-identifications', fmt(ir.expected_reidentifications)], ['records', fmt(ir.records)]]));
-      if (Array.isArray(ir.distribution)) add(s2, bandChart('individual-risk', 'Individual risk', [ir.distribution], ['records']));
+      if (Array.isArray(ir.distribution)) add(s2, bandChart('individual-risk', 'Individual risk', [ir.distribution], ['records'], 'individual risk of a record (Benedetti–Franconi)'));
     }
     if (Array.isArray(R.attributes)) {
       use('attributes');
