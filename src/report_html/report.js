@@ -32,7 +32,10 @@
   }
   function s(tag, attrs, kids) {
     var e = document.createElementNS(SVG, tag);
-    for (var a in attrs || {}) if (attrs[a] !== undefined && attrs[a] !== null) e.setAttribute(a, attrs[a]);
+    /* a number that is not finite (a hand-edited report) is left out */
+    for (var a in attrs || {})
+      if (attrs[a] !== undefined && attrs[a] !== null && !(typeof attrs[a] === 'number' && !isFinite(attrs[a])))
+        e.setAttribute(a, attrs[a]);
     return add(e, kids);
   }
   function tip(el, text) { el.appendChild(s('title', {}, text)); return el; }
@@ -851,25 +854,22 @@
     add(page, h('footer', {}, 'Drawn by keps' + (R.keps_version ? ' ' + R.keps_version : '') + ' from the report embedded in this page. The figures computed from the input data are the curator\'s: keep this page with the report, not with the release.'));
   }
 
-  header();
-  guarantee();
-  rows();
-  parameters();
-  calculator();
-  verify();
-  audit();
-  risk();
-  evaluate();
-  generalization();
-  groupSizes();
-  lattice();
-  mechanism();
-  noise();
-  rr();
-  beforeAfter();
-  metricsSection();
-  rest();
-  footer();
+  /* A section that cannot be drawn (a report edited by hand, say) says so
+   * in the page and leaves the others; keps's own reports never get here,
+   * and the browser test fails on the mark it leaves (data-section-error). */
+  function guarded(name, fn) {
+    try {
+      fn();
+    } catch (e) {
+      document.documentElement.setAttribute('data-section-error', name + ': ' + e.message);
+      add(page, h('p', { 'class': 'alert' }, 'The ' + name + ' section could not be drawn from this report (' + e.message + ').'));
+    }
+  }
+  [['header', header], ['guarantee', guarantee], ['rows', rows], ['parameters', parameters], ['result', calculator],
+    ['checks', verify], ['audit', audit], ['risk', risk], ['evaluation', evaluate], ['utility', generalization],
+    ['groups', groupSizes], ['lattice', lattice], ['mechanism', mechanism], ['noise', noise], ['randomized response', rr],
+    ['before and after', beforeAfter], ['metrics', metricsSection], ['further figures', rest], ['footer', footer]
+  ].forEach(function (x) { guarded(x[0], x[1]); });
   /* For the browser test: drawn to the end, and the page's height (its
    * screenshot is taken at that size). */
   document.documentElement.setAttribute('data-height', String(document.documentElement.scrollHeight));

@@ -119,6 +119,8 @@ def check(browser, path, shots):
     dom.feed(r.stdout)
     if dom.root.get('data-rendered') != 'yes':
         errors.append('the script did not run to the end (no data-rendered)')
+    if dom.root.get('data-section-error'):
+        errors.append('a section could not be drawn: ' + dom.root['data-section-error'])
     for want in EXPECT.get(name, []):
         got = [c for c in dom.charts if (c.startswith(want[:-1]) if want.endswith('*') else c == want)]
         if not got:
