@@ -112,6 +112,10 @@ keps_status keps_report_html(const char *json, size_t len, const char *source, c
         *html_len = 0;
     if (!source)
         source = "<report>";
+    if (len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark, as some editors save */
+        json += 3;
+        len -= 3;
+    }
     json_error_t je;
     json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
     if (!root)

@@ -89,6 +89,14 @@ static void one_form_for_any_spelling(void **state)
     free(js);
     free(a);
     free(b);
+    /* a byte order mark (an editor's) is skipped */
+    char *bom = render("\xEF\xBB\xBF{\"method\":\"safela\",\"k\":75,\"beta\":0.7,\"delta\":2.5278930337909323e-06,"
+                       "\"name\":\"\xc3\xa9\",\"list\":[1,2.5,null,true,false],\"o\":{}}\r\n",
+                       KEPS_OK);
+    js = embedded(bom);
+    assert_string_equal(js, compact);
+    free(js);
+    free(bom);
     /* a count beyond 2^63 still reads (as a number) */
     char *big = render("{\"method\":\"x\",\"n\":123456789012345678901234567890}", KEPS_OK);
     js = embedded(big);
