@@ -216,15 +216,17 @@
   function header() {
     use('keps_version', 'method', 'seeded', 'timing_ms');
     var m = R.method;
-    var title = m ? 'keps ' + m + ' report' : 'keps report';
+    var ANON = { ola: 'OLA', mondrian: 'Mondrian', mdav: 'MDAV' };
+    var title = ANON[m] ? 'keps anonymize report: ' + ANON[m] : m ? 'keps ' + m + ' report' : 'keps report';
     if (!m && has(R, 'result')) { title = 'keps privacy ' + (R.calculator || 'calculator') + ' report'; use('calculator'); }
-    document.title = title;
     add(page, h('h1', {}, title));
     var sub = [];
     if (m && METHODS[m]) sub.push(METHODS[m]);
     if (R.keps_version) sub.push('keps ' + R.keps_version);
     if (R.timing_ms && isNum(R.timing_ms.total)) sub.push('ran in ' + fmt(R.timing_ms.total) + ' ms');
     add(page, h('p', { 'class': 'sub' }, sub.join(' · ')));
+    if (isNum(R.input_rows) || isNum(R.original_rows))
+      add(page, h('p', { 'class': 'sub' }, 'For the data\'s curator: this page shows figures read from the input data. Publish the release, not this page or its report.'));
     if (R.seeded === true)
       add(page, h('div', { 'class': 'alert' }, 'This run used --seed: its randomness is reproducible, so the output is NOT private. Use seeded runs for tests only.'));
   }
