@@ -148,8 +148,14 @@ keps_status keps_lattice_view_json(keps_json *j, const char *key, const keps_lat
             keps_json_bool(j, "anonymous", v[i].anonymous);
             keps_json_bool(j, "frontier", v[i].frontier);
             keps_json_int(j, "suppressed", (long long)v[i].suppressed);
-            if (v[i].anonymous)
-                keps_json_num(j, "score", v[i].score);
+            if (v[i].anonymous && score_len == 1)
+                keps_json_num(j, "score", v[i].score[0]);
+            else if (v[i].anonymous) { /* rank aggregation: the sorted vector */
+                keps_json_array(j, "score");
+                for (size_t e = 0; e < score_len; e++)
+                    keps_json_num(j, NULL, v[i].score[e]);
+                keps_json_end(j);
+            }
             keps_json_end(j);
         }
         keps_json_end(j);

@@ -600,6 +600,7 @@
       if (n.frontier) t += ', on the frontier';
       if (isNum(n.generalization)) t += ', G ' + fmt(n.generalization) + ', S ' + fmt(n.suppression) + (n.good ? ', good' : '');
       if (isNum(n.score)) t += ', ' + (L.score || 'score') + ' ' + fmt(n.score);
+      else if (Array.isArray(n.score)) t += ', ' + (L.score || 'score') + ' (' + n.score.map(fmt).join(', ') + ')';
       if (isNum(n.probability)) t += ', selection probability ' + pct(n.probability);
       if (isChosen) t += ' (chosen)';
       add(svg, tip(c, t));
@@ -613,11 +614,19 @@
     if (!hasProb) add(lg, h('span', {}, 'thick dark outline: frontier (minimal anonymous node)'));
     add(sec, chart('lattice', 'Lattice' + (L.chosen ? ', chosen node (' + L.chosen.join(',') + ')' : ''), svg));
     add(sec, lg);
-    var scored = L.nodes.filter(function (n) { return isNum(n.probability) || isNum(n.score); });
+    /* a rank aggregate's score is a vector, compared element by element */
+    var cmpScore = function (a, b) {
+      var x = [].concat(a.score), y = [].concat(b.score);
+      for (var i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+      return x.length - y.length;
+    };
+    var scored = L.nodes.filter(function (n) { return isNum(n.probability) || isNum(n.score) || Array.isArray(n.score); });
     if (scored.length) {
-      scored.sort(function (a, b) { return hasProb ? b.probability - a.probability : a.score - b.score; });
+      scored.sort(function (a, b) { return hasProb ? b.probability - a.probability : cmpScore(a, b); });
       var top = scored.slice(0, 15).map(function (n) {
-        return { label: '(' + n.levels.join(',') + ')' + (n.levels.join(',') === chosenKey ? ' chosen' : ''), values: [hasProb ? n.probability : n.score], text: [hasProb ? pct(n.probability) + ' · utility ' + fmt(n.score) : fmt(n.score)] };
+        var first = [].concat(n.score)[0];
+        return { label: '(' + n.levels.join(',') + ')' + (n.levels.join(',') === chosenKey ? ' chosen' : ''), values: [hasProb ? n.probability : first],
+          text: [hasProb ? pct(n.probability) + ' · utility ' + fmt(n.score) : Array.isArray(n.score) ? '(' + n.score.map(fmt).join(', ') + ')' : fmt(n.score)] };
       });
       add(sec, chart('lattice-scores', hasProb ? 'Selection probability of the most likely nodes' : 'Score (' + (L.score || 'metric') + ') of the best anonymous nodes, lower is better',
         barsH(top, { width: 280, fmt: hasProb ? pct : fmt, labelWidth: 150 }),
