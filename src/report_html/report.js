@@ -483,7 +483,22 @@
       var l = R.transformation[q], hgt = hasH ? heights[q] : null;
       return { label: q, values: [hgt ? l / hgt : l], text: [fmt(l) + (hgt !== null && hgt !== undefined ? ' of ' + fmt(hgt) : '')] };
     });
-    add(sec, chart('generalization', 'Generalization level per attribute', barsH(it, { max: hasH ? 1 : null, width: 260 }), hasH ? 'Bar length: level / height of the hierarchy.' : null));
+    var row = h('div', { 'class': 'charts' });
+    add(row, chart('generalization', 'Generalization level per attribute', barsH(it, { max: hasH ? 1 : null, width: 260 }), hasH ? 'Bar length: level / height of the hierarchy.' : null));
+    var o = R.objective;
+    use('objective', 'score', 'score_attributes');
+    if (isObj(R.score_attributes)) {
+      var ia = Object.keys(R.score_attributes).map(function (q) { return { label: q, values: [R.score_attributes[q]] }; });
+      add(row, chart('information-loss', 'Information loss per attribute (' + (isObj(o) ? o.metric : 'metric') + ')', barsH(ia, { width: 260 }),
+        'Each attribute\'s loss before weighting and aggregation, as ARX\'s quality model computes it; 0 = no loss.'));
+    }
+    add(sec, row);
+    if (isObj(o)) {
+      var desc = o.metric + (isNum(o.gs_factor) ? ', gs-factor ' + fmt(o.gs_factor) : '') + (o.monotonic ? ', monotonic' : '') +
+        (o.aggregate ? ', ' + o.aggregate + ' aggregate' : '');
+      var sc = Array.isArray(R.score) ? '(' + R.score.map(fmt).join(', ') + ')' : fmt(R.score);
+      add(sec, h('p', {}, 'The search minimized ' + desc + (R.score !== undefined ? ': the chosen node scores ' + sc : '') + '.'));
+    }
     metricsTable(sec);
   }
   var METRIC_WORDS = {

@@ -25,8 +25,8 @@ RISK = ['risk-class-sizes', 'risk-prosecutor', 'risk-highest']   # before_after:
 DIST = ['dist-input-*', 'dist-release-*']
 LATTICE = ['lattice', 'lattice-scores']
 EXPECT = {
-    'anonymize-ola-job': ['rows', 'generalization'] + LATTICE + RISK + DIST + ['suppressed-*'],
-    'anonymize-ola': ['rows', 'generalization'] + LATTICE + RISK + DIST + ['suppressed-*'],
+    'anonymize-ola-job': ['rows', 'generalization', 'information-loss'] + LATTICE + RISK + DIST + ['suppressed-*'],
+    'anonymize-ola': ['rows', 'generalization', 'information-loss'] + LATTICE + RISK + DIST + ['suppressed-*'],
     'anonymize-mondrian': ['rows'] + RISK + DIST,
     'anonymize-mdav': ['rows', 'group-sizes'] + RISK + DIST,
     'verify': ['verify-smallest'],
