@@ -3,7 +3,7 @@
 # configures + builds the release build in ./build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pkgs=(build-essential cmake pkg-config libcsv-dev libyaml-dev libsodium-dev libcmocka-dev
+pkgs=(build-essential cmake pkg-config libcsv-dev libyaml-dev libsodium-dev libjansson-dev libcmocka-dev
       clang valgrind python3)
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 updated=0

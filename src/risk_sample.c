@@ -4,6 +4,7 @@
 #include "keps/risk.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,4 +252,53 @@ keps_status keps_sample_risk_compute(const keps_table *t, const size_t *cols, si
 void keps_sample_risk_free(keps_sample_risk *r)
 {
     keps_class_sizes_free(&r->sizes);
+}
+
+void keps_risk_bands_json(keps_json *j, const char *key, const double *share)
+{
+    keps_json_array(j, key);
+    for (int b = 0; b < KEPS_RISK_BANDS; b++) {
+        keps_json_object(j, NULL);
+        keps_json_num(j, "above", b ? keps_risk_band_upper(b - 1) : 0);
+        keps_json_num(j, "up_to", keps_risk_band_upper(b));
+        keps_json_num(j, "records", share[b]);
+        keps_json_end(j);
+    }
+    keps_json_end(j);
+}
+
+void keps_sample_risk_json(keps_json *j, const keps_sample_risk *s, const char *population)
+{
+    keps_json_object(j, "prosecutor");
+    keps_json_num(j, "highest", s->prosecutor_highest);
+    keps_json_num(j, "average", s->prosecutor_average);
+    keps_json_num(j, "share_at_highest", s->prosecutor_share_at_highest);
+    keps_json_num(j, "lowest", s->prosecutor_lowest);
+    keps_json_num(j, "share_at_lowest", s->prosecutor_share_at_lowest);
+    keps_json_end(j);
+    keps_json_object(j, "journalist");
+    keps_json_num(j, "highest", s->journalist_highest);
+    keps_json_num(j, "average", s->journalist_average);
+    keps_json_num(j, "share_at_highest", s->journalist_share_at_highest);
+    if (s->population_table) {
+        keps_json_str(j, "population", population ? population : "");
+        keps_json_int(j, "population_rows", (long long)s->population_rows);
+    } else {
+        keps_json_null(j, "population");
+    }
+    keps_json_end(j);
+    keps_json_object(j, "marketer");
+    keps_json_num(j, "average", s->marketer_average);
+    keps_json_end(j);
+    keps_json_num(j, "sample_uniques", s->sample_uniques);
+    keps_json_int(j, "sample_unique_records", (long long)s->unique_records);
+    keps_json_object(j, "classes");
+    for (size_t i = 0; i < s->sizes.n; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "%u", (unsigned)s->sizes.size[i]);
+        keps_json_int(j, k, (long long)s->sizes.count[i]);
+    }
+    keps_json_end(j);
+    keps_json_int(j, "class_count", (long long)s->sizes.classes);
+    keps_risk_bands_json(j, "risk_distribution", s->band_share);
 }

@@ -352,6 +352,8 @@ void keps_safela_result_free(keps_safela_result *r)
 {
     keps_table_free(r->release);
     free(r->levels);
+    keps_safela_scores_free(&r->scores);
+    free(r->probabilities);
     memset(r, 0, sizeof *r);
 }
 
@@ -534,6 +536,12 @@ keps_status keps_safela_run(const keps_schema *s, const keps_safela_params *p, k
     r->ms_select = t3 - t2;
     st = build_release(s, keep, r->levels, p->k, r, err);
     r->ms_release = now_ms() - t3;
+    if (!st) { /* every node's figures, for the report's lattice */
+        r->scores = sc;
+        memset(&sc, 0, sizeof sc);
+        r->probabilities = prob;
+        prob = NULL;
+    }
 out:
     free(keep);
     free(prob);

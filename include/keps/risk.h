@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "keps/error.h"
+#include "keps/json.h"
 #include "keps/models.h"
 #include "keps/table.h"
 
@@ -144,6 +145,14 @@ keps_status keps_sample_risk_compute(const keps_table *t, const size_t *cols, si
                                      const keps_table *population, const size_t *pcols, keps_sample_risk *out,
                                      keps_error *err);
 void keps_sample_risk_free(keps_sample_risk *r);
+/* Writes r as the members of keps risk's report (docs/cli.md) into the open
+ * object of j: prosecutor, journalist (population: the population table's
+ * name, for r->population_table), marketer, sample_uniques,
+ * sample_unique_records, classes (size -> number of classes, sizes as
+ * strings), class_count, risk_distribution. */
+void keps_sample_risk_json(keps_json *j, const keps_sample_risk *r, const char *population);
+/* share[0..KEPS_RISK_BANDS) as an array under key of {above, up_to, records}. */
+void keps_risk_bands_json(keps_json *j, const char *key, const double *share);
 
 /* ---- risk per combination of quasi-identifiers ----
  *

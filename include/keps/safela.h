@@ -123,6 +123,11 @@ typedef struct keps_safela_result {
     keps_counts counts;      /* input = output + removed + unsampled */
     size_t sample_size;
     double ms_sample, ms_scan, ms_select, ms_release;
+    /* Every node's figures on the sample (for a report: they are read from
+     * the data, the curator's, not for publication): scores, and the
+     * selection probability of each node by id. */
+    keps_safela_scores scores;
+    double *probabilities; /* [scores.nnodes] */
 } keps_safela_result;
 
 /* The whole mechanism (SPEC 6) on s's table. */

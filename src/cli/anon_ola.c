@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "keps/lattice_view.h"
 #include "keps/outfile.h"
 #include "keps/ola.h"
 #include "keps/sql.h"
@@ -45,8 +46,9 @@ static int read_sql_params(cli_ctx *c, ola_run *p)
     }
     if (!*p->sql_path)
         return cli_usage_error(c, "--emit-sql '' names no file; give a file name, e.g. --emit-sql release.sql");
-    const char *outs[] = {in, cli_str(c, "output"), cli_str(c, "report")}, *names[] = {"-i", "-o", "--report"};
-    for (int i = 0; i < 3; i++) /* outputs compared as they resolve: /dev/stdout is '-' (keps/outfile.h) */
+    const char *outs[] = {in, cli_str(c, "output"), cli_str(c, "report"), cli_str(c, "html")};
+    const char *names[] = {"-i", "-o", "--report", "--html"};
+    for (int i = 0; i < 4; i++) /* outputs compared as they resolve: /dev/stdout is '-' (keps/outfile.h) */
         if (same_file(p->sql_path, outs[i]) || (i && outs[i] && keps_output_same(p->sql_path, outs[i])))
             return cli_usage_error(c, "--emit-sql %s is also %s %s; give the script its own %s", p->sql_path,
                                    names[i], outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");
@@ -120,6 +122,10 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     keps_json_int(j, "nodes_total", (long long)r->nodes_total);
     keps_json_int(j, "nodes_evaluated", (long long)r->nodes_evaluated);
     keps_json_int(j, "k_minimal_nodes", (long long)r->nminimal);
+    keps_lattice_view_params vp = {p->k, r->suppress_limit, &p->obj.cfg, r->levels, r->minimal, r->nminimal, 0};
+    keps_error err = {0};
+    if (keps_lattice_view_json(j, "lattice", L, &vp, &err)) /* only out of memory: the report goes without */
+        keps_json_null(j, "lattice");
     keps_json_object(j, "timing_ms");
     keps_json_num(j, "total", p->t_written - p->t_start);
     keps_json_num(j, "load", p->t_loaded - p->t_start);

@@ -38,6 +38,11 @@ const cli_opt cli_opt_report = {"report", 0, "FILE", 0,
                                  "written as -o is and renamed into place together with the release; it may not "
                                  "name the same file or stream as -o",
                                  "--report report.json"};
+const cli_opt cli_opt_html = {"html", 0, "FILE", 0,
+                               "also write the report as one self-contained HTML page (tables and charts, no "
+                               "network needed) to FILE ('-' = stdout); the same page as 'keps report' draws "
+                               "from the --report file",
+                               "--html report.html"};
 const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
                             "quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: "
                             "paths of an unbalanced tree ending at one root; the missing value as the empty field "
@@ -313,8 +318,11 @@ void cli_print_help(FILE *f, const cli_cmd *cmd)
     wrap(f, cmd->description, 0);
     fputc('\n', f);
     fprintf(f, "options:\n");
-    for (const cli_opt *const *o = cmd->opts; o && *o; o++)
+    for (const cli_opt *const *o = cmd->opts; o && *o; o++) {
         print_opt(f, *o);
+        if (*o == &cli_opt_report)
+            print_opt(f, &cli_opt_html);
+    }
     for (const cli_opt *const *o = implicit; *o; o++)
         print_opt(f, *o);
     fprintf(f, "\nexample:\n  %s\n\nexit codes: 0 success; 1 the job could not be done; 2 bad usage or bad input; 3 an "
@@ -377,8 +385,11 @@ void cli_print_man(FILE *f, const cli_cmd *const *cmds)
         fputs("\n.PP\nExample:\n.nf\n", f);
         roff(f, (*c)->example);
         fputs("\n.fi\n", f);
-        for (const cli_opt *const *o = (*c)->opts; o && *o; o++)
+        for (const cli_opt *const *o = (*c)->opts; o && *o; o++) {
             man_opt(f, *o);
+            if (*o == &cli_opt_report)
+                man_opt(f, &cli_opt_html);
+        }
     }
     fputs(".SH COMMON OPTIONS\n", f);
     for (const cli_opt *const *o = implicit; *o; o++)
@@ -510,11 +521,14 @@ void cli_ctx_free(cli_ctx *c)
     free(c->opts);
     free(c->pos);
     free(c->job_dir);
+    free(c->before_after);
     keps_rng_free(c->rng);
     keps_outfile_abort(c->out_file);
     keps_outfile_abort(c->report_file);
     keps_outfile_abort(c->extra_file);
+    keps_outfile_abort(c->html_file);
     free(c->extra_text);
+    free(c->html_stdout);
 }
 
 /* YAML's booleans (1.1 spellings included, as users write them): 1 true,
@@ -688,7 +702,8 @@ static const char *each_input(const cli_ctx *c, int (*fn)(const char *path, cons
     for (size_t i = 0; i < c->nopts; i++) {
         const char *name = c->opts[i]->name, *arg = c->opts[i]->arg;
         int hier = arg && strchr(arg, ':') && (strstr(arg, "HIERARCHY") || strstr(arg, "FILE"));
-        if (!arg || (!strstr(arg, "FILE") && !hier) || strcmp(name, "output") == 0 || strcmp(name, "report") == 0)
+        if (!arg || (!strstr(arg, "FILE") && !hier) || strcmp(name, "output") == 0 || strcmp(name, "report") == 0 ||
+            strcmp(name, "html") == 0)
             continue;
         const char *dir = c->vals[i].origin ? c->job_dir : NULL;
         for (size_t k = 0; k < c->vals[i].n; k++) {
@@ -728,7 +743,8 @@ static int second_stdin(const char *path, const char *opt, void *ud)
 /* Refuses outputs that would overwrite an input or each other, and checks
  * that the outputs' directories take a file before any work is done. An
  * output is compared as it resolves (keps/outfile.h): /dev/stdout is '-',
- * a symbolic link is its target, a new file is its resolved name. */
+ * a symbolic link is its target, a new file is its resolved name. The
+ * outputs: the release (-o), the report, the HTML page (--html). */
 static int check_outputs(cli_ctx *c)
 {
     const char *out = cli_str(c, "output"), *rep = cli_str(c, "report");
@@ -740,20 +756,21 @@ static int check_outputs(cli_ctx *c)
     for (size_t i = 0; i < c->nopts && !out; i++) /* a release nobody asked to keep would be lost silently */
         if (c->opts[i] == &cli_opt_output)
             return cli_usage_error(c, "--output is required: -o FILE writes the release there, -o - to stdout");
-    const char *path[2] = {out, rep}, *flag[2] = {"--output", "--report"};
-    for (int i = 0; i < 2; i++) {
+    const char *path[3] = {out, rep, cli_str(c, "html")}, *flag[3] = {"--output", "--report", "--html"};
+    const char *eg[3] = {"release.csv", "report.json", "report.html"}, *what[3] = {"release", "report", "page"};
+    for (int i = 0; i < 3; i++) {
         if (!path[i])
             continue;
         size_t len = strlen(path[i]);
         struct stat st;
         if (len == 0 || path[i][len - 1] == '/')
             return cli_usage_error(c, "%s '%s' names no file; give a file name, e.g. %s out/%s", flag[i], path[i],
-                                   flag[i], i ? "report.json" : "release.csv");
+                                   flag[i], eg[i]);
         if (strcmp(path[i], "-") == 0 || stat(path[i], &st) != 0)
             continue;
         if (S_ISDIR(st.st_mode))
             return cli_usage_error(c, "%s %s is a directory; give a file name inside it, e.g. %s %s/%s", flag[i],
-                                   path[i], flag[i], path[i], i ? "report.json" : "release.csv");
+                                   path[i], flag[i], path[i], eg[i]);
         const char *in = each_input(c, names_file, &st);
         if (in)
             return cli_usage_error(c, "%s %s is also an input ('%s'): writing it would destroy that input; choose "
@@ -762,22 +779,24 @@ static int check_outputs(cli_ctx *c)
     }
     c->out_stdout = out && keps_output_fd(out) == 1;
     c->report_stdout = rep && keps_output_fd(rep) == 1;
-    if (out && rep && keps_output_same(out, rep))
-        return c->out_stdout ? cli_usage_error(c, "--output %s and --report %s both write to standard output; only "
-                                                  "one of them can: give the other a file",
-                                               out, rep)
-                             : cli_usage_error(c, "--output and --report name the same %s; give the report its own "
-                                                  "file",
-                                               keps_output_fd(out) >= 0 ? "stream" : "file");
+    for (int i = 1; i < 3; i++)
+        for (int k = 0; k < i; k++)
+            if (path[k] && path[i] && keps_output_same(path[k], path[i]))
+                return keps_output_fd(path[k]) == 1
+                           ? cli_usage_error(c, "%s %s and %s %s both write to standard output; only one of them "
+                                                "can: give the other a file",
+                                             flag[k], path[k], flag[i], path[i])
+                           : cli_usage_error(c, "%s and %s name the same %s; give the %s its own file", flag[k],
+                                             flag[i], keps_output_fd(path[k]) >= 0 ? "stream" : "file", what[i]);
     /* Opening an output and discarding it finds a missing directory or a
      * read-only file system now; an output written in place (a FIFO would
      * see an end of file) is left alone. */
-    const char *files[2];
+    const char *files[3];
     size_t n = 0;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (path[i] && !keps_output_in_place(path[i]))
             files[n++] = path[i];
-    keps_outfile *o[2];
+    keps_outfile *o[3];
     keps_error err = {0};
     if (n && keps_outfile_open(files, n, o, &err)) {
         fprintf(stderr, "keps %s: %s\n", c->cmd->name, err.msg);
@@ -796,7 +815,7 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
     c->t_start = cli_now_ms();
     size_t n = 0;
     for (const cli_opt *const *o = cmd->opts; o && *o; o++)
-        n++;
+        n += *o == &cli_opt_report ? 2 : 1; /* --html follows --report */
     n += sizeof implicit / sizeof *implicit - 1;
     c->opts = calloc(n, sizeof *c->opts);
     c->vals = calloc(n, sizeof *c->vals);
@@ -806,8 +825,11 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
         free(lo);
         return cli_oom(c);
     }
-    for (const cli_opt *const *o = cmd->opts; o && *o; o++)
+    for (const cli_opt *const *o = cmd->opts; o && *o; o++) {
         c->opts[c->nopts++] = *o;
+        if (*o == &cli_opt_report)
+            c->opts[c->nopts++] = &cli_opt_html;
+    }
     for (const cli_opt *const *o = implicit; *o; o++)
         c->opts[c->nopts++] = *o;
     char shorts[128] = ":";

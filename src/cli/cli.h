@@ -70,6 +70,10 @@ struct cli_ctx {
     int no_report_file;    /* cli_emit_finding: a failed check writes no --report file */
     char *job_dir;         /* directory of the --job file when it is not the current one:
                               relative paths in the file resolve against it */
+    keps_outfile *html_file;   /* the --html page (cli_stage_html), put into place with them */
+    char *html_stdout;         /* ... or the page, printed on stdout once they are in place */
+    const keps_schema *schema; /* set by cli_build_schema: the roles, for the report */
+    char *before_after;    /* the release compared with its input (cli_write_release) */
 };
 
 /* Common options (CLI.md); commands list the ones they take. */
@@ -78,6 +82,8 @@ extern const cli_opt cli_opt_input, cli_opt_output, cli_opt_delimiter, cli_opt_r
     cli_opt_others, cli_opt_k, cli_opt_suppress, cli_opt_epsilon, cli_opt_delta, cli_opt_beta,
     cli_opt_seed, cli_opt_missing, cli_opt_keep_order, cli_opt_remove_suppressed, cli_opt_suppressed,
     cli_opt_decimal_comma, cli_opt_digits;
+/* --html FILE: every command that lists --report takes it too (cli_parse). */
+extern const cli_opt cli_opt_html;
 
 /* Values: the last one given, all of them, presence of a flag. */
 const char *cli_str(const cli_ctx *c, const char *name);
@@ -219,6 +225,11 @@ int cli_write_release_ordered(cli_ctx *c, const keps_table *release);
 /* Writes the report to --report (temp + rename) and prints it on stdout
  * with --json. text, if not NULL, is printed on stdout without --json. */
 int cli_emit_report(cli_ctx *c, keps_json *report, const char *text);
+/* Renders the report json[0..len) as an HTML page (keps/report_html.h) and
+ * stages it for path ('-': stdout), to be put into place with the release
+ * and the report (cli_emit_report, cli_commit_release). source names the
+ * report in messages. Returns 0 or an exit code after the message. */
+int cli_stage_html(cli_ctx *c, const char *path, const char *json, size_t len, const char *source);
 /* The same for a check's result (verify, audit): when the check fails
  * (failed != 0) the result is printed as usual but no --report file is
  * written, because exit 1 leaves no output file (CLI.md); returns 1 then. */
@@ -251,6 +262,6 @@ int cli_privacy_implies(cli_ctx *c);
 
 /* Commands (one cmd_*.c each). */
 extern const cli_cmd cmd_anonymize, cmd_kepsilon, cmd_dpmicro, cmd_safela, cmd_rr, cmd_privacy,
-    cmd_verify, cmd_risk, cmd_evaluate, cmd_noise, cmd_audit, cmd_hierarchy, cmd_split;
+    cmd_verify, cmd_risk, cmd_evaluate, cmd_noise, cmd_audit, cmd_hierarchy, cmd_split, cmd_report;
 
 #endif

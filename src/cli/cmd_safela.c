@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "guarantee.h"
+#include "keps/lattice_view.h"
 #include "keps/safela.h"
 
 static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", CLI_NUMBER,
@@ -122,6 +123,9 @@ static void report(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_sa
     keps_json_num(j, "chosen_utility", r->utility);
     keps_json_end(j);
     keps_json_num(j, "good_node_probability", r->good_node_probability);
+    keps_error err = {0};
+    if (keps_lattice_view_scores_json(j, "lattice", s, &r->scores, r->probabilities, r->levels, 0, &err))
+        keps_json_null(j, "lattice"); /* only out of memory: the report goes without */
     double supp = (double)r->counts.suppressed_rows / (double)(r->sample_size ? r->sample_size : 1);
     keps_json_object(j, "metrics");
     keps_json_num(j, "good_node_probability", r->good_node_probability);

@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "keps/before_after.h"
 #include "keps/csv.h"
 #include "keps/outfile.h"
 #include "keps/progress.h"
+#include "keps/report_html.h"
 #include "keps/version.h"
 
 static int parse_delim(const cli_ctx *c, char *out)
@@ -212,6 +214,7 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
         return rc;
     }
     *out = s;
+    c->schema = s; /* for the release's comparison with its input */
     return 0;
 }
 
@@ -265,6 +268,49 @@ FILE *cli_open_output(cli_ctx *c, int *rc)
     return *rc || !c->out_file ? NULL : keps_outfile_stream(c->out_file);
 }
 
+/* The attributes a method changes: QIs, noisy and sensitive columns. */
+static const char **schema_names(const keps_schema *s, size_t *nq, size_t *na)
+{
+    size_t n = s->nqi + s->nnoisy + s->nsensitive;
+    const char **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    const keps_table *t = s->t;
+    size_t k = 0;
+    for (size_t i = 0; i < s->nqi; i++)
+        v[k++] = t->cols[s->qi[i].col].name;
+    *nq = k;
+    for (size_t i = 0; i < s->nnoisy; i++)
+        v[k++] = t->cols[s->noisy[i]].name;
+    for (size_t i = 0; i < s->nsensitive; i++)
+        v[k++] = t->cols[s->sensitive[i]].name;
+    *na = k;
+    return v;
+}
+
+/* The release against its input (keps/before_after.h), kept for the
+ * report (cli_report_begin); only when someone will see the report. */
+static int compare_release(cli_ctx *c, const keps_table *release)
+{
+    if (!c->schema || !(c->json || cli_str(c, "report") || cli_str(c, "html")))
+        return 0;
+    size_t nq = 0, na = 0;
+    const char **names = schema_names(c->schema, &nq, &na);
+    keps_json j;
+    keps_json_init(&j);
+    keps_error err = {0};
+    keps_status st = names ? keps_before_after_json(&j, NULL, c->schema->t, release, names, nq, names, na, NULL, &err)
+                           : KEPS_ENOMEM;
+    const char *text = keps_json_text(&j);
+    if (!st && text)
+        c->before_after = strdup(text);
+    keps_json_free(&j);
+    free(names);
+    if (!st && !c->before_after)
+        st = keps_error_set(&err, KEPS_ENOMEM, "out of memory comparing the release with its input");
+    return st ? cli_fail(c, &err) : 0;
+}
+
 /* The release is written now and put into place only together with the
  * report (cli_emit_report): a run killed or failing in between leaves
  * neither. */
@@ -305,7 +351,7 @@ static int write_release(cli_ctx *c, const keps_table *release, int keep)
         delim = c->input && c->input->delimiter ? c->input->delimiter : ',';
     if (keps_release_write_to(release, f, out, delim, rng, keep, &err))
         return cli_fail(c, &err);
-    return 0;
+    return compare_release(c, release);
 }
 
 int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *text, size_t len)
@@ -325,24 +371,47 @@ int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *t
     return 0;
 }
 
-/* Puts the open outputs (release, extra, report) into place together, or
- * on rc != 0 discards them. */
+/* Puts the open outputs (release, extra, report, HTML page) into place
+ * together, or on rc != 0 discards them; then prints what was kept for
+ * stdout. */
 static int commit_outputs(cli_ctx *c, int rc)
 {
-    keps_outfile *o[3] = {c->out_file, c->extra_file, c->report_file};
-    c->out_file = c->extra_file = c->report_file = NULL;
-    char *extra = c->extra_text;
-    c->extra_text = NULL;
+    keps_outfile *o[4] = {c->out_file, c->extra_file, c->report_file, c->html_file};
+    c->out_file = c->extra_file = c->report_file = c->html_file = NULL;
+    char *extra = c->extra_text, *page = c->html_stdout;
+    c->extra_text = c->html_stdout = NULL;
     keps_error err = {0};
     if (rc) {
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 4; i++)
             keps_outfile_abort(o[i]);
-    } else if (keps_outfile_commit(o, 3, &err)) {
+    } else if (keps_outfile_commit(o, 4, &err)) {
         rc = cli_fail(c, &err);
-    } else if (extra) {
-        fputs(extra, stdout);
+    } else {
+        if (extra)
+            fputs(extra, stdout);
+        if (page)
+            fputs(page, stdout);
     }
     free(extra);
+    free(page);
+    return rc;
+}
+
+int cli_stage_html(cli_ctx *c, const char *path, const char *json, size_t len, const char *source)
+{
+    keps_error err = {0};
+    char *html;
+    size_t n;
+    if (keps_report_html(json, len, source, &html, &n, &err))
+        return cli_fail(c, &err);
+    if (keps_output_fd(path) == 1) { /* stdout: printed once everything else is in place */
+        c->html_stdout = html;
+        return 0;
+    }
+    int rc = keps_outfile_open(&path, 1, &c->html_file, &err) ? cli_fail(c, &err) : 0;
+    if (!rc)
+        fwrite(html, 1, n, keps_outfile_stream(c->html_file)); /* a failed write is found by the commit */
+    free(html);
     return rc;
 }
 
@@ -390,10 +459,25 @@ int cli_commit_release(cli_ctx *c, int rc)
     return commit_outputs(c, rc);
 }
 
+/* The report with the release's comparison with its input as its last
+ * member (after the method's own figures); NULL when out of memory. */
+static char *with_before_after(const char *js, const char *ba)
+{
+    size_t n = strlen(js);
+    if (n < 2 || js[n - 1] != '}') /* not an object: nothing to add to */
+        return strdup(js);
+    size_t len = n + strlen(ba) + 32;
+    char *s = malloc(len);
+    if (s)
+        snprintf(s, len, "%.*s%s\"before_after\":%s}", (int)(n - 1), js, n > 2 ? "," : "", ba);
+    return s;
+}
+
 int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
 {
     cli_progress_end(c); /* the summary must not land on a progress line */
-    const char *js = keps_json_text(j);
+    char *joined = c->before_after && keps_json_text(j) ? with_before_after(keps_json_text(j), c->before_after) : NULL;
+    const char *js = c->before_after ? joined : keps_json_text(j);
     if (!js)
         return commit_outputs(c, cli_oom(c));
     if (c->no_report_file && c->report_file) { /* a failed check keeps no report file */
@@ -401,36 +485,48 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
         c->report_file = NULL;
     }
     int rc = open_outputs(c, 0);
-    if (rc)
+    if (rc) {
+        free(joined);
         return commit_outputs(c, rc);
+    }
     if (c->report_file) {
         FILE *f = keps_outfile_stream(c->report_file);
         fputs(js, f);
         fputc('\n', f); /* a failed write is found by the commit's flush */
     }
+    const char *hp = cli_str(c, "html");
+    int html_stdout = hp && keps_output_fd(hp) == 1; /* --html - still prints after a failed check */
+    if (hp && (html_stdout || !c->no_report_file) && (rc = cli_stage_html(c, hp, js, strlen(js), "the report"))) {
+        free(joined);
+        return commit_outputs(c, rc);
+    }
     int extra_stdout = c->extra_text != NULL; /* printed by the commit */
-    if ((rc = commit_outputs(c, 0)))
+    if ((rc = commit_outputs(c, 0))) {
+        free(joined);
         return rc;
+    }
     if (c->report_stdout)
         printf("%s\n", js);
-    /* When the release, the report or the extra output owns stdout, the
-     * summary goes to stderr. */
-    FILE *f = c->out_stdout || c->report_stdout || extra_stdout ? stderr : stdout;
+    /* When the release, the report, the page or the extra output owns
+     * stdout, the summary goes to stderr. */
+    FILE *f = c->out_stdout || c->report_stdout || html_stdout || extra_stdout ? stderr : stdout;
     if (c->json && !(c->report_stdout && f == stdout))
         fprintf(f, "%s\n", js);
     else if (text && !c->quiet) /* --quiet: nothing but what was asked for (--json, --report -, -o -) */
         fputs(text, f);
+    free(joined);
     return 0;
 }
 
 int cli_emit_finding(cli_ctx *c, keps_json *j, const char *text, int failed)
 {
-    const char *rp = cli_str(c, "report");
-    if (failed && rp && strcmp(rp, "-") != 0) {
+    const char *rp = cli_str(c, "report"), *hp = cli_str(c, "html");
+    const char *file = rp && keps_output_fd(rp) != 1 ? rp : hp && keps_output_fd(hp) != 1 ? hp : NULL;
+    if (failed && file) {
         /* Not silenced by --quiet: it explains a file the caller asked for. */
         fprintf(stderr, "keps %s: %s not written: the check failed (exit 1), and exit 1 leaves no output file; "
                         "the result is on stdout (--json prints it as JSON, --report - as the report)\n",
-                c->cmd->name, rp);
+                c->cmd->name, file);
         c->no_report_file = 1;
     }
     int rc = cli_emit_report(c, j, text);

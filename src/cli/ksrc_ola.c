@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "keps/kepsilon.h"
+#include "keps/lattice_view.h"
 #include "keps/ola.h"
 #include "ksrc.h"
 
@@ -38,6 +39,11 @@ static void ola_json(ksrc *src, keps_json *j)
         keps_json_num(j, keps_metric_name((keps_metric)m), st->res.metrics.v[m]);
     keps_json_end(j);
     keps_json_int(j, "nodes_evaluated", (long long)st->res.nodes_evaluated);
+    keps_lattice_view_params vp = {st->k, st->res.suppress_limit, &st->obj.cfg, st->res.levels, st->res.minimal,
+                                   st->res.nminimal, 0};
+    keps_error err = {0};
+    if (keps_lattice_view_json(j, "lattice", st->L, &vp, &err)) /* only out of memory: the report goes without */
+        keps_json_null(j, "lattice");
 }
 
 static void ola_free(ksrc *src)

@@ -18,7 +18,7 @@ char *cli_job_command(const char *path, int *rc);
 
 static const cli_cmd *const commands[] = {
     &cmd_anonymize, &cmd_kepsilon, &cmd_dpmicro, &cmd_safela, &cmd_rr,        &cmd_privacy, &cmd_verify,
-    &cmd_risk,      &cmd_evaluate, &cmd_split,   &cmd_hierarchy, &cmd_noise,  &cmd_audit,   NULL};
+    &cmd_risk,      &cmd_evaluate, &cmd_split,   &cmd_hierarchy, &cmd_noise,  &cmd_audit,   &cmd_report, NULL};
 
 static const cli_cmd *lookup(const char *name)
 {
@@ -59,7 +59,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     if (rc < 0) {
         cli_progress_install(&c);
         rc = cmd->run(&c);
-        if (c.out_file || c.report_file || c.extra_file || c.extra_text) /* outputs no report has committed yet */
+        if (c.out_file || c.report_file || c.extra_file || c.extra_text || c.html_file || c.html_stdout) /* outputs no report has committed yet */
             rc = cli_commit_release(&c, rc);
         cli_progress_end(&c);
         keps_progress_hook(NULL, NULL);

@@ -51,6 +51,7 @@ static int emit(cli_ctx *c, const keps_delta_result *r, long k, double beta, dou
     keps_json j;
     keps_json_init(&j);
     keps_json_object(&j, NULL);
+    keps_json_str(&j, "calculator", c->pos[0]); /* which one, for keps report */
     if (mink) {
         keps_json_int(&j, "result", k);
         keps_json_num(&j, "target_delta", target);

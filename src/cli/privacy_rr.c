@@ -36,6 +36,7 @@ int cli_privacy_rr_epsilon(cli_ctx *c)
     keps_json j;
     keps_json_init(&j);
     keps_json_object(&j, NULL);
+    keps_json_str(&j, "calculator", c->pos[0]); /* which one, for keps report */
     keps_json_num(&j, "result", hp ? eps : p);
     keps_json_num(&j, "epsilon", eps);
     keps_json_num(&j, "p", p);
@@ -128,6 +129,7 @@ int cli_privacy_rr_t(cli_ctx *c)
     keps_json j;
     keps_json_init(&j);
     keps_json_object(&j, NULL);
+    keps_json_str(&j, "calculator", c->pos[0]); /* which one, for keps report */
     keps_json_num(&j, "result", hp ? t : pt);
     keps_json_num(&j, "t", t);
     keps_json_num(&j, "pt", pt);
@@ -204,6 +206,7 @@ int cli_privacy_implies(cli_ctx *c)
     keps_json j;
     keps_json_init(&j);
     keps_json_object(&j, NULL);
+    keps_json_str(&j, "calculator", c->pos[0]); /* which one, for keps report */
     keps_json_num(&j, "result", imp.to.level);
     keps_json_str(&j, "from", fs);
     keps_json_str(&j, "to", ts);

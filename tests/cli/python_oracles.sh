@@ -25,7 +25,10 @@
 #   check_digits.py   output precision of kepsilon, dpmicro and MDAV against
 #                     Python's decimal module, metrics of the written values,
 #                     the decimal comma and kepsilon --clamp
+#   check_report_sections.py  the sections the HTML report draws: OLA's
+#                     lattice node by node (whole and as its frontier), risk
+#                     before and after, distributions, suppressed values
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/oracles.bash"
-run_oracles verify risk mdav dpmicro rr_calc implies rr evaluate hierarchy digits
+run_oracles verify risk mdav dpmicro rr_calc implies rr evaluate hierarchy digits report_sections
 finish python_oracles.sh
