@@ -50,11 +50,11 @@ run risk risk -i $a/adult.csv --qi sex --qi age --qi race --qi marital-status --
   --sampling-fraction 0.01 --max-combination 2 -o "$out/record-risks.csv"
 "$keps" split -i $a/adult.csv -o "$out/train.csv" --test-output "$out/test.csv" --fraction 0.2 >/dev/null 2>&1
 run safela safela -i "$out/train.csv" -o "$out/safela.csv" -k 75 --beta 0.7 --epsilon-prime 0.5 --penalty 2 \
-  --qi age:${h}_age.csv --qi education:${h}_education.csv --others keep
+  --qi age:${h}_age.csv --qi education:${h}_education.csv --insensitive salary-class --others drop
 run evaluate evaluate --original "$out/train.csv" --release "$out/safela.csv" --test "$out/test.csv" \
   --target salary-class --hierarchy age:${h}_age.csv --hierarchy education:${h}_education.csv
 run rr rr --mechanism ldp -i $a/adult.csv -o "$out/rr.csv" --sensitive salary-class --qi sex --qi race \
-  --epsilon 1 --others keep
+  --domain 'salary-class=<=50K,>50K' --epsilon 1 --others keep
 run privacy-delta privacy delta -k 75 --beta 0.7
 run privacy-min-k privacy min-k --delta 1e-6 --beta 0.7
 run privacy-rr-epsilon privacy rr-epsilon -p 0.6 -n 4
