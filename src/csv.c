@@ -104,12 +104,22 @@ static int add_field(reader *r, const char *s, size_t n)
 }
 
 /* LIMITS. One field and one record (its fields together) may hold at most
- * max_field and max_line bytes (keps_csv_options; else the environment's
- * KEPS_MAX_FIELD and KEPS_MAX_LINE; else 1 MiB and 8 MiB), so that a file
+ * max_field and max_line bytes (keps_csv_options; else the process-wide
+ * limits of keps_csv_set_limits; else 1 MiB and 8 MiB), so that a file
  * that is no CSV (a binary, an endless line, an unclosed quote in a huge
  * file) fails fast and in small memory instead of growing one field until
- * memory runs out. A NUL byte is refused as soon as it is read. */
+ * memory runs out. A NUL byte is refused as soon as it is read. The
+ * library reads no environment: an application maps its own settings onto
+ * keps_csv_set_limits (the CLI: KEPS_MAX_FIELD, KEPS_MAX_LINE) and tells
+ * how its users raise a limit through the limits' hints. */
 enum { MAX_FIELD_DEFAULT = 1 << 20, MAX_LINE_DEFAULT = 8 << 20 };
+
+static keps_csv_limits limits; /* keps_csv_set_limits; zeros: the defaults */
+
+void keps_csv_set_limits(const keps_csv_limits *l)
+{
+    limits = l ? *l : (keps_csv_limits){0};
+}
 
 /* "1 MiB", "64 KiB", "1000 bytes" */
 static const char *size_text(size_t n, char *buf, size_t len)
@@ -130,43 +140,20 @@ static void too_long(reader *r, size_t line, const char *what)
     int field = what[0] == 'f';
     char lim[32];
     size_text(field ? r->max_field : r->max_line, lim, sizeof lim);
+    const char *hint = field ? limits.field_hint : limits.line_hint;
     r->status = keps_error_at(r->err, KEPS_EINPUT, r->name, line, r->nfields + 1,
-                              "a %s longer than %s, the limit (KEPS_MAX_%s in the environment): is this a CSV "
-                              "file, with every quote closed? If such %ss are real, raise the limit, e.g. "
-                              "KEPS_MAX_%s=%s",
-                              what, lim, field ? "FIELD" : "LINE", what, field ? "FIELD" : "LINE",
-                              field ? "64M" : "256M");
+                              "a %s longer than %s, the limit: is this a CSV file, with every quote closed? If "
+                              "such %ss are real, raise the limit%s%s",
+                              what, lim, what, hint ? " " : "", hint ? hint : "");
 }
 
-/* A limit: the one given, else the environment's, else dflt. A size is
- * bytes, or with K, M or G (binary units). */
-static keps_status limit(size_t given, const char *env, size_t dflt, size_t *out, keps_error *err)
-{
-    const char *v = given ? NULL : getenv(env);
-    *out = given ? given : dflt;
-    if (!v || !*v)
-        return KEPS_OK;
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 10);
-    int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : *end == 'G' || *end == 'g' ? 30 : 0;
-    if (shift)
-        end++;
-    if (end == v || *end || errno || n == 0 || *v == '-' || n > (SIZE_MAX >> 1) >> shift)
-        return keps_error_set(err, KEPS_EINPUT,
-                              "%s='%s' in the environment: expected a size in bytes above 0, e.g. 1048576, 64K, 16M "
-                              "or 1G",
-                              env, v);
-    *out = (size_t)n << shift;
-    return KEPS_OK;
-}
-
-/* r's field and record limits, from its options or the environment. */
-static keps_status reader_limits(reader *r)
+/* r's field and record limits: its options', else the process-wide ones,
+ * else the defaults. */
+static void reader_limits(reader *r)
 {
     const keps_csv_options *o = r->opt;
-    keps_status st = limit(o ? o->max_field : 0, "KEPS_MAX_FIELD", MAX_FIELD_DEFAULT, &r->max_field, r->err);
-    return st ? st : limit(o ? o->max_line : 0, "KEPS_MAX_LINE", MAX_LINE_DEFAULT, &r->max_line, r->err);
+    r->max_field = o && o->max_field ? o->max_field : limits.max_field ? limits.max_field : MAX_FIELD_DEFAULT;
+    r->max_line = o && o->max_line ? o->max_line : limits.max_line ? limits.max_line : MAX_LINE_DEFAULT;
 }
 
 static void blank_record(reader *r);
@@ -607,11 +594,7 @@ static keps_status parse(const char *data, size_t len, FILE *f, const char *name
         skip += 3;
     int cr_lines = lone_cr_lines(data + skip, len - skip);
     reader r = {.name = name, .opt = opt, .err = err, .line = 1, .row_line = 1, .cr_lines = cr_lines};
-    keps_status lst = reader_limits(&r);
-    if (lst) {
-        free(chunk);
-        return lst;
-    }
+    reader_limits(&r);
     position pos = {.line = 1, .col = 1, .cr_lines = cr_lines};
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL)) {
@@ -775,8 +758,7 @@ static void piece_init(piece *pc, int fd, off_t lo, off_t hi, const char *name, 
     pc->r = (reader){.name = name, .opt = opt, .err = &pc->err, .line = 1, .row_line = 1};
     pc->pos = (position){.line = 1, .col = 1};
     atomic_init(&pc->done, 0);
-    if ((pc->r.status = reader_limits(&pc->r))) /* the sequential parse says why */
-        return;
+    reader_limits(&pc->r);
     if (!(pc->buf = malloc(CHUNK)) || csv_init(&pc->p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL)) {
         free(pc->buf);
         pc->buf = NULL;

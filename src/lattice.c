@@ -455,12 +455,12 @@ keps_status keps_lattice_new(const keps_schema *s, keps_lattice **out, keps_erro
 {
     *out = NULL;
     if (s->nqi == 0)
-        return keps_error_set(err, KEPS_EINPUT, "the lattice needs at least one quasi-identifier (--qi)");
+        return keps_error_set(err, KEPS_EINPUT, "the lattice needs at least one quasi-identifier");
     for (size_t i = 0; i < s->nqi; i++)
         if (!s->qi[i].h)
             return keps_error_set(err, KEPS_EINPUT,
-                                  "quasi-identifier '%s' has no hierarchy: give --qi %s:HIERARCHY.csv or "
-                                  "--qi %s:interval=WIDTHS",
+                                  "quasi-identifier '%s' has no hierarchy: give it one in its QI spec, "
+                                  "%s:HIERARCHY.csv, or a builder such as %s:interval=WIDTHS",
                                   s->t->cols[s->qi[i].col].name, s->t->cols[s->qi[i].col].name,
                                   s->t->cols[s->qi[i].col].name);
     keps_lattice *L = calloc(1, sizeof *L);

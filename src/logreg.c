@@ -109,7 +109,7 @@ keps_status keps_logreg_fit(const keps_sparse *x, const uint8_t *y, double c, do
     if (x->nfeat > KEPS_LOGREG_MAX_FEATURES)
         return keps_error_set(err, KEPS_EINPUT,
                               "%zu features after one-hot encoding (at most %d): leave out high-cardinality "
-                              "columns (--ignore NAME)",
+                              "columns (ignore them)",
                               x->nfeat, KEPS_LOGREG_MAX_FEATURES);
     double *h = malloc(d * d * sizeof *h), *g = malloc(d * sizeof *g), *wn = malloc(d * sizeof *wn);
     keps_status st = KEPS_OK;

@@ -112,7 +112,7 @@ keps_status keps_classes_build(const keps_table *t, const size_t *cols, size_t n
 {
     memset(out, 0, sizeof *out);
     if (ncols == 0)
-        return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier given: name the QI columns (--qi NAME)");
+        return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier given: name the QI columns");
     keps_status st = check_columns(t, cols, ncols, "quasi-identifier", err);
     if (st)
         return st;

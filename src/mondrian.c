@@ -402,7 +402,7 @@ keps_status keps_mondrian(const keps_schema *s, keps_table *t, size_t k, keps_mo
     if (k < 1)
         return keps_error_set(err, KEPS_EINPUT, "k must be at least 1 (got %zu)", k);
     if (nqi == 0)
-        return keps_error_set(err, KEPS_EINPUT, "Mondrian needs at least one quasi-identifier (--qi)");
+        return keps_error_set(err, KEPS_EINPUT, "Mondrian needs at least one quasi-identifier");
     if (n < k)
         return keps_error_set(err, KEPS_EJOB,
                               "k = %zu is larger than the number of records (%zu): no partition can hold k "

@@ -1299,7 +1299,7 @@ static void par_merge(ola *a, ola *b)
  * apply to the top call itself), so that the position in that loop can be
  * reported as progress. */
 static void kmin_top(ola *o, const keps_ola_params *p, const keps_metric_config *cfg, const int *bot,
-                     const int *top)
+                     const int *top, keps_ola_stats *stats)
 {
     const keps_lattice *L = o->L;
     int hh = keps_lattice_level_sum(L, top);
@@ -1340,10 +1340,10 @@ static void kmin_top(ola *o, const keps_ola_params *p, const keps_metric_config 
     par_main(&a1);
     if (started)
         pthread_join(t, NULL);
-    if (getenv("KEPS_OLA_DEBUG"))
-        fprintf(stderr, "threads: %llu + %llu evaluated, %llu + %llu classes rolled up\n",
-                (unsigned long long)o->evaluated, (unsigned long long)o2.evaluated, (unsigned long long)o->work,
-                (unsigned long long)o2.work);
+    stats->thread_evaluated[0] = o->evaluated;
+    stats->thread_evaluated[1] = o2.evaluated;
+    stats->thread_rolled_up[0] = o->work;
+    stats->thread_rolled_up[1] = o2.work;
     par_merge(o, &o2);
     ola_free(&o2);
     free(x.mids);
@@ -1395,13 +1395,13 @@ keps_status keps_ola_run_objective(const keps_lattice *L, const keps_ola_params 
         goto done;
     }
     tag_cone(&o, L->nnodes - 1, 1, TAG_ANON);
-    kmin_top(&o, p, cfg, bot, top);
+    kmin_top(&o, p, cfg, bot, top, &res->stats);
     assert(o.oom || all_tagged(&o)); /* see kmin */
     kmin_from_tags(&o);
-    if (getenv("KEPS_OLA_DEBUG"))
-        fprintf(stderr, "kmin phase: %llu evaluated, %llu classes rolled up, %zu calls, %llu of %llu nodes tagged\n",
-                (unsigned long long)o.evaluated, (unsigned long long)o.work, o.nmemo,
-                (unsigned long long)atomic_load(&o.tc->n), (unsigned long long)L->nnodes);
+    res->stats.kmin_evaluated = o.evaluated;
+    res->stats.kmin_rolled_up = o.work;
+    res->stats.kmin_calls = o.nmemo;
+    res->stats.nodes_tagged = atomic_load(&o.tc->n);
     free(o.memo); /* the search is over; with many QIs the memo is most of the memory */
     o.memo = NULL;
     o.nmemo = o.capmemo = 0;
@@ -1412,9 +1412,9 @@ keps_status keps_ola_run_objective(const keps_lattice *L, const keps_ola_params 
         st = KEPS_ENOMEM;
         goto done;
     }
-    if (getenv("KEPS_OLA_DEBUG"))
-        fprintf(stderr, "after optimum: %llu evaluated, %llu classes rolled up into %llu\n",
-                (unsigned long long)o.evaluated, (unsigned long long)o.work, (unsigned long long)o.out_work);
+    res->stats.evaluated = o.evaluated;
+    res->stats.rolled_up = o.work;
+    res->stats.classes_made = o.out_work;
     qsort(o.kmin, o.nkmin, sizeof *o.kmin, cmp_u64);
     res->found = 1;
     res->node = best_id;

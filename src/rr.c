@@ -20,7 +20,7 @@ static keps_status matrix_alloc(size_t n, keps_rr_matrix *out, keps_error *err)
     if (n == 0 || n > KEPS_RR_MAX_CATEGORIES)
         return keps_error_set(err, KEPS_EINPUT,
                               "randomized response needs 1 to %d categories, got %zu (joint domains multiply "
-                              "the columns' numbers of values: give fewer --sensitive columns)",
+                              "the columns' numbers of values: give fewer sensitive columns)",
                               KEPS_RR_MAX_CATEGORIES, n);
     out->m = calloc(n * n, sizeof *out->m);
     if (!out->m)
@@ -235,21 +235,22 @@ keps_status keps_rr_choose_params(keps_rr_kind kind, const keps_rr_targets *tg, 
         return keps_error_set(err, KEPS_EINPUT, "randomized response needs at least one category");
     int ldp = kind != KEPS_RR_TCLOSE, tcl = kind != KEPS_RR_LDP;
     if (ldp && hp && he)
-        return keps_error_set(err, KEPS_EINPUT, "give -p or --epsilon for the RR-LDP stage, not both");
+        return keps_error_set(err, KEPS_EINPUT, "give p or a target epsilon for the RR-LDP stage, not both");
     if (tcl && hpt && ht)
-        return keps_error_set(err, KEPS_EINPUT, "give --pt or --t for the RR-t stage, not both");
+        return keps_error_set(err, KEPS_EINPUT, "give pt or a target t for the RR-t stage, not both");
     if (!ldp && (hp || he))
         return keps_error_set(err, KEPS_EINPUT,
-                              "--mechanism tclose has no RR-LDP stage: use --pt or --t (or --mechanism both)");
+                              "mechanism tclose has no RR-LDP stage, so p and epsilon do not apply: give pt or t "
+                              "(or use mechanism both)");
     if (!tcl && hpt)
-        return keps_error_set(err, KEPS_EINPUT, "--mechanism ldp has no RR-t stage: --pt does not apply");
+        return keps_error_set(err, KEPS_EINPUT, "mechanism ldp has no RR-t stage: pt does not apply");
     if (kind == KEPS_RR_LDP && hp && ht) /* t would pick p, which -p already fixes: t went unmet */
-        return keps_error_set(err, KEPS_EINPUT, "-p fixes the RR-LDP keep probability, so the target --t would not "
-                              "be met: give -p or --t (--t together with --epsilon meets both)");
+        return keps_error_set(err, KEPS_EINPUT, "p fixes the RR-LDP keep probability, so the target t would not "
+                              "be met: give p or t (t together with a target epsilon meets both)");
     keps_rr_params par = {.kind = kind, .p = NAN, .pt = NAN};
     if (tcl) {
         if (!hpt && !ht)
-            return keps_error_set(err, KEPS_EINPUT, "the RR-t stage needs --pt P or a target --t T");
+            return keps_error_set(err, KEPS_EINPUT, "the RR-t stage needs its keep probability pt or a target t");
         if (ht && !freq)
             return keps_error_set(err, KEPS_EINPUT, "a target t of the RR-t stage needs the data's distribution");
         par.pt = ht ? keps_rr_t_p(tg->t, freq, n) : tg->pt;
@@ -257,8 +258,8 @@ keps_status keps_rr_choose_params(keps_rr_kind kind, const keps_rr_targets *tg, 
     if (ldp) {
         int use_t = kind == KEPS_RR_LDP && ht;
         if (!hp && !he && !use_t)
-            return keps_error_set(err, KEPS_EINPUT, "the RR-LDP stage needs -p P or a target --epsilon E%s",
-                                  kind == KEPS_RR_LDP ? " or --t T" : "");
+            return keps_error_set(err, KEPS_EINPUT, "the RR-LDP stage needs its keep probability p or a target epsilon%s",
+                                  kind == KEPS_RR_LDP ? " or a target t" : "");
         if (hp)
             par.p = tg->p;
         else {
@@ -299,7 +300,7 @@ int keps_pmodel_parse(const char *s, keps_pmodel *out)
 static keps_status need_records(long N, long k, const char *side, keps_error *err)
 {
     if (N < 2)
-        return keps_error_set(err, KEPS_EINPUT, "this implication needs the number of records N >= 2 (--records)");
+        return keps_error_set(err, KEPS_EINPUT, "this implication needs the number of records N, at least 2");
     if (k < 1 || k > N - 1)
         return keps_error_set(err, KEPS_EINPUT, "%s group size k = %ld must lie in [1, N-1] = [1, %ld]", side, k,
                               N - 1);
@@ -357,7 +358,7 @@ static keps_status from_tclose(double t, long k, keps_pmodel to, long to_k, keps
         return impossible(err,
                           "%s does not imply %s (Theorem 1): a class may average a record whose probability is "
                           "near 0 with one near 2 mu, so t stays fixed while eps grows without bound. (If every "
-                          "class holds one record this is (1,t)-closeness: use --from kt -k 1.)",
+                          "class holds one record this is (1,t)-closeness: imply from (k,t)-closeness with k = 1.)",
                           keps_pmodel_name(KEPS_PM_TCLOSE), keps_pmodel_name(to));
     if (to == KEPS_PM_KT)
         return impossible(err,
@@ -446,7 +447,7 @@ keps_status keps_rr_implies(const keps_plevel *from, keps_pmodel to, long to_k, 
         return from_tclose(lv, from->k, to, to_k, out, err);
     case KEPS_PM_KT: {
         keps_status st = from->k >= 1 ? KEPS_OK
-                                      : keps_error_set(err, KEPS_EINPUT, "(k,t)-closeness needs its k >= 1 (-k)");
+                                      : keps_error_set(err, KEPS_EINPUT, "(k,t)-closeness needs its k >= 1");
         if (!st && N > 0 && from->k > N - 1)
             st = keps_error_set(err, KEPS_EINPUT, "(k,t)-closeness needs k <= N-1 = %ld", N - 1);
         return st ? st : from_kt(lv, log(lv), from->k, to, to_k, N, out, err, 0);

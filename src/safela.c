@@ -299,7 +299,7 @@ keps_status keps_safela_score(const keps_schema *s, const uint8_t *keep, size_t 
         goto out;
     }
     if (s->nqi == 0) {
-        st = keps_error_set(err, KEPS_EINPUT, "the lattice needs at least one quasi-identifier (--qi)");
+        st = keps_error_set(err, KEPS_EINPUT, "the lattice needs at least one quasi-identifier");
         goto out;
     }
     if ((st = keps_lattice_new(&v.s, &L, err)))
@@ -432,25 +432,26 @@ static keps_status check_params(const keps_schema *s, const keps_safela_params *
                                 keps_error *err)
 {
     if (p->k < 1)
-        return keps_error_set(err, KEPS_EINPUT, "k must be at least 1 (-k)");
+        return keps_error_set(err, KEPS_EINPUT, "k must be at least 1");
     if (!p->beta)
-        return keps_error_set(err, KEPS_EINPUT, "the sampling probability beta is required (--beta)");
+        return keps_error_set(err, KEPS_EINPUT, "the sampling probability beta is required");
     int rc = keps_parse_probability(p->beta, num, den, err);
     if (rc)
         return (keps_status)rc;
     if (*num == 0 || *num >= *den)
         return keps_error_set(err, KEPS_EINPUT,
-                              "--beta %s: the sampling probability must be strictly between 0 and 1 (beta = 1 gives "
+                              "the sampling probability beta = %s must be strictly between 0 and 1 (beta = 1 gives "
                               "epsilon = infinity)",
                               p->beta);
     /* the exponential mechanism needs both finite: inf would weigh every
      * node but the best by exp(-inf) (and f = inf makes du infinite) */
     if (!(p->epsilon_prime > 0) || !isfinite(p->epsilon_prime))
-        return keps_error_set(err, KEPS_EINPUT, "--epsilon-prime %g: expected a finite number > 0", p->epsilon_prime);
+        return keps_error_set(err, KEPS_EINPUT, "the exponential mechanism's epsilon' = %g: expected a finite number > 0", p->epsilon_prime);
     if (!(p->penalty > 0) || !isfinite(p->penalty))
-        return keps_error_set(err, KEPS_EINPUT, "--penalty %g: expected a finite number > 0", p->penalty);
+        return keps_error_set(err, KEPS_EINPUT, "the suppression penalty f = %g: expected a finite number > 0", p->penalty);
     if (s->nqi == 0)
-        return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier: give --qi NAME:HIERARCHY.csv");
+        return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier: give at least one, with its hierarchy "
+                                                "(NAME:HIERARCHY.csv)");
     return KEPS_OK;
 }
 

@@ -142,7 +142,7 @@ keps_status keps_safela_delta(long k, double beta, double gap, keps_delta_result
         if (!(gap >= dgap * (1.0 - 1e-12)))
             return keps_error_set(err, KEPS_EINPUT,
                                   "epsilon - epsilon' = %.10g is below -ln(1-beta) = %.10g: the guarantee needs "
-                                  "epsilon >= epsilon' - ln(1-beta); raise --epsilon or lower --beta",
+                                  "epsilon >= epsilon' - ln(1-beta); raise epsilon or lower beta",
                                   gap, dgap);
         c = (1.0 - beta) * exp(-gap);
         gamma = 1.0 - c;
@@ -208,8 +208,8 @@ keps_status keps_safela_min_k(double target, double beta, double gap, long max_k
         return st;
     if (tmp.delta > target)
         return keps_error_set(err, KEPS_EJOB,
-                              "no k up to %ld reaches delta <= %g (k = %ld gives %.4g); raise --max-k or lower "
-                              "--beta",
+                              "no k up to %ld reaches delta <= %g (k = %ld gives %.4g); raise the largest k "
+                              "searched or lower beta",
                               max_k, target, max_k, tmp.delta);
     /* invariant: delta(hi) <= target; delta(lo) > target or lo == 0 */
     long lo = 0, hi = max_k;

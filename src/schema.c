@@ -197,8 +197,8 @@ keps_status keps_schema_check(const keps_schema *s, keps_error *err)
     else if (!shown)
         snprintf(list, sizeof list, "%s too long to list here", count > 1 ? "their names are" : "its name is");
     return keps_error_set(err, KEPS_EINPUT,
-                          "%zu column%s ha%s no role: %s; give each a role (--qi, --sensitive, --insensitive, "
-                          "--identifier, ...) or pass --others keep|drop",
+                          "%zu column%s ha%s no role: %s; give each a role (quasi-identifier, sensitive, "
+                          "insensitive, identifier, ...) or keep or drop the columns without one",
                           count, count > 1 ? "s" : "", count > 1 ? "ve" : "s", list);
 }
 

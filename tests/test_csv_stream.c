@@ -39,6 +39,32 @@ static void long_file_loads(void **state)
     unlink(p);
 }
 
+/* keps_csv_set_limits: the limits of every read whose options leave them
+ * 0, and the caller's hint at the end of the message; options win. */
+static void process_limits(void **state)
+{
+    (void)state;
+    const char data[] = "a,b\n1,hello\n"; /* "hello": 5 bytes, line 2, field 2 */
+    keps_table *t = NULL;
+    keps_error err = {0};
+    keps_csv_limits l = {.max_field = 4, .field_hint = "(HINT)"};
+    keps_csv_set_limits(&l);
+    assert_int_equal(keps_csv_read_buffer(data, strlen(data), "x.csv", NULL, &t, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "x.csv:2:2: a field longer than 4 bytes, the limit"));
+    assert_non_null(strstr(err.msg, "raise the limit (HINT)"));
+    keps_csv_options o = {.max_field = 5};
+    assert_int_equal(keps_csv_read_buffer(data, strlen(data), "x.csv", &o, &t, &err), KEPS_OK);
+    keps_table_free(t);
+    l = (keps_csv_limits){.max_line = 7}; /* "1,hello": 6 bytes and one per field */
+    keps_csv_set_limits(&l);
+    assert_int_equal(keps_csv_read_buffer(data, strlen(data), "x.csv", NULL, &t, &err), KEPS_EINPUT);
+    assert_non_null(strstr(err.msg, "a record longer than 7 bytes"));
+    assert_null(strstr(err.msg, "(HINT)"));
+    keps_csv_set_limits(NULL); /* the defaults: 1 MiB, 8 MiB */
+    assert_int_equal(keps_csv_read_buffer(data, strlen(data), "x.csv", NULL, &t, &err), KEPS_OK);
+    keps_table_free(t);
+}
+
 static void error_position_after_many_chunks(void **state)
 {
     (void)state;
@@ -79,6 +105,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(long_file_loads),
+        cmocka_unit_test(process_limits),
         cmocka_unit_test(error_position_after_many_chunks),
         cmocka_unit_test(cr_lines_after_many_chunks),
     };

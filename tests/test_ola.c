@@ -139,6 +139,16 @@ static void check_variant(variant_ctx *v, const keps_metric_config *c, int threa
     }
     assert_int_equal(r.suppress_limit, v->lim);
     assert_true(v->cl[r.node].S <= v->lim);
+    /* the search's statistics: every node tagged by the end of the Kmin
+     * phase; counts only grow; two threads share that phase's evaluations */
+    const keps_ola_stats *st = &r.stats;
+    assert_true(st->nodes_tagged == r.nodes_total);
+    assert_true(st->kmin_evaluated >= 1 && st->kmin_evaluated <= st->evaluated);
+    assert_true(st->evaluated <= r.nodes_evaluated && st->classes_made <= st->rolled_up);
+    if (threads == 1)
+        assert_true(st->thread_evaluated[0] == 0 && st->thread_evaluated[1] == 0);
+    else
+        assert_true(st->thread_evaluated[0] + st->thread_evaluated[1] <= st->kmin_evaluated);
     double chosen[TG_MAXQ], other[TG_MAXQ];
     int len = or_score(x, r.levels, v->k, &v->cl[r.node], &oc, chosen);
     assert_int_equal(r.score_len, (size_t)len);

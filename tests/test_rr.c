@@ -751,12 +751,12 @@ static void test_choose_params(void **state)
         {KEPS_RR_TCLOSE, {NAN, 0.5, 1, NAN}, 10, "no RR-LDP stage"},
         {KEPS_RR_TCLOSE, {0.5, NAN, NAN, 2}, 10, "no RR-LDP stage"},
         {KEPS_RR_LDP, {NAN, 0.5, NAN, 2}, 10, "no RR-t stage"},
-        /* -p 0.5 over n = 2 is eps = ln(1 + 2*0.5/0.5) = ln 3 > ln 2.25, the eps t = 2 needs
-         * (above): ignoring --t would leave it unmet */
-        {KEPS_RR_LDP, {0.5, NAN, NAN, 2}, 10, "give -p or --t"},
+        /* p = 0.5 over n = 2 is eps = ln(1 + 2*0.5/0.5) = ln 3 > ln 2.25, the eps t = 2 needs
+         * (above): ignoring t would leave it unmet */
+        {KEPS_RR_LDP, {0.5, NAN, NAN, 2}, 10, "give p or t"},
         {KEPS_RR_TCLOSE, {NAN, NAN, NAN, NAN}, 10, "RR-t stage needs"},
         {KEPS_RR_BOTH, {NAN, NAN, NAN, 2}, 10, "RR-LDP stage needs"},
-        {KEPS_RR_LDP, {NAN, NAN, NAN, NAN}, 10, "or --t T"},
+        {KEPS_RR_LDP, {NAN, NAN, NAN, NAN}, 10, "or a target t"},
         {KEPS_RR_LDP, {NAN, NAN, NAN, 2}, 1, "N >= 2"},
         {KEPS_RR_LDP, {1.5, NAN, NAN, NAN}, 10, "[0, 1]"},
         {KEPS_RR_LDP, {NAN, NAN, NAN, 0.5}, 10, "t >= 1"},

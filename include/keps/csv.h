@@ -39,11 +39,24 @@ typedef struct keps_csv_options {
                                   A first row that looks like a header (it alone
                                   ends at its root, all others at '*' or, above
                                   numeric leaves, at one root) is an error. */
-    size_t max_field;          /* longest field in bytes; 0 = the environment's
-                                  KEPS_MAX_FIELD (bytes, or with K, M, G), else 1 MiB */
+    size_t max_field;          /* longest field in bytes; 0 = keps_csv_set_limits's */
     size_t max_line;           /* longest record (its fields' bytes, one more per
-                                  field); 0 = KEPS_MAX_LINE, else 8 MiB */
+                                  field); 0 = keps_csv_set_limits's */
 } keps_csv_options;
+
+/* The limits of every read whose options leave them 0, hierarchy files
+ * included: a field of at most max_field bytes (0 = 1 MiB), a record of at
+ * most max_line (0 = 8 MiB). A hint, if not NULL, ends the message of a
+ * field or record over its limit, after "raise the limit": how the
+ * application's users raise it (e.g. "(KEPS_MAX_FIELD=64M)"). */
+typedef struct keps_csv_limits {
+    size_t max_field, max_line;
+    const char *field_hint, *line_hint; /* kept by pointer */
+} keps_csv_limits;
+
+/* Sets the process-wide limits (NULL: the defaults). Not synchronized:
+ * call before reading, as at start-up. */
+void keps_csv_set_limits(const keps_csv_limits *l);
 
 /* Reads path ("-" = stdin) into a new table. */
 keps_status keps_csv_read(const char *path, const keps_csv_options *opt,

@@ -43,6 +43,19 @@ typedef struct keps_ola_params {
     int threads;        /* 1: sequential; otherwise (0 = default) 2 search threads */
 } keps_ola_params;
 
+/* What the search did, for tuning (the CLI prints it when KEPS_OLA_DEBUG
+ * is set). Classes "rolled up" are the source classes a node's classes were
+ * merged from; "made" are the classes produced. */
+typedef struct keps_ola_stats {
+    uint64_t kmin_evaluated, kmin_rolled_up; /* after the search for the k-minimal nodes */
+    size_t kmin_calls;                       /* its memoized Kmin(bottom, top) calls */
+    uint64_t nodes_tagged;                   /* nodes tagged then, of nodes_total */
+    uint64_t thread_evaluated[2], thread_rolled_up[2]; /* the two threads' shares of
+                                                          that search; 0 if sequential */
+    uint64_t evaluated, rolled_up, classes_made; /* after the optimum pass, before the
+                                                    chosen node is counted again */
+} keps_ola_stats;
+
 typedef struct keps_ola_result {
     int found;                  /* 0: no node satisfies the constraints */
     int *levels;                /* [q] the chosen node */
@@ -62,6 +75,7 @@ typedef struct keps_ola_result {
     size_t nminimal;
     size_t top_suppressed;      /* rows in classes < k at the top node; the
                                    lowest workable fraction is this / N */
+    keps_ola_stats stats;
 } keps_ola_result;
 
 /* Runs the search. Returns KEPS_OK also when no node satisfies the

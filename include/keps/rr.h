@@ -114,7 +114,7 @@ typedef struct keps_rr_targets {
  * keeps every value: no privacy from that stage (epsilon or t infinite,
  * or n = 1); callers should say so. Errors (KEPS_EINPUT, *out untouched):
  * an unknown kind, a value out of range, the combinations above (the
- * messages name keps rr's flags), n = 0, freq NULL where needed, and for
+ * messages name the parameters p, pt, epsilon, t), n = 0, freq NULL where needed, and for
  * LDP with t: N < 2 or k = 0. */
 keps_status keps_rr_choose_params(keps_rr_kind kind, const keps_rr_targets *tg, const double *freq, size_t n,
                                   size_t N, size_t k, keps_rr_params *out, keps_error *err);

@@ -207,6 +207,7 @@ static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
         return 1;
     if (keps_ola_run_objective(L, &prm, &p->obj.cfg, &r, &err))
         return cli_fail(c, &err);
+    cli_ola_debug(&r);
     if (!r.found) {
         int rc = cli_over_limit(c, "even the top node (every QI fully generalized)", p->k, r.suppress_limit,
                                 r.top_suppressed, L->nrows);

@@ -176,6 +176,11 @@ int cli_objective_text(char *buf, size_t len, const cli_objective *o, const doub
 const char *cli_nearest(const char *word, const char *const *cands, size_t n);
 /* Prints "keps CMD: out of memory"; returns its exit code (3). */
 int cli_oom(const cli_ctx *c);
+/* env.c: the CSV limits from KEPS_MAX_FIELD/KEPS_MAX_LINE (2 if not a size);
+ * OLA's statistics on stderr when KEPS_OLA_DEBUG is set. */
+int cli_env_limits(const char *cmd);
+struct keps_ola_result;
+void cli_ola_debug(const struct keps_ola_result *r);
 /* Prints "keps CMD: message" to stderr; returns the exit code for err. */
 int cli_fail(const cli_ctx *c, const keps_error *err);
 /* Puts a release written by cli_write_release into place (rc 0) or removes

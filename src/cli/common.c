@@ -204,8 +204,8 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
                 bad_val = v[i];
             }
     }
-    if (!st)
-        st = keps_schema_check(s, &err);
+    if (!st && (st = keps_schema_check(s, &err))) /* the library names roles; these are their flags */
+        strncat(err.msg, " (--qi, --sensitive, ...; --others keep|drop)", sizeof err.msg - strlen(err.msg) - 1);
     if (st) {
         keps_schema_free(s);
         int rc = cli_fail(c, &err);

@@ -93,6 +93,7 @@ int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
         return 1;
     if (keps_ola_run_objective(st->L, &p, &st->obj.cfg, &st->res, &err))
         return cli_fail(c, &err);
+    cli_ola_debug(&st->res);
     if (!st->res.found)
         return cli_over_limit(c, "even the top node (every QI fully generalized)", k, st->res.suppress_limit,
                               st->res.top_suppressed, s->t->nrows);

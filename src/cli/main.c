@@ -55,6 +55,8 @@ static void overview(FILE *f)
 static int run(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_ctx c;
+    if (cli_env_limits(cmd->name))
+        return 2;
     int rc = cli_parse(&c, cmd, argc, argv);
     if (rc < 0) {
         cli_progress_install(&c);
