@@ -1,6 +1,6 @@
 /* MDAV benchmark: CASC census data (4 attributes FICA, FEDTAX, INTVAL,
  * POTHVAL, and all 13) for k in {3,5,10,25,100}, standard and insensitive
- * MDAV (with the record linkage RL of each release, SPEC 5; -1 = not
+ * MDAV (with the record linkage RL of each release, docs/spec.md 5; -1 = not
  * computed); then synthetic_rows x 4 synthetic values (lognormal, uniform,
  * normal; default 100,000 rows) with k = 5: standard MDAV as keps_mdav
  * chooses (the k-d tree for these), on 1 and 2 threads, and insensitive
@@ -41,7 +41,7 @@ static void run(const char *data, const double *x, size_t n, size_t m, size_t k,
         fprintf(stderr, "bench_mdav: %s\n", err.msg);
         exit(1);
     }
-    /* record linkage of the release (SPEC 5 direction), small sets only */
+    /* record linkage of the release (docs/spec.md 5 direction), small sets only */
     double rl = -1;
     if (n <= 20000) {
         double *rel = malloc(n * m * sizeof *rel);

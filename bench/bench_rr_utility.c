@@ -1,4 +1,4 @@
-/* Utility comparison of Ekenstedt et al. 2022 (seed 002), Figures 6 and 7:
+/* Utility comparison of Ekenstedt et al. 2022, Figures 6 and 7:
  * mechanism 1 (RR-LDP at the eps_t that implies t0), mechanism 2 (RR-t at
  * t0 then RR-LDP at eps_0 = eps_t) and mechanism 3 (RR-t at t0 alone), with
  * the binary-gain utility U = sum_z max_y p(y,z) (eq. 4) computed from the
@@ -28,7 +28,7 @@ typedef struct row {
 
 /* What the paper's printed formulas give: Theorem 3 with N-k-1, then eq. (1)
  * eps = ln(1 + p/(N(1-p))) solved for p. Neither is what the mechanism does
- * (SPEC 9); shown only to compare with the paper's figures. */
+ * (docs/spec.md 9); shown only to compare with the paper's figures. */
 static double printed_p(double t0)
 {
     double e = ((double)N * t0 - K) / (double)(N - K - 1); /* e^eps_t */

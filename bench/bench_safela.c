@@ -1,4 +1,4 @@
-/* All-node evaluation of epsilon-safe LA (SPEC 6): keps_safela_score over a
+/* All-node evaluation of epsilon-safe LA (docs/spec.md 6): keps_safela_score over a
  * beta = 0.7 Bernoulli sample, full scan and level interpolation, 1 and 2
  * threads; plus one whole keps_safela_run. One JSON object per line.
  * Usage: bench_safela [adult [NQI [REPS [THREADS [INTERP]]]]]   Adult, the first NQI of its 9 QIs (all 9: 12,960 nodes)

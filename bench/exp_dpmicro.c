@@ -1,6 +1,6 @@
-/* Experiment: Soria-Comas et al. 2014, Figures 1 and 2 (SSE and RL on the
+/* Experiment: Soria-Comas et al. 2013, Figures 1 and 2 (SSE and RL on the
  * CASC "Census" data, attributes FICA, FEDTAX, INTVAL, POTHVAL), with keps's
- * sound accounting (SPEC 5) next to the paper's printed one.
+ * sound accounting (docs/spec.md 5) next to the paper's printed one.
  *
  * Writes CSV on stdout: one row per (method, k, epsilon) with the mean and
  * standard deviation over `runs` runs. Methods:
@@ -14,7 +14,7 @@
  * Bounds: the paper's rule, [0, 1.5 * max] per attribute.
  * RL: keps_record_linkage (keps/risk.h; standardized Euclidean), in percent:
  *   rl = the paper's printed formula (for each released record, the nearest
- *   originals G; 1/|G| if its own original is in G), rl_original = SPEC 5's
+ *   originals G; 1/|G| if its own original is in G), rl_original = docs/spec.md 5's
  *   direction (for each original, the nearest released records).
  * Randomness: keps_rng seeded with SEED (run r uses stream r).
  *

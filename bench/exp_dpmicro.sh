@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soria-Comas et al. 2014 Figs 1-2 on CASC: SSE and RL for keps dpmicro
+# Soria-Comas et al. 2013 Figs 1-2 on CASC: SSE and RL for keps dpmicro
 # (multivariate, univariate), the paper's accounting, and MDAV / insensitive
 # MDAV without noise. 10 runs per noisy point, seed 2014.
 # Usage: bench/exp_dpmicro.sh [BUILD_DIR] [RUNS] [SEED]  -> bench/out/dpmicro_casc.csv

@@ -16,7 +16,7 @@ def dpmicro(path):
         return None
     for metric, title, fmt in (("sse_mean", "SSE (raw units, mean)", "{:.2e}"),
                                ("rl_mean", "RL (%, mean; the paper's formula: nearest originals of each released record)", "{:.2f}"),
-                               ("rl_original_mean", "RL (%, mean; SPEC 5 direction: nearest released records of each original)", "{:.2f}")):
+                               ("rl_original_mean", "RL (%, mean; docs/spec.md section 5 direction: nearest released records of each original)", "{:.2f}")):
         print(f"\n{title}\n")
         print("| method | epsilon | " + " | ".join(f"k={k}" for k in ks) + " |")
         print("|---|---|" + "---|" * len(ks))

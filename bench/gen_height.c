@@ -1,5 +1,5 @@
 /* gen_height: adds a synthetic `height` column (cm) to the Adult data, as
- * Holohan et al. (seed 000, section VI) did for their experiments: each
+ * Holohan et al. (2017, section VI) did for their experiments: each
  * record's height is drawn independently from a normal distribution chosen
  * by its sex and age group, fitted to the US reference data they cite:
  *

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates the utility comparison of seed 002 (Ekenstedt et al. 2022),
+# Regenerates the utility comparison of Ekenstedt et al. 2022
 # Figures 6 and 7, as CSV (docs/experiments.md, "Randomized response").
 # usage: bench/rr_utility.sh [BUILD_DIR] [OUT_DIR]   (defaults: build, bench/results)
 # Deterministic: no randomness is involved (utilities and levels are computed

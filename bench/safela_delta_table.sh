@@ -1,5 +1,5 @@
 #!/bin/bash
-# The delta table of seed 004 (thesis Tables 5.1 and 5.5): d(k, beta,
+# The delta table of Li's thesis (2019, Tables 5.1 and 5.5): d(k, beta,
 # -ln(1-beta)) for k = 55..85 and beta = 0.60..0.80, next to the thesis's
 # printed values (Table 5.1 in units of 1e-5, k 55..80; Table 5.5 in 1e-6,
 # k 75..85; where both print a cell they agree).

@@ -1,6 +1,6 @@
 #!/bin/bash
-# epsilon-safe LA on Adult (seed 004, thesis 5.1.3-5.1.4): k=75, beta=0.7,
-# eps'=0.5, penalty f in {0.01,0.02,0.03} (SPEC units: S a share) and in
+# epsilon-safe LA on Adult (Li's thesis, 2019, 5.1.3-5.1.4): k=75, beta=0.7,
+# eps'=0.5, penalty f in {0.01,0.02,0.03} (docs/spec.md 6's units: S a share) and in
 # {1,2,3} (the thesis's numbers read with S in percent, see
 # docs/experiments.md), 10 seeded runs each; f in {1,2,3} once more with
 # level interpolation (thesis 5.2.3). Adult is split deterministically:

@@ -1,4 +1,4 @@
-/* Differentially private microaggregation (SPEC 5). See include/keps/dpmicro.h. */
+/* Differentially private microaggregation (docs/spec.md 5). See include/keps/dpmicro.h. */
 #include "keps/dpmicro.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* (k,epsilon)-anonymity: per-class Laplace noise on the epsilon-QIs and the
- * paper's metrics (SPEC 4). See include/keps/kepsilon.h. */
+ * paper's metrics (docs/spec.md 4). See include/keps/kepsilon.h. */
 #include "keps/kepsilon.h"
 
 #include <float.h>

@@ -1,5 +1,5 @@
 /* Randomized response for epsilon-LDP and multiplicative t-closeness
- * (seed 002, SPEC 7): transition matrices, closed forms, implications,
+ * (Ekenstedt et al. 2022, docs/spec.md 7): transition matrices, closed forms, implications,
  * exact verifiers, utility, and the per-record mechanism. */
 #include "keps/rr.h"
 #include "keps/release.h"

@@ -1,4 +1,4 @@
-/* epsilon-safe lattice anonymization (SPEC 6): sampling, node scores over
+/* epsilon-safe lattice anonymization (docs/spec.md 6): sampling, node scores over
  * the sample (lattice.h roll-ups), exponential mechanism (expmech.h),
  * release. The delta calculator is safela_delta.c. */
 #include <math.h>
@@ -468,7 +468,7 @@ keps_status keps_safela_run(const keps_schema *s, const keps_safela_params *p, k
      * du = f k / n, i.e. by -(eps'/2k)(n G / f + cnt): adding a record moves
      * that by G/f + (cnt' - cnt), between -(k-1) and 1/f + 1, because the
      * sample size n moves too. So the choice costs eps' (k + 1/f) / (2k),
-     * which SPEC's eps' covers only when f >= 1/k (every f >= 1, like the
+     * which docs/spec.md's eps' covers only when f >= 1/k (every f >= 1, like the
      * default 2). Below that the stated guarantee uses the larger value. */
     double k = (double)p->k, excess = keps_div_up(keps_add_up(k, keps_div_up(1.0, p->penalty)), 2.0 * k);
     r->epsilon_prime_effective = excess > 1.0 ? keps_mul_up(p->epsilon_prime, excess) : p->epsilon_prime;

@@ -1,4 +1,4 @@
-/* The delta of epsilon-safe k-anonymization under sampling (SPEC 6):
+/* The delta of epsilon-safe k-anonymization under sampling (docs/spec.md 6):
  * delta = max_{n >= n_min} P[Bin(n, beta) > gamma n], all in log space. */
 #include <float.h>
 #include <math.h>

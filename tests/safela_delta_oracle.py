@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent oracle for `keps privacy delta` (SPEC 6), in exact rational
+"""Independent oracle for `keps privacy delta` (docs/spec.md 6), in exact rational
 arithmetic: delta = max_{n >= n_min} P[Bin(n, beta) >= gamma n], with
 gamma = beta (2 - beta) (the default epsilon = epsilon' - ln(1 - beta)),
 n_min = ceil(k/gamma - 1), beta taken as the exact decimal it is written as.
@@ -8,7 +8,7 @@ tie rule). The scan over n runs until the exact Chernoff bound
 exp(-n KL(gamma||beta)) is below 1e-3 of the maximum found: a different
 stopping rule from keps's on purpose.
 
-Cases with an explicit epsilon (SPEC 6: gamma = (e^g - 1 + beta)/e^g with
+Cases with an explicit epsilon (docs/spec.md 6: gamma = (e^g - 1 + beta)/e^g with
 g = epsilon - epsilon') take g = ln E for an integer E, so that gamma =
 1 - (1 - beta)/E stays rational.
 

@@ -13,7 +13,7 @@
  * data header. The suppression limit is floor(s*N) rows; rows in classes
  * smaller than k are scored as suppressed whether or not the node stays
  * within the limit (ARX's per-node scores for non-anonymous nodes, e.g. the
- * bottom node, show this) -- as SPEC 2 says.
+ * bottom node, show this) -- as docs/spec.md 2 says.
  *
  * ARX metric -> keps quality model (keps_metric_config, keps/metrics.h):
  *   Precision(monotonic=false)        prec
@@ -27,9 +27,9 @@
  *   Entropy(monotonic=true)           entropy, monotonic
  *   Height                            height (sum of the levels)
  *
- * cup data lives only in ../shared (it must never be committed): those
- * tests read <source dir>/../shared/data/cup (or $KEPS_SHARED_DATA/cup) and skip with a
- * message when it is absent. fars: ARX's expectations are for the full
+ * cup (ARX's KDD Cup 1998 benchmark set) may not be redistributed, so it
+ * is never committed: those tests read $KEPS_SHARED_DATA/cup (default:
+ * <source dir>/../shared/data/cup) and skip with a message when it is absent. fars: ARX's expectations are for the full
  * fars.csv (100,937 rows), which is not available (only a 10% subset), so
  * none can be checked. */
 #include "testutil.h"

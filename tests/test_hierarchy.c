@@ -24,7 +24,7 @@ static keps_hierarchy *load(const char *attr)
 static void adult_hierarchies_match_readme(void **state)
 {
     (void)state;
-    /* ../shared/data/README.md: levels incl. level 0 / hierarchy rows */
+    /* ARX's Adult hierarchies (data/adult): levels incl. level 0 / hierarchy rows */
     static const struct {
         const char *attr;
         int levels;

@@ -211,7 +211,7 @@ static void test_confident_two_columns(void **state)
 }
 
 /* Linking and c-confidence with m > 1 scan a range of one sorted
- * coordinate instead of the whole class; this oracle is SPEC 4's
+ * coordinate instead of the whole class; this oracle is docs/spec.md 4's
  * definition over every pair: record i links when no original of its class
  * is strictly closer (sum_j |y_ij - x_lj| / b_j over the columns with
  * b_j > 0) than its own; l_i counts the originals l with |y_ij - x_lj| <=
@@ -293,10 +293,10 @@ static void test_linking_and_confidence_oracle(void **state)
     keps_rng_free(g);
 }
 
-/* The second c-confident step follows SPEC 4's words, "suppress any EC
+/* The second c-confident step follows docs/spec.md 4's words, "suppress any EC
  * left with fewer than k records": the records left count, including those
  * with l_i = 0 (not suppressed in the first step). The paper's "i.e."
- * formula |ec| - |{i : l_i < k}| < k (seed 000, V-C) also subtracts them,
+ * formula |ec| - |{i : l_i < k}| < k (Holohan et al. 2017, V-C) also subtracts them,
  * contradicting its own sentence (docs/spec.md section 10).
  * k = 3, c = 0.5, b = 10/ln 2 -> r_c = 10. One class x = {0, 1, 2, 100},
  * noisy {1, 2, 50, 300}:
@@ -328,7 +328,7 @@ static void test_confident_second_step_counts_records_left(void **state)
  *   b_A = 10/2 = 5, b_B = 0.
  *   expected = (5 (1/2 + 1/4 + 1/6) + 0 (1/5 + 1/5)) / 5 cells
  *            = 5 * 11/12 / 5 = 11/12 = 0.916667.
- * (A signed harmonic mean would give 5 (1/2 - 1/4 + 1/6)/5 = 5/12; SPEC's
+ * (A signed harmonic mean would give 5 (1/2 - 1/4 + 1/6)/5 = 5/12; docs/spec.md's
  * letter, H over {0, 2, -4, 6}, an infinite error.) measured = mean over
  * the same 5 cells of |x' - x|/|x|; B's rows are released unchanged. */
 static void test_zero_and_negative_values(void **state)

@@ -1,5 +1,5 @@
 /* MDAV and insensitive MDAV: equality with a naive O(n^2) reference written
- * here from SPEC 3, the literature's information loss on the CASC sets, the
+ * here from docs/spec.md 3, the literature's information loss on the CASC sets, the
  * insensitivity property, hand-computed SSE, and bad input. */
 #include <math.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include "mdav_internal.h"
 #include "testutil.h"
 
-/* ---- naive reference MDAV, straight from SPEC 3 ---- */
+/* ---- naive reference MDAV, straight from docs/spec.md 3 ---- */
 
 typedef struct ref {
     size_t n, m, k;

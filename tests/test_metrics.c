@@ -1,4 +1,4 @@
-/* Metrics on a tiny table computed by hand (SPEC 2), then every metric of
+/* Metrics on a tiny table computed by hand (docs/spec.md 2), then every metric of
  * every node of random tables against the naive oracle (tests/ola_oracle.h).
  *
  * Table (n = 6), QI A with hierarchy x,y -> xy -> *, z -> z -> * (3 leaves,

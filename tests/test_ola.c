@@ -1,5 +1,5 @@
 /* OLA: the chosen node and its score equal an exhaustive scan (naive class
- * counting and metrics from SPEC 2 in tests/ola_oracle.h) on random tables,
+ * counting and metrics from docs/spec.md 2 in tests/ola_oracle.h) on random tables,
  * for every metric and several suppression limits; the k-minimal set is the
  * exhaustive one; released data pass an independent k-anonymity check. */
 #include "testutil.h"

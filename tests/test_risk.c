@@ -11,7 +11,7 @@
 /* Original a = -2,-2,2,2 (mean 0, population sd 2: z = -1,-1,1,1 exactly),
  * release a = -2,2,2,2 (z = -1,1,1,1). Attribute b is constant in the
  * original (7), so it is left out whatever the release holds.
- * SPEC direction (per original, nearest released):
+ * docs/spec.md direction (per original, nearest released):
  *   o0 = -1: G = {r0}, own -> 1;  o1 = -1: G = {r0}, own r1 not in G -> 0;
  *   o2 = 1: G = {r1,r2,r3}, own -> 1/3;  o3: same -> 1/3.
  *   RL = (1 + 0 + 1/3 + 1/3) / 4 = 5/12.

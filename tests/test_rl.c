@@ -1,7 +1,7 @@
 /* Record linkage (keps_record_linkage) against an all-pairs oracle written
  * here with plain loops: for every query record, the distance to every
  * target row, the nearest ones G counted row by row, 1/|G| if the query's
- * own target is in G (SPEC 5; include/keps/risk.h). The library searches a
+ * own target is in G (docs/spec.md 5; include/keps/risk.h). The library searches a
  * k-d tree with pruning; the oracle scans everything, so the two agree only
  * if the pruning never loses a target at the minimum distance.
  *
@@ -11,7 +11,7 @@
  * fused multiply-add), decide ties by exact equality, and sum the
  * contributions 1/|G| in query order before dividing by n. Any difference,
  * even in the last bit, means a query's G came out differently. For that
- * the oracle standardizes as SPEC 5 says, in the natural order: mean =
+ * the oracle standardizes as docs/spec.md 5 says, in the natural order: mean =
  * (sum in row order) / n, population sd = sqrt(sum (x - mean)^2 / n),
  * attributes constant in the original dropped, and each difference
  * standardized, term ((target_j - query_j) * (1/sd_j))^2 (the mean cancels;
@@ -80,7 +80,7 @@ static double sqdist(const double *target, const double *query, size_t kept)
  * as their own (not just copies of it): the cases pruning could get wrong. */
 static double oracle_rl(const double *zq, const double *zt, size_t n, size_t m, size_t kept, long *ties)
 {
-    if (kept == 0) /* nothing tells records apart: all n tie (SPEC 5) */
+    if (kept == 0) /* nothing tells records apart: all n tie (docs/spec.md 5) */
         return 1.0 / (double)n;
     double sum = 0;
     for (size_t q = 0; q < n; q++) {

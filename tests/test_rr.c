@@ -1,4 +1,4 @@
-/* Randomized response (SPEC 7, seed 002): matrices and levels by hand for
+/* Randomized response (docs/spec.md 7, Ekenstedt et al. 2022): matrices and levels by hand for
  * n = 2 and 3, verifiers against brute force over all subsets, the
  * implication formulas against the paper's worked numbers, and a property
  * test that measured levels never exceed the promised ones. */
@@ -37,8 +37,8 @@ static void test_ldp_n2(void **state)
 }
 
 /* n = 3, p = 0.4: off-diagonal (1-0.4)/3 = 0.2, diagonal 0.6; eps = ln 3
- * (= ln(1 + 3*0.4/0.6) = ln 3). Seed 002's printed eq. (1), ln(1 +
- * p/(N(1-p))), would give ln(1 + 0.4/(3*0.6)) = 0.2007: wrong (SPEC 9). */
+ * (= ln(1 + 3*0.4/0.6) = ln 3). Ekenstedt et al.'s printed eq. (1), ln(1 +
+ * p/(N(1-p))), would give ln(1 + 0.4/(3*0.6)) = 0.2007: wrong (docs/spec.md 9). */
 static void test_ldp_n3(void **state)
 {
     (void)state;
@@ -273,7 +273,7 @@ static void test_verifiers_brute_force(void **state)
     keps_rng_free(rng);
 }
 
-/* ---- the paper's appendix tables (seed 002, Tables III-VII) ----
+/* ---- the paper's appendix tables (Ekenstedt et al. 2022, Tables III-VII) ----
  * Each table lists per-record probabilities Pr(c_i = a_1) (a_2 gets the
  * rest). As a mechanism: record i is category i, its row is (p_i, 1 - p_i,
  * 0, ...), so the verifiers see exactly the table. mu = 1/4, sigma = alpha =

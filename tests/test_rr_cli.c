@@ -1,4 +1,4 @@
-/* CLI: keps privacy rr-epsilon / rr-t / implies (CLI.md examples) and keps rr. */
+/* CLI: keps privacy rr-epsilon / rr-t / implies (docs/cli.md examples) and keps rr. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@ static double json_num(const char *json, const char *key)
     return strtod(p + strlen(pat), NULL);
 }
 
-/* CLI.md: --from ldp --epsilon E --to kt -k K --records N gives t.
+/* docs/cli.md: --from ldp --epsilon E --to kt -k K --records N gives t.
  * eps = ln(195/95), k = 5, N = 100: t = (5 + 95 * 195/95)/100 = 2. */
 static void test_implies_ldp_to_kt(void **state)
 {
@@ -33,7 +33,7 @@ static void test_implies_ldp_to_kt(void **state)
     assert_double_near(json_num(out, "to_k"), 5, 0);
 }
 
-/* CLI.md: --from kt -k 1 --t T --to ldp gives eps = ln T^2: T = 3 -> ln 9. */
+/* docs/cli.md: --from kt -k 1 --t T --to ldp gives eps = ln T^2: T = 3 -> ln 9. */
 static void test_implies_kt_to_ldp(void **state)
 {
     (void)state;
@@ -44,7 +44,7 @@ static void test_implies_kt_to_ldp(void **state)
     assert_non_null(strstr(err, "Theorem 3"));
 }
 
-/* CLI.md: --from kt --t T -k K --records N --to kdp gives (N-k, ln t). */
+/* docs/cli.md: --from kt --t T -k K --records N --to kdp gives (N-k, ln t). */
 static void test_implies_kt_to_kdp(void **state)
 {
     (void)state;

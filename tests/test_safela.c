@@ -1,4 +1,4 @@
-/* epsilon-safe lattice anonymization (SPEC 6): node scores, mechanism
+/* epsilon-safe lattice anonymization (docs/spec.md 6): node scores, mechanism
  * probabilities and level interpolation on tiny lattices computed by hand;
  * the even-level scan against the full scan; row accounting and the
  * k-anonymity of the release on Adult. */
@@ -213,7 +213,7 @@ static void accounting(void **state)
     keps_table_free(t);
 }
 
-/* SPEC 6's du = f k / n assumes the sample size fixed, but a neighbour
+/* docs/spec.md 6's du = f k / n assumes the sample size fixed, but a neighbour
  * adds a record to the sample. X = 20 distinct values v0..v19 (hierarchy
  * v_i -> *), X' = X plus a second v0; k = 2, f = 0.1, eps' = 1.
  *   X  (n = 20): bottom S = 1 (all singletons), u = -0.1; top u = -1.
@@ -261,7 +261,7 @@ static void small_penalty_accounting(void **state)
     assert_double_near(r.epsilon_prime_effective, 3.0, 1e-15);
     assert_double_near(r.epsilon, 3.0 + log(2.0), 1e-12);
     keps_safela_result_free(&r);
-    /* f >= 1/k: SPEC's eps' stands */
+    /* f >= 1/k: docs/spec.md's eps' stands */
     p.penalty = 0.5;
     assert_int_equal(keps_safela_run(s, &p, rng, &r, NULL), KEPS_OK);
     assert_double_near(r.epsilon_prime_effective, 1.0, 0);

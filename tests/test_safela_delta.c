@@ -1,5 +1,5 @@
-/* delta of epsilon-safe k-anonymization under sampling (SPEC 6).
- * Oracles: a hand computation, the thesis's Tables 5.1/5.5 (seed 004), exact
+/* delta of epsilon-safe k-anonymization under sampling (docs/spec.md 6).
+ * Oracles: a hand computation, the Tables 5.1/5.5 of Li's thesis (2019), exact
  * closed forms for the binomial pmf, Chernoff bounds. The exact-rational
  * Python oracle is tests/cli/safela_delta.sh. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* keps: a small privacy accountant (SPEC 8).
+/* keps: a small privacy accountant (docs/spec.md 8).
  *
  * Sequential composition: steps applied to the same records add up
  * (epsilon_1 + epsilon_2, delta_1 + delta_2). Parallel composition: steps

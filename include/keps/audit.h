@@ -1,4 +1,4 @@
-/* keps: empirical privacy-loss auditor (SPEC 8).
+/* keps: empirical privacy-loss auditor (docs/spec.md 8).
  *
  * Runs a mechanism many times on two neighbouring inputs A and B, histograms
  * the outputs into bins, and for every bin E estimates ln(Pr_A[E]/Pr_B[E])

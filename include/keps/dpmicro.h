@@ -1,5 +1,5 @@
-/* keps: differentially private microaggregation (Soria-Comas et al. 2014;
- * SPEC 5), with the sound accounting of SPEC 5 (not the paper's).
+/* keps: differentially private microaggregation (Soria-Comas et al. 2013;
+ * docs/spec.md 5), with the sound accounting of docs/spec.md 5 (not the paper's).
  *
  * Bounded DP: neighbours replace one record, N is public. Every attribute j
  * has a public domain [lo_j, hi_j], D_j = hi_j - lo_j. Inputs are clamped to
@@ -86,7 +86,7 @@ typedef struct keps_dpmicro_result {
     double sse_standardized; /* the same with each attribute divided by the input's
                                 population sd (sd 0: left out) */
     int row_linked_dp;      /* 1 if the row-linked release is epsilon-DP (multivariate, m = 1 or k = 1) */
-    /* RL as a fraction (keps/risk.h, standardized Euclidean): SPEC 5's
+    /* RL as a fraction (keps/risk.h, standardized Euclidean): docs/spec.md 5's
      * direction (for each original, the nearest released records) and the
      * paper's printed formula (for each released record, the nearest
      * originals). NAN if it could not be computed. */

@@ -1,4 +1,4 @@
-/* keps: utility of a release (SPEC 6, the thesis's learning task).
+/* keps: utility of a release (docs/spec.md 6, the thesis's learning task).
  *
  * Classifier accuracy: an L2-regularized logistic regression (logreg.h,
  * C = 1 as scikit-learn) is trained on the release and tested on held-out

@@ -1,4 +1,4 @@
-/* keps: the exponential mechanism over a finite candidate set (SPEC 8).
+/* keps: the exponential mechanism over a finite candidate set (docs/spec.md 8).
  *
  * Selects candidate i with probability proportional to exp(eps*u[i]/(2*du)).
  *

@@ -1,4 +1,4 @@
-/* keps: (k,epsilon)-anonymity (Holohan et al. 2017; SPEC 4).
+/* keps: (k,epsilon)-anonymity (Holohan et al. 2017; docs/spec.md 4).
  *
  * Input: the equivalence classes a k-anonymization produced (one class id
  * per record, KEPS_NONE for a record the k-anonymization suppressed) and the

@@ -1,4 +1,4 @@
-/* keps: the full-domain generalization lattice over a schema's QIs (SPEC 2).
+/* keps: the full-domain generalization lattice over a schema's QIs (docs/spec.md 2).
  *
  * A node is a level vector (l_1..l_q), 0 <= l_i <= h_i. Node ids are
  * mixed-radix: id = sum_i l_i * stride_i with stride_0 = 1, so the bottom
@@ -15,7 +15,7 @@
  * change when they are few.
  *
  * keps_lattice_scan evaluates every node (e.g. for the exponential
- * mechanism of SPEC 6) with roll-ups along a spanning tree of the lattice
+ * mechanism of docs/spec.md 6) with roll-ups along a spanning tree of the lattice
  * (each node from the finer neighbour with the fewest classes by estimate),
  * spread over nthreads pthreads; keps_lattice_scan_even only the nodes
  * with an even level sum. */
@@ -125,7 +125,7 @@ keps_status keps_lattice_scan(const keps_lattice *L, size_t k, keps_lattice_cb c
 /* As keps_lattice_scan, but only the nodes with an even level sum are
  * evaluated (and passed to cb), each rolled up from a node two levels below
  * it; the odd nodes' classes are never counted (level interpolation,
- * SPEC 6). Same thread/task engine, same results on the nodes it visits. */
+ * docs/spec.md 6). Same thread/task engine, same results on the nodes it visits. */
 keps_status keps_lattice_scan_even(const keps_lattice *L, size_t k, keps_lattice_cb cb, void *userdata,
                                    int nthreads, keps_error *err);
 

@@ -1,4 +1,4 @@
-/* keps: MDAV microaggregation (SPEC 3) and its insensitive variant (SPEC 3, 5).
+/* keps: MDAV microaggregation (docs/spec.md 3) and its insensitive variant (docs/spec.md 3, 5).
  *
  * Input is a contiguous row-major matrix x[i*m + j] of n records by m numeric
  * attributes in raw units (keps_mdav_matrix builds it from table columns).
@@ -24,7 +24,7 @@
  * O(n^2/k * m) distance scans on up to 2 threads (or keps_mdav_threads()).
  * Both give the same groups, bit for bit.
  *
- * Insensitive MDAV (Soria-Comas et al. 2014) orders the records totally by
+ * Insensitive MDAV (Soria-Comas et al. 2013) orders the records totally by
  * their distance to the reference point R = (lo_1, ..., lo_m), the lower
  * corner of the public domain [lo_j, hi_j], measured on domain-normalized
  * coordinates u_ij = (x_ij - lo_j) / (hi_j - lo_j) (a data-independent

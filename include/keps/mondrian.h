@@ -1,5 +1,5 @@
 /* keps: strict multidimensional Mondrian (LeFevre, DeWitt, Ramakrishnan
- * 2006), SPEC 3.
+ * 2006), docs/spec.md 3.
  *
  * Quasi-identifiers come from a schema: a QI with no hierarchy is numeric
  * (parsed with keps_table_numeric; a missing value is an error), a QI with

@@ -1,4 +1,4 @@
-/* keps: Laplace and geometric noise that is safe on real hardware (SPEC 8).
+/* keps: Laplace and geometric noise that is safe on real hardware (docs/spec.md 8).
  *
  * Why not textbook Laplace: -b*log(U) on doubles leaves holes and a
  * value-dependent grid in the output, so a single release can reveal the

@@ -1,5 +1,5 @@
 /* keps: OLA, optimal k-anonymity by full-domain generalization with
- * suppression (El Emam et al. 2009; SPEC 2).
+ * suppression (El Emam et al. 2009; docs/spec.md 2).
  *
  * A node satisfies the constraints when the rows in its classes smaller
  * than k number at most floor(s*N) (those rows are suppressed). This is

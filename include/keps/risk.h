@@ -1,13 +1,13 @@
 /* keps: disclosure-risk measures of a release.
  *
- * Record linkage RL (SPEC 5; Soria-Comas et al. 2014, seed 003): the
+ * Record linkage RL (docs/spec.md 5; Soria-Comas et al. 2013): the
  * original and the released records correspond row by row (the release was
  * written with --keep-order, one row per original row). Both are compared
  * on standardized values: z = (x - mean) / sd with the ORIGINAL data's mean
  * and population sd per attribute (an attribute with sd = 0 is left out:
  * it cannot tell records apart). Distances are Euclidean (squared; ties
  * are exact floating-point equality).
- *   KEPS_RL_ORIGINAL (SPEC 5, the default): for each original record x_i,
+ *   KEPS_RL_ORIGINAL (docs/spec.md 5, the default): for each original record x_i,
  *     G_i = the released records at minimum distance from x_i; x_i
  *     contributes 1/|G_i| if its own release x'_i is in G_i, else 0.
  *   KEPS_RL_RELEASED (the paper's formula): for each released record x'_j,

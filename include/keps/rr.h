@@ -1,5 +1,5 @@
 /* keps: randomized response for epsilon-LDP and multiplicative t-closeness
- * (Ekenstedt et al. 2022, seed 002; SPEC 7).
+ * (Ekenstedt et al. 2022; docs/spec.md 7).
  *
  * A mechanism on a nominal attribute with categories 0..n-1 is its transition
  * matrix M[y][z] = Pr(Z = z | Y = y). Three mechanisms:
@@ -10,7 +10,7 @@
  * Several nominal columns are one joint value (section V-E): see
  * keps_rr_joint_codes().
  *
- * Levels are computed from the matrix (SPEC 9: seed 002's printed eq. (1) is
+ * Levels are computed from the matrix (docs/spec.md 9: Ekenstedt et al.'s printed eq. (1) is
  * wrong). Buckets are the single output values (the finest partition, which
  * gives the largest, i.e. most conservative, level). The paper's Theorem 3
  * prints t = (k/N)(1 + (N-k-1)e^eps/k); that bound is not attained (it even
@@ -64,11 +64,11 @@ keps_status keps_rr_matrix_for(const keps_rr_params *par, size_t n, const double
 void keps_rr_matrix_free(keps_rr_matrix *m);
 
 /* ---- closed forms and their inverses (parameter choice both ways) ---- */
-/* RR-LDP: eps = ln(1 + n p/(1-p)) (SPEC 7/9); infinity at p = 1. */
+/* RR-LDP: eps = ln(1 + n p/(1-p)) (docs/spec.md 7/9); infinity at p = 1. */
 double keps_rr_ldp_epsilon(double p, size_t n);
 /* Largest p with keps_rr_ldp_epsilon(p, n) <= eps: (e^eps-1)/(e^eps-1+n). */
 double keps_rr_ldp_p(double eps, size_t n);
-/* RR-t: eq. (2) of seed 002, worst case an EC holding one value a_i:
+/* RR-t: eq. (2) of Ekenstedt et al. 2022, worst case an EC holding one value a_i:
  *   t = max( max_i 1 + p_t (1/f_i - 1),  1/(1 - p_t) [if >= 2 values occur] )
  * over the values with f_i > 0. (The paper's printing of (2) garbles the
  * ratio; these are the two ratios Def. 4 takes for such a class.) */

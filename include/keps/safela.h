@@ -1,5 +1,5 @@
-/* keps: epsilon-safe lattice anonymization (SPEC 6; Li, Qardaji, Su 2012;
- * thesis, seed 004) and its privacy calculator.
+/* keps: epsilon-safe lattice anonymization (docs/spec.md 6; Li, Qardaji, Su 2012;
+ * Li 2019, thesis) and its privacy calculator.
  *
  * The mechanism: keep every record with probability beta (Bernoulli
  * sampling); over the sample (n records) score every node of the full-domain
@@ -130,7 +130,7 @@ typedef struct keps_safela_result {
     double *probabilities; /* [scores.nnodes] */
 } keps_safela_result;
 
-/* The whole mechanism (SPEC 6) on s's table. */
+/* The whole mechanism (docs/spec.md 6) on s's table. */
 keps_status keps_safela_run(const keps_schema *s, const keps_safela_params *p, keps_rng *rng,
                             keps_safela_result *r, keps_error *err);
 void keps_safela_result_free(keps_safela_result *r);

@@ -1,4 +1,4 @@
-/* keps: record sampling, categorical sampling and randomized response (SPEC 8).
+/* keps: record sampling, categorical sampling and randomized response (docs/spec.md 8).
  * All randomness through keps_rng; exact wherever the probability is given
  * exactly (decimals, rationals, dyadic doubles). */
 #ifndef KEPS_SAMPLE_H

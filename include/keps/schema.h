@@ -1,6 +1,6 @@
 /* keps: attribute roles and the quasi-identifiers' hierarchies.
  *
- * The schema says what each input column is (SPEC 1): identifier (dropped),
+ * The schema says what each input column is (docs/spec.md 1): identifier (dropped),
  * quasi (generalized), noisy (numeric QI that gets noise), sensitive,
  * insensitive, or unassigned (an error unless others = keep/drop). */
 #ifndef KEPS_SCHEMA_H

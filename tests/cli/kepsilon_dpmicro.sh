@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # keps kepsilon / keps dpmicro end to end: exit codes, every row accounted
-# for, report keys of CLI.md, no output file on failure.
+# for, report keys of docs/cli.md, no output file on failure.
 set -euo pipefail
 KEPS=$1
 SRC=$2
@@ -96,7 +96,7 @@ B="--bounds FICA=0:20000 --bounds FEDTAX=0:50000 --bounds INTVAL=0:100000 --boun
   --seed 3 --report "$tmp/u.json" >/dev/null 2>"$tmp/u.err"
 grep -q "weaken" "$tmp/u.err" || fail "no data-bounds warning"
 [ "$(num "$tmp/u.json" '["guarantee"]["bounds_from_data"]')" = True ] || fail "bounds_from_data flag"
-# univariate: one sensitivity per column, D_j/k (SPEC 5: the centroids of
+# univariate: one sensitivity per column, D_j/k (docs/spec.md 5: the centroids of
 # attribute j move by at most D_j/k in all): FICA 10000/10 = 1000, AGI
 # 200000/10 = 20000; scale m*D_j/(k eps) = 2*1000, 2*20000. No single L1
 # figure: sensitivity_l1 is null.

@@ -50,7 +50,7 @@ for m in laplace geometric rr expmech; do
 done
 "$KEPS" audit --mechanism laplace --scale-factor 0.5 --trials 50000 --seed 5 >/dev/null 2>&1
 [ $? -eq 1 ] || fail "audit did not catch the halved Laplace scale"
-# a violation is exit 1, which leaves no output file (CLI.md): no --report
+# a violation is exit 1, which leaves no output file (docs/cli.md): no --report
 "$KEPS" audit --mechanism laplace --scale-factor 0.5 --trials 50000 --seed 5 --report "$tmp/a.json" >/dev/null 2>&1
 [ $? -eq 1 ] && [ ! -e "$tmp/a.json" ] || fail "audit violation: exit 1 must leave no --report file"
 "$KEPS" audit --mechanism laplace --trials 50000 --seed 5 --report "$tmp/a.json" >/dev/null 2>&1 &&

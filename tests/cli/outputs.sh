@@ -45,7 +45,7 @@ t "a negative number is a value, not an option" "[ $rc -eq 2 ] && grep -q \"epsi
 "$keps" privacy delta -k 75 --beta 0.7 >/dev/null 2>&1; t "privacy takes its calculator as a word" "[ $? -eq 0 ]"
 "$keps" privacy delta extra -k 75 --beta 0.7 >/dev/null 2>&1; t "privacy: a second word is an error" "[ $? -eq 2 ]"
 
-# every report carries timing_ms.total (CLI.md's report), also the commands
+# every report carries timing_ms.total (docs/cli.md's report), also the commands
 # that release no data
 for args in "privacy delta -k 75 --beta 0.7" "privacy rr-epsilon -p 0.6 -n 4" "noise --mechanism laplace --epsilon 1 --value 1 --seed 1" \
             "audit --mechanism laplace --epsilon 1 --trials 1000 --seed 1" "verify -i $d/in.csv --qi sex -k 2"; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # keps against independent oracles in Python (tests/oracles/, standard
-# library only, each written from SPEC and the commands' help, not from
+# library only, each written from docs/spec.md and the commands' help, not from
 # keps's code); the slower ones are in python_oracles_anon.sh.
 #   verify_oracle.py  400 random releases: smallest class, distinct and
 #                     entropy l, equal and ordered EMD, verdicts, exit code

@@ -1,6 +1,6 @@
 #!/bin/bash
 # keps safela / evaluate end to end on the bundled Adult: report keys of
-# CLI.md, row accounting, exit codes and no output file on failure.
+# docs/cli.md, row accounting, exit codes and no output file on failure.
 set -u
 KEPS=$1; SRC=$2
 command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; } # ctest: skipped

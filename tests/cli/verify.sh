@@ -171,7 +171,7 @@ echo "$OUT" | grep -qF "result: no property asked for" || { echo "FAIL: no-prope
 run 0 "${QI[@]}" -k 2 --report "$TMP/r.json"
 grep -qF '"method":"verify"' "$TMP/r.json" || { echo "FAIL: report file"; fails=$((fails + 1)); }
 # a failed check (k = 3: class C has 2 rows) is exit 1, and exit 1 leaves no
-# output file (CLI.md); the result is still printed, here as JSON
+# output file (docs/cli.md); the result is still printed, here as JSON
 run 1 "${QI[@]}" -k 3 --report "$TMP/r1.json" --json
 [ ! -e "$TMP/r1.json" ] || { echo "FAIL: report file written on exit 1"; fails=$((fails + 1)); }
 echo "$OUT" | grep -qF '"k_anonymity":false' || { echo "FAIL: exit 1 JSON on stdout: $OUT"; fails=$((fails + 1)); }

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Independent oracle for keps's calculators (SPEC 6 and 7). stdlib only.
+"""Independent oracle for keps's calculators (docs/spec.md 6 and 7). stdlib only.
 
 delta: exact binomial tails with Python integers (beta as an exact decimal),
-both tie rules (SPEC's strict j > gamma n, keps's j >= gamma n) and both
-starting points (SPEC/Li: n_min = ceil(k/gamma - 1); thesis eq. 3.8: ceil(k/gamma)).
+both tie rules (docs/spec.md's strict j > gamma n, keps's j >= gamma n) and both
+starting points (docs/spec.md/Li: n_min = ceil(k/gamma - 1); thesis eq. 3.8: ceil(k/gamma)).
 Large n: log-space with lgamma + fsum.
 RR: levels straight from the definitions on the transition matrix, in Fractions.
 """
@@ -106,7 +106,7 @@ def min_k(target, beta, E=None, kmax=100000, **kw):
     return hi
 
 
-# ---------------------------------------------------------------- RR (SPEC 7)
+# ---------------------------------------------------------------- RR (docs/spec.md 7)
 
 def ldp_matrix(n, p):
     p = F(p)
@@ -166,7 +166,7 @@ def utility(M, freq):
     return sum(max(freq[y] * M[y][z] for y in range(n)) for z in range(n))
 
 
-# Implication formulas (SPEC 7 as corrected in docs/spec.md 10)
+# Implication formulas (docs/spec.md 7 as corrected in docs/spec.md 10)
 def thm2_ldp_to_1t(eps, N):
     return (math.exp(eps) * (N - 1) + 1) / N
 

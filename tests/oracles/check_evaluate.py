@@ -4,7 +4,7 @@ a user runs it. Written from the documentation only (not src/evaluate.c or
 src/logreg.c): `keps evaluate --help`, docs/cli.md ("keps evaluate's
 attributes.COLUMN", "--split F must hold out ...", "--hierarchy NAME:FILE is
 checked like every other command's hierarchy", the empty-release rule),
-SPEC 6 ("accuracy of a logistic regression trained on the release (one-hot
+docs/spec.md 6 ("accuracy of a logistic regression trained on the release (one-hot
 categorical, standardized numeric) and tested on held-out raw data"),
 docs/spec.md section 10 (the readings keps chose) and docs/experiments.md
 ("keps evaluate" in the safela conformance audit, whose lost oracle this
@@ -31,7 +31,7 @@ height integers when the release holds values of one level, null without a
 hierarchy, level alone null when levels are mixed, generalization and prec
 null whenever level is; suppressed_share counts '*' cells with or without
 a hierarchy except in a column '*' in every row):
-  level, height, generalization = level/height, prec = SPEC 2's Precision
+  level, height, generalization = level/height, prec = docs/spec.md 2's Precision
   of the column ((n-S) l/h + S)/n, suppressed_share = S/n,
   non_original_share (cells holding no value of the original column,
   compared by value, as --help and docs/cli.md say),

@@ -1,4 +1,4 @@
-"""keps privacy implies (SPEC 7, seed 002 Theorems 2-4, with the corrected
+"""keps privacy implies (docs/spec.md 7, Ekenstedt et al. 2022 Theorems 2-4, with the corrected
 Theorem 3) against calc_oracle.py, including a brute force of Theorem 3's
 worst case and the refusals that name a theorem. KEPS: the binary
 (environment)."""

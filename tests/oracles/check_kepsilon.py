@@ -1,4 +1,4 @@
-"""keps kepsilon against kepsilon_oracle.py (SPEC 4, everything recomputed
+"""keps kepsilon against kepsilon_oracle.py (docs/spec.md 4, everything recomputed
 from the input, the hierarchies and the released noisy values): 56 cases of
 the conformance audit on Adult + height and two small tables
 (kepsilon/t1.csv, t2.csv: ties, '*', one-value classes) over the three

@@ -1,20 +1,19 @@
-"""keps rr (randomized response, SPEC 7; Ekenstedt et al. 2022, seed 002)
-against an independent model (rr_oracle.py), written from /work/shared
-SPEC.md sections 1, 7-9, CLI.md, `keps rr --help` and docs/spec.md section
-10, never from src/rr.c. Python standard library only; levels in exact
+"""keps rr (randomized response, docs/spec.md 7; Ekenstedt et al. 2022)
+against an independent model (rr_oracle.py), written from
+docs/spec.md sections 1, 7-10, docs/cli.md and `keps rr --help`, never from src/rr.c. Python standard library only; levels in exact
 fractions. One line per case ("OK ..." or "DIFF ..." with the differences
 under it), then a summary line; exit 0 only when every case agrees.
 
 What is checked, and the sentence each check comes from:
-- The mechanisms (SPEC 7): "RR-LDP (Fig. 4): keep the value with probability
+- The mechanisms (docs/spec.md 7): "RR-LDP (Fig. 4): keep the value with probability
   p, else draw uniformly from all n values"; "RR-t (Fig. 5): keep with
   probability p_t, else draw from the empirical distribution p_y of the
   attribute in the whole data set"; "Both in sequence (RR-t then RR-LDP) as
   the paper's mechanism 2". Several --sensitive columns are one joint value
   (--help); its categories are the product of the columns' value sets
-  (seed 002, section VI: "n = 4 not only represent one nominal attribute
+  (Ekenstedt et al. 2022, section VI: "n = 4 not only represent one nominal attribute
   with 4 possible values but also corresponds to 2 binary attributes").
-- Statistically (SPEC 8: "Every mechanism states the guarantee it gives, and
+- Statistically (docs/spec.md 8: "Every mechanism states the guarantee it gives, and
   a statistical test checks it"): 7 tables of 60k-100k rows released with
   --keep-order and --seed; the (true -> released) pairs of every (class, true
   value), of every true value, and the number of records kept unchanged are
@@ -26,29 +25,29 @@ What is checked, and the sentence each check comes from:
   p < 0.001 / (number of tests) (Bonferroni).
 - Keep probabilities (--help: "Keep probabilities come from -p/--pt or, as
   the largest that meet them, from --epsilon/--t"): -p/--pt as given;
-  --epsilon E: the largest p with ln(1 + n p/(1-p)) <= E (SPEC 7, 9; with one
+  --epsilon E: the largest p with ln(1 + n p/(1-p)) <= E (docs/spec.md 7, 9; with one
   category every p is 0-LDP, so p = 1; as a double, the largest below 1 when
   E is so large that p rounds to 1); --t T for tclose/both: the largest p_t
   whose eq. (2) level is <= T, eq. (2) read as Def. 4 on single-value classes
-  (SPEC 7 "worst case: an EC holding a single value", docs/spec.md 10);
+  (docs/spec.md 7 "worst case: an EC holding a single value", docs/spec.md 10);
   --t T for ldp: the largest p whose eps implies T for classes of the
   smallest size (--help, Lemma 1) by Theorem 3 as corrected in docs/spec.md
   10, t = (k + (N-k) e^eps)/N; with --epsilon too, the smaller eps.
-- The report (CLI.md's report contract and --help): keys, categories,
+- The report (docs/cli.md's report contract and --help): keys, categories,
   classes, smallest class; counts (input = released + suppressed + removed +
   unsampled = the file's rows); changed_rows and kept_fraction against the
   keep-order release; the guarantee (model, models, epsilon, t, k) and the
   closed-form levels: eps-LDP of the mechanism's matrix over every category
-  (SPEC 9: "compute levels from the transition matrix"; for ldp also SPEC's
+  (docs/spec.md 9: "compute levels from the transition matrix"; for ldp also docs/spec.md's
   ln(1 + n p/(1-p)) directly); multiplicative t and (k,t) at
   k = min(smallest class, N-1) (Def. 7 allows k <= N-1): ldp the corrected
-  Theorem 3 (Lemma 1 via Lemma 2.1), tclose eq. (2) (SPEC 7), both the
-  smaller of the two stages' statements (SPEC is silent; see closed_t);
+  Theorem 3 (Lemma 1 via Lemma 2.1), tclose eq. (2) (docs/spec.md 7), both the
+  smaller of the two stages' statements (docs/spec.md is silent; see closed_t);
   (k,eps)-DP as ln of the (N-k, t) level (Theorem 4.1). The verified levels
   from the definitions on this data (Defs. 4, 6, 7 with the worst k-subset
   by sorting, 8) and the utility of eq. (4). Every closed-form level must
   also be >= its verified level, and meet --epsilon/--t.
-- The release (SPEC 1, --help): identifiers dropped, --others keep|drop,
+- The release (docs/spec.md 1, --help): identifiers dropped, --others keep|drop,
   insensitive columns unchanged; QIs unchanged with --partition given (and
   -k refused, exit 1, when the input is not k-anonymous); with --partition
   mondrian exactly as an independent Mondrian (mondrian_oracle.py, the median
@@ -58,7 +57,7 @@ What is checked, and the sentence each check comes from:
   in that column's input domain; without --keep-order a permutation of the
   expected non-sensitive rows, not in input order ("Output rows are
   shuffled"); --seed and --keep-order warn on stderr even with --quiet; the
-  same --seed gives the same release, no --seed fresh ones (SPEC 8).
+  same --seed gives the same release, no --seed fresh ones (docs/spec.md 8).
 Cases: a 7-row table whose levels are worked out by hand (hand_case), the
 same table under every mechanism and parameter form (also --epsilon 40 and
 800, --t 1e9), a single category, a single class, 40 random tables (1-3 QIs,
@@ -208,9 +207,9 @@ def expected_partition(job, problems):
 def closed_t(mech, M, freq, pt, eps_m, k, N):
     """closed-form multiplicative / (k,t) level at group size k.
     ldp: Lemma 1 through the corrected Theorem 3 (docs/spec.md 10).
-    tclose: eq. (2) read as Def. 4 on single-value classes (SPEC 7,
+    tclose: eq. (2) read as Def. 4 on single-value classes (docs/spec.md 7,
     docs/spec.md 10).
-    both: SPEC is silent. Reading used (keps's): the smaller of the two
+    both: docs/spec.md is silent. Reading used (keps's): the smaller of the two
     statements the stages give, RR-t's eq. (2) level at p_t (the RR-LDP
     stage is post-processing, which keeps Def. 4's ratios within [1/t, t])
     and the corrected Theorem 3 of the composed matrix's eps. Both are sound
@@ -237,13 +236,13 @@ def check_job1(job):
         return ["keps exit %d: %s" % (rc, err.strip()[:300])], None
     job.rep = rep
     P = []
-    # SPEC 8 / --help: --seed and --keep-order weaken the guarantee and say so, even with --quiet
+    # docs/spec.md 8 / --help: --seed and --keep-order weaken the guarantee and say so, even with --quiet
     if "--seed" not in err:
         P.append("no --seed warning on stderr")
     if job.keep_order and "--keep-order" not in err:
         P.append("no --keep-order warning on stderr")
     for key in ("keps_version", "method", "parameters", "input_rows", "output_rows", "suppressed_rows",
-                "unsampled_rows", "guarantee", "timing_ms"):      # CLI.md's report contract
+                "unsampled_rows", "guarantee", "timing_ms"):      # docs/cli.md's report contract
         if key not in rep:
             P.append("report lacks %r" % key)
     if rep.get("method") != "rr":
@@ -307,7 +306,7 @@ def check_job1(job):
         b = sorted(q + nonsens(r, oh) for q, r in zip(rel_q, orows))
         if a != b:
             P.append("shuffled release is not a permutation of the expected non-sensitive rows")
-        # SPEC 1: "Output rows are shuffled with the CSPRNG before writing"
+        # docs/spec.md 1: "Output rows are shuffled with the CSPRNG before writing"
         seq_in = [g + nonsens(r, h) for g, r in zip(gen, job.rows)]
         seq_out = [q + nonsens(r, oh) for q, r in zip(rel_q, orows)]
         if len(set(seq_in)) > 3 and N >= 12 and seq_in == seq_out:
@@ -358,10 +357,10 @@ def check_job1(job):
     M = mechanism_matrix(job.mech, n, freq, kp, kpt)
     eps_m = matrix_eps(M, range(n))
     if job.mech == "ldp":
-        # SPEC 7: eps = ln(1 + n p/(1-p)); with one category L = [[1]], eps = 0
+        # docs/spec.md 7: eps = ln(1 + n p/(1-p)); with one category L = [[1]], eps = 0
         spec = 0.0 if n == 1 else INF if kp == 1 else math.log(1 + n * kp / (1 - kp))
         if not close(eps_m, spec, 1e-12):
-            P.append("oracle self-check: matrix eps %r vs SPEC's formula %r" % (eps_m, spec))
+            P.append("oracle self-check: matrix eps %r vs docs/spec.md's formula %r" % (eps_m, spec))
     ct = closed_t(job.mech, M, freq, kpt, eps_m, kt_k, N)
     kdp = job.dp_k or 1
     ckdp = ln(closed_t(job.mech, M, freq, kpt, eps_m, N - kdp, N))
@@ -631,7 +630,7 @@ def usage_cases():
                                                           "" if ok else ": " + p.stderr.strip()[:200]))
 
 def seed_cases():
-    """SPEC 8: --seed gives a reproducible stream; without it the CSPRNG
+    """docs/spec.md 8: --seed gives a reproducible stream; without it the CSPRNG
     (OS entropy) gives a fresh one."""
     global bad, ncases
     rnd = random.Random(8)
@@ -686,7 +685,7 @@ def chi2_test(obs, prob):
     return gamma_q(df / 2.0, x2 / 2.0), df
 
 def expected_row(job, y, c):
-    """SPEC 7: every record goes through the same matrix, built with the
+    """docs/spec.md 7: every record goes through the same matrix, built with the
     whole data set's distribution (not its class's): row y of job.M"""
     return job.M[y]
 

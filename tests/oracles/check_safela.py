@@ -1,4 +1,4 @@
-"""keps safela (epsilon-safe lattice anonymization, SPEC 6) against an
+"""keps safela (epsilon-safe lattice anonymization, docs/spec.md 6) against an
 independent oracle (safela_oracle.py), end to end, as a user runs it.
 
 Re-creates the end-to-end part of the audit in docs/experiments.md
@@ -15,39 +15,39 @@ it does not depend on -k or the columns; a wrong sample would show as
 disagreements in every figure below. The run itself passes `--others drop`,
 its case's --sensitive/--insensitive columns (kept raw, in the class key),
 `--keep-order --seed S` (two cases without --keep-order, whose rows must then
-be shuffled, SPEC 1), so its rows are the sampled rows of classes of at least
+be shuffled, docs/spec.md 1), so its rows are the sampled rows of classes of at least
 k, in input order, generalized.
 
 For each seeded run the oracle recomputes, from that sample, and compares
 with the report (float tolerance 1e-12 relative; a probability may differ by
 1e-15 times the largest exponent eps' u / (2 du), the rounding of u scaled up):
   - every node's G = (1/q) sum l_i/h_i, S (share of the sample in classes
-    smaller than k), u = -(G + f S) (SPEC 6.2), and under --interpolate level
-    the mean u of the neighbours for an odd node (SPEC 6 "a node on an odd
+    smaller than k), u = -(G + f S) (docs/spec.md 6.2), and under --interpolate level
+    the mean u of the neighbours for an odd node (docs/spec.md 6 "a node on an odd
     level gets the mean utility of its parents and children", docs/spec.md 10
     for neighbours = one step in one coordinate, and for the good-node test of
     an odd node = the mean of its neighbours' S);
-  - mechanism.sensitivity = f k / n (SPEC 6.3), the probabilities
-    exp(eps' u / (2 du)) normalized with math.fsum (SPEC 6.4, SPEC 9),
+  - mechanism.sensitivity = f k / n (docs/spec.md 6.3), the probabilities
+    exp(eps' u / (2 du)) normalized with math.fsum (docs/spec.md 6.4, docs/spec.md 9),
     chosen_probability, chosen_utility = metrics.utility (the interpolated u
     for an odd node, docs/spec.md 10), nodes = prod (h_i + 1),
     nodes_evaluated (the even nodes under level), penalty, interpolate;
   - good_node_probability (report and metrics): the mass of the nodes with
-    S < 0.15 and G < 0.6 (SPEC 6 "the probability mass of good nodes");
+    S < 0.15 and G < 0.6 (docs/spec.md 6 "the probability mass of good nodes");
   - metrics.generalization = G of the chosen node, metrics.suppression =
-    suppressed / n, metrics.prec = SPEC 2's Precision over the sample;
+    suppressed / n, metrics.prec = docs/spec.md 2's Precision over the sample;
   - the guarantee: model (beta,epsilon,delta)-DPS, beta, k, epsilon =
-    eps' - ln(1 - beta) or the given --epsilon (SPEC 6), gamma, n_min =
-    ceil(k/gamma - 1) (SPEC 9), delta = max_{n' >= n_m} sum_{j > gamma n'}
+    eps' - ln(1 - beta) or the given --epsilon (docs/spec.md 6), gamma, n_min =
+    ceil(k/gamma - 1) (docs/spec.md 9), delta = max_{n' >= n_m} sum_{j > gamma n'}
     Binom(j; n', beta) (recomputed here, tolerance 1e-9: delta has its own
     oracle), log_delta; for f < 1/k the stated eps' is eps' (k + 1/f)/(2k)
     and the request is reported as epsilon_prime_requested (docs/spec.md 10);
-  - the release row by row (SPEC 6.5, SPEC 1, `keps safela --help`): the
+  - the release row by row (docs/spec.md 6.5, docs/spec.md 1, `keps safela --help`): the
     header, QI cells generalized to the reported node through the
     hierarchies, the case's other columns as in the input, the rows of
     classes (over the generalized QIs and those columns) smaller than k
     removed, the others in input order (or, shuffled, as a multiset);
-  - the accounting (SPEC 1 "every input row is accounted for"): input_rows =
+  - the accounting (docs/spec.md 1 "every input row is accounted for"): input_rows =
     output_rows + removed_rows + unsampled_rows, released + suppressed =
     sample_size, suppressed_rows = removed_rows = the oracle's count.
 Then a chi-square goodness-of-fit of the chosen node over CHI_SEEDS seeds
@@ -59,7 +59,7 @@ conservative; reject at p < 0.001. The same runs give a z-test aimed at the
 mechanism's temperature eps'/(2 du): the sum of the chosen nodes' u against
 the sum of each run's E[u] over the sum of Var[u] (reject at p < 0.001,
 |z| > 3.29), and a z-test of the total sample size against beta * rows
-(SPEC 6.1 Bernoulli sampling; reject at |z| > 4.5).
+(docs/spec.md 6.1 Bernoulli sampling; reject at |z| > 4.5).
 
 KEPS (binary) and KEPS_REPO (source tree) come from the environment; exit 0
 when keps agrees on every run. KEPS_SAFELA_CHI_SEEDS overrides the number of
@@ -211,7 +211,7 @@ def check_run(case, lat, table, header, rep, head, rows, sample, dif):
         return sc, None
     nd = sc["nodes"][node]
     m, met = rep.get("mechanism", {}), rep.get("metrics", {})
-    # mechanism (SPEC 6.2-6.4)
+    # mechanism (docs/spec.md 6.2-6.4)
     dif.close("mechanism.penalty", m.get("penalty"), f)
     dif.eq("mechanism.interpolate", m.get("interpolate"), interp)
     dif.eq("mechanism.nodes", m.get("nodes"), len(lat.nodes))
@@ -224,7 +224,7 @@ def check_run(case, lat, table, header, rep, head, rows, sample, dif):
     dif.close("metrics.good_node_probability", met.get("good_node_probability"), sc["good"], ptol)
     if nd["p"] == 0:
         dif.problems.append("chose node %r of probability 0" % (node,))
-    # the release (SPEC 6.5, SPEC 1): QIs generalized, extras raw, classes < k removed
+    # the release (docs/spec.md 6.5, docs/spec.md 1): QIs generalized, extras raw, classes < k removed
     sizes = lat.class_sizes(sc["counts"], node)
     supp = [rid for rid in sample if sizes[lat.cls[node][lat.combo_of[rid]]] < k]
     S = len(supp)
@@ -239,7 +239,7 @@ def check_run(case, lat, table, header, rep, head, rows, sample, dif):
         want.append([gen[c] if c in gen else table[rid][c] for c in cols])
     got = rows
     if "--shuffled" in extra:
-        # SPEC 1: output rows are shuffled (hundreds of distinct rows: in input order by chance ~never)
+        # docs/spec.md 1: output rows are shuffled (hundreds of distinct rows: in input order by chance ~never)
         if len(want) > 50 and len({tuple(r) for r in want}) > 5 and got == want:
             dif.problems.append("rows in input order without --keep-order")
         got, want = sorted(got), sorted(want)
@@ -249,7 +249,7 @@ def check_run(case, lat, table, header, rep, head, rows, sample, dif):
         dif.problems.append("release: %d rows, oracle %d; %d differ, first at row %d: keps %r oracle %r"
                             % (len(got), len(want), bad, first + 1, got[first] if first < len(got) else None,
                                want[first] if first < len(want) else None))
-    # accounting (SPEC 1)
+    # accounting (docs/spec.md 1)
     dif.eq("input_rows", rep.get("input_rows"), ROWS)
     dif.eq("sample_size", rep.get("sample_size"), n)
     dif.eq("unsampled_rows", rep.get("unsampled_rows"), ROWS - n)
@@ -266,7 +266,7 @@ def check_run(case, lat, table, header, rep, head, rows, sample, dif):
     dif.close("metrics.suppression", met.get("suppression"), S / n)
     prec = math.fsum(((n - S) * l / h + S) / n for l, h in zip(node, lat.h)) / len(qis)
     dif.close("metrics.prec", met.get("prec"), prec)
-    # the guarantee (SPEC 6, SPEC 9, docs/spec.md 10)
+    # the guarantee (docs/spec.md 6, docs/spec.md 9, docs/spec.md 10)
     g = rep.get("guarantee", {})
     eps_given = float(extra[extra.index("--epsilon") + 1]) if "--epsilon" in extra else None
     eps1 = stated_eps_prime(ep, f, k)
@@ -302,7 +302,7 @@ def seeded(inp, d, case, seed, lat, table, header):
         rep, head, rows, sample, cmd, err = run(inp, d, case, seed)
     except (RuntimeError, ValueError) as e:          # keps failed or printed no JSON: one discrepancy
         return [str(e)], {"nodes": {}, "good": float("nan")}, None, 0, ""
-    if "--seed" not in err:                           # SPEC 8: said on stderr, even with --quiet
+    if "--seed" not in err:                           # docs/spec.md 8: said on stderr, even with --quiet
         dif.problems.append("no --seed warning on stderr")
     sc, node = check_run(case, lat, table, header, rep, head, rows, sample, dif)
     return dif.problems, sc, node, len(sample), cmd
@@ -372,7 +372,7 @@ def main():
               % ("OK" if abs(z) <= 3.29 else "DIFF", case[0], math.fsum(u_sum) / max(len(u_sum), 1),
                  math.fsum(u_mean) / max(len(u_mean), 1), z))
         bad += abs(z) > 3.29
-        # SPEC 6.1 Bernoulli sampling: total sample size ~ Binomial(runs * ROWS, beta)
+        # docs/spec.md 6.1 Bernoulli sampling: total sample size ~ Binomial(runs * ROWS, beta)
         beta, N = case[3], CHI_SEEDS * ROWS
         z = (total_n - beta * N) / math.sqrt(N * beta * (1 - beta))
         print("%-5s %-26s sampled %d of %d rows (beta %.2f): z = %.2f"

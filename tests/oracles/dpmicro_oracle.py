@@ -1,4 +1,4 @@
-"""Independent checks of keps dpmicro (SPEC 5 with section 9 corrections)."""
+"""Independent checks of keps dpmicro (docs/spec.md 5 with section 9 corrections)."""
 import math
 from mdav_oracle import insensitive
 from common import moments

@@ -2,7 +2,7 @@
 documentation, not from src/evaluate.c or src/logreg.c: `keps evaluate
 --help`, docs/cli.md ("keps evaluate's attributes.COLUMN", the --split and
 --hierarchy rules), docs/spec.md section 10 (the readings keps chose for the
-learning task of SPEC 6 / seed 004) and docs/experiments.md ("keps
+learning task of docs/spec.md 6 / Li's thesis) and docs/experiments.md ("keps
 evaluate" in the safela conformance audit, whose lost oracle this
 re-creates). check_evaluate.py runs it against keps; the rules are listed in
 its docstring.
@@ -96,7 +96,7 @@ def attribute_figures(orig_vals, rel_vals, hier):
     - distinct_ratio: "the ratio of distinct values", distinct release values
       ('*' is one) over distinct original values.
     - level/height with a hierarchy (null without: "level unknown");
-      generalization = level/height; prec = SPEC 2's Precision of the column,
+      generalization = level/height; prec = docs/spec.md 2's Precision of the column,
       ((n - S) l/h + S)/n with S its suppressed cells; all three null when the
       level is (mixed levels)."""
     n = len(rel_vals)

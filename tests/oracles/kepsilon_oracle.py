@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent oracle for `keps kepsilon` (SPEC 4), stdlib only.
+"""Independent oracle for `keps kepsilon` (docs/spec.md 4), stdlib only.
 
 usage: oracle.py REPORT.json [--noconf REPORT0.json] [--hier-sep ';']
 
@@ -295,7 +295,7 @@ def main(argv):
     check("expected_are (before confident)", e0, before["expected_are"])
     check("measured_are (before confident)", m0, before["measured_are"])
     lit = spec_literal_eq8(rel_rows)
-    info("SPEC-literal eq.8 per column (1/eps, signed H incl. zeros)", lit)
+    info("spec-literal eq.8 per column (1/eps, signed H incl. zeros)", lit)
     info("keps reading per column (b_j/|x|, zeros left out)", per0)
     l0, alt0 = linked(set(rel_rows))
     check("linked_rows (before confident)", l0, before["linked_rows"])

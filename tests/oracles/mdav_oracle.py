@@ -1,4 +1,4 @@
-"""Independent classic MDAV (SPEC 3 wording) and insensitive MDAV.
+"""Independent classic MDAV (docs/spec.md 3 wording) and insensitive MDAV.
 
 Classic MDAV: standardize with population sd (sdcMicro's Mdav.h weights
 1/variance with variance = E[x^2]-E[x]^2, i.e. population too); squared

@@ -1,4 +1,4 @@
-"""Independent strict multidimensional Mondrian (SPEC 3; LeFevre et al. 2006).
+"""Independent strict multidimensional Mondrian (docs/spec.md 3; LeFevre et al. 2006).
 numeric QI: normalized width (max-min)/(data max-min); cut at the median.
   median rule 'lefevre': v = lower median (sorted[(n-1)//2]); lhs = x <= v,
   rhs = x > v; allowed iff both >= k. rule 'keps' additionally considers

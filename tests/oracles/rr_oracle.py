@@ -1,5 +1,5 @@
-"""Independent model of `keps rr` (SPEC 7; Ekenstedt et al. 2022, seed 002),
-written from SPEC.md, docs/spec.md section 10 and `keps rr --help`, not from
+"""Independent model of `keps rr` (docs/spec.md 7; Ekenstedt et al. 2022),
+written from docs/spec.md (sections 7, 9 and 10) and `keps rr --help`, not from
 src/rr.c. Standard library only; levels in exact Fractions (keep
 probabilities are read as the exact binary fractions of keps's doubles).
 
@@ -7,14 +7,14 @@ Mechanisms on the joint category a = (value of each --sensitive column):
   RR-LDP (Fig. 4):  L = p I + (1-p)/n J          (n = number of categories)
   RR-t   (Fig. 5):  T = p_t I + (1-p_t) 1 f^T    (f = the data's distribution)
   both:  T then L, as the paper's mechanism 2:  M = T L
-Levels from the definitions applied to M (SPEC 7, 9: "compute levels from
+Levels from the definitions applied to M (docs/spec.md 7, 9: "compute levels from
 the transition matrix, not from printed closed forms"):
   Def. 6 eps-LDP:   ln max_z max_{y,y'} M[y][z]/M[y'][z]
   Def. 4 mult. t:   max over classes E and z of Pr_D(z)/Pr_E(z) and inverse,
                     Pr_X(z) = mean over the records of X of M[c_i][z]
   Def. 7 (k,t):     the same over every k-subset; worst = the k records with
-                    the highest / lowest M[c_i][z] (SPEC 7)
-  Def. 8 (k,eps)-DP: ln of (N-k, t)-closeness (Theorem 4.1, SPEC 7)
+                    the highest / lowest M[c_i][z] (docs/spec.md 7)
+  Def. 8 (k,eps)-DP: ln of (N-k, t)-closeness (Theorem 4.1, docs/spec.md 7)
   eq. (4) utility:  U = sum_z max_y f(y) M[y][z]
 """
 import math
@@ -101,7 +101,7 @@ def subset_extremes(col, counts, k):
     return take(reversed(order)), take(order)
 
 def verify_kt(M, counts, N, k):
-    """Def. 7: (k,t)-closeness, worst k-subset by sorting (SPEC 7)."""
+    """Def. 7: (k,t)-closeness, worst k-subset by sorting (docs/spec.md 7)."""
     pd = pr_all(M, counts, N)
     worst = F(1)
     for z in range(len(M)):
@@ -115,7 +115,7 @@ def verify_kdp(M, counts, N, kdp):
     return ln(verify_kt(M, counts, N, N - kdp))
 
 def single_value_t(M, freq):
-    """Def. 4's worst case over classes holding a single value (SPEC 7 on
+    """Def. 4's worst case over classes holding a single value (docs/spec.md 7 on
     eq. (2)): Pr_D = f M, Pr_E = M[y] for every category y the data holds.
     Because Pr_E of any class or subset is a mean of such rows, this bounds
     multiplicative t and (k,t)-closeness for every k on data with
@@ -144,7 +144,7 @@ def utility(M, freq):
 
 # ---------------------------------------------------------------- parameters
 def p_from_eps(eps, n):
-    """largest p with ln(1 + n p/(1-p)) <= eps (SPEC 7's RR-LDP level).
+    """largest p with ln(1 + n p/(1-p)) <= eps (docs/spec.md 7's RR-LDP level).
     One category: L = [[1]] whatever p, its level is 0, so p = 1."""
     if eps == INF or n == 1:
         return 1.0

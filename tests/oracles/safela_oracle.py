@@ -1,27 +1,27 @@
-"""Independent model of `keps safela` (SPEC 6), stdlib only, written from
-/work/shared/SPEC.md sections 2, 6, 8, 9 and the readings of docs/spec.md
+"""Independent model of `keps safela` (docs/spec.md 6), stdlib only, written from
+docs/spec.md sections 2, 6, 8, 9 and the readings of docs/spec.md
 section 10, not from keps's C code. Used by check_safela.py.
 
 Everything is computed from the sample (the input rows keps sampled), the
 hierarchies and the parameters:
-  - the lattice: every vector of levels (l_1..l_q), 0 <= l_i <= h_i (SPEC 2);
+  - the lattice: every vector of levels (l_1..l_q), 0 <= l_i <= h_i (docs/spec.md 2);
   - each node's G = (1/q) sum_i l_i/h_i, S = share of the sample in classes
     (of the sample generalized to the node) smaller than k, and
-    u = -(G + f*S) (SPEC 6.2);
-  - level interpolation (SPEC 6, thesis 3.3; docs/spec.md 10): a node's level
+    u = -(G + f*S) (docs/spec.md 6.2);
+  - level interpolation (docs/spec.md 6, thesis 3.3; docs/spec.md 10): a node's level
     is the sum of its coordinates; only even levels are evaluated; an odd node
     gets the mean u of its neighbours one step up or down in one coordinate
     (all of them even), and for the good-node test the mean of their S;
-  - the sensitivity f*k/n (SPEC 6.3) and the exponential mechanism's
-    probabilities exp(eps'*u/(2*du)) normalized with math.fsum (SPEC 6.4,
-    SPEC 9: the 2 in the denominator);
-  - the good-node mass: nodes with S < 0.15 and G < 0.6 (SPEC 6);
+  - the sensitivity f*k/n (docs/spec.md 6.3) and the exponential mechanism's
+    probabilities exp(eps'*u/(2*du)) normalized with math.fsum (docs/spec.md 6.4,
+    docs/spec.md 9: the 2 in the denominator);
+  - the good-node mass: nodes with S < 0.15 and G < 0.6 (docs/spec.md 6);
   - the guarantee: eps = eps' - ln(1-beta) (or the larger --epsilon), gamma,
     n_m and delta = max_{n' >= n_m} sum_{j > gamma n'} Binom(j; n', beta)
-    (SPEC 6, SPEC 9 for n_m = ceil(k/gamma - 1); docs/spec.md 10 for the tie
+    (docs/spec.md 6, docs/spec.md 9 for n_m = ceil(k/gamma - 1); docs/spec.md 10 for the tie
     j = gamma n' and for the penalty below 1/k, where the stated eps' is
     eps' (k + 1/f)/(2k));
-  - the expected release (SPEC 6.5, SPEC 1, `keps safela --help`): QIs
+  - the expected release (docs/spec.md 6.5, docs/spec.md 1, `keps safela --help`): QIs
     generalized to the node, the other released columns as they stand and
     part of the class key, and the rows of classes of the sample smaller than
     k removed (Li, Qardaji and Su's method).
@@ -114,7 +114,7 @@ class Lattice:
 def score(lat, sample_ids, k, f, eps_prime, interpolate="none"):
     """Every node's G, S, u, evaluated flag, S used by the good-node test,
     probability and good flag, plus the sensitivity. eps_prime is the eps'
-    the user asked for: the weights use it (SPEC 6.4); docs/spec.md 10 only
+    the user asked for: the weights use it (docs/spec.md 6.4); docs/spec.md 10 only
     states a larger eps' in the guarantee when f < 1/k."""
     n = len(sample_ids)
     sc = lat.counts(sample_ids)

@@ -1,4 +1,4 @@
-"""Independent oracle for `keps verify` (SPEC 7's syntactic checks): on
+"""Independent oracle for `keps verify` (docs/spec.md 7's syntactic checks): on
 random small releases, k-anonymity, distinct and entropy l-diversity and
 t-closeness (EMD, Li et al. 2007: equal ground distance
 0.5 * sum |p_i - q_i| for a nominal column; ordered distance
