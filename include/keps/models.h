@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keps/criteria.h"
 #include "keps/error.h"
 #include "keps/table.h"
 
@@ -42,11 +43,7 @@ extern "C" {
 
 typedef enum { KEPS_SUPPRESSED_EXCLUDE = 0, KEPS_SUPPRESSED_CLASS } keps_suppressed_mode;
 
-typedef enum {
-    KEPS_SENSITIVE_AUTO = 0, /* ordered if the column is numeric (keps_table_infer_type) */
-    KEPS_SENSITIVE_NOMINAL,
-    KEPS_SENSITIVE_ORDERED
-} keps_sensitive_type;
+/* keps_sensitive_type: see keps/criteria.h (models take AUTO, NOMINAL, ORDERED) */
 
 /* Equivalence classes of a table on some columns. */
 typedef struct keps_classes {
