@@ -876,3 +876,105 @@ double keps_criteria_kt_level(const keps_criteria *k, size_t i)
     }
     return worst;
 }
+
+/* ---- enforcing on a partition ------------------------------------------------ */
+
+typedef struct {
+    uint32_t count, first, idx;
+} sortable;
+
+static int cmp_sortable(const void *a, const void *b)
+{
+    const sortable *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count < y->count ? -1 : 1;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *cs, int mono_only,
+                                  int with_suppression, uint8_t *sup, keps_enforce_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    size_t ns = k->nsens, presence = k->nc;
+    const uint32_t *vbuf[16], *cbuf[16];
+    uint32_t nbuf[16];
+    const uint32_t **vp = ns <= 16 ? vbuf : malloc(ns * sizeof *vp), **cp = ns <= 16 ? cbuf : malloc(ns * sizeof *cp);
+    uint32_t *nv = ns <= 16 ? nbuf : malloc(ns * sizeof *nv);
+    uint8_t *use = malloc(k->nc + 1);
+    if (!vp || !cp || !nv || !use) {
+        if (ns > 16) {
+            free(vp);
+            free(cp);
+            free(nv);
+        }
+        free(use);
+        return KEPS_ENOMEM;
+    }
+    for (size_t i = 0; i < k->nc; i++) {
+        use[i] = !keps_criterion_sample_based(k->c[i].kind) &&
+                 (!mono_only || keps_criterion_monotone(&k->c[i], with_suppression));
+        if (k->c[i].kind == KEPS_CRIT_DELTA_PRESENCE)
+            presence = i;
+    }
+    keps_class_view v = {0, 0, vp, cp, nv};
+    for (size_t c = 0; c < cs->n; c++) {
+        sup[c] = 0;
+        v.count = cs->count[c];
+        v.pcount = cs->pcount ? cs->pcount[c] : v.count;
+        if (v.count == 0) {
+            /* nothing to suppress; ARX checks the minimal size first, then
+             * delta-presence (which holds iff dmin is 0 for such a class) */
+            if (!k->min_size && presence < k->nc && k->c[presence].p[0] > 0)
+                st->blocked = 1;
+            continue;
+        }
+        if (v.count < k->min_size) {
+            sup[c] = 1;
+        } else {
+            for (size_t s = 0; s < ns && cs->hist; s++) {
+                const keps_class_hist *h = &cs->hist[s];
+                vp[s] = h->val + h->off[c];
+                cp[s] = h->cnt + h->off[c];
+                nv[s] = h->off[c + 1] - h->off[c];
+            }
+            for (size_t i = 0; i < k->nc && !sup[c]; i++)
+                if (use[i] && !keps_criterion_check(k, i, &v))
+                    sup[c] = 1;
+        }
+        if (sup[c]) {
+            st->rows += v.count;
+            st->classes++;
+        }
+    }
+    keps_status rc = KEPS_OK;
+    if (!mono_only && keps_criteria_has_sample_based(k)) {
+        sortable *o = malloc((cs->n + 1) * sizeof *o);
+        uint32_t *sizes = malloc((cs->n + 1) * sizeof *sizes);
+        if (!o || !sizes) {
+            rc = KEPS_ENOMEM;
+        } else {
+            size_t n = 0;
+            for (size_t c = 0; c < cs->n; c++)
+                if (!sup[c] && cs->count[c] > 0 && !(cs->full_gen && cs->full_gen[c]))
+                    o[n++] = (sortable){cs->count[c], cs->first ? cs->first[c] : (uint32_t)c, (uint32_t)c};
+            qsort(o, n, sizeof *o, cmp_sortable);
+            for (size_t i = 0; i < n; i++)
+                sizes[i] = o[i].count;
+            size_t p = keps_criteria_sample_prefix(k, sizes, n);
+            for (size_t i = 0; i < p; i++) {
+                sup[o[i].idx] = 1;
+                st->rows += o[i].count;
+                st->classes++;
+            }
+        }
+        free(o);
+        free(sizes);
+    }
+    if (ns > 16) {
+        free(vp);
+        free(cp);
+        free(nv);
+    }
+    free(use);
+    return rc;
+}

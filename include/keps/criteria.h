@@ -154,6 +154,16 @@ int keps_criteria_need_histograms(const keps_criteria *k);
 int keps_criteria_need_pcount(const keps_criteria *k);
 int keps_criteria_has_sample_based(const keps_criteria *k);
 
+/* Per-class histograms of one sensitive column's values (value ids, see
+ * keps_criteria_value), compressed rows: class c holds val[off[c]..off[c+1])
+ * (increasing) with counts cnt[...]. */
+typedef struct keps_class_hist {
+    uint32_t *off;   /* [n + 1] */
+    uint32_t *val;
+    uint32_t *cnt;
+    size_t cap;      /* entries allocated in val and cnt */
+} keps_class_hist;
+
 /* One class as the criteria see it: released rows, population rows, and
  * per sensitive column the values present (increasing) and their counts. */
 typedef struct keps_class_view {
@@ -186,6 +196,39 @@ size_t keps_criteria_sample_prefix(const keps_criteria *k, const uint32_t *sizes
  * risk = classes / rows, sample uniqueness = rows in classes of one / rows
  * (0 without rows). */
 double keps_criteria_sample_figure(const keps_criteria *k, size_t i, const uint32_t *sizes, size_t n);
+
+/* The classes of a partition (a lattice node, Mondrian's, given columns)
+ * as keps_criteria_enforce reads them. */
+typedef struct keps_class_set {
+    size_t n;
+    const uint32_t *count;        /* [n] released rows */
+    const uint32_t *pcount;       /* [n] population rows, NULL without a research subset */
+    const keps_class_hist *hist;  /* [nsens], NULL if no criterion reads histograms */
+    const uint32_t *first;        /* [n] increasing with the class's first row: the
+                                     order of equal-size classes in the sample-based step */
+    const uint8_t *full_gen;      /* [n] 1 = every QI is '*' (left out of the sample-based
+                                     criteria, as ARX does), or NULL */
+} keps_class_set;
+
+typedef struct keps_enforce_stats {
+    size_t rows;      /* rows in suppressed classes */
+    size_t classes;   /* suppressed classes */
+    int blocked;      /* a class without released rows fails delta-presence, and no
+                         minimal class size applies: nothing can be suppressed to fix it */
+} keps_enforce_stats;
+
+/* ARX's rule: a class is suppressed when it is smaller than the minimal
+ * class size or fails a per-class criterion; then, for the sample-based
+ * criteria, the fewest of the remaining classes (those with released rows
+ * and not fully generalized), smallest first, ties by first row. A class
+ * without released rows is never suppressed. sup[0..n) gets 1 for the
+ * suppressed classes. With mono_only, only the criteria monotone for
+ * with_suppression (keps_criterion_monotone) and the minimal class size
+ * are applied, and no sample-based step: the rows so suppressed never grow
+ * under generalization, which makes them a bound for the lattice search.
+ * KEPS_ENOMEM or KEPS_OK. */
+keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *cs, int mono_only,
+                                  int with_suppression, uint8_t *sup, keps_enforce_stats *st);
 
 /* (k,t)-closeness with the identity mechanism depends on the released
  * sensitive values only: the smallest t it holds for (inf if a k-subset can

@@ -149,6 +149,16 @@ void keps_metrics_all(keps_metrics *m, const int *levels, const keps_node_classe
  * limit). */
 double keps_metrics_bound(keps_metrics *m, keps_metric which, const int *levels, const keps_node_classes *c);
 
+/* The key ARX orders equal-size classes by when a sample-based privacy
+ * criterion suppresses the smallest ones (after size, before the first
+ * row): the class's own information loss for Loss, prod_i (count share_i +
+ * 1)^(1/q) - 1 over its generalized values (share_i: the hierarchy leaves
+ * under the value over all leaves); 0 for the metrics whose per-class loss
+ * ARX does not consult (prec, discernibility, aecs, entropy, height). rep:
+ * the class's codes per QI (a row's), count its rows. */
+double keps_metrics_class_key(const keps_metrics *m, keps_metric which, const int *levels, const uint32_t *rep,
+                              uint32_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -198,11 +198,16 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
                  {"identifier", KEPS_ROLE_IDENTIFIER}};
     for (size_t r = 0; r < sizeof roles / sizeof *roles && !st; r++) {
         n = cli_list(c, roles[r].opt, &v);
-        for (size_t i = 0; i < n && !st; i++)
-            if ((st = keps_schema_set_role(s, v[i], roles[r].role, &err))) {
+        for (size_t i = 0; i < n && !st; i++) {
+            const char *name = v[i], *rest = NULL; /* --sensitive NAME:HIERARCHY (t-closeness's) */
+            int col = roles[r].role == KEPS_ROLE_SENSITIVE ? keps_table_column_spec(t, v[i], &rest) : -1;
+            if (col >= 0 && rest)
+                name = t->cols[col].name;
+            if ((st = keps_schema_set_role(s, name, roles[r].role, &err))) {
                 bad_opt = roles[r].opt;
                 bad_val = v[i];
             }
+        }
     }
     if (!st && (st = keps_schema_check(s, &err))) /* the library names roles; these are their flags */
         strncat(err.msg, " (--qi, --sensitive, ...; --others keep|drop)", sizeof err.msg - strlen(err.msg) - 1);

@@ -1,0 +1,804 @@
+/* keps: exact lattice search under privacy criteria (see keps/search.h). */
+#include "keps/search.h"
+#include "keps/progress.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    T_NOT = 1,    /* fails the monotone criteria: so does every node below */
+    T_OK = 2,     /* passes them: so does every node above */
+    T_EVAL = 4,   /* classes counted */
+    T_DONE = 8,   /* settled: scored, or infeasible */
+    T_PRUNE = 16, /* no node from here up scores below the best */
+    T_PUSHED = 32 /* entered the heap */
+};
+
+/* ---- class cache ---------------------------------------------------------------
+ * Class sets of recently evaluated nodes: a node rolls up from the cached
+ * node below it with the fewest classes, or from the bottom; a large source
+ * first through an intermediate node (staging, below). Bounded by entries
+ * and bytes, least recently used goes; evicted buffers are reused. */
+#define CACHE_MAX 4096
+#define CACHE_SLOTS 8192
+#define POOL_MAX 16
+#define CACHE_BYTES ((size_t)32 << 20)
+#define STAGE_MIN 4096
+
+typedef struct entry {
+    int *levels;
+    keps_node_classes c;
+    uint64_t used;
+} entry;
+
+typedef struct heap_item {
+    double lb;
+    uint64_t id;
+} heap_item;
+
+typedef struct pending {
+    double cb;
+    uint64_t id;
+} pending;
+
+typedef struct search {
+    const keps_lattice *L;
+    const keps_criteria *crit;
+    keps_metric metric;
+    size_t limit;
+    int with_supp;        /* limit > 0 */
+    int full_mono;        /* every criterion monotone for with_supp, none sample-based */
+    uint8_t *tag;         /* [nnodes] */
+    keps_lattice_work *w;
+    keps_metrics *m;
+    int *zero, *lv, *lv2; /* [q] scratch */
+    uint32_t **star;      /* [q][level] code of '*' at the level, KEPS_NONE */
+    /* cache */
+    entry *cache;
+    uint32_t *slots;
+    size_t ncache, cache_bytes;
+    uint64_t clock;
+    keps_node_classes pool[POOL_MAX];
+    size_t npool;
+    /* search state */
+    heap_item *heap;
+    size_t nheap, capheap;
+    uint64_t *stack;
+    size_t capstack;
+    uint64_t *chain;
+    pending *pend;        /* evaluated nodes whose class bound may prune later */
+    size_t npend, cappend;
+    double best;
+    uint64_t best_id;
+    uint8_t *sup;         /* flags scratch */
+    size_t capsup;
+    uint64_t evaluated;
+    int oom;
+} search;
+
+static size_t classes_bytes(const keps_node_classes *c)
+{
+    size_t b = c->cap * (sizeof *c->count + sizeof *c->key + sizeof *c->bot) + (c->pcount ? c->cap * 4 : 0);
+    for (size_t j = 0; c->hist && j < c->nhist; j++)
+        b += (c->cap + 1) * 4 + c->hist[j].cap * 8;
+    return b;
+}
+
+static size_t cache_home(uint64_t id)
+{
+    return (size_t)((id * 0x9E3779B97F4A7C15ull) >> 51) & (CACHE_SLOTS - 1);
+}
+
+static size_t cache_slot(const search *o, uint64_t id)
+{
+    size_t s = cache_home(id);
+    while (o->slots[s] && o->cache[o->slots[s] - 1].c.node != id)
+        s = (s + 1) & (CACHE_SLOTS - 1);
+    return s;
+}
+
+static entry *cache_get(search *o, uint64_t id)
+{
+    size_t s = cache_slot(o, id);
+    return o->slots[s] ? &o->cache[o->slots[s] - 1] : NULL;
+}
+
+static void cache_unslot(search *o, uint64_t id)
+{
+    size_t s = cache_slot(o, id);
+    o->slots[s] = 0;
+    for (size_t j = (s + 1) & (CACHE_SLOTS - 1); o->slots[j]; j = (j + 1) & (CACHE_SLOTS - 1)) {
+        size_t h = cache_home(o->cache[o->slots[j] - 1].c.node);
+        if ((j > s && (h <= s || h > j)) || (j < s && h <= s && h > j)) {
+            o->slots[s] = o->slots[j];
+            o->slots[j] = 0;
+            s = j;
+        }
+    }
+}
+
+static void pool_put(search *o, keps_node_classes *c)
+{
+    if (o->npool == POOL_MAX) {
+        size_t small = 0;
+        for (size_t i = 1; i < o->npool; i++)
+            if (o->pool[i].cap < o->pool[small].cap)
+                small = i;
+        if (o->pool[small].cap >= c->cap) {
+            keps_node_classes_free(c);
+            return;
+        }
+        keps_node_classes_free(&o->pool[small]);
+        o->pool[small] = o->pool[--o->npool];
+    }
+    o->pool[o->npool++] = *c;
+    keps_node_classes_init(c);
+}
+
+/* A buffer for about n classes: the smallest pooled one that fits, or an
+ * empty one (the roll-up allocates). */
+static void pool_get(search *o, keps_node_classes *c, size_t n)
+{
+    size_t best = o->npool;
+    for (size_t i = 0; i < o->npool; i++)
+        if (o->pool[i].cap >= n && (best == o->npool || o->pool[i].cap < o->pool[best].cap))
+            best = i;
+    if (best < o->npool) {
+        *c = o->pool[best];
+        o->pool[best] = o->pool[--o->npool];
+        return;
+    }
+    keps_node_classes_init(c);
+}
+
+static void cache_evict_lru(search *o)
+{
+    size_t lru = 0;
+    for (size_t i = 1; i < o->ncache; i++)
+        if (o->cache[i].used < o->cache[lru].used)
+            lru = i;
+    entry *e = &o->cache[lru];
+    cache_unslot(o, e->c.node);
+    o->cache_bytes -= classes_bytes(&e->c);
+    pool_put(o, &e->c);
+    free(e->levels);
+    if (lru != --o->ncache) {
+        *e = o->cache[o->ncache];
+        o->slots[cache_slot(o, e->c.node)] = (uint32_t)lru + 1;
+    }
+}
+
+/* Takes c into the cache (its buffers); returns the entry, NULL on OOM. */
+static entry *cache_put(search *o, const int *levels, keps_node_classes *c)
+{
+    size_t need = classes_bytes(c);
+    while (o->ncache > 0 && (o->ncache == CACHE_MAX || o->cache_bytes + need > CACHE_BYTES))
+        cache_evict_lru(o);
+    int *lv = malloc(o->L->q * sizeof *lv);
+    if (!lv)
+        return NULL;
+    memcpy(lv, levels, o->L->q * sizeof *lv);
+    entry *e = &o->cache[o->ncache];
+    e->levels = lv;
+    e->c = *c;
+    keps_node_classes_init(c);
+    e->used = ++o->clock;
+    o->cache_bytes += need;
+    o->slots[cache_slot(o, e->c.node)] = (uint32_t)++o->ncache;
+    return e;
+}
+
+static int dominated(const keps_lattice *L, const int *lo, const int *hi)
+{
+    for (size_t i = 0; i < L->q; i++)
+        if (lo[i] > hi[i])
+            return 0;
+    return 1;
+}
+
+/* The cached node <= levels with the fewest classes (NULL: the bottom). */
+static const keps_node_classes *cache_source(search *o, const int *levels, uint64_t id, const int **flv)
+{
+    const keps_lattice *L = o->L;
+    entry *best = NULL;
+    for (size_t i = 0; i < L->q; i++)
+        if (levels[i] > 0) {
+            entry *e = cache_get(o, id - L->stride[i]);
+            if (e && (!best || e->c.n < best->c.n))
+                best = e;
+        }
+    if (!best || best->c.n > STAGE_MIN)
+        for (size_t i = 0; i < o->ncache; i++) {
+            entry *e = &o->cache[i];
+            if ((!best || e->c.n < best->c.n) && e->c.node != id && dominated(L, e->levels, levels))
+                best = e;
+        }
+    if (!best || best->c.n >= L->bottom.n) {
+        *flv = o->zero;
+        return &L->bottom;
+    }
+    best->used = ++o->clock;
+    *flv = best->levels;
+    return &best->c;
+}
+
+static const keps_node_classes *classes_of(search *o, const int *levels);
+
+/* A large source is first rolled up along the one coordinate whose
+ * generalization merges the most values; the intermediate node is cached
+ * and shared by every later node above it (as OLA did). */
+static const keps_node_classes *source_for(search *o, const int *levels, uint64_t id)
+{
+    const keps_lattice *L = o->L;
+    for (;;) {
+        const int *flv;
+        const keps_node_classes *src = cache_source(o, levels, id, &flv);
+        if (src->n <= STAGE_MIN)
+            return src;
+        size_t nd = 0, d = 0;
+        double best = 0;
+        for (size_t i = 0; i < L->q; i++)
+            if (flv[i] < levels[i]) {
+                double r = (double)L->card[i][flv[i]] / (double)L->card[i][levels[i]];
+                if (nd++ == 0 || r > best) {
+                    best = r;
+                    d = i;
+                }
+            }
+        if (nd < 2)
+            return src;
+        int *mid = malloc(L->q * sizeof *mid);
+        if (!mid) {
+            o->oom = 1;
+            return NULL;
+        }
+        memcpy(mid, flv, L->q * sizeof *mid);
+        mid[d] = levels[d];
+        size_t from_n = src->n;
+        const keps_node_classes *m = classes_of(o, mid);
+        free(mid);
+        if (!m)
+            return NULL;
+        /* generalizing that coordinate merged nothing: roll up from it */
+        if (m->n >= from_n)
+            return m;
+    }
+}
+
+/* The classes of node levels, from the cache or a roll-up (cached). Valid
+ * until the next call. */
+static const keps_node_classes *classes_of(search *o, const int *levels)
+{
+    const keps_lattice *L = o->L;
+    uint64_t id = keps_lattice_id(L, levels);
+    entry *e = cache_get(o, id);
+    if (e) {
+        e->used = ++o->clock;
+        return &e->c;
+    }
+    const keps_node_classes *src = source_for(o, levels, id);
+    if (!src)
+        return NULL;
+    keps_node_classes c;
+    pool_get(o, &c, src->n);
+    if (keps_lattice_rollup(L, o->w, src, levels, &c, NULL)) {
+        keps_node_classes_free(&c);
+        o->oom = 1;
+        return NULL;
+    }
+    if (!(o->tag[id] & T_EVAL)) {
+        o->tag[id] |= T_EVAL;
+        o->evaluated++;
+    }
+    e = cache_put(o, levels, &c);
+    if (!e) {
+        keps_node_classes_free(&c);
+        o->oom = 1;
+        return NULL;
+    }
+    return &e->c;
+}
+
+/* ---- tagging ------------------------------------------------------------------ */
+
+static int push_stack(search *o, size_t *n, uint64_t id)
+{
+    if (*n == o->capstack) {
+        size_t cap = o->capstack ? 2 * o->capstack : 256;
+        uint64_t *s = realloc(o->stack, cap * sizeof *s);
+        if (!s) {
+            o->oom = 1;
+            return -1;
+        }
+        o->stack = s;
+        o->capstack = cap;
+    }
+    o->stack[(*n)++] = id;
+    return 0;
+}
+
+/* Tags id and every node above (up) or below it; a node already tagged has
+ * its cone tagged, so the walk stops there. */
+static void tag_cone(search *o, uint64_t id, int up, uint8_t bit)
+{
+    const keps_lattice *L = o->L;
+    size_t n = 0;
+    if (o->tag[id] & bit)
+        return;
+    o->tag[id] |= bit;
+    if (push_stack(o, &n, id))
+        return;
+    while (n) {
+        uint64_t x = o->stack[--n];
+        uint64_t rest = x;
+        for (size_t i = 0; i < L->q; i++) {
+            int l = (int)(rest % (uint64_t)(L->height[i] + 1));
+            rest /= (uint64_t)(L->height[i] + 1);
+            if (up ? l < L->height[i] : l > 0) {
+                uint64_t y = up ? x + L->stride[i] : x - L->stride[i];
+                if (!(o->tag[y] & bit)) {
+                    o->tag[y] |= bit;
+                    if (push_stack(o, &n, y))
+                        return;
+                }
+            }
+        }
+    }
+}
+
+/* ---- evaluating a node -------------------------------------------------------- */
+
+static int have_sup(search *o, size_t n)
+{
+    if (n <= o->capsup)
+        return 0;
+    uint8_t *s = realloc(o->sup, n);
+    if (!s)
+        return -1;
+    o->sup = s;
+    o->capsup = n;
+    return 0;
+}
+
+/* Classes whose every QI is '*' at the node (for the sample-based step). */
+static uint8_t *full_generalized(const keps_lattice *L, uint32_t *const *star, const int *levels,
+                                 const keps_node_classes *c)
+{
+    uint8_t *f = malloc(c->n + 1);
+    if (!f)
+        return NULL;
+    for (size_t x = 0; x < c->n; x++) {
+        const uint32_t *rep = keps_node_classes_rep(L, c, x);
+        int all = 1;
+        for (size_t i = 0; i < L->q && all; i++)
+            all = star[i][levels[i]] != KEPS_NONE && L->map[i][levels[i]][rep[i]] == star[i][levels[i]];
+        f[x] = (uint8_t)all;
+    }
+    return f;
+}
+
+static uint32_t **star_codes(const keps_lattice *L)
+{
+    uint32_t **s = calloc(L->q ? L->q : 1, sizeof *s);
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < L->q; i++) {
+        s[i] = malloc(((size_t)L->height[i] + 1) * sizeof **s);
+        if (!s[i]) {
+            for (size_t j = 0; j < i; j++)
+                free(s[j]);
+            free(s);
+            return NULL;
+        }
+        const keps_hierarchy *h = L->s->qi[i].h;
+        for (int l = 0; l <= L->height[i]; l++)
+            s[i][l] = keps_table_lookup(h->levels, (size_t)l, "*", 1);
+    }
+    return s;
+}
+
+static void star_free(const keps_lattice *L, uint32_t **s)
+{
+    for (size_t i = 0; s && i < L->q; i++)
+        free(s[i]);
+    free(s);
+}
+
+static keps_status flags_of(const keps_lattice *L, const keps_criteria *crit, uint32_t *const *star,
+                            const int *levels, const keps_node_classes *c, int mono_only, int with_supp,
+                            uint8_t *sup, keps_enforce_stats *st)
+{
+    keps_class_set cs = {c->n, c->count, c->pcount, c->hist, c->bot, NULL};
+    uint8_t *fg = NULL;
+    if (!mono_only && keps_criteria_has_sample_based(crit)) {
+        fg = full_generalized(L, star, levels, c);
+        if (!fg)
+            return KEPS_ENOMEM;
+        cs.full_gen = fg;
+    }
+    keps_status rc = keps_criteria_enforce(crit, &cs, mono_only, with_supp, sup, st);
+    free(fg);
+    return rc;
+}
+
+static void note_best(search *o, double score, uint64_t id);
+
+/* Evaluates node levels: the monotone criteria's verdict (tags), then, if
+ * it passes and full, every criterion and the score. Returns the node's
+ * monotone verdict (1 pass, 0 fail), -1 on out of memory. */
+static int evaluate(search *o, const int *levels, int full)
+{
+    const keps_lattice *L = o->L;
+    uint64_t id = keps_lattice_id(L, levels);
+    const keps_node_classes *cc = classes_of(o, levels);
+    if (!cc || have_sup(o, cc->n + 1))
+        return o->oom = 1, -1;
+    keps_node_classes *c = (keps_node_classes *)cc;
+    keps_enforce_stats st;
+    if (flags_of(L, o->crit, o->star, levels, c, 1, o->with_supp, o->sup, &st))
+        return o->oom = 1, -1;
+    int pass = !st.blocked && st.rows <= o->limit;
+    if (!pass) {
+        tag_cone(o, id, 0, T_NOT);
+        o->tag[id] |= T_DONE;
+        return 0;
+    }
+    tag_cone(o, id, 1, T_OK);
+    if (!full)
+        return 1;
+    o->tag[id] |= T_DONE;
+    if (!o->full_mono && flags_of(L, o->crit, o->star, levels, c, 0, o->with_supp, o->sup, &st))
+        return o->oom = 1, -1;
+    if (st.blocked || st.rows > o->limit)
+        return 1;
+    /* score with these flags; the class set is cached, the flags are this call's */
+    uint8_t *keep = c->sup;
+    c->sup = o->sup;
+    double sc = keps_metrics_score(o->m, o->metric, levels, c, 0);
+    double cb = keps_metrics_bound(o->m, o->metric, levels, c);
+    c->sup = keep;
+    note_best(o, sc, id);
+    if (cb >= o->best)
+        tag_cone(o, id, 1, T_PRUNE);
+    else if (cb > keps_metrics_bound(o->m, o->metric, levels, NULL)) {
+        if (o->npend == o->cappend) {
+            size_t cap = o->cappend ? 2 * o->cappend : 64;
+            pending *p = realloc(o->pend, cap * sizeof *p);
+            if (!p)
+                return o->oom = 1, -1;
+            o->pend = p;
+            o->cappend = cap;
+        }
+        o->pend[o->npend++] = (pending){cb, id};
+    }
+    return 1;
+}
+
+/* A better score: the nodes whose class bound it now reaches prune their
+ * cones. Ties go to the lower id, so the answer does not depend on the
+ * order nodes were scored in. */
+static void note_best(search *o, double score, uint64_t id)
+{
+    if (!(score < o->best || (score == o->best && id < o->best_id)))
+        return;
+    int better = score < o->best;
+    o->best = score;
+    o->best_id = id;
+    if (!better)
+        return;
+    size_t k = 0;
+    for (size_t i = 0; i < o->npend; i++) {
+        if (o->pend[i].cb >= o->best)
+            tag_cone(o, o->pend[i].id, 1, T_PRUNE);
+        else
+            o->pend[k++] = o->pend[i];
+    }
+    o->npend = k;
+}
+
+/* ---- the search -------------------------------------------------------------- */
+
+static double lower_bound(search *o, uint64_t id)
+{
+    keps_lattice_levels(o->L, id, o->lv2);
+    return keps_metrics_bound(o->m, o->metric, o->lv2, NULL);
+}
+
+static int heap_less(const heap_item *a, const heap_item *b)
+{
+    return a->lb < b->lb || (a->lb == b->lb && a->id < b->id);
+}
+
+static int heap_push(search *o, uint64_t id)
+{
+    if (o->nheap == o->capheap) {
+        size_t cap = o->capheap ? 2 * o->capheap : 1024;
+        heap_item *h = realloc(o->heap, cap * sizeof *h);
+        if (!h)
+            return o->oom = 1, -1;
+        o->heap = h;
+        o->capheap = cap;
+    }
+    heap_item it = {lower_bound(o, id), id};
+    size_t i = o->nheap++;
+    while (i > 0 && heap_less(&it, &o->heap[(i - 1) / 2])) {
+        o->heap[i] = o->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    o->heap[i] = it;
+    o->tag[id] |= T_PUSHED;
+    return 0;
+}
+
+static heap_item heap_pop(search *o)
+{
+    heap_item top = o->heap[0], last = o->heap[--o->nheap];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        const heap_item *mv = &last;
+        if (l < o->nheap && heap_less(&o->heap[l], mv))
+            m = l, mv = &o->heap[l];
+        if (r < o->nheap && heap_less(&o->heap[r], mv))
+            m = r;
+        if (m == i)
+            break;
+        o->heap[i] = o->heap[m];
+        i = m;
+    }
+    if (o->nheap)
+        o->heap[i] = last;
+    return top;
+}
+
+/* Status of chain node id under the monotone criteria: from the tags, or
+ * by evaluating it (fully when it could still win). */
+static int mono_status(search *o, uint64_t id)
+{
+    if (o->tag[id] & T_NOT)
+        return 0;
+    if (o->tag[id] & T_OK)
+        return 1;
+    keps_lattice_levels(o->L, id, o->lv);
+    int full = keps_metrics_bound(o->m, o->metric, o->lv, NULL) < o->best && !(o->tag[id] & T_PRUNE);
+    return evaluate(o, o->lv, full);
+}
+
+/* Before settling node id whose monotone status is unknown: from it to the
+ * top, each step raising the coordinate that raises the bound least, and a
+ * binary search for the highest node on that chain failing the monotone
+ * criteria (the top passes them). */
+static int climb(search *o, uint64_t id)
+{
+    const keps_lattice *L = o->L;
+    size_t len = 0;
+    uint64_t x = id;
+    o->chain[len++] = x;
+    for (;;) {
+        keps_lattice_levels(L, x, o->lv);
+        size_t best = L->q;
+        double bb = 0;
+        for (size_t i = 0; i < L->q; i++)
+            if (o->lv[i] < L->height[i]) {
+                o->lv[i]++;
+                double b = keps_metrics_bound(o->m, o->metric, o->lv, NULL);
+                o->lv[i]--;
+                if (best == L->q || b < bb)
+                    best = i, bb = b;
+            }
+        if (best == L->q)
+            break;
+        x += L->stride[best];
+        o->chain[len++] = x;
+    }
+    size_t lo = 0, hi = len - 1;
+    while (lo < hi && !o->oom) {
+        size_t mid = lo + (hi - lo) / 2;
+        int s = mono_status(o, o->chain[mid]);
+        if (s < 0)
+            return -1;
+        if (s)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return o->oom ? -1 : 0;
+}
+
+static int settle(search *o, uint64_t id)
+{
+    if (!(o->tag[id] & (T_NOT | T_OK)) && climb(o, id))
+        return -1;
+    if (o->tag[id] & (T_NOT | T_DONE | T_PRUNE))
+        return 0;
+    keps_lattice_levels(o->L, id, o->lv);
+    return evaluate(o, o->lv, 1) < 0 ? -1 : 0;
+}
+
+static void search_free(search *o)
+{
+    for (size_t i = 0; o->cache && i < o->ncache; i++) {
+        keps_node_classes_free(&o->cache[i].c);
+        free(o->cache[i].levels);
+    }
+    for (size_t i = 0; i < o->npool; i++)
+        keps_node_classes_free(&o->pool[i]);
+    free(o->cache);
+    free(o->slots);
+    free(o->tag);
+    keps_lattice_work_free(o->w);
+    keps_metrics_free(o->m);
+    free(o->zero);
+    free(o->lv);
+    free(o->lv2);
+    star_free(o->L, o->star);
+    free(o->heap);
+    free(o->stack);
+    free(o->chain);
+    free(o->pend);
+    free(o->sup);
+}
+
+void keps_search_result_free(keps_search_result *r)
+{
+    free(r->levels);
+    memset(r, 0, sizeof *r);
+}
+
+static keps_status check_lattice(const keps_lattice *L, const keps_criteria *crit, keps_error *err)
+{
+    if (keps_criteria_need_histograms(crit) && L->nhist != keps_criteria_nsens(crit))
+        return keps_error_set(err, KEPS_EINPUT,
+                              "the lattice carries no histograms of the sensitive columns the criteria read: build "
+                              "it with keps_lattice_new_ex");
+    for (size_t j = 0; j < L->nhist && j < keps_criteria_nsens(crit); j++)
+        if (L->hist_m[j] != keps_criteria_nvalues(crit, j))
+            return keps_error_set(err, KEPS_EINPUT, "the lattice's histogram %zu does not match the criteria", j + 1);
+    if (keps_criteria_need_pcount(crit) != L->has_pcount || keps_criteria_released(crit) != L->nreleased)
+        return keps_error_set(err, KEPS_EINPUT,
+                              "the lattice and the criteria disagree on the research subset: build the lattice "
+                              "with the same one");
+    return KEPS_OK;
+}
+
+keps_status keps_search_node_flags(const keps_lattice *L, const keps_criteria *crit, const int *levels,
+                                   const keps_node_classes *classes, uint8_t *sup, keps_enforce_stats *st,
+                                   keps_error *err)
+{
+    uint32_t **star = keps_criteria_has_sample_based(crit) ? star_codes(L) : NULL;
+    keps_status rc = KEPS_ENOMEM;
+    if (!keps_criteria_has_sample_based(crit) || star)
+        rc = flags_of(L, crit, star, levels, classes, 0, 1, sup, st);
+    star_free(L, star);
+    return rc ? keps_error_set(err, rc, "out of memory applying the privacy criteria") : KEPS_OK;
+}
+
+keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, keps_search_result *res,
+                            keps_error *err)
+{
+    memset(res, 0, sizeof *res);
+    if (!p->crit)
+        return keps_error_set(err, KEPS_EINPUT, "no privacy criterion given");
+    if (!(p->suppress >= 0 && p->suppress <= 1))
+        return keps_error_set(err, KEPS_EINPUT, "the suppression limit must be a fraction in [0, 1]");
+    if ((unsigned)p->metric >= KEPS_METRIC_COUNT)
+        return keps_error_set(err, KEPS_EINPUT, "unknown metric");
+    keps_status st = check_lattice(L, p->crit, err);
+    if (st)
+        return st;
+    search o;
+    memset(&o, 0, sizeof o);
+    o.L = L;
+    o.crit = p->crit;
+    o.metric = p->metric;
+    /* floor(s*N); the epsilon keeps e.g. 0.05*30162 = 1508.1 at 1508 and
+     * 0.1*30 = 3.0000000000000004 at 3 */
+    o.limit = (size_t)floor(p->suppress * (double)L->nreleased + 1e-9);
+    o.with_supp = o.limit > 0;
+    o.full_mono = keps_criteria_monotone(p->crit, o.with_supp) && !keps_criteria_has_sample_based(p->crit);
+    o.best = INFINITY;
+    o.best_id = UINT64_MAX;
+    size_t maxlen = 1;
+    for (size_t i = 0; i < L->q; i++)
+        maxlen += (size_t)L->height[i];
+    o.tag = calloc((size_t)L->nnodes, 1);
+    o.w = keps_lattice_work_new(L);
+    o.m = keps_metrics_new(L);
+    o.zero = calloc(L->q + 1, sizeof *o.zero);
+    o.lv = calloc(L->q + 1, sizeof *o.lv);
+    o.lv2 = calloc(L->q + 1, sizeof *o.lv2);
+    o.cache = calloc(CACHE_MAX, sizeof *o.cache);
+    o.slots = calloc(CACHE_SLOTS, sizeof *o.slots);
+    o.chain = malloc(maxlen * sizeof *o.chain);
+    o.star = keps_criteria_has_sample_based(p->crit) ? star_codes(L) : NULL;
+    res->levels = calloc(L->q + 1, sizeof *res->levels);
+    res->nodes_total = L->nnodes;
+    res->suppress_limit = o.limit;
+    st = KEPS_ENOMEM;
+    if (!o.tag || !o.w || !o.m || !o.zero || !o.lv || !o.lv2 || !o.cache || !o.slots || !o.chain ||
+        !res->levels || (keps_criteria_has_sample_based(p->crit) && !o.star))
+        goto done;
+
+    /* the top node: the lowest workable suppression, and if it fails the
+     * monotone criteria nothing passes */
+    int *tl = calloc(L->q + 1, sizeof *tl);
+    if (!tl)
+        goto done;
+    for (size_t i = 0; i < L->q; i++)
+        tl[i] = L->height[i];
+    const keps_node_classes *tc = classes_of(&o, tl);
+    keps_enforce_stats ts = {0};
+    if (!tc || have_sup(&o, tc->n + 1) || flags_of(L, p->crit, o.star, tl, tc, 0, o.with_supp, o.sup, &ts)) {
+        free(tl);
+        goto done;
+    }
+    res->top_suppressed = ts.rows;
+    res->top_blocked = ts.blocked;
+    int top_mono = evaluate(&o, tl, 0);
+    free(tl);
+    if (top_mono < 0)
+        goto done;
+    if (top_mono == 0) {
+        st = KEPS_OK;
+        goto finish;
+    }
+
+    if (heap_push(&o, 0))
+        goto done;
+    uint64_t popped = 0;
+    while (o.nheap && !o.oom) {
+        heap_item it = heap_pop(&o);
+        if (!(it.lb < o.best || (it.lb == o.best && it.id < o.best_id)))
+            break;
+        if ((++popped & 255) == 0)
+            keps_progress("lattice search", (double)popped, (double)L->nnodes);
+        uint64_t id = it.id;
+        if (!(o.tag[id] & T_PRUNE)) {
+            uint64_t rest = id;
+            for (size_t i = 0; i < L->q; i++) {
+                int l = (int)(rest % (uint64_t)(L->height[i] + 1));
+                rest /= (uint64_t)(L->height[i] + 1);
+                if (l < L->height[i] && !(o.tag[id + L->stride[i]] & T_PUSHED) && heap_push(&o, id + L->stride[i]))
+                    goto done;
+            }
+            if (settle(&o, id))
+                goto done;
+        }
+    }
+    if (o.oom)
+        goto done;
+    st = KEPS_OK;
+finish:
+    res->nodes_evaluated = o.evaluated;
+    if (o.best_id != UINT64_MAX) {
+        res->found = 1;
+        res->node = o.best_id;
+        res->score = o.best;
+        keps_lattice_levels(L, o.best_id, res->levels);
+        const keps_node_classes *bc = classes_of(&o, res->levels);
+        keps_enforce_stats bs;
+        if (!bc || have_sup(&o, bc->n + 1) ||
+            flags_of(L, p->crit, o.star, res->levels, bc, 0, o.with_supp, o.sup, &bs)) {
+            st = KEPS_ENOMEM;
+            goto done;
+        }
+        keps_node_classes *c = (keps_node_classes *)bc;
+        uint8_t *keep = c->sup;
+        c->sup = o.sup;
+        keps_metrics_all(o.m, res->levels, c, 0, &res->metrics);
+        c->sup = keep;
+        res->suppressed = bs.rows;
+        for (size_t x = 0; x < bc->n; x++)
+            res->nclasses += bc->count[x] > 0 && !o.sup[x];
+        res->nodes_evaluated = o.evaluated;
+    }
+done:
+    search_free(&o);
+    if (st == KEPS_ENOMEM) {
+        keps_search_result_free(res);
+        return keps_error_set(err, st, "out of memory in the lattice search");
+    }
+    return st;
+}
