@@ -139,8 +139,7 @@ struct keps_criteria {
     size_t released;
     uint8_t *subset;
     size_t min_size;
-    /* scratch for the hierarchical EMD and recursive diversity (not thread-safe
-     * to share: see keps_criteria_check_class) */
+    int whole_fails;  /* a whole-release criterion ((k,t)-closeness) fails */
 };
 
 size_t keps_criteria_count(const keps_criteria *k)
@@ -493,6 +492,9 @@ keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, si
         if (sc->type == KEPS_SENSITIVE_HIERARCHICAL && build_tree(&sens[s], sc))
             goto oom;
     }
+    for (size_t i = 0; i < nc; i++)
+        if (c[i].kind == KEPS_CRIT_KT_CLOSENESS && !(keps_criteria_kt_level(k, i) <= c[i].p[1]))
+            k->whole_fails = 1;
     *out = k;
     return KEPS_OK;
 oom:
@@ -917,6 +919,7 @@ keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *
             presence = i;
     }
     keps_class_view v = {0, 0, vp, cp, nv};
+    st->blocked = k->whole_fails;
     for (size_t c = 0; c < cs->n; c++) {
         sup[c] = 0;
         v.count = cs->count[c];

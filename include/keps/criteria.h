@@ -213,8 +213,9 @@ typedef struct keps_class_set {
 typedef struct keps_enforce_stats {
     size_t rows;      /* rows in suppressed classes */
     size_t classes;   /* suppressed classes */
-    int blocked;      /* a class without released rows fails delta-presence, and no
-                         minimal class size applies: nothing can be suppressed to fix it */
+    int blocked;      /* nothing suppression could fix: a class without released rows
+                         fails delta-presence and no minimal class size applies, or
+                         (k,t)-closeness fails on the released values */
 } keps_enforce_stats;
 
 /* ARX's rule: a class is suppressed when it is smaller than the minimal

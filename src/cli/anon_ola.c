@@ -117,6 +117,17 @@ static int infeasible(cli_ctx *c, const ola_run *p, const keps_lattice *L, const
                               r->top_suppressed, L->nreleased);
     char crit[2048];
     cli_criteria_text(crit, sizeof crit, &p->cc, L->s->t);
+    for (size_t i = 0; i < p->cc.nc; i++) {
+        const keps_criterion *k = &p->cc.c[i];
+        double level = k->kind == KEPS_CRIT_KT_CLOSENESS ? keps_criteria_kt_level(p->cc.crit, i) : 0;
+        if (k->kind == KEPS_CRIT_KT_CLOSENESS && !(level <= k->p[1])) {
+            fprintf(stderr,
+                    "keps %s: (k,t)-closeness of '%s' fails whatever the generalization: some %g released rows "
+                    "reach t = %g > %g (it depends on the sensitive values only). Raise its T or lower its K.\n",
+                    c->cmd->name, L->s->t->cols[p->cc.spec[k->sens].col].name, k->p[0], level, k->p[1]);
+            return 1;
+        }
+    }
     if (r->top_blocked) {
         fprintf(stderr,
                 "keps %s: no node satisfies %s: even at the top node a class of the population has no released row "

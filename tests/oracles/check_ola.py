@@ -12,28 +12,8 @@ rank; values within rounding count as equal). KEPS: the binary
 import json, math, os, random, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from metrics_oracle import Problem
+from common import mkhier
 KEPS = os.path.abspath(os.environ["KEPS"])
-def mkhier(path, nleaves, height, rnd):
-    # balanced-ish random tree: level l groups
-    vals=['v%d'%i for i in range(nleaves)]
-    rows=[[v] for v in vals]
-    cur=list(range(nleaves))  # group id per leaf at current level
-    ng=nleaves
-    for l in range(1,height+1):
-        if l==height:
-            newg=[0]*nleaves; labels={0:'*'}
-        else:
-            ng2=max(1,ng//2 if rnd.uniform(0, 1)<0.7 else ng//3)
-            # map old groups to new groups monotonically
-            mp={}
-            for g in sorted(set(cur)): mp[g]=rnd.randrange(ng2)
-            newg=[mp[g] for g in cur]; labels={g:'L%d_%d'%(l,g) for g in set(newg)}
-            ng=ng2
-        for i in range(nleaves): rows[i].append(labels[newg[i]])
-        cur=newg
-    with open(path,'w') as f:
-        for r in rows: f.write(';'.join(r)+'\n')
-    return vals
 def run(seed):
     rnd=random.Random(seed)
     q=rnd.randint(4,7); N=rnd.randint(50,600)

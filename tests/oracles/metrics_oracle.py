@@ -20,10 +20,14 @@ def load_hier(path):
 def floor10(x): return math.floor(x*1e10)/1e10
 
 class Problem:
-    def __init__(self, data, delim, k, s, qis):
+    """released: row indices of a research subset (None: every row); the
+    metrics are then taken over those rows only, as ARX takes them."""
+    def __init__(self, data, delim, k, s, qis, released=None):
         with open(data, newline='') as f:
             r=list(csv.reader(f, delimiter=delim))
         hdr=r[0]; body=r[1:]
+        if released is not None:
+            body=[body[i] for i in sorted(released)]
         self.N=len(body); self.k=k; self.limit=math.floor(s*self.N+1e-9)
         self.names=[]; self.H=[]; self.gen=[]; self.height=[]; self.dom=[]; self.share=[]
         cols=[]
@@ -71,23 +75,26 @@ class Problem:
             d[key]=d.get(key,0)+c
         return d
 
-    def metrics(self, node, d=None):
+    def metrics(self, node, d=None, sup=None):
+        """sup: the keys of d suppressed (default: the classes smaller than k)."""
         if d is None: d=self.classes(node)
         k=self.k; n=self.N; q=self.q
-        S=sum(c for c in d.values() if c<k)
+        if sup is None: sup={key for key,c in d.items() if c<k}
+        d={key:c for key,c in d.items() if c>0}
+        S=sum(c for key,c in d.items() if key in sup)
         prec=sum(((n-S)*(node[i]/self.height[i] if self.height[i] else 0)+S)/n for i in range(q))/q
         Ls=[]
         for i in range(q):
             rows=self.dom[i]
-            agg=sum(Fr(c*round(self.share[i][node[i]][key[i]]*rows),rows) for key,c in d.items() if c>=k)+S
+            agg=sum(Fr(c*round(self.share[i][node[i]][key[i]]*rows),rows) for key,c in d.items() if key not in sup)+S
             lo=Fr(n,rows)
             L=max(Fr(0),(agg-lo)/(n-lo)) if n-lo>0 else Fr(0)
             Ls.append(math.floor(L*10**10)/1e10)
         p=1.0
         for L in Ls: p*=(1+L)**(1.0/q)
         loss=p-1
-        dm=sum(c*c if c>=k else n*c for c in d.values())
-        ncls=sum(1 for c in d.values() if c>=k)
+        dm=sum(c*c if key not in sup else n*c for key,c in d.items())
+        ncls=sum(1 for key in d if key not in sup)
         den=ncls+(1 if S>0 else 0)
         aecs=n/den if den else 0
         ent=0.0
@@ -96,7 +103,7 @@ class Problem:
             if S>0:
                 cg={}
                 for key,c in d.items():
-                    if c<k: cg[key[i]]=cg.get(key[i],0)+c
+                    if key in sup: cg[key[i]]=cg.get(key[i],0)+c
                 e-=sum(c*math.log2(c/S) for c in cg.values())
             ent+=floor10(e)
         return dict(prec=prec,loss=loss,discernibility=float(dm),aecs=aecs,entropy=ent,height=float(sum(node)),

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# anonymize --algorithm ola under privacy criteria: hand-computed cases
+# (the random exhaustive comparison is tests/oracles/check_criteria.py).
+. "$(dirname "$0")/lib.bash"
+
+# One QI a: a1, a2 -> G1; a3, a4 -> G2; then '*'. Sensitive s:
+#   a1: 5 x, 5 y; a2: 6 x; a3: 5 x, 5 y; a4: 5 x, 5 y (36 rows, q_x = 21/36).
+# Equal EMD: a1, a3, a4 |.5 - .5833| = .0833; a2 .4167; G1 = 11 x, 5 y:
+# .6875 - .5833 = .1042; G2 .0833; '*' 0. With t = 0.09 and 20% (7 rows):
+# level 0 suppresses a2 (6 rows): feasible; level 1 suppresses G1 (16):
+# infeasible; level 2 is feasible. Generalizing suppresses more
+# (t-closeness is not monotone under suppression): the optimum is level 0
+# (prec 6/36), below an infeasible node.
+printf 'a1;G1;*\na2;G1;*\na3;G2;*\na4;G2;*\n' >"$d/h.csv"
+{
+    echo a,s
+    for i in 1 2 3 4 5; do echo a1,x; echo a1,y; echo a3,x; echo a3,y; echo a4,x; echo a4,y; done
+    for i in 1 2 3 4 5 6; do echo a2,x; done
+} >"$d/d.csv"
+run() { "$keps" anonymize --algorithm ola -i "$d/d.csv" -o "$d/o.csv" --qi a:"$d/h.csv" --sensitive s \
+    --others keep --quiet --json "$@" 2>"$d/err" >"$d/out"; }
+run --t-closeness 0.09 --suppress 0.2 --metric prec
+t "t-closeness: optimum below an infeasible node" \
+    "python3 -c \"import json; j=json.load(open('$d/out')); assert j['transformation']['a']==0 and j['suppressed_rows']==6, j\""
+t "report lists the criterion" \
+    "python3 -c \"import json; j=json.load(open('$d/out')); c=j['guarantee']['criteria']; assert c==[{'model':'t-closeness','column':'s','t':0.09,'ground_distance':'equal'}], c; assert j['guarantee']['model']=='t-closeness'\""
+t "score is the metric" "python3 -c \"import json; j=json.load(open('$d/out')); assert abs(j['score']-6/36)<1e-12\""
+# 6 rows over the limit at level 0 (s = 0.1: 3 rows): level 2 only
+run --t-closeness 0.09 --suppress 0.1 --metric prec
+t "t-closeness: over the limit, the top" \
+    "python3 -c \"import json; j=json.load(open('$d/out')); assert j['transformation']['a']==2, j\""
+
+# -k is optional with another criterion, required without one
+run --suppress 0.2
+t "no criterion: exit 2" "[ \$? -eq 2 ] && grep -q -- '-k' '$d/err'"
+"$keps" anonymize --algorithm ola -i "$d/d.csv" -o "$d/o.csv" --qi a:"$d/h.csv" --others keep --l-diversity 2 \
+    --quiet 2>"$d/err" >/dev/null
+t "--l-diversity without --sensitive: exit 2" "[ \$? -eq 2 ] && grep -q 'needs a --sensitive' '$d/err'"
+# distinct 2-diversity per column: NAME=L; a2 holds one value
+run --l-diversity s=2 --suppress 0.2 --metric prec
+t "per-column NAME=L" \
+    "python3 -c \"import json; j=json.load(open('$d/out')); assert j['transformation']['a']==0 and j['suppressed_rows']==6, j\""
+run --l-diversity t=2 --suppress 0.2
+t "NAME=L naming no --sensitive column: exit 2" "[ \$? -eq 2 ] && grep -q 'no --sensitive column' '$d/err'"
+run --sensitive-type s=hierarchical --t-closeness 0.2
+t "hierarchical without a hierarchy: exit 2" "[ \$? -eq 2 ] && grep -q 'HIERARCHY' '$d/err'"
+# (k,t)-closeness of the released values (N = 36; 21 x, 15 y): any 22 rows
+# hold y at least once, 22 - 21 = 1: q/p = (15/36)/(1/22) = 9.17 > 2;
+# 30 rows: x at least 15 (7/12 / 1/2 = 1.17), y at least 9 (5/12 / 3/10 =
+# 1.39), at most 21 x (0.7 / (7/12) = 1.2) or 15 y (1.2): 1.39 <= 2.
+run --kt-closeness 22,2
+t "(k,t)-closeness failing whatever the node: exit 1" "[ \$? -eq 1 ] && grep -q '(k,t)-closeness' '$d/err'"
+run --kt-closeness 30,2 --metric prec
+t "(k,t)-closeness holding: the bottom" \
+    "python3 -c \"import json; j=json.load(open('$d/out')); assert j['transformation']['a']==0 and j['suppressed_rows']==0, j\""
+finish criteria.sh
