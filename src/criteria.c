@@ -119,6 +119,10 @@ double keps_grassberger_g(uint32_t n)
 typedef struct sens_col {
     keps_sensitive_type type; /* resolved */
     size_t m;                 /* values */
+    size_t m_ord;             /* ordered: the values in the order (a numeric column's
+                                 missing cells are value m_ord, outside it) */
+    uint64_t total_ord;       /* released rows holding an ordered value */
+    double *q_ord;            /* [m_ord] their distribution */
     uint32_t *vmap;           /* [table nvalues] table code -> value id, KEPS_NONE */
     uint64_t *gcnt;           /* [m] released rows per value */
     double *q;                /* [m] gcnt / total */
@@ -226,6 +230,7 @@ static void sens_col_free(sens_col *s)
     free(s->vmap);
     free(s->gcnt);
     free(s->q);
+    free(s->q_ord);
     if (s->parent)
         for (int l = 0; l < s->height; l++)
             free(s->parent[l]);
@@ -323,6 +328,9 @@ static keps_status map_values(keps_table *t, const keps_sensitive_spec *sp, sens
             s->m++;
         s->vmap[o[i].v] = (uint32_t)(s->m - 1);
     }
+    s->m_ord = s->m;
+    if (numeric && c->missing != KEPS_NONE) /* a value of its own, outside the order */
+        s->vmap[c->missing] = (uint32_t)s->m++;
     free(o);
     return KEPS_OK;
 }
@@ -467,13 +475,10 @@ keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, si
         sens_col *sc = &k->sc[s];
         const keps_column *col = &t->cols[sens[s].col];
         sc->type = sens[s].type;
-        if (sc->type == KEPS_SENSITIVE_AUTO) {
-            keps_error perr = {0};
-            sc->type = keps_table_numeric(t, sens[s].col, &perr) == KEPS_OK ? KEPS_SENSITIVE_ORDERED
-                                                                             : KEPS_SENSITIVE_NOMINAL;
-            if (perr.code == KEPS_ENOMEM)
-                goto oom;
-        }
+        if (sc->type == KEPS_SENSITIVE_AUTO) /* numeric by keps's type rule: codes such as "02" are not */
+            sc->type = keps_table_infer_type(t, sens[s].col, NULL, NULL) == KEPS_TYPE_NUMERIC
+                           ? KEPS_SENSITIVE_ORDERED
+                           : KEPS_SENSITIVE_NOMINAL;
         if ((st = map_values(t, &sens[s], sc, err)))
             goto fail;
         sc->gcnt = calloc(sc->m + 1, sizeof *sc->gcnt);
@@ -489,11 +494,20 @@ keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, si
         }
         for (size_t v = 0; v < sc->m; v++)
             sc->q[v] = sc->total ? (double)sc->gcnt[v] / (double)sc->total : 0;
+        if (sc->type == KEPS_SENSITIVE_ORDERED) {
+            /* the order's distribution leaves the missing cells out */
+            if (!(sc->q_ord = calloc(sc->m_ord + 1, sizeof *sc->q_ord)))
+                goto oom;
+            for (size_t v = 0; v < sc->m_ord; v++)
+                sc->total_ord += sc->gcnt[v];
+            for (size_t v = 0; v < sc->m_ord; v++)
+                sc->q_ord[v] = sc->total_ord ? (double)sc->gcnt[v] / (double)sc->total_ord : 0;
+        }
         if (sc->type == KEPS_SENSITIVE_HIERARCHICAL && build_tree(&sens[s], sc))
             goto oom;
     }
     for (size_t i = 0; i < nc; i++)
-        if (c[i].kind == KEPS_CRIT_KT_CLOSENESS && !(keps_criteria_kt_level(k, i) <= c[i].p[1]))
+        if (c[i].kind == KEPS_CRIT_KT_CLOSENESS && !keps_criterion_kt_holds(k, i))
             k->whole_fails = 1;
     *out = k;
     return KEPS_OK;
@@ -504,7 +518,24 @@ fail:
     return st;
 }
 
-/* ---- per-class tests ---------------------------------------------------------- */
+/* ---- per-class tests ----------------------------------------------------------
+ * A figure within 1e-9 (relative, at least absolute) of its bound is taken
+ * as equal to it, and the paper's (in)equality decides: x <= b holds, x < b
+ * fails. Rounding then cannot decide a figure that equals its bound on paper
+ * (ARX compares the floating-point values as they come; docs/spec.md,
+ * section 13). */
+#define TOL 1e-9
+
+static int le(double x, double b)
+{
+    return x <= b + TOL * fmax(1.0, fabs(b));
+}
+
+static int lt(double x, double b)
+{
+    return x < b - TOL * fmax(1.0, fabs(b));
+}
+
 
 static uint32_t hist_total(const keps_class_view *v, size_t s)
 {
@@ -570,13 +601,17 @@ static double emd_equal(const sens_col *sc, const keps_class_view *v, size_t s)
  * sparse, so walk them in order. */
 static double emd_ordered_raw(const sens_col *sc, const keps_class_view *v, size_t s)
 {
-    double n = hist_total(v, s), sum = 0, dist = 0;
+    double n = 0, sum = 0, dist = 0;
+    for (uint32_t i = 0; i < v->nval[s]; i++)
+        n += v->val[s][i] < sc->m_ord ? v->cnt[s][i] : 0;
+    if (n == 0) /* only missing cells: no distribution to compare */
+        return 0;
     uint32_t j = 0;
-    for (size_t i = 0; i < sc->m; i++) {
+    for (size_t i = 0; i < sc->m_ord; i++) {
         double p = 0;
         if (j < v->nval[s] && v->val[s][j] == i)
             p = (double)v->cnt[s][j++] / n;
-        sum += p - sc->q[i];
+        sum += p - sc->q_ord[i];
         dist += fabs(sum);
     }
     return dist;
@@ -685,27 +720,27 @@ int keps_criterion_check(const keps_criteria *k, size_t i, const keps_class_view
             return 0;
         uint32_t n = hist_total(v, s);
         double lim = (double)n * (psi(c->variant, n) - log(c->p[0]));
-        return !(lim < entropy_sum(v, s, c->variant));
+        return le(entropy_sum(v, s, c->variant), lim);
     }
     case KEPS_CRIT_RECURSIVE_CL: {
         if (v->nval[s] < c->p[1])
             return 0;
         double tail, r1;
         recursive_parts(v, s, (size_t)c->p[1], &tail, &r1);
-        return r1 < tail * c->p[0];
+        return lt(r1, tail * c->p[0]);
     }
     case KEPS_CRIT_T_CLOSENESS:
         if (sc->type == KEPS_SENSITIVE_ORDERED)
-            return !(emd_ordered_raw(sc, v, s) > c->p[0] * ((double)sc->m - 1.0));
+            return le(emd_ordered_raw(sc, v, s), c->p[0] * ((double)sc->m_ord - 1.0));
         if (sc->type == KEPS_SENSITIVE_HIERARCHICAL)
-            return emd_hier(sc, v, s) <= c->p[0];
-        return emd_equal(sc, v, s) <= c->p[0];
+            return le(emd_hier(sc, v, s), c->p[0]);
+        return le(emd_equal(sc, v, s), c->p[0]);
     case KEPS_CRIT_BETA_LIKENESS: {
         double n = hist_total(v, s);
         for (uint32_t j = 0; j < v->nval[s]; j++) {
             double q = sc->q[v->val[s][j]], p = (double)v->cnt[s][j] / n;
             double lim = c->variant == KEPS_BETA_ENHANCED ? fmin(c->p[0], -log(q)) : c->p[0];
-            if ((p - q) / q > lim)
+            if (!le((p - q) / q, lim))
                 return 0;
         }
         return 1;
@@ -714,19 +749,19 @@ int keps_criterion_check(const keps_criteria *k, size_t i, const keps_class_view
         double n = hist_total(v, s);
         for (uint32_t j = 0; j < v->nval[s]; j++) {
             double q = sc->q[v->val[s][j]], p = (double)v->cnt[s][j] / n;
-            if (fabs(log(p / q) / log(2.0)) >= c->p[0])
+            if (!lt(fabs(log(p / q) / log(2.0)), c->p[0]))
                 return 0;
         }
         return 1;
     }
     case KEPS_CRIT_DELTA_PRESENCE: {
         double d = v->count == 0 ? 0.0 : (double)v->count / (double)v->pcount;
-        return d >= c->p[0] && d <= c->p[1];
+        return le(c->p[0], d) && le(d, c->p[1]);
     }
     case KEPS_CRIT_K_MAP:
         return v->pcount >= c->p[0];
     case KEPS_CRIT_MULT_T:
-        return mult_t(sc, v, s) <= c->p[0];
+        return le(mult_t(sc, v, s), c->p[0]);
     default: /* sample-based and whole-release criteria pass class by class */
         return 1;
     }
@@ -765,7 +800,7 @@ double keps_criterion_figure(const keps_criteria *k, size_t i, const keps_class_
     }
     case KEPS_CRIT_T_CLOSENESS:
         if (sc->type == KEPS_SENSITIVE_ORDERED)
-            return sc->m > 1 ? emd_ordered_raw(sc, v, s) / ((double)sc->m - 1.0) : 0;
+            return sc->m_ord > 1 ? emd_ordered_raw(sc, v, s) / ((double)sc->m_ord - 1.0) : 0;
         if (sc->type == KEPS_SENSITIVE_HIERARCHICAL)
             return emd_hier(sc, v, s);
         return emd_equal(sc, v, s);
@@ -799,8 +834,8 @@ static int sample_holds(const keps_criterion *c, double rows, double classes, do
     if (rows == 0)
         return 1;
     if (c->kind == KEPS_CRIT_AVERAGE_RISK)
-        return 1.0 / (rows / classes) <= c->p[0];
-    return ones / rows <= c->p[0];
+        return le(1.0 / (rows / classes), c->p[0]);
+    return le(ones / rows, c->p[0]);
 }
 
 size_t keps_criteria_sample_prefix(const keps_criteria *k, const uint32_t *sizes, size_t n)
@@ -839,6 +874,16 @@ size_t keps_criteria_sample_prefix(const keps_criteria *k, const uint32_t *sizes
     return need;
 }
 
+int keps_criterion_sample_holds(const keps_criteria *k, size_t i, const uint32_t *sizes, size_t n)
+{
+    double rows = 0, ones = 0;
+    for (size_t j = 0; j < n; j++) {
+        rows += sizes[j];
+        ones += sizes[j] == 1;
+    }
+    return sample_holds(&k->c[i], rows, (double)n, ones);
+}
+
 double keps_criteria_sample_figure(const keps_criteria *k, size_t i, const uint32_t *sizes, size_t n)
 {
     double rows = 0, ones = 0;
@@ -852,6 +897,11 @@ double keps_criteria_sample_figure(const keps_criteria *k, size_t i, const uint3
 }
 
 /* ---- (k,t)-closeness ------------------------------------------------------------ */
+
+int keps_criterion_kt_holds(const keps_criteria *k, size_t i)
+{
+    return le(keps_criteria_kt_level(k, i), k->c[i].p[1]);
+}
 
 double keps_criteria_kt_level(const keps_criteria *k, size_t i)
 {

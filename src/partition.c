@@ -298,6 +298,150 @@ done:
     return KEPS_OK;
 }
 
+/* The lowest level of h whose labels include every value of release
+ * column col over the rows in a class; -1 if none. */
+static int release_level(const keps_partition *p, const keps_table *rel, size_t col, const keps_hierarchy *h)
+{
+    const keps_column *c = &rel->cols[col];
+    uint8_t *used = calloc(c->nvalues + 1, 1);
+    if (!used)
+        return -2;
+    for (size_t r = 0; r < p->nrows; r++)
+        if (p->class_of[r] != KEPS_NONE)
+            used[c->codes[r]] = 1;
+    int level = -1;
+    for (int l = 0; l <= keps_hierarchy_height(h) && level < 0; l++) {
+        int all = 1;
+        for (uint32_t v = 0; v < c->nvalues && all; v++)
+            all = !used[v] || keps_table_lookup(h->levels, (size_t)l, c->values[v], strlen(c->values[v])) != KEPS_NONE;
+        if (all)
+            level = l;
+    }
+    free(used);
+    return level;
+}
+
+keps_status keps_partition_population(keps_partition *p, const keps_table *release, const size_t *rel_cols,
+                                      const keps_table *population, const size_t *pop_cols,
+                                      const keps_hierarchy *const *h, size_t nqi, keps_error *err)
+{
+    int *lv = malloc((nqi + 1) * sizeof *lv);
+    uint32_t **pmap = calloc(nqi + 1, sizeof *pmap), **rmap = calloc(nqi + 1, sizeof *rmap);
+    uint32_t *cls = malloc((population->nrows + 1) * sizeof *cls);
+    keps_status st = KEPS_ENOMEM;
+    if (!lv || !pmap || !rmap || !cls)
+        goto oom;
+    for (size_t i = 0; i < nqi; i++) {
+        lv[i] = release_level(p, release, rel_cols[i], h[i]);
+        if (lv[i] == -2)
+            goto oom;
+        if (lv[i] < 0) {
+            st = keps_error_set(err, KEPS_EINPUT,
+                                "column '%s' of %s holds values of no single level of its hierarchy: population "
+                                "counts (delta-presence, k-map) need a release whose every QI is generalized to one "
+                                "level, as a lattice search's is",
+                                release->cols[rel_cols[i]].name, release->source);
+            goto fail;
+        }
+        /* population value -> level code; release value -> level code */
+        const keps_column *pc = &population->cols[pop_cols[i]], *rc = &release->cols[rel_cols[i]];
+        pmap[i] = malloc((pc->nvalues + 1) * sizeof **pmap);
+        rmap[i] = malloc((rc->nvalues + 1) * sizeof **rmap);
+        if (!pmap[i] || !rmap[i])
+            goto oom;
+        const keps_table *H = h[i]->levels;
+        for (uint32_t v = 0; v < pc->nvalues; v++) {
+            uint32_t leaf = keps_table_lookup(H, 0, pc->values[v], strlen(pc->values[v]));
+            if (leaf == KEPS_NONE) {
+                size_t r = 0;
+                while (r < population->nrows && pc->codes[r] != v)
+                    r++;
+                st = keps_error_set(err, KEPS_EINPUT, "%s:%zu:%zu: '%s' is not a leaf of the hierarchy of '%s'",
+                                    population->source,
+                                    population->row_line ? (size_t)population->row_line[r] : r + 2,
+                                    pop_cols[i] + 1, pc->values[v], pc->name);
+                goto fail;
+            }
+            /* the leaf's row: the level-0 code of a leaf is its row */
+            pmap[i][v] = H->cols[lv[i]].codes[leaf];
+        }
+        for (uint32_t v = 0; v < rc->nvalues; v++)
+            rmap[i][v] = keps_table_lookup(H, (size_t)lv[i], rc->values[v], strlen(rc->values[v]));
+    }
+    /* the population's generalized tuples counted, and the release's rows
+     * looked up among them: one hash table over both */
+    {
+        size_t np = population->nrows, nr = release->nrows, n = np + nr;
+        uint32_t *codes = malloc((n * nqi + 1) * sizeof *codes);
+        if (!codes)
+            goto oom;
+        for (size_t r = 0; r < np; r++)
+            for (size_t i = 0; i < nqi; i++)
+                codes[r * nqi + i] = pmap[i][population->cols[pop_cols[i]].codes[r]];
+        for (size_t r = 0; r < nr; r++)
+            for (size_t i = 0; i < nqi; i++)
+                codes[(np + r) * nqi + i] = rmap[i][release->cols[rel_cols[i]].codes[r]];
+        size_t nslots = 64;
+        while (nslots < 2 * n)
+            nslots *= 2;
+        uint32_t *slot = malloc(nslots * sizeof *slot), *cnt = calloc(n + 1, sizeof *cnt);
+        if (!slot || !cnt) {
+            free(codes);
+            free(slot);
+            free(cnt);
+            goto oom;
+        }
+        memset(slot, 0xff, nslots * sizeof *slot);
+        for (size_t r = 0; r < n; r++) {
+            if (r >= np && p->class_of[r - np] == KEPS_NONE)
+                continue;
+            const uint32_t *t = codes + r * nqi;
+            uint32_t hsh = 0;
+            for (size_t i = 0; i < nqi; i++)
+                hsh = finish(mix(hsh, t[i]));
+            size_t s = hsh & (nslots - 1);
+            while (slot[s] != KEPS_NONE && memcmp(codes + (size_t)slot[s] * nqi, t, nqi * sizeof *t))
+                s = (s + 1) & (nslots - 1);
+            if (slot[s] == KEPS_NONE)
+                slot[s] = (uint32_t)r;
+            if (r < np)
+                cnt[slot[s]]++;
+            else
+                cls[r - np] = slot[s];
+        }
+        if (!p->pcount && !(p->pcount = calloc(p->nclasses + 1, sizeof *p->pcount))) {
+            free(codes);
+            free(slot);
+            free(cnt);
+            goto oom;
+        }
+        for (size_t c = 0; c < p->nclasses; c++) {
+            uint32_t r = p->first_row[c];
+            p->pcount[c] = r == KEPS_NONE || p->class_of[r] == KEPS_NONE ? 0 : cnt[cls[r]];
+        }
+        free(codes);
+        free(slot);
+        free(cnt);
+    }
+    st = KEPS_OK;
+    goto done;
+oom:
+    st = keps_error_set(err, KEPS_ENOMEM, "out of memory counting the population");
+fail:
+done:
+    for (size_t i = 0; i < nqi; i++) {
+        if (pmap)
+            free(pmap[i]);
+        if (rmap)
+            free(rmap[i]);
+    }
+    free(pmap);
+    free(rmap);
+    free(lv);
+    free(cls);
+    return st;
+}
+
 void keps_partition_view(const keps_partition *p, size_t c, const uint32_t **val, const uint32_t **cnt,
                          uint32_t *nval, keps_class_view *v)
 {

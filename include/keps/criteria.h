@@ -89,7 +89,8 @@ typedef struct keps_criterion {
 
 /* How a sensitive column's values relate (the EMD's ground distance). */
 typedef enum {
-    KEPS_SENSITIVE_AUTO = 0, /* ordered if every non-missing value is a number, else nominal */
+    KEPS_SENSITIVE_AUTO = 0, /* ordered if the column is numeric (keps_table_infer_type: codes
+                                such as "02" are not), else nominal */
     KEPS_SENSITIVE_NOMINAL,  /* equal distance */
     KEPS_SENSITIVE_ORDERED,  /* numeric order, or byte order of the text for a non-numeric column */
     KEPS_SENSITIVE_HIERARCHICAL /* distance along a hierarchy (h) */
@@ -196,6 +197,8 @@ size_t keps_criteria_sample_prefix(const keps_criteria *k, const uint32_t *sizes
  * risk = classes / rows, sample uniqueness = rows in classes of one / rows
  * (0 without rows). */
 double keps_criteria_sample_figure(const keps_criteria *k, size_t i, const uint32_t *sizes, size_t n);
+/* Does sample-based criterion i hold on those classes as they are? */
+int keps_criterion_sample_holds(const keps_criteria *k, size_t i, const uint32_t *sizes, size_t n);
 
 /* The classes of a partition (a lattice node, Mondrian's, given columns)
  * as keps_criteria_enforce reads them. */
@@ -235,6 +238,8 @@ keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *
  * sensitive values only: the smallest t it holds for (inf if a k-subset can
  * miss a value). */
 double keps_criteria_kt_level(const keps_criteria *k, size_t i);
+/* Does (k,t)-closeness criterion i hold (its level at most t)? */
+int keps_criterion_kt_holds(const keps_criteria *k, size_t i);
 
 /* Grassberger's G_n (n >= 1), the log substitute of the entropy
  * estimator: G_1 = -gamma - ln 2, G_2n+1 = G_2n = G_1 + sum_{j<=n} 2/(2j-1). */

@@ -62,6 +62,17 @@ keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols,
 keps_status keps_partition_from_node(const keps_lattice *L, const int *levels, const keps_criteria *crit,
                                      keps_partition *out, keps_error *err);
 
+/* Population counts for a partition of a release: pcount[c] = the rows of
+ * population whose values of QIs pop_cols[i] generalize through h[i] to
+ * class c's values in release columns rel_cols[i] (i < nqi). Every QI's
+ * released values must be labels of one level of its hierarchy (as a
+ * lattice release's are; the lowest such level is taken), else
+ * KEPS_EINPUT naming the column. Classes whose first row the partition
+ * left out (suppressed rows) are skipped. */
+keps_status keps_partition_population(keps_partition *p, const keps_table *release, const size_t *rel_cols,
+                                      const keps_table *population, const size_t *pop_cols,
+                                      const keps_hierarchy *const *h, size_t nqi, keps_error *err);
+
 /* Suppresses what the criteria require (keps_criteria_enforce; crit NULL:
  * the classes smaller than k) and sets suppressed_rows. st may be NULL. */
 keps_status keps_partition_enforce(keps_partition *p, const keps_criteria *crit, size_t k, keps_enforce_stats *st,

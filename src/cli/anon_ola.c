@@ -120,7 +120,7 @@ static int infeasible(cli_ctx *c, const ola_run *p, const keps_lattice *L, const
     for (size_t i = 0; i < p->cc.nc; i++) {
         const keps_criterion *k = &p->cc.c[i];
         double level = k->kind == KEPS_CRIT_KT_CLOSENESS ? keps_criteria_kt_level(p->cc.crit, i) : 0;
-        if (k->kind == KEPS_CRIT_KT_CLOSENESS && !(level <= k->p[1])) {
+        if (k->kind == KEPS_CRIT_KT_CLOSENESS && !keps_criterion_kt_holds(p->cc.crit, i)) {
             fprintf(stderr,
                     "keps %s: (k,t)-closeness of '%s' fails whatever the generalization: some %g released rows "
                     "reach t = %g > %g (it depends on the sensitive values only). Raise its T or lower its K.\n",
@@ -233,7 +233,7 @@ int cli_anonymize_ola(cli_ctx *c)
     keps_lattice *L = NULL;
     if (s->nqi == 0)
         rc = cli_usage_error(c, "ola needs at least one --qi NAME:HIERARCHY.csv (or NAME:interval=W1,W2,...)");
-    else if (!(rc = cli_criteria_read(c, t, &p.cc)) && !(rc = build_lattice(c, s, &p.cc, &L))) {
+    else if (!(rc = cli_criteria_read(c, t, 1, 0, &p.cc)) && !(rc = build_lattice(c, s, &p.cc, &L))) {
         p.t_loaded = cli_now_ms();
         cli_note_lattice(c, L);
         rc = search_and_write(c, L, &p);

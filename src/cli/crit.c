@@ -264,13 +264,13 @@ static int read_column_opt(cli_ctx *c, const keps_table *t, cli_criteria *cc, si
     return rc;
 }
 
-int cli_criteria_read(cli_ctx *c, keps_table *t, cli_criteria *out)
+int cli_criteria_read(cli_ctx *c, keps_table *t, int k_required, int population, cli_criteria *out)
 {
     memset(out, 0, sizeof *out);
     size_t cap = 0;
     int given = cli_criteria_given(c), rc;
     long k = 0;
-    if ((rc = cli_k(c, !given, 0, &k)) < 0)
+    if ((rc = cli_k(c, k_required && !given, 0, &k)) < 0)
         return 2;
     out->k = k;
     const char *est = cli_str(c, "entropy-estimator"), *bv = cli_str(c, "beta-likeness-variant");
@@ -309,8 +309,14 @@ int cli_criteria_read(cli_ctx *c, keps_table *t, cli_criteria *out)
         if (rc && add(out, &cap, (keps_criterion){risk[i].kind, 0, {r, 0}, 0}))
             return cli_usage_error(c, "out of memory");
     }
-    const char *sub = cli_str(c, "subset");
-    if ((dp || cli_str(c, "k-map")) && !sub)
+    const char *sub = population ? NULL : cli_str(c, "subset");
+    if (population && (dp || cli_str(c, "k-map"))) {
+        out->subset = malloc(t->nrows + 1);
+        if (!out->subset)
+            return cli_usage_error(c, "out of memory");
+        memset(out->subset, 1, t->nrows + 1);
+    }
+    if ((dp || cli_str(c, "k-map")) && !sub && !population)
         return cli_usage_error(c, "--delta-presence and --k-map need --subset FILE: the rows of the input (the "
                                   "population) that are released");
     if (sub) {

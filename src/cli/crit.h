@@ -37,9 +37,12 @@ typedef struct cli_criteria {
 /* Any criterion option given (besides -k)? */
 int cli_criteria_given(const cli_ctx *c);
 /* Reads -k and the criteria options against table t (the input: the
- * population when --subset is given). Without any criterion -k is
- * required. Returns 0 or an exit code after printing the error. */
-int cli_criteria_read(cli_ctx *c, keps_table *t, cli_criteria *out);
+ * population when --subset is given). k_required: without any criterion,
+ * -k is required. population: t is a release whose population counts the
+ * caller supplies (verify --population): delta-presence and k-map need no
+ * --subset, every row of t is released. Returns 0 or an exit code after
+ * printing the error. */
+int cli_criteria_read(cli_ctx *c, keps_table *t, int k_required, int population, cli_criteria *out);
 void cli_criteria_free(cli_criteria *cc);
 /* The report's "criteria": [{"model": ..., "column": ..., parameters}], and
  * a short text ("5-anonymity, distinct 2-diversity of salary") in buf. */

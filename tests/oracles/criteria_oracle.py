@@ -1,10 +1,10 @@
 """Independent oracle for keps's privacy criteria and its lattice search
 under them, written from the definitions (the papers, and ARX 3.9.2's
 rules where ARX decides: its suppression rule, its forms of the tests),
-standard library only. Exact arithmetic (fractions) wherever a test
-compares with a bound; a class whose figure lies within 1e-9 of its bound
-marks the case ambiguous (floating point may decide either way), and the
-driver skips such cases.
+standard library only. Figures are exact (fractions) where they can be; a
+figure within 1e-9 (relative, at least absolute) of its bound counts as
+equal to it and the paper's (in)equality decides, as docs/spec.md
+(section 13) specifies.
 
 Rules (ARX 3.9.2, HashGroupify.isPrivacyModelFulfilled and analyze*):
 - count = released rows of a class (the research subset's), pcount = all
@@ -27,18 +27,21 @@ from decimal import Decimal, getcontext
 
 getcontext().prec = 50
 GAMMA = Decimal('0.57721566490153286060651209008240243104215933593992')
-AMBIG = 1e-9
+TOL = 1e-9
 
 
 class Ambiguous(Exception):
-    pass
+    """Kept for the driver; the tolerance rule leaves nothing ambiguous."""
 
 
-def near(x, bound):
-    """x and bound (numbers) closer than AMBIG relative: floating point may
-    decide either way."""
-    x, bound = float(x), float(bound)
-    return abs(x - bound) <= AMBIG * max(1.0, abs(bound))
+def le(x, b):
+    x, b = float(x), float(b)
+    return x <= b + TOL * max(1.0, abs(b))
+
+
+def lt(x, b):
+    x, b = float(x), float(b)
+    return x < b - TOL * max(1.0, abs(b))
 
 
 def grassberger(n):
@@ -115,7 +118,7 @@ def check_class(crit, sens, cls):
         return cls['pcount'] >= a
     if kind == 'delta-presence':
         d = Fr(0) if count == 0 else Fr(count, cls['pcount'])
-        return Fr(a) <= d <= Fr(b)
+        return le(a, d) and le(d, b)
     hist = cls['hist'][s]
     n = sum(hist.values())
     S = sens[s]
@@ -127,15 +130,13 @@ def check_class(crit, sens, cls):
         est = crit.get('est', 'shannon')
         lim = n * (psi(est, n) - math.log(a))
         tot = sum(c * psi(est, c) for c in hist.values())
-        if near(tot, lim):
-            raise Ambiguous()
-        return tot <= lim
+        return le(tot, lim)
     if kind == 'recursive':
         l = int(b)
         if len(hist) < l:
             return False
         f = sorted(hist.values())
-        return f[-1] < Fr(a) * sum(f[:len(f) - l + 1])
+        return lt(f[-1], Fr(a) * sum(f[:len(f) - l + 1]))
     if kind == 't':
         if S.kind == 'ordered':
             m = len(S.order)
@@ -151,25 +152,19 @@ def check_class(crit, sens, cls):
             emd = emd_hier(S, hist, n)
         else:
             emd = sum(abs(Fr(hist.get(v, 0), n) - S.q.get(v, Fr(0))) for v in set(hist) | set(S.q)) / 2
-        if near(emd, a):
-            raise Ambiguous()
-        return emd <= Fr(a)
+        return le(emd, a)
     if kind in ('beta', 'beta-enhanced'):
         for v, c in hist.items():
             q = S.q[v]
             x = (Fr(c, n) - q) / q
             bound = min(a, -math.log(q)) if kind == 'beta-enhanced' else a
-            if near(x, bound):
-                raise Ambiguous()
-            if x > Fr(bound):
+            if not le(x, bound):
                 return False
         return True
     if kind == 'delta-disclosure':
         for v, c in hist.items():
             x = abs(math.log2(Fr(c, n) / S.q[v]))
-            if near(x, a):
-                raise Ambiguous()
-            if x >= a:
+            if not lt(x, a):
                 return False
         return True
     if kind == 'mult-t':
@@ -178,9 +173,7 @@ def check_class(crit, sens, cls):
                 return False
             p = Fr(hist[v], n)
             r = max(S.q[v] / p, p / S.q[v])
-            if near(r, a):
-                raise Ambiguous()
-            if r > Fr(a):
+            if not le(r, a):
                 return False
         return True
     return True  # sample-based and whole-release ones pass class by class
@@ -198,9 +191,7 @@ def kt_holds(crit, sens):
         if least <= 0:
             return False
         worst = max(worst, most / q, q / least)
-    if near(worst, t):
-        raise Ambiguous()
-    return worst <= Fr(t)
+    return le(worst, t)
 
 
 def min_size(criteria):
@@ -221,9 +212,7 @@ def sample_holds(crit, sizes):
         x = Fr(len(sizes), rows)
     else:
         x = Fr(sum(1 for z in sizes if z == 1), rows)
-    if near(x, crit['a']):
-        raise Ambiguous()
-    return x <= Fr(crit['a'])
+    return le(x, crit['a'])
 
 
 def enforce(criteria, sens, classes):
