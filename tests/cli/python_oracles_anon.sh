@@ -13,11 +13,7 @@
 #                      score, the mechanism's probabilities, delta, the
 #                      release cell by cell, the counts) and a chi-square of
 #                      the chosen node over 400 seeds (safela_oracle.py)
-#   check_criteria.py  the lattice search under privacy criteria on 300
-#                      random tables (every criterion, subsets, suppression,
-#                      every metric): the node against an exhaustive scan
-#                      (criteria_oracle.py, metrics_oracle.py)
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/oracles.bash"
-run_oracles mondrian kepsilon ola safela criteria
+run_oracles mondrian kepsilon ola safela
 finish python_oracles_anon.sh
