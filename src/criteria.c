@@ -933,6 +933,7 @@ double keps_criteria_kt_level(const keps_criteria *k, size_t i)
 
 typedef struct {
     uint32_t count, first, idx;
+    double tie;
 } sortable;
 
 static int cmp_sortable(const void *a, const void *b)
@@ -940,6 +941,8 @@ static int cmp_sortable(const void *a, const void *b)
     const sortable *x = a, *y = b;
     if (x->count != y->count)
         return x->count < y->count ? -1 : 1;
+    if (x->tie != y->tie)
+        return x->tie < y->tie ? -1 : 1;
     return (x->first > y->first) - (x->first < y->first);
 }
 
@@ -1009,7 +1012,8 @@ keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *
             size_t n = 0;
             for (size_t c = 0; c < cs->n; c++)
                 if (!sup[c] && cs->count[c] > 0 && !(cs->full_gen && cs->full_gen[c]))
-                    o[n++] = (sortable){cs->count[c], cs->first ? cs->first[c] : (uint32_t)c, (uint32_t)c};
+                    o[n++] = (sortable){cs->count[c], cs->first ? cs->first[c] : (uint32_t)c, (uint32_t)c,
+                                        cs->tie ? cs->tie[c] : 0};
             qsort(o, n, sizeof *o, cmp_sortable);
             for (size_t i = 0; i < n; i++)
                 sizes[i] = o[i].count;

@@ -15,6 +15,7 @@ void keps_partition_free(keps_partition *p)
     free(p->first_row);
     free(p->suppressed);
     free(p->full_gen);
+    free(p->tie);
     for (size_t s = 0; p->hist && s < p->nsens; s++) {
         free(p->hist[s].off);
         free(p->hist[s].val);
@@ -442,6 +443,25 @@ done:
     return st;
 }
 
+keps_status keps_partition_node_ties(keps_partition *p, const keps_lattice *L, const int *levels,
+                                     const keps_metrics *m, keps_metric metric, keps_error *err)
+{
+    free(p->tie);
+    if (!(p->tie = malloc((p->nclasses + 1) * sizeof *p->tie)))
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    uint32_t *rep = malloc((L->q + 1) * sizeof *rep);
+    if (!rep)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (size_t c = 0; c < p->nclasses; c++) {
+        uint32_t r = p->first_row[c];
+        for (size_t i = 0; i < L->q && r != KEPS_NONE; i++)
+            rep[i] = L->codes[i][r];
+        p->tie[c] = r == KEPS_NONE ? 0 : keps_metrics_class_key(m, metric, levels, rep, p->count[c]);
+    }
+    free(rep);
+    return KEPS_OK;
+}
+
 void keps_partition_view(const keps_partition *p, size_t c, const uint32_t **val, const uint32_t **cnt,
                          uint32_t *nval, keps_class_view *v)
 {
@@ -474,7 +494,8 @@ keps_status keps_partition_enforce(keps_partition *p, const keps_criteria *crit,
     } else {
         if (keps_criteria_need_histograms(crit) && !p->hist)
             return keps_error_set(err, KEPS_EINPUT, "the partition carries no histograms for the criteria");
-        keps_class_set cs = {p->nclasses, p->count, p->pcount, p->hist, p->first_row, p->full_gen};
+        keps_class_set cs = {.n = p->nclasses, .count = p->count, .pcount = p->pcount, .hist = p->hist,
+                             .tie = p->tie, .first = p->first_row, .full_gen = p->full_gen};
         if (keps_criteria_enforce(crit, &cs, 0, 1, p->suppressed, st))
             return keps_error_set(err, KEPS_ENOMEM, "out of memory applying the privacy criteria");
     }

@@ -406,20 +406,31 @@ static void star_free(const keps_lattice *L, uint32_t **s)
     free(s);
 }
 
+/* The criteria's flags at a node; the sample-based step orders equal-size
+ * classes by the metric's class key (m, metric), as ARX does. */
 static keps_status flags_of(const keps_lattice *L, const keps_criteria *crit, uint32_t *const *star,
-                            const int *levels, const keps_node_classes *c, int mono_only, int with_supp,
-                            uint8_t *sup, keps_enforce_stats *st)
+                            const keps_metrics *m, keps_metric metric, const int *levels, const keps_node_classes *c,
+                            int mono_only, int with_supp, uint8_t *sup, keps_enforce_stats *st)
 {
-    keps_class_set cs = {c->n, c->count, c->pcount, c->hist, c->bot, NULL};
+    keps_class_set cs = {.n = c->n, .count = c->count, .pcount = c->pcount, .hist = c->hist, .first = c->bot};
     uint8_t *fg = NULL;
+    double *tie = NULL;
     if (!mono_only && keps_criteria_has_sample_based(crit)) {
         fg = full_generalized(L, star, levels, c);
-        if (!fg)
+        tie = malloc((c->n + 1) * sizeof *tie);
+        if (!fg || !tie) {
+            free(fg);
+            free(tie);
             return KEPS_ENOMEM;
+        }
+        for (size_t x = 0; x < c->n; x++)
+            tie[x] = keps_metrics_class_key(m, metric, levels, keps_node_classes_rep(L, c, x), c->count[x]);
         cs.full_gen = fg;
+        cs.tie = tie;
     }
     keps_status rc = keps_criteria_enforce(crit, &cs, mono_only, with_supp, sup, st);
     free(fg);
+    free(tie);
     return rc;
 }
 
@@ -437,7 +448,7 @@ static int evaluate(search *o, const int *levels, int full)
         return o->oom = 1, -1;
     keps_node_classes *c = (keps_node_classes *)cc;
     keps_enforce_stats st;
-    if (flags_of(L, o->crit, o->star, levels, c, 1, o->with_supp, o->sup, &st))
+    if (flags_of(L, o->crit, o->star, o->m, o->metric, levels, c, 1, o->with_supp, o->sup, &st))
         return o->oom = 1, -1;
     int pass = !st.blocked && st.rows <= o->limit;
     if (!pass) {
@@ -449,7 +460,7 @@ static int evaluate(search *o, const int *levels, int full)
     if (!full)
         return 1;
     o->tag[id] |= T_DONE;
-    if (!o->full_mono && flags_of(L, o->crit, o->star, levels, c, 0, o->with_supp, o->sup, &st))
+    if (!o->full_mono && flags_of(L, o->crit, o->star, o->m, o->metric, levels, c, 0, o->with_supp, o->sup, &st))
         return o->oom = 1, -1;
     if (st.blocked || st.rows > o->limit)
         return 1;
@@ -663,18 +674,6 @@ static keps_status check_lattice(const keps_lattice *L, const keps_criteria *cri
     return KEPS_OK;
 }
 
-keps_status keps_search_node_flags(const keps_lattice *L, const keps_criteria *crit, const int *levels,
-                                   const keps_node_classes *classes, uint8_t *sup, keps_enforce_stats *st,
-                                   keps_error *err)
-{
-    uint32_t **star = keps_criteria_has_sample_based(crit) ? star_codes(L) : NULL;
-    keps_status rc = KEPS_ENOMEM;
-    if (!keps_criteria_has_sample_based(crit) || star)
-        rc = flags_of(L, crit, star, levels, classes, 0, 1, sup, st);
-    star_free(L, star);
-    return rc ? keps_error_set(err, rc, "out of memory applying the privacy criteria") : KEPS_OK;
-}
-
 keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, keps_search_result *res,
                             keps_error *err)
 {
@@ -730,7 +729,7 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
         tl[i] = L->height[i];
     const keps_node_classes *tc = classes_of(&o, tl);
     keps_enforce_stats ts = {0};
-    if (!tc || have_sup(&o, tc->n + 1) || flags_of(L, p->crit, o.star, tl, tc, 0, o.with_supp, o.sup, &ts)) {
+    if (!tc || have_sup(&o, tc->n + 1) || flags_of(L, p->crit, o.star, o.m, o.metric, tl, tc, 0, o.with_supp, o.sup, &ts)) {
         free(tl);
         goto done;
     }
@@ -780,7 +779,7 @@ finish:
         const keps_node_classes *bc = classes_of(&o, res->levels);
         keps_enforce_stats bs;
         if (!bc || have_sup(&o, bc->n + 1) ||
-            flags_of(L, p->crit, o.star, res->levels, bc, 0, o.with_supp, o.sup, &bs)) {
+            flags_of(L, p->crit, o.star, o.m, o.metric, res->levels, bc, 0, o.with_supp, o.sup, &bs)) {
             st = KEPS_ENOMEM;
             goto done;
         }

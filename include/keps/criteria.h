@@ -207,8 +207,9 @@ typedef struct keps_class_set {
     const uint32_t *count;        /* [n] released rows */
     const uint32_t *pcount;       /* [n] population rows, NULL without a research subset */
     const keps_class_hist *hist;  /* [nsens], NULL if no criterion reads histograms */
-    const uint32_t *first;        /* [n] increasing with the class's first row: the
-                                     order of equal-size classes in the sample-based step */
+    const double *tie;            /* [n] or NULL: orders equal-size classes in the
+                                     sample-based step (keps_metrics_class_key), before */
+    const uint32_t *first;        /* [n] increasing with the class's first row */
     const uint8_t *full_gen;      /* [n] 1 = every QI is '*' (left out of the sample-based
                                      criteria, as ARX does), or NULL */
 } keps_class_set;
@@ -224,7 +225,7 @@ typedef struct keps_enforce_stats {
 /* ARX's rule: a class is suppressed when it is smaller than the minimal
  * class size or fails a per-class criterion; then, for the sample-based
  * criteria, the fewest of the remaining classes (those with released rows
- * and not fully generalized), smallest first, ties by first row. A class
+ * and not fully generalized), smallest first, ties by tie then first row. A class
  * without released rows is never suppressed. sup[0..n) gets 1 for the
  * suppressed classes. With mono_only, only the criteria monotone for
  * with_suppression (keps_criterion_monotone) and the minimal class size

@@ -19,6 +19,7 @@
 #include "keps/criteria.h"
 #include "keps/error.h"
 #include "keps/lattice.h"
+#include "keps/metrics.h"
 #include "keps/schema.h"
 #include "keps/table.h"
 
@@ -35,6 +36,8 @@ typedef struct keps_partition {
     uint32_t *first_row;    /* [nclasses] the class's first row (labels, ties) */
     uint8_t *suppressed;    /* [nclasses] 1 = suppressed (keps_partition_enforce) */
     uint8_t *full_gen;      /* [nclasses] every QI is '*', or NULL (unknown: none) */
+    double *tie;            /* [nclasses] order of equal-size classes for sample-based
+                               criteria (keps_partition_node_ties), or NULL */
     const uint8_t *released; /* [nrows] the research subset (borrowed), NULL = every row */
     size_t released_rows;   /* rows released (in a class or not) */
     size_t suppressed_rows; /* released rows in suppressed classes */
@@ -72,6 +75,12 @@ keps_status keps_partition_from_node(const keps_lattice *L, const int *levels, c
 keps_status keps_partition_population(keps_partition *p, const keps_table *release, const size_t *rel_cols,
                                       const keps_table *population, const size_t *pop_cols,
                                       const keps_hierarchy *const *h, size_t nqi, keps_error *err);
+
+/* The tie keys ARX orders equal-size classes by for the sample-based
+ * criteria (keps_metrics_class_key of metric) for the classes of lattice
+ * node levels. */
+keps_status keps_partition_node_ties(keps_partition *p, const keps_lattice *L, const int *levels,
+                                     const keps_metrics *m, keps_metric metric, keps_error *err);
 
 /* Suppresses what the criteria require (keps_criteria_enforce; crit NULL:
  * the classes smaller than k) and sets suppressed_rows. st may be NULL. */

@@ -68,14 +68,6 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
                             keps_error *err);
 void keps_search_result_free(keps_search_result *r);
 
-/* The suppression flags the criteria set at node levels, with their class
- * set (for applying a node: keps_lattice_apply). classes must be the
- * node's (a roll-up); sup gets [classes->n] flags; fully generalized
- * classes are found from the hierarchies' '*' labels. */
-keps_status keps_search_node_flags(const keps_lattice *L, const keps_criteria *crit, const int *levels,
-                                   const keps_node_classes *classes, uint8_t *sup, keps_enforce_stats *st,
-                                   keps_error *err);
-
 #ifdef __cplusplus
 }
 #endif

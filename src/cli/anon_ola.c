@@ -164,8 +164,14 @@ static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
     keps_counts n;
     keps_partition part;
     int rc = 0;
-    if (keps_partition_from_node(L, r.levels, p->cc.crit, &part, &err) ||
-        keps_partition_enforce(&part, p->cc.crit, 0, NULL, &err)) {
+    keps_metrics *m = keps_metrics_new(L);
+    if (!m)
+        return cli_usage_error(c, "out of memory");
+    keps_status st = keps_partition_from_node(L, r.levels, p->cc.crit, &part, &err);
+    if (!st && keps_criteria_has_sample_based(p->cc.crit))
+        st = keps_partition_node_ties(&part, L, r.levels, m, p->metric, &err);
+    keps_metrics_free(m);
+    if (st || keps_partition_enforce(&part, p->cc.crit, 0, NULL, &err)) {
         keps_search_result_free(&r);
         return cli_fail(c, &err);
     }

@@ -183,6 +183,12 @@ def oracle(case):
                     v = r[q + j]
                     c['hist'][j][v] = c['hist'][j].get(v, 0) + 1
         lst = list(cls.values())
+        if case['metric'] == 'loss':  # ARX orders equal-size classes by their own Loss
+            for c in lst:
+                p = 1.0
+                for a in range(q):
+                    p *= (c['count'] * P.share[a][node[a]][c['key'][a]] + 1) ** (1.0 / q)
+                c['tie'] = p - 1
         sup, srows, blocked = co.enforce(crit, sens, lst)
         if blocked or srows > P.limit:
             continue

@@ -16,8 +16,9 @@ Rules (ARX 3.9.2, HashGroupify.isPrivacyModelFulfilled and analyze*):
   per-class criterion;
 - then the sample-based criteria (average risk, sample uniqueness) on the
   classes left that are not fully generalized ('*' in every QI): the
-  fewest of them, smallest first (ties: first row), suppressed so that
-  every one holds;
+  fewest of them, smallest first (ties: the class's own information loss
+  under the Loss metric, ARX's MetricMDNMLoss per entry, then the first
+  row), suppressed so that every one holds;
 - a node is feasible iff the suppressed released rows are at most
   floor(s * released rows) and it is not blocked (and (k,t)-closeness,
   which depends on the sensitive values only, holds)."""
@@ -236,7 +237,7 @@ def enforce(criteria, sens, classes):
                 break
     samples = [c for c in criteria if c['kind'] in ('average-risk', 'sample-uniqueness')]
     if samples:
-        elig = sorted((cl['count'], cl['first'], i) for i, cl in enumerate(classes)
+        elig = sorted((cl['count'], cl.get('tie', 0), cl['first'], i) for i, cl in enumerate(classes)
                       if not sup[i] and cl['count'] > 0 and not cl['full'])
         need = 0
         for c in samples:
@@ -245,6 +246,6 @@ def enforce(criteria, sens, classes):
                 p += 1
             need = max(need, p)
         for e in elig[:need]:
-            sup[e[2]] = True
+            sup[e[3]] = True
     rows = sum(cl['count'] for i, cl in enumerate(classes) if sup[i])
     return sup, rows, blocked
