@@ -144,6 +144,10 @@ struct keps_criteria {
     uint8_t *subset;
     size_t min_size;
     int whole_fails;  /* a whole-release criterion ((k,t)-closeness) fails */
+    size_t *use[2][2]; /* [mono_only][with_suppression]: the per-class criteria to check
+                          besides the minimal class size (k-anonymity is that) */
+    size_t nuse[2][2];
+    size_t presence;   /* the delta-presence criterion, or nc */
 };
 
 size_t keps_criteria_count(const keps_criteria *k)
@@ -252,6 +256,9 @@ void keps_criteria_free(keps_criteria *k)
     free(k->spec);
     free(k->c);
     free(k->subset);
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            free(k->use[a][b]);
     free(k);
 }
 
@@ -509,6 +516,19 @@ keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, si
     for (size_t i = 0; i < nc; i++)
         if (c[i].kind == KEPS_CRIT_KT_CLOSENESS && !keps_criterion_kt_holds(k, i))
             k->whole_fails = 1;
+    k->presence = nc;
+    for (size_t i = 0; i < nc; i++)
+        if (c[i].kind == KEPS_CRIT_DELTA_PRESENCE)
+            k->presence = i;
+    for (int mono = 0; mono < 2; mono++)
+        for (int supp = 0; supp < 2; supp++) {
+            if (!(k->use[mono][supp] = malloc((nc + 1) * sizeof **k->use)))
+                goto oom;
+            for (size_t i = 0; i < nc; i++)
+                if (!keps_criterion_sample_based(c[i].kind) && c[i].kind != KEPS_CRIT_KT_CLOSENESS &&
+                    c[i].kind != KEPS_CRIT_K_ANONYMITY && (!mono || keps_criterion_monotone(&c[i], supp)))
+                    k->use[mono][supp][k->nuse[mono][supp]++] = i;
+        }
     *out = k;
     return KEPS_OK;
 oom:
@@ -929,6 +949,116 @@ double keps_criteria_kt_level(const keps_criteria *k, size_t i)
     return worst;
 }
 
+/* ---- mass bounds ------------------------------------------------------------------
+ * (see keps_criteria_enforce in criteria.h). The bounds must never exceed
+ * the rows truly failing: thresholds take the tolerance of the tests, and
+ * the result is rounded down after a margin for the sums' rounding. */
+
+static size_t rows_bound(double x, double total)
+{
+    x -= 1e-7 * total + 1e-9;
+    return x > 0 ? (size_t)floor(x) : 0;
+}
+
+static size_t mass_bound(const keps_criteria *k, size_t i, const keps_class_set *cs)
+{
+    const keps_criterion *c = &k->c[i];
+    size_t s = c->sens;
+    const sens_col *sc = &k->sc[s];
+    if (!cs->hist)
+        return 0;
+    const keps_class_hist *h = &cs->hist[s];
+    /* views on column s only: the figure reads nothing else */
+    const uint32_t **vv = malloc((k->nsens + 1) * sizeof *vv), **cc = malloc((k->nsens + 1) * sizeof *cc);
+    uint32_t *nn = malloc((k->nsens + 1) * sizeof *nn);
+    if (!vv || !cc || !nn) {
+        free(vv);
+        free(cc);
+        free(nn);
+        return 0;
+    }
+    keps_class_view v = {0, 0, vv, cc, nn};
+    double W = 0, H = 0, fhi = 1, t = 0, absent = -INFINITY;
+    int concave = 0;
+    switch (c->kind) {
+    case KEPS_CRIT_T_CLOSENESS:
+        t = c->p[0] + TOL * fmax(1.0, c->p[0]);
+        break;
+    case KEPS_CRIT_ENTROPY_L:
+        t = log(c->p[0]);
+        fhi = INFINITY; /* only t > 0 matters */
+        concave = 1;
+        break;
+    case KEPS_CRIT_BETA_LIKENESS: {
+        double gmax = 0;
+        for (size_t x = 0; x < sc->m; x++) {
+            if (!sc->gcnt[x])
+                continue;
+            double q = sc->q[x], b = c->variant == KEPS_BETA_ENHANCED ? fmin(c->p[0], -log(q)) : c->p[0];
+            if (!(b > 0)) {
+                free(vv), free(cc), free(nn);
+                return 0;
+            }
+            double g = (1 - q) / (q * b);
+            if (g > gmax)
+                gmax = g;
+            if (-1 / b > absent)
+                absent = -1 / b;
+        }
+        fhi = gmax; /* the figure below is divided by each value's bound */
+        t = 1 + TOL;
+        break;
+    }
+    default:
+        free(vv), free(cc), free(nn);
+        return 0;
+    }
+    if (!(fhi > t) || (concave && !(t > 0))) {
+        free(vv), free(cc), free(nn);
+        return 0;
+    }
+    for (size_t x = 0; x < cs->n; x++) {
+        if (!cs->count[x])
+            continue;
+        vv[s] = h->val + h->off[x];
+        cc[s] = h->cnt + h->off[x];
+        nn[s] = h->off[x + 1] - h->off[x];
+        v.count = v.pcount = cs->count[x];
+        double n = 0, f;
+        for (uint32_t e = 0; e < nn[s]; e++)
+            n += c->kind == KEPS_CRIT_T_CLOSENESS && sc->type == KEPS_SENSITIVE_ORDERED && vv[s][e] >= sc->m_ord
+                     ? 0
+                     : cc[s][e];
+        if (n == 0)
+            continue;
+        if (c->kind == KEPS_CRIT_ENTROPY_L) {
+            double sum = 0; /* n H = n ln n - sum c ln c (Shannon) */
+            for (uint32_t e = 0; e < nn[s]; e++)
+                sum += (double)cc[s][e] * log((double)cc[s][e]);
+            f = (n * log(n) - sum) / n;
+        } else if (c->kind == KEPS_CRIT_BETA_LIKENESS) {
+            f = -INFINITY; /* max over the table's values of (p - q)/(q b): absent ones give -1/b */
+            for (uint32_t e = 0; e < nn[s]; e++) {
+                double q = sc->q[vv[s][e]], b = c->variant == KEPS_BETA_ENHANCED ? fmin(c->p[0], -log(q)) : c->p[0];
+                double g = ((double)cc[s][e] / n - q) / (q * b);
+                if (g > f)
+                    f = g;
+            }
+            if (nn[s] < sc->m && absent > f) /* an absent value's -1/b may be the largest */
+                f = absent;
+        } else {
+            f = keps_criterion_figure(k, i, &v);
+        }
+        W += n * f;
+        H += n;
+    }
+    free(vv), free(cc), free(nn);
+    /* convex (failing above t, at most fhi): W <= F fhi + (H - F) t;
+     * concave (entropy: failing below t, at least 0): W >= (H - F) t */
+    double F = concave ? H - W / t : (W - H * t) / (fhi - t);
+    return rows_bound(F, H);
+}
+
 /* ---- enforcing on a partition ------------------------------------------------ */
 
 typedef struct {
@@ -950,59 +1080,86 @@ keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *
                                   int with_suppression, uint8_t *sup, keps_enforce_stats *st)
 {
     memset(st, 0, sizeof *st);
-    size_t ns = k->nsens, presence = k->nc;
-    const uint32_t *vbuf[16], *cbuf[16];
-    uint32_t nbuf[16];
-    const uint32_t **vp = ns <= 16 ? vbuf : malloc(ns * sizeof *vp), **cp = ns <= 16 ? cbuf : malloc(ns * sizeof *cp);
-    uint32_t *nv = ns <= 16 ? nbuf : malloc(ns * sizeof *nv);
-    uint8_t *use = malloc(k->nc + 1);
-    if (!vp || !cp || !nv || !use) {
+    st->blocked = k->whole_fails;
+    const size_t *use = k->use[mono_only != 0][with_suppression != 0], nuse = k->nuse[mono_only != 0][with_suppression != 0];
+    const uint32_t ms = (uint32_t)(k->min_size < UINT32_MAX ? k->min_size : UINT32_MAX);
+    /* ARX checks the minimal size first, then delta-presence, which fails a
+     * class without released rows iff dmin > 0: such a class cannot be
+     * suppressed (it has nothing to suppress) */
+    int empty_blocks = !k->min_size && k->presence < k->nc && k->c[k->presence].p[0] > 0;
+    if (!nuse) { /* the size alone: no views to build */
+        size_t rows = 0, classes = 0, empty = 0;
+        for (size_t c = 0; c < cs->n; c++) {
+            uint32_t n = cs->count[c];
+            uint8_t f = n > 0 && n < ms;
+            sup[c] = f;
+            rows += f * (size_t)n;
+            classes += f;
+            empty += n == 0;
+        }
+        st->rows = rows;
+        st->classes = classes;
+        st->blocked |= empty_blocks && empty;
+    } else {
+        size_t ns = k->nsens;
+        const uint32_t *vbuf[16], *cbuf[16];
+        uint32_t nbuf[16];
+        const uint32_t **vp = ns <= 16 ? vbuf : malloc(ns * sizeof *vp),
+                       **cp = ns <= 16 ? cbuf : malloc(ns * sizeof *cp);
+        uint32_t *nv = ns <= 16 ? nbuf : malloc(ns * sizeof *nv);
+        if (!vp || !cp || !nv) {
+            if (ns > 16) {
+                free(vp);
+                free(cp);
+                free(nv);
+            }
+            return KEPS_ENOMEM;
+        }
+        keps_class_view v = {0, 0, vp, cp, nv};
+        for (size_t c = 0; c < cs->n; c++) {
+            sup[c] = 0;
+            v.count = cs->count[c];
+            v.pcount = cs->pcount ? cs->pcount[c] : v.count;
+            if (v.count == 0) {
+                st->blocked |= empty_blocks;
+                continue;
+            }
+            if (v.count < ms) {
+                sup[c] = 1;
+            } else {
+                for (size_t s = 0; s < ns && cs->hist; s++) {
+                    const keps_class_hist *h = &cs->hist[s];
+                    vp[s] = h->val + h->off[c];
+                    cp[s] = h->cnt + h->off[c];
+                    nv[s] = h->off[c + 1] - h->off[c];
+                }
+                for (size_t u = 0; u < nuse && !sup[c]; u++)
+                    if (!keps_criterion_check(k, use[u], &v))
+                        sup[c] = 1;
+            }
+            if (sup[c]) {
+                st->rows += v.count;
+                st->classes++;
+            }
+        }
         if (ns > 16) {
             free(vp);
             free(cp);
             free(nv);
         }
-        free(use);
-        return KEPS_ENOMEM;
-    }
-    for (size_t i = 0; i < k->nc; i++) {
-        use[i] = !keps_criterion_sample_based(k->c[i].kind) &&
-                 (!mono_only || keps_criterion_monotone(&k->c[i], with_suppression));
-        if (k->c[i].kind == KEPS_CRIT_DELTA_PRESENCE)
-            presence = i;
-    }
-    keps_class_view v = {0, 0, vp, cp, nv};
-    st->blocked = k->whole_fails;
-    for (size_t c = 0; c < cs->n; c++) {
-        sup[c] = 0;
-        v.count = cs->count[c];
-        v.pcount = cs->pcount ? cs->pcount[c] : v.count;
-        if (v.count == 0) {
-            /* nothing to suppress; ARX checks the minimal size first, then
-             * delta-presence (which holds iff dmin is 0 for such a class) */
-            if (!k->min_size && presence < k->nc && k->c[presence].p[0] > 0)
-                st->blocked = 1;
-            continue;
-        }
-        if (v.count < k->min_size) {
-            sup[c] = 1;
-        } else {
-            for (size_t s = 0; s < ns && cs->hist; s++) {
-                const keps_class_hist *h = &cs->hist[s];
-                vp[s] = h->val + h->off[c];
-                cp[s] = h->cnt + h->off[c];
-                nv[s] = h->off[c + 1] - h->off[c];
-            }
-            for (size_t i = 0; i < k->nc && !sup[c]; i++)
-                if (use[i] && !keps_criterion_check(k, i, &v))
-                    sup[c] = 1;
-        }
-        if (sup[c]) {
-            st->rows += v.count;
-            st->classes++;
-        }
     }
     keps_status rc = KEPS_OK;
+    st->below = st->rows;
+    if (mono_only && with_suppression)
+        for (size_t i = 0; i < k->nc; i++) {
+            const keps_criterion *c = &k->c[i];
+            if (keps_criterion_monotone(c, with_suppression) ||
+                (c->kind == KEPS_CRIT_ENTROPY_L && c->variant != KEPS_ENTROPY_SHANNON))
+                continue;
+            size_t b = mass_bound(k, i, cs);
+            if (b > st->below)
+                st->below = b;
+        }
     if (!mono_only && keps_criteria_has_sample_based(k)) {
         sortable *o = malloc((cs->n + 1) * sizeof *o);
         uint32_t *sizes = malloc((cs->n + 1) * sizeof *sizes);
@@ -1027,11 +1184,5 @@ keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *
         free(o);
         free(sizes);
     }
-    if (ns > 16) {
-        free(vp);
-        free(cp);
-        free(nv);
-    }
-    free(use);
     return rc;
 }

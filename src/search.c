@@ -450,7 +450,7 @@ static int evaluate(search *o, const int *levels, int full)
     keps_enforce_stats st;
     if (flags_of(L, o->crit, o->star, o->m, o->metric, levels, c, 1, o->with_supp, o->sup, &st))
         return o->oom = 1, -1;
-    int pass = !st.blocked && st.rows <= o->limit;
+    int pass = !st.blocked && st.below <= o->limit; /* below >= rows: this node's too */
     if (!pass) {
         tag_cone(o, id, 0, T_NOT);
         o->tag[id] |= T_DONE;

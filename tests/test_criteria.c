@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "keps/criteria.h"
+#include "keps/partition.h"
+#include "keps/rng.h"
 
 /* A table whose sensitive column s holds 5 a, 3 b, 2 c (10 rows, q = .5,
  * .3, .2) and a numeric column x with 5 x 1, 3 x 2, 2 x 3. */
@@ -350,6 +352,127 @@ static void test_properties(void **state)
     keps_table_free(t);
 }
 
+/* The mass bounds (keps_criteria_enforce's below): the rows a coarse
+ * partition's bound promises never exceed the rows failing in a refinement
+ * of it (the finer partition it was merged from), on random tables, for
+ * t-closeness (every ground distance), Shannon entropy-l and basic and
+ * enhanced beta-likeness. Hand case first: values a, a, b, b (q = .5, .5),
+ * classes {a, a} and {b, b}: equal EMD .5 each, W = 4 * .5 = 2; t = .2:
+ * (2 - 4 * .2) / (1 - .2) = 1.5, so at least 1 row (both classes fail: 4). */
+static size_t enforce_rows(const keps_criteria *k, const keps_partition *p, int mono, size_t *below)
+{
+    keps_class_set cs = {.n = p->nclasses, .count = p->count, .pcount = p->pcount, .hist = p->hist,
+                         .first = p->first_row};
+    uint8_t *sup = malloc(p->nclasses + 1);
+    keps_enforce_stats st;
+    assert_int_equal(keps_criteria_enforce(k, &cs, mono, 1, sup, &st), KEPS_OK);
+    free(sup);
+    if (below)
+        *below = st.below;
+    return st.rows;
+}
+
+static void test_mass_bounds(void **state)
+{
+    (void)state;
+    keps_error err = {0};
+    keps_table *t = table_from_csv("s\na\na\nb\nb\n");
+    keps_sensitive_spec sp = {0, KEPS_SENSITIVE_NOMINAL, NULL};
+    keps_criterion c = {KEPS_CRIT_T_CLOSENESS, 0, {0.2, 0}, 0};
+    keps_criteria *k = NULL;
+    assert_int_equal(keps_criteria_new(t, &sp, 1, &c, 1, NULL, &k, &err), KEPS_OK);
+    uint32_t cls[4] = {0, 0, 1, 1};
+    keps_partition p;
+    assert_int_equal(keps_partition_from_classes(t, cls, 2, k, &p, &err), KEPS_OK);
+    size_t below;
+    assert_int_equal(enforce_rows(k, &p, 0, NULL), 4);
+    enforce_rows(k, &p, 1, &below);
+    assert_int_equal(below, 1);
+    keps_partition_free(&p);
+    keps_criteria_free(k);
+    keps_table_free(t);
+    /* tight: 50 a and 50 b in two pure classes, t = 0.5: both pass (EMD .5),
+     * and W = 100 * .5 = N t: the bound is 0, as it must be; so is the
+     * entropy's for 2-diversity of two {25 a, 25 b} classes (H = ln 2) */
+    char *csv = malloc(1024), *o = csv;
+    o += sprintf(o, "s\n");
+    for (int i = 0; i < 100; i++)
+        o += sprintf(o, "%c\n", i < 50 ? 'a' : 'b');
+    t = table_from_csv(csv);
+    free(csv);
+    uint32_t pure[100], mixed[100];
+    for (int i = 0; i < 100; i++) {
+        pure[i] = i < 50 ? 0 : 1;
+        mixed[i] = (uint32_t)(i % 2);
+    }
+    keps_criterion tc[2] = {{KEPS_CRIT_T_CLOSENESS, 0, {0.5, 0}, 0}, {KEPS_CRIT_ENTROPY_L, 0, {2, 0}, 0}};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(keps_criteria_new(t, &sp, 1, &tc[i], 1, NULL, &k, &err), KEPS_OK);
+        assert_int_equal(keps_partition_from_classes(t, i ? mixed : pure, 2, k, &p, &err), KEPS_OK);
+        assert_int_equal(enforce_rows(k, &p, 0, NULL), 0);
+        enforce_rows(k, &p, 1, &below);
+        assert_int_equal(below, 0);
+        keps_partition_free(&p);
+        keps_criteria_free(k);
+    }
+    keps_table_free(t);
+
+    keps_rng *rng = keps_rng_new_seeded(11);
+    keps_hierarchy *h = abc_hierarchy();
+    for (int round = 0; round < 400; round++) {
+        size_t n = 20 + keps_rng_below(rng, 80), nf = 2 + keps_rng_below(rng, 20), nc = 1 + keps_rng_below(rng, nf);
+        char *rcsv = malloc(16 + n * 8), *ro = rcsv;
+        ro += sprintf(ro, "s,x\n");
+        int skew = (int)keps_rng_below(rng, 3);
+        for (size_t r = 0; r < n; r++) {
+            int v = (int)keps_rng_below(rng, 3);
+            if (skew && keps_rng_below(rng, 2))
+                v = 0;
+            ro += sprintf(ro, "%c,%d\n", 'a' + v, v + 1);
+        }
+        keps_table *tt = table_from_csv(rcsv);
+        free(rcsv);
+        keps_sensitive_spec sps[3] = {{0, KEPS_SENSITIVE_NOMINAL, NULL}, {1, KEPS_SENSITIVE_ORDERED, NULL},
+                                      {0, KEPS_SENSITIVE_HIERARCHICAL, h}};
+        double x = 0.05 + 0.05 * (double)keps_rng_below(rng, 10);
+        keps_criterion cs[6] = {{KEPS_CRIT_T_CLOSENESS, 0, {x, 0}, 0},
+                                {KEPS_CRIT_T_CLOSENESS, 1, {x, 0}, 0},
+                                {KEPS_CRIT_T_CLOSENESS, 2, {x, 0}, 0},
+                                {KEPS_CRIT_ENTROPY_L, 0, {1.2 + 2 * x, 0}, KEPS_ENTROPY_SHANNON},
+                                {KEPS_CRIT_BETA_LIKENESS, 0, {4 * x, 0}, KEPS_BETA_BASIC},
+                                {KEPS_CRIT_BETA_LIKENESS, 0, {8 * x, 0}, KEPS_BETA_ENHANCED}};
+        uint32_t *fine = malloc(n * sizeof *fine), *coarse = malloc(n * sizeof *coarse), *map = malloc(nf * sizeof *map);
+        for (size_t r = 0; r < n; r++)
+            fine[r] = (uint32_t)keps_rng_below(rng, nf);
+        for (size_t f = 0; f < nf; f++)
+            map[f] = (uint32_t)keps_rng_below(rng, nc);
+        for (size_t r = 0; r < n; r++)
+            coarse[r] = map[fine[r]];
+        for (size_t i = 0; i < 6; i++) {
+            keps_criteria *kk = NULL;
+            assert_int_equal(keps_criteria_new(tt, sps, 3, &cs[i], 1, NULL, &kk, &err), KEPS_OK);
+            keps_partition pf, pc;
+            assert_int_equal(keps_partition_from_classes(tt, fine, nf, kk, &pf, &err), KEPS_OK);
+            assert_int_equal(keps_partition_from_classes(tt, coarse, nc, kk, &pc, &err), KEPS_OK);
+            size_t b, fails = enforce_rows(kk, &pf, 0, NULL), cfails = enforce_rows(kk, &pc, 0, NULL);
+            enforce_rows(kk, &pc, 1, &b);
+            if (b > fails || b > cfails)
+                fprintf(stderr, "round %d criterion %zu: bound %zu > %zu, %zu failing rows\n", round, i, b, fails,
+                        cfails);
+            assert_true(b <= fails && b <= cfails);
+            keps_partition_free(&pf);
+            keps_partition_free(&pc);
+            keps_criteria_free(kk);
+        }
+        free(fine);
+        free(coarse);
+        free(map);
+        keps_table_free(tt);
+    }
+    keps_hierarchy_free(h);
+    keps_rng_free(rng);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,7 +480,7 @@ int main(void)
         cmocka_unit_test(test_t_closeness),   cmocka_unit_test(test_ordered),
         cmocka_unit_test(test_likeness_disclosure), cmocka_unit_test(test_presence_kmap),
         cmocka_unit_test(test_sample_based),  cmocka_unit_test(test_kt),
-        cmocka_unit_test(test_properties),
+        cmocka_unit_test(test_properties),   cmocka_unit_test(test_mass_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

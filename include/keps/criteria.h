@@ -217,6 +217,8 @@ typedef struct keps_class_set {
 typedef struct keps_enforce_stats {
     size_t rows;      /* rows in suppressed classes */
     size_t classes;   /* suppressed classes */
+    size_t below;     /* mono_only: rows that every finer partition (a node below)
+                         suppresses: rows as above, or more from the mass bounds */
     int blocked;      /* nothing suppression could fix: a class without released rows
                          fails delta-presence and no minimal class size applies, or
                          (k,t)-closeness fails on the released values */
@@ -230,7 +232,14 @@ typedef struct keps_enforce_stats {
  * suppressed classes. With mono_only, only the criteria monotone for
  * with_suppression (keps_criterion_monotone) and the minimal class size
  * are applied, and no sample-based step: the rows so suppressed never grow
- * under generalization, which makes them a bound for the lattice search.
+ * under generalization, which makes them a bound for the lattice search;
+ * below also takes the mass bounds of the criteria whose figure is convex
+ * in the class's distribution (t-closeness, beta-likeness) or concave
+ * (Shannon entropy): with f the figure and h a class's rows, W = sum h f
+ * only falls as classes merge (Jensen), and a partition whose failing
+ * classes hold F rows has W <= F f_max + (N - F) t, so every finer one
+ * suppresses at least (W - N t) / (f_max - t) rows; for the entropy, which
+ * only grows, W >= (N - F) ln l gives at least N - W / ln l.
  * KEPS_ENOMEM or KEPS_OK. */
 keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *cs, int mono_only,
                                   int with_suppression, uint8_t *sup, keps_enforce_stats *st);
