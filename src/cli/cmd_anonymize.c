@@ -61,13 +61,15 @@ static const cli_mode_opt foreign[] = {
     {"emit-sql", "ola", "only OLA's full-domain generalization is written as SQL", 1},
     {"sql-dialect", "ola", "it is for --emit-sql", 0},
     {"sql-table", "ola", "it is for --emit-sql", 0},
-#define CRIT_FOREIGN(o) {o, "ola", "only the lattice search takes privacy criteria besides -k", 1}
+#define CRIT_FOREIGN(o) {o, "ola|mondrian", "mdav takes no privacy criterion besides -k", 1}
+#define LATTICE_ONLY(o) {o, "ola", "Mondrian checks a class by itself; this criterion needs the lattice search", 1}
     CRIT_FOREIGN("l-diversity"), CRIT_FOREIGN("entropy-l"), CRIT_FOREIGN("entropy-estimator"),
     CRIT_FOREIGN("recursive-l"), CRIT_FOREIGN("t-closeness"), CRIT_FOREIGN("sensitive-type"),
     CRIT_FOREIGN("beta-likeness"), CRIT_FOREIGN("beta-likeness-variant"), CRIT_FOREIGN("delta-disclosure"),
-    CRIT_FOREIGN("multiplicative-t"), CRIT_FOREIGN("kt-closeness"), CRIT_FOREIGN("delta-presence"),
-    CRIT_FOREIGN("k-map"), CRIT_FOREIGN("subset"), CRIT_FOREIGN("average-risk"), CRIT_FOREIGN("sample-uniqueness"),
+    CRIT_FOREIGN("multiplicative-t"), CRIT_FOREIGN("kt-closeness"), LATTICE_ONLY("delta-presence"),
+    LATTICE_ONLY("k-map"), LATTICE_ONLY("subset"), LATTICE_ONLY("average-risk"), LATTICE_ONLY("sample-uniqueness"),
 #undef CRIT_FOREIGN
+#undef LATTICE_ONLY
 };
 
 static int run(cli_ctx *c)

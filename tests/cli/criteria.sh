@@ -53,4 +53,22 @@ t "(k,t)-closeness failing whatever the node: exit 1" "[ \$? -eq 1 ] && grep -q 
 run --kt-closeness 30,2 --metric prec
 t "(k,t)-closeness holding: the bottom" \
     "python3 -c \"import json; j=json.load(open('$d/out')); assert j['transformation']['a']==0 and j['suppressed_rows']==0, j\""
+# Mondrian's cut test takes the criteria. x = 1..8 with s = a a a a b b b b:
+# k = 2 alone splits down to [1-2] [3-4] [5-6] [7-8]; with distinct
+# 2-diversity the median cuts (x <= 4, x < 4) leave a half holding a alone,
+# so nothing is cut: one class [1-8]. With s = a b a b a b a b the pairs
+# hold a and b: the four pairs again.
+printf 'x,s\n1,a\n2,a\n3,a\n4,a\n5,b\n6,b\n7,b\n8,b\n' >"$d/m1.csv"
+printf 'x,s\n1,a\n2,b\n3,a\n4,b\n5,a\n6,b\n7,a\n8,b\n' >"$d/m2.csv"
+mond() { "$keps" anonymize --algorithm mondrian -i "$1" -o "$d/mo.csv" --qi x --sensitive s -k 2 --others keep \
+    --keep-order --quiet "${@:2}" 2>/dev/null >/dev/null && cut -d, -f1 "$d/mo.csv" | tail -n +2 | sort -u | tr '\n' ' '; }
+t "mondrian k=2" "[ \"\$(mond $d/m1.csv)\" = '[1-2] [3-4] [5-6] [7-8] ' ]"
+t "mondrian k=2, distinct 2: no cut passes" "[ \"\$(mond $d/m1.csv --l-diversity 2)\" = '[1-8] ' ]"
+t "mondrian k=2, distinct 2, alternating" "[ \"\$(mond $d/m2.csv --l-diversity 2)\" = '[1-2] [3-4] [5-6] [7-8] ' ]"
+"$keps" anonymize --algorithm mondrian -i "$d/m1.csv" -o "$d/mo.csv" --qi x --sensitive s --l-diversity 3 \
+    --others keep --quiet 2>"$d/err" >/dev/null
+t "mondrian: all records fail: exit 1" "[ \$? -eq 1 ] && grep -q 'even all 8 records' '$d/err'"
+"$keps" anonymize --algorithm mondrian -i "$d/m1.csv" -o "$d/mo.csv" --qi x --sensitive s --average-risk 0.5 \
+    --others keep --quiet 2>"$d/err" >/dev/null
+t "mondrian refuses a sample-based criterion" "[ \$? -eq 2 ] && grep -q 'lattice search' '$d/err'"
 finish criteria.sh
