@@ -35,9 +35,9 @@ int keps_criterion_names_column(keps_criterion_kind k)
     }
 }
 
-int keps_criterion_needs_subset(keps_criterion_kind k)
+int keps_criterion_needs_subset(const keps_criterion *c)
 {
-    return k == KEPS_CRIT_DELTA_PRESENCE || k == KEPS_CRIT_K_MAP;
+    return c->kind == KEPS_CRIT_DELTA_PRESENCE || (c->kind == KEPS_CRIT_K_MAP && c->variant == KEPS_KMAP_SUBSET);
 }
 
 int keps_criterion_sample_based(keps_criterion_kind k)
@@ -148,6 +148,7 @@ struct keps_criteria {
                           besides the minimal class size (k-anonymity is that) */
     size_t nuse[2][2];
     size_t presence;   /* the delta-presence criterion, or nc */
+    size_t *derived_k; /* [nc] k-map with an estimator: k' (else 0) */
 };
 
 size_t keps_criteria_count(const keps_criteria *k)
@@ -259,6 +260,7 @@ void keps_criteria_free(keps_criteria *k)
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++)
             free(k->use[a][b]);
+    free(k->derived_k);
     free(k);
 }
 
@@ -373,6 +375,57 @@ static keps_status build_tree(const keps_sensitive_spec *sp, sens_col *s)
     return KEPS_OK;
 }
 
+/* Poisson probability of x at lambda, in logs (lambda > 0). */
+static double poisson_pmf(double lambda, double x)
+{
+    return exp(-lambda + x * log(lambda) - lgamma(x + 1));
+}
+
+/* ARX's k' of k-map with an estimator (see keps_kmap_estimator): the
+ * smallest count whose (zero-truncated) Poisson cumulative probability at
+ * lambda = k x rows / population reaches 1 - significance, stopping at k;
+ * ARX's loop returns that count + 1 for the Poisson, the count for the
+ * zero-truncated one; then capped by the rows and by k. */
+static size_t kmap_derived(const keps_criterion *c, size_t rows)
+{
+    double k = c->p[0], lambda = k * (double)rows / c->p[2], threshold = 1 - c->p[1], value = 0;
+    size_t d;
+    if (c->variant == KEPS_KMAP_POISSON) {
+        size_t counter = 0;
+        double cdf = 0;
+        while (value < threshold) {
+            cdf += poisson_pmf(lambda, (double)counter);
+            value = cdf;
+            counter++;
+            if ((double)counter >= k) {
+                value = 1;
+                break;
+            }
+        }
+        d = counter + 1;
+    } else {
+        double v2 = 1 - exp(-lambda);
+        size_t counter = 1;
+        while (value < threshold) {
+            value += poisson_pmf(lambda, (double)counter) / v2;
+            counter++;
+            if ((double)counter >= k) {
+                value = 1;
+                break;
+            }
+        }
+        d = counter;
+    }
+    if (d > rows)
+        d = rows;
+    return (double)d < k ? d : (size_t)k;
+}
+
+size_t keps_criteria_kmap_derived_k(const keps_criteria *k, size_t i)
+{
+    return k->derived_k[i];
+}
+
 static keps_status check_params(const keps_criterion *c, size_t i, size_t nsens, int has_subset, keps_error *err)
 {
     const char *n = keps_criterion_name(c->kind);
@@ -381,7 +434,7 @@ static keps_status check_params(const keps_criterion *c, size_t i, size_t nsens,
     if (keps_criterion_names_column(c->kind) && c->sens >= nsens)
         return keps_error_set(err, KEPS_EINPUT, "%s: sensitive column %zu out of range (%zu given)", n, c->sens + 1,
                               nsens);
-    if (keps_criterion_needs_subset(c->kind) && !has_subset)
+    if (keps_criterion_needs_subset(c) && !has_subset)
         return keps_error_set(err, KEPS_EINPUT,
                               "%s needs a research subset: the input is the population, the subset is what is "
                               "released",
@@ -390,9 +443,12 @@ static keps_status check_params(const keps_criterion *c, size_t i, size_t nsens,
     int ok = 1;
     switch (c->kind) {
     case KEPS_CRIT_K_ANONYMITY:
-    case KEPS_CRIT_K_MAP:
     case KEPS_CRIT_DISTINCT_L:
         ok = a >= 1 && a <= 4294967295.0 && a == floor(a);
+        break;
+    case KEPS_CRIT_K_MAP:
+        ok = a >= 1 && a <= 4294967295.0 && a == floor(a) && (unsigned)c->variant <= KEPS_KMAP_ZERO_TRUNCATED_POISSON &&
+             (c->variant == KEPS_KMAP_SUBSET || (b >= 0 && b <= 1 && c->p[2] >= 1 && isfinite(c->p[2])));
         break;
     case KEPS_CRIT_ENTROPY_L:
         ok = a > 0 && a <= 4294967295.0 && (unsigned)c->variant <= KEPS_ENTROPY_GRASSBERGER;
@@ -468,6 +524,8 @@ keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, si
         for (size_t r = 0; r < t->nrows; r++)
             k->released += (k->subset[r] = released[r] != 0);
     }
+    if (!(k->derived_k = calloc(nc + 1, sizeof *k->derived_k)))
+        goto oom;
     for (size_t i = 0; i < nc; i++) {
         double ms = 0;
         if (c[i].kind == KEPS_CRIT_K_ANONYMITY || c[i].kind == KEPS_CRIT_DISTINCT_L ||
@@ -475,6 +533,8 @@ keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, si
             ms = ceil(c[i].p[0]);
         else if (c[i].kind == KEPS_CRIT_RECURSIVE_CL)
             ms = c[i].p[1];
+        else if (c[i].kind == KEPS_CRIT_K_MAP && c[i].variant != KEPS_KMAP_SUBSET)
+            ms = (double)(k->derived_k[i] = kmap_derived(&c[i], k->released));
         if (ms > (double)k->min_size)
             k->min_size = (size_t)ms;
     }
@@ -779,7 +839,7 @@ int keps_criterion_check(const keps_criteria *k, size_t i, const keps_class_view
         return le(c->p[0], d) && le(d, c->p[1]);
     }
     case KEPS_CRIT_K_MAP:
-        return v->pcount >= c->p[0];
+        return c->variant == KEPS_KMAP_SUBSET ? v->pcount >= c->p[0] : v->count >= k->derived_k[i];
     case KEPS_CRIT_MULT_T:
         return le(mult_t(sc, v, s), c->p[0]);
     default: /* sample-based and whole-release criteria pass class by class */
@@ -804,7 +864,7 @@ double keps_criterion_figure(const keps_criteria *k, size_t i, const keps_class_
     case KEPS_CRIT_K_ANONYMITY:
         return v->count;
     case KEPS_CRIT_K_MAP:
-        return v->pcount;
+        return c->variant == KEPS_KMAP_SUBSET ? v->pcount : v->count;
     case KEPS_CRIT_DISTINCT_L:
         return v->nval[s];
     case KEPS_CRIT_ENTROPY_L: {

@@ -502,7 +502,7 @@ static keps_status critctx_new(const keps_criteria *crit, const keps_table *t, c
     *out = NULL;
     for (size_t i = 0; i < keps_criteria_count(crit); i++) {
         keps_criterion_kind k = keps_criteria_get(crit, i)->kind;
-        if (keps_criterion_needs_subset(k) || keps_criterion_sample_based(k))
+        if (keps_criterion_needs_subset(keps_criteria_get(crit, i)) || keps_criterion_sample_based(k))
             return keps_error_set(err, KEPS_EINPUT,
                                   "Mondrian takes the criteria a class can be checked on by itself; %s is not one "
                                   "(use the lattice search, --algorithm ola)",

@@ -277,6 +277,38 @@ static void test_presence_kmap(void **state)
 /* Sizes 1, 1, 2, 5, 10 (19 rows, 5 classes). Average risk: 5/19 = .263;
  * suppressing one class 4/18 = .222, two 3/17 = .176. Uniqueness: 2/19 =
  * .105, then 1/18 = .0556, then 0. */
+/* k-map estimated from the population size (El Emam & Dankar 2008, as ARX
+ * derives it): 10 rows of a population of 10,000, k = 10: lambda = 0.01.
+ * Poisson: P(0) = e^-0.01 = 0.99005 >= 0.99 at the first count, ARX returns
+ * count + 1 = 2; zero-truncated: P(1)/(1 - P(0)) = 0.0099005/0.0099502 =
+ * 0.99501 >= 0.99, count 2. k = 3 of a population of 1,000 (lambda = 0.03):
+ * CDF(0) = 0.97045, CDF(1) = 0.99956 -> 3 (Poisson, then capped at k). */
+static void test_kmap_estimated(void **state)
+{
+    (void)state;
+    keps_table *t = abc_table();
+    struct {
+        double k, pop;
+        int est;
+        size_t want;
+    } cases[] = {{10, 10000, KEPS_KMAP_POISSON, 2}, {10, 10000, KEPS_KMAP_ZERO_TRUNCATED_POISSON, 2},
+                 {3, 1000, KEPS_KMAP_POISSON, 3}, {3, 1000, KEPS_KMAP_ZERO_TRUNCATED_POISSON, 3}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        keps_criterion c = {KEPS_CRIT_K_MAP, 0, {cases[i].k, 0.01, cases[i].pop}, cases[i].est};
+        keps_criteria *k = NULL;
+        keps_error err = {0};
+        assert_int_equal(keps_criteria_new(t, NULL, 0, &c, 1, NULL, &k, &err), KEPS_OK);
+        assert_int_equal(keps_criteria_kmap_derived_k(k, 0), cases[i].want);
+        assert_int_equal(keps_criteria_min_class_size(k), cases[i].want);
+        keps_class_view v = {(uint32_t)cases[i].want, 0, NULL, NULL, NULL};
+        assert_int_equal(keps_criteria_check_class(k, &v), 0);
+        v.count--;
+        assert_int_equal(keps_criteria_check_class(k, &v), 1);
+        keps_criteria_free(k);
+    }
+    keps_table_free(t);
+}
+
 static void test_sample_based(void **state)
 {
     (void)state;
@@ -481,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_likeness_disclosure), cmocka_unit_test(test_presence_kmap),
         cmocka_unit_test(test_sample_based),  cmocka_unit_test(test_kt),
         cmocka_unit_test(test_properties),   cmocka_unit_test(test_mass_bounds),
+        cmocka_unit_test(test_kmap_estimated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

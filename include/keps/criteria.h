@@ -69,7 +69,8 @@ typedef enum keps_criterion_kind {
     KEPS_CRIT_BETA_LIKENESS,   /* p[0] = beta > 0; variant: keps_beta_variant */
     KEPS_CRIT_DELTA_DISCLOSURE, /* p[0] = delta */
     KEPS_CRIT_DELTA_PRESENCE,  /* p[0] = dmin, p[1] = dmax (needs a research subset) */
-    KEPS_CRIT_K_MAP,           /* p[0] = k (needs a research subset) */
+    KEPS_CRIT_K_MAP,           /* p[0] = k; variant keps_kmap_estimator: with a research subset
+                                  (SUBSET), or from the population size p[2] at significance p[1] */
     KEPS_CRIT_AVERAGE_RISK,    /* p[0] = r in [0, 1] (sample-based) */
     KEPS_CRIT_SAMPLE_UNIQUENESS, /* p[0] = r in [0, 1] (sample-based) */
     KEPS_CRIT_MULT_T,          /* p[0] = t >= 1 */
@@ -79,11 +80,17 @@ typedef enum keps_criterion_kind {
 
 typedef enum { KEPS_ENTROPY_SHANNON = 0, KEPS_ENTROPY_GRASSBERGER } keps_entropy_estimator;
 typedef enum { KEPS_BETA_BASIC = 0, KEPS_BETA_ENHANCED } keps_beta_variant;
+/* k-map against a research subset (the population counted), or estimated
+ * from the population's size as El Emam & Dankar 2008 and ARX do: with
+ * lambda = k x rows / population, k' is the smallest count whose Poisson
+ * (Pannekoek 1999) or zero-truncated Poisson cumulative probability reaches
+ * 1 - significance (capped at k and the rows), and classes need k' rows. */
+typedef enum { KEPS_KMAP_SUBSET = 0, KEPS_KMAP_POISSON, KEPS_KMAP_ZERO_TRUNCATED_POISSON } keps_kmap_estimator;
 
 typedef struct keps_criterion {
     keps_criterion_kind kind;
     size_t sens;  /* the sensitive column (index into the specs) for criteria that name one */
-    double p[2];  /* parameters, see keps_criterion_kind */
+    double p[3];  /* parameters, see keps_criterion_kind */
     int variant;
 } keps_criterion;
 
@@ -107,7 +114,7 @@ const char *keps_criterion_name(keps_criterion_kind k);
 /* Does the criterion name a sensitive column / need a research subset /
  * decide on the whole partition rather than class by class? */
 int keps_criterion_names_column(keps_criterion_kind k);
-int keps_criterion_needs_subset(keps_criterion_kind k);
+int keps_criterion_needs_subset(const keps_criterion *c);
 int keps_criterion_sample_based(keps_criterion_kind k);
 
 /* The criteria bound to a table. Sensitive values are numbered 0..m-1 per
@@ -243,6 +250,9 @@ typedef struct keps_enforce_stats {
  * KEPS_ENOMEM or KEPS_OK. */
 keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *cs, int mono_only,
                                   int with_suppression, uint8_t *sup, keps_enforce_stats *st);
+
+/* k-map with an estimator: the class size k' it requires (0 otherwise). */
+size_t keps_criteria_kmap_derived_k(const keps_criteria *k, size_t i);
 
 /* (k,t)-closeness with the identity mechanism depends on the released
  * sensitive values only: the smallest t it holds for (inf if a k-subset can

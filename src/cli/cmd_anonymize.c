@@ -67,7 +67,8 @@ static const cli_mode_opt foreign[] = {
     CRIT_FOREIGN("recursive-l"), CRIT_FOREIGN("t-closeness"), CRIT_FOREIGN("sensitive-type"),
     CRIT_FOREIGN("beta-likeness"), CRIT_FOREIGN("beta-likeness-variant"), CRIT_FOREIGN("delta-disclosure"),
     CRIT_FOREIGN("multiplicative-t"), CRIT_FOREIGN("kt-closeness"), LATTICE_ONLY("delta-presence"),
-    LATTICE_ONLY("k-map"), LATTICE_ONLY("subset"), LATTICE_ONLY("average-risk"), LATTICE_ONLY("sample-uniqueness"),
+    CRIT_FOREIGN("k-map"), CRIT_FOREIGN("population-size"), CRIT_FOREIGN("k-map-estimator"),
+    CRIT_FOREIGN("significance"), LATTICE_ONLY("subset"), LATTICE_ONLY("average-risk"), LATTICE_ONLY("sample-uniqueness"),
 #undef CRIT_FOREIGN
 #undef LATTICE_ONLY
 };

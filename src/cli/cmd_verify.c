@@ -616,7 +616,7 @@ static int run(cli_ctx *c)
     keps_partition p;
     memset(&p, 0, sizeof p);
     uint8_t *star = NULL;
-    int need_pop = cli_str(c, "delta-presence") || cli_str(c, "k-map");
+    int need_pop = cli_str(c, "delta-presence") || (cli_str(c, "k-map") && !cli_str(c, "population-size"));
     int rc = cli_load_input(c, &t);
     if (!rc)
         rc = resolve_qi(c, t, &qi, &nqi);

@@ -68,9 +68,21 @@ const cli_opt crit_opt_delta_presence = {"delta-presence", 0, "DMIN,DMAX", 0,
                                          "of a class's population rows that are released lies in [DMIN, DMAX]",
                                          "--delta-presence 0.05,0.15"};
 const cli_opt crit_opt_k_map = {"k-map", 0, "K", CLI_NUMBER,
-                                "k-map (El Emam & Dankar 2008) against --subset: every released class matches at "
-                                "least K rows of the population (the input)",
+                                "k-map (El Emam & Dankar 2008): every released class matches at least K rows of "
+                                "the population: counted against --subset (the input is the population), or "
+                                "estimated from --population-size (--k-map-estimator, --significance)",
                                 "--k-map 10"};
+const cli_opt crit_opt_population_size = {"population-size", 0, "N", CLI_NUMBER,
+                                          "size of the population the input was sampled from, for --k-map without "
+                                          "--subset",
+                                          "--population-size 317238626"};
+const cli_opt crit_opt_kmap_estimator = {"k-map-estimator", 0, "poisson|zero-truncated-poisson", 0,
+                                         "cell-size estimator of --k-map with --population-size: Poisson (Pannekoek "
+                                         "1999, default) or zero-truncated Poisson (El Emam & Dankar 2008)",
+                                         "--k-map-estimator zero-truncated-poisson"};
+const cli_opt crit_opt_significance = {"significance", 0, "A", CLI_NUMBER,
+                                       "significance level of the --k-map estimator (0..1, default 0.01)",
+                                       "--significance 0.05"};
 const cli_opt crit_opt_subset = {"subset", 0, "FILE", 0,
                                  "research subset: the rows of the input (the population) that are released, as a "
                                  "CSV with the input's columns (matched whole, each input row at most once); the "
@@ -294,9 +306,18 @@ int cli_criteria_read(cli_ctx *c, keps_table *t, int k_required, int population,
             return cli_usage_error(c, "out of memory");
     }
     long km;
+    double pop = 0, alpha = 0.01;
     if ((rc = cli_long(c, "k-map", 1, CLI_K_MAX, 0, &km)) < 0)
         return 2;
-    if (rc && add(out, &cap, (keps_criterion){KEPS_CRIT_K_MAP, 0, {(double)km, 0}, 0}))
+    int kest = KEPS_KMAP_SUBSET, haspop = cli_double(c, "population-size", 1, 1e300, 0, &pop);
+    if (haspop < 0 || cli_double(c, "significance", 0, 1, 0.01, &alpha) < 0)
+        return 2;
+    const char *ke = cli_str(c, "k-map-estimator");
+    if (ke && strcmp(ke, "poisson") && strcmp(ke, "zero-truncated-poisson"))
+        return cli_usage_error(c, "--k-map-estimator '%s': expected poisson or zero-truncated-poisson", ke);
+    if (haspop)
+        kest = ke && !strcmp(ke, "zero-truncated-poisson") ? KEPS_KMAP_ZERO_TRUNCATED_POISSON : KEPS_KMAP_POISSON;
+    if (rc && add(out, &cap, (keps_criterion){KEPS_CRIT_K_MAP, 0, {(double)km, alpha, pop}, kest}))
         return cli_usage_error(c, "out of memory");
     static const struct {
         const char *opt;
@@ -310,15 +331,17 @@ int cli_criteria_read(cli_ctx *c, keps_table *t, int k_required, int population,
             return cli_usage_error(c, "out of memory");
     }
     const char *sub = population ? NULL : cli_str(c, "subset");
-    if (population && (dp || cli_str(c, "k-map"))) {
+    int kmap_subset = cli_str(c, "k-map") && !cli_str(c, "population-size");
+    if (population && (dp || kmap_subset)) {
         out->subset = malloc(t->nrows + 1);
         if (!out->subset)
             return cli_usage_error(c, "out of memory");
         memset(out->subset, 1, t->nrows + 1);
     }
-    if ((dp || cli_str(c, "k-map")) && !sub && !population)
+    if ((dp || kmap_subset) && !sub && !population)
         return cli_usage_error(c, "--delta-presence and --k-map need --subset FILE: the rows of the input (the "
-                                  "population) that are released");
+                                  "population) that are released (--k-map can instead estimate from "
+                                  "--population-size N)");
     if (sub) {
         keps_table *st = NULL;
         if ((rc = cli_load_table(c, sub, &st)))
@@ -406,6 +429,12 @@ void cli_criteria_json(keps_json *j, const cli_criteria *cc, const keps_table *t
             keps_json_str(j, "variant", c->variant == KEPS_BETA_ENHANCED ? "enhanced" : "basic");
         if (c->kind == KEPS_CRIT_T_CLOSENESS)
             keps_json_str(j, "ground_distance", ground_name(keps_criteria_sensitive_type(cc->crit, c->sens)));
+        if (c->kind == KEPS_CRIT_K_MAP && c->variant != KEPS_KMAP_SUBSET) {
+            keps_json_str(j, "estimator", c->variant == KEPS_KMAP_POISSON ? "poisson" : "zero-truncated-poisson");
+            keps_json_num(j, "significance", c->p[1]);
+            keps_json_num(j, "population_size", c->p[2]);
+            keps_json_int(j, "derived_k", (long long)keps_criteria_kmap_derived_k(cc->crit, i));
+        }
         keps_json_end(j);
     }
     keps_json_end(j);

@@ -13,15 +13,17 @@
 extern const cli_opt crit_opt_sensitive, crit_opt_sensitive_type, crit_opt_l, crit_opt_entropy_l,
     crit_opt_estimator, crit_opt_recursive, crit_opt_t, crit_opt_beta, crit_opt_beta_variant,
     crit_opt_delta_disclosure, crit_opt_mult_t, crit_opt_kt, crit_opt_delta_presence, crit_opt_k_map,
-    crit_opt_subset, crit_opt_average_risk, crit_opt_sample_uniqueness;
+    crit_opt_subset, crit_opt_average_risk, crit_opt_sample_uniqueness, crit_opt_population_size,
+    crit_opt_kmap_estimator, crit_opt_significance;
 
 /* The options above but --sensitive (which a command lists where it
  * lists the roles), for a command's option array. */
 #define CRIT_OPTS                                                                                                   \
     &crit_opt_l, &crit_opt_entropy_l, &crit_opt_estimator, &crit_opt_recursive, &crit_opt_t,                        \
         &crit_opt_sensitive_type, &crit_opt_beta, &crit_opt_beta_variant, &crit_opt_delta_disclosure,               \
-        &crit_opt_mult_t, &crit_opt_kt, &crit_opt_delta_presence, &crit_opt_k_map, &crit_opt_subset,                 \
-        &crit_opt_average_risk, &crit_opt_sample_uniqueness
+        &crit_opt_mult_t, &crit_opt_kt, &crit_opt_delta_presence, &crit_opt_k_map, &crit_opt_population_size,        \
+        &crit_opt_kmap_estimator, &crit_opt_significance, &crit_opt_subset, &crit_opt_average_risk,                 \
+        &crit_opt_sample_uniqueness
 
 typedef struct cli_criteria {
     keps_criteria *crit;
