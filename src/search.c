@@ -49,7 +49,7 @@ typedef struct search {
     keps_metric metric;
     size_t limit;
     int with_supp;        /* limit > 0 */
-    int full_mono;        /* every criterion monotone for with_supp, none sample-based */
+    int full_mono;        /* every criterion monotone for with_supp */
     uint8_t *tag;         /* [nnodes] */
     keps_lattice_work *w;
     keps_metrics *m;
@@ -75,6 +75,7 @@ typedef struct search {
     uint8_t *sup;         /* flags scratch */
     size_t capsup;
     uint64_t evaluated;
+    uint64_t scored, climbs, popped; /* for tuning (KEPS_SEARCH_DEBUG) */
     int oom;
 } search;
 
@@ -448,8 +449,12 @@ static int evaluate(search *o, const int *levels, int full)
         return o->oom = 1, -1;
     keps_node_classes *c = (keps_node_classes *)cc;
     keps_enforce_stats st;
-    if (flags_of(L, o->crit, o->star, o->m, o->metric, levels, c, 1, o->with_supp, o->sup, &st))
+    /* every criterion monotone (the sample-based ones too): the verdict is
+     * the node's own, from every criterion */
+    if (flags_of(L, o->crit, o->star, o->m, o->metric, levels, c, !o->full_mono, o->with_supp, o->sup, &st))
         return o->oom = 1, -1;
+    if (o->full_mono)
+        st.below = st.rows;
     int pass = !st.blocked && st.below <= o->limit; /* below >= rows: this node's too */
     if (!pass) {
         tag_cone(o, id, 0, T_NOT);
@@ -464,6 +469,7 @@ static int evaluate(search *o, const int *levels, int full)
         return o->oom = 1, -1;
     if (st.blocked || st.rows > o->limit)
         return 1;
+    o->scored++;
     /* score with these flags; the class set is cached, the flags are this call's */
     uint8_t *keep = c->sup;
     c->sup = o->sup;
@@ -619,6 +625,7 @@ static int climb(search *o, uint64_t id)
 
 static int settle(search *o, uint64_t id)
 {
+    o->climbs += !(o->tag[id] & (T_NOT | T_OK));
     if (!(o->tag[id] & (T_NOT | T_OK)) && climb(o, id))
         return -1;
     if (o->tag[id] & (T_NOT | T_DONE | T_PRUNE))
@@ -688,6 +695,7 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
         return st;
     search o;
     memset(&o, 0, sizeof o);
+    uint64_t popped = 0;
     o.L = L;
     o.crit = p->crit;
     o.metric = p->metric;
@@ -695,7 +703,7 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
      * 0.1*30 = 3.0000000000000004 at 3 */
     o.limit = (size_t)floor(p->suppress * (double)L->nreleased + 1e-9);
     o.with_supp = o.limit > 0;
-    o.full_mono = keps_criteria_monotone(p->crit, o.with_supp) && !keps_criteria_has_sample_based(p->crit);
+    o.full_mono = keps_criteria_monotone(p->crit, o.with_supp);
     o.best = INFINITY;
     o.best_id = UINT64_MAX;
     size_t maxlen = 1;
@@ -745,7 +753,6 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
 
     if (heap_push(&o, 0))
         goto done;
-    uint64_t popped = 0;
     while (o.nheap && !o.oom) {
         heap_item it = heap_pop(&o);
         if (!(it.lb < o.best || (it.lb == o.best && it.id < o.best_id)))
@@ -770,6 +777,10 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
     st = KEPS_OK;
 finish:
     res->nodes_evaluated = o.evaluated;
+    if (getenv("KEPS_SEARCH_DEBUG"))
+        fprintf(stderr, "search: %llu popped, %llu climbs, %llu evaluated, %llu scored, best %.17g\n",
+                (unsigned long long)popped, (unsigned long long)o.climbs, (unsigned long long)o.evaluated,
+                (unsigned long long)o.scored, o.best);
     if (o.best_id != UINT64_MAX) {
         res->found = 1;
         res->node = o.best_id;
