@@ -1,5 +1,5 @@
 /* keps: the exact search of the full-domain generalization lattice under
- * privacy criteria (docs/spec.md, section 2).
+ * privacy criteria (docs/spec.md, sections 2 and 14).
  *
  * A node is feasible when the rows of the classes the criteria suppress
  * (keps_criteria_enforce: too small, failing a per-class criterion, or the
@@ -13,15 +13,17 @@
  * (keps_metrics_bound, which no node above undercuts), from a heap grown
  * upward from the bottom, until that bound reaches the best score. A node
  * taken is settled either by showing it infeasible or by scoring it. The
- * rows suppressed by the monotone criteria (keps_criteria_enforce with
- * mono_only: never more after generalizing) decide infeasibility for whole
- * sub-lattices: before scoring a node whose status is unknown, a binary
- * search along a chain from it to the top finds the highest node that
- * fails them, and everything below that node fails too (El Emam et al.'s
- * predictive tagging, applied along the chain as in ARX's Flash). A class-
+ * rows suppressed by the monotone criteria, or more by the mass bounds of
+ * t-closeness, beta-likeness and Shannon entropy (keps_criteria_enforce
+ * with mono_only: rows every node below suppresses too), decide
+ * infeasibility for whole sub-lattices: before scoring a node whose status
+ * is unknown, a binary search along a chain from it to the top finds the
+ * highest node that fails them, and everything below that node fails too
+ * (El Emam et al.'s predictive tagging, applied along the chain as in
+ * ARX's Flash). A class-
  * based bound (discernibility, AECS) prunes every node above an evaluated
- * node whose bound reaches the best score. Only the monotone criteria
- * prune; the others are checked on the nodes scored. */
+ * node whose bound reaches the best score. Every criterion is checked on
+ * the nodes scored. */
 #ifndef KEPS_SEARCH_H
 #define KEPS_SEARCH_H
 

@@ -250,6 +250,11 @@ static int read_column_opt(cli_ctx *c, const keps_table *t, cli_criteria *cc, si
         }
         keps_criterion cr = {col_opts[o].kind, 0, {a, b}, variant};
         if (!eq) {
+            if (has_all) {
+                rc = cli_usage_error(c, "--%s: two values without NAME=; give one for every column and NAME=VALUE "
+                                        "for the columns that differ", col_opts[o].opt);
+                break;
+            }
             has_all = 1;
             all[0] = a, all[1] = b;
             continue;

@@ -42,6 +42,8 @@ t "per-column NAME=L" \
     "python3 -c \"import json; j=json.load(open('$d/out')); assert j['transformation']['a']==0 and j['suppressed_rows']==6, j\""
 run --l-diversity t=2 --suppress 0.2
 t "NAME=L naming no --sensitive column: exit 2" "[ \$? -eq 2 ] && grep -q 'no --sensitive column' '$d/err'"
+run --l-diversity 2 --l-diversity 3 --suppress 0.2
+t "two values without NAME=: exit 2" "[ \$? -eq 2 ] && grep -q 'two values without NAME=' '$d/err'"
 run --sensitive-type s=hierarchical --t-closeness 0.2
 t "hierarchical without a hierarchy: exit 2" "[ \$? -eq 2 ] && grep -q 'HIERARCHY' '$d/err'"
 # (k,t)-closeness of the released values (N = 36; 21 x, 15 y): any 22 rows
