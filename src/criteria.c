@@ -149,6 +149,9 @@ struct keps_criteria {
     size_t nuse[2][2];
     size_t presence;   /* the delta-presence criterion, or nc */
     size_t *derived_k; /* [nc] k-map with an estimator: k' (else 0) */
+    double **vertex;   /* [nc] t-closeness: [m] the EMD of a class holding value v alone
+                          (the largest it reaches on distributions over a class's values),
+                          else NULL */
 };
 
 size_t keps_criteria_count(const keps_criteria *k)
@@ -261,6 +264,9 @@ void keps_criteria_free(keps_criteria *k)
         for (int b = 0; b < 2; b++)
             free(k->use[a][b]);
     free(k->derived_k);
+    for (size_t i = 0; k->vertex && i < k->nc; i++)
+        free(k->vertex[i]);
+    free(k->vertex);
     free(k);
 }
 
@@ -486,6 +492,8 @@ static keps_status check_params(const keps_criterion *c, size_t i, size_t nsens,
     return KEPS_OK;
 }
 
+static int vertices(keps_criteria *k, size_t i);
+
 keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, size_t nsens, const keps_criterion *c,
                               size_t nc, const uint8_t *released, keps_criteria **out, keps_error *err)
 {
@@ -589,6 +597,11 @@ keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, si
                     c[i].kind != KEPS_CRIT_K_ANONYMITY && (!mono || keps_criterion_monotone(&c[i], supp)))
                     k->use[mono][supp][k->nuse[mono][supp]++] = i;
         }
+    if (!(k->vertex = calloc(nc + 1, sizeof *k->vertex)))
+        goto oom;
+    for (size_t i = 0; i < nc; i++)
+        if (c[i].kind == KEPS_CRIT_T_CLOSENESS && vertices(k, i))
+            goto oom;
     *out = k;
     return KEPS_OK;
 oom:
@@ -1010,9 +1023,25 @@ double keps_criteria_kt_level(const keps_criteria *k, size_t i)
 }
 
 /* ---- mass bounds ------------------------------------------------------------------
- * (see keps_criteria_enforce in criteria.h). The bounds must never exceed
- * the rows truly failing: thresholds take the tolerance of the tests, and
- * the result is rounded down after a margin for the sums' rounding. */
+ * (see keps_criteria_enforce in criteria.h). Class by class: the classes
+ * of every finer node split a class C of this one (n_C rows).
+ *  - t-closeness: the EMD f is convex in the distribution, so Jensen gives
+ *    sum_sub n_s f(s) >= n_C f(C), while failing sub-classes hold F_C rows
+ *    at figure at most f_C^max (the largest EMD of a class holding one of
+ *    C's values alone: a convex function on the simplex of C's values peaks
+ *    at a vertex) and the others at most t: F_C >= n_C (f(C) - t) /
+ *    (f_C^max - t).
+ *  - Shannon entropy is concave: sum_sub n_s H(s) <= n_C H(C), and passing
+ *    sub-classes reach ln l: F_C >= n_C (1 - H(C) / ln l).
+ *  - beta-likeness and delta-disclosure cap the share of each value v in a
+ *    passing class at a_v = q_v (1 + beta_v), resp. q_v 2^delta: C's n_v
+ *    rows of v lie in failing sub-classes (at most F_C rows) or passing
+ *    ones (at most a_v (n_C - F_C)), so F_C >= (n_v - a_v n_C) / (1 - a_v).
+ * A class holding one value and failing fails in every sub-class, and a
+ * class the monotone criteria suppress here is suppressed in every finer
+ * node: F_C = n_C, exactly. The other bounds must never exceed the rows
+ * truly failing: thresholds take the tolerance of the tests, and their sum
+ * is rounded down after a margin for its rounding. */
 
 static size_t rows_bound(double x, double total)
 {
@@ -1020,103 +1049,152 @@ static size_t rows_bound(double x, double total)
     return x > 0 ? (size_t)floor(x) : 0;
 }
 
-static size_t mass_bound(const keps_criteria *k, size_t i, const keps_class_set *cs)
+static int has_mass_bound(const keps_criterion *c)
+{
+    return c->kind == KEPS_CRIT_T_CLOSENESS || c->kind == KEPS_CRIT_BETA_LIKENESS ||
+           c->kind == KEPS_CRIT_DELTA_DISCLOSURE ||
+           (c->kind == KEPS_CRIT_ENTROPY_L && c->variant == KEPS_ENTROPY_SHANNON && c->p[0] > 1);
+}
+
+/* The largest share of value x in a passing class (beta-likeness,
+ * delta-disclosure), with the tests' tolerance and a margin. */
+static double share_cap(const keps_criterion *c, const sens_col *sc, size_t x)
+{
+    double q = sc->q[x];
+    if (c->kind == KEPS_CRIT_BETA_LIKENESS) {
+        double b = c->variant == KEPS_BETA_ENHANCED ? fmin(c->p[0], -log(q)) : c->p[0];
+        return q * (1 + b + TOL * fmax(1.0, b)) * (1 + 1e-12);
+    }
+    return q * exp2(c->p[0]) * (1 + 1e-12);
+}
+
+/* k->vertex[i][x]: t-closeness's EMD of a class holding value x alone. */
+static int vertices(keps_criteria *k, size_t i)
+{
+    const keps_criterion *c = &k->c[i];
+    size_t s = c->sens, ns = k->nsens;
+    const sens_col *sc = &k->sc[s];
+    double *out = calloc(sc->m + 1, sizeof *out);
+    const uint32_t **vv = calloc(ns, sizeof *vv), **cc = calloc(ns, sizeof *cc);
+    uint32_t *nn = calloc(ns, sizeof *nn);
+    if (!out || !vv || !cc || !nn) {
+        free(out), free(vv), free(cc), free(nn);
+        return -1;
+    }
+    uint32_t one = 1, x32;
+    keps_class_view v = {1, 1, vv, cc, nn};
+    vv[s] = &x32, cc[s] = &one, nn[s] = 1;
+    for (size_t x = 0; x < sc->m; x++) {
+        x32 = (uint32_t)x;
+        out[x] = sc->gcnt[x] && !(sc->type == KEPS_SENSITIVE_ORDERED && x >= sc->m_ord)
+                     ? keps_criterion_figure(k, i, &v)
+                     : 0;
+    }
+    free(vv), free(cc), free(nn);
+    k->vertex[i] = out;
+    return 0;
+}
+
+/* Criterion i's bound on the failing rows of class view v's sub-classes
+ * (column s = its column; n counted rows), not counting a pure class. */
+static double class_mass(const keps_criteria *k, size_t i, const keps_class_view *v)
 {
     const keps_criterion *c = &k->c[i];
     size_t s = c->sens;
     const sens_col *sc = &k->sc[s];
-    if (!cs->hist)
+    const uint32_t *val = v->val[s], *cnt = v->cnt[s];
+    uint32_t nv = v->nval[s];
+    double n = 0, best = 0;
+    int ordered = c->kind == KEPS_CRIT_T_CLOSENESS && sc->type == KEPS_SENSITIVE_ORDERED;
+    for (uint32_t e = 0; e < nv; e++)
+        n += ordered && val[e] >= sc->m_ord ? 0 : cnt[e];
+    if (n == 0)
         return 0;
-    const keps_class_hist *h = &cs->hist[s];
-    /* views on column s only: the figure reads nothing else */
-    const uint32_t **vv = malloc((k->nsens + 1) * sizeof *vv), **cc = malloc((k->nsens + 1) * sizeof *cc);
-    uint32_t *nn = malloc((k->nsens + 1) * sizeof *nn);
+    switch (c->kind) {
+    case KEPS_CRIT_T_CLOSENESS: {
+        double t = c->p[0] + TOL * fmax(1.0, c->p[0]), fmax = -INFINITY;
+        for (uint32_t e = 0; e < nv; e++)
+            if (!(ordered && val[e] >= sc->m_ord) && k->vertex[i][val[e]] > fmax)
+                fmax = k->vertex[i][val[e]];
+        double f = keps_criterion_figure(k, i, v);
+        return f > t && fmax > t ? n * (f - t) / (fmax - t) : 0;
+    }
+    case KEPS_CRIT_ENTROPY_L: {
+        double sum = 0; /* n H = n ln n - sum c ln c */
+        for (uint32_t e = 0; e < nv; e++)
+            sum += (double)cnt[e] * log((double)cnt[e]);
+        double H = (n * log(n) - sum) / n;
+        return n * (1 - H / log(c->p[0]));
+    }
+    default: /* beta-likeness, delta-disclosure */
+        for (uint32_t e = 0; e < nv; e++) {
+            double a = share_cap(c, sc, val[e]);
+            if (a < 1) {
+                double b = ((double)cnt[e] - a * n) / (1 - a);
+                if (b > best)
+                    best = b;
+            }
+        }
+        return best;
+    }
+}
+
+/* Rows every finer partition suppresses, at least (sup: the classes the
+ * monotone criteria suppress here; the mass bounds of the criteria not
+ * monotone for with_suppression). */
+static size_t mass_bounds(const keps_criteria *k, const keps_class_set *cs, const uint8_t *sup, int with_suppression)
+{
+    size_t ns = k->nsens, idx[64], nm = 0;
+    for (size_t i = 0; i < k->nc && nm < 64; i++)
+        if (!keps_criterion_monotone(&k->c[i], with_suppression) && has_mass_bound(&k->c[i]))
+            idx[nm++] = i;
+    if (!nm || !cs->hist || !ns)
+        return 0;
+    const uint32_t **vv = calloc(ns, sizeof *vv), **cc = calloc(ns, sizeof *cc);
+    uint32_t *nn = calloc(ns, sizeof *nn);
     if (!vv || !cc || !nn) {
-        free(vv);
-        free(cc);
-        free(nn);
+        free(vv), free(cc), free(nn);
         return 0;
     }
     keps_class_view v = {0, 0, vv, cc, nn};
-    double W = 0, H = 0, fhi = 1, t = 0, absent = -INFINITY;
-    int concave = 0;
-    switch (c->kind) {
-    case KEPS_CRIT_T_CLOSENESS:
-        t = c->p[0] + TOL * fmax(1.0, c->p[0]);
-        break;
-    case KEPS_CRIT_ENTROPY_L:
-        t = log(c->p[0]);
-        fhi = INFINITY; /* only t > 0 matters */
-        concave = 1;
-        break;
-    case KEPS_CRIT_BETA_LIKENESS: {
-        double gmax = 0;
-        for (size_t x = 0; x < sc->m; x++) {
-            if (!sc->gcnt[x])
-                continue;
-            double q = sc->q[x], b = c->variant == KEPS_BETA_ENHANCED ? fmin(c->p[0], -log(q)) : c->p[0];
-            if (!(b > 0)) {
-                free(vv), free(cc), free(nn);
-                return 0;
-            }
-            double g = (1 - q) / (q * b);
-            if (g > gmax)
-                gmax = g;
-            if (-1 / b > absent)
-                absent = -1 / b;
-        }
-        fhi = gmax; /* the figure below is divided by each value's bound */
-        t = 1 + TOL;
-        break;
-    }
-    default:
-        free(vv), free(cc), free(nn);
-        return 0;
-    }
-    if (!(fhi > t) || (concave && !(t > 0))) {
-        free(vv), free(cc), free(nn);
-        return 0;
-    }
+    size_t whole = 0; /* rows of classes failing whole in every finer node: exact */
+    double F = 0, H = 0;
     for (size_t x = 0; x < cs->n; x++) {
-        if (!cs->count[x])
+        uint32_t cnt = cs->count[x];
+        if (!cnt)
             continue;
-        vv[s] = h->val + h->off[x];
-        cc[s] = h->cnt + h->off[x];
-        nn[s] = h->off[x + 1] - h->off[x];
-        v.count = v.pcount = cs->count[x];
-        double n = 0, f;
-        for (uint32_t e = 0; e < nn[s]; e++)
-            n += c->kind == KEPS_CRIT_T_CLOSENESS && sc->type == KEPS_SENSITIVE_ORDERED && vv[s][e] >= sc->m_ord
-                     ? 0
-                     : cc[s][e];
-        if (n == 0)
+        H += cnt;
+        if (sup[x]) {
+            whole += cnt;
             continue;
-        if (c->kind == KEPS_CRIT_ENTROPY_L) {
-            double sum = 0; /* n H = n ln n - sum c ln c (Shannon) */
-            for (uint32_t e = 0; e < nn[s]; e++)
-                sum += (double)cc[s][e] * log((double)cc[s][e]);
-            f = (n * log(n) - sum) / n;
-        } else if (c->kind == KEPS_CRIT_BETA_LIKENESS) {
-            f = -INFINITY; /* max over the table's values of (p - q)/(q b): absent ones give -1/b */
-            for (uint32_t e = 0; e < nn[s]; e++) {
-                double q = sc->q[vv[s][e]], b = c->variant == KEPS_BETA_ENHANCED ? fmin(c->p[0], -log(q)) : c->p[0];
-                double g = ((double)cc[s][e] / n - q) / (q * b);
-                if (g > f)
-                    f = g;
-            }
-            if (nn[s] < sc->m && absent > f) /* an absent value's -1/b may be the largest */
-                f = absent;
-        } else {
-            f = keps_criterion_figure(k, i, &v);
         }
-        W += n * f;
-        H += n;
+        v.count = v.pcount = cnt;
+        double best = 0;
+        int pure_fail = 0;
+        for (size_t j = 0; j < nm && !pure_fail; j++) {
+            size_t s = k->c[idx[j]].sens;
+            const keps_class_hist *h = &cs->hist[s];
+            vv[s] = h->val + h->off[x];
+            cc[s] = h->cnt + h->off[x];
+            nn[s] = h->off[x + 1] - h->off[x];
+            const sens_col *sc = &k->sc[s];
+            int counted = !(k->c[idx[j]].kind == KEPS_CRIT_T_CLOSENESS && sc->type == KEPS_SENSITIVE_ORDERED &&
+                            nn[s] && vv[s][0] >= sc->m_ord);
+            if (nn[s] == 1 && counted && !keps_criterion_check(k, idx[j], &v)) {
+                pure_fail = 1; /* one value: every sub-class has its distribution */
+                break;
+            }
+            double b = class_mass(k, idx[j], &v);
+            if (b > best)
+                best = b;
+        }
+        if (pure_fail)
+            whole += cnt;
+        else
+            F += best < cnt ? best : cnt;
     }
     free(vv), free(cc), free(nn);
-    /* convex (failing above t, at most fhi): W <= F fhi + (H - F) t;
-     * concave (entropy: failing below t, at least 0): W >= (H - F) t */
-    double F = concave ? H - W / t : (W - H * t) / (fhi - t);
-    return rows_bound(F, H);
+    return whole + rows_bound(F, H);
 }
 
 /* ---- enforcing on a partition ------------------------------------------------ */
@@ -1210,16 +1288,11 @@ keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *
     }
     keps_status rc = KEPS_OK;
     st->below = st->rows;
-    if (mono_only && with_suppression)
-        for (size_t i = 0; i < k->nc; i++) {
-            const keps_criterion *c = &k->c[i];
-            if (keps_criterion_monotone(c, with_suppression) ||
-                (c->kind == KEPS_CRIT_ENTROPY_L && c->variant != KEPS_ENTROPY_SHANNON))
-                continue;
-            size_t b = mass_bound(k, i, cs);
-            if (b > st->below)
-                st->below = b;
-        }
+    if (mono_only) {
+        size_t b = mass_bounds(k, cs, sup, with_suppression);
+        if (b > st->below)
+            st->below = b;
+    }
     if (!mono_only && keps_criteria_has_sample_based(k)) {
         sortable *o = malloc((cs->n + 1) * sizeof *o);
         uint32_t *sizes = malloc((cs->n + 1) * sizeof *sizes);

@@ -75,7 +75,9 @@ typedef struct search {
     uint8_t *sup;         /* flags scratch */
     size_t capsup;
     uint64_t evaluated;
-    uint64_t scored, climbs, popped; /* for tuning (KEPS_SEARCH_DEBUG) */
+    /* for tuning (KEPS_SEARCH_DEBUG): nodes scored, climbs, nodes failing the
+     * monotone part, nodes passing it but failing the others */
+    uint64_t scored, climbs, popped, fails, falsepass;
     int oom;
 } search;
 
@@ -457,6 +459,7 @@ static int evaluate(search *o, const int *levels, int full)
         st.below = st.rows;
     int pass = !st.blocked && st.below <= o->limit; /* below >= rows: this node's too */
     if (!pass) {
+        o->fails++;
         tag_cone(o, id, 0, T_NOT);
         o->tag[id] |= T_DONE;
         return 0;
@@ -467,8 +470,10 @@ static int evaluate(search *o, const int *levels, int full)
     o->tag[id] |= T_DONE;
     if (!o->full_mono && flags_of(L, o->crit, o->star, o->m, o->metric, levels, c, 0, o->with_supp, o->sup, &st))
         return o->oom = 1, -1;
-    if (st.blocked || st.rows > o->limit)
+    if (st.blocked || st.rows > o->limit) {
+        o->falsepass++;
         return 1;
+    }
     o->scored++;
     /* score with these flags; the class set is cached, the flags are this call's */
     uint8_t *keep = c->sup;
@@ -778,9 +783,11 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
 finish:
     res->nodes_evaluated = o.evaluated;
     if (getenv("KEPS_SEARCH_DEBUG"))
-        fprintf(stderr, "search: %llu popped, %llu climbs, %llu evaluated, %llu scored, best %.17g\n",
+        fprintf(stderr,
+                "search: %llu popped, %llu climbs, %llu evaluated, %llu scored, %llu fail the bounds, %llu pass them "
+                "but fail, best %.17g\n",
                 (unsigned long long)popped, (unsigned long long)o.climbs, (unsigned long long)o.evaluated,
-                (unsigned long long)o.scored, o.best);
+                (unsigned long long)o.scored, (unsigned long long)o.fails, (unsigned long long)o.falsepass, o.best);
     if (o.best_id != UINT64_MAX) {
         res->found = 1;
         res->node = o.best_id;

@@ -387,10 +387,13 @@ static void test_properties(void **state)
 /* The mass bounds (keps_criteria_enforce's below): the rows a coarse
  * partition's bound promises never exceed the rows failing in a refinement
  * of it (the finer partition it was merged from), on random tables, for
- * t-closeness (every ground distance), Shannon entropy-l and basic and
- * enhanced beta-likeness. Hand case first: values a, a, b, b (q = .5, .5),
- * classes {a, a} and {b, b}: equal EMD .5 each, W = 4 * .5 = 2; t = .2:
- * (2 - 4 * .2) / (1 - .2) = 1.5, so at least 1 row (both classes fail: 4). */
+ * t-closeness (every ground distance), Shannon entropy-l, basic and
+ * enhanced beta-likeness and delta-disclosure. Hand case first: values a, a, b, b (q = .5, .5),
+ * classes {a, a} and {b, b}: equal EMD .5 each; a class holding only a or
+ * only b is as far as any class of their values gets (1 - .5 = .5), so with
+ * t = .2 each class promises 2 (.5 - .2) / (.5 - .2) = 2 failing rows in any
+ * refinement: 4 (every sub-class is pure and fails). The whole table's
+ * bound would promise only floor((2 - 4 * .2) / (1 - .2)) = 1. */
 static size_t enforce_rows(const keps_criteria *k, const keps_partition *p, int mono, size_t *below)
 {
     keps_class_set cs = {.n = p->nclasses, .count = p->count, .pcount = p->pcount, .hist = p->hist,
@@ -419,10 +422,94 @@ static void test_mass_bounds(void **state)
     size_t below;
     assert_int_equal(enforce_rows(k, &p, 0, NULL), 4);
     enforce_rows(k, &p, 1, &below);
-    assert_int_equal(below, 1);
+    assert_int_equal(below, 4);
     keps_partition_free(&p);
     keps_criteria_free(k);
     keps_table_free(t);
+    /* per class, tight: q = .5, .5 over 340 rows; fine classes S1 = 100 a
+     * (EMD .5, fails t = .2), S2 = 70 a + 30 b (EMD .2, passes), S3 = 140 b
+     * (fails); coarse C = S1 + S2 (170 a, 30 b: EMD .35) and S3. C's values
+     * reach at most .5, so C promises 200 (.35 - .2) / (.5 - .2) = 100
+     * failing rows, exactly S1's (floor after the rounding margin: 99); S3
+     * holds one value and fails whole: 140. Together 239 <= 240 failing in
+     * the fine partition; a bound 10% stronger per class would promise 249. */
+    {
+        char *c3 = malloc(4096), *w = c3;
+        w += sprintf(w, "s\n");
+        for (int i = 0; i < 340; i++)
+            w += sprintf(w, "%c\n", i < 170 ? 'a' : 'b');
+        keps_table *t3 = table_from_csv(c3);
+        free(c3);
+        uint32_t fine3[340], coarse3[340];
+        for (int i = 0; i < 340; i++) {
+            fine3[i] = i < 100 ? 0 : i < 200 ? 1 : 2; /* rows 100-199: 70 a, 30 b */
+            coarse3[i] = fine3[i] == 2 ? 1 : 0;
+        }
+        assert_int_equal(keps_criteria_new(t3, &sp, 1, &c, 1, NULL, &k, &err), KEPS_OK);
+        keps_partition pf3, pc3;
+        assert_int_equal(keps_partition_from_classes(t3, fine3, 3, k, &pf3, &err), KEPS_OK);
+        assert_int_equal(keps_partition_from_classes(t3, coarse3, 2, k, &pc3, &err), KEPS_OK);
+        assert_int_equal(enforce_rows(k, &pf3, 0, NULL), 240);
+        enforce_rows(k, &pc3, 1, &below);
+        assert_int_equal(below, 239);
+        keps_partition_free(&pf3);
+        keps_partition_free(&pc3);
+        keps_criteria_free(k);
+        keps_table_free(t3);
+    }
+    /* beta-likeness and delta-disclosure cap a value's share in a passing
+     * class: basic beta = .5 over q = .5, .5 allows .75. 350 rows: S1 = 100
+     * a (fails), S2 = 75 a + 25 b (.75: passes), S3 = 150 b (fails); C = S1
+     * + S2 holds 175 a of 200 rows: (175 - .75 x 200) / (1 - .75) = 100
+     * rows fail in any refinement, S1's exactly (99 after the margin); S3
+     * fails whole: 249 <= 250. delta-disclosure with delta = log2 1.5 has the
+     * same cap (S2 fails too there, |log2 1.5| < delta being strict): 249
+     * again. Shannon 2-diversity of 300 a + 100 b: H = -(.75 ln .75 + .25
+     * ln .25) = 0.5623351446, 400 (1 - H / ln 2) = 75.49: 75 rows. */
+    {
+        char *c4 = malloc(4096), *w = c4;
+        w += sprintf(w, "s\n");
+        for (int i = 0; i < 350; i++)
+            w += sprintf(w, "%c\n", i < 175 ? 'a' : 'b');
+        keps_table *t4 = table_from_csv(c4);
+        free(c4);
+        uint32_t fine4[350], coarse4[350];
+        for (int i = 0; i < 350; i++) { /* rows 100-199: 75 a, 25 b */
+            fine4[i] = i < 100 ? 0 : i < 200 ? 1 : 2;
+            coarse4[i] = fine4[i] == 2 ? 1 : 0;
+        }
+        keps_criterion c4s[2] = {{KEPS_CRIT_BETA_LIKENESS, 0, {0.5, 0}, KEPS_BETA_BASIC},
+                                 {KEPS_CRIT_DELTA_DISCLOSURE, 0, {log2(1.5), 0}, 0}};
+        for (int i = 0; i < 2; i++) {
+            assert_int_equal(keps_criteria_new(t4, &sp, 1, &c4s[i], 1, NULL, &k, &err), KEPS_OK);
+            keps_partition pf4, pc4;
+            assert_int_equal(keps_partition_from_classes(t4, fine4, 3, k, &pf4, &err), KEPS_OK);
+            assert_int_equal(keps_partition_from_classes(t4, coarse4, 2, k, &pc4, &err), KEPS_OK);
+            assert_int_equal(enforce_rows(k, &pf4, 0, NULL), i ? 350 : 250);
+            enforce_rows(k, &pc4, 1, &below);
+            assert_int_equal(below, 249);
+            keps_partition_free(&pf4);
+            keps_partition_free(&pc4);
+            keps_criteria_free(k);
+        }
+        keps_table_free(t4);
+        c4 = malloc(4096), w = c4;
+        w += sprintf(w, "s\n");
+        for (int i = 0; i < 400; i++)
+            w += sprintf(w, "%c\n", i < 300 ? 'a' : 'b');
+        t4 = table_from_csv(c4);
+        free(c4);
+        uint32_t one4[400] = {0};
+        keps_criterion e2 = {KEPS_CRIT_ENTROPY_L, 0, {2, 0}, KEPS_ENTROPY_SHANNON};
+        assert_int_equal(keps_criteria_new(t4, &sp, 1, &e2, 1, NULL, &k, &err), KEPS_OK);
+        keps_partition p4;
+        assert_int_equal(keps_partition_from_classes(t4, one4, 1, k, &p4, &err), KEPS_OK);
+        enforce_rows(k, &p4, 1, &below);
+        assert_int_equal(below, 75);
+        keps_partition_free(&p4);
+        keps_criteria_free(k);
+        keps_table_free(t4);
+    }
     /* tight: 50 a and 50 b in two pure classes, t = 0.5: both pass (EMD .5),
      * and W = 100 * .5 = N t: the bound is 0, as it must be; so is the
      * entropy's for 2-diversity of two {25 a, 25 b} classes (H = ln 2) */
@@ -467,12 +554,13 @@ static void test_mass_bounds(void **state)
         keps_sensitive_spec sps[3] = {{0, KEPS_SENSITIVE_NOMINAL, NULL}, {1, KEPS_SENSITIVE_ORDERED, NULL},
                                       {0, KEPS_SENSITIVE_HIERARCHICAL, h}};
         double x = 0.05 + 0.05 * (double)keps_rng_below(rng, 10);
-        keps_criterion cs[6] = {{KEPS_CRIT_T_CLOSENESS, 0, {x, 0}, 0},
+        keps_criterion cs[7] = {{KEPS_CRIT_T_CLOSENESS, 0, {x, 0}, 0},
                                 {KEPS_CRIT_T_CLOSENESS, 1, {x, 0}, 0},
                                 {KEPS_CRIT_T_CLOSENESS, 2, {x, 0}, 0},
                                 {KEPS_CRIT_ENTROPY_L, 0, {1.2 + 2 * x, 0}, KEPS_ENTROPY_SHANNON},
                                 {KEPS_CRIT_BETA_LIKENESS, 0, {4 * x, 0}, KEPS_BETA_BASIC},
-                                {KEPS_CRIT_BETA_LIKENESS, 0, {8 * x, 0}, KEPS_BETA_ENHANCED}};
+                                {KEPS_CRIT_BETA_LIKENESS, 0, {8 * x, 0}, KEPS_BETA_ENHANCED},
+                                {KEPS_CRIT_DELTA_DISCLOSURE, 0, {0.3 + 2 * x, 0}, 0}};
         uint32_t *fine = malloc(n * sizeof *fine), *coarse = malloc(n * sizeof *coarse), *map = malloc(nf * sizeof *map);
         for (size_t r = 0; r < n; r++)
             fine[r] = (uint32_t)keps_rng_below(rng, nf);
@@ -480,7 +568,7 @@ static void test_mass_bounds(void **state)
             map[f] = (uint32_t)keps_rng_below(rng, nc);
         for (size_t r = 0; r < n; r++)
             coarse[r] = map[fine[r]];
-        for (size_t i = 0; i < 6; i++) {
+        for (size_t i = 0; i < 7; i++) {
             keps_criteria *kk = NULL;
             assert_int_equal(keps_criteria_new(tt, sps, 3, &cs[i], 1, NULL, &kk, &err), KEPS_OK);
             keps_partition pf, pc;

@@ -240,13 +240,11 @@ typedef struct keps_enforce_stats {
  * with_suppression (keps_criterion_monotone) and the minimal class size
  * are applied, and no sample-based step: the rows so suppressed never grow
  * under generalization, which makes them a bound for the lattice search;
- * below also takes the mass bounds of the criteria whose figure is convex
- * in the class's distribution (t-closeness, beta-likeness) or concave
- * (Shannon entropy): with f the figure and h a class's rows, W = sum h f
- * only falls as classes merge (Jensen), and a partition whose failing
- * classes hold F rows has W <= F f_max + (N - F) t, so every finer one
- * suppresses at least (W - N t) / (f_max - t) rows; for the entropy, which
- * only grows, W >= (N - F) ln l gives at least N - W / ln l.
+ * below adds, class by class, the mass bounds of the others (rows that
+ * every finer partition suppresses within the class): t-closeness's EMD is
+ * convex in the class's distribution and Shannon entropy concave (Jensen
+ * over the sub-classes), beta-likeness and delta-disclosure cap each
+ * value's share in a passing class (docs/spec.md, section 14).
  * KEPS_ENOMEM or KEPS_OK. */
 keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *cs, int mono_only,
                                   int with_suppression, uint8_t *sup, keps_enforce_stats *st);
