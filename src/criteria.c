@@ -1033,8 +1033,9 @@ double keps_criteria_kt_level(const keps_criteria *k, size_t i)
  *    (f_C^max - t).
  *  - Shannon entropy is concave: sum_sub n_s H(s) <= n_C H(C), and passing
  *    sub-classes reach ln l: F_C >= n_C (1 - H(C) / ln l).
- *  - beta-likeness and delta-disclosure cap the share of each value v in a
- *    passing class at a_v = q_v (1 + beta_v), resp. q_v 2^delta: C's n_v
+ *  - beta-likeness, delta-disclosure and recursive (c,l) cap the share of
+ *    each value v in a passing class at a_v = q_v (1 + beta_v), q_v
+ *    2^delta, resp. c / (1 + c): C's n_v
  *    rows of v lie in failing sub-classes (at most F_C rows) or passing
  *    ones (at most a_v (n_C - F_C)), so F_C >= (n_v - a_v n_C) / (1 - a_v).
  * A class holding one value and failing fails in every sub-class, and a
@@ -1052,15 +1053,19 @@ static size_t rows_bound(double x, double total)
 static int has_mass_bound(const keps_criterion *c)
 {
     return c->kind == KEPS_CRIT_T_CLOSENESS || c->kind == KEPS_CRIT_BETA_LIKENESS ||
-           c->kind == KEPS_CRIT_DELTA_DISCLOSURE ||
+           c->kind == KEPS_CRIT_DELTA_DISCLOSURE || (c->kind == KEPS_CRIT_RECURSIVE_CL && c->p[1] >= 2) ||
            (c->kind == KEPS_CRIT_ENTROPY_L && c->variant == KEPS_ENTROPY_SHANNON && c->p[0] > 1);
 }
 
 /* The largest share of value x in a passing class (beta-likeness,
- * delta-disclosure), with the tests' tolerance and a margin. */
+ * delta-disclosure, recursive (c,l) with l >= 2: r_1 < c (r_l + ... + r_m)
+ * <= c (n - r_1) caps every share at c / (1 + c)), with the tests'
+ * tolerance and a margin. */
 static double share_cap(const keps_criterion *c, const sens_col *sc, size_t x)
 {
     double q = sc->q[x];
+    if (c->kind == KEPS_CRIT_RECURSIVE_CL)
+        return c->p[0] / (1 + c->p[0]) * (1 + 1e-12);
     if (c->kind == KEPS_CRIT_BETA_LIKENESS) {
         double b = c->variant == KEPS_BETA_ENHANCED ? fmin(c->p[0], -log(q)) : c->p[0];
         return q * (1 + b + TOL * fmax(1.0, b)) * (1 + 1e-12);
@@ -1126,7 +1131,7 @@ static double class_mass(const keps_criteria *k, size_t i, const keps_class_view
         double H = (n * log(n) - sum) / n;
         return n * (1 - H / log(c->p[0]));
     }
-    default: /* beta-likeness, delta-disclosure */
+    default: /* beta-likeness, delta-disclosure, recursive (c,l) */
         for (uint32_t e = 0; e < nv; e++) {
             double a = share_cap(c, sc, val[e]);
             if (a < 1) {

@@ -388,8 +388,8 @@ static void test_properties(void **state)
  * partition's bound promises never exceed the rows failing in a refinement
  * of it (the finer partition it was merged from), on random tables, for
  * t-closeness (every ground distance), Shannon entropy-l, basic and
- * enhanced beta-likeness and delta-disclosure. Hand case first: values a, a, b, b (q = .5, .5),
- * classes {a, a} and {b, b}: equal EMD .5 each; a class holding only a or
+ * enhanced beta-likeness, delta-disclosure and recursive (c,l). Hand case
+ * first: values a, a, b, b (q = .5, .5), classes {a, a} and {b, b}: equal EMD .5 each; a class holding only a or
  * only b is as far as any class of their values gets (1 - .5 = .5), so with
  * t = .2 each class promises 2 (.5 - .2) / (.5 - .2) = 2 failing rows in any
  * refinement: 4 (every sub-class is pure and fails). The whole table's
@@ -464,7 +464,8 @@ static void test_mass_bounds(void **state)
      * rows fail in any refinement, S1's exactly (99 after the margin); S3
      * fails whole: 249 <= 250. delta-disclosure with delta = log2 1.5 has the
      * same cap (S2 fails too there, |log2 1.5| < delta being strict): 249
-     * again. Shannon 2-diversity of 300 a + 100 b: H = -(.75 ln .75 + .25
+     * again; so has recursive (3,2)-diversity, r_1 < 3 r_2 (75 < 3 x 25
+     * fails too). Shannon 2-diversity of 300 a + 100 b: H = -(.75 ln .75 + .25
      * ln .25) = 0.5623351446, 400 (1 - H / ln 2) = 75.49: 75 rows. */
     {
         char *c4 = malloc(4096), *w = c4;
@@ -478,9 +479,10 @@ static void test_mass_bounds(void **state)
             fine4[i] = i < 100 ? 0 : i < 200 ? 1 : 2;
             coarse4[i] = fine4[i] == 2 ? 1 : 0;
         }
-        keps_criterion c4s[2] = {{KEPS_CRIT_BETA_LIKENESS, 0, {0.5, 0}, KEPS_BETA_BASIC},
-                                 {KEPS_CRIT_DELTA_DISCLOSURE, 0, {log2(1.5), 0}, 0}};
-        for (int i = 0; i < 2; i++) {
+        keps_criterion c4s[3] = {{KEPS_CRIT_BETA_LIKENESS, 0, {0.5, 0}, KEPS_BETA_BASIC},
+                                 {KEPS_CRIT_DELTA_DISCLOSURE, 0, {log2(1.5), 0}, 0},
+                                 {KEPS_CRIT_RECURSIVE_CL, 0, {3, 2}, 0}};
+        for (int i = 0; i < 3; i++) {
             assert_int_equal(keps_criteria_new(t4, &sp, 1, &c4s[i], 1, NULL, &k, &err), KEPS_OK);
             keps_partition pf4, pc4;
             assert_int_equal(keps_partition_from_classes(t4, fine4, 3, k, &pf4, &err), KEPS_OK);
@@ -554,13 +556,14 @@ static void test_mass_bounds(void **state)
         keps_sensitive_spec sps[3] = {{0, KEPS_SENSITIVE_NOMINAL, NULL}, {1, KEPS_SENSITIVE_ORDERED, NULL},
                                       {0, KEPS_SENSITIVE_HIERARCHICAL, h}};
         double x = 0.05 + 0.05 * (double)keps_rng_below(rng, 10);
-        keps_criterion cs[7] = {{KEPS_CRIT_T_CLOSENESS, 0, {x, 0}, 0},
+        keps_criterion cs[8] = {{KEPS_CRIT_T_CLOSENESS, 0, {x, 0}, 0},
                                 {KEPS_CRIT_T_CLOSENESS, 1, {x, 0}, 0},
                                 {KEPS_CRIT_T_CLOSENESS, 2, {x, 0}, 0},
                                 {KEPS_CRIT_ENTROPY_L, 0, {1.2 + 2 * x, 0}, KEPS_ENTROPY_SHANNON},
                                 {KEPS_CRIT_BETA_LIKENESS, 0, {4 * x, 0}, KEPS_BETA_BASIC},
                                 {KEPS_CRIT_BETA_LIKENESS, 0, {8 * x, 0}, KEPS_BETA_ENHANCED},
-                                {KEPS_CRIT_DELTA_DISCLOSURE, 0, {0.3 + 2 * x, 0}, 0}};
+                                {KEPS_CRIT_DELTA_DISCLOSURE, 0, {0.3 + 2 * x, 0}, 0},
+                                {KEPS_CRIT_RECURSIVE_CL, 0, {1 + 4 * x, 2 + (double)(round % 2)}, 0}};
         uint32_t *fine = malloc(n * sizeof *fine), *coarse = malloc(n * sizeof *coarse), *map = malloc(nf * sizeof *map);
         for (size_t r = 0; r < n; r++)
             fine[r] = (uint32_t)keps_rng_below(rng, nf);
@@ -568,7 +571,7 @@ static void test_mass_bounds(void **state)
             map[f] = (uint32_t)keps_rng_below(rng, nc);
         for (size_t r = 0; r < n; r++)
             coarse[r] = map[fine[r]];
-        for (size_t i = 0; i < 7; i++) {
+        for (size_t i = 0; i < 8; i++) {
             keps_criteria *kk = NULL;
             assert_int_equal(keps_criteria_new(tt, sps, 3, &cs[i], 1, NULL, &kk, &err), KEPS_OK);
             keps_partition pf, pc;

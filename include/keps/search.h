@@ -14,9 +14,9 @@
  * upward from the bottom, until that bound reaches the best score. A node
  * taken is settled either by showing it infeasible or by scoring it. The
  * rows suppressed by the monotone criteria, or more by the mass bounds of
- * t-closeness, Shannon entropy, beta-likeness and delta-disclosure
- * (keps_criteria_enforce with mono_only: rows every node below suppresses
- * too), decide
+ * t-closeness, Shannon entropy, beta-likeness, delta-disclosure and
+ * recursive (c,l) (keps_criteria_enforce with mono_only: rows every node
+ * below suppresses too), decide
  * infeasibility for whole sub-lattices: before scoring a node whose status
  * is unknown, a binary search along a chain from it to the top finds the
  * highest node that fails them, and everything below that node fails too
