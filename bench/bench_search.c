@@ -2,7 +2,8 @@
  * configurations (k in {2, 5, 10, 50, 100} x suppression {0, 0.05} x metric
  * {loss, prec}) with all nine QIs, and with a criterion on a sensitive
  * column added (8 QIs, occupation sensitive: none, distinct 2-diversity,
- * t-closeness 0.2 equal distance, both).
+ * t-closeness 0.2 equal distance, Shannon entropy 3-diversity, recursive
+ * (4,3)-diversity).
  * Usage: bench_search [kanon|criteria|all [REPS]]. One JSON object per line:
  * search wall and CPU time (best of REPS), nodes evaluated, node, score. */
 #include <string.h>
@@ -115,9 +116,11 @@ static void criteria(void)
     for (size_t i = 0; i < 3; i++)
         for (int j = 0; j < 2; j++) {
             double sup = j ? 0.05 : 0;
-            keps_criterion c[3] = {{KEPS_CRIT_K_ANONYMITY, 0, {(double)ks[i], 0}, 0},
+            keps_criterion c[5] = {{KEPS_CRIT_K_ANONYMITY, 0, {(double)ks[i], 0}, 0},
                                    {KEPS_CRIT_DISTINCT_L, 0, {2, 0}, 0},
-                                   {KEPS_CRIT_T_CLOSENESS, 0, {0.2, 0}, 0}};
+                                   {KEPS_CRIT_T_CLOSENESS, 0, {0.2, 0}, 0},
+                                   {KEPS_CRIT_ENTROPY_L, 0, {3, 0}, KEPS_ENTROPY_SHANNON},
+                                   {KEPS_CRIT_RECURSIVE_CL, 0, {4, 3}, 0}};
             char label[64];
             snprintf(label, sizeof label, "k=%zu", ks[i]);
             run_one("adult8", t, L, c, 1, &sp, 1, sup, KEPS_METRIC_LOSS, label);
@@ -126,6 +129,11 @@ static void criteria(void)
             keps_criterion kt[2] = {c[0], c[2]};
             snprintf(label, sizeof label, "k=%zu+t=0.2", ks[i]);
             run_one("adult8", t, L, kt, 2, &sp, 1, sup, KEPS_METRIC_LOSS, label);
+            keps_criterion ke[2] = {c[0], c[3]}, kr[2] = {c[0], c[4]};
+            snprintf(label, sizeof label, "k=%zu+entropy-3", ks[i]);
+            run_one("adult8", t, L, ke, 2, &sp, 1, sup, KEPS_METRIC_LOSS, label);
+            snprintf(label, sizeof label, "k=%zu+recursive-(4,3)", ks[i]);
+            run_one("adult8", t, L, kr, 2, &sp, 1, sup, KEPS_METRIC_LOSS, label);
         }
     keps_lattice_free(L);
     free(codes);

@@ -152,6 +152,8 @@ struct keps_criteria {
     double **vertex;   /* [nc] t-closeness: [m] the EMD of a class holding value v alone
                           (the largest it reaches on distributions over a class's values),
                           else NULL */
+    double **ecap;     /* [nc] Shannon entropy l-diversity: [m + 1, at most ECAP_MAX + 1] the
+                          largest share of one value in a passing class of m values */
 };
 
 size_t keps_criteria_count(const keps_criteria *k)
@@ -267,6 +269,9 @@ void keps_criteria_free(keps_criteria *k)
     for (size_t i = 0; k->vertex && i < k->nc; i++)
         free(k->vertex[i]);
     free(k->vertex);
+    for (size_t i = 0; k->ecap && i < k->nc; i++)
+        free(k->ecap[i]);
+    free(k->ecap);
     free(k);
 }
 
@@ -493,6 +498,7 @@ static keps_status check_params(const keps_criterion *c, size_t i, size_t nsens,
 }
 
 static int vertices(keps_criteria *k, size_t i);
+static int entropy_caps(keps_criteria *k, size_t i);
 
 keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, size_t nsens, const keps_criterion *c,
                               size_t nc, const uint8_t *released, keps_criteria **out, keps_error *err)
@@ -601,6 +607,11 @@ keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, si
         goto oom;
     for (size_t i = 0; i < nc; i++)
         if (c[i].kind == KEPS_CRIT_T_CLOSENESS && vertices(k, i))
+            goto oom;
+    if (!(k->ecap = calloc(nc + 1, sizeof *k->ecap)))
+        goto oom;
+    for (size_t i = 0; i < nc; i++)
+        if (c[i].kind == KEPS_CRIT_ENTROPY_L && c[i].variant == KEPS_ENTROPY_SHANNON && entropy_caps(k, i))
             goto oom;
     *out = k;
     return KEPS_OK;
@@ -1033,14 +1044,16 @@ double keps_criteria_kt_level(const keps_criteria *k, size_t i)
  *    (f_C^max - t).
  *  - Shannon entropy is concave: sum_sub n_s H(s) <= n_C H(C), and passing
  *    sub-classes reach ln l: F_C >= n_C (1 - H(C) / ln l).
- *  - beta-likeness, delta-disclosure and recursive (c,l) cap the share of
- *    each value v in a passing class at a_v = q_v (1 + beta_v), q_v
- *    2^delta, resp. c / (1 + c): C's n_v
- *    rows of v lie in failing sub-classes (at most F_C rows) or passing
- *    ones (at most a_v (n_C - F_C)), so F_C >= (n_v - a_v n_C) / (1 - a_v).
- * A class holding one value and failing fails in every sub-class, and a
- * class the monotone criteria suppress here is suppressed in every finer
- * node: F_C = n_C, exactly. The other bounds must never exceed the rows
+ *  - beta-likeness, delta-disclosure, recursive (c,l) and Shannon entropy
+ *    cap the share of each value v in a passing class (a_v = q_v (1 +
+ *    beta_v), q_v 2^delta; for the l-diversities a cap that depends on the
+ *    class's number of values, see class_mass): C's n_v rows of v lie in
+ *    failing sub-classes (at most F_C rows) or passing ones (at most a_v
+ *    (n_C - F_C)), so F_C >= (n_v - a_v n_C) / (1 - a_v).
+ * A class holding one value and failing, or fewer values than an
+ * l-diversity needs, fails in every sub-class, and a class the monotone
+ * criteria suppress here is suppressed in every finer node: F_C = n_C,
+ * exactly. The other bounds must never exceed the rows
  * truly failing: thresholds take the tolerance of the tests, and their sum
  * is rounded down after a margin for its rounding. */
 
@@ -1053,25 +1066,58 @@ static size_t rows_bound(double x, double total)
 static int has_mass_bound(const keps_criterion *c)
 {
     return c->kind == KEPS_CRIT_T_CLOSENESS || c->kind == KEPS_CRIT_BETA_LIKENESS ||
-           c->kind == KEPS_CRIT_DELTA_DISCLOSURE || (c->kind == KEPS_CRIT_RECURSIVE_CL && c->p[1] >= 2) ||
-           (c->kind == KEPS_CRIT_ENTROPY_L && c->variant == KEPS_ENTROPY_SHANNON && c->p[0] > 1);
+           c->kind == KEPS_CRIT_DELTA_DISCLOSURE || c->kind == KEPS_CRIT_RECURSIVE_CL ||
+           c->kind == KEPS_CRIT_ENTROPY_L;
+}
+
+/* The fewest distinct values a passing class holds (the l-diversities). */
+static double min_values(const keps_criterion *c)
+{
+    return c->kind == KEPS_CRIT_ENTROPY_L ? ceil(c->p[0]) : c->kind == KEPS_CRIT_RECURSIVE_CL ? c->p[1] : 0;
 }
 
 /* The largest share of value x in a passing class (beta-likeness,
- * delta-disclosure, recursive (c,l) with l >= 2: r_1 < c (r_l + ... + r_m)
- * <= c (n - r_1) caps every share at c / (1 + c)), with the tests'
- * tolerance and a margin. */
+ * delta-disclosure), with the tests' tolerance and a margin. */
 static double share_cap(const keps_criterion *c, const sens_col *sc, size_t x)
 {
     double q = sc->q[x];
-    if (c->kind == KEPS_CRIT_RECURSIVE_CL)
-        return c->p[0] / (1 + c->p[0]) * (1 + 1e-12);
     if (c->kind == KEPS_CRIT_BETA_LIKENESS) {
         double b = c->variant == KEPS_BETA_ENHANCED ? fmin(c->p[0], -log(q)) : c->p[0];
         return q * (1 + b + TOL * fmax(1.0, b)) * (1 + 1e-12);
     }
     return q * exp2(c->p[0]) * (1 + 1e-12);
 }
+
+/* Entropy l-diversity's threshold on a class's Shannon entropy, lowered
+ * by more than the test's tolerance can allow. */
+static double entropy_floor(const keps_criterion *c)
+{
+    return log(c->p[0]) - 1e-7;
+}
+
+/* The largest share of one value in a class of m values whose Shannon
+ * entropy reaches h: the entropy with top share p is at most
+ * g(p) = -p ln p - (1 - p) ln((1 - p) / (m - 1)) (the rest spread evenly),
+ * which falls from ln m at p = 1/m to 0 at p = 1; the root of g(p) = h by
+ * bisection, rounded up. 1 when m is too large to tabulate. */
+static double entropy_cap(size_t m, double h)
+{
+    if (m < 2 || h <= 0)
+        return 1;
+    double lo = 1.0 / (double)m, hi = 1;
+    if (log((double)m) < h)
+        return 0;
+    for (int it = 0; it < 60; it++) {
+        double p = (lo + hi) / 2, g = -p * log(p) - (1 - p) * log((1 - p) / (double)(m - 1));
+        if (g >= h)
+            lo = p;
+        else
+            hi = p;
+    }
+    return fmin(1, hi * (1 + 1e-9));
+}
+
+#define ECAP_MAX 4096
 
 /* k->vertex[i][x]: t-closeness's EMD of a class holding value x alone. */
 static int vertices(keps_criteria *k, size_t i)
@@ -1100,8 +1146,23 @@ static int vertices(keps_criteria *k, size_t i)
     return 0;
 }
 
+/* k->ecap[i][m]: entropy_cap for m values (m up to the column's values). */
+static int entropy_caps(keps_criteria *k, size_t i)
+{
+    size_t m = k->sc[k->c[i].sens].m;
+    if (m > ECAP_MAX)
+        m = ECAP_MAX;
+    double *cap = malloc((m + 1) * sizeof *cap), h = entropy_floor(&k->c[i]);
+    if (!cap)
+        return -1;
+    for (size_t x = 0; x <= m; x++)
+        cap[x] = entropy_cap(x, h);
+    k->ecap[i] = cap;
+    return 0;
+}
+
 /* Criterion i's bound on the failing rows of class view v's sub-classes
- * (column s = its column; n counted rows), not counting a pure class. */
+ * (column s = its column), not counting a class failing whole. */
 static double class_mass(const keps_criteria *k, size_t i, const keps_class_view *v)
 {
     const keps_criterion *c = &k->c[i];
@@ -1109,10 +1170,12 @@ static double class_mass(const keps_criteria *k, size_t i, const keps_class_view
     const sens_col *sc = &k->sc[s];
     const uint32_t *val = v->val[s], *cnt = v->cnt[s];
     uint32_t nv = v->nval[s];
-    double n = 0, best = 0;
+    double n = 0, best = 0, top = 0, cap = 1;
     int ordered = c->kind == KEPS_CRIT_T_CLOSENESS && sc->type == KEPS_SENSITIVE_ORDERED;
-    for (uint32_t e = 0; e < nv; e++)
+    for (uint32_t e = 0; e < nv; e++) {
         n += ordered && val[e] >= sc->m_ord ? 0 : cnt[e];
+        top = cnt[e] > top ? cnt[e] : top;
+    }
     if (n == 0)
         return 0;
     switch (c->kind) {
@@ -1124,14 +1187,34 @@ static double class_mass(const keps_criteria *k, size_t i, const keps_class_view
         double f = keps_criterion_figure(k, i, v);
         return f > t && fmax > t ? n * (f - t) / (fmax - t) : 0;
     }
-    case KEPS_CRIT_ENTROPY_L: {
-        double sum = 0; /* n H = n ln n - sum c ln c */
-        for (uint32_t e = 0; e < nv; e++)
-            sum += (double)cnt[e] * log((double)cnt[e]);
-        double H = (n * log(n) - sum) / n;
-        return n * (1 - H / log(c->p[0]));
+    case KEPS_CRIT_ENTROPY_L:
+        /* Shannon: a sub-class holds at most C's nv values, so its top share
+         * is at most the cap of nv values (Grassberger's estimator exceeds
+         * the Shannon entropy of small classes: only the distinct values
+         * bound it, in mass_bounds) */
+        if (k->ecap[i] && nv <= ECAP_MAX)
+            cap = k->ecap[i][nv];
+        if (c->variant == KEPS_ENTROPY_SHANNON) {
+            double sum = 0, h = entropy_floor(c); /* n H = n ln n - sum c ln c */
+            for (uint32_t e = 0; e < nv; e++)
+                sum += (double)cnt[e] * log((double)cnt[e]);
+            double H = (n * log(n) - sum) / n;
+            if (h > 0)
+                best = n * (1 - H / h);
+        }
+        break;
+    case KEPS_CRIT_RECURSIVE_CL: {
+        /* r_1 < c (r_l + ... + r_m) <= c (n - r_1) (m - l + 1) / (m - 1): the
+         * l - 1 ... m smallest of the m - 1 others hold at most that part of
+         * them; fewer values only lower it */
+        double l = c->p[1], m = nv;
+        if (l >= 2 && m >= l) {
+            double f = (m - l + 1) / (m - 1);
+            cap = c->p[0] * f / (1 + c->p[0] * f) * (1 + 1e-12);
+        }
+        break;
     }
-    default: /* beta-likeness, delta-disclosure, recursive (c,l) */
+    default: /* beta-likeness, delta-disclosure: a cap per value */
         for (uint32_t e = 0; e < nv; e++) {
             double a = share_cap(c, sc, val[e]);
             if (a < 1) {
@@ -1142,6 +1225,12 @@ static double class_mass(const keps_criteria *k, size_t i, const keps_class_view
         }
         return best;
     }
+    if (cap < 1) { /* the same cap for every value: the top one binds */
+        double b = (top - cap * n) / (1 - cap);
+        if (b > best)
+            best = b;
+    }
+    return best;
 }
 
 /* Rows every finer partition suppresses, at least (sup: the classes the
@@ -1185,8 +1274,11 @@ static size_t mass_bounds(const keps_criteria *k, const keps_class_set *cs, cons
             const sens_col *sc = &k->sc[s];
             int counted = !(k->c[idx[j]].kind == KEPS_CRIT_T_CLOSENESS && sc->type == KEPS_SENSITIVE_ORDERED &&
                             nn[s] && vv[s][0] >= sc->m_ord);
-            if (nn[s] == 1 && counted && !keps_criterion_check(k, idx[j], &v)) {
-                pure_fail = 1; /* one value: every sub-class has its distribution */
+            /* one value: every sub-class has its distribution; fewer values
+             * than an l-diversity needs: so has every sub-class */
+            if ((nn[s] == 1 && counted && !keps_criterion_check(k, idx[j], &v)) ||
+                nn[s] < min_values(&k->c[idx[j]])) {
+                pure_fail = 1;
                 break;
             }
             double b = class_mass(k, idx[j], &v);

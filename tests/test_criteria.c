@@ -388,7 +388,8 @@ static void test_properties(void **state)
  * partition's bound promises never exceed the rows failing in a refinement
  * of it (the finer partition it was merged from), on random tables, for
  * t-closeness (every ground distance), Shannon entropy-l, basic and
- * enhanced beta-likeness, delta-disclosure and recursive (c,l). Hand case
+ * enhanced beta-likeness, delta-disclosure, recursive (c,l) and
+ * Grassberger's entropy (its distinct values). Hand case
  * first: values a, a, b, b (q = .5, .5), classes {a, a} and {b, b}: equal EMD .5 each; a class holding only a or
  * only b is as far as any class of their values gets (1 - .5 = .5), so with
  * t = .2 each class promises 2 (.5 - .2) / (.5 - .2) = 2 failing rows in any
@@ -466,7 +467,11 @@ static void test_mass_bounds(void **state)
      * same cap (S2 fails too there, |log2 1.5| < delta being strict): 249
      * again; so has recursive (3,2)-diversity, r_1 < 3 r_2 (75 < 3 x 25
      * fails too). Shannon 2-diversity of 300 a + 100 b: H = -(.75 ln .75 + .25
-     * ln .25) = 0.5623351446, 400 (1 - H / ln 2) = 75.49: 75 rows. */
+     * ln .25) = 0.5623351446, and concavity promises 400 (1 - H / ln 2) =
+     * 75.49 failing rows; but a passing sub-class of two values is balanced
+     * (binary entropy ln 2 only at 1/2; the test's tolerance moves that to
+     * 1/2 + 2.2e-4), so at most 100 a pass with the 100 b: (300 - .50022 x
+     * 400) / (1 - .50022) = 199.9, 199 rows. */
     {
         char *c4 = malloc(4096), *w = c4;
         w += sprintf(w, "s\n");
@@ -507,9 +512,42 @@ static void test_mass_bounds(void **state)
         keps_partition p4;
         assert_int_equal(keps_partition_from_classes(t4, one4, 1, k, &p4, &err), KEPS_OK);
         enforce_rows(k, &p4, 1, &below);
-        assert_int_equal(below, 75);
+        assert_int_equal(below, 199);
         keps_partition_free(&p4);
         keps_criteria_free(k);
+        keps_table_free(t4);
+        /* recursive (2,3) on one class of 300 a, 50 b, 50 c: r_1 < 2 r_3,
+         * and with three values r_3 <= (n - r_1) / 2, so a passing class
+         * holds at most half a's: (300 - 200) / (1 - .5) = 200 rows fail
+         * (truly 201: 99 a pass with the 50 b and 50 c); 199 after the
+         * margin. Two values (10 a, 10 b) are fewer than l = 3: all 20 fail
+         * in every refinement, for recursive (2,3) and for Grassberger
+         * entropy 3-diversity alike. */
+        c4 = malloc(4096), w = c4;
+        w += sprintf(w, "s\n");
+        for (int i = 0; i < 400; i++)
+            w += sprintf(w, "%c\n", i < 300 ? 'a' : i < 350 ? 'b' : 'c');
+        t4 = table_from_csv(c4);
+        free(c4);
+        keps_criterion r23 = {KEPS_CRIT_RECURSIVE_CL, 0, {2, 3}, 0};
+        assert_int_equal(keps_criteria_new(t4, &sp, 1, &r23, 1, NULL, &k, &err), KEPS_OK);
+        assert_int_equal(keps_partition_from_classes(t4, one4, 1, k, &p4, &err), KEPS_OK);
+        enforce_rows(k, &p4, 1, &below);
+        assert_int_equal(below, 199);
+        keps_partition_free(&p4);
+        keps_criteria_free(k);
+        keps_table_free(t4);
+        t4 = table_from_csv("s\na\na\na\na\na\na\na\na\na\na\nb\nb\nb\nb\nb\nb\nb\nb\nb\nb\n");
+        keps_criterion few[2] = {{KEPS_CRIT_RECURSIVE_CL, 0, {2, 3}, 0},
+                                 {KEPS_CRIT_ENTROPY_L, 0, {3, 0}, KEPS_ENTROPY_GRASSBERGER}};
+        for (int i = 0; i < 2; i++) {
+            assert_int_equal(keps_criteria_new(t4, &sp, 1, &few[i], 1, NULL, &k, &err), KEPS_OK);
+            assert_int_equal(keps_partition_from_classes(t4, one4, 1, k, &p4, &err), KEPS_OK);
+            enforce_rows(k, &p4, 1, &below);
+            assert_int_equal(below, 20);
+            keps_partition_free(&p4);
+            keps_criteria_free(k);
+        }
         keps_table_free(t4);
     }
     /* tight: 50 a and 50 b in two pure classes, t = 0.5: both pass (EMD .5),
@@ -556,14 +594,15 @@ static void test_mass_bounds(void **state)
         keps_sensitive_spec sps[3] = {{0, KEPS_SENSITIVE_NOMINAL, NULL}, {1, KEPS_SENSITIVE_ORDERED, NULL},
                                       {0, KEPS_SENSITIVE_HIERARCHICAL, h}};
         double x = 0.05 + 0.05 * (double)keps_rng_below(rng, 10);
-        keps_criterion cs[8] = {{KEPS_CRIT_T_CLOSENESS, 0, {x, 0}, 0},
+        keps_criterion cs[9] = {{KEPS_CRIT_T_CLOSENESS, 0, {x, 0}, 0},
                                 {KEPS_CRIT_T_CLOSENESS, 1, {x, 0}, 0},
                                 {KEPS_CRIT_T_CLOSENESS, 2, {x, 0}, 0},
                                 {KEPS_CRIT_ENTROPY_L, 0, {1.2 + 2 * x, 0}, KEPS_ENTROPY_SHANNON},
                                 {KEPS_CRIT_BETA_LIKENESS, 0, {4 * x, 0}, KEPS_BETA_BASIC},
                                 {KEPS_CRIT_BETA_LIKENESS, 0, {8 * x, 0}, KEPS_BETA_ENHANCED},
                                 {KEPS_CRIT_DELTA_DISCLOSURE, 0, {0.3 + 2 * x, 0}, 0},
-                                {KEPS_CRIT_RECURSIVE_CL, 0, {1 + 4 * x, 2 + (double)(round % 2)}, 0}};
+                                {KEPS_CRIT_RECURSIVE_CL, 0, {1 + 4 * x, 2 + (double)(round % 2)}, 0},
+                                {KEPS_CRIT_ENTROPY_L, 0, {1.2 + 4 * x, 0}, KEPS_ENTROPY_GRASSBERGER}};
         uint32_t *fine = malloc(n * sizeof *fine), *coarse = malloc(n * sizeof *coarse), *map = malloc(nf * sizeof *map);
         for (size_t r = 0; r < n; r++)
             fine[r] = (uint32_t)keps_rng_below(rng, nf);
@@ -571,7 +610,7 @@ static void test_mass_bounds(void **state)
             map[f] = (uint32_t)keps_rng_below(rng, nc);
         for (size_t r = 0; r < n; r++)
             coarse[r] = map[fine[r]];
-        for (size_t i = 0; i < 8; i++) {
+        for (size_t i = 0; i < 9; i++) {
             keps_criteria *kk = NULL;
             assert_int_equal(keps_criteria_new(tt, sps, 3, &cs[i], 1, NULL, &kk, &err), KEPS_OK);
             keps_partition pf, pc;

@@ -243,9 +243,9 @@ typedef struct keps_enforce_stats {
  * below adds, class by class, the mass bounds of the others (rows that
  * every finer partition suppresses within the class): t-closeness's EMD is
  * convex in the class's distribution and Shannon entropy concave (Jensen
- * over the sub-classes), beta-likeness, delta-disclosure and recursive
- * (c,l) cap each value's share in a passing class (docs/spec.md, section
- * 14).
+ * over the sub-classes), beta-likeness, delta-disclosure, recursive (c,l)
+ * and Shannon entropy cap each value's share in a passing class, and the
+ * l-diversities need distinct values (docs/spec.md, section 14).
  * KEPS_ENOMEM or KEPS_OK. */
 keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *cs, int mono_only,
                                   int with_suppression, uint8_t *sup, keps_enforce_stats *st);
