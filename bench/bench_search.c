@@ -107,8 +107,8 @@ static void criteria(void)
         codes[r] = keps_criteria_value(k, 0, t->cols[occ].codes[r]);
     keps_criteria_free(k);
     const uint32_t *cp[1] = {codes};
-    keps_lattice *L = NULL;
-    if (keps_lattice_new_ex(s, NULL, cp, &m, 1, &L, &err)) {
+    keps_lattice *L = NULL, *L0 = NULL; /* with occupation's histograms, and without (k alone) */
+    if (keps_lattice_new_ex(s, NULL, cp, &m, 1, &L, &err) || keps_lattice_new(s, &L0, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         exit(2);
     }
@@ -123,7 +123,7 @@ static void criteria(void)
                                    {KEPS_CRIT_RECURSIVE_CL, 0, {4, 3}, 0}};
             char label[64];
             snprintf(label, sizeof label, "k=%zu", ks[i]);
-            run_one("adult8", t, L, c, 1, &sp, 1, sup, KEPS_METRIC_LOSS, label);
+            run_one("adult8", t, L0, c, 1, NULL, 0, sup, KEPS_METRIC_LOSS, label);
             snprintf(label, sizeof label, "k=%zu+distinct-2", ks[i]);
             run_one("adult8", t, L, c, 2, &sp, 1, sup, KEPS_METRIC_LOSS, label);
             keps_criterion kt[2] = {c[0], c[2]};
@@ -136,6 +136,7 @@ static void criteria(void)
             run_one("adult8", t, L, kr, 2, &sp, 1, sup, KEPS_METRIC_LOSS, label);
         }
     keps_lattice_free(L);
+    keps_lattice_free(L0);
     free(codes);
     keps_schema_free(s);
     keps_table_free(t);

@@ -136,8 +136,10 @@ typedef uint32_t slot;
 struct keps_lattice_work {
     uint32_t *assign;    /* [alloc_assign] roll-up assignment when the caller has none */
     size_t alloc_assign;
-    uint32_t *order, *start; /* source classes grouped by target (histogram merge) */
+    uint32_t *order, *start; /* histogram merge: entries by target, and the targets' stretches */
     size_t alloc_order, alloc_start;
+    uint32_t *dense;         /* histogram merge of few values: [targets][m] counts, zero between */
+    size_t alloc_dense;
     uint32_t **scratch;  /* [nhist][m] value counts of one target, zero between */
     uint32_t *touched;   /* values seen in one target */
     size_t alloc_touched;
@@ -205,6 +207,7 @@ void keps_lattice_work_free(keps_lattice_work *w)
     free(w->assign);
     free(w->order);
     free(w->start);
+    free(w->dense);
     for (size_t j = 0; w->scratch && j < w->nhist; j++)
         free(w->scratch[j]);
     free(w->scratch);
@@ -411,10 +414,14 @@ static keps_status rollup_two(const keps_lattice *L, keps_lattice_work *w, const
 }
 
 /* Population counts and histograms of out from from's, assign[c] = the
- * class of out holding from's class c. Histograms: the sources are grouped
- * by target (a counting sort), then each target's entries are summed in a
- * dense scratch array and written in increasing value order, so a node's
- * histograms do not depend on the node it was rolled up from. */
+ * class of out holding from's class c. Histograms: the sources are read in
+ * order (their entries are contiguous, so the reads stream) and their
+ * entries appended to their target's stretch of a buffer sized by a
+ * counting pass; then each target's stretch is written out in increasing
+ * value order, summed in a dense scratch array when several sources share
+ * a value, so a node's histograms do not depend on the node it was rolled
+ * up from. (Grouping the sources by target first read their entries in
+ * random order: 2-3 times slower on Adult.) */
 static keps_status merge_extras(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
                                 keps_node_classes *out, const uint32_t *assign)
 {
@@ -426,61 +433,106 @@ static keps_status merge_extras(const keps_lattice *L, keps_lattice_work *w, con
     }
     if (!L->nhist || !from->hist || !out->hist)
         return KEPS_OK;
-    if ((w->alloc_order < nf && grow_u32(&w->order, nf)) || (w->alloc_start < no + 1 && grow_u32(&w->start, no + 1)))
-        return KEPS_ENOMEM;
-    if (w->alloc_order < nf)
-        w->alloc_order = nf;
-    if (w->alloc_start < no + 1)
+    if (w->alloc_start < no + 1) {
+        if (grow_u32(&w->start, no + 1))
+            return KEPS_ENOMEM;
         w->alloc_start = no + 1;
-    uint32_t *start = w->start, *order = w->order;
-    memset(start, 0, (no + 1) * sizeof *start);
-    for (size_t c = 0; c < nf; c++)
-        start[assign[c] + 1]++;
-    for (size_t g = 0; g < no; g++)
-        start[g + 1] += start[g];
-    for (size_t c = 0; c < nf; c++)
-        order[start[assign[c]]++] = (uint32_t)c;
-    for (size_t g = no; g > 0; g--) /* start[g] was advanced to the end of g */
-        start[g] = start[g - 1];
-    start[0] = 0;
+    }
+    uint32_t *pos = w->start;
     for (size_t j = 0; j < L->nhist; j++) {
         const keps_class_hist *fh = &from->hist[j];
         keps_class_hist *oh = &out->hist[j];
-        if (hist_reserve(oh, fh->off[nf]))
+        size_t ne = fh->off[nf];
+        if (hist_reserve(oh, ne + L->hist_m[j] + 1)) /* the dense path writes one past the end */
             return KEPS_ENOMEM;
-        uint32_t *sc = w->scratch[j], *tv = w->touched, e = 0;
+        if (w->alloc_order < 2 * ne + 2) {
+            if (grow_u32(&w->order, 2 * ne + 2))
+                return KEPS_ENOMEM;
+            w->alloc_order = 2 * ne + 2;
+        }
+        size_t m = L->hist_m[j];
+        /* few values: sum in a dense table, streaming the sources (Adult,
+         * 14 values: the merge takes a third less time than with the lists
+         * below); the table stays under 64 MB */
+        if (m <= 64 && no * m <= ((size_t)1 << 24)) {
+            if (w->alloc_dense < no * m + 1) {
+                uint32_t *d = realloc(w->dense, (no * m + 1) * sizeof *d);
+                if (!d)
+                    return KEPS_ENOMEM;
+                memset(d + w->alloc_dense, 0, (no * m + 1 - w->alloc_dense) * sizeof *d);
+                w->dense = d;
+                w->alloc_dense = no * m + 1;
+            }
+            uint32_t *d = w->dense, e = 0;
+            for (size_t c = 0; c < nf; c++) {
+                uint32_t *row = d + (size_t)assign[c] * m;
+                for (uint32_t i = fh->off[c]; i < fh->off[c + 1]; i++)
+                    row[fh->val[i]] += fh->cnt[i];
+            }
+            for (size_t g = 0; g < no; g++) { /* back to increasing (value, count) lists; zero again */
+                uint32_t *row = d + g * m;
+                oh->off[g] = e;
+                for (uint32_t v = 0; v < m; v++) { /* branch-free: which counts are 0 is unpredictable */
+                    uint32_t x = row[v];
+                    oh->val[e] = v;
+                    oh->cnt[e] = x;
+                    e += x != 0;
+                    row[v] = 0;
+                }
+            }
+            oh->off[no] = e;
+            continue;
+        }
+        uint32_t *tval = w->order, *tcnt = w->order + ne + 1;
+        /* stretches: pos[g] = start of target g, advanced as it fills */
+        memset(pos, 0, (no + 1) * sizeof *pos);
+        for (size_t c = 0; c < nf; c++)
+            pos[assign[c] + 1] += fh->off[c + 1] - fh->off[c];
+        for (size_t g = 0; g < no; g++)
+            pos[g + 1] += pos[g];
+        for (size_t c = 0; c < nf; c++) {
+            uint32_t g = assign[c], a = fh->off[c], b = fh->off[c + 1], e = pos[g];
+            for (uint32_t i = a; i < b; i++, e++) {
+                tval[e] = fh->val[i];
+                tcnt[e] = fh->cnt[i];
+            }
+            pos[g] = e;
+        }
+        /* pos[g] is now the end of g's stretch, the start of g + 1's */
+        uint32_t *sc = w->scratch[j], *tv = w->touched, e = 0, lo = 0;
         for (size_t g = 0; g < no; g++) {
+            uint32_t hi = pos[g], i = lo + 1;
             oh->off[g] = e;
-            if (start[g + 1] - start[g] == 1) { /* one source: its entries as they are */
-                uint32_t c = order[start[g]], a = fh->off[c], b = fh->off[c + 1];
-                memcpy(oh->val + e, fh->val + a, (b - a) * sizeof *oh->val);
-                memcpy(oh->cnt + e, fh->cnt + a, (b - a) * sizeof *oh->cnt);
-                e += b - a;
+            while (i < hi && tval[i] > tval[i - 1])
+                i++;
+            if (i >= hi) { /* increasing already (one source, or disjoint runs) */
+                memcpy(oh->val + e, tval + lo, (hi - lo) * sizeof *oh->val);
+                memcpy(oh->cnt + e, tcnt + lo, (hi - lo) * sizeof *oh->cnt);
+                e += hi - lo;
+                lo = hi;
                 continue;
             }
             uint32_t nt = 0;
-            for (uint32_t x = start[g]; x < start[g + 1]; x++) {
-                uint32_t c = order[x];
-                for (uint32_t i = fh->off[c]; i < fh->off[c + 1]; i++) {
-                    uint32_t v = fh->val[i];
-                    if (!sc[v])
-                        tv[nt++] = v;
-                    sc[v] += fh->cnt[i];
-                }
+            for (uint32_t x = lo; x < hi; x++) {
+                uint32_t v = tval[x];
+                if (!sc[v])
+                    tv[nt++] = v;
+                sc[v] += tcnt[x];
             }
-            for (uint32_t i = 1; i < nt; i++) { /* increasing values; few per class */
-                uint32_t v = tv[i], p = i;
+            for (uint32_t x = 1; x < nt; x++) { /* increasing values; few per class */
+                uint32_t v = tv[x], p = x;
                 while (p > 0 && tv[p - 1] > v) {
                     tv[p] = tv[p - 1];
                     p--;
                 }
                 tv[p] = v;
             }
-            for (uint32_t i = 0; i < nt; i++) {
-                oh->val[e] = tv[i];
-                oh->cnt[e++] = sc[tv[i]];
-                sc[tv[i]] = 0;
+            for (uint32_t x = 0; x < nt; x++) {
+                oh->val[e] = tv[x];
+                oh->cnt[e++] = sc[tv[x]];
+                sc[tv[x]] = 0;
             }
+            lo = hi;
         }
         oh->off[no] = e;
     }

@@ -300,12 +300,114 @@ static void test_random_classes(void **state)
     keps_rng_free(rng);
 }
 
+/* Histograms rolled up through the lattice (dense sums for few values,
+ * sorted lists for many: 6 and 100 values) against direct counting, for
+ * every node of a two-QI lattice, from the bottom (the node's partition)
+ * and from each node below it. */
+static void test_rollup_histograms(void **state)
+{
+    (void)state;
+    keps_rng *rng = keps_rng_new_seeded(3);
+    const char *ha = temp_file("0;0;*\n1;0;*\n2;1;*\n3;1;*\n4;2;*\n5;2;*\n6;3;*\n7;3;*\n");
+    const char *hb = temp_file("0;0;*\n1;1;*\n2;2;*\n3;0;*\n4;1;*\n5;2;*\n");
+    for (int round = 0; round < 6; round++) {
+        size_t n = 50 + keps_rng_below(rng, 400), ds = round % 2 ? 100 : 6;
+        char *csv = malloc(64 + n * 32), *o = csv;
+        o += sprintf(o, "a,b,s\n");
+        for (size_t r = 0; r < n; r++)
+            o += sprintf(o, "%d,%d,v%d\n", (int)keps_rng_below(rng, 8), (int)keps_rng_below(rng, 6),
+                         (int)keps_rng_below(rng, (uint64_t)ds));
+        keps_table *t = table_from_csv(csv);
+        free(csv);
+        keps_schema *sch = keps_schema_new(t);
+        keps_error err = {0};
+        char spec[512];
+        snprintf(spec, sizeof spec, "a:%s", ha);
+        assert_int_equal(keps_schema_add_qi(sch, t, spec, &err), KEPS_OK);
+        snprintf(spec, sizeof spec, "b:%s", hb);
+        assert_int_equal(keps_schema_add_qi(sch, t, spec, &err), KEPS_OK);
+        keps_sensitive_spec sp = {2, KEPS_SENSITIVE_NOMINAL, NULL};
+        keps_criterion c = {KEPS_CRIT_DISTINCT_L, 0, {1, 0}, 0};
+        keps_criteria *k = NULL;
+        assert_int_equal(keps_criteria_new(t, &sp, 1, &c, 1, NULL, &k, &err), KEPS_OK);
+        size_t m = keps_criteria_nvalues(k, 0);
+        uint32_t *codes = malloc(n * sizeof *codes);
+        for (size_t r = 0; r < n; r++)
+            codes[r] = keps_criteria_value(k, 0, t->cols[2].codes[r]);
+        const uint32_t *cp[1] = {codes};
+        keps_lattice *L = NULL;
+        assert_int_equal(keps_lattice_new_ex(sch, NULL, cp, &m, 1, &L, &err), KEPS_OK);
+        keps_lattice_work *w = keps_lattice_work_new(L);
+        assert_non_null(w);
+        for (int la = 0; la <= 2; la++)
+            for (int lb = 0; lb <= 2; lb++) {
+                int lv[2] = {la, lb};
+                keps_partition p;
+                assert_int_equal(keps_partition_from_node(L, lv, k, &p, &err), KEPS_OK);
+                /* direct: rows in a class share their generalized values */
+                for (size_t x = 0; x < p.nclasses; x++) {
+                    uint32_t *want = calloc(m, sizeof *want);
+                    for (size_t r = 0; r < n; r++)
+                        if (p.class_of[r] == x)
+                            want[codes[r]]++;
+                    const keps_class_hist *h = &p.hist[0];
+                    uint32_t e = h->off[x];
+                    for (uint32_t v = 0; v < m; v++)
+                        if (want[v]) {
+                            assert_true(e < h->off[x + 1]);
+                            assert_int_equal(h->val[e], v);
+                            assert_int_equal(h->cnt[e], want[v]);
+                            e++;
+                        }
+                    assert_int_equal(e, h->off[x + 1]);
+                    free(want);
+                }
+                /* from every node below: the same histograms per class
+                 * (classes matched by their bottom representative) */
+                for (int fa = 0; fa <= la; fa++)
+                    for (int fb = 0; fb <= lb; fb++) {
+                        int fl[2] = {fa, fb};
+                        keps_node_classes from, out;
+                        keps_node_classes_init(&from);
+                        keps_node_classes_init(&out);
+                        assert_int_equal(keps_lattice_rollup(L, w, NULL, fl, &from, NULL), KEPS_OK);
+                        assert_int_equal(keps_lattice_rollup(L, w, &from, lv, &out, NULL), KEPS_OK);
+                        assert_int_equal(out.n, p.nclasses);
+                        for (size_t x = 0; x < out.n; x++) {
+                            size_t r = 0;
+                            while (L->row_class[r] != out.bot[x])
+                                r++;
+                            uint32_t px = p.class_of[r];
+                            const keps_class_hist *a = &out.hist[0], *b = &p.hist[0];
+                            assert_int_equal(out.count[x], p.count[px]);
+                            assert_int_equal(a->off[x + 1] - a->off[x], b->off[px + 1] - b->off[px]);
+                            for (uint32_t e = 0; e < a->off[x + 1] - a->off[x]; e++) {
+                                assert_int_equal(a->val[a->off[x] + e], b->val[b->off[px] + e]);
+                                assert_int_equal(a->cnt[a->off[x] + e], b->cnt[b->off[px] + e]);
+                            }
+                        }
+                        keps_node_classes_free(&from);
+                        keps_node_classes_free(&out);
+                    }
+                keps_partition_free(&p);
+            }
+        keps_lattice_work_free(w);
+        keps_lattice_free(L);
+        free(codes);
+        keps_criteria_free(k);
+        keps_schema_free(sch);
+        keps_table_free(t);
+    }
+    keps_rng_free(rng);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_release_figures), cmocka_unit_test(test_missing_ordered),
         cmocka_unit_test(test_li_example),      cmocka_unit_test(test_node_subset_apply),
         cmocka_unit_test(test_population),      cmocka_unit_test(test_random_classes),
+        cmocka_unit_test(test_rollup_histograms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
