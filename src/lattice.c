@@ -142,6 +142,7 @@ struct keps_lattice_work {
     size_t alloc_dense;
     uint32_t **scratch;  /* [nhist][m] value counts of one target, zero between */
     uint32_t *touched;   /* values seen in one target */
+    uint64_t *seen;      /* [values / 64] the same as a bitmap, zero between */
     size_t alloc_touched;
     size_t nhist;
     slot *tab;
@@ -187,7 +188,8 @@ keps_lattice_work *keps_lattice_work_new(const keps_lattice *L)
         }
         w->touched = malloc((mm + 1) * sizeof *w->touched);
         w->alloc_touched = mm + 1;
-        if (!w->scratch || !w->touched) {
+        w->seen = calloc(mm / 64 + 2, sizeof *w->seen);
+        if (!w->scratch || !w->touched || !w->seen) {
             keps_lattice_work_free(w);
             return NULL;
         }
@@ -212,6 +214,7 @@ void keps_lattice_work_free(keps_lattice_work *w)
         free(w->scratch[j]);
     free(w->scratch);
     free(w->touched);
+    free(w->seen);
     free(w);
 }
 
@@ -423,7 +426,7 @@ static keps_status rollup_two(const keps_lattice *L, keps_lattice_work *w, const
  * up from. (Grouping the sources by target first read their entries in
  * random order: 2-3 times slower on Adult.) */
 static keps_status merge_extras(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
-                                keps_node_classes *out, const uint32_t *assign)
+                                keps_node_classes *out, const uint32_t *assign, int with_hist)
 {
     size_t nf = from->n, no = out->n;
     if (from->pcount && out->pcount) {
@@ -431,7 +434,7 @@ static keps_status merge_extras(const keps_lattice *L, keps_lattice_work *w, con
         for (size_t c = 0; c < nf; c++)
             out->pcount[assign[c]] += from->pcount[c];
     }
-    if (!L->nhist || !from->hist || !out->hist)
+    if (!with_hist || !out->hist)
         return KEPS_OK;
     if (w->alloc_start < no + 1) {
         if (grow_u32(&w->start, no + 1))
@@ -519,13 +522,25 @@ static keps_status merge_extras(const keps_lattice *L, keps_lattice_work *w, con
                     tv[nt++] = v;
                 sc[v] += tcnt[x];
             }
-            for (uint32_t x = 1; x < nt; x++) { /* increasing values; few per class */
-                uint32_t v = tv[x], p = x;
-                while (p > 0 && tv[p - 1] > v) {
-                    tv[p] = tv[p - 1];
-                    p--;
+            if (nt > 32 && (size_t)nt * 16 > m / 64) { /* many values: in order from a bitmap */
+                uint64_t *bits = w->seen;
+                for (uint32_t x = 0; x < nt; x++)
+                    bits[tv[x] >> 6] |= (uint64_t)1 << (tv[x] & 63);
+                uint32_t k = 0;
+                for (size_t wd = 0; k < nt; wd++)
+                    for (uint64_t b = bits[wd]; b; b &= b - 1)
+                        tv[k++] = (uint32_t)(wd * 64 + (size_t)__builtin_ctzll(b));
+                for (uint32_t x = 0; x < nt; x++)
+                    bits[tv[x] >> 6] = 0;
+            } else {
+                for (uint32_t x = 1; x < nt; x++) { /* few: insertion */
+                    uint32_t v = tv[x], p = x;
+                    while (p > 0 && tv[p - 1] > v) {
+                        tv[p] = tv[p - 1];
+                        p--;
+                    }
+                    tv[p] = v;
                 }
-                tv[p] = v;
             }
             for (uint32_t x = 0; x < nt; x++) {
                 oh->val[e] = tv[x];
@@ -542,12 +557,41 @@ static keps_status merge_extras(const keps_lattice *L, keps_lattice_work *w, con
 static keps_status rollup_keys(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
                                const int *levels, keps_node_classes *out, uint32_t *assign);
 
+static keps_status rollup(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                          const int *levels, keps_node_classes *out, uint32_t *assign, int with_hist);
+
 keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
                                 const int *levels, keps_node_classes *out, uint32_t *assign)
 {
+    return rollup(L, w, from, levels, out, assign, 1);
+}
+
+keps_status keps_lattice_rollup_keys(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                                     const int *levels, keps_node_classes *out, uint32_t *assign)
+{
+    return rollup(L, w, from, levels, out, assign, 0);
+}
+
+keps_status keps_lattice_rollup_hist(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                                     keps_node_classes *out, const uint32_t *assign)
+{
     if (!from)
         from = &L->bottom;
-    int extras = (from->pcount && L->has_pcount) || (from->hist && L->nhist);
+    if (!L->nhist || !from->hist || from->no_hist)
+        return KEPS_OK;
+    keps_status st = merge_extras(L, w, from, out, assign, 1);
+    if (!st)
+        out->no_hist = 0;
+    return st;
+}
+
+static keps_status rollup(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                          const int *levels, keps_node_classes *out, uint32_t *assign, int with_hist)
+{
+    if (!from)
+        from = &L->bottom;
+    with_hist = with_hist && L->nhist && from->hist && !from->no_hist;
+    int extras = (from->pcount && L->has_pcount) || with_hist;
     if (extras && !assign) {
         if (w->alloc_assign < from->n) {
             if (grow_u32(&w->assign, from->n))
@@ -558,7 +602,8 @@ keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, con
     }
     keps_status st = rollup_keys(L, w, from, levels, out, assign);
     if (!st && extras)
-        st = merge_extras(L, w, from, out, assign);
+        st = merge_extras(L, w, from, out, assign, with_hist);
+    out->no_hist = L->nhist && !with_hist;
     return st;
 }
 

@@ -50,6 +50,11 @@ typedef struct search {
     size_t limit;
     int with_supp;        /* limit > 0 */
     int full_mono;        /* every criterion monotone for with_supp */
+    int lazy_hist;        /* the criteria read histograms and set a minimal class size:
+                             nodes failing on class sizes alone get none (classes_of) */
+    size_t min_size;      /* keps_criteria_min_class_size */
+    uint32_t *assign;     /* [nassign] roll-up assignment (sizes first, then histograms) */
+    size_t nassign;
     uint8_t *tag;         /* [nnodes] */
     keps_lattice_work *w;
     keps_metrics *m;
@@ -156,21 +161,27 @@ static void pool_get(search *o, keps_node_classes *c, size_t n)
     keps_node_classes_init(c);
 }
 
+/* Drops cache entry i (its buffers go to the pool). */
+static void cache_remove(search *o, size_t i)
+{
+    entry *e = &o->cache[i];
+    cache_unslot(o, e->c.node);
+    o->cache_bytes -= classes_bytes(&e->c);
+    pool_put(o, &e->c);
+    free(e->levels);
+    if (i != --o->ncache) {
+        *e = o->cache[o->ncache];
+        o->slots[cache_slot(o, e->c.node)] = (uint32_t)i + 1;
+    }
+}
+
 static void cache_evict_lru(search *o)
 {
     size_t lru = 0;
     for (size_t i = 1; i < o->ncache; i++)
         if (o->cache[i].used < o->cache[lru].used)
             lru = i;
-    entry *e = &o->cache[lru];
-    cache_unslot(o, e->c.node);
-    o->cache_bytes -= classes_bytes(&e->c);
-    pool_put(o, &e->c);
-    free(e->levels);
-    if (lru != --o->ncache) {
-        *e = o->cache[o->ncache];
-        o->slots[cache_slot(o, e->c.node)] = (uint32_t)lru + 1;
-    }
+    cache_remove(o, lru);
 }
 
 /* Takes c into the cache (its buffers); returns the entry, NULL on OOM. */
@@ -201,21 +212,23 @@ static int dominated(const keps_lattice *L, const int *lo, const int *hi)
     return 1;
 }
 
-/* The cached node <= levels with the fewest classes (NULL: the bottom). */
-static const keps_node_classes *cache_source(search *o, const int *levels, uint64_t id, const int **flv)
+/* The cached node <= levels with the fewest classes (NULL: the bottom),
+ * among those with histograms if hist. */
+static const keps_node_classes *cache_source(search *o, const int *levels, uint64_t id, const int **flv, int hist)
 {
     const keps_lattice *L = o->L;
     entry *best = NULL;
     for (size_t i = 0; i < L->q; i++)
         if (levels[i] > 0) {
             entry *e = cache_get(o, id - L->stride[i]);
-            if (e && (!best || e->c.n < best->c.n))
+            if (e && (!best || e->c.n < best->c.n) && !(hist && e->c.no_hist))
                 best = e;
         }
     if (!best || best->c.n > STAGE_MIN)
         for (size_t i = 0; i < o->ncache; i++) {
             entry *e = &o->cache[i];
-            if ((!best || e->c.n < best->c.n) && e->c.node != id && dominated(L, e->levels, levels))
+            if ((!best || e->c.n < best->c.n) && e->c.node != id && !(hist && e->c.no_hist) &&
+                dominated(L, e->levels, levels))
                 best = e;
         }
     if (!best || best->c.n >= L->bottom.n) {
@@ -227,17 +240,17 @@ static const keps_node_classes *cache_source(search *o, const int *levels, uint6
     return &best->c;
 }
 
-static const keps_node_classes *classes_of(search *o, const int *levels);
+static const keps_node_classes *classes_of(search *o, const int *levels, int hist, int *small);
 
 /* A large source is first rolled up along the one coordinate whose
  * generalization merges the most values; the intermediate node is cached
  * and shared by every later node above it (as OLA did). */
-static const keps_node_classes *source_for(search *o, const int *levels, uint64_t id)
+static const keps_node_classes *source_for(search *o, const int *levels, uint64_t id, int hist)
 {
     const keps_lattice *L = o->L;
     for (;;) {
         const int *flv;
-        const keps_node_classes *src = cache_source(o, levels, id, &flv);
+        const keps_node_classes *src = cache_source(o, levels, id, &flv, hist);
         if (src->n <= STAGE_MIN)
             return src;
         size_t nd = 0, d = 0;
@@ -260,7 +273,7 @@ static const keps_node_classes *source_for(search *o, const int *levels, uint64_
         memcpy(mid, flv, L->q * sizeof *mid);
         mid[d] = levels[d];
         size_t from_n = src->n;
-        const keps_node_classes *m = classes_of(o, mid);
+        const keps_node_classes *m = classes_of(o, mid, hist, NULL);
         free(mid);
         if (!m)
             return NULL;
@@ -270,23 +283,65 @@ static const keps_node_classes *source_for(search *o, const int *levels, uint64_
     }
 }
 
-/* The classes of node levels, from the cache or a roll-up (cached). Valid
- * until the next call. */
-static const keps_node_classes *classes_of(search *o, const int *levels)
+/* Rows in classes below the minimal size. */
+static size_t small_rows(const search *o, const keps_node_classes *c)
+{
+    size_t r = 0;
+    for (size_t x = 0; x < c->n; x++)
+        r += c->count[x] < o->min_size ? c->count[x] : 0;
+    return r;
+}
+
+/* The classes of node levels, from the cache or a roll-up (cached), with
+ * the lattice's histograms if hist. With small (lazy_hist), the class
+ * sizes are rolled up first, and when more rows than the limit lie in
+ * classes below the minimal size (the node fails whatever the other
+ * criteria say) the histograms are not added and *small = 1. Valid until
+ * the next call. */
+static const keps_node_classes *classes_of(search *o, const int *levels, int hist, int *small)
 {
     const keps_lattice *L = o->L;
     uint64_t id = keps_lattice_id(L, levels);
+    hist = hist && L->nhist;
+    if (small)
+        *small = 0;
     entry *e = cache_get(o, id);
-    if (e) {
+    if (e && !(hist && e->c.no_hist)) {
         e->used = ++o->clock;
         return &e->c;
     }
-    const keps_node_classes *src = source_for(o, levels, id);
+    if (e && small && small_rows(o, &e->c) > o->limit) {
+        *small = 1;
+        return &e->c;
+    }
+    if (e) /* cached without histograms: roll it up again with them */
+        cache_remove(o, (size_t)(e - o->cache));
+    const keps_node_classes *src = source_for(o, levels, id, hist);
     if (!src)
         return NULL;
     keps_node_classes c;
     pool_get(o, &c, src->n);
-    if (keps_lattice_rollup(L, o->w, src, levels, &c, NULL)) {
+    keps_status st;
+    if (hist && small) {
+        if (o->nassign < src->n + 1) {
+            uint32_t *a = realloc(o->assign, (src->n + 1) * sizeof *a);
+            if (!a) {
+                keps_node_classes_free(&c);
+                o->oom = 1;
+                return NULL;
+            }
+            o->assign = a;
+            o->nassign = src->n + 1;
+        }
+        st = keps_lattice_rollup_keys(L, o->w, src, levels, &c, o->assign);
+        if (!st && small_rows(o, &c) > o->limit)
+            *small = 1;
+        else if (!st)
+            st = keps_lattice_rollup_hist(L, o->w, src, &c, o->assign);
+    } else {
+        st = (hist ? keps_lattice_rollup : keps_lattice_rollup_keys)(L, o->w, src, levels, &c, NULL);
+    }
+    if (st) {
         keps_node_classes_free(&c);
         o->oom = 1;
         return NULL;
@@ -446,7 +501,14 @@ static int evaluate(search *o, const int *levels, int full)
 {
     const keps_lattice *L = o->L;
     uint64_t id = keps_lattice_id(L, levels);
-    const keps_node_classes *cc = classes_of(o, levels);
+    int small = 0;
+    const keps_node_classes *cc = classes_of(o, levels, 1, o->lazy_hist ? &small : NULL);
+    if (cc && small) { /* fails on class sizes alone */
+        o->fails++;
+        tag_cone(o, id, 0, T_NOT);
+        o->tag[id] |= T_DONE;
+        return 0;
+    }
     if (!cc || have_sup(o, cc->n + 1))
         return o->oom = 1, -1;
     keps_node_classes *c = (keps_node_classes *)cc;
@@ -661,6 +723,7 @@ static void search_free(search *o)
     free(o->chain);
     free(o->pend);
     free(o->sup);
+    free(o->assign);
 }
 
 void keps_search_result_free(keps_search_result *r)
@@ -709,6 +772,8 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
     o.limit = (size_t)floor(p->suppress * (double)L->nreleased + 1e-9);
     o.with_supp = o.limit > 0;
     o.full_mono = keps_criteria_monotone(p->crit, o.with_supp);
+    o.min_size = keps_criteria_min_class_size(p->crit);
+    o.lazy_hist = L->nhist > 0 && o.min_size > 1;
     o.best = INFINITY;
     o.best_id = UINT64_MAX;
     size_t maxlen = 1;
@@ -739,7 +804,7 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
         goto done;
     for (size_t i = 0; i < L->q; i++)
         tl[i] = L->height[i];
-    const keps_node_classes *tc = classes_of(&o, tl);
+    const keps_node_classes *tc = classes_of(&o, tl, 1, NULL);
     keps_enforce_stats ts = {0};
     if (!tc || have_sup(&o, tc->n + 1) || flags_of(L, p->crit, o.star, o.m, o.metric, tl, tc, 0, o.with_supp, o.sup, &ts)) {
         free(tl);
@@ -788,12 +853,13 @@ finish:
                 "but fail, best %.17g\n",
                 (unsigned long long)popped, (unsigned long long)o.climbs, (unsigned long long)o.evaluated,
                 (unsigned long long)o.scored, (unsigned long long)o.fails, (unsigned long long)o.falsepass, o.best);
+
     if (o.best_id != UINT64_MAX) {
         res->found = 1;
         res->node = o.best_id;
         res->score = o.best;
         keps_lattice_levels(L, o.best_id, res->levels);
-        const keps_node_classes *bc = classes_of(&o, res->levels);
+        const keps_node_classes *bc = classes_of(&o, res->levels, 1, NULL);
         keps_enforce_stats bs;
         if (!bc || have_sup(&o, bc->n + 1) ||
             flags_of(L, p->crit, o.star, o.m, o.metric, res->levels, bc, 0, o.with_supp, o.sup, &bs)) {

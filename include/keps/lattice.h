@@ -49,6 +49,8 @@ typedef struct keps_node_classes {
                           lattice has a research subset; else NULL */
     size_t nhist;      /* sensitive columns with histograms (the lattice's) */
     keps_class_hist *hist; /* [nhist] */
+    int no_hist;       /* 1: rolled up without histograms (keps_lattice_rollup_keys);
+                          hist holds nothing of these classes */
     uint8_t *sup;      /* [n] 1 = suppressed (set by the caller, e.g. from privacy
                           criteria); NULL: the classes smaller than k are */
 } keps_node_classes;
@@ -120,10 +122,19 @@ void keps_lattice_work_free(keps_lattice_work *w);
 /* Classes of node `levels` derived from `from`, the classes of a node
  * <= levels (NULL = the bottom node). If assign is not NULL, assign[c] =
  * index in out of from's class c. out must not alias from. Population
- * counts and histograms are merged when from carries them. out's flags
- * (sup) are dropped. Returns KEPS_OK or KEPS_ENOMEM. */
+ * counts and histograms are merged when from carries them (from->no_hist
+ * = 0). out's flags (sup) are dropped. Returns KEPS_OK or KEPS_ENOMEM. */
 keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
                                 const int *levels, keps_node_classes *out, uint32_t *assign);
+/* The same without the histograms (out->no_hist = 1): cheaper when only
+ * the class sizes are read. A roll-up from such classes has no histograms
+ * either. keps_lattice_rollup_hist adds them afterwards: from and assign
+ * must be those of the keps_lattice_rollup_keys call that made out (assign
+ * not NULL there), from with histograms. */
+keps_status keps_lattice_rollup_keys(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                                     const int *levels, keps_node_classes *out, uint32_t *assign);
+keps_status keps_lattice_rollup_hist(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                                     keps_node_classes *out, const uint32_t *assign);
 
 /* Rows in suppressed classes (keps_node_class_suppressed: flagged, or
  * without flags smaller than k), and, if small is not NULL, the number of
