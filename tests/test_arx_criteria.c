@@ -15,7 +15,7 @@
  * ../shared. Only the cases whose model and metric keps offers are here:
  * the monotonic entropy, DM* and Loss with other aggregates, gs-factors and
  * weights (the quality models) and population uniqueness are left out
- * (docs/spec.md, section 14, lists them). Cases on cup run when its data is
+ * (docs/spec.md, section 15, lists them). Cases on cup run when its data is
  * present (it is not redistributable).
  *
  * Two of ARX's expectations are worse than the optimum: Grassberger entropy

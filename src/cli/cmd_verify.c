@@ -669,7 +669,7 @@ const cli_cmd cmd_verify = {
     "[--population FILE --delta-presence A,B]",
     "Groups the rows of a released CSV into equivalence classes by their quasi-identifier values as written "
     "(generalized strings, '*', intervals) and checks every criterion asked for with the tests the lattice search "
-    "applies (docs/spec.md, section 14): k-anonymity, distinct, entropy and recursive-(c,l) l-diversity, "
+    "applies (docs/spec.md, section 15): k-anonymity, distinct, entropy and recursive-(c,l) l-diversity, "
     "t-closeness (equal, ordered or hierarchical ground distance), beta-likeness, delta-disclosure, "
     "multiplicative t and (k,t)-closeness, average re-identification risk and sample uniqueness, and against "
     "--population delta-presence and k-map. It prints the figures of every sensitive column whatever is asked: "
