@@ -6,6 +6,7 @@
  * (4,3)-diversity).
  * Usage: bench_search [kanon|criteria|all [REPS]]. One JSON object per line:
  * search wall and CPU time (best of REPS), nodes evaluated, node, score. */
+#include <math.h>
 #include <string.h>
 
 #include "bench_adult.h"
@@ -22,7 +23,7 @@ static void run_one(const char *set, keps_table *t, const keps_lattice *L, const
         fprintf(stderr, "%s\n", err.msg);
         exit(2);
     }
-    keps_search_params p = {k, s, metric};
+    keps_search_params p = {k, s, metric, NULL};
     double best = 1e300, best_cpu = 1e300;
     keps_search_result r;
     memset(&r, 0, sizeof r);
@@ -45,7 +46,7 @@ static void run_one(const char *set, keps_table *t, const keps_lattice *L, const
            (unsigned long long)r.nodes_total);
     for (size_t i = 0; r.found && i < L->q; i++)
         printf("%s%d", i ? "," : "", r.levels[i]);
-    printf("],\"score\":%.10g,\"suppressed\":%zu}\n", r.score, r.suppressed);
+    printf("],\"score\":%.10g,\"suppressed\":%zu}\n", r.found ? r.score[0] : NAN, r.suppressed);
     fflush(stdout);
     keps_search_result_free(&r);
     keps_criteria_free(k);

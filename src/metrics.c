@@ -644,7 +644,7 @@ int keps_metrics_attributes(keps_metrics *m, const int *levels, const keps_node_
 void keps_metrics_objective_bound(keps_metrics *m, const int *levels, const keps_node_classes *c, size_t k,
                                   size_t limit, double *out)
 {
-    bound(m, &m->ob, levels, c, k ? k : 1, limit, out);
+    bound(m, &m->ob, levels, c, k, limit, out);
 }
 
 int keps_score_cmp(const double *a, const double *b, size_t len)

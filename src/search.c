@@ -33,14 +33,20 @@ typedef struct entry {
     uint64_t used;
 } entry;
 
+/* Scores and bounds are vectors of dim values (keps_metrics_score_len:
+ * q for rank aggregation, else 1) compared with keps_score_cmp; heap
+ * items and pending bounds keep the first value inline and the vector, when
+ * dim > 1, in a store (vec: its index). */
 typedef struct heap_item {
     double lb;
     uint64_t id;
+    size_t vec;
 } heap_item;
 
 typedef struct pending {
     double cb;
     uint64_t id;
+    size_t vec;
 } pending;
 
 typedef struct search {
@@ -57,7 +63,7 @@ typedef struct search {
     size_t nassign;
     uint8_t *tag;         /* [nnodes] */
     keps_lattice_work *w;
-    keps_metrics *m;
+    keps_metrics *m;      /* the objective */
     int *zero, *lv, *lv2; /* [q] scratch */
     uint32_t **star;      /* [q][level] code of '*' at the level, KEPS_NONE */
     /* cache */
@@ -75,8 +81,12 @@ typedef struct search {
     uint64_t *chain;
     pending *pend;        /* evaluated nodes whose class bound may prune later */
     size_t npend, cappend;
-    double best;
+    size_t dim;           /* score length */
+    double *best;         /* [dim] the best score so far (inf: none) */
     uint64_t best_id;
+    double *store;        /* vectors of heap items and pending bounds (dim > 1) */
+    size_t nstore, capstore;
+    double *sc, *cb, *fb; /* [dim] scratch: score, class bound, class-free bound */
     uint8_t *sup;         /* flags scratch */
     size_t capsup;
     uint64_t evaluated;
@@ -492,7 +502,37 @@ static keps_status flags_of(const keps_lattice *L, const keps_criteria *crit, ui
     return rc;
 }
 
-static void note_best(search *o, double score, uint64_t id);
+/* Keeps v[dim] in the store (dim > 1); its index, or (size_t)-1 on OOM. */
+static size_t store_vec(search *o, const double *v)
+{
+    if (o->dim == 1)
+        return 0;
+    if (o->nstore + o->dim > o->capstore) {
+        size_t cap = o->capstore ? 2 * o->capstore : 64 * o->dim;
+        double *p = realloc(o->store, cap * sizeof *p);
+        if (!p) {
+            o->oom = 1;
+            return (size_t)-1;
+        }
+        o->store = p;
+        o->capstore = cap;
+    }
+    memcpy(o->store + o->nstore, v, o->dim * sizeof *v);
+    o->nstore += o->dim;
+    return o->nstore - o->dim;
+}
+
+static const double *vec_of(const search *o, const double *first, size_t vec)
+{
+    return o->dim == 1 ? first : o->store + vec;
+}
+
+static int cmp_best(const search *o, const double *v)
+{
+    return keps_score_cmp(v, o->best, o->dim);
+}
+
+static void note_best(search *o, const double *score, uint64_t id);
 
 /* Evaluates node levels: the monotone criteria's verdict (tags), then, if
  * it passes and full, every criterion and the score. Returns the node's
@@ -537,16 +577,20 @@ static int evaluate(search *o, const int *levels, int full)
         return 1;
     }
     o->scored++;
-    /* score with these flags; the class set is cached, the flags are this call's */
+    /* score with these flags; the class set is cached, the flags are this
+     * call's. The class bound may assume that the nodes above suppress no
+     * more rows only when every criterion is monotone (k = 1 reads the
+     * flags; k = 0: only the limit bounds their suppression). */
     uint8_t *keep = c->sup;
     c->sup = o->sup;
-    double sc = keps_metrics_score(o->m, o->metric, levels, c, 0);
-    double cb = keps_metrics_bound(o->m, o->metric, levels, c);
+    keps_metrics_objective(o->m, levels, c, 1, o->sc);
+    keps_metrics_objective_bound(o->m, levels, c, o->full_mono ? 1 : 0, o->limit, o->cb);
     c->sup = keep;
-    note_best(o, sc, id);
-    if (cb >= o->best)
+    note_best(o, o->sc, id);
+    keps_metrics_objective_bound(o->m, levels, NULL, 0, o->limit, o->fb);
+    if (cmp_best(o, o->cb) >= 0)
         tag_cone(o, id, 1, T_PRUNE);
-    else if (cb > keps_metrics_bound(o->m, o->metric, levels, NULL)) {
+    else if (keps_score_cmp(o->cb, o->fb, o->dim) > 0) {
         if (o->npend == o->cappend) {
             size_t cap = o->cappend ? 2 * o->cappend : 64;
             pending *p = realloc(o->pend, cap * sizeof *p);
@@ -555,7 +599,10 @@ static int evaluate(search *o, const int *levels, int full)
             o->pend = p;
             o->cappend = cap;
         }
-        o->pend[o->npend++] = (pending){cb, id};
+        size_t v = store_vec(o, o->cb);
+        if (o->oom)
+            return -1;
+        o->pend[o->npend++] = (pending){o->cb[0], id, v};
     }
     return 1;
 }
@@ -563,18 +610,18 @@ static int evaluate(search *o, const int *levels, int full)
 /* A better score: the nodes whose class bound it now reaches prune their
  * cones. Ties go to the lower id, so the answer does not depend on the
  * order nodes were scored in. */
-static void note_best(search *o, double score, uint64_t id)
+static void note_best(search *o, const double *score, uint64_t id)
 {
-    if (!(score < o->best || (score == o->best && id < o->best_id)))
+    int c = cmp_best(o, score);
+    if (!(c < 0 || (c == 0 && id < o->best_id)))
         return;
-    int better = score < o->best;
-    o->best = score;
+    memcpy(o->best, score, o->dim * sizeof *score);
     o->best_id = id;
-    if (!better)
+    if (c == 0)
         return;
     size_t k = 0;
     for (size_t i = 0; i < o->npend; i++) {
-        if (o->pend[i].cb >= o->best)
+        if (cmp_best(o, vec_of(o, &o->pend[i].cb, o->pend[i].vec)) >= 0)
             tag_cone(o, o->pend[i].id, 1, T_PRUNE);
         else
             o->pend[k++] = o->pend[i];
@@ -584,15 +631,18 @@ static void note_best(search *o, double score, uint64_t id)
 
 /* ---- the search -------------------------------------------------------------- */
 
-static double lower_bound(search *o, uint64_t id)
+/* The class-free lower bound of node id into o->fb. */
+static void lower_bound(search *o, uint64_t id)
 {
     keps_lattice_levels(o->L, id, o->lv2);
-    return keps_metrics_bound(o->m, o->metric, o->lv2, NULL);
+    keps_metrics_objective_bound(o->m, o->lv2, NULL, 0, o->limit, o->fb);
 }
 
-static int heap_less(const heap_item *a, const heap_item *b)
+static int heap_less(const search *o, const heap_item *a, const heap_item *b)
 {
-    return a->lb < b->lb || (a->lb == b->lb && a->id < b->id);
+    int c = o->dim == 1 ? (a->lb > b->lb) - (a->lb < b->lb)
+                        : keps_score_cmp(o->store + a->vec, o->store + b->vec, o->dim);
+    return c < 0 || (c == 0 && a->id < b->id);
 }
 
 static int heap_push(search *o, uint64_t id)
@@ -605,9 +655,12 @@ static int heap_push(search *o, uint64_t id)
         o->heap = h;
         o->capheap = cap;
     }
-    heap_item it = {lower_bound(o, id), id};
+    lower_bound(o, id);
+    heap_item it = {o->fb[0], id, store_vec(o, o->fb)};
+    if (o->oom)
+        return -1;
     size_t i = o->nheap++;
-    while (i > 0 && heap_less(&it, &o->heap[(i - 1) / 2])) {
+    while (i > 0 && heap_less(o, &it, &o->heap[(i - 1) / 2])) {
         o->heap[i] = o->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
@@ -623,9 +676,9 @@ static heap_item heap_pop(search *o)
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, m = i;
         const heap_item *mv = &last;
-        if (l < o->nheap && heap_less(&o->heap[l], mv))
+        if (l < o->nheap && heap_less(o, &o->heap[l], mv))
             m = l, mv = &o->heap[l];
-        if (r < o->nheap && heap_less(&o->heap[r], mv))
+        if (r < o->nheap && heap_less(o, &o->heap[r], mv))
             m = r;
         if (m == i)
             break;
@@ -646,7 +699,8 @@ static int mono_status(search *o, uint64_t id)
     if (o->tag[id] & T_OK)
         return 1;
     keps_lattice_levels(o->L, id, o->lv);
-    int full = keps_metrics_bound(o->m, o->metric, o->lv, NULL) < o->best && !(o->tag[id] & T_PRUNE);
+    keps_metrics_objective_bound(o->m, o->lv, NULL, 0, o->limit, o->fb);
+    int full = cmp_best(o, o->fb) < 0 && !(o->tag[id] & T_PRUNE);
     return evaluate(o, o->lv, full);
 }
 
@@ -714,6 +768,11 @@ static void search_free(search *o)
     free(o->tag);
     keps_lattice_work_free(o->w);
     keps_metrics_free(o->m);
+    free(o->best);
+    free(o->store);
+    free(o->sc);
+    free(o->cb);
+    free(o->fb);
     free(o->zero);
     free(o->lv);
     free(o->lv2);
@@ -729,6 +788,8 @@ static void search_free(search *o)
 void keps_search_result_free(keps_search_result *r)
 {
     free(r->levels);
+    free(r->score);
+    free(r->attributes);
     memset(r, 0, sizeof *r);
 }
 
@@ -766,7 +827,6 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
     uint64_t popped = 0;
     o.L = L;
     o.crit = p->crit;
-    o.metric = p->metric;
     /* floor(s*N); the epsilon keeps e.g. 0.05*30162 = 1508.1 at 1508 and
      * 0.1*30 = 3.0000000000000004 at 3 */
     o.limit = (size_t)floor(p->suppress * (double)L->nreleased + 1e-9);
@@ -774,14 +834,26 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
     o.full_mono = keps_criteria_monotone(p->crit, o.with_supp);
     o.min_size = keps_criteria_min_class_size(p->crit);
     o.lazy_hist = L->nhist > 0 && o.min_size > 1;
-    o.best = INFINITY;
     o.best_id = UINT64_MAX;
     size_t maxlen = 1;
     for (size_t i = 0; i < L->q; i++)
         maxlen += (size_t)L->height[i];
     o.tag = calloc((size_t)L->nnodes, 1);
     o.w = keps_lattice_work_new(L);
-    o.m = keps_metrics_new(L);
+    keps_metric_config dcfg = keps_metric_config_default(p->metric);
+    o.m = keps_metrics_new_objective(L, p->objective ? p->objective : &dcfg, err);
+    if (!o.m && err && err->code == KEPS_EINPUT) {
+        search_free(&o);
+        return KEPS_EINPUT;
+    }
+    o.metric = p->objective ? p->objective->metric : p->metric;
+    o.dim = o.m ? keps_metrics_score_len(o.m) : 1;
+    o.best = malloc(o.dim * sizeof *o.best);
+    o.sc = malloc(o.dim * sizeof *o.sc);
+    o.cb = malloc(o.dim * sizeof *o.cb);
+    o.fb = malloc(o.dim * sizeof *o.fb);
+    for (size_t i = 0; o.best && i < o.dim; i++)
+        o.best[i] = INFINITY;
     o.zero = calloc(L->q + 1, sizeof *o.zero);
     o.lv = calloc(L->q + 1, sizeof *o.lv);
     o.lv2 = calloc(L->q + 1, sizeof *o.lv2);
@@ -793,7 +865,7 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
     res->nodes_total = L->nnodes;
     res->suppress_limit = o.limit;
     st = KEPS_ENOMEM;
-    if (!o.tag || !o.w || !o.m || !o.zero || !o.lv || !o.lv2 || !o.cache || !o.slots || !o.chain ||
+    if (!o.tag || !o.w || !o.m || !o.best || !o.sc || !o.cb || !o.fb || !o.zero || !o.lv || !o.lv2 || !o.cache || !o.slots || !o.chain ||
         !res->levels || (keps_criteria_has_sample_based(p->crit) && !o.star))
         goto done;
 
@@ -825,7 +897,8 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
         goto done;
     while (o.nheap && !o.oom) {
         heap_item it = heap_pop(&o);
-        if (!(it.lb < o.best || (it.lb == o.best && it.id < o.best_id)))
+        int cb = cmp_best(&o, vec_of(&o, &it.lb, it.vec));
+        if (!(cb < 0 || (cb == 0 && it.id < o.best_id)))
             break;
         if ((++popped & 255) == 0)
             keps_progress("lattice search", (double)popped, (double)L->nnodes);
@@ -852,12 +925,15 @@ finish:
                 "search: %llu popped, %llu climbs, %llu evaluated, %llu scored, %llu fail the bounds, %llu pass them "
                 "but fail, best %.17g\n",
                 (unsigned long long)popped, (unsigned long long)o.climbs, (unsigned long long)o.evaluated,
-                (unsigned long long)o.scored, (unsigned long long)o.fails, (unsigned long long)o.falsepass, o.best);
+                (unsigned long long)o.scored, (unsigned long long)o.fails, (unsigned long long)o.falsepass,
+                o.best ? o.best[0] : INFINITY);
 
     if (o.best_id != UINT64_MAX) {
         res->found = 1;
         res->node = o.best_id;
         res->score = o.best;
+        res->score_len = o.dim;
+        o.best = NULL;
         keps_lattice_levels(L, o.best_id, res->levels);
         const keps_node_classes *bc = classes_of(&o, res->levels, 1, NULL);
         keps_enforce_stats bs;
@@ -870,6 +946,11 @@ finish:
         uint8_t *keep = c->sup;
         c->sup = o.sup;
         keps_metrics_all(o.m, res->levels, c, 0, &res->metrics);
+        if ((res->attributes = malloc((L->q + 1) * sizeof *res->attributes)) &&
+            keps_metrics_attributes(o.m, res->levels, c, 1, res->attributes)) {
+            free(res->attributes);
+            res->attributes = NULL;
+        }
         c->sup = keep;
         res->suppressed = bs.rows;
         for (size_t x = 0; x < bc->n; x++)

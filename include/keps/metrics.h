@@ -130,7 +130,10 @@ int keps_metrics_attributes(keps_metrics *m, const int *levels, const keps_node_
  * above it whose classes smaller than k hold at most limit rows: no such
  * node's score compares below it (keps_score_cmp). c may be NULL (a bound
  * that needs no classes; 0 for dm and aecs); with c, the node's classes,
- * dm and aecs get one too and prec and aecs use S <= the node's S. */
+ * dm and aecs get one too and prec and aecs use S <= the node's S (its
+ * flagged classes' rows when c->sup is set), which holds when suppression
+ * never grows with generalization. k = 0: it may (privacy criteria that are
+ * not monotone): only limit bounds the suppression above. */
 void keps_metrics_objective_bound(keps_metrics *m, const int *levels, const keps_node_classes *c, size_t k,
                                   size_t limit, double *out);
 /* Compares scores of length len: lexicographically (one value: numerically). */

@@ -9,8 +9,10 @@
  * the metric, the same score an exhaustive scan of every node finds, for
  * any mix of monotone and non-monotone criteria.
  *
- * How: nodes are taken in order of the metric's class-free lower bound
- * (keps_metrics_bound, which no node above undercuts), from a heap grown
+ * How: nodes are taken in order of the objective's class-free lower bound
+ * (keps_metrics_objective_bound, which no node above undercuts; scores
+ * compare with keps_score_cmp, lexicographically for rank aggregation),
+ * from a heap grown
  * upward from the bottom, until that bound reaches the best score. A node
  * taken is settled either by showing it infeasible or by scoring it. The
  * rows suppressed by the monotone criteria, or more by the mass bounds of
@@ -43,14 +45,19 @@ extern "C" {
 typedef struct keps_search_params {
     const keps_criteria *crit; /* the privacy criteria (bound to L's table) */
     double suppress;           /* fraction s in [0, 1] of the released rows */
-    keps_metric metric;        /* what to minimize */
+    keps_metric metric;        /* what to minimize, with ARX's defaults... */
+    const keps_metric_config *objective; /* ...or this quality model (NULL: metric's defaults) */
 } keps_search_params;
 
 typedef struct keps_search_result {
     int found;                  /* 0: no node is feasible */
     int *levels;                /* [q] the chosen node */
     uint64_t node;
-    double score;               /* the metric minimized, at the chosen node */
+    double *score;              /* [score_len] the objective there: one value, or
+                                   q for rank aggregation (sorted, descending) */
+    size_t score_len;
+    double *attributes;         /* [q] the objective's per-QI values there (before
+                                   weights); NULL for dm and aecs */
     keps_metric_values metrics; /* every metric there */
     size_t suppressed;          /* rows suppressed there */
     size_t nclasses;            /* classes released there (with released rows) */
@@ -65,8 +72,9 @@ typedef struct keps_search_result {
 /* Runs the search on a lattice built with the criteria's needs
  * (keps_lattice_new_ex with the research subset and the sensitive
  * columns' histograms). Returns KEPS_OK also when nothing is feasible
- * (found = 0); KEPS_EINPUT for bad parameters or a lattice that lacks what
- * the criteria need; KEPS_ENOMEM. */
+ * (found = 0); KEPS_EINPUT for bad parameters (an objective that
+ * keps_metric_config_check refuses) or a lattice that lacks what the
+ * criteria need; KEPS_ENOMEM. */
 keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, keps_search_result *res,
                             keps_error *err);
 void keps_search_result_free(keps_search_result *r);

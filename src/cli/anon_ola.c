@@ -6,27 +6,78 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "cli.h"
 #include "crit.h"
 #include "keps/partition.h"
 #include "keps/search.h"
+#include "keps/sql.h"
 
 typedef struct ola_run {
     double suppress;
-    keps_metric metric;
+    cli_objective obj;
     cli_criteria cc;
+    const char *sql_path;  /* --emit-sql, or NULL */
+    keps_sql_dialect dialect;
+    char *sql_table;
     double t_start, t_loaded, t_searched, t_written;
 } ola_run;
+/* The same file as an input or another output? */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!a || !b || strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return 0;
+    return strcmp(a, b) == 0 ||
+           (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
+
+/* --emit-sql, --sql-dialect, --sql-table; the table's default is the
+ * input's file name without its extension. */
+static int read_sql_params(cli_ctx *c, ola_run *p)
+{
+    const char *d = cli_str(c, "sql-dialect"), *tab = cli_str(c, "sql-table"), *in = cli_str(c, "input");
+    p->sql_path = cli_str(c, "emit-sql");
+    if (!p->sql_path) {
+        if (d || tab)
+            return cli_usage_error(c, "--%s is for --emit-sql FILE; give that too", d ? "sql-dialect" : "sql-table");
+        return 0;
+    }
+    if (!*p->sql_path)
+        return cli_usage_error(c, "--emit-sql '' names no file; give a file name, e.g. --emit-sql release.sql");
+    const char *outs[] = {in, cli_str(c, "output"), cli_str(c, "report")}, *names[] = {"-i", "-o", "--report"};
+    for (int i = 0; i < 3; i++)
+        if (same_file(p->sql_path, outs[i]) || (i && outs[i] && strcmp(p->sql_path, "-") == 0 &&
+                                                strcmp(outs[i], "-") == 0))
+            return cli_usage_error(c, "--emit-sql %s is also %s %s; give the script its own %s", p->sql_path,
+                                   names[i], outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");
+    if (d && keps_sql_dialect_parse(d, &p->dialect))
+        return cli_usage_error(c, "--sql-dialect '%s': expected ansi, postgresql or sqlite", d);
+    if (!tab && (!in || strcmp(in, "-") == 0))
+        return cli_usage_error(c, "--emit-sql with the input on stdin needs --sql-table NAME (the source table)");
+    if (!tab) {
+        const char *base = strrchr(in, '/');
+        base = base ? base + 1 : in;
+        const char *dot = strrchr(base, '.');
+        size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+        p->sql_table = strndup(base, n);
+    } else {
+        p->sql_table = strdup(tab);
+    }
+    if (!p->sql_table)
+        return cli_usage_error(c, "out of memory");
+    if (!*p->sql_table)
+        return cli_usage_error(c, "--sql-table '' names no table; give the source table's name");
+    return 0;
+}
 
 static int read_params(cli_ctx *c, ola_run *p)
 {
     if (cli_double(c, "suppress", 0, 1, 0, &p->suppress) < 0)
         return 2;
-    const char *m = cli_str(c, "metric");
-    p->metric = KEPS_METRIC_LOSS;
-    if (m && keps_metric_parse(m, &p->metric))
-        return cli_usage_error(c, "--metric '%s': expected prec, loss, dm, aecs or entropy", m);
-    return 0;
+    int rc = cli_objective_read(c, &p->obj);
+    return rc ? rc : read_sql_params(c, p);
 }
 
 static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const keps_search_result *r,
@@ -55,8 +106,16 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     for (size_t i = 0; i < L->q; i++)
         keps_json_int(j, s->t->cols[s->qi[i].col].name, L->height[i]);
     keps_json_end(j);
-    keps_json_str(j, "metric", keps_metric_name(p->metric));
-    keps_json_num(j, "score", r->score);
+    if (p->sql_path) {
+        static const char *dn[] = {"ansi", "postgresql", "sqlite"};
+        keps_json_object(j, "sql");
+        keps_json_str(j, "file", p->sql_path);
+        keps_json_str(j, "dialect", dn[p->dialect]);
+        keps_json_str(j, "table", p->sql_table);
+        keps_json_end(j);
+    }
+    keps_json_str(j, "metric", keps_metric_name(p->obj.cfg.metric));
+    cli_objective_json(j, s, &p->obj, r->score, r->score_len, r->attributes);
     keps_json_object(j, "metrics");
     for (int m = 0; m < KEPS_METRIC_COUNT; m++)
         keps_json_num(j, keps_metric_name((keps_metric)m), r->metrics.v[m]);
@@ -78,8 +137,8 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
 {
     const keps_schema *s = L->s;
     /* 1024 holds the fixed text; " NAME=L/H" needs the name's length plus
-     * two ints; the criteria their own text */
-    size_t len = 1024 + 2048, o = 0;
+     * two ints; the criteria their own text, a rank score a number per QI */
+    size_t len = 1024 + 2048 + (size_t)cli_objective_text(NULL, 0, &p->obj, r->score, r->score_len), o = 0;
     for (size_t i = 0; i < L->q; i++)
         len += strlen(s->t->cols[s->qi[i].col].name) + 32;
     char *text = malloc(len), crit[2048];
@@ -92,15 +151,17 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
                               L->height[i]);
     o += (size_t)snprintf(text + o, len - o,
                           "\n  holds %s\n"
-                          "  %zu of %zu rows suppressed (limit %zu)%s; %zu classes\n"
-                          "  %s %.6g (prec %.6g, loss %.6g, discernibility %.6g, aecs %.6g, entropy %.6g)\n"
-                          "  %llu of %llu nodes evaluated\n",
+                          "  %zu of %zu rows suppressed (limit %zu)%s; %zu classes\n  ",
                           crit, n->suppressed_rows, n->input_rows - n->unsampled_rows, r->suppress_limit,
-                          n->removed_rows ? ", removed" : "", r->nclasses, keps_metric_name(p->metric), r->score,
+                          n->removed_rows ? ", removed" : "", r->nclasses);
+    o += (size_t)cli_objective_text(text + o, len - o, &p->obj, r->score, r->score_len);
+    o += (size_t)snprintf(text + o, len - o,
+                          "\n  (prec %.6g, loss %.6g, discernibility %.6g, aecs %.6g, entropy %.6g, height %.6g)\n"
+                          "  %llu of %llu nodes evaluated\n",
                           r->metrics.v[KEPS_METRIC_PREC], r->metrics.v[KEPS_METRIC_LOSS],
                           r->metrics.v[KEPS_METRIC_DM], r->metrics.v[KEPS_METRIC_AECS],
-                          r->metrics.v[KEPS_METRIC_ENTROPY], (unsigned long long)r->nodes_evaluated,
-                          (unsigned long long)r->nodes_total);
+                          r->metrics.v[KEPS_METRIC_ENTROPY], r->metrics.v[KEPS_METRIC_HEIGHT],
+                          (unsigned long long)r->nodes_evaluated, (unsigned long long)r->nodes_total);
     if (n->unsampled_rows)
         snprintf(text + o, len - o, "  %zu input rows outside the research subset are not released\n",
                  n->unsampled_rows);
@@ -146,10 +207,40 @@ static int infeasible(cli_ctx *c, const ola_run *p, const keps_lattice *L, const
     return 1;
 }
 
+/* The transformation as a SQL script, staged with the release. */
+static int emit_sql(cli_ctx *c, const keps_lattice *L, const ola_run *p, const keps_search_result *r,
+                    size_t suppressed)
+{
+    char comment[512];
+    snprintf(comment, sizeof comment,
+             "keps anonymize --algorithm ola: %zu-anonymity; on %s the node leaves %zu of %zu rows in classes "
+             "below k (limit %zu).",
+             (size_t)p->cc.k, L->s->t->source, suppressed, L->nrows, r->suppress_limit);
+    keps_sql_options o = {p->dialect, p->sql_table, (size_t)p->cc.k, cli_flag(c, "remove-suppressed"), comment};
+    char *sql = NULL;
+    size_t len = 0;
+    keps_error err = {0};
+    if (keps_sql_lattice(L->s, r->levels, &o, &sql, &len, &err))
+        return cli_fail(c, &err);
+    int rc = cli_stage_text(c, p->sql_path, "SQL script", sql, len);
+    free(sql);
+    /* row order: a privacy warning, printed even with --quiet */
+    if (!rc && p->dialect == KEPS_SQL_ANSI)
+        fprintf(stderr, "keps %s: warning: the ansi --emit-sql script cannot shuffle (ANSI SQL has no random "
+                        "function): export %s_release in a random order, as row order can link rows to people "
+                        "(postgresql and sqlite scripts insert the rows in random order)\n",
+                c->cmd->name, p->sql_table);
+    else if (!rc)
+        fprintf(stderr, "keps %s: warning: the --emit-sql script orders %s_release by the database's RANDOM(), "
+                        "not by keps's cryptographic generator: its row order is shuffled, not unpredictably\n",
+                c->cmd->name, p->sql_table);
+    return rc;
+}
+
 static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
 {
     keps_error err = {0};
-    keps_search_params prm = {p->cc.crit, p->suppress, p->metric};
+    keps_search_params prm = {p->cc.crit, p->suppress, p->obj.cfg.metric, &p->obj.cfg};
     keps_search_result r;
     if (keps_search_run(L, &prm, &r, &err))
         return cli_fail(c, &err);
@@ -169,7 +260,7 @@ static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
         return cli_usage_error(c, "out of memory");
     keps_status st = keps_partition_from_node(L, r.levels, p->cc.crit, &part, &err);
     if (!st && keps_criteria_has_sample_based(p->cc.crit))
-        st = keps_partition_node_ties(&part, L, r.levels, m, p->metric, &err);
+        st = keps_partition_node_ties(&part, L, r.levels, m, p->obj.cfg.metric, &err);
     keps_metrics_free(m);
     if (st || keps_partition_enforce(&part, p->cc.crit, 0, NULL, &err)) {
         keps_search_result_free(&r);
@@ -181,6 +272,8 @@ static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
     if (!rc)
         rc = cli_write_release(c, rel);
     keps_table_free(rel);
+    if (!rc && p->sql_path)
+        rc = emit_sql(c, L, p, &r, n.suppressed_rows);
     if (!rc) {
         p->t_written = cli_now_ms();
         keps_json j;
@@ -226,26 +319,32 @@ int cli_anonymize_ola(cli_ctx *c)
     memset(&p, 0, sizeof p);
     p.t_start = cli_now_ms();
     int rc = read_params(c, &p);
-    if (rc)
-        return rc;
     keps_table *t = NULL;
     keps_schema *s = NULL;
-    if ((rc = cli_load_records(c, &t)))
-        return rc;
-    if ((rc = cli_build_schema(c, t, &s))) {
-        keps_table_free(t);
-        return rc;
-    }
+    if (!rc)
+        rc = cli_load_records(c, &t);
+    if (!rc && (rc = cli_build_schema(c, t, &s)))
+        s = NULL;
     keps_lattice *L = NULL;
-    if (s->nqi == 0)
+    if (!rc && s->nqi == 0)
         rc = cli_usage_error(c, "ola needs at least one --qi NAME:HIERARCHY.csv (or NAME:interval=W1,W2,...)");
-    else if (!(rc = cli_criteria_read(c, t, 1, 0, &p.cc)) && !(rc = build_lattice(c, s, &p.cc, &L))) {
+    if (!rc)
+        rc = cli_objective_weights(c, s, &p.obj);
+    if (!rc)
+        rc = cli_criteria_read(c, t, 1, 0, &p.cc);
+    if (!rc && p.sql_path && (p.cc.nc != 1 || p.cc.c[0].kind != KEPS_CRIT_K_ANONYMITY))
+        rc = cli_usage_error(c, "--emit-sql writes k-anonymity's suppression (the classes below k) in SQL; the "
+                                "classes other privacy criteria suppress cannot be written that way: drop "
+                                "--emit-sql or the other criteria");
+    if (!rc && !(rc = build_lattice(c, s, &p.cc, &L))) {
         p.t_loaded = cli_now_ms();
         cli_note_lattice(c, L);
         rc = search_and_write(c, L, &p);
     }
     keps_lattice_free(L);
     cli_criteria_free(&p.cc);
+    cli_objective_free(&p.obj);
+    free(p.sql_table);
     keps_schema_free(s);
     keps_table_free(t);
     return rc;

@@ -11,7 +11,7 @@ rank; values within rounding count as equal). KEPS: the binary
 (environment); CASES (default 60, 20 with KEPS_SANITIZED) seeds from 0."""
 import json, math, os, random, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from metrics_oracle import Problem
+from metrics_oracle import Problem, close, cmp_tol, random_model as model
 from common import mkhier
 KEPS = os.path.abspath(os.environ["KEPS"])
 def run(seed):
@@ -63,33 +63,6 @@ def run(seed):
     if cmp_tol(sc[0][0],mine)<0:
         print('SEED',seed,'not optimal',flags,'keps',node,mine,'best',sc[0],'k',k,'s',s); ok=False
     return ok
-def close(a,b):
-    return a==b or abs(a-b)<=1e-9*(1+abs(a)+abs(b))
-def cmp_tol(a,b):
-    """Lexicographic; values within rounding are equal."""
-    for x,y in zip(a,b):
-        if not close(x,y): return -1 if x<y else 1
-    return 0
-def model(rnd,q):
-    """A random quality model ARX offers, as an oracle config and keps flags."""
-    metric=rnd.choice(['prec','loss','dm','aecs','entropy','height'])
-    cfg={'metric':metric}; flags=['--metric',metric]
-    if metric in ('prec','loss','entropy','aecs') and rnd.uniform(0, 1)<0.7:
-        cfg['gs']=rnd.choice([0,0.1,0.25,0.33,0.5,0.66,0.9,1])
-        flags+=['--gs-factor',str(cfg['gs'])]
-    if metric in ('prec','dm','entropy','height') and rnd.uniform(0, 1)<0.5:
-        cfg['monotonic']=metric!='height'; flags+=['--monotonic']
-    if metric in ('prec','loss','entropy','height'):
-        if rnd.uniform(0, 1)<0.7:
-            cfg['aggregate']=rnd.choice(['geometric','arithmetic','sum','max','rank'])
-            flags+=['--aggregate',cfg['aggregate']]
-        if rnd.uniform(0, 1)<0.5:
-            w=[0.5]*q
-            for i in rnd.sample(range(q),rnd.randint(1,q)):
-                w[i]=rnd.choice([0,0.1,0.5,1,2,7])
-                flags+=['--weight',f'c{i}={w[i]}']
-            cfg['weights']=w
-    return cfg,flags
 SCRATCH = tempfile.mkdtemp()
 bad=0
 # fewer under the sanitizers (KEPS_SANITIZED=1), where keps runs ~10x slower
