@@ -627,7 +627,7 @@ fail:
  * as equal to it, and the paper's (in)equality decides: x <= b holds, x < b
  * fails. Rounding then cannot decide a figure that equals its bound on paper
  * (ARX compares the floating-point values as they come; docs/spec.md,
- * section 15). */
+ * section 16). */
 #define TOL 1e-9
 
 static int le(double x, double b)

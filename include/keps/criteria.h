@@ -1,4 +1,4 @@
-/* keps: privacy criteria as plug-ins (docs/spec.md, section 15).
+/* keps: privacy criteria as plug-ins (docs/spec.md, section 16).
  *
  * A criterion says whether an equivalence class may be released (a
  * per-class test) or, for the sample-based ones, how many of the smallest
@@ -153,7 +153,7 @@ size_t keps_criteria_min_class_size(const keps_criteria *k);
  * merges from passing classes pass (suppression = 0), or, with suppression,
  * does a class containing a passing class pass (so that generalizing never
  * suppresses more)? These are the facts, which for the Grassberger
- * estimator differ from ARX's declaration (docs/spec.md, section 15). */
+ * estimator differ from ARX's declaration (docs/spec.md, section 16). */
 int keps_criteria_monotone(const keps_criteria *k, int with_suppression);
 int keps_criterion_monotone(const keps_criterion *c, int with_suppression);
 /* Whether per-class histograms of sensitive values are needed, a
@@ -245,7 +245,7 @@ typedef struct keps_enforce_stats {
  * convex in the class's distribution and Shannon entropy concave (Jensen
  * over the sub-classes), beta-likeness, delta-disclosure, recursive (c,l)
  * and Shannon entropy cap each value's share in a passing class, and the
- * l-diversities need distinct values (docs/spec.md, section 15).
+ * l-diversities need distinct values (docs/spec.md, section 16).
  * KEPS_ENOMEM or KEPS_OK. */
 keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *cs, int mono_only,
                                   int with_suppression, uint8_t *sup, keps_enforce_stats *st);

@@ -1,5 +1,5 @@
 /* keps: the exact search of the full-domain generalization lattice under
- * privacy criteria (docs/spec.md, sections 2 and 15).
+ * privacy criteria (docs/spec.md, sections 2 and 16).
  *
  * A node is feasible when the rows of the classes the criteria suppress
  * (keps_criteria_enforce: too small, failing a per-class criterion, or the

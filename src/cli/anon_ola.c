@@ -1,6 +1,7 @@
 /* keps anonymize --algorithm ola: the optimal full-domain generalization
- * under privacy criteria, with suppression (library: keps/criteria.h,
- * keps/lattice.h, keps/search.h, keps/partition.h, keps/metrics.h). */
+ * under privacy criteria, with suppression. k-anonymity alone runs OLA
+ * (keps/ola.h: its k-minimal nodes, the lattice view); any other criterion
+ * the exact search (keps/criteria.h, keps/search.h, keps/partition.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,9 @@
 
 #include "cli.h"
 #include "crit.h"
+#include "keps/lattice_view.h"
+#include "keps/ola.h"
+#include "keps/outfile.h"
 #include "keps/partition.h"
 #include "keps/search.h"
 #include "keps/sql.h"
@@ -23,6 +27,21 @@ typedef struct ola_run {
     char *sql_table;
     double t_start, t_loaded, t_searched, t_written;
 } ola_run;
+
+/* The chosen node, from OLA or from the criteria search. */
+typedef struct ola_found {
+    int ola;                    /* from OLA: minimal holds its k-minimal nodes */
+    const int *levels;
+    const double *score;
+    size_t score_len;
+    const double *attributes;
+    keps_metric_values metrics;
+    size_t nclasses, suppress_limit;
+    uint64_t nodes_total, nodes_evaluated;
+    const uint64_t *minimal;
+    size_t nminimal;
+} ola_found;
+
 /* The same file as an input or another output? */
 static int same_file(const char *a, const char *b)
 {
@@ -46,10 +65,10 @@ static int read_sql_params(cli_ctx *c, ola_run *p)
     }
     if (!*p->sql_path)
         return cli_usage_error(c, "--emit-sql '' names no file; give a file name, e.g. --emit-sql release.sql");
-    const char *outs[] = {in, cli_str(c, "output"), cli_str(c, "report")}, *names[] = {"-i", "-o", "--report"};
-    for (int i = 0; i < 3; i++)
-        if (same_file(p->sql_path, outs[i]) || (i && outs[i] && strcmp(p->sql_path, "-") == 0 &&
-                                                strcmp(outs[i], "-") == 0))
+    const char *outs[] = {in, cli_str(c, "output"), cli_str(c, "report"), cli_str(c, "html")};
+    const char *names[] = {"-i", "-o", "--report", "--html"};
+    for (int i = 0; i < 4; i++) /* outputs compared as they resolve: /dev/stdout is '-' (keps/outfile.h) */
+        if (same_file(p->sql_path, outs[i]) || (i && outs[i] && keps_output_same(p->sql_path, outs[i])))
             return cli_usage_error(c, "--emit-sql %s is also %s %s; give the script its own %s", p->sql_path,
                                    names[i], outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");
     if (d && keps_sql_dialect_parse(d, &p->dialect))
@@ -66,7 +85,7 @@ static int read_sql_params(cli_ctx *c, ola_run *p)
         p->sql_table = strdup(tab);
     }
     if (!p->sql_table)
-        return cli_usage_error(c, "out of memory");
+        return cli_oom(c);
     if (!*p->sql_table)
         return cli_usage_error(c, "--sql-table '' names no table; give the source table's name");
     return 0;
@@ -80,7 +99,7 @@ static int read_params(cli_ctx *c, ola_run *p)
     return rc ? rc : read_sql_params(c, p);
 }
 
-static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const keps_search_result *r,
+static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const ola_found *r,
                    const keps_counts *n)
 {
     const keps_schema *s = L->s;
@@ -123,6 +142,14 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     keps_json_int(j, "classes", (long long)r->nclasses);
     keps_json_int(j, "nodes_total", (long long)r->nodes_total);
     keps_json_int(j, "nodes_evaluated", (long long)r->nodes_evaluated);
+    if (r->ola) {
+        keps_json_int(j, "k_minimal_nodes", (long long)r->nminimal);
+        keps_lattice_view_params vp = {(size_t)p->cc.k, r->suppress_limit, &p->obj.cfg, r->levels,
+                                       r->minimal, r->nminimal, 0};
+        keps_error err = {0};
+        if (keps_lattice_view_json(j, "lattice", L, &vp, &err)) /* only out of memory: the report goes without */
+            keps_json_null(j, "lattice");
+    }
     keps_json_object(j, "timing_ms");
     keps_json_num(j, "total", p->t_written - p->t_start);
     keps_json_num(j, "load", p->t_loaded - p->t_start);
@@ -132,7 +159,7 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     keps_json_end(j);
 }
 
-static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const keps_search_result *r,
+static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const ola_found *r,
                    const keps_counts *n)
 {
     const keps_schema *s = L->s;
@@ -145,23 +172,28 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     if (!text)
         return cli_emit_report(c, j, NULL);
     cli_criteria_text(crit, sizeof crit, &p->cc, s->t);
-    o += (size_t)snprintf(text + o, len - o, "ola: node");
+    if (r->ola)
+        o += (size_t)snprintf(text + o, len - o, "ola: %ld-anonymous node", p->cc.k);
+    else
+        o += (size_t)snprintf(text + o, len - o, "ola: node");
     for (size_t i = 0; i < L->q; i++)
         o += (size_t)snprintf(text + o, len - o, " %s=%d/%d", s->t->cols[s->qi[i].col].name, r->levels[i],
                               L->height[i]);
     o += (size_t)snprintf(text + o, len - o,
-                          "\n  holds %s\n"
-                          "  %zu of %zu rows suppressed (limit %zu)%s; %zu classes\n  ",
-                          crit, n->suppressed_rows, n->input_rows - n->unsampled_rows, r->suppress_limit,
+                          "%s%s\n  %zu of %zu rows suppressed (limit %zu)%s; %zu classes\n  ",
+                          r->ola ? "" : "\n  holds ", r->ola ? "" : crit, n->suppressed_rows, n->input_rows - n->unsampled_rows, r->suppress_limit,
                           n->removed_rows ? ", removed" : "", r->nclasses);
     o += (size_t)cli_objective_text(text + o, len - o, &p->obj, r->score, r->score_len);
     o += (size_t)snprintf(text + o, len - o,
                           "\n  (prec %.6g, loss %.6g, discernibility %.6g, aecs %.6g, entropy %.6g, height %.6g)\n"
-                          "  %llu of %llu nodes evaluated\n",
+                          "  %llu of %llu nodes evaluated",
                           r->metrics.v[KEPS_METRIC_PREC], r->metrics.v[KEPS_METRIC_LOSS],
                           r->metrics.v[KEPS_METRIC_DM], r->metrics.v[KEPS_METRIC_AECS],
                           r->metrics.v[KEPS_METRIC_ENTROPY], r->metrics.v[KEPS_METRIC_HEIGHT],
                           (unsigned long long)r->nodes_evaluated, (unsigned long long)r->nodes_total);
+    if (r->ola)
+        o += (size_t)snprintf(text + o, len - o, ", %zu k-minimal", r->nminimal);
+    o += (size_t)snprintf(text + o, len - o, "\n");
     if (n->unsampled_rows)
         snprintf(text + o, len - o, "  %zu input rows outside the research subset are not released\n",
                  n->unsampled_rows);
@@ -208,7 +240,7 @@ static int infeasible(cli_ctx *c, const ola_run *p, const keps_lattice *L, const
 }
 
 /* The transformation as a SQL script, staged with the release. */
-static int emit_sql(cli_ctx *c, const keps_lattice *L, const ola_run *p, const keps_search_result *r,
+static int emit_sql(cli_ctx *c, const keps_lattice *L, const ola_run *p, const ola_found *r,
                     size_t suppressed)
 {
     char comment[512];
@@ -237,7 +269,73 @@ static int emit_sql(cli_ctx *c, const keps_lattice *L, const ola_run *p, const k
     return rc;
 }
 
-static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
+/* Writes the release rel (owned here) with the SQL script, the report and
+ * the summary. */
+static int finish(cli_ctx *c, const keps_lattice *L, ola_run *p, const ola_found *f, keps_table *rel,
+                  const keps_counts *n)
+{
+    int rc = cli_write_release(c, rel);
+    keps_table_free(rel);
+    if (!rc && p->sql_path)
+        rc = emit_sql(c, L, p, f, n->suppressed_rows);
+    if (!rc) {
+        p->t_written = cli_now_ms();
+        keps_json j;
+        report(c, &j, L, p, f, n);
+        rc = summary(c, &j, L, p, f, n);
+        keps_json_free(&j);
+    }
+    return rc;
+}
+
+/* k-anonymity alone: OLA, its k-minimal nodes and its release. */
+static int ola_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
+{
+    keps_error err = {0};
+    size_t k = (size_t)p->cc.k;
+    keps_ola_params prm = {k, p->suppress, p->obj.cfg.metric, 0};
+    keps_ola_result r;
+    if (keps_ola_run_objective(L, &prm, &p->obj.cfg, &r, &err))
+        return cli_fail(c, &err);
+    if (!r.found) {
+        int rc = cli_over_limit(c, "even the top node (every QI fully generalized)", k, r.suppress_limit,
+                                r.top_suppressed, L->nrows);
+        keps_ola_result_free(&r);
+        return rc;
+    }
+    p->t_searched = cli_now_ms();
+    ola_found f = {1, r.levels, r.score, r.score_len, r.attributes, r.metrics, r.nclasses, r.suppress_limit,
+                   r.nodes_total, r.nodes_evaluated, r.minimal, r.nminimal};
+    keps_table *rel = NULL;
+    keps_counts n;
+    int rc = keps_ola_apply(L, r.levels, k, cli_flag(c, "remove-suppressed"), &rel, &n, &err) ? cli_fail(c, &err)
+                                                                                              : finish(c, L, p, &f, rel, &n);
+    keps_ola_result_free(&r);
+    return rc;
+}
+
+/* The chosen node's partition under the criteria, with the classes they
+ * suppress. */
+static keps_status node_partition(const keps_lattice *L, const ola_run *p, const int *levels, keps_partition *part,
+                                  keps_error *err)
+{
+    memset(part, 0, sizeof *part);
+    keps_metrics *m = keps_metrics_new(L);
+    if (!m)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    keps_status st = keps_partition_from_node(L, levels, p->cc.crit, part, err);
+    if (!st && keps_criteria_has_sample_based(p->cc.crit))
+        st = keps_partition_node_ties(part, L, levels, m, p->obj.cfg.metric, err);
+    keps_metrics_free(m);
+    if (!st)
+        st = keps_partition_enforce(part, p->cc.crit, 0, NULL, err);
+    if (st)
+        keps_partition_free(part);
+    return st;
+}
+
+/* Any other criterion: the exact search under the criteria. */
+static int criteria_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
 {
     keps_error err = {0};
     keps_search_params prm = {p->cc.crit, p->suppress, p->obj.cfg.metric, &p->obj.cfg};
@@ -251,38 +349,31 @@ static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
         return rc;
     }
     p->t_searched = cli_now_ms();
+    ola_found f = {0, r.levels, r.score, r.score_len, r.attributes, r.metrics, r.nclasses, r.suppress_limit,
+                   r.nodes_total, r.nodes_evaluated, NULL, 0};
     keps_table *rel = NULL;
     keps_counts n;
     keps_partition part;
-    int rc = 0;
-    keps_metrics *m = keps_metrics_new(L);
-    if (!m)
-        return cli_usage_error(c, "out of memory");
-    keps_status st = keps_partition_from_node(L, r.levels, p->cc.crit, &part, &err);
-    if (!st && keps_criteria_has_sample_based(p->cc.crit))
-        st = keps_partition_node_ties(&part, L, r.levels, m, p->obj.cfg.metric, &err);
-    keps_metrics_free(m);
-    if (st || keps_partition_enforce(&part, p->cc.crit, 0, NULL, &err)) {
-        keps_search_result_free(&r);
-        return cli_fail(c, &err);
-    }
-    if (keps_lattice_apply(L, r.levels, &part, cli_flag(c, "remove-suppressed"), &rel, &n, &err))
+    int rc;
+    if (node_partition(L, p, r.levels, &part, &err)) {
         rc = cli_fail(c, &err);
-    keps_partition_free(&part);
-    if (!rc)
-        rc = cli_write_release(c, rel);
-    keps_table_free(rel);
-    if (!rc && p->sql_path)
-        rc = emit_sql(c, L, p, &r, n.suppressed_rows);
-    if (!rc) {
-        p->t_written = cli_now_ms();
-        keps_json j;
-        report(c, &j, L, p, &r, &n);
-        rc = summary(c, &j, L, p, &r, &n);
-        keps_json_free(&j);
+    } else {
+        rc = keps_lattice_apply(L, r.levels, &part, cli_flag(c, "remove-suppressed"), &rel, &n, &err)
+                 ? cli_fail(c, &err)
+                 : finish(c, L, p, &f, rel, &n);
+        keps_partition_free(&part);
     }
     keps_search_result_free(&r);
     return rc;
+}
+
+static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
+{
+    if (p->cc.k && cli_k_above_records(c, (size_t)p->cc.k, L->nreleased))
+        return 1;
+    if (p->cc.nc == 1 && p->cc.c[0].kind == KEPS_CRIT_K_ANONYMITY)
+        return ola_and_write(c, L, p);
+    return criteria_and_write(c, L, p);
 }
 
 /* The lattice with what the criteria read: the research subset and, per
@@ -295,12 +386,12 @@ static int build_lattice(cli_ctx *c, const keps_schema *s, const cli_criteria *c
     size_t *m = calloc(ns + 1, sizeof *m);
     int rc = 0;
     if (!codes || !m)
-        rc = cli_usage_error(c, "out of memory");
+        rc = cli_oom(c);
     for (size_t j = 0; j < ns && !rc; j++) {
         const uint32_t *tc = s->t->cols[cc->spec[j].col].codes;
         m[j] = keps_criteria_nvalues(cc->crit, j);
         if (!(codes[j] = malloc((n ? n : 1) * sizeof **codes)))
-            rc = cli_usage_error(c, "out of memory");
+            rc = cli_oom(c);
         for (size_t r = 0; r < n && !rc; r++)
             codes[j][r] = keps_criteria_value(cc->crit, j, tc[r]);
     }

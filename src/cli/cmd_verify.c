@@ -494,7 +494,7 @@ static int report(cli_ctx *c, verdict_set *v)
         free(text);
         free(ev);
         free(figs);
-        return cli_usage_error(c, "out of memory");
+        return cli_oom(c);
     }
     for (size_t i = 0; i < cc->nc; i++)
         eval_criterion(cc->crit, i, v->p, &ev[i]);
@@ -553,7 +553,7 @@ static int resolve_qi(cli_ctx *c, const keps_table *t, size_t **qi, size_t *nqi)
         return cli_usage_error(c, "--qi is required: name the quasi-identifier columns, e.g. --qi age --qi sex");
     *qi = malloc(*nqi * sizeof **qi);
     if (!*qi)
-        return cli_usage_error(c, "out of memory");
+        return cli_oom(c);
     for (size_t i = 0; i < *nqi; i++) {
         const char *rest; /* NAME:HIERARCHY is accepted; read only with --population */
         int j = keps_table_column_spec(t, v[i], &rest);
@@ -573,7 +573,7 @@ static int population_counts(cli_ctx *c, const keps_table *t, const size_t *qi, 
     keps_table *pop = NULL;
     keps_hierarchy **h = calloc(nqi + 1, sizeof *h);
     size_t *pcol = calloc(nqi + 1, sizeof *pcol);
-    int rc = !h || !pcol ? cli_usage_error(c, "out of memory") : cli_load_table(c, path, &pop);
+    int rc = !h || !pcol ? cli_oom(c) : cli_load_table(c, path, &pop);
     for (size_t i = 0; i < nqi && !rc; i++) {
         const char *rest;
         keps_table_column_spec(t, v[i], &rest);
@@ -636,7 +636,7 @@ static int run(cli_ctx *c)
         star = star_rows(t, qi, nqi, &v.star_rows);
         v.all_star = t->nrows > 0 && v.star_rows == t->nrows;
         if (!star)
-            rc = cli_usage_error(c, "out of memory");
+            rc = cli_oom(c);
         else if (keps_partition_from_columns(t, qi, nqi, v.mode == KEPS_SUPPRESSED_EXCLUDE && !v.all_star ? star : NULL,
                                              cc.crit, &p, &err))
             rc = cli_fail(c, &err);
@@ -644,7 +644,7 @@ static int run(cli_ctx *c)
     if (!rc && need_pop)
         rc = population_counts(c, t, qi, nqi, &p);
     if (!rc && !(v.by_size = sort_by_size(&p)))
-        rc = cli_usage_error(c, "out of memory");
+        rc = cli_oom(c);
     if (!rc) {
         v.t = t;
         v.qi = qi;
@@ -669,7 +669,7 @@ const cli_cmd cmd_verify = {
     "[--population FILE --delta-presence A,B]",
     "Groups the rows of a released CSV into equivalence classes by their quasi-identifier values as written "
     "(generalized strings, '*', intervals) and checks every criterion asked for with the tests the lattice search "
-    "applies (docs/spec.md, section 15): k-anonymity, distinct, entropy and recursive-(c,l) l-diversity, "
+    "applies (docs/spec.md, section 16): k-anonymity, distinct, entropy and recursive-(c,l) l-diversity, "
     "t-closeness (equal, ordered or hierarchical ground distance), beta-likeness, delta-disclosure, "
     "multiplicative t and (k,t)-closeness, average re-identification risk and sample uniqueness, and against "
     "--population delta-presence and k-map. It prints the figures of every sensitive column whatever is asked: "

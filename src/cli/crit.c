@@ -174,7 +174,7 @@ static int read_sensitive(cli_ctx *c, keps_table *t, cli_criteria *cc)
     cc->spec = calloc(n + 1, sizeof *cc->spec);
     cc->hier = calloc(n + 1, sizeof *cc->hier);
     if (!cc->spec || !cc->hier)
-        return cli_usage_error(c, "out of memory");
+        return cli_oom(c);
     cc->nsens = n;
     for (size_t i = 0; i < n; i++) {
         const char *rest = NULL;
@@ -238,7 +238,7 @@ static int read_column_opt(cli_ctx *c, const keps_table *t, cli_criteria *cc, si
     double all[2] = {0, 0};
     int has_all = 0;
     if (!named)
-        return cli_usage_error(c, "out of memory");
+        return cli_oom(c);
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         const char *eq = strrchr(v[i], '='), *val = eq ? eq + 1 : v[i];
@@ -271,12 +271,12 @@ static int read_column_opt(cli_ctx *c, const keps_table *t, cli_criteria *cc, si
             named[s] = 1;
             cr.sens = s;
             if (add(cc, cap, cr))
-                rc = cli_usage_error(c, "out of memory");
+                rc = cli_oom(c);
         }
     }
     for (size_t s = 0; s < cc->nsens && has_all && !rc; s++)
         if (!named[s] && add(cc, cap, (keps_criterion){col_opts[o].kind, s, {all[0], all[1]}, variant}))
-            rc = cli_usage_error(c, "out of memory");
+            rc = cli_oom(c);
     free(named);
     return rc;
 }
@@ -296,7 +296,7 @@ int cli_criteria_read(cli_ctx *c, keps_table *t, int k_required, int population,
     if (bv && strcmp(bv, "basic") && strcmp(bv, "enhanced"))
         return cli_usage_error(c, "--beta-likeness-variant '%s': expected basic or enhanced", bv);
     if (k && add(out, &cap, (keps_criterion){KEPS_CRIT_K_ANONYMITY, 0, {(double)k, 0}, 0}))
-        return cli_usage_error(c, "out of memory");
+        return cli_oom(c);
     if ((rc = read_sensitive(c, t, out)))
         return rc;
     for (size_t o = 0; o < NCOL_OPTS; o++)
@@ -308,7 +308,7 @@ int cli_criteria_read(cli_ctx *c, keps_table *t, int k_required, int population,
         if (parse_value(dp, 1, &a, &b))
             return cli_usage_error(c, "--delta-presence '%s': expected DMIN,DMAX", dp);
         if (add(out, &cap, (keps_criterion){KEPS_CRIT_DELTA_PRESENCE, 0, {a, b}, 0}))
-            return cli_usage_error(c, "out of memory");
+            return cli_oom(c);
     }
     long km;
     double pop = 0, alpha = 0.01;
@@ -323,7 +323,7 @@ int cli_criteria_read(cli_ctx *c, keps_table *t, int k_required, int population,
     if (haspop)
         kest = ke && !strcmp(ke, "zero-truncated-poisson") ? KEPS_KMAP_ZERO_TRUNCATED_POISSON : KEPS_KMAP_POISSON;
     if (rc && add(out, &cap, (keps_criterion){KEPS_CRIT_K_MAP, 0, {(double)km, alpha, pop}, kest}))
-        return cli_usage_error(c, "out of memory");
+        return cli_oom(c);
     static const struct {
         const char *opt;
         keps_criterion_kind kind;
@@ -333,14 +333,14 @@ int cli_criteria_read(cli_ctx *c, keps_table *t, int k_required, int population,
         if ((rc = cli_double(c, risk[i].opt, 0, 1, 0, &r)) < 0)
             return 2;
         if (rc && add(out, &cap, (keps_criterion){risk[i].kind, 0, {r, 0}, 0}))
-            return cli_usage_error(c, "out of memory");
+            return cli_oom(c);
     }
     const char *sub = population ? NULL : cli_str(c, "subset");
     int kmap_subset = cli_str(c, "k-map") && !cli_str(c, "population-size");
     if (population && (dp || kmap_subset)) {
         out->subset = malloc(t->nrows + 1);
         if (!out->subset)
-            return cli_usage_error(c, "out of memory");
+            return cli_oom(c);
         memset(out->subset, 1, t->nrows + 1);
     }
     if ((dp || kmap_subset) && !sub && !population)
@@ -355,7 +355,7 @@ int cli_criteria_read(cli_ctx *c, keps_table *t, int k_required, int population,
         out->subset = malloc(t->nrows + 1);
         if (!out->subset) {
             keps_table_free(st);
-            return cli_usage_error(c, "out of memory");
+            return cli_oom(c);
         }
         keps_status s2 = keps_subset_match(t, st, out->subset, &err);
         keps_table_free(st);

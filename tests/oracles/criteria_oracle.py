@@ -4,7 +4,7 @@ rules where ARX decides: its suppression rule, its forms of the tests),
 standard library only. Figures are exact (fractions) where they can be; a
 figure within 1e-9 (relative, at least absolute) of its bound counts as
 equal to it and the paper's (in)equality decides, as docs/spec.md
-(section 15) specifies.
+(section 16) specifies.
 
 Rules (ARX 3.9.2, HashGroupify.isPrivacyModelFulfilled and analyze*):
 - count = released rows of a class (the research subset's), pcount = all
