@@ -530,8 +530,10 @@ keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, si
         k->subset = malloc(t->nrows + 1);
     if (!k->c || !k->spec || !k->sc || (released && !k->subset))
         goto oom;
-    memcpy(k->c, c, nc * sizeof *c);
-    memcpy(k->spec, sens, nsens * sizeof *sens);
+    if (nc) /* memcpy's pointers must not be NULL even for 0 bytes */
+        memcpy(k->c, c, nc * sizeof *c);
+    if (nsens)
+        memcpy(k->spec, sens, nsens * sizeof *sens);
     k->released = t->nrows;
     if (released) {
         k->released = 0;

@@ -161,7 +161,8 @@ keps_status keps_partition_from_classes(const keps_table *t, const uint32_t *cla
     out->class_of = malloc((n ? n : 1) * sizeof *out->class_of);
     if (!out->class_of)
         return keps_error_set(err, KEPS_ENOMEM, "out of memory");
-    memcpy(out->class_of, class_of, n * sizeof *class_of);
+    if (n)
+        memcpy(out->class_of, class_of, n * sizeof *class_of);
     return fill(t, crit, out, err);
 }
 
