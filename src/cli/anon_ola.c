@@ -1,7 +1,8 @@
 /* keps anonymize --algorithm ola: the optimal full-domain generalization
- * under privacy criteria, with suppression. k-anonymity alone runs OLA
- * (keps/ola.h: its k-minimal nodes, the lattice view); any other criterion
- * the exact search (keps/criteria.h, keps/search.h, keps/partition.h). */
+ * under privacy criteria, with suppression, by the exact search
+ * (keps/criteria.h, keps/search.h, keps/partition.h). With k-anonymity
+ * alone and a report someone reads, OLA's k-minimal nodes (keps/ola.h)
+ * give the report its lattice view. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +29,9 @@ typedef struct ola_run {
     double t_start, t_loaded, t_searched, t_written;
 } ola_run;
 
-/* The chosen node, from OLA or from the criteria search. */
+/* The chosen node and what the report says of the search. */
 typedef struct ola_found {
-    int ola;                    /* from OLA: minimal holds its k-minimal nodes */
+    int kalone;                 /* k-anonymity is the only criterion */
     const int *levels;
     const double *score;
     size_t score_len;
@@ -38,7 +39,7 @@ typedef struct ola_found {
     keps_metric_values metrics;
     size_t nclasses, suppress_limit;
     uint64_t nodes_total, nodes_evaluated;
-    const uint64_t *minimal;
+    const uint64_t *minimal;    /* OLA's k-minimal nodes (k alone, for the report), or NULL */
     size_t nminimal;
 } ola_found;
 
@@ -142,7 +143,7 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     keps_json_int(j, "classes", (long long)r->nclasses);
     keps_json_int(j, "nodes_total", (long long)r->nodes_total);
     keps_json_int(j, "nodes_evaluated", (long long)r->nodes_evaluated);
-    if (r->ola) {
+    if (r->minimal) {
         keps_json_int(j, "k_minimal_nodes", (long long)r->nminimal);
         keps_lattice_view_params vp = {(size_t)p->cc.k, r->suppress_limit, &p->obj.cfg, r->levels,
                                        r->minimal, r->nminimal, 0};
@@ -172,7 +173,7 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     if (!text)
         return cli_emit_report(c, j, NULL);
     cli_criteria_text(crit, sizeof crit, &p->cc, s->t);
-    if (r->ola)
+    if (r->kalone)
         o += (size_t)snprintf(text + o, len - o, "ola: %ld-anonymous node", p->cc.k);
     else
         o += (size_t)snprintf(text + o, len - o, "ola: node");
@@ -181,7 +182,8 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
                               L->height[i]);
     o += (size_t)snprintf(text + o, len - o,
                           "%s%s\n  %zu of %zu rows suppressed (limit %zu)%s; %zu classes\n  ",
-                          r->ola ? "" : "\n  holds ", r->ola ? "" : crit, n->suppressed_rows, n->input_rows - n->unsampled_rows, r->suppress_limit,
+                          r->kalone ? "" : "\n  holds ", r->kalone ? "" : crit, n->suppressed_rows,
+                          n->input_rows - n->unsampled_rows, r->suppress_limit,
                           n->removed_rows ? ", removed" : "", r->nclasses);
     o += (size_t)cli_objective_text(text + o, len - o, &p->obj, r->score, r->score_len);
     o += (size_t)snprintf(text + o, len - o,
@@ -191,7 +193,7 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
                           r->metrics.v[KEPS_METRIC_DM], r->metrics.v[KEPS_METRIC_AECS],
                           r->metrics.v[KEPS_METRIC_ENTROPY], r->metrics.v[KEPS_METRIC_HEIGHT],
                           (unsigned long long)r->nodes_evaluated, (unsigned long long)r->nodes_total);
-    if (r->ola)
+    if (r->minimal)
         o += (size_t)snprintf(text + o, len - o, ", %zu k-minimal", r->nminimal);
     o += (size_t)snprintf(text + o, len - o, "\n");
     if (n->unsampled_rows)
@@ -288,30 +290,19 @@ static int finish(cli_ctx *c, const keps_lattice *L, ola_run *p, const ola_found
     return rc;
 }
 
-/* k-anonymity alone: OLA, its k-minimal nodes and its release. */
-static int ola_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
+/* k-anonymity alone with a report someone reads (--report, --html,
+ * --json): OLA's k-minimal nodes, the frontier of the report's lattice
+ * view. Only they are taken from OLA; the node is the search's (both are
+ * optima of the same objective). */
+static int k_minimal(cli_ctx *c, const keps_lattice *L, const ola_run *p, keps_ola_result *o)
 {
+    memset(o, 0, sizeof *o);
+    if (!(p->cc.nc == 1 && p->cc.c[0].kind == KEPS_CRIT_K_ANONYMITY) ||
+        !(c->json || cli_str(c, "report") || cli_str(c, "html")))
+        return 0;
     keps_error err = {0};
-    size_t k = (size_t)p->cc.k;
-    keps_ola_params prm = {k, p->suppress, p->obj.cfg.metric, 0};
-    keps_ola_result r;
-    if (keps_ola_run_objective(L, &prm, &p->obj.cfg, &r, &err))
-        return cli_fail(c, &err);
-    if (!r.found) {
-        int rc = cli_over_limit(c, "even the top node (every QI fully generalized)", k, r.suppress_limit,
-                                r.top_suppressed, L->nrows);
-        keps_ola_result_free(&r);
-        return rc;
-    }
-    p->t_searched = cli_now_ms();
-    ola_found f = {1, r.levels, r.score, r.score_len, r.attributes, r.metrics, r.nclasses, r.suppress_limit,
-                   r.nodes_total, r.nodes_evaluated, r.minimal, r.nminimal};
-    keps_table *rel = NULL;
-    keps_counts n;
-    int rc = keps_ola_apply(L, r.levels, k, cli_flag(c, "remove-suppressed"), &rel, &n, &err) ? cli_fail(c, &err)
-                                                                                              : finish(c, L, p, &f, rel, &n);
-    keps_ola_result_free(&r);
-    return rc;
+    keps_ola_params prm = {(size_t)p->cc.k, p->suppress, p->obj.cfg.metric, 0};
+    return keps_ola_run_objective(L, &prm, &p->obj.cfg, o, &err) ? cli_fail(c, &err) : 0;
 }
 
 /* The chosen node's partition under the criteria, with the classes they
@@ -334,9 +325,10 @@ static keps_status node_partition(const keps_lattice *L, const ola_run *p, const
     return st;
 }
 
-/* Any other criterion: the exact search under the criteria. */
-static int criteria_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
+static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
 {
+    if (p->cc.k && cli_k_above_records(c, (size_t)p->cc.k, L->nreleased))
+        return 1;
     keps_error err = {0};
     keps_search_params prm = {p->cc.crit, p->suppress, p->obj.cfg.metric, &p->obj.cfg};
     keps_search_result r;
@@ -349,31 +341,25 @@ static int criteria_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
         return rc;
     }
     p->t_searched = cli_now_ms();
-    ola_found f = {0, r.levels, r.score, r.score_len, r.attributes, r.metrics, r.nclasses, r.suppress_limit,
-                   r.nodes_total, r.nodes_evaluated, NULL, 0};
-    keps_table *rel = NULL;
-    keps_counts n;
+    keps_ola_result o;
+    int rc = k_minimal(c, L, p, &o);
+    int kalone = p->cc.nc == 1 && p->cc.c[0].kind == KEPS_CRIT_K_ANONYMITY;
+    ola_found f = {kalone, r.levels, r.score, r.score_len, r.attributes, r.metrics, r.nclasses, r.suppress_limit,
+                   r.nodes_total, r.nodes_evaluated, o.found ? o.minimal : NULL, o.nminimal};
     keps_partition part;
-    int rc;
-    if (node_partition(L, p, r.levels, &part, &err)) {
+    if (!rc && node_partition(L, p, r.levels, &part, &err))
         rc = cli_fail(c, &err);
-    } else {
+    else if (!rc) {
+        keps_table *rel = NULL;
+        keps_counts n;
         rc = keps_lattice_apply(L, r.levels, &part, cli_flag(c, "remove-suppressed"), &rel, &n, &err)
                  ? cli_fail(c, &err)
                  : finish(c, L, p, &f, rel, &n);
         keps_partition_free(&part);
     }
+    keps_ola_result_free(&o);
     keps_search_result_free(&r);
     return rc;
-}
-
-static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
-{
-    if (p->cc.k && cli_k_above_records(c, (size_t)p->cc.k, L->nreleased))
-        return 1;
-    if (p->cc.nc == 1 && p->cc.c[0].kind == KEPS_CRIT_K_ANONYMITY)
-        return ola_and_write(c, L, p);
-    return criteria_and_write(c, L, p);
 }
 
 /* The lattice with what the criteria read: the research subset and, per
