@@ -1,9 +1,8 @@
 /* keps: OLA search with suppression and the global-optimum pass (see
- * include/keps/ola.h), and applying a node to the data. */
+ * include/keps/ola.h); keps_ola_apply is partition.c's, beside
+ * keps_lattice_apply. */
 #include "keps/ola.h"
 #include "keps/progress.h"
-
-#include "table_internal.h"
 
 #include <assert.h>
 #include <math.h>
@@ -1447,126 +1446,5 @@ done:
         keps_ola_result_free(res);
         return keps_error_set(err, st, "out of memory in the OLA search");
     }
-    return st;
-}
-
-/* ---- applying a node --------------------------------------------------- */
-
-/* levels come from the caller: a level above a hierarchy's height indexes
- * past its level maps. */
-static keps_status check_levels(const keps_lattice *L, const int *levels, keps_error *err)
-{
-    for (size_t i = 0; i < L->q; i++)
-        if (levels[i] < 0 || levels[i] > L->height[i])
-            return keps_error_set(err, KEPS_EINPUT, "level %d of quasi-identifier %zu is out of range: 0 to %d",
-                                  levels[i], i + 1, L->height[i]);
-    return KEPS_OK;
-}
-
-keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed,
-                           keps_table **release, keps_counts *counts, keps_error *err)
-{
-    const keps_schema *s = L->s;
-    const keps_table *t = s->t;
-    *release = NULL;
-    memset(counts, 0, sizeof *counts);
-    keps_status bad = check_levels(L, levels, err);
-    if (bad)
-        return bad;
-    keps_lattice_work *w = keps_lattice_work_new(L);
-    uint32_t *assign = malloc((L->bottom.n ? L->bottom.n : 1) * sizeof *assign);
-    keps_node_classes c;
-    keps_node_classes_init(&c);
-    size_t *cols = calloc(t->ncols, sizeof *cols);
-    int *qi_of = malloc(t->ncols * sizeof *qi_of);
-    uint32_t **remap = NULL, *rowc = NULL;
-    size_t nc = 0;
-    keps_status st = KEPS_ENOMEM;
-    keps_table *r = NULL;
-    if (!w || !assign || !cols || !qi_of ||
-        keps_lattice_rollup(L, w, NULL, levels, &c, assign)) {
-        keps_error_set(err, st, "out of memory applying the transformation");
-        goto done;
-    }
-    r = keps_release_new(s, err);
-    if (!r) {
-        st = err ? err->code : KEPS_ENOMEM;
-        goto done;
-    }
-    for (size_t j = 0; j < t->ncols; j++) {
-        qi_of[j] = -1;
-        if (keps_schema_released(s, j))
-            cols[nc++] = j;
-    }
-    for (size_t i = 0; i < L->q; i++)
-        qi_of[s->qi[i].col] = (int)i;
-    counts->input_rows = t->nrows;
-    /* Each cell by code: remap[x] takes a source code (a QI's label code at
-     * its level, nlabels for '*'; another column's own code) to the
-     * release's, interned at its first use, so the dictionaries come out as
-     * appending the strings row by row would make them, at one lookup per
-     * distinct value instead of per cell. */
-    if (!(remap = calloc(nc ? nc : 1, sizeof *remap)) || !(rowc = malloc((nc ? nc : 1) * sizeof *rowc))) {
-        st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
-        goto done;
-    }
-    for (size_t x = 0; x < nc; x++) {
-        int i = qi_of[cols[x]];
-        size_t dom = i < 0 ? t->cols[cols[x]].nvalues : (size_t)keps_hierarchy_size(s->qi[i].h, levels[i]) + 1;
-        if (!(remap[x] = malloc((dom ? dom : 1) * sizeof **remap))) {
-            st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
-            goto done;
-        }
-        memset(remap[x], 0xff, (dom ? dom : 1) * sizeof **remap);
-    }
-    for (size_t row = 0; row < t->nrows; row++) {
-        int sup = c.count[assign[L->row_class[row]]] < k;
-        if (sup) {
-            counts->suppressed_rows++;
-            if (remove_suppressed) {
-                counts->removed_rows++;
-                continue;
-            }
-        }
-        for (size_t x = 0; x < nc; x++) {
-            size_t j = cols[x];
-            uint32_t code = t->cols[j].codes[row];
-            int i = qi_of[j];
-            uint32_t src = i < 0 ? code
-                           : sup ? keps_hierarchy_size(s->qi[i].h, levels[i])
-                                 : L->map[i][levels[i]][code];
-            uint32_t rc = remap[x][src];
-            if (rc == KEPS_NONE) {
-                const char *str = i < 0 ? t->cols[j].values[code]
-                                  : sup ? "*"
-                                        : keps_hierarchy_label(s->qi[i].h, levels[i], src);
-                if ((rc = keps_table_intern(r, x, str, strlen(str))) == KEPS_NONE) {
-                    st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
-                    goto done;
-                }
-                remap[x][src] = rc;
-            }
-            rowc[x] = rc;
-        }
-        if ((st = keps_table_append_codes(r, rowc, t->row_line ? t->row_line[row] : 0, err)))
-            goto done;
-    }
-    counts->output_rows = r->nrows;
-    st = KEPS_OK;
-done:
-    if (st) {
-        keps_table_free(r);
-        r = NULL;
-    }
-    *release = r;
-    keps_lattice_work_free(w);
-    keps_node_classes_free(&c);
-    free(assign);
-    for (size_t x = 0; remap && x < nc; x++)
-        free(remap[x]);
-    free(remap);
-    free(rowc);
-    free(cols);
-    free(qi_of);
     return st;
 }

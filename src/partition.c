@@ -1,6 +1,8 @@
 /* keps: partitions into equivalence classes (see keps/partition.h). */
 #include "keps/partition.h"
+#include "keps/ola.h"
 #include "partition_internal.h"
+#include "table_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -504,21 +506,33 @@ keps_status keps_partition_enforce(keps_partition *p, const keps_criteria *crit,
     return KEPS_OK;
 }
 
-keps_status keps_lattice_apply(const keps_lattice *L, const int *levels, const keps_partition *p,
-                               int remove_suppressed, keps_table **release, keps_counts *counts, keps_error *err)
+/* The release of a lattice node, the one writer behind keps_lattice_apply
+ * and keps_ola_apply: row r is left out when released[r] == 0 (released
+ * NULL: every row is), its QIs are '*' when suppressed[class_of[r]] (the
+ * row is left out with remove_suppressed), else the hierarchy labels at
+ * levels. Each cell goes by code: remap[x] takes a source code (a QI's
+ * label code at its level, nlabels for '*'; another column's own code) to
+ * the release's, interned at its first use, so the dictionaries come out
+ * as appending the strings row by row would make them, at one lookup per
+ * distinct value instead of per cell. */
+static keps_status apply_node(const keps_lattice *L, const int *levels, const uint32_t *class_of,
+                              const uint8_t *suppressed, const uint8_t *released, int remove_suppressed,
+                              keps_table **release, keps_counts *counts, keps_error *err)
 {
     const keps_schema *s = L->s;
     const keps_table *t = s->t;
     *release = NULL;
     memset(counts, 0, sizeof *counts);
-    if (p->nrows != t->nrows)
-        return keps_error_set(err, KEPS_EINPUT, "the partition is not of this lattice's table");
-    const char **fields = calloc(t->ncols + 1, sizeof *fields);
-    size_t *lens = calloc(t->ncols + 1, sizeof *lens), *cols = calloc(t->ncols + 1, sizeof *cols);
+    for (size_t i = 0; i < L->q; i++)
+        if (levels[i] < 0 || levels[i] > L->height[i])
+            return keps_error_set(err, KEPS_EINPUT, "level %d of quasi-identifier %zu is out of range: 0 to %d",
+                                  levels[i], i + 1, L->height[i]);
+    size_t *cols = calloc(t->ncols + 1, sizeof *cols), nc = 0;
     int *qi_of = malloc((t->ncols + 1) * sizeof *qi_of);
+    uint32_t **remap = NULL, *rowc = NULL;
     keps_status st = KEPS_ENOMEM;
     keps_table *r = NULL;
-    if (!fields || !lens || !cols || !qi_of) {
+    if (!cols || !qi_of) {
         keps_error_set(err, st, "out of memory applying the transformation");
         goto done;
     }
@@ -527,7 +541,6 @@ keps_status keps_lattice_apply(const keps_lattice *L, const int *levels, const k
         st = err ? err->code : KEPS_ENOMEM;
         goto done;
     }
-    size_t nc = 0;
     for (size_t j = 0; j < t->ncols; j++) {
         qi_of[j] = -1;
         if (keps_schema_released(s, j))
@@ -536,12 +549,25 @@ keps_status keps_lattice_apply(const keps_lattice *L, const int *levels, const k
     for (size_t i = 0; i < L->q; i++)
         qi_of[s->qi[i].col] = (int)i;
     counts->input_rows = t->nrows;
+    if (!(remap = calloc(nc ? nc : 1, sizeof *remap)) || !(rowc = malloc((nc ? nc : 1) * sizeof *rowc))) {
+        st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
+        goto done;
+    }
+    for (size_t x = 0; x < nc; x++) {
+        int i = qi_of[cols[x]];
+        size_t dom = i < 0 ? t->cols[cols[x]].nvalues : (size_t)keps_hierarchy_size(s->qi[i].h, levels[i]) + 1;
+        if (!(remap[x] = malloc((dom ? dom : 1) * sizeof **remap))) {
+            st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
+            goto done;
+        }
+        memset(remap[x], 0xff, (dom ? dom : 1) * sizeof **remap);
+    }
     for (size_t row = 0; row < t->nrows; row++) {
-        if (p->released && !p->released[row]) {
+        if (released && !released[row]) {
             counts->unsampled_rows++;
             continue;
         }
-        int sup = p->suppressed[p->class_of[row]];
+        int sup = suppressed[class_of[row]];
         if (sup) {
             counts->suppressed_rows++;
             if (remove_suppressed) {
@@ -553,15 +579,23 @@ keps_status keps_lattice_apply(const keps_lattice *L, const int *levels, const k
             size_t j = cols[x];
             uint32_t code = t->cols[j].codes[row];
             int i = qi_of[j];
-            if (i < 0)
-                fields[x] = t->cols[j].values[code];
-            else if (sup)
-                fields[x] = "*";
-            else
-                fields[x] = keps_hierarchy_label(s->qi[i].h, levels[i], L->map[i][levels[i]][code]);
-            lens[x] = strlen(fields[x]);
+            uint32_t src = i < 0 ? code
+                           : sup ? keps_hierarchy_size(s->qi[i].h, levels[i])
+                                 : L->map[i][levels[i]][code];
+            uint32_t rc = remap[x][src];
+            if (rc == KEPS_NONE) {
+                const char *str = i < 0 ? t->cols[j].values[code]
+                                  : sup ? "*"
+                                        : keps_hierarchy_label(s->qi[i].h, levels[i], src);
+                if ((rc = keps_table_intern(r, x, str, strlen(str))) == KEPS_NONE) {
+                    st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
+                    goto done;
+                }
+                remap[x][src] = rc;
+            }
+            rowc[x] = rc;
         }
-        if ((st = keps_table_append(r, fields, lens, t->row_line ? t->row_line[row] : 0, err)))
+        if ((st = keps_table_append_codes(r, rowc, t->row_line ? t->row_line[row] : 0, err)))
             goto done;
     }
     counts->output_rows = r->nrows;
@@ -572,9 +606,53 @@ done:
         r = NULL;
     }
     *release = r;
-    free(fields);
-    free(lens);
+    for (size_t x = 0; remap && x < nc; x++)
+        free(remap[x]);
+    free(remap);
+    free(rowc);
     free(cols);
     free(qi_of);
+    return st;
+}
+
+keps_status keps_lattice_apply(const keps_lattice *L, const int *levels, const keps_partition *p,
+                               int remove_suppressed, keps_table **release, keps_counts *counts, keps_error *err)
+{
+    *release = NULL;
+    memset(counts, 0, sizeof *counts);
+    if (p->nrows != L->s->t->nrows)
+        return keps_error_set(err, KEPS_EINPUT, "the partition is not of this lattice's table");
+    return apply_node(L, levels, p->class_of, p->suppressed, p->released, remove_suppressed, release, counts, err);
+}
+
+/* k-anonymity's partition of the node without building one: the node's
+ * classes rolled up from the bottom, a bottom class suppressed when its
+ * node class holds fewer than k rows. */
+keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed,
+                           keps_table **release, keps_counts *counts, keps_error *err)
+{
+    *release = NULL;
+    memset(counts, 0, sizeof *counts);
+    for (size_t i = 0; i < L->q; i++)
+        if (levels[i] < 0 || levels[i] > L->height[i])
+            return keps_error_set(err, KEPS_EINPUT, "level %d of quasi-identifier %zu is out of range: 0 to %d",
+                                  levels[i], i + 1, L->height[i]);
+    keps_lattice_work *w = keps_lattice_work_new(L);
+    uint32_t *assign = malloc((L->bottom.n ? L->bottom.n : 1) * sizeof *assign);
+    uint8_t *sup = malloc(L->bottom.n ? L->bottom.n : 1);
+    keps_node_classes c;
+    keps_node_classes_init(&c);
+    keps_status st;
+    if (!w || !assign || !sup || keps_lattice_rollup(L, w, NULL, levels, &c, assign)) {
+        st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
+    } else {
+        for (size_t b = 0; b < L->bottom.n; b++)
+            sup[b] = c.count[assign[b]] < k;
+        st = apply_node(L, levels, L->row_class, sup, NULL, remove_suppressed, release, counts, err);
+    }
+    keps_lattice_work_free(w);
+    keps_node_classes_free(&c);
+    free(assign);
+    free(sup);
     return st;
 }
