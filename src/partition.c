@@ -174,7 +174,9 @@ static uint32_t mix(uint32_t h, uint32_t v)
     return h;
 }
 
-/* murmur3's finalizer: the table is indexed by the low bits. */
+/* The table is indexed by the low bits, which mix() alone leaves poorly
+ * spread for small codes (long probe chains: 200k rows in 40k classes took
+ * seconds); murmur3's finalizer spreads every input bit over them. */
 static uint32_t finish(uint32_t h)
 {
     h ^= h >> 16;
@@ -185,33 +187,20 @@ static uint32_t finish(uint32_t h)
     return h;
 }
 
-keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
-                                        const keps_criteria *crit, keps_partition *out, keps_error *err)
+size_t keps_group_rows(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
+                       uint32_t *class_of, uint32_t *first)
 {
-    memset(out, 0, sizeof *out);
-    if (ncols == 0)
-        return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier given: name the QI columns (--qi NAME)");
-    for (size_t j = 0; j < ncols; j++)
-        if (cols[j] >= t->ncols)
-            return keps_error_set(err, KEPS_EINPUT, "quasi-identifier column index %zu is out of range: %s has %zu "
-                                  "columns", cols[j], t->source, t->ncols);
     size_t n = t->nrows, nslots = 64;
     while (nslots < 2 * n)
         nslots *= 2;
-    uint32_t *slots = malloc(nslots * sizeof *slots), *first = malloc((n ? n : 1) * sizeof *first);
-    out->class_of = malloc((n ? n : 1) * sizeof *out->class_of);
-    if (!slots || !first || !out->class_of) {
-        free(slots);
-        free(first);
-        free(out->class_of);
-        out->class_of = NULL;
-        return keps_error_set(err, KEPS_ENOMEM, "out of memory grouping %zu rows into classes", n);
-    }
+    uint32_t *slots = malloc(nslots * sizeof *slots);
+    if (!slots)
+        return (size_t)-1;
     memset(slots, 0xff, nslots * sizeof *slots);
     size_t nc = 0;
     for (size_t r = 0; r < n; r++) {
         if (skip && skip[r]) {
-            out->class_of[r] = KEPS_NONE;
+            class_of[r] = KEPS_NONE;
             continue;
         }
         uint32_t h = 0;
@@ -230,10 +219,33 @@ keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols,
             if (same)
                 break;
         }
-        out->class_of[r] = slots[i];
+        class_of[r] = slots[i];
     }
     free(slots);
+    return nc;
+}
+
+keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
+                                        const keps_criteria *crit, keps_partition *out, keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (ncols == 0)
+        return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier given: name the QI columns (--qi NAME)");
+    for (size_t j = 0; j < ncols; j++)
+        if (cols[j] >= t->ncols)
+            return keps_error_set(err, KEPS_EINPUT, "quasi-identifier column index %zu is out of range: %s has %zu "
+                                  "columns", cols[j], t->source, t->ncols);
+    size_t n = t->nrows, nc = (size_t)-1;
+    uint32_t *first = malloc((n ? n : 1) * sizeof *first);
+    out->class_of = malloc((n ? n : 1) * sizeof *out->class_of);
+    if (first && out->class_of)
+        nc = keps_group_rows(t, cols, ncols, skip, out->class_of, first);
     free(first);
+    if (nc == (size_t)-1) {
+        free(out->class_of);
+        out->class_of = NULL;
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory grouping %zu rows into classes", n);
+    }
     out->nrows = n;
     out->nclasses = nc;
     return fill(t, crit, out, err);
