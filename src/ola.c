@@ -4,6 +4,8 @@
 #include "keps/ola.h"
 #include "keps/progress.h"
 
+#include "class_cache.h"
+
 #include <assert.h>
 #include <math.h>
 #include <pthread.h>
@@ -27,8 +29,7 @@ enum {
  * it): with a cache each, the second thread rolled up ~1/3 more classes
  * because the best source was often in the other thread's cache. */
 #define CACHE_MAX 4096
-#define CACHE_SLOTS 8192 /* id -> entry hash, power of two >= 2 * CACHE_MAX */
-#define POOL_MAX 16
+_Static_assert(2 * CACHE_MAX <= KEPS_CACHE_SLOTS, "the id hash needs room");
 #define CACHE_BYTES ((size_t)32 << 20)
 
 typedef struct cache_entry {
@@ -42,7 +43,7 @@ typedef struct cache_entry {
 typedef struct class_cache {
     pthread_mutex_t mu;
     cache_entry *cache;     /* [CACHE_MAX] */
-    uint32_t *slots;        /* [CACHE_SLOTS] entry index + 1, 0 = empty */
+    keps_cache_index ix;    /* id -> entry (ix.slots owned) */
     size_t ncache, cache_bytes;
     uint64_t clock;
 } class_cache;
@@ -68,8 +69,7 @@ typedef struct ola {
     class_cache *cc;        /* shared by the threads */
     int owns_cc;
     int *zero;              /* [q] the bottom's levels */
-    keps_node_classes pool[POOL_MAX]; /* buffers of evicted class sets, reused */
-    size_t npool;
+    keps_class_pool pool;   /* buffers of evicted class sets, reused */
     size_t last_supp;       /* suppressed rows of the node eval returned last */
     uint64_t evaluated;
     uint64_t work;          /* classes rolled up (source sizes), for tuning */
@@ -145,74 +145,17 @@ static int dominated(const keps_lattice *L, const int *lo, const int *hi)
     return 1;
 }
 
-static size_t cache_home(uint64_t id)
-{
-    return (size_t)((id * 0x9E3779B97F4A7C15ull) >> 51) & (CACHE_SLOTS - 1);
-}
-
-/* Slot holding id, or the empty slot where it would go. */
-static size_t cache_slot(const class_cache *o, uint64_t id)
-{
-    size_t s = cache_home(id);
-    while (o->slots[s] && o->cache[o->slots[s] - 1].c.node != id)
-        s = (s + 1) & (CACHE_SLOTS - 1);
-    return s;
-}
-
 static cache_entry *cache_get(class_cache *o, uint64_t id)
 {
-    size_t s = cache_slot(o, id);
-    return o->slots[s] ? &o->cache[o->slots[s] - 1] : NULL;
-}
-
-/* Linear-probing delete with backward shift (no tombstones). */
-static void cache_unslot(class_cache *o, uint64_t id)
-{
-    size_t s = cache_slot(o, id);
-    o->slots[s] = 0;
-    for (size_t j = (s + 1) & (CACHE_SLOTS - 1); o->slots[j]; j = (j + 1) & (CACHE_SLOTS - 1)) {
-        size_t h = cache_home(o->cache[o->slots[j] - 1].c.node);
-        /* move j back to s unless its home lies cyclically in (s, j] */
-        if ((j > s && (h <= s || h > j)) || (j < s && h <= s && h > j)) {
-            o->slots[s] = o->slots[j];
-            o->slots[j] = 0;
-            s = j;
-        }
-    }
-}
-
-/* Evicted buffers are reused: freeing and allocating class sets of a few
- * hundred KB per node makes the kernel hand out (and zero) fresh pages. */
-static void pool_put(ola *o, keps_node_classes *c)
-{
-    if (o->npool == POOL_MAX) {
-        size_t small = 0;
-        for (size_t i = 1; i < o->npool; i++)
-            if (o->pool[i].cap < o->pool[small].cap)
-                small = i;
-        if (o->pool[small].cap >= c->cap) {
-            keps_node_classes_free(c);
-            return;
-        }
-        keps_node_classes_free(&o->pool[small]);
-        o->pool[small] = o->pool[--o->npool];
-    }
-    o->pool[o->npool++] = *c;
-    keps_node_classes_init(c);
+    long i = keps_cache_find(&o->ix, id);
+    return i < 0 ? NULL : &o->cache[i];
 }
 
 /* A buffer for n classes: the smallest pooled one that fits, or new. */
 static int pool_get(ola *o, keps_node_classes *c, size_t n)
 {
-    size_t best = o->npool;
-    for (size_t i = 0; i < o->npool; i++)
-        if (o->pool[i].cap >= n && (best == o->npool || o->pool[i].cap < o->pool[best].cap))
-            best = i;
-    if (best < o->npool) {
-        *c = o->pool[best];
-        o->pool[best] = o->pool[--o->npool];
+    if (keps_class_pool_take(&o->pool, c, n))
         return 0;
-    }
     keps_node_classes_init(c);
     size_t cap = n ? n : 1;
     c->count = malloc(cap * sizeof *c->count);
@@ -234,13 +177,13 @@ static int cache_evict_one(ola *o)
     if (lru == cc->ncache)
         return -1;
     cache_entry *e = &cc->cache[lru];
-    cache_unslot(cc, e->c.node);
+    keps_cache_unslot(&cc->ix, e->c.node);
     cc->cache_bytes -= classes_bytes(&e->c);
-    pool_put(o, &e->c);
+    keps_class_pool_put(&o->pool, &e->c);
     free(e->levels);
     if (lru != --cc->ncache) {
         *e = cc->cache[cc->ncache];
-        cc->slots[cache_slot(cc, e->c.node)] = (uint32_t)lru + 1;
+        cc->ix.slots[keps_cache_slot(&cc->ix, e->c.node)] = (uint32_t)lru + 1;
     }
     return 0;
 }
@@ -467,14 +410,14 @@ static int eval(ola *o, const int *levels, held *keep)
      * its score is kept above: its classes would only push useful ones out
      * of the cache. */
     if (supp <= o->limit && !keep) {
-        pool_put(o, &c);
+        keps_class_pool_put(&o->pool, &c);
         free(lv);
         return 0;
     }
     pthread_mutex_lock(&cc->mu);
     e = cache_get(cc, id);
     if (e) { /* the other thread cached it meanwhile */
-        pool_put(o, &c);
+        keps_class_pool_put(&o->pool, &c);
         free(lv);
     } else {
         size_t need = classes_bytes(&c);
@@ -494,7 +437,7 @@ static int eval(ola *o, const int *levels, held *keep)
         e->supp = supp;
         e->pins = 0;
         cc->cache_bytes += need;
-        cc->slots[cache_slot(cc, id)] = (uint32_t)++cc->ncache;
+        cc->ix.slots[keps_cache_slot(&cc->ix, id)] = (uint32_t)++cc->ncache;
     }
     e->used = ++cc->clock;
     if (keep)
@@ -1094,13 +1037,12 @@ static void ola_free(ola *o)
             free(cc->cache[i].levels);
         }
         free(cc->cache);
-        free(cc->slots);
+        free(cc->ix.slots);
         pthread_mutex_destroy(&cc->mu);
         free(cc);
     }
     free(o->zero);
-    for (size_t i = 0; i < o->npool; i++)
-        keps_node_classes_free(&o->pool[i]);
+    keps_class_pool_free(&o->pool);
     if (o->owns_tag) {
         free(o->tag);
         if (o->tc) {
@@ -1175,9 +1117,10 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, con
             return -1;
         }
         o->cc->cache = calloc(CACHE_MAX, sizeof *o->cc->cache);
-        o->cc->slots = calloc(CACHE_SLOTS, sizeof *o->cc->slots);
+        o->cc->ix = (keps_cache_index){calloc(KEPS_CACHE_SLOTS, sizeof *o->cc->ix.slots), (const char *)o->cc->cache,
+                                       sizeof *o->cc->cache, offsetof(cache_entry, c)};
     }
-    return o->tag && o->tc && o->w && o->m && o->sbuf && o->cc && o->cc->cache && o->cc->slots && o->zero ? 0 : -1;
+    return o->tag && o->tc && o->w && o->m && o->sbuf && o->cc && o->cc->cache && o->cc->ix.slots && o->zero ? 0 : -1;
 }
 
 /* ---- two search threads ------------------------------------------------

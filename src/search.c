@@ -2,6 +2,8 @@
 #include "keps/search.h"
 #include "keps/progress.h"
 
+#include "class_cache.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +24,7 @@ enum {
  * first through an intermediate node (staging, below). Bounded by entries
  * and bytes, least recently used goes; evicted buffers are reused. */
 #define CACHE_MAX 4096
-#define CACHE_SLOTS 8192
-#define POOL_MAX 16
+_Static_assert(2 * CACHE_MAX <= KEPS_CACHE_SLOTS, "the id hash needs room");
 #define CACHE_BYTES ((size_t)32 << 20)
 #define STAGE_MIN 4096
 
@@ -68,11 +69,10 @@ typedef struct search {
     uint32_t **star;      /* [q][level] code of '*' at the level, KEPS_NONE */
     /* cache */
     entry *cache;
-    uint32_t *slots;
+    keps_cache_index ix;  /* id -> entry (ix.slots owned) */
     size_t ncache, cache_bytes;
     uint64_t clock;
-    keps_node_classes pool[POOL_MAX];
-    size_t npool;
+    keps_class_pool pool;
     /* search state */
     heap_item *heap;
     size_t nheap, capheap;
@@ -104,84 +104,31 @@ static size_t classes_bytes(const keps_node_classes *c)
     return b;
 }
 
-static size_t cache_home(uint64_t id)
-{
-    return (size_t)((id * 0x9E3779B97F4A7C15ull) >> 51) & (CACHE_SLOTS - 1);
-}
-
-static size_t cache_slot(const search *o, uint64_t id)
-{
-    size_t s = cache_home(id);
-    while (o->slots[s] && o->cache[o->slots[s] - 1].c.node != id)
-        s = (s + 1) & (CACHE_SLOTS - 1);
-    return s;
-}
-
 static entry *cache_get(search *o, uint64_t id)
 {
-    size_t s = cache_slot(o, id);
-    return o->slots[s] ? &o->cache[o->slots[s] - 1] : NULL;
-}
-
-static void cache_unslot(search *o, uint64_t id)
-{
-    size_t s = cache_slot(o, id);
-    o->slots[s] = 0;
-    for (size_t j = (s + 1) & (CACHE_SLOTS - 1); o->slots[j]; j = (j + 1) & (CACHE_SLOTS - 1)) {
-        size_t h = cache_home(o->cache[o->slots[j] - 1].c.node);
-        if ((j > s && (h <= s || h > j)) || (j < s && h <= s && h > j)) {
-            o->slots[s] = o->slots[j];
-            o->slots[j] = 0;
-            s = j;
-        }
-    }
-}
-
-static void pool_put(search *o, keps_node_classes *c)
-{
-    if (o->npool == POOL_MAX) {
-        size_t small = 0;
-        for (size_t i = 1; i < o->npool; i++)
-            if (o->pool[i].cap < o->pool[small].cap)
-                small = i;
-        if (o->pool[small].cap >= c->cap) {
-            keps_node_classes_free(c);
-            return;
-        }
-        keps_node_classes_free(&o->pool[small]);
-        o->pool[small] = o->pool[--o->npool];
-    }
-    o->pool[o->npool++] = *c;
-    keps_node_classes_init(c);
+    long i = keps_cache_find(&o->ix, id);
+    return i < 0 ? NULL : &o->cache[i];
 }
 
 /* A buffer for about n classes: the smallest pooled one that fits, or an
  * empty one (the roll-up allocates). */
 static void pool_get(search *o, keps_node_classes *c, size_t n)
 {
-    size_t best = o->npool;
-    for (size_t i = 0; i < o->npool; i++)
-        if (o->pool[i].cap >= n && (best == o->npool || o->pool[i].cap < o->pool[best].cap))
-            best = i;
-    if (best < o->npool) {
-        *c = o->pool[best];
-        o->pool[best] = o->pool[--o->npool];
-        return;
-    }
-    keps_node_classes_init(c);
+    if (!keps_class_pool_take(&o->pool, c, n))
+        keps_node_classes_init(c);
 }
 
 /* Drops cache entry i (its buffers go to the pool). */
 static void cache_remove(search *o, size_t i)
 {
     entry *e = &o->cache[i];
-    cache_unslot(o, e->c.node);
+    keps_cache_unslot(&o->ix, e->c.node);
     o->cache_bytes -= classes_bytes(&e->c);
-    pool_put(o, &e->c);
+    keps_class_pool_put(&o->pool, &e->c);
     free(e->levels);
     if (i != --o->ncache) {
         *e = o->cache[o->ncache];
-        o->slots[cache_slot(o, e->c.node)] = (uint32_t)i + 1;
+        o->ix.slots[keps_cache_slot(&o->ix, e->c.node)] = (uint32_t)i + 1;
     }
 }
 
@@ -210,7 +157,7 @@ static entry *cache_put(search *o, const int *levels, keps_node_classes *c)
     keps_node_classes_init(c);
     e->used = ++o->clock;
     o->cache_bytes += need;
-    o->slots[cache_slot(o, e->c.node)] = (uint32_t)++o->ncache;
+    o->ix.slots[keps_cache_slot(&o->ix, e->c.node)] = (uint32_t)++o->ncache;
     return e;
 }
 
@@ -761,10 +708,9 @@ static void search_free(search *o)
         keps_node_classes_free(&o->cache[i].c);
         free(o->cache[i].levels);
     }
-    for (size_t i = 0; i < o->npool; i++)
-        keps_node_classes_free(&o->pool[i]);
+    keps_class_pool_free(&o->pool);
     free(o->cache);
-    free(o->slots);
+    free(o->ix.slots);
     free(o->tag);
     keps_lattice_work_free(o->w);
     keps_metrics_free(o->m);
@@ -858,14 +804,15 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
     o.lv = calloc(L->q + 1, sizeof *o.lv);
     o.lv2 = calloc(L->q + 1, sizeof *o.lv2);
     o.cache = calloc(CACHE_MAX, sizeof *o.cache);
-    o.slots = calloc(CACHE_SLOTS, sizeof *o.slots);
+    o.ix = (keps_cache_index){calloc(KEPS_CACHE_SLOTS, sizeof *o.ix.slots), (const char *)o.cache, sizeof *o.cache,
+                              offsetof(entry, c)};
     o.chain = malloc(maxlen * sizeof *o.chain);
     o.star = keps_criteria_has_sample_based(p->crit) ? star_codes(L) : NULL;
     res->levels = calloc(L->q + 1, sizeof *res->levels);
     res->nodes_total = L->nnodes;
     res->suppress_limit = o.limit;
     st = KEPS_ENOMEM;
-    if (!o.tag || !o.w || !o.m || !o.best || !o.sc || !o.cb || !o.fb || !o.zero || !o.lv || !o.lv2 || !o.cache || !o.slots || !o.chain ||
+    if (!o.tag || !o.w || !o.m || !o.best || !o.sc || !o.cb || !o.fb || !o.zero || !o.lv || !o.lv2 || !o.cache || !o.ix.slots || !o.chain ||
         !res->levels || (keps_criteria_has_sample_based(p->crit) && !o.star))
         goto done;
 
