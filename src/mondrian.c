@@ -505,7 +505,7 @@ static keps_status critctx_new(const keps_criteria *crit, const keps_table *t, c
         if (keps_criterion_needs_subset(keps_criteria_get(crit, i)) || keps_criterion_sample_based(k))
             return keps_error_set(err, KEPS_EINPUT,
                                   "Mondrian takes the criteria a class can be checked on by itself; %s is not one "
-                                  "(use the lattice search, --algorithm ola)",
+                                  "(use the lattice search)",
                                   keps_criterion_name(k));
     }
     critctx *c = calloc(1, sizeof *c);

@@ -230,7 +230,7 @@ keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols,
 {
     memset(out, 0, sizeof *out);
     if (ncols == 0)
-        return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier given: name the QI columns (--qi NAME)");
+        return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier given: name the QI columns");
     for (size_t j = 0; j < ncols; j++)
         if (cols[j] >= t->ncols)
             return keps_error_set(err, KEPS_EINPUT, "quasi-identifier column index %zu is out of range: %s has %zu "

@@ -90,7 +90,7 @@ typedef struct search {
     uint8_t *sup;         /* flags scratch */
     size_t capsup;
     uint64_t evaluated;
-    /* for tuning (KEPS_SEARCH_DEBUG): nodes scored, climbs, nodes failing the
+    /* for tuning (keps_search_stats): nodes scored, climbs, nodes failing the
      * monotone part, nodes passing it but failing the others */
     uint64_t scored, climbs, popped, fails, falsepass;
     int oom;
@@ -867,13 +867,7 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
     st = KEPS_OK;
 finish:
     res->nodes_evaluated = o.evaluated;
-    if (getenv("KEPS_SEARCH_DEBUG"))
-        fprintf(stderr,
-                "search: %llu popped, %llu climbs, %llu evaluated, %llu scored, %llu fail the bounds, %llu pass them "
-                "but fail, best %.17g\n",
-                (unsigned long long)popped, (unsigned long long)o.climbs, (unsigned long long)o.evaluated,
-                (unsigned long long)o.scored, (unsigned long long)o.fails, (unsigned long long)o.falsepass,
-                o.best ? o.best[0] : INFINITY);
+    res->stats = (keps_search_stats){popped, o.climbs, o.scored, o.fails, o.falsepass};
 
     if (o.best_id != UINT64_MAX) {
         res->found = 1;

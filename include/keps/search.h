@@ -49,6 +49,16 @@ typedef struct keps_search_params {
     const keps_metric_config *objective; /* ...or this quality model (NULL: metric's defaults) */
 } keps_search_params;
 
+/* What the search did, for tuning (the CLI prints it when
+ * KEPS_SEARCH_DEBUG is set). */
+typedef struct keps_search_stats {
+    uint64_t popped;    /* nodes taken from the heap */
+    uint64_t climbs;    /* chain searches from a node of unknown status */
+    uint64_t scored;    /* nodes passing every criterion, scored */
+    uint64_t fails;     /* nodes failing on class sizes and the mass bounds */
+    uint64_t falsepass; /* nodes passing those but failing a criterion */
+} keps_search_stats;
+
 typedef struct keps_search_result {
     int found;                  /* 0: no node is feasible */
     int *levels;                /* [q] the chosen node */
@@ -67,6 +77,7 @@ typedef struct keps_search_result {
     size_t top_suppressed;      /* rows the criteria suppress at the top node */
     int top_blocked;            /* the top node fails delta-presence on a class
                                    without released rows */
+    keps_search_stats stats;
 } keps_search_result;
 
 /* Runs the search on a lattice built with the criteria's needs

@@ -302,7 +302,10 @@ static int k_minimal(cli_ctx *c, const keps_lattice *L, const ola_run *p, keps_o
         return 0;
     keps_error err = {0};
     keps_ola_params prm = {(size_t)p->cc.k, p->suppress, p->obj.cfg.metric, 0};
-    return keps_ola_run_objective(L, &prm, &p->obj.cfg, o, &err) ? cli_fail(c, &err) : 0;
+    if (keps_ola_run_objective(L, &prm, &p->obj.cfg, o, &err))
+        return cli_fail(c, &err);
+    cli_ola_debug(o);
+    return 0;
 }
 
 /* The chosen node's partition under the criteria, with the classes they
@@ -334,7 +337,7 @@ static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
     keps_search_result r;
     if (keps_search_run(L, &prm, &r, &err))
         return cli_fail(c, &err);
-    cli_ola_debug(&r);
+    cli_search_debug(&r);
     if (!r.found) {
         int rc = infeasible(c, p, L, &r);
         keps_search_result_free(&r);

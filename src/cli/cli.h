@@ -181,6 +181,9 @@ int cli_oom(const cli_ctx *c);
 int cli_env_limits(const char *cmd);
 struct keps_ola_result;
 void cli_ola_debug(const struct keps_ola_result *r);
+/* The criteria search's statistics on stderr when KEPS_SEARCH_DEBUG is set. */
+struct keps_search_result;
+void cli_search_debug(const struct keps_search_result *r);
 /* Prints "keps CMD: message" to stderr; returns the exit code for err. */
 int cli_fail(const cli_ctx *c, const keps_error *err);
 /* Puts a release written by cli_write_release into place (rc 0) or removes
