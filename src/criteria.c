@@ -1299,8 +1299,8 @@ static size_t mass_bounds(const keps_criteria *k, const keps_class_set *cs, cons
 /* ---- enforcing on a partition ------------------------------------------------ */
 
 typedef struct {
-    uint32_t count, first, idx;
-    double tie;
+    uint32_t count, first, idx, dim;
+    const double *tie; /* [dim], NULL: no key */
 } sortable;
 
 static int cmp_sortable(const void *a, const void *b)
@@ -1308,8 +1308,9 @@ static int cmp_sortable(const void *a, const void *b)
     const sortable *x = a, *y = b;
     if (x->count != y->count)
         return x->count < y->count ? -1 : 1;
-    if (x->tie != y->tie)
-        return x->tie < y->tie ? -1 : 1;
+    for (uint32_t d = 0; x->tie && d < x->dim; d++)
+        if (x->tie[d] != y->tie[d])
+            return x->tie[d] < y->tie[d] ? -1 : 1;
     return (x->first > y->first) - (x->first < y->first);
 }
 
@@ -1398,11 +1399,11 @@ keps_status keps_criteria_enforce(const keps_criteria *k, const keps_class_set *
         if (!o || !sizes) {
             rc = KEPS_ENOMEM;
         } else {
-            size_t n = 0;
+            size_t n = 0, dim = cs->tie_dim ? cs->tie_dim : 1;
             for (size_t c = 0; c < cs->n; c++)
                 if (!sup[c] && cs->count[c] > 0 && !(cs->full_gen && cs->full_gen[c]))
                     o[n++] = (sortable){cs->count[c], cs->first ? cs->first[c] : (uint32_t)c, (uint32_t)c,
-                                        cs->tie ? cs->tie[c] : 0};
+                                        (uint32_t)dim, cs->tie ? cs->tie + c * dim : NULL};
             qsort(o, n, sizeof *o, cmp_sortable);
             for (size_t i = 0; i < n; i++)
                 sizes[i] = o[i].count;

@@ -693,17 +693,32 @@ double keps_metrics_bound(keps_metrics *m, keps_metric which, const int *levels,
     return out;
 }
 
-double keps_metrics_class_key(const keps_metrics *m, keps_metric which, const int *levels, const uint32_t *rep,
-                              uint32_t count)
+size_t keps_metrics_class_key_dim(const keps_metrics *m, keps_metric which)
 {
-    if (which != KEPS_METRIC_LOSS)
-        return 0;
+    return which == KEPS_METRIC_LOSS && m->ob.agg == KEPS_AGGREGATE_RANK && m->L->q > 1 ? m->L->q : 1;
+}
+
+void keps_metrics_class_key(const keps_metrics *m, keps_metric which, const int *levels, const uint32_t *rep,
+                            uint32_t count, double *key)
+{
     const keps_lattice *L = m->L;
-    double p = 1;
+    if (which != KEPS_METRIC_LOSS || L->q == 0) {
+        key[0] = 0;
+        return;
+    }
+    /* ARX's MetricMDNMLoss per class: count x share per QI, aggregated as
+     * the configured metric aggregates (HashGroupifyDistribution's order).
+     * Own scratch, not m's: the search's threads share m. */
+    double small[32], *v = L->q <= 32 ? small : malloc(L->q * sizeof *v);
+    if (!v) { /* out of memory: no order beyond size and first row */
+        memset(key, 0, keps_metrics_class_key_dim(m, which) * sizeof *key);
+        return;
+    }
     for (size_t i = 0; i < L->q; i++) {
         size_t j = m->off[i] + (size_t)levels[i];
-        double share = (double)m->leaves[j][L->map[i][levels[i]][rep[i]]] / m->dom[i];
-        p *= pow((double)count * share + 1.0, 1.0 / (double)L->q);
+        v[i] = (double)count * ((double)m->leaves[j][L->map[i][levels[i]][rep[i]]] / m->dom[i]);
     }
-    return p - 1;
+    aggregate(m->ob.agg, v, m->w, L->q, key);
+    if (v != small)
+        free(v);
 }

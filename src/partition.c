@@ -462,7 +462,9 @@ keps_status keps_partition_node_ties(keps_partition *p, const keps_lattice *L, c
                                      const keps_metrics *m, keps_metric metric, keps_error *err)
 {
     free(p->tie);
-    if (!(p->tie = malloc((p->nclasses + 1) * sizeof *p->tie)))
+    size_t dim = keps_metrics_class_key_dim(m, metric);
+    p->tie_dim = dim;
+    if (!(p->tie = malloc((p->nclasses + 1) * dim * sizeof *p->tie)))
         return keps_error_set(err, KEPS_ENOMEM, "out of memory");
     uint32_t *rep = malloc((L->q + 1) * sizeof *rep);
     if (!rep)
@@ -471,7 +473,10 @@ keps_status keps_partition_node_ties(keps_partition *p, const keps_lattice *L, c
         uint32_t r = p->first_row[c];
         for (size_t i = 0; i < L->q && r != KEPS_NONE; i++)
             rep[i] = L->codes[i][r];
-        p->tie[c] = r == KEPS_NONE ? 0 : keps_metrics_class_key(m, metric, levels, rep, p->count[c]);
+        if (r == KEPS_NONE)
+            memset(p->tie + c * dim, 0, dim * sizeof *p->tie);
+        else
+            keps_metrics_class_key(m, metric, levels, rep, p->count[c], p->tie + c * dim);
     }
     free(rep);
     return KEPS_OK;
@@ -510,7 +515,7 @@ keps_status keps_partition_enforce(keps_partition *p, const keps_criteria *crit,
         if (keps_criteria_need_histograms(crit) && !p->hist)
             return keps_error_set(err, KEPS_EINPUT, "the partition carries no histograms for the criteria");
         keps_class_set cs = {.n = p->nclasses, .count = p->count, .pcount = p->pcount, .hist = p->hist,
-                             .tie = p->tie, .first = p->first_row, .full_gen = p->full_gen};
+                             .tie = p->tie, .tie_dim = p->tie_dim, .first = p->first_row, .full_gen = p->full_gen};
         if (keps_criteria_enforce(crit, &cs, 0, 1, p->suppressed, st))
             return keps_error_set(err, KEPS_ENOMEM, "out of memory applying the privacy criteria");
     }

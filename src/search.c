@@ -432,16 +432,18 @@ static keps_status flags_of(const keps_lattice *L, const keps_criteria *crit, ui
     double *tie = NULL;
     if (!mono_only && keps_criteria_has_sample_based(crit)) {
         fg = full_generalized(L, star, levels, c);
-        tie = malloc((c->n + 1) * sizeof *tie);
+        size_t dim = keps_metrics_class_key_dim(m, metric);
+        tie = malloc((c->n + 1) * dim * sizeof *tie);
         if (!fg || !tie) {
             free(fg);
             free(tie);
             return KEPS_ENOMEM;
         }
         for (size_t x = 0; x < c->n; x++)
-            tie[x] = keps_metrics_class_key(m, metric, levels, keps_node_classes_rep(L, c, x), c->count[x]);
+            keps_metrics_class_key(m, metric, levels, keps_node_classes_rep(L, c, x), c->count[x], tie + x * dim);
         cs.full_gen = fg;
         cs.tie = tie;
+        cs.tie_dim = dim;
     }
     keps_status rc = keps_criteria_enforce(crit, &cs, mono_only, with_supp, sup, st);
     free(fg);

@@ -214,8 +214,10 @@ typedef struct keps_class_set {
     const uint32_t *count;        /* [n] released rows */
     const uint32_t *pcount;       /* [n] population rows, NULL without a research subset */
     const keps_class_hist *hist;  /* [nsens], NULL if no criterion reads histograms */
-    const double *tie;            /* [n] or NULL: orders equal-size classes in the
-                                     sample-based step (keps_metrics_class_key), before */
+    const double *tie;            /* [n x tie_dim] or NULL: orders equal-size classes in
+                                     the sample-based step (keps_metrics_class_key,
+                                     compared lexicographically), before */
+    size_t tie_dim;               /* numbers per tie key (0 counts as 1) */
     const uint32_t *first;        /* [n] increasing with the class's first row */
     const uint8_t *full_gen;      /* [n] 1 = every QI is '*' (left out of the sample-based
                                      criteria, as ARX does), or NULL */

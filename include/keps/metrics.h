@@ -154,13 +154,19 @@ double keps_metrics_bound(keps_metrics *m, keps_metric which, const int *levels,
 
 /* The key ARX orders equal-size classes by when a sample-based privacy
  * criterion suppresses the smallest ones (after size, before the first
- * row): the class's own information loss for Loss, prod_i (count share_i +
- * 1)^(1/q) - 1 over its generalized values (share_i: the hierarchy leaves
- * under the value over all leaves); 0 for the metrics whose per-class loss
- * ARX does not consult (prec, discernibility, aecs, entropy, height). rep:
- * the class's codes per QI (a row's), count its rows. */
-double keps_metrics_class_key(const keps_metrics *m, keps_metric which, const int *levels, const uint32_t *rep,
-                              uint32_t count);
+ * row): for Loss the class's own information loss, the values v_i = count
+ * share_i (share_i: the hierarchy leaves under its generalized value over
+ * all leaves) aggregated as the objective m was made with aggregates them
+ * (its function and normalized weights: geometric prod_i (v_i w_i +
+ * 1)^(1/q) - 1, arithmetic, sum, max, or for rank the weighted values
+ * sorted in descending order, compared lexicographically); 0 for the
+ * metrics whose per-class loss ARX does not consult (prec,
+ * discernibility, aecs, entropy, height). keps_metrics_class_key_dim says
+ * how many numbers a key has (q for rank, else 1); key[dim] receives them.
+ * rep: the class's codes per QI (a row's), count its rows. */
+size_t keps_metrics_class_key_dim(const keps_metrics *m, keps_metric which);
+void keps_metrics_class_key(const keps_metrics *m, keps_metric which, const int *levels, const uint32_t *rep,
+                            uint32_t count, double *key);
 
 #ifdef __cplusplus
 }

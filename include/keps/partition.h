@@ -36,8 +36,9 @@ typedef struct keps_partition {
     uint32_t *first_row;    /* [nclasses] the class's first row (labels, ties) */
     uint8_t *suppressed;    /* [nclasses] 1 = suppressed (keps_partition_enforce) */
     uint8_t *full_gen;      /* [nclasses] every QI is '*', or NULL (unknown: none) */
-    double *tie;            /* [nclasses] order of equal-size classes for sample-based
-                               criteria (keps_partition_node_ties), or NULL */
+    double *tie;            /* [nclasses x tie_dim] order of equal-size classes for
+                               sample-based criteria (keps_partition_node_ties), or NULL */
+    size_t tie_dim;
     const uint8_t *released; /* [nrows] the research subset (borrowed), NULL = every row */
     size_t released_rows;   /* rows released (in a class or not) */
     size_t suppressed_rows; /* released rows in suppressed classes */
