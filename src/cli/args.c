@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "keps/job.h"
+#include "job.h"
 #include "keps/hierarchy.h"
 #include "keps/outfile.h"
 #include "keps/version.h"

@@ -12,6 +12,8 @@
 
 #include "command_internal.h"
 
+#pragma GCC visibility push(hidden) /* private to libkeps */
+
 typedef struct cli_dd {
     char *item[16]; /* e.g. "bounds: FICA, FEDTAX" */
     size_t n;
@@ -42,4 +44,5 @@ void cli_uncovered_json(keps_json *j, const keps_table *t, int (*pick)(const voi
 size_t cli_uncovered_warn(const cli_ctx *c, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx,
                           const char *covered);
 
+#pragma GCC visibility pop
 #endif

@@ -9,6 +9,8 @@
 
 #include "command_internal.h"
 
+#pragma GCC visibility push(hidden) /* private to libkeps */
+
 /* Parses every numeric column cols[0..m) into x (layout: colmajor ? x[j*n+i]
  * : x[i*m+j]); a column of codes (keps_schema_numeric: "01097" is
  * categorical unless declared NAME:numeric), a missing or non-numeric cell
@@ -25,4 +27,5 @@ int kdp_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, do
 /* "noise_scale": {"COL": b, ...} */
 void kdp_noise_scale_json(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const double *b);
 
+#pragma GCC visibility pop
 #endif

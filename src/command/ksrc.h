@@ -9,6 +9,8 @@
 
 #include "command_internal.h"
 
+#pragma GCC visibility push(hidden) /* private to libkeps */
+
 typedef struct ksrc ksrc;
 struct ksrc {
     uint32_t *cls;        /* [n] class per row; KEPS_NONE = suppressed by the k-anonymization */
@@ -30,4 +32,5 @@ int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out);
 int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out);
 int ksrc_mondrian(cli_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out);
 
+#pragma GCC visibility pop
 #endif

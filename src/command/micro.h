@@ -5,6 +5,8 @@
 
 #include "command_internal.h"
 
+#pragma GCC visibility push(hidden) /* private to libkeps */
+
 /* Loads --input, builds the schema (--qi plus extra QI specs) and reads
  * the required -k (>= 1). Returns 0 or an exit code (error printed). */
 int micro_setup(cli_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps_schema **s, size_t *k);
@@ -20,4 +22,5 @@ int micro_write_release(cli_ctx *c, keps_status st, const keps_error *err, keps_
 /* "timing_ms": {total, load, algorithm, write} from four timestamps. */
 void micro_report_timing(keps_json *j, double start, double loaded, double done, double written);
 
+#pragma GCC visibility pop
 #endif

@@ -1,4 +1,4 @@
-#include "keps/job.h"
+#include "job.h"
 #include "internal.h"
 
 #include <errno.h>
