@@ -193,6 +193,10 @@ size_t keps_commands(const keps_command_info *const **list);
 const keps_command_info *keps_command(const char *name);
 /* Its parameter called name, or NULL. */
 const keps_param_info *keps_command_param(const keps_command_info *cmd, const char *name);
+/* The candidate a mistyped word most likely meant (1 edit in a word of up
+ * to 4 bytes, 2 in a longer one; adjacent swaps count 1), or NULL: for
+ * "did you mean" in messages. */
+const char *keps_nearest(const char *word, const char *const *cands, size_t n);
 /* text with every {name} markup rendered through spell (NULL: the bare
  * name), into a new string (malloc'd; NULL when out of memory). */
 char *keps_render(const char *text, const char *(*spell)(void *ud, const char *name, char *buf, size_t len),

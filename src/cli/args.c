@@ -105,6 +105,35 @@ static char *render(const keps_command_info *cmd, const char *text)
     return r ? r : strdup(text);
 }
 
+/* A parameter's example as a user types it: each value after the flag
+ * (spelled as in messages), quoted for the shell where needed; an
+ * example holding {name} markup is a whole fragment. Malloc'd. */
+static char *example(const keps_command_info *cmd, const keps_param_info *o)
+{
+    if (strchr(o->example, '{'))
+        return render(cmd, o->example);
+    char *out = NULL, flag[96];
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f)
+        return strdup(o->example);
+    kc_ctx c = {.cmd = cmd};
+    kc_spell(&c, o->name, flag, sizeof flag); /* as messages spell it */
+    for (const char *v = o->example, *first = v;; v++) {
+        size_t n = strcspn(v, "\n");
+        fprintf(f, "%s%s", v == first ? "" : " ", flag);
+        if (o->metavar) {
+            int quote = n == 0 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,@%+-") < n;
+            fprintf(f, quote ? " '%.*s'" : " %.*s", (int)n, v);
+        }
+        v += n;
+        if (!*v)
+            break;
+    }
+    fclose(f);
+    return out;
+}
+
 static void print_opt(FILE *f, const keps_command_info *cmd, const keps_param_info *o)
 {
     char head[96];
@@ -118,7 +147,9 @@ static void print_opt(FILE *f, const keps_command_info *cmd, const keps_param_in
     free(h);
     fprintf(f, "  %s\n", head);
     wrap(f, help, 6);
-    fprintf(f, "      example: %s\n", o->example);
+    char *ex = example(cmd, o);
+    fprintf(f, "      example: %s\n", ex);
+    free(ex);
 }
 
 void kc_print_help(FILE *f, const keps_command_info *cmd)
@@ -174,7 +205,9 @@ static void man_opt(FILE *f, const keps_command_info *cmd, const keps_param_info
     size_t hl = strlen(h);
     fputs(hl && h[hl - 1] == '.' ? " Example: " : ". Example: ", f);
     free(h);
-    roff(f, o->example);
+    char *ex = example(cmd, o);
+    roff(f, ex);
+    free(ex);
     fputs("\n", f);
 }
 
@@ -234,46 +267,6 @@ void kc_print_man(FILE *f)
 
 /* ---- "did you mean" ---- */
 
-/* Optimal string alignment distance (Levenshtein with adjacent swaps) of
- * a and b, at most 64 bytes each (longer words get no suggestion). */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 64 || m > 64)
-        return (size_t)-1;
-    size_t d[65][65];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[n][m];
-}
-
-const char *kc_nearest(const char *word, const char *const *cands, size_t n)
-{
-    const char *best = NULL;
-    size_t bd = (size_t)-1, len = strlen(word);
-    for (size_t i = 0; i < n; i++) {
-        size_t e = edit_distance(word, cands[i]);
-        if (e < bd) {
-            bd = e;
-            best = cands[i];
-        }
-    }
-    /* a typo, not another word: 1 edit in a short name, 2 in a longer one */
-    return best && bd <= (len <= 4 ? 1u : 2u) && bd < len ? best : NULL;
-}
 
 /* " (did you mean --name?)" for an unknown option of this command (a job
  * file's key: " (did you mean 'name'?)"), or "" (static buffer). */
@@ -288,7 +281,7 @@ static const char *option_hint(const kc_ctx *c, const char *word, int job_key)
         names[i] = c->opts[i]->name;
     char key[80];
     snprintf(key, sizeof key, "%.*s", (int)strcspn(word, "="), word);
-    const char *near = kc_nearest(key, names, c->nopts);
+    const char *near = keps_nearest(key, names, c->nopts);
     if (near)
         snprintf(hint, sizeof hint, job_key ? " (did you mean '%s'?)" : " (did you mean --%s?)", near);
     free(names);

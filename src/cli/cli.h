@@ -53,7 +53,6 @@ void kc_print_man(FILE *f);
 char *kc_job_command(const char *path, int *rc);
 const char *kc_str(const kc_ctx *c, const char *name);
 int kc_flag(const kc_ctx *c, const char *name);
-const char *kc_nearest(const char *word, const char *const *cands, size_t n);
 int kc_usage_error(const kc_ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -26,7 +26,7 @@ static void no_command(const char *where, const char *name)
     const char *names[64];
     for (size_t i = 0; i < n && i < 64; i++)
         names[i] = cmds[i]->name;
-    const char *near = kc_nearest(name, names, n < 64 ? n : 64);
+    const char *near = keps_nearest(name, names, n < 64 ? n : 64);
     fprintf(stderr, "keps: %sno command '%s'%s%s%s; 'keps help' lists them\n", where, name, near ? " (did you mean '" : "",
             near ? near : "", near ? "'?)" : "");
 }

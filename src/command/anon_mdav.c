@@ -72,13 +72,13 @@ static int columns_of(cli_ctx *c, const keps_schema *s, size_t *cols)
 {
     for (size_t q = 0; q < s->nqi; q++) {
         if (s->qi[q].h)
-            return cli_usage_error(c, "mdav microaggregates numeric columns; --qi '%s' has a hierarchy (use "
-                                      "--algorithm mondrian or ola for it, or give it another role)",
+            return cli_usage_error(c, "mdav microaggregates numeric columns; {qi} '%s' has a hierarchy (use "
+                                      "{algorithm} mondrian or ola for it, or give it another role)",
                                    s->t->cols[s->qi[q].col].name);
         cols[q] = s->qi[q].col;
     }
     if (s->nqi == 0)
-        return cli_usage_error(c, "mdav needs numeric columns: --columns NAME (repeatable) or --qi NAME");
+        return cli_usage_error(c, "mdav needs numeric columns: {columns} NAME (repeatable) or {qi} NAME");
     return 0;
 }
 

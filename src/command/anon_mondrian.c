@@ -45,7 +45,7 @@ int cli_anonymize_mondrian(cli_ctx *c)
     if (rc)
         return rc;
     if (s->nqi == 0) {
-        rc = cli_usage_error(c, "mondrian needs at least one --qi (NAME for a numeric column, NAME:HIERARCHY.csv "
+        rc = cli_usage_error(c, "mondrian needs at least one {qi} (NAME for a numeric column, NAME:HIERARCHY.csv "
                                 "for a categorical one)");
     } else {
         ts[1] = cli_now_ms();

@@ -41,21 +41,21 @@ static int read_sql_params(cli_ctx *c, ola_run *p)
     p->sql_path = cli_str(c, "emit-sql");
     if (!p->sql_path) {
         if (d || tab)
-            return cli_usage_error(c, "--%s is for --emit-sql FILE; give that too", d ? "sql-dialect" : "sql-table");
+            return cli_usage_error(c, "--%s is for {emit-sql} FILE; give that too", d ? "sql-dialect" : "sql-table");
         return 0;
     }
     if (!*p->sql_path)
-        return cli_usage_error(c, "--emit-sql '' names no file; give a file name, e.g. --emit-sql release.sql");
+        return cli_usage_error(c, "{emit-sql} '' names no file; give a file name, e.g. {emit-sql} release.sql");
     const char *outs[] = {in, cli_str(c, "output"), cli_str(c, "report"), cli_str(c, "html")};
     const char *names[] = {"-i", "-o", "--report", "--html"};
     for (int i = 0; i < 4; i++) /* outputs compared as they resolve: /dev/stdout is '-' (keps/outfile.h) */
         if (same_file(p->sql_path, outs[i]) || (i && outs[i] && keps_output_same(p->sql_path, outs[i])))
-            return cli_usage_error(c, "--emit-sql %s is also %s %s; give the script its own %s", p->sql_path,
+            return cli_usage_error(c, "{emit-sql} %s is also %s %s; give the script its own %s", p->sql_path,
                                    names[i], outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");
     if (d && keps_sql_dialect_parse(d, &p->dialect))
-        return cli_usage_error(c, "--sql-dialect '%s': expected ansi, postgresql or sqlite", d);
+        return cli_usage_error(c, "{sql-dialect} '%s': expected ansi, postgresql or sqlite", d);
     if (!tab && (!in || strcmp(in, "-") == 0))
-        return cli_usage_error(c, "--emit-sql with the input on stdin needs --sql-table NAME (the source table)");
+        return cli_usage_error(c, "{emit-sql} with the input on stdin needs {sql-table} NAME (the source table)");
     if (!tab) {
         const char *base = strrchr(in, '/');
         base = base ? base + 1 : in;
@@ -68,7 +68,7 @@ static int read_sql_params(cli_ctx *c, ola_run *p)
     if (!p->sql_table)
         return cli_usage_error(c, "out of memory");
     if (!*p->sql_table)
-        return cli_usage_error(c, "--sql-table '' names no table; give the source table's name");
+        return cli_usage_error(c, "{sql-table} '' names no table; give the source table's name");
     return 0;
 }
 
@@ -187,11 +187,11 @@ static int emit_sql(cli_ctx *c, const keps_lattice *L, const ola_run *p, const k
     free(sql);
     /* row order: a privacy warning, printed even with --quiet */
     if (!rc && p->dialect == KEPS_SQL_ANSI)
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: the ansi --emit-sql script cannot shuffle (ANSI SQL has no random "
+        cli_msg(c, KEPS_MSG_PRIVACY, "warning: the ansi {emit-sql} script cannot shuffle (ANSI SQL has no random "
                         "function): export %s_release in a random order, as row order can link rows to people "
                         "(postgresql and sqlite scripts insert the rows in random order)", p->sql_table);
     else if (!rc)
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: the --emit-sql script orders %s_release by the database's RANDOM(), "
+        cli_msg(c, KEPS_MSG_PRIVACY, "warning: the {emit-sql} script orders %s_release by the database's RANDOM(), "
                         "not by keps's cryptographic generator: its row order is shuffled, not unpredictably", p->sql_table);
     return rc;
 }
@@ -199,7 +199,7 @@ static int emit_sql(cli_ctx *c, const keps_lattice *L, const ola_run *p, const k
 static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
 {
     keps_error err = {0};
-    keps_ola_params prm = {p->k, p->suppress, p->obj.cfg.metric, 0};
+    keps_ola_params prm = {p->k, p->suppress, p->obj.cfg.metric, c->threads == 1 ? 1 : 0};
     keps_ola_result r;
     if (cli_k_above_records(c, p->k, L->nrows))
         return 1;
@@ -258,7 +258,7 @@ int cli_anonymize_ola(cli_ctx *c)
     keps_lattice *L = NULL;
     keps_error err = {0};
     if (s->nqi == 0)
-        rc = cli_usage_error(c, "ola needs at least one --qi NAME:HIERARCHY.csv (or NAME:interval=W1,W2,...)");
+        rc = cli_usage_error(c, "ola needs at least one {qi} NAME:HIERARCHY.csv (or NAME:interval=W1,W2,...)");
     else
         rc = cli_objective_weights(c, s, &p.obj);
     if (!rc && keps_lattice_new(s, &L, &err))

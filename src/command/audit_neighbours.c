@@ -299,7 +299,7 @@ static int claim_of(nbrs *b, double *eps, double *delta, char *model, size_t len
     if (!ge) {
         if (!isfinite(e))
             return cli_usage_error(b->c, "the reports state '%s', which is no differential-privacy epsilon to "
-                                         "audit; give the claim to test with --epsilon E (and --delta D)",
+                                         "audit; give the claim to test with {epsilon} E (and {delta} D)",
                                    model[0] ? model : "no guarantee");
         *eps = e;
     }
@@ -423,11 +423,11 @@ static int report(nbrs *b, const keps_release_audit_result *r, const char *model
 static int check_usage(cli_ctx *c, nbrs *b, long *runs, long *jobs, double *sel, double *alpha)
 {
     if (c->npos - c->nrest != 1)
-        return cli_usage_error(c, "--neighbours takes two files: --neighbours D.csv D2.csv%s",
+        return cli_usage_error(c, "{neighbours} takes two files: {neighbours} D.csv D2.csv%s",
                                c->npos - c->nrest > 1 ? " (then '--' and the command to audit)" : "");
     if (c->nrest < 1)
-        return cli_usage_error(c, "name the command to audit after '--': keps audit --neighbours D.csv D2.csv "
-                                  "--runs 1000 -- dpmicro --qi x -k 2 --epsilon 1 --bounds x=0:1");
+        return cli_usage_error(c, "name the command to audit after '--': keps audit {neighbours} D.csv D2.csv "
+                                  "{runs} 1000 -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1");
     if (strcmp(c->rest[0], "audit") == 0 || c->rest[0][0] == '-')
         return cli_usage_error(c, "after '--' comes a keps command that releases data (dpmicro, safela, rr, noise, "
                                   "...), not '%s'",
@@ -435,7 +435,7 @@ static int check_usage(cli_ctx *c, nbrs *b, long *runs, long *jobs, double *sel,
     for (size_t i = 1; i < c->nrest; i++)
         if (supplied_option(c->rest[i]))
             return cli_usage_error(c, "'%s' after '--': the auditor gives every run its own -i (the two inputs), "
-                                      "-o, --report and --seed; leave them out",
+                                      "-o, {report} and {seed}; leave them out",
                                    c->rest[i]);
     if (cli_long(c, "runs", 20, 100000000L, 1000, runs) < 0 || cli_long(c, "jobs", 1, 64, 2, jobs) < 0 ||
         cli_double(c, "selection", 0.01, 0.9, 0.2, sel) < 0 || cli_double(c, "alpha", 1e-12, 0.5, 0.05, alpha) < 0)
@@ -466,7 +466,7 @@ int cli_audit_neighbours(cli_ctx *c)
     if (nsel < 10)
         nsel = 10;
     if ((size_t)runs < nsel + 10)
-        return cli_usage_error(c, "--runs %ld leaves fewer than 10 test runs after %zu selection runs; raise --runs",
+        return cli_usage_error(c, "{runs} %ld leaves fewer than 10 test runs after %zu selection runs; raise {runs}",
                                runs, nsel);
     if (cli_str(c, "seed") && !(b.seeds = cli_rng(c)))
         return 2;

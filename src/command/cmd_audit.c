@@ -11,71 +11,71 @@
 #include "keps/noise.h"
 
 static const cli_opt opt_mech = {"mechanism", 0, "laplace|geometric|rr|expmech", 0,
-                                 "the mechanism to audit", "--mechanism laplace"};
-static const cli_opt opt_sens = {"sensitivity", 0, "S", 0, "sensitivity (default 1)", "--sensitivity 1"};
+                                 "the mechanism to audit", "laplace"};
+static const cli_opt opt_sens = {"sensitivity", 0, "S", 0, "sensitivity (default 1)", "1"};
 static const cli_opt opt_va = {"value-a", 0, "V", CLI_NUMBER,
-                               "input A (default 0; rr: the true category of A)", "--value-a 0"};
+                               "input A (default 0; rr: the true category of A)", "0"};
 static const cli_opt opt_vb = {"value-b", 0, "V", CLI_NUMBER,
-                               "input B (default A + sensitivity; rr: category 1)", "--value-b 1"};
-static const cli_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "rr: keep probability (default 0.6)", "-p 0.6"};
+                               "input B (default A + sensitivity; rr: category 1)", "1"};
+static const cli_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "rr: keep probability (default 0.6)", "0.6"};
 static const cli_opt opt_cat = {"categories", 0, "N", CLI_NUMBER, "rr: number of categories (default 4)",
-                                "--categories 4"};
+                                "4"};
 static const cli_opt opt_matrix = {"matrix", 0, "ROWS", 0,
                                    "rr: transition matrix, rows separated by ';', entries by ','",
-                                   "--matrix '0.7,0.3;0.3,0.7'"};
+                                   "0.7,0.3;0.3,0.7"};
 static const cli_opt opt_cand = {"candidates", 0, "N", CLI_NUMBER,
                                  "expmech: candidates; A has utilities (S,0,..,0), B (0,S,..,S) (default 20)",
-                                 "--candidates 20"};
+                                 "20"};
 static const cli_opt opt_factor = {"scale-factor", 0, "F", CLI_NUMBER,
                                    "laplace: multiply the noise scale by F to simulate a broken "
                                    "implementation (default 1)",
-                                   "--scale-factor 0.5"};
+                                   "0.5"};
 static const cli_opt opt_claim = {"claim", 0, "E", CLI_NUMBER,
                                   "claimed epsilon to test (default: the guarantee the mechanism states)",
-                                  "--claim 1"};
-static const cli_opt opt_trials = {"trials", 0, "N", CLI_NUMBER, "runs per input (default 100000)", "--trials 200000"};
+                                  "1"};
+static const cli_opt opt_trials = {"trials", 0, "N", CLI_NUMBER, "runs per input (default 100000)", "200000"};
 static const cli_opt opt_bins = {"bins", 0, "N", CLI_NUMBER,
                                  "quantile bins for numeric outputs, laplace and geometric (default 20; rr and "
                                  "expmech get one bin per category)",
-                                 "--bins 20"};
+                                 "20"};
 static const cli_opt opt_alpha = {"alpha", 0, "A", CLI_NUMBER,
                                   "1 - confidence of the simultaneous Clopper-Pearson bounds (default 0.05)",
-                                  "--alpha 0.01"};
+                                  "0.01"};
 
 /* audit releases nothing: its seed only makes the trials reproducible. */
 static const cli_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
                                  "reproducible trials (audit releases no data, so no privacy depends on it)",
-                                 "--seed 1"};
+                                 "1"};
 
 /* --neighbours: the end-to-end audit of a whole command (audit_neighbours.c). */
 static const cli_opt opt_neighbours = {
     "neighbours", 0, "FILE FILE2", 0,
-    "audit a whole keps command end to end: the command after '--' runs --runs times on each of the two "
-    "neighbouring inputs (this keps, as a subprocess: -i, -o, --report and --seed are the auditor's), and every "
+    "audit a whole keps command end to end: the command after '--' runs {runs} times on each of the two "
+    "neighbouring inputs (this keps, as a subprocess: -i, -o, {report} and {seed} are the auditor's), and every "
     "release is tested against events that do not know the mechanism (see the description); the claim is the "
     "guarantee the command's report states",
-    "--neighbours d.csv d2.csv -- dpmicro --qi x -k 2 --epsilon 1 --bounds x=0:1"};
+    "{neighbours} d.csv d2.csv -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1"};
 static const cli_opt opt_runs = {"runs", 0, "N", CLI_NUMBER,
-                                 "--neighbours: runs per input (default 1000; --selection of them choose the "
+                                 "{neighbours}: runs per input (default 1000; {selection} of them choose the "
                                  "events, the others are counted)",
-                                 "--runs 2000"};
+                                 "2000"};
 static const cli_opt opt_selection = {"selection", 0, "F", CLI_NUMBER,
-                                      "--neighbours: share of the runs that choose the events, values, thresholds "
+                                      "{neighbours}: share of the runs that choose the events, values, thresholds "
                                       "and bins tested (default 0.2, at least 10 runs)",
-                                      "--selection 0.2"};
-static const cli_opt opt_jobs = {"jobs", 'j', "J", CLI_NUMBER, "--neighbours: runs at a time (default 2)", "-j 2"};
+                                      "0.2"};
+static const cli_opt opt_jobs = {"jobs", 'j', "J", CLI_NUMBER, "{neighbours}: runs at a time (default 2)", "2"};
 static const cli_opt opt_binary = {"binary", 0, "PATH", 0,
-                                   "--neighbours: the keps executable to audit (default: this one), e.g. an older "
+                                   "{neighbours}: the keps executable to audit (default: this one), e.g. an older "
                                    "build",
-                                   "--binary /tmp/keps-old/build/keps"};
+                                   "/tmp/keps-old/build/keps"};
 static const cli_opt opt_delta_claim = {"delta", 0, "D", CLI_NUMBER,
-                                        "--neighbours: the delta of the claim to test (default: the reports', 0 "
-                                        "for pure DP; 0 with --epsilon)",
-                                        "--delta 1e-6"};
+                                        "{neighbours}: the delta of the claim to test (default: the reports', 0 "
+                                        "for pure DP; 0 with {epsilon})",
+                                        "1e-6"};
 static const cli_opt opt_uncovered = {"include-uncovered", 0, NULL, 0,
-                                      "--neighbours: test the columns the reports list in guarantee.not_covered too "
+                                      "{neighbours}: test the columns the reports list in guarantee.not_covered too "
                                       "(left out by default: the claim does not cover them)",
-                                      "--include-uncovered"};
+                                      ""};
 
 static const cli_opt *const opts[] = {&opt_mech, &opt_neighbours, &opt_runs, &opt_selection, &opt_jobs, &opt_binary,
                                       &cli_opt_epsilon, &opt_delta_claim, &opt_uncovered, &opt_sens, &opt_va,
@@ -98,13 +98,13 @@ static int other_kind(cli_ctx *c, int neighbours)
                           : sizeof neighbours_only / sizeof *neighbours_only;
     for (size_t i = 0; i < n; i++)
         if (cli_str(c, l[i]))
-            return cli_usage_error(c, neighbours ? "--%s belongs to the audit of one --mechanism; with --neighbours "
-                                                   "the command after '--' is audited (its claim: --epsilon, --delta)"
-                                                 : "--%s belongs to the end-to-end audit, --neighbours FILE FILE2 -- "
+            return cli_usage_error(c, neighbours ? "--%s belongs to the audit of one {mechanism}; with {neighbours} "
+                                                   "the command after '--' is audited (its claim: {epsilon}, {delta})"
+                                                 : "--%s belongs to the end-to-end audit, {neighbours} FILE FILE2 -- "
                                                    "COMMAND ...",
                                    l[i]);
     if (!neighbours && c->npos)
-        return cli_usage_error(c, "unexpected argument '%s': a command to audit goes with --neighbours FILE FILE2 "
+        return cli_usage_error(c, "unexpected argument '%s': a command to audit goes with {neighbours} FILE FILE2 "
                                   "-- COMMAND ...",
                                c->npos ? c->pos[0] : c->rest[0]);
     return 0;
@@ -126,7 +126,7 @@ static int parse_matrix(cli_ctx *c, const char *s, double **out, uint32_t *n)
         cells += *p == ';' || *p == ',';
     }
     if ((uint64_t)rows * rows != cells || rows > 4096)
-        return cli_usage_error(c, "--matrix: expected a square matrix, got %u rows and %u entries", rows, cells);
+        return cli_usage_error(c, "{matrix}: expected a square matrix, got %u rows and %u entries", rows, cells);
     double *m = malloc((size_t)cells * sizeof *m);
     if (!m)
         return cli_oom(c);
@@ -137,7 +137,7 @@ static int parse_matrix(cli_ctx *c, const char *s, double **out, uint32_t *n)
         char want = i + 1 == cells ? '\0' : ((i + 1) % rows == 0 ? ';' : ',');
         if (end == p || *end != want) {
             free(m);
-            return cli_usage_error(c, "--matrix: entry %u (row %u) is not a number followed by '%c'", i % rows + 1,
+            return cli_usage_error(c, "{matrix}: entry %u (row %u) is not a number followed by '%c'", i % rows + 1,
                                    i / rows + 1, want ? want : ' ');
         }
         p = end + (want != '\0');
@@ -169,7 +169,7 @@ static int setup_laplace(cli_ctx *c, audit_setup *a, double eps, double sens, in
     keps_noise_info info;
     if (geometric) {
         if (sens != floor(sens) || va != floor(va) || vb != floor(vb) || keps_geometric_info(eps, (int64_t)sens, &info))
-            return cli_usage_error(c, "geometric: give whole --sensitivity, --value-a, --value-b and epsilon > 0");
+            return cli_usage_error(c, "geometric: give whole {sensitivity}, {value-a}, {value-b} and epsilon > 0");
         a->geo = (keps_audit_geometric){(int64_t)va, (int64_t)vb, (int64_t)sens, eps};
         a->fn = keps_audit_geometric_fn;
         a->ctx = &a->geo;
@@ -247,10 +247,10 @@ static int setup_expmech(cli_ctx *c, audit_setup *a, double eps, double sens)
  * matrix, say): refused. --bins only shapes the estimate: a note. */
 static const cli_mode_opt foreign[] = {
     {"epsilon", "laplace|geometric|expmech",
-     "rr's epsilon follows from -p and --categories or --matrix; test another claim with --claim E", 1},
-    {"sensitivity", "laplace|geometric|expmech", "rr's inputs are categories (--value-a, --value-b)", 1},
-    {"value-a", "laplace|geometric|rr", "expmech's inputs are fixed utility vectors (--candidates)", 1},
-    {"value-b", "laplace|geometric|rr", "expmech's inputs are fixed utility vectors (--candidates)", 1},
+     "rr's epsilon follows from -p and {categories} or {matrix}; test another claim with {claim} E", 1},
+    {"sensitivity", "laplace|geometric|expmech", "rr's inputs are categories ({value-a}, {value-b})", 1},
+    {"value-a", "laplace|geometric|rr", "expmech's inputs are fixed utility vectors ({candidates})", 1},
+    {"value-b", "laplace|geometric|rr", "expmech's inputs are fixed utility vectors ({candidates})", 1},
     {"scale-factor", "laplace", "it simulates a broken Laplace implementation", 1},
     {"p", "rr", "it is randomized response's keep probability", 1},
     {"categories", "rr", "it is randomized response's number of categories", 1},
@@ -261,10 +261,10 @@ static const cli_mode_opt foreign[] = {
 
 static int foreign_option(cli_ctx *c, const char *mech)
 {
-    if (cli_mode_options(c, "--mechanism ", mech, foreign, sizeof foreign / sizeof *foreign))
+    if (cli_mode_options(c, "{mechanism} ", mech, foreign, sizeof foreign / sizeof *foreign))
         return 2;
     if (cli_str(c, "matrix") && (cli_str(c, "p") || cli_str(c, "categories")))
-        return cli_usage_error(c, "--matrix gives the whole mechanism: drop -p and --categories");
+        return cli_usage_error(c, "{matrix} gives the whole mechanism: drop -p and {categories}");
     return 0;
 }
 
@@ -288,7 +288,7 @@ static int run(cli_ctx *c)
     memset(&a, 0, sizeof a);
     int rc = 0;
     if (strcmp(mech, "laplace") && strcmp(mech, "geometric") && strcmp(mech, "rr") && strcmp(mech, "expmech"))
-        rc = cli_usage_error(c, "--mechanism '%s': expected laplace, geometric, rr or expmech", mech);
+        rc = cli_usage_error(c, "{mechanism} '%s': expected laplace, geometric, rr or expmech", mech);
     else if (foreign_option(c, mech))
         rc = 2;
     else if (!strcmp(mech, "laplace") || !strcmp(mech, "geometric"))
@@ -345,27 +345,27 @@ static int run(cli_ctx *c)
 const cli_cmd cmd_audit = {
     "audit",
     "empirical privacy-loss audit: of a mechanism, or of a whole command on neighbouring inputs",
-    "audit --mechanism laplace|geometric|rr|expmech [options]  |  audit --neighbours D.csv D2.csv [--runs N] -- "
+    "audit {mechanism} laplace|geometric|rr|expmech [options]  |  audit {neighbours} D.csv D2.csv [{runs} N] -- "
     "COMMAND ARGS...",
-    "--mechanism: runs the mechanism --trials times on input A and on input B, histograms the outputs (quantile "
+    "{mechanism}: runs the mechanism {trials} times on input A and on input B, histograms the outputs (quantile "
     "bins, or one bin per category), and reports the largest log probability ratio with simultaneous "
-    "Clopper-Pearson bounds. --neighbours D.csv D2.csv -- COMMAND ARGS: runs the whole keps command (dpmicro, "
-    "safela, rr, noise, ...: its own flags, without -i, -o, --report and --seed, which the auditor supplies) "
-    "--runs times on each of two neighbouring inputs, as a subprocess of this executable (or --binary), each run "
-    "with fresh randomness (with --seed, each run's seed is drawn from it and the audit is reproducible), and "
+    "Clopper-Pearson bounds. {neighbours} D.csv D2.csv -- COMMAND ARGS: runs the whole keps command (dpmicro, "
+    "safela, rr, noise, ...: its own flags, without -i, -o, {report} and {seed}, which the auditor supplies) "
+    "{runs} times on each of two neighbouring inputs, as a subprocess of this executable (or {binary}), each run "
+    "with fresh randomness (with {seed}, each run's seed is drawn from it and the audit is reproducible), and "
     "tests each release against events that do not know the mechanism: the exit status, header and row count; "
     "which of the first rows (whole, and per column) are equal, whether rows i and i+1 are equal, the number of "
     "distinct rows and values; the patterns of '*' cells and the rows holding one; which values each column "
     "holds; per numeric column, counts in bins cut at quantiles of the pooled outputs, and the mean, minimum and "
-    "maximum. The values, bins and thresholds tested come from the first --selection share of the runs, the "
+    "maximum. The values, bins and thresholds tested come from the first {selection} share of the runs, the "
     "counts from the rest. Every event gets one-sided Clopper-Pearson bounds on its probability under D and "
     "under D2, Bonferroni-corrected over all events and both directions, so that an honest mechanism is flagged "
-    "with probability at most --alpha. The claim is the guarantee.epsilon and guarantee.delta the command's "
-    "reports state (a DP model; columns in guarantee.not_covered are left out), or --epsilon and --delta; a "
+    "with probability at most {alpha}. The claim is the guarantee.epsilon and guarantee.delta the command's "
+    "reports state (a DP model; columns in guarantee.not_covered are left out), or {epsilon} and {delta}; a "
     "violation is an event with P(D) > e^epsilon P(D2) + delta beyond the bounds (or the reverse). Events that "
-    "held under one input only are listed first. A violation exits 1 and, like every exit 1, writes no --report "
-    "file (--json prints the report on stdout). An audit can refute a claim, never prove it.",
-    "keps audit --neighbours d.csv d2.csv --runs 1000 --seed 1 -- dpmicro --qi x -k 2 --epsilon 1 --bounds x=0:1",
+    "held under one input only are listed first. A violation exits 1 and, like every exit 1, writes no {report} "
+    "file ({json} prints the report on stdout). An audit can refute a claim, never prove it.",
+    "keps audit {neighbours} d.csv d2.csv {runs} 1000 {seed} 1 -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1",
     opts,
     run,
     (size_t)-1, /* FILE2 and the audited command; other_kind() checks them */

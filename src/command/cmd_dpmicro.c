@@ -14,29 +14,29 @@
 #include "keps/dpmicro.h"
 
 static const cli_opt opt_mode = {"mode", 'm', "multivariate|univariate", 0,
-                                 "multivariate: insensitive MDAV on all --qi columns together, one noisy centroid "
+                                 "multivariate: insensitive MDAV on all {qi} columns together, one noisy centroid "
                                  "per cluster (scale floor(N/k)*sum_j D_j/(k*eps)); univariate: each column "
                                  "microaggregated alone (scale m*D_j/(k*eps)); default multivariate",
-                                 "--mode univariate"};
+                                 "univariate"};
 static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
-                                   "public domain of a --qi column; the DP guarantee rests on it. "
+                                   "public domain of a {qi} column; the DP guarantee rests on it. "
                                    "Without it the column falls back to [min(0, 1.5*min), max(0, 1.5*max)] read "
                                    "from the data (the paper's rule: [0, 1.5*max] for a column without negative "
                                    "values), which the guarantee does not cover (a warning says so)",
-                                   "--bounds FICA=0:10000"};
+                                   "FICA=0:10000"};
 static const cli_opt opt_unlink = {"unlink-columns", 0, NULL, 0,
-                                   "--mode univariate only (refused with multivariate): shuffle every column "
+                                   "{mode} univariate only (refused with multivariate): shuffle every column "
                                    "independently, so rows no longer pair one record's groups; with several "
                                    "columns only then is the release epsilon-DP (the row pairing itself leaks)",
-                                   "--unlink-columns"};
+                                   ""};
 static const cli_opt opt_paper = {"paper-accounting", 0, NULL, 0,
                                   "experiments only: the paper's printed noise (independent per record, scale "
                                   "D_j/(k*eps)); NOT differential privacy, the report says so",
-                                  "--paper-accounting"};
+                                  ""};
 static const cli_opt opt_qi_num = {"qi", 0, "NAME", CLI_REPEAT,
                                    "numeric column to microaggregate and release with noise (a name, no "
                                    "hierarchy)",
-                                   "--qi FICA --qi FEDTAX"};
+                                   "FICA\nFEDTAX"};
 
 /* --unlink-columns belongs to univariate mode: multivariate rows are
  * epsilon-DP as they stand, and shuffling their columns apart would only
@@ -44,7 +44,7 @@ static const cli_opt opt_qi_num = {"qi", 0, "NAME", CLI_REPEAT,
 static const cli_mode_opt by_mode[] = {
     {"unlink-columns", "univariate",
      "multivariate rows are epsilon-DP as they stand, and shuffling each column apart would only break them; "
-     "drop --unlink-columns, or give --mode univariate",
+     "drop {unlink-columns}, or give {mode} univariate",
      1},
 };
 
@@ -52,7 +52,7 @@ static const cli_opt *const opts[] = {&opt_mode, &cli_opt_input, &cli_opt_output
                                       &cli_opt_epsilon, &opt_bounds, &opt_unlink, &opt_paper, &cli_opt_identifier,
                                       &cli_opt_insensitive, &cli_opt_sensitive, &cli_opt_others,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits, &cli_opt_report, &cli_opt_seed,
-                                      &cli_opt_keep_order, NULL};
+                                      &cli_opt_keep_order, &cli_opt_threads, NULL};
 
 /* Bounds per column: given by --bounds, or read from the data by
  * keps_dpmicro_data_bounds (which refuses a column of zeros only). The
@@ -67,10 +67,10 @@ static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size
             continue;
         keps_error err = {0};
         if (keps_dpmicro_data_bounds(x, n, m, j, &lo[j], &hi[j], &err)) /* x is finite (kdp_numeric) */
-            rc = cli_usage_error(c, "column '%s' is constant 0: give --bounds %s=LO:HI", t->cols[cols[j]].name,
+            rc = cli_usage_error(c, "column '%s' is constant 0: give {bounds} %s=LO:HI", t->cols[cols[j]].name,
                                  t->cols[cols[j]].name);
         if (!rc) /* weakens the guarantee: printed even with --quiet */
-            cli_msg(c, KEPS_MSG_PRIVACY, "warning: no --bounds for '%s'; using [%g, %g] read from the data (the paper's "
+            cli_msg(c, KEPS_MSG_PRIVACY, "warning: no {bounds} for '%s'; using [%g, %g] read from the data (the paper's "
                     "rule). Bounds taken from the data weaken the DP guarantee; give public bounds.", t->cols[cols[j]].name, lo[j], hi[j]);
     }
     if (!rc) {
@@ -231,12 +231,12 @@ static int parse_params(cli_ctx *c, keps_dpmicro_params *p, int *unlink)
     if (mode && strcmp(mode, "univariate") == 0)
         p->mode = KEPS_DPM_UNIVARIATE;
     else if (mode && strcmp(mode, "multivariate") != 0)
-        return cli_usage_error(c, "--mode '%s': expected multivariate or univariate", mode);
+        return cli_usage_error(c, "{mode} '%s': expected multivariate or univariate", mode);
     if (cli_k(c, 1, 1, &k) < 0) /* the shared -k range (cli.h) */
         return 2;
     if (cli_require(c, "epsilon") || cli_double(c, "epsilon", 1e-300, 1e300, 1, &p->epsilon) < 0)
         return 2;
-    if (cli_mode_options(c, "--mode ", mode ? mode : "multivariate", by_mode, sizeof by_mode / sizeof *by_mode))
+    if (cli_mode_options(c, "{mode} ", mode ? mode : "multivariate", by_mode, sizeof by_mode / sizeof *by_mode))
         return 2;
     p->k = (size_t)k;
     p->paper_accounting = cli_flag(c, "paper-accounting");
@@ -247,9 +247,9 @@ static int parse_params(cli_ctx *c, keps_dpmicro_params *p, int *unlink)
      * row 1 to 0.9 and rows 2-3 pair up). k = 1 has no clusters, and
      * --unlink-columns shuffles every column anyway. */
     if (order_leaks(c, p, *unlink) && !cli_str(c, "seed"))
-        return cli_usage_error(c, "--keep-order with -k %ld would release the data-dependent clusters: rows that "
+        return cli_usage_error(c, "{keep-order} with {k} %ld would release the data-dependent clusters: rows that "
                                   "share a noisy centroid keep their records' positions, so which rows are equal "
-                                  "shows how the data grouped them (not covered by epsilon-DP). Drop --keep-order "
+                                  "shows how the data grouped them (not covered by epsilon-DP). Drop {keep-order} "
                                   "(the rows are then shuffled); the report's record_linkage already measures "
                                   "linkage against the original rows",
                                k);
@@ -275,7 +275,7 @@ static int run(cli_ctx *c)
         goto done;
     size_t m = s->nqi, n = t->nrows;
     if (m == 0) {
-        rc = cli_usage_error(c, "give the numeric columns to release with --qi NAME (repeatable)");
+        rc = cli_usage_error(c, "give the numeric columns to release with {qi} NAME (repeatable)");
         goto done;
     }
     cols = malloc(m * sizeof *cols);
@@ -290,8 +290,8 @@ static int run(cli_ctx *c)
         slot[j] = -1;
     for (size_t a = 0; a < m; a++) {
         if (s->qi[a].h) { /* as keps anonymize --algorithm mdav: the noisy centroid replaces the value */
-            rc = cli_usage_error(c, "dpmicro releases numeric --qi columns as noisy centroids; --qi '%s' has a "
-                                    "hierarchy, which nothing would use: give --qi %s (or anonymize it with keps "
+            rc = cli_usage_error(c, "dpmicro releases numeric {qi} columns as noisy centroids; {qi} '%s' has a "
+                                    "hierarchy, which nothing would use: give {qi} %s (or anonymize it with keps "
                                     "anonymize)",
                                  t->cols[s->qi[a].col].name, t->cols[s->qi[a].col].name);
             goto done;
@@ -317,18 +317,18 @@ static int run(cli_ctx *c)
         goto done;
     }
     if (r.clamped_inputs && !c->quiet)
-        cli_msg(c, KEPS_MSG_NOTE, "note: %zu input value(s) lay outside --bounds and were clamped into them", r.clamped_inputs);
+        cli_msg(c, KEPS_MSG_NOTE, "note: %zu input value(s) lay outside {bounds} and were clamped into them", r.clamped_inputs);
     /* warnings that weaken the guarantee print even with --quiet */
     if (p.paper_accounting)
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: --paper-accounting reproduces the paper's noise scale, which is not "
+        cli_msg(c, KEPS_MSG_PRIVACY, "warning: {paper-accounting} reproduces the paper's noise scale, which is not "
                         "differentially private (SPEC 5): the release has no DP guarantee");
     else if (!r.row_linked_dp && !unlink)
         cli_msg(c, KEPS_MSG_PRIVACY, "warning: univariate mode with %zu columns releases rows that pair each "
-                        "record's groups; that pairing is not differentially private. Use --unlink-columns "
+                        "record's groups; that pairing is not differentially private. Use {unlink-columns} "
                         "for an epsilon-DP release.", m);
     if (order_leaks(c, &p, unlink))
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: --keep-order with -k %zu shows which rows share a noisy centroid, i.e. the "
-                        "data-dependent clusters: the release has no DP guarantee (allowed with --seed only, for "
+        cli_msg(c, KEPS_MSG_PRIVACY, "warning: {keep-order} with {k} %zu shows which rows share a noisy centroid, i.e. the "
+                        "data-dependent clusters: the release has no DP guarantee (allowed with {seed} only, for "
                         "tests)", p.k);
     else if (!p.paper_accounting && (r.row_linked_dp || unlink))
         cli_dd_warn(c, &dd, "epsilon-DP");
@@ -365,24 +365,24 @@ done:
 const cli_cmd cmd_dpmicro = {
     "dpmicro",
     "differentially private microaggregation (insensitive MDAV + Laplace)",
-    "dpmicro --mode multivariate|univariate -i FILE -o FILE --qi NAME ... -k K --epsilon E --bounds NAME=LO:HI "
+    "dpmicro {mode} multivariate|univariate -i FILE -o FILE {qi} NAME ... {k} K {epsilon} E {bounds} NAME=LO:HI "
     "... [options]",
-    "Releases the --qi numeric columns with epsilon-differential privacy (Soria-Comas et al. 2014, with the "
+    "Releases the {qi} numeric columns with epsilon-differential privacy (Soria-Comas et al. 2014, with the "
     "sound accounting of SPEC 5): records are grouped by insensitive microaggregation into clusters of k (group "
     "sizes depend on N and k only), each cluster's centroid gets Laplace noise once, and every record of the "
     "cluster receives that noisy centroid, clamped to the public bounds. multivariate groups on all columns "
     "together (L1 sensitivity floor(N/k)*sum_j D_j/k, since every cluster may move); univariate groups each "
     "column alone (sensitivity D_j/k per column, epsilon split over the columns). k = 1 is plain per-record "
     "Laplace. The report states the scale used per column, the epsilon guaranteed (including the sampler's grid "
-    "rounding, never above --epsilon: the scale is calibrated a hair up), SSE and the record-linkage percentage "
-    "(both from the original values: the report is the curator's). The guarantee covers the --qi columns: every "
-    "row, their number and their order (shuffled; --keep-order with -k above 1 is refused, since rows that share a "
+    "rounding, never above {epsilon}: the scale is calibrated a hair up), SSE and the record-linkage percentage "
+    "(both from the original values: the report is the curator's). The guarantee covers the {qi} columns: every "
+    "row, their number and their order (shuffled; {keep-order} with {k} above 1 is refused, since rows that share a "
     "noisy centroid would show the data's clusters). Other released columns are not covered (guarantee.not_covered, "
     "and a warning). It assumes public bounds: bounds read from the data are listed in guarantee.data_dependent and "
     "the model is then 'epsilon-DP (data-dependent)' (docs/spec.md, section 15, \"What must be public\").",
-    "keps dpmicro --mode multivariate -i data/casc/casc.csv -o out.csv --qi FICA --qi FEDTAX --qi INTVAL "
-    "--qi POTHVAL --others drop -k 50 --epsilon 1 --bounds FICA=0:10000 --bounds FEDTAX=0:40000 "
-    "--bounds INTVAL=0:50000 --bounds POTHVAL=0:150000 --report report.json",
+    "keps dpmicro {mode} multivariate -i data/casc/casc.csv -o out.csv {qi} FICA {qi} FEDTAX {qi} INTVAL "
+    "{qi} POTHVAL {others} drop {k} 50 {epsilon} 1 {bounds} FICA=0:10000 {bounds} FEDTAX=0:40000 "
+    "{bounds} INTVAL=0:50000 {bounds} POTHVAL=0:150000 {report} report.json",
     opts,
     run,
     0,

@@ -10,41 +10,41 @@
 #include "keps/evaluate.h"
 
 static const cli_opt opt_original = {"original", 0, "FILE", 0, "the original (raw) CSV the release was made from",
-                                     "--original data/adult/adult.csv"};
-static const cli_opt opt_release = {"release", 0, "FILE", 0, "the released CSV to evaluate", "--release out.csv"};
+                                     "data/adult/adult.csv"};
+static const cli_opt opt_release = {"release", 0, "FILE", 0, "the released CSV to evaluate", "out.csv"};
 static const cli_opt opt_target = {"target", 0, "COL", 0,
                                    "class column: trains a logistic regression on the release, tests it on held-out "
                                    "original rows (without it: information loss only)",
-                                   "--target salary-class"};
+                                   "salary-class"};
 static const cli_opt opt_test = {"test", 0, "FILE", 0,
-                                 "with --target: held-out original rows the release was not made from (same "
-                                 "columns as --original); keps split makes them: split, anonymize the training "
-                                 "file, evaluate against the test file. --target needs --test or --split",
-                                 "--test test.csv"};
+                                 "with {target}: held-out original rows the release was not made from (same "
+                                 "columns as {original}); keps split makes them: split, anonymize the training "
+                                 "file, evaluate against the test file. {target} needs {test} or {split}",
+                                 "test.csv"};
 static const cli_opt opt_split = {"split", 0, "FRACTION", CLI_NUMBER,
-                                  "with --target, instead of --test: test on this share of the --original rows, "
+                                  "with {target}, instead of {test}: test on this share of the {original} rows, "
                                   "held out of the classifier trained on the original (it must leave at least 1 "
-                                  "test and 1 training row). A release made from --original contains those rows, "
+                                  "test and 1 training row). A release made from {original} contains those rows, "
                                   "so its accuracy comes out too high: a warning and the report say so; prefer "
-                                  "keps split and --test",
-                                  "--split 0.3"};
+                                  "keps split and {test}",
+                                  "0.3"};
 static const cli_opt opt_hierarchy = {"hierarchy", 0, "NAME:FILE", CLI_REPEAT,
                                       "ARX hierarchy of a column: detects the release's generalization level, maps "
                                       "test values to it and reports level/height (without it the level is "
                                       "unknown); every original value must be a leaf of it",
-                                      "--hierarchy age:data/adult/adult_hierarchy_age.csv"};
-static const cli_opt opt_ignore = {"ignore", 0, "NAME", CLI_REPEAT, "with --target: column left out of the classifier's features",
-                                   "--ignore native-country"};
+                                      "age:data/adult/adult_hierarchy_age.csv"};
+static const cli_opt opt_ignore = {"ignore", 0, "NAME", CLI_REPEAT, "with {target}: column left out of the classifier's features",
+                                   "native-country"};
 static const cli_opt opt_c = {"C", 0, "C", CLI_NUMBER,
-                              "with --target: inverse L2 regularization strength of the logistic regression "
+                              "with {target}: inverse L2 regularization strength of the logistic regression "
                               "(default 1.0, as scikit-learn)",
-                              "--C 0.5"};
+                              "0.5"};
 
 /* evaluate releases nothing: its seed only fixes the train/test split. */
 static const cli_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
-                                 "reproducible train/test split of --split (evaluate releases no data, so no "
+                                 "reproducible train/test split of {split} (evaluate releases no data, so no "
                                  "privacy depends on it)",
-                                 "--seed 1"};
+                                 "1"};
 
 static const cli_opt *const opts[] = {&opt_original, &opt_release, &opt_target,     &opt_test,
                                       &opt_split,    &opt_hierarchy, &opt_ignore, &opt_c,
@@ -53,10 +53,10 @@ static const cli_opt *const opts[] = {&opt_original, &opt_release, &opt_target, 
 /* The classifier's options; without --target no classifier is trained
  * and they would pass unsaid (cli_mode_options). */
 static const cli_mode_opt classifier[] = {
-    {"test", "--target", "without it evaluate measures information loss only (no classifier is tested)", 0},
-    {"split", "--target", "without it evaluate measures information loss only (no rows are held out)", 0},
-    {"C", "--target", "without it evaluate trains no classifier", 0},
-    {"ignore", "--target", "without it evaluate trains no classifier", 0},
+    {"test", "{target}", "without it evaluate measures information loss only (no classifier is tested)", 0},
+    {"split", "{target}", "without it evaluate measures information loss only (no rows are held out)", 0},
+    {"C", "{target}", "without it evaluate trains no classifier", 0},
+    {"ignore", "{target}", "without it evaluate trains no classifier", 0},
 };
 
 static void report_attrs(keps_json *j, const keps_eval_result *r)
@@ -208,18 +208,18 @@ static int load_hierarchies(cli_ctx *c, const keps_table *orig, keps_eval_hier *
         const char *file;
         col[i] = keps_table_column_spec(orig, v[i], &file);
         if (!strchr(v[i], ':') || *v[i] == ':' || (col[i] >= 0 && (!file || !*file))) {
-            rc = cli_usage_error(c, "--hierarchy '%s': expected NAME:FILE", v[i]);
+            rc = cli_usage_error(c, "{hierarchy} '%s': expected NAME:FILE", v[i]);
             break;
         }
         if (col[i] < 0) {
             keps_error err = {0};
             keps_table_no_column_spec(&err, orig, v[i]);
-            rc = cli_usage_error(c, "--hierarchy '%s': %s", v[i], err.msg);
+            rc = cli_usage_error(c, "{hierarchy} '%s': %s", v[i], err.msg);
             break;
         }
         for (size_t j = 0; j < i && !rc; j++) /* the second would be ignored */
             if (col[j] == col[i])
-                rc = cli_usage_error(c, "--hierarchy: two hierarchies for column '%s' ('%s' and '%s'); give one",
+                rc = cli_usage_error(c, "{hierarchy}: two hierarchies for column '%s' ('%s' and '%s'); give one",
                                      orig->cols[col[i]].name, v[j], v[i]);
         keps_error err = {0};
         keps_hierarchy *hh;
@@ -253,18 +253,18 @@ static int run(cli_ctx *c)
         return 2;
     keps_eval_options o = {0};
     o.target = cli_str(c, "target");
-    cli_mode_options(c, "", o.target ? "--target" : "no --target", classifier,
+    cli_mode_options(c, "", o.target ? "{target}" : "no {target}", classifier,
                      sizeof classifier / sizeof *classifier); /* notes only */
     if (cli_double(c, "split", 0.0, 1.0, 0.2, &o.split) < 0 || cli_double(c, "C", DBL_MIN, DBL_MAX, 1.0, &o.c) < 0)
         return 2;
     if (cli_str(c, "split") && cli_str(c, "test"))
-        return cli_usage_error(c, "--split and --test both choose the test rows: give one (--test FILE holds them "
-                                  "apart; --split F takes them from --original)");
+        return cli_usage_error(c, "{split} and {test} both choose the test rows: give one ({test} FILE holds them "
+                                  "apart; {split} F takes them from {original})");
     if (o.target && !cli_str(c, "split") && !cli_str(c, "test"))
         return cli_usage_error(
-            c, "--target needs test rows the release was not made from: split the data first (keps split -i "
-               "DATA.csv -o train.csv --test-output test.csv), anonymize train.csv, then evaluate with --original "
-               "train.csv --test test.csv; --split F instead tests on rows of --original, which a release made from "
+            c, "{target} needs test rows the release was not made from: split the data first (keps split -i "
+               "DATA.csv -o train.csv {test-output} test.csv), anonymize train.csv, then evaluate with {original} "
+               "train.csv {test} test.csv; {split} F instead tests on rows of {original}, which a release made from "
                "it contains, and overstates the accuracy");
     keps_table *orig = NULL, *rel = NULL, *test = NULL;
     keps_eval_hier *hier = NULL;
@@ -277,13 +277,13 @@ static int run(cli_ctx *c)
     if (!rc)
         rc = load_hierarchies(c, orig, &hier, &o.nhier);
     if (!rc && o.target && !test && !(o.split > 0 && o.split < 1))
-        rc = cli_usage_error(c, "--split %g: give a fraction strictly between 0 and 1", o.split);
+        rc = cli_usage_error(c, "{split} %g: give a fraction strictly between 0 and 1", o.split);
     if (!rc && o.target && !test && !(o.rng = cli_rng(c)))
         rc = 2;
     if (!rc && o.target && !test) /* an inflated figure must not pass unsaid, --quiet or not */
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: --split tests on rows of --original; a release made from %s contains "
+        cli_msg(c, KEPS_MSG_PRIVACY, "warning: {split} tests on rows of {original}; a release made from %s contains "
                         "them, so the accuracy on the release is optimistic. For an honest figure: keps split, "
-                        "anonymize the training file, then --test", cli_str(c, "original"));
+                        "anonymize the training file, then {test}", cli_str(c, "original"));
     if (rc)
         goto out;
     o.test = test;
@@ -341,20 +341,20 @@ out:
 const cli_cmd cmd_evaluate = {
     "evaluate",
     "information loss and classifier accuracy of a release",
-    "evaluate --original FILE --release FILE [--target COL --test FILE | --split FRACTION] [options]",
-    "Compares a release with the original data. Per attribute: the generalization level (with --hierarchy; "
+    "evaluate {original} FILE {release} FILE [{target} COL {test} FILE | {split} FRACTION] [options]",
+    "Compares a release with the original data. Per attribute: the generalization level (with {hierarchy}; "
     "'unknown' without one), the share of cells holding a value the original column never holds (generalized or "
     "suppressed), the share of '*' cells (suppressed, unless the whole column is '*'), and the ratio of distinct "
-    "values. With --target: trains an "
+    "values. With {target}: trains an "
     "L2-regularized logistic regression (one-hot for categorical columns, generalized values included; "
     "standardized numeric columns; one-vs-rest for more than two classes) on the release and on the original "
     "training rows, tests both on held-out original rows generalized the way the release is, and reports both "
     "accuracies and the majority-class baseline (the learning task of Li, Qardaji and Su 2012 and of the "
     "thesis evaluating it; docs/spec.md, section 6). The test rows must be ones the release was not made from: "
-    "make them with keps split before anonymizing and give them with --test (--split takes them from "
-    "--original instead, and says that the figure is then optimistic).",
-    "keps evaluate --original train.csv --release out.csv --test test.csv --target salary-class "
-    "--hierarchy age:data/adult/adult_hierarchy_age.csv",
+    "make them with keps split before anonymizing and give them with {test} ({split} takes them from "
+    "{original} instead, and says that the figure is then optimistic).",
+    "keps evaluate {original} train.csv {release} out.csv {test} test.csv {target} salary-class "
+    "{hierarchy} age:data/adult/adult_hierarchy_age.csv",
     opts,
     run,
     0,

@@ -13,11 +13,11 @@ static const cli_opt opt_qi = {"qi", 0, "NAME:BUILDER", 0,
                                "the extremes), mask=C1,C2,... (characters replaced by '*' from the right), "
                                "order=R1,R2,... (runs of that many sorted values), date=UNIT,... (day, month, "
                                "quarter, year, decade, century), or bottom=B,top=T alone",
-                               "--qi 'zip:mask=1,2,3'"};
+                               "zip:mask=1,2,3"};
 static const cli_opt opt_output = {"output", 'o', "FILE", 0,
                                    "the hierarchy file (ARX's layout: one row per value, one column per level, "
                                    "';'-separated, no header); '-' writes stdout",
-                                   "-o zip_hierarchy.csv"};
+                                   "zip_hierarchy.csv"};
 
 static const cli_opt *const opts[] = {&cli_opt_input,     &opt_output,      &opt_qi, &cli_opt_delimiter,
                                       &cli_opt_missing,   &cli_opt_decimal_comma, NULL};
@@ -61,7 +61,7 @@ static const cli_opt *const pos_opts[] = {&opt_action, NULL};
 static int run(cli_ctx *c)
 {
     if (c->npos != 1 || strcmp(c->pos[0], "build") != 0)
-        return cli_usage_error(c, "%s%s%s: the action is 'build': keps hierarchy build -i DATA.csv --qi "
+        return cli_usage_error(c, "%s%s%s: the action is 'build': keps hierarchy build -i DATA.csv {qi} "
                                   "'NAME:BUILDER' -o FILE",
                                c->npos ? "unknown action '" : "no action", c->npos ? c->pos[0] : "",
                                c->npos ? "'" : "");
@@ -79,7 +79,7 @@ static int run(cli_ctx *c)
         keps_table_no_column_spec(&err, t, spec);
         rc = cli_fail(c, &err);
     } else if (!rest || !keps_hierarchy_is_spec(rest)) {
-        rc = cli_usage_error(c, "--qi '%s': expected NAME:BUILDER, e.g. 'zip:mask=1,2,3' or 'age:interval=5,10,20' "
+        rc = cli_usage_error(c, "{qi} '%s': expected NAME:BUILDER, e.g. 'zip:mask=1,2,3' or 'age:interval=5,10,20' "
                                 "(a hierarchy file needs no building)",
                              spec);
     } else if (t->nrows == 0) {
@@ -112,10 +112,10 @@ static int run(cli_ctx *c)
 const cli_cmd cmd_hierarchy = {
     "hierarchy",
     "build a generalization hierarchy from the data and write it as an ARX hierarchy file",
-    "hierarchy build -i FILE --qi NAME:BUILDER -o FILE [options]",
-    "Builds the hierarchy a --qi NAME:BUILDER spec would build on the fly (docs/spec.md, section 1, 'Hierarchy "
+    "hierarchy build -i FILE {qi} NAME:BUILDER -o FILE [options]",
+    "Builds the hierarchy a {qi} NAME:BUILDER spec would build on the fly (docs/spec.md, section 1, 'Hierarchy "
     "builders'), from the column's own values, and writes it in ARX's layout for reading and editing; give the "
-    "edited file back as --qi NAME:FILE. Builders, modelled on ARX's: interval=5,10,20 ([20-25[, [20-30[, "
+    "edited file back as {qi} NAME:FILE. Builders, modelled on ARX's: interval=5,10,20 ([20-25[, [20-30[, "
     "[20-40[; each width a multiple of the one before, so that intervals nest; bottom=18 and top=90 add ARX's "
     "bottom and top coding, <18 and >=90); mask=1,2,3 (01097, 0109*, 010**, 01***; values padded on the right "
     "with '*' to the longest first, as ARX does); order=2,4 (runs of 2 and 4 consecutive values, labelled "
@@ -123,7 +123,7 @@ const cli_cmd cmd_hierarchy = {
     "date=month,year,decade for ISO 8601 dates YYYY-MM-DD with an optional time (2020-03, 2020, [2020, 2030[; "
     "also day, quarter, century); bottom=B,top=T alone code the extremes and keep the rest. Every hierarchy ends "
     "at '*'; the missing value stays itself below it. Rows are sorted as the builder orders the values.",
-    "keps hierarchy build -i data/adult/adult.csv --qi age:interval=5,10,20,top=80 -o age_hierarchy.csv",
+    "keps hierarchy build -i data/adult/adult.csv {qi} age:interval=5,10,20,top=80 -o age_hierarchy.csv",
     opts,
     run,
     1,

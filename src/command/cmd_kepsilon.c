@@ -13,39 +13,39 @@
 #include "ksrc.h"
 
 static const cli_opt opt_algorithm = {"algorithm", 'a', "ola|mondrian|given", 0,
-                                      "how to k-anonymize the --qi columns: ola (optimal full-domain "
+                                      "how to k-anonymize the {qi} columns: ola (optimal full-domain "
                                       "generalization, needs hierarchies), mondrian (multidimensional "
                                       "partitioning), or given (the input is already k-anonymous: rows with "
-                                      "equal --qi values form a class; classes smaller than k are suppressed "
-                                      "within --suppress, as for ola)",
-                                      "--algorithm ola"};
+                                      "equal {qi} values form a class; classes smaller than k are suppressed "
+                                      "within {suppress}, as for ola)",
+                                      "ola"};
 static const cli_opt opt_scale = {"scale", 0, "ec|global|domain", 0,
                                   "diameter behind the Laplace scale: ec = max-min inside each class (the "
                                   "paper), global = over the whole data set (the paper's Fig. 2 baseline), "
-                                  "domain = the public --bounds width; default ec",
-                                  "--scale ec"};
+                                  "domain = the public {bounds} width; default ec",
+                                  "ec"};
 static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
-                                   "public range of a --noisy column, read by --scale domain (the noise scale) and "
-                                   "by --clamp (refused otherwise: ec and global take the scale from the data)",
-                                   "--bounds height=100:250"};
+                                   "public range of a {noisy} column, read by {scale} domain (the noise scale) and "
+                                   "by {clamp} (refused otherwise: ec and global take the scale from the data)",
+                                   "height=100:250"};
 static const cli_opt opt_clamp = {"clamp", 0, NULL, 0,
-                                  "clamp every released noisy value into its column's --bounds (columns without "
-                                  "--bounds are not clamped): Laplace noise has long tails, so a few values land "
+                                  "clamp every released noisy value into its column's {bounds} (columns without "
+                                  "{bounds} are not clamped): Laplace noise has long tails, so a few values land "
                                   "far outside any plausible range; clamping to public bounds is post-processing "
                                   "and keeps the guarantee. The data must lie within the bounds",
-                                  "--clamp --bounds height=100:250"};
+                                  "{clamp} {bounds} height=100:250"};
 static const cli_opt opt_confidence = {"confidence", 0, "C", CLI_NUMBER,
                                        "c-confident k-anonymity: suppress records whose c-confidence interval "
                                        "around the noisy value holds 1..k-1 originals of their class, then "
                                        "classes left with fewer than k records (counted apart from OLA's "
                                        "suppression); C in (0,1), e.g. 0.99",
-                                       "--confidence 0.99"};
+                                       "0.99"};
 
 static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_output, &cli_opt_qi,
                                       &cli_opt_noisy, &cli_opt_k, &cli_opt_epsilon, &opt_scale, &opt_bounds, &opt_clamp,
                                       &opt_confidence, &cli_opt_suppress, &cli_opt_metric, &cli_opt_gs_factor,
                                       &cli_opt_monotonic, &cli_opt_aggregate, &cli_opt_weight,
-                                      &cli_opt_remove_suppressed, &cli_opt_sensitive, &cli_opt_insensitive,
+                                      &cli_opt_remove_suppressed, &cli_opt_threads, &cli_opt_sensitive, &cli_opt_insensitive,
                                       &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits,
                                       &cli_opt_report, &cli_opt_seed, &cli_opt_keep_order, NULL};
 
@@ -62,8 +62,8 @@ static const cli_mode_opt by_algorithm[] = {
 };
 static const cli_mode_opt by_scale[] = {
     {"bounds", "domain",
-     "ec and global read the noise scale from the data, not from --bounds: add --scale domain to scale the "
-     "noise by the public bounds, or drop --bounds",
+     "ec and global read the noise scale from the data, not from {bounds}: add {scale} domain to scale the "
+     "noise by the public bounds, or drop {bounds}",
      1},
 };
 
@@ -79,9 +79,9 @@ static int parse_opts(cli_ctx *c, kopts *o)
     memset(o, 0, sizeof *o);
     o->algorithm = cli_str(c, "algorithm");
     if (!o->algorithm)
-        return cli_usage_error(c, "--algorithm is required: ola, mondrian or given");
+        return cli_usage_error(c, "{algorithm} is required: ola, mondrian or given");
     if (strcmp(o->algorithm, "ola") && strcmp(o->algorithm, "mondrian") && strcmp(o->algorithm, "given"))
-        return cli_usage_error(c, "--algorithm '%s': expected ola, mondrian or given", o->algorithm);
+        return cli_usage_error(c, "{algorithm} '%s': expected ola, mondrian or given", o->algorithm);
     if (cli_k(c, 1, 2, &k) < 0) /* the shared -k range (cli.h) */
         return 2;
     if (cli_require(c, "epsilon") || cli_double(c, "epsilon", 1e-300, 1e300, 1, &o->p.epsilon) < 0)
@@ -96,14 +96,14 @@ static int parse_opts(cli_ctx *c, kopts *o)
     else if (!strcmp(sc, "domain"))
         o->p.scale = KEPS_KSCALE_DOMAIN;
     else
-        return cli_usage_error(c, "--scale '%s': expected ec, global or domain", sc);
+        return cli_usage_error(c, "{scale} '%s': expected ec, global or domain", sc);
     o->p.clamp = cli_flag(c, "clamp");
     if (o->p.clamp && !cli_str(c, "bounds"))
-        return cli_usage_error(c, "--clamp needs --bounds NAME=LO:HI for the --noisy columns to clamp, e.g. "
-                                  "--bounds height=100:250");
+        return cli_usage_error(c, "{clamp} needs {bounds} NAME=LO:HI for the {noisy} columns to clamp, e.g. "
+                                  "{bounds} height=100:250");
     /* with --clamp the bounds are read whatever the scale */
-    if (cli_mode_options(c, "--algorithm ", o->algorithm, by_algorithm, sizeof by_algorithm / sizeof *by_algorithm) ||
-        (!o->p.clamp && cli_mode_options(c, "--scale ", sc ? sc : "ec", by_scale, sizeof by_scale / sizeof *by_scale)))
+    if (cli_mode_options(c, "{algorithm} ", o->algorithm, by_algorithm, sizeof by_algorithm / sizeof *by_algorithm) ||
+        (!o->p.clamp && cli_mode_options(c, "{scale} ", sc ? sc : "ec", by_scale, sizeof by_scale / sizeof *by_scale)))
         return 2;
     o->k = o->p.k = (size_t)k;
     return 0;
@@ -118,7 +118,7 @@ static int domain_bounds(cli_ctx *c, const keps_schema *s, kopts *o, double *b)
     int rc = kdp_bounds(c, s->t, s->noisy, m, b, b + m, given);
     for (size_t j = 0; j < m && !rc; j++) {
         if (!given[j] && o->p.scale == KEPS_KSCALE_DOMAIN)
-            rc = cli_usage_error(c, "--scale domain needs --bounds %s=LO:HI", s->t->cols[s->noisy[j]].name);
+            rc = cli_usage_error(c, "{scale} domain needs {bounds} %s=LO:HI", s->t->cols[s->noisy[j]].name);
         if (!given[j]) { /* not clamped */
             b[j] = -INFINITY;
             b[m + j] = INFINITY;
@@ -174,8 +174,8 @@ static void noiseless_json(cli_ctx *c, keps_json *j, const keps_schema *s, const
         keps_json_int(j, name, (long long)z);
         if (z) /* a privacy warning: printed even with --quiet */
             cli_msg(c, KEPS_MSG_PRIVACY, "warning: %zu released rows get no noise on %s: their class holds one value "
-                            "of it (diameter 0, so scale 0), and they are released exactly; --scale domain avoids "
-                            "it, a larger -k makes it rarer", z, name);
+                            "of it (diameter 0, so scale 0), and they are released exactly; {scale} domain avoids "
+                            "it, a larger {k} makes it rarer", z, name);
     }
     keps_json_end(j);
 }
@@ -284,9 +284,9 @@ static int report(cli_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, c
 static int get_classes(cli_ctx *c, const kopts *o, keps_schema *s, keps_table *t, ksrc *src)
 {
     if (s->nqi == 0)
-        return cli_usage_error(c, "give the columns to k-anonymize with --qi");
+        return cli_usage_error(c, "give the columns to k-anonymize with {qi}");
     if (s->nnoisy == 0)
-        return cli_usage_error(c, "give the numeric columns that receive noise with --noisy");
+        return cli_usage_error(c, "give the numeric columns that receive noise with {noisy}");
     if (!strcmp(o->algorithm, "given"))
         cli_note_unused_hierarchies(c, s, "with --algorithm given the classes are the --qi values as they stand "
                                           "(--algorithm ola generalizes them with it)");
@@ -356,19 +356,19 @@ done:
 
 const cli_cmd cmd_kepsilon = {
     "kepsilon",
-    "(k,epsilon)-anonymity: k-anonymize, then Laplace noise per class on --noisy columns",
-    "kepsilon --algorithm ola|mondrian|given -i FILE -o FILE --qi ... --noisy NAME -k K --epsilon E [options]",
-    "Holohan et al.'s (k,epsilon)-anonymity (SPEC 4): the --qi columns are k-anonymized (OLA or Mondrian), then "
-    "every record's --noisy columns get Laplace noise whose scale is the diameter (max - min) of the column "
+    "(k,epsilon)-anonymity: k-anonymize, then Laplace noise per class on {noisy} columns",
+    "kepsilon {algorithm} ola|mondrian|given -i FILE -o FILE {qi} ... {noisy} NAME {k} K {epsilon} E [options]",
+    "Holohan et al.'s (k,epsilon)-anonymity (SPEC 4): the {qi} columns are k-anonymized (OLA or Mondrian), then "
+    "every record's {noisy} columns get Laplace noise whose scale is the diameter (max - min) of the column "
     "inside the record's equivalence class over epsilon (with m noisy columns epsilon is split over them: "
     "b_j = m*diam_j/epsilon). Rows are shuffled. The report gives the expected average relative error (the "
-    "paper's eq. 8, before noise), the measured one, the nearest-neighbour linking risk and, with --confidence, "
+    "paper's eq. 8, before noise), the measured one, the nearest-neighbour linking risk and, with {confidence}, "
     "the rows removed for c-confident k-anonymity. This is NOT differential privacy: the scale is read from the "
     "data; the report says so.",
-    "keps kepsilon --algorithm ola -i data/adult/adult_height.csv -o out.csv --qi age:data/adult/adult_hierarchy_age.csv "
-    "--qi sex:data/adult/adult_hierarchy_sex.csv --qi race:data/adult/adult_hierarchy_race.csv "
-    "--qi marital-status:data/adult/adult_hierarchy_marital-status.csv --noisy height --others keep -k 10 "
-    "--suppress 0.05 --epsilon 1 --confidence 0.99 --report report.json",
+    "keps kepsilon {algorithm} ola -i data/adult/adult_height.csv -o out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
+    "{qi} sex:data/adult/adult_hierarchy_sex.csv {qi} race:data/adult/adult_hierarchy_race.csv "
+    "{qi} marital-status:data/adult/adult_hierarchy_marital-status.csv {noisy} height {others} keep {k} 10 "
+    "{suppress} 0.05 {epsilon} 1 {confidence} 0.99 {report} report.json",
     opts,
     run,
     0,

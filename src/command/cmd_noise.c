@@ -15,25 +15,25 @@
 static const cli_opt opt_mech = {"mechanism", 0, "laplace|geometric", 0,
                                  "laplace: secure Laplace on a power-of-two grid; geometric: integer "
                                  "value + two-sided geometric noise",
-                                 "--mechanism laplace"};
+                                 "laplace"};
 static const cli_opt opt_sens = {"sensitivity", 0, "S", 0,
                                  "sensitivity of the released value (default 1; geometric: a whole number)",
-                                 "--sensitivity 1"};
+                                 "1"};
 static const cli_opt opt_value = {"value", 0, "V", CLI_NUMBER,
                                   "the true value to release (geometric: a whole number); or give -i",
-                                  "--value 42"};
+                                  "42"};
 static const cli_opt opt_count = {"count", 'n', "COUNT", CLI_NUMBER,
-                                  "number of independent releases of --value (default 1)", "-n 10"};
+                                  "number of independent releases of {value} (default 1)", "10"};
 static const cli_opt opt_input = {"input", 'i', "FILE", 0,
-                                  "instead of --value: a CSV with a header and one column (or --column) whose "
+                                  "instead of {value}: a CSV with a header and one column (or {column}) whose "
                                   "every row is a value to release, each with its own noise; needs -o",
-                                  "-i counts.csv"};
+                                  "counts.csv"};
 static const cli_opt opt_output = {"output", 'o', "FILE", 0,
                                    "with -i: the released column (same header), row i the release of input row "
                                    "i ('-' = stdout)",
-                                   "-o noisy.csv"};
+                                   "noisy.csv"};
 static const cli_opt opt_column = {"column", 0, "NAME", 0, "with -i: the column to release (default: the only one)",
-                                   "--column count"};
+                                   "count"};
 
 static const cli_opt *const opts[] = {&opt_mech, &cli_opt_epsilon, &opt_sens, &opt_value, &opt_count, &opt_input,
                                       &opt_output, &opt_column, &cli_opt_delimiter, &cli_opt_missing,
@@ -89,7 +89,7 @@ static int release_file(cli_ctx *c, const noise_plan *p, keps_rng *r, size_t *ro
     keps_error err = {0};
     if (col < 0) {
         rc = name ? (keps_table_no_column(&err, t, name), cli_fail(c, &err))
-                  : cli_usage_error(c, "%s has %zu columns: name the one to release with --column", t->source,
+                  : cli_usage_error(c, "%s has %zu columns: name the one to release with {column}", t->source,
                                     t->ncols);
         goto out;
     }
@@ -142,13 +142,13 @@ static int plan(cli_ctx *c, noise_plan *p, int file)
         return 2;
     p->geometric = strcmp(mech, "geometric") == 0;
     if (!p->geometric && strcmp(mech, "laplace") != 0)
-        return cli_usage_error(c, "--mechanism '%s': expected laplace or geometric", mech);
+        return cli_usage_error(c, "{mechanism} '%s': expected laplace or geometric", mech);
     if (cli_double(c, "epsilon", 1e-300, 1e300, 1, &p->eps) < 0 ||
         cli_double(c, "sensitivity", 1e-300, 1e300, 1, &p->sens) < 0 ||
         cli_double(c, "value", -1.7e308, 1.7e308, 0, &value) < 0)
         return 2;
     if (p->geometric && (!whole(p->sens) || (!file && !whole(value))))
-        return cli_usage_error(c, "--mechanism geometric releases whole numbers: give a whole %s--sensitivity "
+        return cli_usage_error(c, "{mechanism} geometric releases whole numbers: give a whole %s--sensitivity "
                                   "(below 2^62)",
                                file ? "" : "--value and ");
     /* laplace: the scale is calibrated so that the stated epsilon, the grid
@@ -167,9 +167,9 @@ static int run(cli_ctx *c)
     long count;
     noise_plan p;
     if (file && (cli_str(c, "value") || cli_str(c, "count")))
-        return cli_usage_error(c, "-i releases every row of the file: drop --value and -n");
+        return cli_usage_error(c, "-i releases every row of the file: drop {value} and -n");
     if (!file && (cli_str(c, "output") || cli_str(c, "column")))
-        return cli_usage_error(c, "-o and --column go with -i FILE; with --value the releases are printed");
+        return cli_usage_error(c, "-o and {column} go with -i FILE; with {value} the releases are printed");
     if (file && cli_require(c, "output"))
         return 2;
     if (!file && cli_require(c, "value"))
@@ -232,18 +232,18 @@ static int run(cli_ctx *c)
 const cli_cmd cmd_noise = {
     "noise",
     "print independent noisy releases of a value (Laplace, geometric), or noise every row of a file",
-    "noise --mechanism laplace|geometric --epsilon E --sensitivity S (--value V [-n COUNT] | -i FILE -o FILE)",
+    "noise {mechanism} laplace|geometric {epsilon} E {sensitivity} S ({value} V [-n COUNT] | -i FILE -o FILE)",
     "Prints COUNT independent noisy releases of V, one per line; or, with -i, releases every row of a one-column "
-    "file (or --column) with its own noise, in input order, to -o. laplace: V rounded to a power-of-two grid "
+    "file (or {column}) with its own noise, in input order, to -o. laplace: V rounded to a power-of-two grid "
     "g = 2^(ceil(log2 b) - 40) plus g times an exactly sampled two-sided geometric variable (no floating-point "
     "logarithms: safe against the Mironov 2012 attack), with the scale b calibrated a hair above S/E so that the "
-    "guaranteed epsilon, (floor(S/g) + 1)/(b/g) with the grid rounding, is at most E; --json reports it with the "
+    "guaranteed epsilon, (floor(S/g) + 1)/(b/g) with the grid rounding, is at most E; {json} reports it with the "
     "granularity and the scale used. geometric: whole V plus two-sided geometric noise with scale >= S/E "
     "(epsilon <= E). The guarantee (epsilon-DP) covers every value printed or written: neighbouring inputs are "
     "values at most S apart, or files that differ in one row by at most S (each row is its own query); "
     "nothing is read from the data but the values themselves (docs/spec.md, section 15, \"What must be "
     "public\").",
-    "keps noise --mechanism laplace --epsilon 1 --sensitivity 1 --value 42 -n 5",
+    "keps noise {mechanism} laplace {epsilon} 1 {sensitivity} 1 {value} 42 -n 5",
     opts,
     run,
     0,

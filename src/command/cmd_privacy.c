@@ -6,33 +6,33 @@
 #include "command_internal.h"
 
 static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", CLI_NUMBER,
-                                      "epsilon' of the exponential mechanism (delta, min-k)", "--epsilon-prime 0.5"};
-static const cli_opt opt_max_k = {"max-k", 0, "K", CLI_NUMBER, "min-k: largest k to try (default 100000)", "--max-k 10000"};
-static const cli_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "rr-epsilon: keep probability of RR-LDP (rr-t: p_t, as --pt)",
-                              "-p 0.6"};
+                                      "epsilon' of the exponential mechanism (delta, min-k)", "0.5"};
+static const cli_opt opt_max_k = {"max-k", 0, "K", CLI_NUMBER, "min-k: largest k to try (default 100000)", "10000"};
+static const cli_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "rr-epsilon: keep probability of RR-LDP (rr-t: p_t, as {pt})",
+                              "0.6"};
 static const cli_opt opt_n = {"categories", 'n', "N", CLI_NUMBER,
-                               "rr-epsilon, rr-t: number of categories of the sensitive attribute", "-n 4"};
-static const cli_opt opt_t = {"t", 0, "T", CLI_NUMBER, "rr-t, implies: multiplicative t-closeness level (t >= 1)", "--t 2"};
-static const cli_opt opt_from = {"from", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you have", "--from ldp"};
-static const cli_opt opt_to = {"to", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you want", "--to kt"};
-static const cli_opt opt_pt = {"pt", 0, "P", CLI_NUMBER, "rr-t: keep probability p_t of RR-t", "--pt 0.5"};
+                               "rr-epsilon, rr-t: number of categories of the sensitive attribute", "4"};
+static const cli_opt opt_t = {"t", 0, "T", CLI_NUMBER, "rr-t, implies: multiplicative t-closeness level (t >= 1)", "2"};
+static const cli_opt opt_from = {"from", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you have", "ldp"};
+static const cli_opt opt_to = {"to", 0, "ldp|tclose|kt|kdp", 0, "implies: the model you want", "kt"};
+static const cli_opt opt_pt = {"pt", 0, "P", CLI_NUMBER, "rr-t: keep probability p_t of RR-t", "0.5"};
 static const cli_opt opt_freq = {"frequencies", 0, "F1,F2,...", 0,
                                  "rr-t: the attribute's distribution over its values (probabilities or counts; "
                                  "normalized); without it -n N means uniform",
-                                 "--frequencies 0.2,0.3,0.5"};
+                                 "0.2,0.3,0.5"};
 static const cli_opt opt_to_k = {"to-k", 0, "K", CLI_NUMBER,
                                  "implies: group size of the target model when both sides have one (default: "
                                  "Theorem 4's N-k, or the same k)",
-                                 "--to-k 90"};
+                                 "90"};
 static const cli_opt opt_records = {"records", 0, "N", CLI_NUMBER, "implies: number of records N in the data set",
-                                     "--records 100"};
+                                     "100"};
 
 /* The calculators' k is a parameter of a model, not a release's k: its own
  * help; each calculator reads it with its own range. */
 static const cli_opt opt_k = {"k", 'k', "K", CLI_NUMBER,
                               "delta: k of the epsilon-safe k-anonymization (1 to 100,000,000); implies: group "
                               "size k of the model you have ((k,t)-closeness, (k,epsilon)-DP; a whole number >= 1)",
-                              "-k 75"};
+                              "75"};
 
 static const cli_opt *const opts[] = {&opt_k, &cli_opt_beta, &cli_opt_epsilon, &opt_eps_prime,
                                       &cli_opt_delta, &opt_max_k, &opt_p, &opt_n, &opt_t,
@@ -44,10 +44,10 @@ static const cli_opt *const opts[] = {&opt_k, &cli_opt_beta, &cli_opt_epsilon, &
  * what the option suggests was asked: a note says so. A job file may well
  * hold the options of several calculators. */
 static const cli_mode_opt inputs[] = {
-    {"k", "delta|implies", "the group size of delta and of an implication (min-k tries k up to --max-k)", 0},
+    {"k", "delta|implies", "the group size of delta and of an implication (min-k tries k up to {max-k})", 0},
     {"beta", "delta|min-k", "the sampling probability of epsilon-safe k-anonymization", 0},
     {"epsilon-prime", "delta|min-k", "epsilon' of epsilon-safe k-anonymization", 0},
-    {"epsilon", "delta|min-k|rr-epsilon|implies", "rr-t's level is --t", 0},
+    {"epsilon", "delta|min-k|rr-epsilon|implies", "rr-t's level is {t}", 0},
     {"delta", "min-k", "the target delta that min-k reaches", 0},
     {"max-k", "min-k", "the largest k min-k tries", 0},
     {"p", "rr-epsilon|rr-t", "a keep probability of randomized response", 0},
@@ -89,16 +89,16 @@ const cli_cmd cmd_privacy = {
     "privacy",
     "privacy calculators: delta, min-k, rr-epsilon, rr-t, implies",
     "privacy delta|min-k|rr-epsilon|rr-t|implies [options]",
-    "delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for -k, --beta and optionally "
-    "--epsilon/--epsilon-prime; min-k: the smallest k reaching --delta. rr-epsilon: the exact epsilon-LDP of "
-    "randomized response with keep probability -p over -n categories (--epsilon E instead gives the largest p); "
-    "rr-t: the multiplicative t of RR-t with keep probability --pt over the distribution --frequencies (or -n "
-    "uniform categories; --t T instead gives the largest p_t); implies: translates between epsilon-LDP (ldp), "
-    "multiplicative t-closeness with classes of at least -k records (tclose), (k,t)-closeness (kt) and "
-    "(k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. (SPEC 7), e.g. --from ldp --epsilon E --to kt -k K "
-    "--records N; -k is the source's group size (the target's when the source is ldp), --to-k the target's. "
+    "delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for {k}, {beta} and optionally "
+    "{epsilon}/{epsilon-prime}; min-k: the smallest k reaching {delta}. rr-epsilon: the exact epsilon-LDP of "
+    "randomized response with keep probability -p over -n categories ({epsilon} E instead gives the largest p); "
+    "rr-t: the multiplicative t of RR-t with keep probability {pt} over the distribution {frequencies} (or -n "
+    "uniform categories; {t} T instead gives the largest p_t); implies: translates between epsilon-LDP (ldp), "
+    "multiplicative t-closeness with classes of at least {k} records (tclose), (k,t)-closeness (kt) and "
+    "(k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. (SPEC 7), e.g. {from} ldp {epsilon} E {to} kt {k} K "
+    "{records} N; {k} is the source's group size (the target's when the source is ldp), {to-k} the target's. "
     "It refuses the directions the paper proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.",
-    "keps privacy delta -k 75 --beta 0.7 --json",
+    "keps privacy delta {k} 75 {beta} 0.7 {json}",
     opts,
     run,
     1,

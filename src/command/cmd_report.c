@@ -11,7 +11,7 @@
 static const cli_opt opt_out = {"output", 'o', "FILE", 0,
                                 "the HTML page (required; '-' = stdout). Written to a temporary file and renamed "
                                 "at the end, so a failed run leaves nothing",
-                                "-o report.html"};
+                                "report.html"};
 
 static const cli_opt *const opts[] = {&opt_out, NULL};
 static const cli_opt opt_in = {"input", 0, "REPORT", KEPS_PARAM_POSITIONAL | KEPS_PARAM_PATH,
@@ -88,13 +88,13 @@ const cli_cmd cmd_report = {
     "report",
     "draw a saved JSON report as one self-contained HTML page",
     "report REPORT.json -o FILE.html",
-    "Reads a JSON report written by any command's --report (or --report -, or --json) and writes it as one "
+    "Reads a JSON report written by any command's {report} (or {report} -, or {json}) and writes it as one "
     "HTML page a reviewer can read without reading JSON: the guarantee in words and numbers (what it covers, "
     "what it does not, what came from the data), the parameters, the row accounting, and every section the "
     "report holds as tables and charts (risk before and after, distributions of the input and the release, "
     "suppression per value, the generalization lattice, noise scales and the privacy budget, classifier "
     "accuracy, ...). The page needs no network: its style and drawing script are inside it, and so is the "
-    "report. It is the same page, byte for byte, as the command's --html wrote in the same run. '-' reads "
+    "report. It is the same page, byte for byte, as the command's {html} wrote in the same run. '-' reads "
     "the report from stdin. A file that is not a JSON object is bad input (exit 2) naming its line and column.",
     "keps report adult-k5.json -o adult-k5.html",
     opts,

@@ -23,58 +23,58 @@
 
 static const cli_opt opt_input = {"input", 'i', "FILE", 0,
                                   "the table to analyse, an input or a release ('-' reads stdin)",
-                                  "-i data/adult/adult.csv"};
+                                  "data/adult/adult.csv"};
 static const cli_opt opt_original = {"original", 0, "FILE", 0,
-                                     "the original CSV a --release was made from: adds record linkage",
-                                     "--original data/casc/casc.csv"};
+                                     "the original CSV a {release} was made from: adds record linkage",
+                                     "data/casc/casc.csv"};
 static const cli_opt opt_release = {"release", 0, "FILE", 0,
                                     "the released CSV to analyse (as -i); for record linkage written with "
-                                    "--keep-order (row i releases original row i)",
-                                    "--release out.csv"};
+                                    "{keep-order} (row i releases original row i)",
+                                    "out.csv"};
 static const cli_opt opt_columns = {"columns", 0, "NAME", CLI_REPEAT,
-                                    "numeric column compared by record linkage (default: the --qi "
+                                    "numeric column compared by record linkage (default: the {qi} "
                                     "columns, else every column both files share)",
-                                    "--columns FICA"};
+                                    "FICA"};
 static const cli_opt opt_qi = {"qi", 0, "NAME", CLI_REPEAT,
                                "quasi-identifier: classes are the rows with equal values on all of them; "
                                "repeatable; a ':HIERARCHY' suffix is accepted and ignored, so anonymize flags "
-                               "can be reused (with --release, default: the record-linkage columns)",
-                               "--qi age --qi sex"};
+                               "can be reused (with {release}, default: the record-linkage columns)",
+                               "age\nsex"};
 static const cli_opt opt_population = {"population", 0, "FILE", 0,
                                        "a population table holding every record of the analysed one, in the same "
                                        "representation: journalist and marketer risk against it (without it the "
                                        "file is its own population), and its rows as the population size",
-                                       "--population data/adult/adult.csv"};
+                                       "data/adult/adult.csv"};
 static const cli_opt opt_population_size = {"population-size", 0, "N", CLI_NUMBER,
                                             "records in the population the table was drawn from: population "
                                             "uniqueness by the Pitman, Zayatz, SNB and Dankar models",
-                                            "--population-size 1000000"};
+                                            "1000000"};
 static const cli_opt opt_fraction = {"sampling-fraction", 0, "F", CLI_NUMBER,
                                      "the table is a sample of this fraction (0, 1] of the population: "
                                      "population size = rows / F, rounded",
-                                     "--sampling-fraction 0.01"};
+                                     "0.01"};
 static const cli_opt opt_max_comb = {"max-combination", 0, "M", CLI_NUMBER,
                                      "largest combination of quasi-identifiers analysed one by one, and the largest "
-                                     "minimal sample unique searched (default 2, at most the number of --qi)",
-                                     "--max-combination 3"};
+                                     "minimal sample unique searched (default 2, at most the number of {qi})",
+                                     "3"};
 static const cli_opt opt_weights = {"weights", 0, "COL", 0,
                                     "numeric column of sampling weights (positive) for the individual risk "
                                     "(Benedetti-Franconi); without it a record's risk is 1/(its class size)",
-                                    "--weights sampling_weight"};
+                                    "sampling_weight"};
 static const cli_opt opt_dis = {"dis-fraction", 0, "F", CLI_NUMBER,
                                 "sampling fraction the DIS scores of special uniques assume, (0, 1] (default "
                                 "0.01, sdcMicro's DisFraction)",
-                                "--dis-fraction 0.1"};
+                                "0.1"};
 static const cli_opt opt_output = {"output", 'o', "FILE", 0,
                                    "per-record risks (CSV, one row per input row in input order: row, line, "
                                    "class_size, prosecutor, individual_risk, suda_score, dis_score, msus; empty for "
                                    "suppressed rows left out); written with the report, '-' writes stdout",
-                                   "-o record-risks.csv"};
+                                   "record-risks.csv"};
 static const cli_opt opt_direction = {"linkage-direction", 0, "original|released", 0,
                                       "record linkage: original (default): for each original record, the nearest "
                                       "released records; released (the paper's formula): for each released record, "
                                       "the nearest originals",
-                                      "--linkage-direction released"};
+                                      "released"};
 
 static const cli_opt *const opts[] = {&opt_input,      &opt_original,        &opt_release,  &opt_qi,
                                       &opt_population, &opt_population_size, &opt_fraction, &opt_max_comb,
@@ -198,12 +198,12 @@ static int linkage(cli_ctx *c, keps_table *o, keps_table *r, const names *nm, in
     if (!rc && xr && o->nrows != r->nrows)
         rc = cli_usage_error(c,
                              "record linkage pairs row i of the original with row i of the release, but %s has "
-                             "%zu rows and %s has %zu; write the release with --keep-order and without "
-                             "--remove-suppressed",
+                             "%zu rows and %s has %zu; write the release with {keep-order} and without "
+                             "{remove-suppressed}",
                              o->source, o->nrows, r->source, r->nrows);
     const char *dir = cli_str(c, "linkage-direction");
     if (!rc && dir && strcmp(dir, "original") && strcmp(dir, "released"))
-        rc = cli_usage_error(c, "--linkage-direction '%s': expected original or released", dir);
+        rc = cli_usage_error(c, "{linkage-direction} '%s': expected original or released", dir);
     if (!rc && xr &&
         keps_record_linkage(xo, xr, o->nrows, nm->n, dir && !strcmp(dir, "released") ? KEPS_RL_RELEASED
                                                                                       : KEPS_RL_ORIGINAL,
@@ -245,14 +245,14 @@ static int load_tables(cli_ctx *c, job *J)
 {
     const char *in = cli_str(c, "input"), *orig = cli_str(c, "original"), *rel = cli_str(c, "release");
     if (in && rel)
-        return cli_usage_error(c, "give the table once: -i FILE, or --release FILE (with --original for record "
+        return cli_usage_error(c, "give the table once: -i FILE, or {release} FILE (with {original} for record "
                                   "linkage), not both");
     if (!in && !rel)
-        return cli_usage_error(c, "name the table to analyse: keps risk -i FILE --qi NAME ..., or --original FILE "
-                                  "--release FILE for a release and its record linkage");
+        return cli_usage_error(c, "name the table to analyse: keps risk -i FILE {qi} NAME ..., or {original} FILE "
+                                  "{release} FILE for a release and its record linkage");
     if (orig && !rel)
-        return cli_usage_error(c, "--original compares a release with the original it was made from: give the "
-                                  "release as --release FILE, not -i");
+        return cli_usage_error(c, "{original} compares a release with the original it was made from: give the "
+                                  "release as {release} FILE, not -i");
     int rc = in ? cli_load_input(c, &J->t) : 0;
     if (!rc && orig)
         rc = cli_load_table(c, orig, &J->orig);
@@ -283,7 +283,7 @@ static int quasi_identifiers(cli_ctx *c, job *J)
         if (col < 0) {
             keps_error err = {0};
             keps_table_no_column_spec(&err, J->t, v[i]);
-            return cli_usage_error(c, "--qi '%s': %s", v[i], err.msg);
+            return cli_usage_error(c, "{qi} '%s': %s", v[i], err.msg);
         }
         if (!(J->qi.v[J->qi.n++] = strdup(J->t->cols[col].name)))
             return 2;
@@ -294,7 +294,7 @@ static int quasi_identifiers(cli_ctx *c, job *J)
         if (bad || !J->rlcols.v)
             return cli_oom(c);
         if (J->rlcols.n == 0)
-            return cli_usage_error(c, "%s and %s share no column; name them with --columns or --qi", J->orig->source,
+            return cli_usage_error(c, "%s and %s share no column; name them with {columns} or {qi}", J->orig->source,
                                    J->t->source);
         if (!J->qi.n) { /* classes on the linkage columns, as before */
             names_free(&J->qi);
@@ -302,18 +302,18 @@ static int quasi_identifiers(cli_ctx *c, job *J)
                 return 2;
         }
     } else if (ncv) {
-        return cli_usage_error(c, "--columns names record-linkage columns, which need --original FILE --release "
-                                  "FILE; the risk of one table is measured on its --qi columns");
+        return cli_usage_error(c, "{columns} names record-linkage columns, which need {original} FILE {release} "
+                                  "FILE; the risk of one table is measured on its {qi} columns");
     } else if (cli_str(c, "linkage-direction")) {
-        return cli_usage_error(c, "--linkage-direction applies to record linkage, which needs --original FILE "
-                                  "--release FILE");
+        return cli_usage_error(c, "{linkage-direction} applies to record linkage, which needs {original} FILE "
+                                  "{release} FILE");
     }
     if (J->qi.n == 0)
-        return cli_usage_error(c, "--qi is required: name the quasi-identifier columns, e.g. --qi age --qi sex");
+        return cli_usage_error(c, "{qi} is required: name the quasi-identifier columns, e.g. {qi} age {qi} sex");
     for (size_t i = 0; i < J->qi.n; i++)
         for (size_t k = 0; k < i; k++)
             if (!strcmp(J->qi.v[i], J->qi.v[k]))
-                return cli_usage_error(c, "--qi '%s' is given twice", J->qi.v[i]);
+                return cli_usage_error(c, "{qi} '%s' is given twice", J->qi.v[i]);
     J->cols = malloc(J->qi.n * sizeof *J->cols);
     J->pcols = malloc(J->qi.n * sizeof *J->pcols);
     if (!J->cols || !J->pcols)
@@ -337,10 +337,10 @@ static int parameters(cli_ctx *c, job *J)
     if (hn < 0 || hf < 0 || hm < 0 || hd < 0)
         return 2;
     if (hn && hf)
-        return cli_usage_error(c, "give the population as --population-size N or as --sampling-fraction F, not "
+        return cli_usage_error(c, "give the population as {population-size} N or as {sampling-fraction} F, not "
                                   "both");
     if (hn && n != floor(n))
-        return cli_usage_error(c, "--population-size %g: expected a whole number of records", n);
+        return cli_usage_error(c, "{population-size} %g: expected a whole number of records", n);
     J->population = hn ? n : hf ? keps_population_from_fraction(J->t->nrows, f) : J->pop ? (double)J->pop->nrows : 0;
     if (J->population > 0 && J->population < (double)J->t->nrows)
         return cli_usage_error(c,
@@ -349,7 +349,7 @@ static int parameters(cli_ctx *c, job *J)
                                hn ? "--population-size" : hf ? "--sampling-fraction" : "--population", J->population,
                                hf ? ", rows / F" : "", J->t->source, J->t->nrows);
     if (hm && (size_t)m > J->qi.n)
-        return cli_usage_error(c, "--max-combination %ld: there %s only %zu quasi-identifier%s; give at most %zu", m,
+        return cli_usage_error(c, "{max-combination} %ld: there %s only %zu quasi-identifier%s; give at most %zu", m,
                                J->qi.n == 1 ? "is" : "are", J->qi.n, J->qi.n == 1 ? "" : "s", J->qi.n);
     J->max_comb = (size_t)m > J->qi.n ? (long)J->qi.n : m;
     J->weight_col = -1;
@@ -360,7 +360,7 @@ static int parameters(cli_ctx *c, job *J)
             return no_column(c, J->t, w);
         for (size_t i = 0; i < J->qi.n; i++)
             if (J->cols[i] == (size_t)col)
-                return cli_usage_error(c, "--weights %s is also a --qi: weights are not quasi-identifiers", w);
+                return cli_usage_error(c, "{weights} %s is also a {qi}: weights are not quasi-identifiers", w);
         keps_error err = {0};
         if (keps_table_numeric(J->t, (size_t)col, &err))
             return cli_fail(c, &err);
@@ -744,36 +744,36 @@ const cli_cmd cmd_risk = {
     "risk",
     "re-identification risk of a table (prosecutor, journalist, marketer, population uniques, attributes, "
     "special uniques); record linkage of a release",
-    "risk -i FILE --qi NAME ... [--population-size N | --sampling-fraction F] [--population FILE] "
-    "[--max-combination M] [--weights COL] [options]\n"
-    "       keps risk --original FILE --release FILE [--qi NAME ...] [--columns NAME ...] [options]",
-    "Measures how identifiable the records of one table are on its quasi-identifiers (--qi), as ARX 3.9.2 and "
+    "risk -i FILE {qi} NAME ... [{population-size} N | {sampling-fraction} F] [{population} FILE] "
+    "[{max-combination} M] [{weights} COL] [options]\n"
+    "       keps risk {original} FILE {release} FILE [{qi} NAME ...] [{columns} NAME ...] [options]",
+    "Measures how identifiable the records of one table are on its quasi-identifiers ({qi}), as ARX 3.9.2 and "
     "sdcMicro define the measures (docs/spec.md, section 13). A class is the set of records with equal values on "
     "every QI. prosecutor: a record's risk is 1/(its class size); highest, average (= classes / records) and "
     "share_at_highest (records in the smallest classes). journalist: the same against a population table "
-    "(--population FILE, a superset of the file in the same representation: risk 1/(the class size there)); "
+    "({population} FILE, a superset of the file in the same representation: risk 1/(the class size there)); "
     "without one the file is its own population and journalist = prosecutor. marketer: the expected share of "
     "records re-identified. sample_uniques: the share of records alone in their class. classes: the class-size "
     "distribution (size -> number of classes); risk_distribution: records per prosecutor-risk band, as ARX "
-    "shows it. Population uniqueness (--population-size N, --sampling-fraction F, or the rows of --population): "
+    "shows it. Population uniqueness ({population-size} N, {sampling-fraction} F, or the rows of {population}): "
     "the share of the population estimated unique by the models of Pitman, Zayatz (1991), SNB (Chen & McNulty "
     "1998), and Dankar et al. (2012)'s decision rule (model: the one it picked); null where a model finds no "
-    "estimate. attributes: for every combination of up to --max-combination QIs, distinction (classes / "
+    "estimate. attributes: for every combination of up to {max-combination} QIs, distinction (classes / "
     "records), separation (share of record pairs told apart), sample uniques, the mean individual risk and the "
     "records whose minimal sample unique (MSU) it is. individual_risk: Benedetti & Franconi (1998) as sdcMicro's "
-    "measure_risk, with --weights. suda2: minimal sample uniques of up to --max-combination QIs (sdcMicro's suda2 "
-    "searches all sizes: give the number of QIs to match it), SUDA and DIS scores (--dis-fraction). Rows whose "
-    "every QI is '*' are suppressed records: left out by default, as ARX does (--suppressed class counts them as "
+    "measure_risk, with {weights}. suda2: minimal sample uniques of up to {max-combination} QIs (sdcMicro's suda2 "
+    "searches all sizes: give the number of QIs to match it), SUDA and DIS scores ({dis-fraction}). Rows whose "
+    "every QI is '*' are suppressed records: left out by default, as ARX does ({suppressed} class counts them as "
     "one class); when every row is '*' they are one class either way. Values are compared as written; the missing "
-    "token is a value. With --original X --release Y: record linkage (Soria-Comas et al.): both files are "
+    "token is a value. With {original} X {release} Y: record linkage (Soria-Comas et al.): both files are "
     "standardized with the original's mean and sd; for each original record, G = the released records nearest to "
     "it (Euclidean); it counts 1/|G| if its own release is in G; record_linkage is the mean, a fraction in [0, 1] "
     "(record_linkage_percent = 100 x). Row i of the release must be the release of original row i: write it with "
-    "--keep-order and do not remove rows (differing row counts are an error). A release that is not numeric "
-    "(generalized ranges) gets record_linkage null unless --columns demands it. The QIs default to the linkage "
+    "{keep-order} and do not remove rows (differing row counts are an error). A release that is not numeric "
+    "(generalized ranges) gets record_linkage null unless {columns} demands it. The QIs default to the linkage "
     "columns there. An empty table has no record to single out: every risk is 0.",
-    "keps risk -i data/adult/adult.csv --qi age --qi sex --qi race --qi marital-status --sampling-fraction 0.01 "
-    "--json",
+    "keps risk -i data/adult/adult.csv {qi} age {qi} sex {qi} race {qi} marital-status {sampling-fraction} 0.01 "
+    "{json}",
     opts,
     run,
     0,

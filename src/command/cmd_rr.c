@@ -19,40 +19,40 @@ static const cli_opt opt_mechanism = {"mechanism", 'm', "ldp|tclose|both", 0,
                                       "ldp: keep with p, else uniform over the categories (epsilon-LDP, Fig. 4); "
                                       "tclose: keep with p_t, else a value drawn from the data's distribution "
                                       "(multiplicative t-closeness, Fig. 5); both: tclose then ldp (mechanism 2)",
-                                      "--mechanism ldp"};
-static const cli_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "keep probability of the RR-LDP stage (or choose it by --epsilon)",
-                              "-p 0.6"};
-static const cli_opt opt_pt = {"pt", 0, "P", CLI_NUMBER, "keep probability of the RR-t stage (or choose it by --t)",
-                               "--pt 0.5"};
+                                      "ldp"};
+static const cli_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "keep probability of the RR-LDP stage (or choose it by {epsilon})",
+                              "0.6"};
+static const cli_opt opt_pt = {"pt", 0, "P", CLI_NUMBER, "keep probability of the RR-t stage (or choose it by {t})",
+                               "0.5"};
 static const cli_opt opt_t = {"t", 0, "T", CLI_NUMBER,
                               "target multiplicative t (>= 1): picks the largest p_t (tclose, both) or, for ldp, "
                               "the largest p whose epsilon implies t for classes of the input's smallest size "
-                              "(Lemma 1); with --epsilon too, ldp meets both; not with -p, which fixes p",
-                              "--t 2"};
+                              "(Lemma 1); with {epsilon} too, ldp meets both; not with -p, which fixes p",
+                              "2"};
 static const cli_opt opt_eps = {"epsilon", 0, "E", CLI_NUMBER, "target epsilon-LDP: picks the largest p of the RR-LDP stage",
-                                "--epsilon 1.0"};
+                                "1.0"};
 static const cli_opt opt_dp_k = {"dp-k", 0, "K", CLI_NUMBER,
                                  "group size of the (k,epsilon)-DP level reported (records removed; default 1)",
-                                 "--dp-k 5"};
+                                 "5"};
 static const cli_opt opt_k = {"k", 'k', "K", CLI_NUMBER,
-                              "check that the input is K-anonymous on the --qi columns (exit 1 if not)", "-k 5"};
+                              "check that the input is K-anonymous on the {qi} columns (exit 1 if not)", "5"};
 
 static const cli_opt opt_partition = {"partition", 0, "given|mondrian|ola", 0,
-                                      "given (default): the classes are the input's --qi values as they stand (a "
-                                      "k-anonymous input); mondrian: partition with Mondrian at -k first; ola: "
-                                      "OLA's optimal full-domain generalization at -k without suppression (the "
-                                      "--qi need hierarchies); both release the generalized QIs",
-                                      "--partition mondrian"};
+                                      "given (default): the classes are the input's {qi} values as they stand (a "
+                                      "k-anonymous input); mondrian: partition with Mondrian at {k} first; ola: "
+                                      "OLA's optimal full-domain generalization at {k} without suppression (the "
+                                      "{qi} need hierarchies); both release the generalized QIs",
+                                      "mondrian"};
 
 static const cli_opt opt_domain = {
     "domain", 0, "COL=V1,V2,...|COL=@FILE", CLI_REPEAT,
-    "the public domain of a --sensitive column: the categories randomized response draws from, and with them p "
+    "the public domain of a {sensitive} column: the categories randomized response draws from, and with them p "
     "and epsilon (without it they are read from the data, and the report says so: a value that occurs once shows "
     "up in releases of its data set and never in those of its neighbour). The list is one CSV record with ',' "
     "(quote a value holding a comma, a quote or outer blanks, as in a CSV file: 'COL=\"a,b\",c'); @FILE holds one "
     "value per line, read like the input (its delimiter and quoting; a blank line is the empty value). A cell "
     "outside the domain is bad input naming its file, line and column",
-    "--domain 'salary-class=<=50K,>50K'"};
+    "salary-class=<=50K,>50K"};
 
 static const cli_opt *const opts[] = {&opt_mechanism, &cli_opt_input, &cli_opt_output, &cli_opt_sensitive,
                                       &opt_domain, &cli_opt_qi, &opt_partition, &opt_p, &opt_pt, &opt_eps, &opt_t,
@@ -111,14 +111,14 @@ static int domain_values(cli_ctx *c, const char *spec, const char *rest, char de
         if (keps_csv_read(rest + 1, &o, vt, &err))
             return cli_fail(c, &err);
         if ((*vt)->ncols != 1)
-            return cli_usage_error(c, "--domain %s: %s has %zu fields per line; it holds one value per line (quote a "
+            return cli_usage_error(c, "{domain} %s: %s has %zu fields per line; it holds one value per line (quote a "
                                       "value that holds '%c')",
                                    spec, rest + 1, (*vt)->ncols, o.delimiter);
         return 0;
     }
     o.delimiter = ',';
     if (!rest[0])
-        return cli_usage_error(c, "--domain '%s': no value after '='; give COL=V1,V2,... or COL=@FILE", spec);
+        return cli_usage_error(c, "{domain} '%s': no value after '='; give COL=V1,V2,... or COL=@FILE", spec);
     if (keps_csv_read_buffer(rest, strlen(rest), "--domain", &o, vt, &err))
         return cli_fail(c, &err);
     return 0;
@@ -145,12 +145,12 @@ static int rr_domains(cli_ctx *c, rr_run *r)
             eq = p;
         }
         if (col < 0)
-            return cli_usage_error(c, "--domain '%s': expected COL=V1,V2,... or COL=@FILE with COL one of the "
-                                      "--sensitive columns",
+            return cli_usage_error(c, "{domain} '%s': expected COL=V1,V2,... or COL=@FILE with COL one of the "
+                                      "{sensitive} columns",
                                    v[d]);
         eq = v[d] + strlen(r->t->cols[col].name);
         if (r->public_domain[col])
-            return cli_usage_error(c, "--domain: '%s' is given twice; give one list per column",
+            return cli_usage_error(c, "{domain}: '%s' is given twice; give one list per column",
                                    r->t->cols[col].name);
         keps_table *vt = NULL;
         int rc = domain_values(c, v[d], eq + 1, r->t->delimiter, &vt);
@@ -182,10 +182,10 @@ static int rr_prepare(cli_ctx *c, rr_run *r)
     r->N = r->t->nrows;
     r->nsens = s->nsensitive;
     if (r->nsens == 0)
-        return cli_usage_error(c, "--sensitive NAME is required: the nominal column to randomize (repeat it to "
+        return cli_usage_error(c, "{sensitive} NAME is required: the nominal column to randomize (repeat it to "
                                   "randomize several columns as one joint value)");
     if (r->nsens > 64)
-        return cli_usage_error(c, "at most 64 --sensitive columns can form one joint value");
+        return cli_usage_error(c, "at most 64 {sensitive} columns can form one joint value");
     const uint32_t **sc = malloc(r->nsens * sizeof *sc);
     const uint32_t **qc = malloc((s->nqi ? s->nqi : 1) * sizeof *qc);
     r->nvalues = malloc(r->nsens * sizeof *r->nvalues);
@@ -240,7 +240,7 @@ static int rr_choose(cli_ctx *c, rr_run *r)
     const char *m = cli_str(c, "mechanism");
     keps_rr_kind kind;
     if (!m)
-        return cli_usage_error(c, "--mechanism ldp|tclose|both is required");
+        return cli_usage_error(c, "{mechanism} ldp|tclose|both is required");
     if (!strcmp(m, "ldp"))
         kind = KEPS_RR_LDP;
     else if (!strcmp(m, "tclose"))
@@ -248,7 +248,7 @@ static int rr_choose(cli_ctx *c, rr_run *r)
     else if (!strcmp(m, "both"))
         kind = KEPS_RR_BOTH;
     else
-        return cli_usage_error(c, "--mechanism '%s': expected ldp, tclose or both", m);
+        return cli_usage_error(c, "{mechanism} '%s': expected ldp, tclose or both", m);
     keps_rr_targets tg;
     int hp = cli_double(c, "p", 0.0, 1.0, NAN, &tg.p), hpt = cli_double(c, "pt", 0.0, 1.0, NAN, &tg.pt);
     int he = cli_double(c, "epsilon", 0.0, INFINITY, NAN, &tg.epsilon);
@@ -293,9 +293,9 @@ static int rr_partition(cli_ctx *c, rr_run *r, long k)
         return 0;
     }
     if (strcmp(part, "mondrian") && strcmp(part, "ola"))
-        return cli_usage_error(c, "--partition '%s': expected given, mondrian or ola", part);
+        return cli_usage_error(c, "{partition} '%s': expected given, mondrian or ola", part);
     if (!k)
-        return cli_usage_error(c, "--partition %s needs -k K", part);
+        return cli_usage_error(c, "{partition} %s needs {k} K", part);
     if (!strcmp(part, "ola")) {
         int rc = ksrc_ola(c, r->s, (size_t)k, &r->ola);
         r->use_ola = r->ola.free != NULL; /* so that rr_run_free releases it */
@@ -331,7 +331,7 @@ static int rr_use_ola_classes(cli_ctx *c, rr_run *r)
         uint32_t k = r->cls[i] = r->ola.cls[i];
         if (k == KEPS_NONE || k >= r->N) {
             free(size);
-            return cli_usage_error(c, "--partition ola: a record was suppressed; use --partition given on an "
+            return cli_usage_error(c, "{partition} ola: a record was suppressed; use {partition} given on an "
                                       "anonymized input instead");
         }
         if (size[k]++ == 0)
@@ -521,7 +521,7 @@ static int run(cli_ctx *c)
         rc = 1;
     }
     if (!rc && (size_t)kdp >= r.N)
-        rc = cli_usage_error(c, "--dp-k %ld: must be below the number of records %zu", kdp, r.N);
+        rc = cli_usage_error(c, "{dp-k} %ld: must be below the number of records %zu", kdp, r.N);
     r.k_dp = (size_t)kdp;
     if (!rc)
         rc = rr_choose(c, &r);
@@ -550,26 +550,26 @@ static int run(cli_ctx *c)
 const cli_cmd cmd_rr = {
     "rr",
     "randomized response on a nominal sensitive column (epsilon-LDP and t-closeness)",
-    "rr --mechanism ldp|tclose|both -i FILE -o FILE --sensitive NAME --qi NAME (-p P | --epsilon E | --t T) "
+    "rr {mechanism} ldp|tclose|both -i FILE -o FILE {sensitive} NAME {qi} NAME (-p P | {epsilon} E | {t} T) "
     "[options]",
-    "Randomizes a nominal sensitive column (several --sensitive columns are randomized as one joint value) "
+    "Randomizes a nominal sensitive column (several {sensitive} columns are randomized as one joint value) "
     "record by record, as Ekenstedt et al. 2022 (SPEC 7). The input should be k-anonymous: its records are "
-    "grouped into equivalence classes by their --qi values as they stand (or, with --partition mondrian|ola, "
-    "by Mondrian or OLA at -k, whose generalized QIs are released). ldp keeps each value with probability "
+    "grouped into equivalence classes by their {qi} values as they stand (or, with {partition} mondrian|ola, "
+    "by Mondrian or OLA at {k}, whose generalized QIs are released). ldp keeps each value with probability "
     "p and otherwise draws uniformly from the categories (epsilon = ln(1 + n p/(1-p))); tclose keeps with p_t "
     "and otherwise draws from the data's own distribution (multiplicative t by eq. (2)); both runs tclose then "
-    "ldp. Keep probabilities come from -p/--pt or, as the largest that meet them, from --epsilon/--t. The "
+    "ldp. Keep probabilities come from -p/{pt} or, as the largest that meet them, from {epsilon}/{t}. The "
     "report gives the guarantee, the closed-form levels, and the levels verified exactly on this data from the "
     "transition matrix: epsilon-LDP (Def. 6), multiplicative t over the classes (Def. 4), (k,t)-closeness at the "
     "smallest class size (Def. 7) and (k,epsilon)-DP (Def. 8: one released value drawn at random, not DP of the "
     "release), plus the utility U = sum_z max_y p(y,z). The mechanisms are drawn exactly (exact Bernoulli of p, "
-    "uniform categories or records). The guarantee covers each record's --sensitive value(s); the QIs and other "
+    "uniform categories or records). The guarantee covers each record's {sensitive} value(s); the QIs and other "
     "released columns are not covered (guarantee.not_covered, and a warning). It assumes a public domain "
-    "(--domain): without it the categories, and with them p, come from the data, and RR-t always draws from the "
+    "({domain}): without it the categories, and with them p, come from the data, and RR-t always draws from the "
     "data's own distribution; such parameters are listed in guarantee.data_dependent and the model says "
     "'(data-dependent)' (docs/spec.md, section 15, \"What must be public\").",
-    "keps rr --mechanism ldp -i data/adult/adult.csv -o out.csv --sensitive salary-class "
-    "--domain 'salary-class=<=50K,>50K' --qi sex --qi race --epsilon 1 --others keep --report rr.json",
+    "keps rr {mechanism} ldp -i data/adult/adult.csv -o out.csv {sensitive} salary-class "
+    "{domain} 'salary-class=<=50K,>50K' {qi} sex {qi} race {epsilon} 1 {others} keep {report} rr.json",
     opts,
     run,
     0,

@@ -12,22 +12,21 @@
 
 static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", CLI_NUMBER,
                                       "epsilon' of the exponential mechanism that picks the node (default 0.5)",
-                                      "--epsilon-prime 0.5"};
+                                      "0.5"};
 static const cli_opt opt_penalty = {"penalty", 0, "F", CLI_NUMBER,
                                     "penalty factor f of the suppression share S in the utility -(G + f*S) "
                                     "(default 2: the thesis's 0.02 with S in percent; an f below 1/(q*h) makes "
                                     "suppressing every record the best node; below 1/k the node choice costs "
                                     "more than epsilon' and keps states the larger value)",
-                                    "--penalty 2"};
+                                    "2"};
 static const cli_opt opt_interpolate = {"interpolate", 0, "none|level", 0,
                                         "level: count classes on even levels only; odd-level nodes get the mean "
                                         "utility of their neighbours (thesis 3.3, about half the work)",
-                                        "--interpolate level"};
-static const cli_opt opt_threads = {"threads", 0, "N", CLI_NUMBER, "threads for the node scan (default 2)", "--threads 2"};
+                                        "level"};
 static const cli_opt opt_eps_total = {"epsilon", 0, "E", CLI_NUMBER,
                                       "the epsilon to claim (>= epsilon' - ln(1-beta), the default); a larger "
                                       "one gives a smaller delta",
-                                      "--epsilon 2.0"};
+                                      "2.0"};
 
 /* Suppressed records are always removed (Li, Qardaji and Su's method):
  * the flag is accepted for older scripts and job files, its false value
@@ -37,10 +36,10 @@ static const cli_opt opt_removed = {"remove-suppressed", 0, NULL, 0,
                                     "does (starred rows would show their data-dependent number, which the "
                                     "guarantee does not cover); accepted for older scripts, 'remove-suppressed: "
                                     "false' is refused",
-                                    "--remove-suppressed"};
+                                    ""};
 
 static const cli_opt *const opts[] = {&cli_opt_input, &cli_opt_output, &cli_opt_qi, &cli_opt_k, &cli_opt_beta,
-                                      &opt_eps_prime, &opt_eps_total, &opt_penalty, &opt_interpolate, &opt_threads,
+                                      &opt_eps_prime, &opt_eps_total, &opt_penalty, &opt_interpolate, &cli_opt_threads,
                                       &opt_removed, &cli_opt_sensitive, &cli_opt_insensitive,
                                       &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma,
                                       &cli_opt_report, &cli_opt_seed, &cli_opt_keep_order, NULL};
@@ -53,20 +52,19 @@ static const cli_opt *const opts[] = {&cli_opt_input, &cli_opt_output, &cli_opt_
 
 static int read_params(cli_ctx *c, keps_safela_params *p)
 {
-    long k, th;
+    long k;
     double beta;
     if (cli_k(c, 1, 1, &k) < 0 || cli_require(c, "beta") || cli_probability(c, "beta", &beta) < 0 ||
-        cli_long(c, "threads", 1, 64, 2, &th) < 0 ||
         cli_double(c, "epsilon-prime", POS_MIN, POS_MAX, 0.5, &p->epsilon_prime) < 0 ||
         cli_double(c, "epsilon", 0.0, POS_MAX, NAN, &p->epsilon) < 0 ||
         cli_double(c, "penalty", POS_MIN, POS_MAX, 2.0, &p->penalty) < 0)
         return 2;
     p->k = (size_t)k;
-    p->nthreads = (int)th;
+    p->nthreads = c->threads;
     p->beta = cli_str(c, "beta");
     const char *ip = cli_str(c, "interpolate");
     if (ip && strcmp(ip, "level") != 0 && strcmp(ip, "none") != 0)
-        return cli_usage_error(c, "--interpolate '%s': expected level or none", ip);
+        return cli_usage_error(c, "{interpolate} '%s': expected level or none", ip);
     p->interpolate = ip && strcmp(ip, "level") == 0;
     if (cli_str(c, "remove-suppressed") && !cli_flag(c, "remove-suppressed"))
         return cli_usage_error(c, "%ssafela cannot write suppressed rows starred: how many rows are suppressed "
@@ -154,7 +152,7 @@ static void warn_nothing_released(const cli_ctx *c, const keps_safela_result *r,
         return;
     if (k > r->sample_size)
         cli_msg(c, KEPS_MSG_PRIVACY, "warning: k = %zu exceeds the sample size (%zu of %zu rows): every sampled row is "
-                        "suppressed and no row is released with its values; lower -k or raise --beta", k, r->sample_size, n->input_rows);
+                        "suppressed and no row is released with its values; lower {k} or raise {beta}", k, r->sample_size, n->input_rows);
     else
         cli_msg(c, KEPS_MSG_PRIVACY, "warning: the chosen node leaves no class of at least k = %zu rows: every sampled "
                         "row is suppressed and no row is released with its values", k);
@@ -181,7 +179,7 @@ static int run(cli_ctx *c)
         goto out;
     }
     if (r.epsilon_prime_effective > p.epsilon_prime) /* a privacy warning: printed even with --quiet */
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: --penalty %g is below 1/k: the node choice costs epsilon' %.6g, not %g (the sample "
+        cli_msg(c, KEPS_MSG_PRIVACY, "warning: {penalty} %g is below 1/k: the node choice costs epsilon' %.6g, not %g (the sample "
                 "size moves with the data); the stated epsilon and delta use %.6g. A penalty of at least 1/k avoids "
                 "this.", p.penalty, r.epsilon_prime_effective, p.epsilon_prime, r.epsilon_prime_effective);
     warn_nothing_released(c, &r, p.k);
@@ -219,24 +217,24 @@ out:
 const cli_cmd cmd_safela = {
     "safela",
     "epsilon-safe lattice anonymization: sampling + exponential mechanism",
-    "safela -i FILE -o FILE --qi NAME:HIERARCHY ... -k K --beta B [--epsilon-prime E1] [--penalty F] [options]",
-    "Samples each record with probability --beta, scores every node of the full-domain generalization lattice "
+    "safela -i FILE -o FILE {qi} NAME:HIERARCHY ... {k} K {beta} B [{epsilon-prime} E1] [{penalty} F] [options]",
+    "Samples each record with probability {beta}, scores every node of the full-domain generalization lattice "
     "over the sample with u = -(G + f*S) (G: mean generalization level l/h, S: share of sampled records in classes "
-    "smaller than k, f: --penalty), picks a node with the exponential mechanism (epsilon', sensitivity f*k/n), "
+    "smaller than k, f: {penalty}), picks a node with the exponential mechanism (epsilon', sensitivity f*k/n), "
     "generalizes the sample to it and removes the records of classes smaller than k (Li, Qardaji and Su 2012). "
-    "Classes are those of the whole released tuple: every column released besides the QIs (--sensitive, "
-    "--insensitive, --others keep) is part of the class key at level 0, never generalized, so a record unique on "
+    "Classes are those of the whole released tuple: every column released besides the QIs ({sensitive}, "
+    "{insensitive}, {others} keep) is part of the class key at level 0, never generalized, so a record unique on "
     "such a column is suppressed like any other (release only the columns you need: each one splits the classes). "
     "The release satisfies (beta, epsilon, delta)-differential privacy under sampling with epsilon = epsilon' - "
-    "ln(1-beta) (or the larger --epsilon) and delta = d(k, beta, epsilon - epsilon') (see keps privacy delta); the "
+    "ln(1-beta) (or the larger {epsilon}) and delta = d(k, beta, epsilon - epsilon') (see keps privacy delta); the "
     "guarantee covers the whole release (every released row and column, the number of rows and their order) and "
     "assumes public hierarchies, k, beta, epsilon' and f, none read from the data (docs/spec.md, section 15, "
     "\"What must be public\"). The report gives the node, the guarantee, and, for the curator only (from the "
     "original values), the sample size, suppressed and unsampled counts and the probability that the mechanism "
     "picks a good node (S < 15% and G < 0.6).",
-    "keps safela -i data/adult/adult.csv -o out.csv --qi age:data/adult/adult_hierarchy_age.csv "
-    "--qi education:data/adult/adult_hierarchy_education.csv --insensitive salary-class --others drop -k 75 "
-    "--beta 0.7 --epsilon-prime 0.5 --penalty 2 --report report.json",
+    "keps safela -i data/adult/adult.csv -o out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
+    "{qi} education:data/adult/adult_hierarchy_education.csv {insensitive} salary-class {others} drop {k} 75 "
+    "{beta} 0.7 {epsilon-prime} 0.5 {penalty} 2 {report} report.json",
     opts,
     run,
     0,

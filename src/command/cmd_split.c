@@ -15,15 +15,15 @@
 
 static const cli_opt opt_output = {"output", 'o', "FILE", 0,
                                    "the training rows, in input order (anonymize this file); '-' writes stdout",
-                                   "-o train.csv"};
+                                   "train.csv"};
 static const cli_opt opt_test_output = {"test-output", 0, "FILE", 0,
-                                        "the held-out test rows, in input order (give it to keps evaluate --test; "
+                                        "the held-out test rows, in input order (give it to keps evaluate {test}; "
                                         "it holds raw records: do not publish it)",
-                                        "--test-output test.csv"};
+                                        "test.csv"};
 static const cli_opt opt_fraction = {"fraction", 0, "F", CLI_NUMBER,
                                      "share of the rows held out for testing, in (0, 1): round(F x rows) of them, "
                                      "chosen uniformly at random; default 0.2",
-                                     "--fraction 0.25"};
+                                     "0.25"};
 
 static const cli_opt *const opts[] = {&cli_opt_input,     &opt_output,      &opt_test_output, &opt_fraction,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_seed,    NULL};
@@ -34,11 +34,11 @@ static int check_paths(cli_ctx *c, const char *in, const char *train, const char
 {
     struct stat si, st;
     if (strcmp(train, test) == 0 || keps_output_same(train, test))
-        return cli_usage_error(c, "--output %s and --test-output %s are the same %s; give each its own file", train,
+        return cli_usage_error(c, "{output} %s and {test-output} %s are the same %s; give each its own file", train,
                                test, keps_output_fd(train) >= 0 ? "stream" : "file");
     if (strcmp(test, "-") && strcmp(in, "-") && stat(in, &si) == 0 && stat(test, &st) == 0 &&
         si.st_dev == st.st_dev && si.st_ino == st.st_ino)
-        return cli_usage_error(c, "--test-output %s is also the input: writing it would destroy the input", test);
+        return cli_usage_error(c, "{test-output} %s is also the input: writing it would destroy the input", test);
     return 0;
 }
 
@@ -112,14 +112,14 @@ static int run(cli_ctx *c)
 const cli_cmd cmd_split = {
     "split",
     "hold out random test rows before anonymizing, for an honest keps evaluate",
-    "split -i FILE -o TRAIN.csv --test-output TEST.csv [--fraction F] [options]",
-    "Splits a data set at random into training rows (-o) and test rows (--test-output), both in input order with "
+    "split -i FILE -o TRAIN.csv {test-output} TEST.csv [{fraction} F] [options]",
+    "Splits a data set at random into training rows (-o) and test rows ({test-output}), both in input order with "
     "the input's header and separator: round(F x rows) test rows, chosen uniformly with the CSPRNG (at least one "
-    "on each side). Anonymize the training file, then measure the release with keps evaluate --original "
-    "TRAIN.csv --release RELEASE.csv --test TEST.csv --target COLUMN: the classifier is then tested on records "
+    "on each side). Anonymize the training file, then measure the release with keps evaluate {original} "
+    "TRAIN.csv {release} RELEASE.csv {test} TEST.csv {target} COLUMN: the classifier is then tested on records "
     "the release never contained (testing on rows of the release itself overstates its accuracy). The test "
     "file holds raw records: it is for evaluation only, never for publication.",
-    "keps split -i data/adult/adult.csv -o train.csv --test-output test.csv --fraction 0.2",
+    "keps split -i data/adult/adult.csv -o train.csv {test-output} test.csv {fraction} 0.2",
     opts,
     run,
     0,

@@ -13,27 +13,27 @@
 static const cli_opt opt_qi = {"qi", 0, "NAME", CLI_REPEAT,
                                "quasi-identifier column of the release, repeatable; a ':HIERARCHY' suffix is "
                                "accepted and ignored, so anonymize flags can be reused",
-                               "--qi age --qi sex"};
+                               "age\nsex"};
 static const cli_opt opt_l = {"l-diversity", 0, "L", CLI_NUMBER,
                               "distinct l-diversity: every class holds at least L distinct sensitive values",
-                              "--l-diversity 2"};
+                              "2"};
 static const cli_opt opt_entropy_l = {"entropy-l", 0, "L", CLI_NUMBER,
                                       "entropy l-diversity: exp(H) >= L in every class (H with the natural log)",
-                                      "--entropy-l 1.5"};
+                                      "1.5"};
 static const cli_opt opt_t = {"t-closeness", 0, "T", CLI_NUMBER,
                               "t-closeness: the Earth Mover's Distance between every class's sensitive "
                               "distribution and the whole table's is at most T (0..1)",
-                              "--t-closeness 0.2"};
+                              "0.2"};
 static const cli_opt opt_sens = {"sensitive", 0, "NAME", CLI_REPEAT,
                                  "sensitive column checked by l-diversity and t-closeness, repeatable",
-                                 "--sensitive salary-class"};
+                                 "salary-class"};
 static const cli_opt opt_sens_type = {"sensitive-type", 0, "NAME=nominal|ordered", CLI_REPEAT,
                                       "ground distance of a sensitive column's EMD: nominal (equal distance) or "
                                       "ordered (numeric order); default ordered if every non-missing value is a "
                                       "number, else nominal",
-                                      "--sensitive-type age=nominal"};
+                                      "age=nominal"};
 static const cli_opt opt_show = {"show", 0, "N", CLI_NUMBER, "how many of the smallest classes to list (default 5)",
-                                 "--show 10"};
+                                 "10"};
 
 static const cli_opt *const opts[] = {&cli_opt_input, &opt_qi, &cli_opt_k, &opt_l, &opt_entropy_l, &opt_t,
                                       &opt_sens, &opt_sens_type, &cli_opt_suppressed, &opt_show,
@@ -65,7 +65,7 @@ static int parse_wanted(cli_ctx *c, wanted *w)
         return 2;
     char **v;
     if ((b || d || e) && cli_list(c, "sensitive", &v) == 0)
-        return cli_usage_error(c, "--l-diversity, --entropy-l and --t-closeness need --sensitive NAME");
+        return cli_usage_error(c, "{l-diversity}, {entropy-l} and {t-closeness} need {sensitive} NAME");
     return 0;
 }
 
@@ -76,7 +76,7 @@ static int resolve(cli_ctx *c, const keps_table *t, size_t **qi, size_t *nqi, si
     char **v;
     *nqi = cli_list(c, "qi", &v);
     if (!*nqi)
-        return cli_usage_error(c, "--qi is required: name the quasi-identifier columns, e.g. --qi age --qi sex");
+        return cli_usage_error(c, "{qi} is required: name the quasi-identifier columns, e.g. {qi} age {qi} sex");
     *qi = malloc(*nqi * sizeof **qi);
     *nsens = cli_list(c, "sensitive", &v);
     *sens = malloc((*nsens + 1) * sizeof **sens);
@@ -98,7 +98,7 @@ static int resolve(cli_ctx *c, const keps_table *t, size_t **qi, size_t *nqi, si
             return no_column(c, t, "--sensitive", v[i]);
         for (size_t q = 0; q < *nqi; q++)
             if ((*qi)[q] == (size_t)j)
-                return cli_usage_error(c, "'%s' is given both as --qi and --sensitive", v[i]);
+                return cli_usage_error(c, "'%s' is given both as {qi} and {sensitive}", v[i]);
         (*sens)[i] = (size_t)j;
     }
     size_t nt = cli_list(c, "sensitive-type", &v);
@@ -109,13 +109,13 @@ static int resolve(cli_ctx *c, const keps_table *t, size_t **qi, size_t *nqi, si
                                  : !strcmp(eq + 1, "ordered") ? KEPS_SENSITIVE_ORDERED
                                                               : KEPS_SENSITIVE_AUTO;
         if (ty == KEPS_SENSITIVE_AUTO)
-            return cli_usage_error(c, "--sensitive-type '%s': expected NAME=nominal or NAME=ordered", v[i]);
+            return cli_usage_error(c, "{sensitive-type} '%s': expected NAME=nominal or NAME=ordered", v[i]);
         size_t s = 0;
         while (s < *nsens && (strlen(t->cols[(*sens)[s]].name) != (size_t)(eq - v[i]) ||
                               strncmp(t->cols[(*sens)[s]].name, v[i], (size_t)(eq - v[i]))))
             s++;
         if (s == *nsens)
-            return cli_usage_error(c, "--sensitive-type '%s': no --sensitive column of that name", v[i]);
+            return cli_usage_error(c, "{sensitive-type} '%s': no {sensitive} column of that name", v[i]);
         (*types)[s] = ty;
     }
     return 0;
@@ -387,19 +387,19 @@ static int run(cli_ctx *c)
 const cli_cmd cmd_verify = {
     "verify",
     "check a released CSV for k-anonymity, l-diversity and t-closeness",
-    "verify -i FILE --qi NAME ... [-k K] [--l-diversity L] [--entropy-l L] [--t-closeness T] [--sensitive NAME]",
+    "verify -i FILE {qi} NAME ... [{k} K] [{l-diversity} L] [{entropy-l} L] [{t-closeness} T] [{sensitive} NAME]",
     "Groups the rows of a released CSV into equivalence classes by their quasi-identifier values as written "
     "(generalized strings, '*', intervals) and prints every figure: the number of classes and the smallest ones "
     "(k-anonymity), the fewest distinct sensitive values in a class (distinct l-diversity), the smallest exp(H) "
     "with H the natural-log entropy of a class (entropy l-diversity holds iff exp(H) >= L), and the largest Earth "
     "Mover's Distance between a class's sensitive distribution and the whole table's (t-closeness, Li et al. "
     "2007): equal ground distance for nominal columns, ordered distance for numeric ones. Rows whose every QI is "
-    "'*' are suppressed records; by default they are left out of the checks, as ARX does (--suppressed class "
+    "'*' are suppressed records; by default they are left out of the checks, as ARX does ({suppressed} class "
     "checks them as one class); they count in the whole table's distribution. The missing token is a sensitive "
     "value of its own, except in the ordered EMD, which leaves missing cells out. Exit 0 if every property asked "
-    "for holds, 1 if one fails (the worst class is printed; like every exit 1 it writes no --report file, "
-    "--json prints the report on stdout), 2 on bad input.",
-    "keps verify -i out.csv --qi age --qi sex -k 5 --sensitive salary-class --t-closeness 0.3",
+    "for holds, 1 if one fails (the worst class is printed; like every exit 1 it writes no {report} file, "
+    "{json} prints the report on stdout), 2 on bad input.",
+    "keps verify -i out.csv {qi} age {qi} sex {k} 5 {sensitive} salary-class {t-closeness} 0.3",
     opts,
     run,
     0,

@@ -71,6 +71,7 @@ struct cli_ctx {
     const keps_host *host;
     keps_result *res;      /* what the command makes */
     keps_status status;    /* the status of the last error (cli_fail) */
+    int threads;           /* the threads parameter (default: the cores available) */
     FILE *out_stream;      /* cli_open_output's stream (a text for "output") */
     char *out_text;
     size_t out_len;
@@ -81,7 +82,7 @@ struct cli_ctx {
 extern const cli_opt cli_opt_input, cli_opt_output, cli_opt_delimiter, cli_opt_report,
     cli_opt_qi, cli_opt_noisy, cli_opt_sensitive, cli_opt_insensitive, cli_opt_identifier,
     cli_opt_others, cli_opt_k, cli_opt_suppress, cli_opt_epsilon, cli_opt_delta, cli_opt_beta,
-    cli_opt_seed, cli_opt_missing, cli_opt_keep_order, cli_opt_remove_suppressed, cli_opt_suppressed,
+    cli_opt_seed, cli_opt_threads, cli_opt_missing, cli_opt_keep_order, cli_opt_remove_suppressed, cli_opt_suppressed,
     cli_opt_decimal_comma, cli_opt_digits;
 /* --html FILE: every command that lists --report takes it too (cli_parse). */
 extern const cli_opt cli_opt_html;

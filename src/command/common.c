@@ -54,7 +54,7 @@ static int comma_clash(const cli_ctx *c, const char *path, char delim, int sniff
     if (delim != ',')
         return 0;
     return cli_usage_error(c,
-                           "--decimal-comma: the field separator of %s is ',' (%s), the decimal mark as well, so "
+                           "{decimal-comma}: the field separator of %s is ',' (%s), the decimal mark as well, so "
                            "170,5 would be two fields; give the file's separator with -d (e.g. -d ';', or -d tab; "
                            "for a file of one column any -d but ',' works)",
                            strcmp(path, "-") ? path : "stdin", sniffed ? "sniffed from its header" : "-d");
@@ -204,7 +204,7 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
         s->others = KEPS_OTHERS_DROP;
     else if (others) {
         keps_schema_free(s);
-        return cli_usage_error(c, "--others '%s': expected keep or drop", others);
+        return cli_usage_error(c, "{others} '%s': expected keep or drop", others);
     }
     char **v;
     size_t n = cli_list(c, "qi", &v);
@@ -665,12 +665,25 @@ int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const 
         char fb[64], mb[256];
         cli_spell(c, o->name, fb, sizeof fb);
         mode_list(tbl[i].modes, mb, sizeof mb);
-        if (tbl[i].refuse)
-            return cli_usage_error(c, "%s%s applies to %s%s only, not %s: %s", cli_origin(c, o->name), fb, sel, mb,
-                                   mode, tbl[i].why);
-        if (!c->quiet)
+        /* sel, the modes and why hold {name} markup */
+        const keps_host *h = c->host;
+        char *rs = keps_render(sel, h->spell, h->ud), *rm = keps_render(mb, h->spell, h->ud);
+        char *rmode = keps_render(mode, h->spell, h->ud), *rw = keps_render(tbl[i].why, h->spell, h->ud);
+        int rc = 0;
+        if (!rs || !rm || !rmode || !rw)
+            rc = cli_oom(c);
+        else if (tbl[i].refuse)
+            rc = cli_usage_error(c, "%s%s applies to %s%s only, not %s: %s", cli_origin(c, o->name), fb, rs, rm, rmode,
+                                 rw);
+        else if (!c->quiet)
             cli_msg(c, KEPS_MSG_NOTE, "note: %s%s applies to %s%s only and is ignored: %s", cli_origin(c, o->name), fb,
-                    sel, mb, tbl[i].why);
+                    rs, rm, rw);
+        free(rs);
+        free(rm);
+        free(rmode);
+        free(rw);
+        if (rc)
+            return rc;
     }
     return 0;
 }

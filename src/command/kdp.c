@@ -44,18 +44,18 @@ static int parse_range(cli_ctx *c, const char *arg, const char *text, double *lo
     const char *colon = strchr(text, ':');
     char a[128];
     if (!colon || (size_t)(colon - text) >= sizeof a)
-        return cli_usage_error(c, "--bounds '%s': expected NAME=LO:HI with numbers LO < HI", arg);
+        return cli_usage_error(c, "{bounds} '%s': expected NAME=LO:HI with numbers LO < HI", arg);
     memcpy(a, text, (size_t)(colon - text));
     a[colon - text] = '\0';
     keps_num_status sl = keps_parse_number(a, lo), sh = keps_parse_number(colon + 1, hi);
     if (sl == KEPS_NUM_HEX || sh == KEPS_NUM_HEX)
-        return cli_usage_error(c, "--bounds '%s': hexadecimal numbers are not accepted; write LO and HI in decimal",
+        return cli_usage_error(c, "{bounds} '%s': hexadecimal numbers are not accepted; write LO and HI in decimal",
                                arg);
     if (sl == KEPS_NUM_RANGE || sh == KEPS_NUM_RANGE)
-        return cli_usage_error(c, "--bounds '%s': LO and HI must lie within [-%g, %g], the numbers keps accepts",
+        return cli_usage_error(c, "{bounds} '%s': LO and HI must lie within [-%g, %g], the numbers keps accepts",
                                arg, KEPS_NUM_MAX, KEPS_NUM_MAX);
     if (sl || sh || !(*lo < *hi))
-        return cli_usage_error(c, "--bounds '%s': expected NAME=LO:HI with finite numbers LO < HI", arg);
+        return cli_usage_error(c, "{bounds} '%s': expected NAME=LO:HI with finite numbers LO < HI", arg);
     return 0;
 }
 
@@ -69,13 +69,13 @@ int kdp_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, do
     for (size_t b = 0; b < nb; b++) {
         const char *eq = strrchr(v[b], '=');
         if (!eq)
-            return cli_usage_error(c, "--bounds '%s': expected NAME=LO:HI, e.g. --bounds FICA=0:10000", v[b]);
+            return cli_usage_error(c, "{bounds} '%s': expected NAME=LO:HI, e.g. {bounds} FICA=0:10000", v[b]);
         size_t j = 0;
         while (j < m && !(strlen(t->cols[cols[j]].name) == (size_t)(eq - v[b]) &&
                           strncmp(t->cols[cols[j]].name, v[b], (size_t)(eq - v[b])) == 0))
             j++;
         if (j == m)
-            return cli_usage_error(c, "--bounds '%s': '%.*s' is not one of the noisy columns", v[b],
+            return cli_usage_error(c, "{bounds} '%s': '%.*s' is not one of the noisy columns", v[b],
                                    (int)(eq - v[b]), v[b]);
         if (parse_range(c, v[b], eq + 1, &lo[j], &hi[j]))
             return 2;

@@ -61,7 +61,7 @@ static void ola_free(ksrc *src)
 int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
 {
     keps_error err = {0};
-    keps_ola_params p = {.k = k};
+    keps_ola_params p = {.k = k, .threads = c->threads == 1 ? 1 : 0};
     cli_objective obj;
     int rc = cli_objective_read(c, &obj);
     if (rc)
@@ -71,7 +71,7 @@ int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
         return 2;
     for (size_t q = 0; q < s->nqi; q++)
         if (!s->qi[q].h)
-            return cli_usage_error(c, "--algorithm ola needs a hierarchy for every --qi (NAME:FILE.csv or "
+            return cli_usage_error(c, "{algorithm} ola needs a hierarchy for every {qi} (NAME:FILE.csv or "
                                       "NAME:interval=...); '%s' has none",
                                    s->t->cols[s->qi[q].col].name);
     ola_state *st = calloc(1, sizeof *st);

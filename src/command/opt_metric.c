@@ -13,29 +13,29 @@ const cli_opt cli_opt_metric = {
     "OLA: the information loss to minimize, as ARX 3.9.2 defines it (default loss): prec = precision, loss = "
     "ARX's Loss, dm = discernibility, aecs = average class size, entropy = non-uniform entropy, height = "
     "the generalization levels",
-    "--metric entropy"};
+    "entropy"};
 const cli_opt cli_opt_gs_factor = {
     "gs-factor", 0, "F", CLI_NUMBER,
     "OLA: weight of generalization against suppression in prec, loss, entropy and aecs, in [0, 1] (ARX's "
     "coding model): 0 favours suppression (a suppressed row costs no more than if it were released), 1 favours "
     "generalization (only suppression costs), 0.5 (default) weighs both equally",
-    "--gs-factor 0.3"};
+    "0.3"};
 const cli_opt cli_opt_monotonic = {
     "monotonic", 0, NULL, 0,
     "OLA: ARX's monotonic variant of prec, dm (DM*) or entropy, which ignores suppression (a suppressed "
     "record counts as if released at the node's levels); height is monotonic anyway, loss and aecs have none",
-    "--monotonic"};
+    ""};
 const cli_opt cli_opt_aggregate = {
     "aggregate", 0, "geometric|arithmetic|sum|max|rank", 0,
     "OLA: how prec, loss, entropy and height combine their per-QI values: geometric mean (loss's default), "
     "arithmetic mean (prec's), sum (entropy's and height's), max, or rank (the per-QI values sorted "
     "largest first, compared in that order; the score is then that list)",
-    "--aggregate rank"};
+    "rank"};
 const cli_opt cli_opt_weight = {
     "weight", 0, "NAME=W", CLI_REPEAT,
     "OLA: weight W >= 0 of quasi-identifier NAME in prec, loss, entropy and height, repeatable; unnamed QIs "
     "weigh 0.5 (ARX's default) and every weight is divided by the largest",
-    "--weight age=1 --weight sex=0.25"};
+    "age=1\nsex=0.25"};
 
 int cli_objective_read(cli_ctx *c, cli_objective *o)
 {
@@ -43,7 +43,7 @@ int cli_objective_read(cli_ctx *c, cli_objective *o)
     o->cfg = keps_metric_config_default(KEPS_METRIC_LOSS);
     const char *m = cli_str(c, "metric");
     if (m && keps_metric_parse(m, &o->cfg.metric))
-        return cli_usage_error(c, "--metric '%s': expected prec, loss, dm, aecs, entropy or height", m);
+        return cli_usage_error(c, "{metric} '%s': expected prec, loss, dm, aecs, entropy or height", m);
     keps_metric mt = o->cfg.metric;
     const char *name = mt == KEPS_METRIC_DM ? "dm" : keps_metric_name(mt);
     int per_qi = mt != KEPS_METRIC_DM && mt != KEPS_METRIC_AECS;
@@ -51,21 +51,21 @@ int cli_objective_read(cli_ctx *c, cli_objective *o)
     if (gs < 0)
         return 2;
     if (gs && (mt == KEPS_METRIC_DM || mt == KEPS_METRIC_HEIGHT))
-        return cli_usage_error(c, "--gs-factor: --metric %s weighs no suppression (ARX offers the gs-factor for "
+        return cli_usage_error(c, "{gs-factor}: {metric} %s weighs no suppression (ARX offers the gs-factor for "
                                   "prec, loss, entropy and aecs)",
                                name);
     o->cfg.monotonic = cli_flag(c, "monotonic") && mt != KEPS_METRIC_HEIGHT;
     if (o->cfg.monotonic && (mt == KEPS_METRIC_LOSS || mt == KEPS_METRIC_AECS))
-        return cli_usage_error(c, "--monotonic: ARX has no monotonic %s (it has one for prec, dm and entropy)",
+        return cli_usage_error(c, "{monotonic}: ARX has no monotonic %s (it has one for prec, dm and entropy)",
                                name);
     const char *a = cli_str(c, "aggregate");
     if (a && keps_aggregate_parse(a, &o->cfg.aggregate))
-        return cli_usage_error(c, "--aggregate '%s': expected geometric, arithmetic, sum, max or rank", a);
+        return cli_usage_error(c, "{aggregate} '%s': expected geometric, arithmetic, sum, max or rank", a);
     char **w;
     size_t nw = cli_list(c, "weight", &w);
     if ((a || nw) && !per_qi)
-        return cli_usage_error(c, "--%s: --metric %s is one number per transformation, not a value per "
-                                  "quasi-identifier (--aggregate and --weight apply to prec, loss, entropy and "
+        return cli_usage_error(c, "--%s: {metric} %s is one number per transformation, not a value per "
+                                  "quasi-identifier ({aggregate} and {weight} apply to prec, loss, entropy and "
                                   "height)",
                                a ? "aggregate" : "weight", name);
     return 0;
@@ -97,7 +97,7 @@ int cli_objective_weights(cli_ctx *c, const keps_schema *s, cli_objective *o)
     for (size_t j = 0; j < nw; j++) {
         const char *eq = strrchr(w[j], '='); /* the last '=': a name may hold one */
         if (!eq)
-            return cli_usage_error(c, "%s--weight '%s': expected NAME=W, e.g. --weight age=1", cli_origin(c, "weight"),
+            return cli_usage_error(c, "%s--weight '%s': expected NAME=W, e.g. {weight} age=1", cli_origin(c, "weight"),
                                    w[j]);
         int i = qi_named(s, w[j], (size_t)(eq - w[j]));
         if (i < 0) {

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "command_internal.h"
+#include "keps/mdav.h"
 #include "keps/csv.h"
 #include "keps/hierarchy.h"
 #include "keps/outfile.h"
@@ -16,28 +18,28 @@
 
 /* ---- common options (CLI.md) ---- */
 const cli_opt cli_opt_input = {"input", 'i', "FILE", 0, "input CSV with a header row; '-' reads stdin",
-                               "-i data/adult/adult.csv"};
+                               "data/adult/adult.csv"};
 const cli_opt cli_opt_output = {"output", 'o', "FILE", KEPS_PARAM_PATH | KEPS_PARAM_OUTPUT | KEPS_PARAM_RELEASE,
                                 "released CSV (required); '-' or /dev/stdout writes stdout; a device, FIFO or "
                                 "/dev/fd/N is written in place. A file (a symbolic link: its target) is written "
                                 "to a temporary file and renamed with the report at the end, keeping the mode, "
                                 "owner and group of the file it replaces, so a failed run leaves nothing; "
                                 "concurrent runs writing it take turns (a lock file .FILE.keps-lock beside it)",
-                                "-o out.csv"};
+                                "out.csv"};
 const cli_opt cli_opt_delimiter = {"delimiter", 'd', "C", 0,
                                    "field separator of the input and output; default: sniffed from the header "
                                    "(',' ';' tab '|'); 'tab' for a tab",
-                                   "-d ';'"};
+                                   ";"};
 const cli_opt cli_opt_report = {"report", 0, "FILE", 0,
                                  "write the JSON report to FILE ('-' = stdout, the summary then goes to stderr), "
                                  "written as -o is and renamed into place together with the release; it may not "
                                  "name the same file or stream as -o",
-                                 "--report report.json"};
+                                 "report.json"};
 const cli_opt cli_opt_html = {"html", 0, "FILE", 0,
                                "also write the report as one self-contained HTML page (tables and charts, no "
                                "network needed) to FILE ('-' = stdout); the same page as 'keps report' draws "
-                               "from the --report file",
-                               "--html report.html"};
+                               "from the {report} file",
+                               "report.html"};
 const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
                             "quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: "
                             "paths of an unbalanced tree ending at one root; the missing value as the empty field "
@@ -46,74 +48,79 @@ const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
                             "hierarchy build' writes one to a file), or 'numeric': no hierarchy, and the column "
                             "read as numbers even if it holds codes such as 01097 (which make it categorical "
                             "otherwise). A NAME holding ':' (\"Q1: age:q1.csv\") is matched whole first",
-                            "--qi age:interval=5,10,20 --qi zip:mask=1,2,3 --qi sex:data/adult/adult_hierarchy_sex.csv"};
+                            "age:interval=5,10,20\nzip:mask=1,2,3\nsex:data/adult/adult_hierarchy_sex.csv"};
 const cli_opt cli_opt_noisy = {"noisy", 0, "NAME", CLI_REPEAT,
                                "numeric quasi-identifier that receives Laplace noise, repeatable (NAME:numeric "
                                "reads a column of codes such as 0170 as numbers)",
-                               "--noisy height"};
+                               "height"};
 const cli_opt cli_opt_sensitive = {"sensitive", 0, "NAME", CLI_REPEAT,
                                    "sensitive attribute, released as is (used by l-diversity, t-closeness, RR)",
-                                   "--sensitive salary-class"};
+                                   "salary-class"};
 const cli_opt cli_opt_insensitive = {"insensitive", 0, "NAME", CLI_REPEAT, "attribute released as is",
-                                     "--insensitive workclass"};
+                                     "workclass"};
 const cli_opt cli_opt_identifier = {"identifier", 0, "NAME", CLI_REPEAT, "direct identifier, dropped from the output",
-                                    "--identifier name"};
+                                    "name"};
 const cli_opt cli_opt_others = {"others", 0, "keep|drop", 0,
                                  "what to do with columns given no role; without it they are an error",
-                                 "--others keep"};
+                                 "keep"};
 const cli_opt cli_opt_k = {"k", 'k', "K", CLI_NUMBER,
-                           "every released record hides among at least K (k-anonymity); 1 to 1,000,000,000", "-k 5"};
+                           "every released record hides among at least K (k-anonymity); 1 to 1,000,000,000", "5"};
 const cli_opt cli_opt_suppress = {"suppress", 0, "FRACTION", CLI_NUMBER,
                                   "largest fraction of records that may be suppressed (0..1, default 0)",
-                                  "--suppress 0.05"};
+                                  "0.05"};
 const cli_opt cli_opt_suppressed = {"suppressed", 0, "exclude|class", 0,
                                     "rows whose every QI is '*' (suppressed records): leave them out (default, "
                                     "as ARX) or treat them as one ordinary class",
-                                    "--suppressed class"};
-const cli_opt cli_opt_epsilon = {"epsilon", 0, "E", CLI_NUMBER, "privacy budget epsilon (> 0)", "--epsilon 1.0"};
-const cli_opt cli_opt_delta = {"delta", 0, "D", CLI_NUMBER, "privacy parameter delta (0..1)", "--delta 1e-6"};
-const cli_opt cli_opt_beta = {"beta", 0, "B", CLI_NUMBER, "sampling probability beta (0..1]", "--beta 0.7"};
+                                    "class"};
+const cli_opt cli_opt_epsilon = {"epsilon", 0, "E", CLI_NUMBER, "privacy budget epsilon (> 0)", "1.0"};
+const cli_opt cli_opt_delta = {"delta", 0, "D", CLI_NUMBER, "privacy parameter delta (0..1)", "1e-6"};
+const cli_opt cli_opt_beta = {"beta", 0, "B", CLI_NUMBER, "sampling probability beta (0..1]", "0.7"};
 const cli_opt cli_opt_seed = {"seed", 0, "N", CLI_NUMBER,
                               "reproducible randomness for tests and papers; the output is then NOT private "
                               "(a warning says so on stderr)",
-                              "--seed 42"};
+                              "42"};
 const cli_opt cli_opt_missing = {"missing", 0, "TOKEN", 0,
-                                 "token that marks a missing value (default: the empty field)", "--missing '?'"};
+                                 "token that marks a missing value (default: the empty field)", "?"};
 const cli_opt cli_opt_decimal_comma = {"decimal-comma", 0, NULL, 0,
                                         "numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so "
                                         "in numeric columns and written so in computed ones; a '.' in a number is "
                                         "then an error. The field separator must then be another character than "
                                         "',' (give -d ';' if it is not sniffed)",
-                                        "--decimal-comma"};
+                                        ""};
 const cli_opt cli_opt_digits = {"digits", 0, "N|exact", CLI_NUMBER,
                                 "decimals of the numbers this command computes and writes (noisy values, "
                                 "centroids); default: each column's input precision, the most decimals any of "
                                 "its cells is written with (170 and 170.5 give 1); 'exact' writes the exact "
                                 "double. Rounding is post-processing: the guarantee stands, and the report's "
                                 "metrics describe the rounded values",
-                                "--digits 1"};
+                                "1"};
 const cli_opt cli_opt_keep_order = {"keep-order", 0, NULL, 0,
                                     "write released rows in input order instead of shuffling them (row order "
                                     "can leak; a warning says so)",
-                                    "--keep-order"};
+                                    ""};
+const cli_opt cli_opt_threads = {"threads", 0, "N", CLI_NUMBER,
+                                 "worker threads, 1 to 64 (default: the cores available): the lattice scan and "
+                                 "MDAV's distance scans use up to N (MDAV at most 8), OLA's search 2 (1 with "
+                                 "{threads} 1: a sequential search). The result is the same whatever N",
+                                 "2"};
 const cli_opt cli_opt_remove_suppressed = {"remove-suppressed", 0, NULL, 0,
                                            "leave suppressed records out instead of starring their QIs",
-                                           "--remove-suppressed"};
+                                           ""};
 
 /* The front-end's own parameters (KEPS_PARAM_COMMON): every command lists
  * them, keps_run ignores them. */
-static const cli_opt opt_help = {"help", 'h', NULL, KEPS_PARAM_COMMON, "show this help and exit", "--help"};
-static const cli_opt opt_json = {"json", 0, NULL, KEPS_PARAM_COMMON, "print the result as JSON on stdout instead of text", "--json"};
+static const cli_opt opt_help = {"help", 'h', NULL, KEPS_PARAM_COMMON, "show this help and exit", ""};
+static const cli_opt opt_json = {"json", 0, NULL, KEPS_PARAM_COMMON, "print the result as JSON on stdout instead of text", ""};
 static const cli_opt opt_quiet = {"quiet", 'q', NULL, KEPS_PARAM_COMMON,
                                   "no progress, notes or text summary (errors, and warnings that weaken the "
-                                  "privacy guarantee, still print on stderr; --json, --report - and -o - still "
+                                  "privacy guarantee, still print on stderr; {json}, {report} - and -o - still "
                                   "write what they ask for)",
-                                  "--quiet"};
+                                  ""};
 static const cli_opt opt_job = {"job", 0, "FILE", KEPS_PARAM_COMMON,
                                 "YAML job file holding any of these options (long names as keys); flags given "
                                 "on the command line override it. Relative paths in the file are relative to "
                                 "the file's own directory",
-                                "--job examples/adult-ola.yml"};
+                                "examples/adult-ola.yml"};
 const cli_opt *const cli_common_opts[] = {&opt_job, &opt_json, &opt_quiet, &opt_help, NULL};
 
 /* ---- accessors ---- */
@@ -178,7 +185,12 @@ int cli_require(const cli_ctx *c, const char *name)
         return 0;
     int i = find_opt(c, name);
     const cli_opt *o = i >= 0 ? c->opts[i] : NULL;
-    return cli_usage_error(c, "%s is required%s%s", SPELL(name), o ? ", e.g. " : "", o ? o->example : "") ? -1 : -1;
+    char sp[128];
+    int n = o && o->metavar && !strchr(o->example, '{') ? (int)strcspn(o->example, "\n") : -1; /* its first example */
+    cli_usage_error(c, "%s is required%s%s%s%.*s", SPELL(name), n >= 0 ? ", e.g. " : "",
+                    n >= 0 ? cli_spell(c, name, sp, sizeof sp) : "", n >= 0 ? " " : "", n >= 0 ? n : 0,
+                    n >= 0 ? o->example : "");
+    return -1;
 }
 
 const char *cli_origin(const cli_ctx *c, const char *name)
@@ -299,7 +311,7 @@ static size_t edit_distance(const char *a, const char *b)
     return d[n][m];
 }
 
-const char *cli_nearest(const char *word, const char *const *cands, size_t n)
+const char *keps_nearest(const char *word, const char *const *cands, size_t n)
 {
     const char *best = NULL;
     size_t bd = (size_t)-1, len = strlen(word);
@@ -374,6 +386,13 @@ int cli_run_checked(cli_ctx *c)
                 "warning: {seed} %ld makes the randomness reproducible; the output is NOT private. Use it for tests "
                 "and experiments only.",
                 seed);
+    long th;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cli_long(c, "threads", 1, 64, cores < 1 ? 1 : cores > 64 ? 64 : cores, &th) < 0)
+        return 2;
+    c->threads = (int)th;
+    if (find_opt(c, "threads") >= 0)
+        keps_mdav_threads(c->threads); /* MDAV's setting is process-wide (keps/mdav.h) */
     return c->cmd->run(c);
 }
 
@@ -386,4 +405,9 @@ int cli_error(const cli_ctx *c, keps_status st, const char *fmt, ...)
     cli_error_text(c, st, m ? m : "out of memory", 0);
     free(m);
     return keps_exit_code(st);
+}
+
+const char *cli_nearest(const char *word, const char *const *cands, size_t n)
+{
+    return keps_nearest(word, cands, n);
 }

@@ -24,7 +24,7 @@ static int delta_params(cli_ctx *c, double *beta, double *epsp, double *gap)
     if (pe < 0 || ge < 0)
         return 2;
     if (ge && !pe)
-        return cli_usage_error(c, "--epsilon needs --epsilon-prime too (delta depends on epsilon - epsilon')");
+        return cli_usage_error(c, "{epsilon} needs {epsilon-prime} too (delta depends on epsilon - epsilon')");
     *gap = ge ? eps - *epsp : NAN;
     return 0;
 }
