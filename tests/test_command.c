@@ -106,6 +106,48 @@ static const char *odd_spell(void *ud, const char *name, char *buf, size_t len)
     return buf;
 }
 
+/* The same release with the age hierarchy given as an in-memory table
+ * (ARX layout: leaf, decade, '*') instead of the interval builder: the
+ * labels are the builder's, so the file is the same byte for byte. */
+static void test_hierarchy_table(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv(csv);
+    keps_table *h = table_from_csv("leaf,decade,top\n"
+                                   "21,[20-30[,*\n22,[20-30[,*\n23,[20-30[,*\n24,[20-30[,*\n25,[20-30[,*\n"
+                                   "26,[20-30[,*\n31,[30-40[,*\n32,[30-40[,*\n33,[30-40[,*\n34,[30-40[,*\n"
+                                   "35,[30-40[,*\n36,[30-40[,*\n");
+    keps_result r[2];
+    for (int i = 0; i < 2; i++) {
+        keps_args *a = keps_args_new();
+        keps_args_table(a, "input", t);
+        keps_args_add(a, "algorithm", "ola", NULL);
+        if (i)
+            assert_int_equal(keps_args_hierarchy(a, "age", h), KEPS_OK);
+        else
+            keps_args_add(a, "qi", "age:interval=10", NULL);
+        keps_args_add(a, "insensitive", "sex", NULL);
+        keps_args_add(a, "insensitive", "disease", NULL);
+        keps_args_add(a, "k", "3", NULL);
+        keps_args_add(a, "seed", "7", NULL);
+        keps_error err;
+        keps_status st = keps_run("anonymize", a, NULL, &r[i], &err);
+        if (st)
+            print_error("%s\n", err.msg);
+        assert_int_equal(st, KEPS_OK);
+        keps_args_free(a);
+    }
+    char *x = release_text(&r[0]), *y = release_text(&r[1]);
+    assert_string_equal(x, y);
+    assert_non_null(strstr(y, "[30-40[,M,"));
+    free(x);
+    free(y);
+    keps_result_free(&r[0]);
+    keps_result_free(&r[1]);
+    keps_table_free(h);
+    keps_table_free(t);
+}
+
 static void test_errors_spelled(void **state)
 {
     (void)state;
@@ -203,6 +245,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_equals_cli),
+        cmocka_unit_test(test_hierarchy_table),
         cmocka_unit_test(test_errors_spelled),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_catalog),

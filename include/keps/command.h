@@ -64,6 +64,11 @@ keps_status keps_args_base_dir(keps_args *a, const char *dir);
  * on a copy); it must outlive keps_run. Also counts as giving the
  * parameter (its value in the report is t->source). */
 keps_status keps_args_table(keps_args *a, const char *name, const keps_table *t);
+/* An in-memory hierarchy for column `column`, as if "qi" were given the
+ * value "column:FILE" with h in FILE: h holds the ARX layout (row = a leaf,
+ * column j = its level-j label; the header row's names do not matter). h
+ * is borrowed as for keps_args_table. */
+keps_status keps_args_hierarchy(keps_args *a, const char *column, const keps_table *h);
 /* Is parameter name given? How many values? */
 size_t keps_args_count(const keps_args *a, const char *name);
 

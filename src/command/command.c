@@ -20,7 +20,7 @@ typedef struct arg_entry {
     char **v;
     size_t n;
     char *origin;
-    const keps_table *table;
+    const keps_table **tables; /* [n]: an in-memory table given for value k, or NULL */
 } arg_entry;
 
 struct keps_args {
@@ -42,6 +42,7 @@ void keps_args_free(keps_args *a)
         for (size_t k = 0; k < a->e[i].n; k++)
             free(a->e[i].v[k]);
         free(a->e[i].v);
+        free(a->e[i].tables);
         free(a->e[i].name);
         free(a->e[i].origin);
     }
@@ -84,6 +85,11 @@ keps_status keps_args_add(keps_args *a, const char *name, const char *value, con
     if (!v)
         return KEPS_ENOMEM;
     e->v = v;
+    const keps_table **t = realloc(e->tables, (e->n + 1) * sizeof *t);
+    if (!t)
+        return KEPS_ENOMEM;
+    e->tables = t;
+    t[e->n] = NULL;
     if (!(v[e->n] = strdup(value)))
         return KEPS_ENOMEM;
     e->n++;
@@ -112,8 +118,29 @@ keps_status keps_args_table(keps_args *a, const char *name, const keps_table *t)
     if (!a || !name || !t)
         return KEPS_EINPUT;
     keps_status st = keps_args_add(a, name, t->source ? t->source : "<memory>", NULL);
-    if (!st)
-        arg_find(a, name)->table = t;
+    if (!st) {
+        arg_entry *e = arg_find(a, name);
+        e->tables[e->n - 1] = t;
+    }
+    return st;
+}
+
+keps_status keps_args_hierarchy(keps_args *a, const char *column, const keps_table *h)
+{
+    if (!a || !column || !h)
+        return KEPS_EINPUT;
+    size_t len = strlen(column) + strlen(h->source ? h->source : "<memory>") + 2;
+    char *spec = malloc(len);
+    if (!spec)
+        return KEPS_ENOMEM;
+    snprintf(spec, len, "%s:%s", column, h->source ? h->source : "<memory>");
+    keps_status st = keps_args_add(a, "qi", spec, NULL);
+    free(spec);
+    if (!st) {
+        arg_entry *e = arg_find(a, "qi");
+        e->tables[e->n - 1] = h;
+        /* the column's name, for the schema: the spec is NAME:SOURCE */
+    }
     return st;
 }
 
@@ -442,7 +469,7 @@ static int ctx_init(cli_ctx *c, const cli_cmd *cmd, const keps_args *a)
         if (!(c->vals[k].v = malloc(e->n * sizeof *c->vals[k].v)))
             return cli_oom(c);
         memcpy(c->vals[k].v, e->v, e->n * sizeof *e->v);
-        c->vals[k].table = e->table;
+        c->vals[k].tables = e->tables;
         if (e->origin && !(c->vals[k].origin = strdup(e->origin)))
             return cli_oom(c);
     }

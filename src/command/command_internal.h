@@ -49,7 +49,8 @@ typedef struct cli_val {
     char **v;
     size_t n;
     char *origin; /* "FILE:LINE:COL" when the values came from a job file */
-    const keps_table *table; /* an in-memory table given for it (keps_args_table) */
+    const keps_table *const *tables; /* [n]: an in-memory table given for value k (keps_args_table,
+                                        keps_args_hierarchy), or NULL; or tables is NULL */
 } cli_val;
 
 struct cli_ctx {

@@ -13,6 +13,7 @@
 #include "keps/before_after.h"
 #include "keps/ola.h"
 #include "keps/csv.h"
+#include "keps/hierarchy.h"
 #include "keps/progress.h"
 #include "keps/version.h"
 
@@ -65,23 +66,54 @@ static int comma_clash(const cli_ctx *c, const char *path, char delim, int sniff
 static const keps_table *given_table(const cli_ctx *c, const char *path)
 {
     for (size_t i = 0; i < c->nopts; i++)
-        if (c->vals[i].table && c->vals[i].n && c->vals[i].v[c->vals[i].n - 1] == path)
-            return c->vals[i].table;
+        for (size_t k = 0; c->vals[i].tables && k < c->vals[i].n; k++)
+            if (c->vals[i].v[k] == path)
+                return c->vals[i].tables[k];
     return NULL;
+}
+
+/* A copy of the caller's table t (the commands change theirs). */
+static keps_table *copy_table(const keps_table *t, keps_error *err)
+{
+    size_t *rows = malloc((t->nrows ? t->nrows : 1) * sizeof *rows);
+    if (!rows) {
+        keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < t->nrows; i++)
+        rows[i] = i;
+    keps_table *r = keps_table_rows(t, rows, t->nrows, err);
+    free(rows);
+    return r;
+}
+
+/* A --qi value given with an in-memory hierarchy (keps_args_hierarchy):
+ * "NAME:SOURCE", the hierarchy h. */
+static keps_status add_given_qi(keps_schema *s, keps_table *t, const char *spec, const keps_table *h,
+                                keps_error *err)
+{
+    size_t sl = strlen(h->source ? h->source : "<memory>"), n = strlen(spec);
+    char *name = strndup(spec, n > sl ? n - sl - 1 : n); /* spec is NAME:SOURCE */
+    if (!name)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    int col = keps_table_column(t, name);
+    keps_status st = col < 0 ? keps_table_no_column(err, t, name) : KEPS_OK;
+    free(name);
+    keps_table *levels = st ? NULL : copy_table(h, err);
+    keps_hierarchy *hh = NULL;
+    if (!st && !levels)
+        st = err ? err->code : KEPS_ENOMEM;
+    if (!st && !(st = keps_hierarchy_from_table(levels, &hh, err)))
+        st = keps_schema_add_qi_hierarchy(s, (size_t)col, hh, err);
+    return st;
 }
 
 int cli_load_table(cli_ctx *c, const char *path, keps_table **t)
 {
     const keps_table *given = given_table(c, path);
     if (given) { /* the caller's table stays as it is: the command works on a copy */
-        size_t *rows = malloc((given->nrows ? given->nrows : 1) * sizeof *rows);
         keps_error err = {0};
-        if (!rows)
-            return cli_oom(c);
-        for (size_t i = 0; i < given->nrows; i++)
-            rows[i] = i;
-        *t = keps_table_rows(given, rows, given->nrows, &err);
-        free(rows);
+        *t = copy_table(given, &err);
         return *t ? 0 : cli_fail(c, &err);
     }
     keps_csv_options o = {0};
@@ -211,8 +243,9 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
     keps_status st = KEPS_OK;
     const char *bad_opt = NULL, *bad_val = NULL;
     for (size_t i = 0; i < n && !st; i++) {
-        char *spec = cli_spec_path(c, "qi", t, v[i]); /* a job file's paths are relative to it */
-        if ((st = keps_schema_add_qi(s, t, spec ? spec : v[i], &err))) {
+        const keps_table *h = given_table(c, v[i]);
+        char *spec = h ? NULL : cli_spec_path(c, "qi", t, v[i]); /* a job file's paths are relative to it */
+        if ((st = h ? add_given_qi(s, t, v[i], h, &err) : keps_schema_add_qi(s, t, spec ? spec : v[i], &err))) {
             bad_opt = "qi";
             bad_val = v[i];
         }
