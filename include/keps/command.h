@@ -156,7 +156,10 @@ const keps_output *keps_result_output(const keps_result *r, const char *param);
  * input (exit 2), KEPS_EJOB the job cannot be done (exit 1), KEPS_ENOMEM
  * or KEPS_EIO (exit 3), KEPS_ECANCEL when the progress callback cancelled;
  * err->msg and out->error say what, where and how to fix it.
- * Thread-safe: two threads may run commands at once (their hosts apart). */
+ * Thread-safe: two threads may run commands at once (their hosts apart;
+ * the progress hook is the calling thread's). One exception: MDAV's thread
+ * count (the threads parameter of anonymize and dpmicro) is process-wide
+ * (keps_mdav_threads), so two concurrent MDAV runs share the last one set. */
 keps_status keps_run(const char *name, const keps_args *a, const keps_host *host, keps_result *out,
                      keps_error *err);
 

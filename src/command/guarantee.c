@@ -52,7 +52,7 @@ void cli_dd_free(cli_dd *d)
 
 const char *cli_dd_model(const cli_dd *d, const char *plain)
 {
-    static char buf[128];
+    static _Thread_local char buf[128]; /* one per thread: hosts may run commands on several */
     if (!d->n)
         return plain;
     snprintf(buf, sizeof buf, "%s (data-dependent)", plain);

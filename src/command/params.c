@@ -195,7 +195,7 @@ int cli_require(const cli_ctx *c, const char *name)
 
 const char *cli_origin(const cli_ctx *c, const char *name)
 {
-    static char buf[4200];
+    static _Thread_local char buf[4200]; /* one per thread: hosts may run commands on several */
     int i = find_opt(c, name);
     if (i < 0 || !c->vals[i].origin)
         return "";
