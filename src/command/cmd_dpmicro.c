@@ -333,7 +333,7 @@ static int run(cli_ctx *c)
     else if (!p.paper_accounting && (r.row_linked_dp || unlink))
         cli_dd_warn(c, &dd, "epsilon-DP");
     uncovered_ctx u = {s, slot};
-    cli_uncovered_warn(c, s->t, uncovered_pick, &u, "only the --qi columns");
+    cli_uncovered_warn(c, s->t, uncovered_pick, &u, "only the {qi} columns");
     double rl = r.record_linkage; /* before any column unlinking */
     if (unlink && keps_dpmicro_unlink(rng, r.out, n, m)) {
         rc = 2;

@@ -288,8 +288,8 @@ static int get_classes(cli_ctx *c, const kopts *o, keps_schema *s, keps_table *t
     if (s->nnoisy == 0)
         return cli_usage_error(c, "give the numeric columns that receive noise with {noisy}");
     if (!strcmp(o->algorithm, "given"))
-        cli_note_unused_hierarchies(c, s, "with --algorithm given the classes are the --qi values as they stand "
-                                          "(--algorithm ola generalizes them with it)");
+        cli_note_unused_hierarchies(c, s, "with {algorithm} given the classes are the {qi} values as they stand "
+                                          "({algorithm} ola generalizes them with it)");
     double t0 = cli_now_ms();
     int rc = !strcmp(o->algorithm, "ola")        ? ksrc_ola(c, s, o->k, src)
              : !strcmp(o->algorithm, "mondrian") ? ksrc_mondrian(c, s, t, o->k, src)

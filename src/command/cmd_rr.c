@@ -288,8 +288,8 @@ static int rr_partition(cli_ctx *c, rr_run *r, long k)
 {
     const char *part = cli_str(c, "partition");
     if (!part || !strcmp(part, "given")) {
-        cli_note_unused_hierarchies(c, r->s, "with --partition given the classes are the --qi values as they "
-                                             "stand (--partition ola generalizes them with it)");
+        cli_note_unused_hierarchies(c, r->s, "with {partition} given the classes are the {qi} values as they "
+                                             "stand ({partition} ola generalizes them with it)");
         return 0;
     }
     if (strcmp(part, "mondrian") && strcmp(part, "ola"))
@@ -406,7 +406,7 @@ static void rr_data_dependent(cli_ctx *c, rr_run *r)
         cli_dd_add(&r->dd, "keep probability p (chosen from --t, the smallest class size %zu and N = %zu)", r->k,
                    r->N);
     cli_dd_warn(c, &r->dd, plain_model(r));
-    cli_uncovered_warn(c, r->t, uncovered_pick, r->s, "only each record's --sensitive value(s)");
+    cli_uncovered_warn(c, r->t, uncovered_pick, r->s, "only each record's {sensitive} value(s)");
 }
 
 static void json_guarantee(keps_json *j, const rr_run *r, const keps_rr_levels *cl)

@@ -774,9 +774,11 @@ void cli_note_unused_hierarchies(const cli_ctx *c, const keps_schema *s, const c
     if (!f)
         return;
     cli_print_columns(f, s->t, has_hierarchy, s);
+    char *w = keps_render(why, c->host->spell, c->host->ud); /* why holds {name} markup */
     if (fclose(f) == 0)
-        cli_msg(c, KEPS_MSG_NOTE, "note: the hierarchy of {qi} %s is not used: %s", cols, why);
+        cli_msg(c, KEPS_MSG_NOTE, "note: the hierarchy of {qi} %s is not used: %s", cols, w ? w : why);
     free(cols);
+    free(w);
 }
 
 void cli_ola_debug(const cli_ctx *c, const keps_ola_result *r)

@@ -96,11 +96,13 @@ size_t cli_uncovered_warn(const cli_ctx *c, const keps_table *t, int (*pick)(con
     if (!f)
         return n;
     cli_print_columns(f, t, pick, ctx);
+    char *cv = keps_render(covered, c->host->spell, c->host->ud); /* covered holds {name} markup */
     if (fclose(f) == 0)
         cli_msg(c, KEPS_MSG_PRIVACY,
                 "warning: column(s) %s %s outside the guarantee, which covers %s (give them no role and {others} drop "
                 "if they must be protected)",
-                list, n == 1 ? "is released" : "are released", covered);
+                list, n == 1 ? "is released" : "are released", cv ? cv : covered);
     free(list);
+    free(cv);
     return n;
 }
