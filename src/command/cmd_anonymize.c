@@ -6,7 +6,7 @@
 #include "command_internal.h"
 
 static const cli_opt opt_algorithm = {"algorithm", 'a', "ola|mondrian|mdav", 0,
-                                      "ola: optimal full-domain generalization (SPEC 2); mondrian: strict "
+                                      "ola: optimal full-domain generalization (El Emam et al. 2009, docs/spec.md section 2); mondrian: strict "
                                       "multidimensional partitioning; mdav: microaggregation of numeric columns",
                                       "ola"};
 static const cli_opt opt_insensitive_mdav = {"insensitive-mdav", 0, NULL, 0,

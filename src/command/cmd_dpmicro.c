@@ -132,7 +132,7 @@ static void guarantee_json(const cli_ctx *c, keps_json *j, const keps_dpmicro_re
         keps_json_str(j, "model", "heuristic, not DP"); /* one of the contract's model strings */
         keps_json_num(j, "claimed_epsilon", p->epsilon);
         keps_json_str(j, "note", "the paper's noise accounting (--paper-accounting), which is not differential "
-                                 "privacy (SPEC 5): claimed_epsilon is the paper's figure, not a guarantee");
+                                 "privacy (docs/spec.md, section 5): claimed_epsilon is the paper's figure, not a guarantee");
     } else if (r->row_linked_dp || unlink) {
         keps_json_str(j, "model", cli_dd_model(dd, "epsilon-DP"));
         keps_json_num(j, "epsilon", r->epsilon);
@@ -321,7 +321,7 @@ static int run(cli_ctx *c)
     /* warnings that weaken the guarantee print even with --quiet */
     if (p.paper_accounting)
         cli_msg(c, KEPS_MSG_PRIVACY, "warning: {paper-accounting} reproduces the paper's noise scale, which is not "
-                        "differentially private (SPEC 5): the release has no DP guarantee");
+                        "differentially private (docs/spec.md, section 5): the release has no DP guarantee");
     else if (!r.row_linked_dp && !unlink)
         cli_msg(c, KEPS_MSG_PRIVACY, "warning: univariate mode with %zu columns releases rows that pair each "
                         "record's groups; that pairing is not differentially private. Use {unlink-columns} "
@@ -368,7 +368,7 @@ const cli_cmd cmd_dpmicro = {
     "dpmicro {mode} multivariate|univariate -i FILE -o FILE {qi} NAME ... {k} K {epsilon} E {bounds} NAME=LO:HI "
     "... [options]",
     "Releases the {qi} numeric columns with epsilon-differential privacy (Soria-Comas et al. 2014, with the "
-    "sound accounting of SPEC 5): records are grouped by insensitive microaggregation into clusters of k (group "
+    "sound accounting of docs/spec.md, section 5): records are grouped by insensitive microaggregation into clusters of k (group "
     "sizes depend on N and k only), each cluster's centroid gets Laplace noise once, and every record of the "
     "cluster receives that noisy centroid, clamped to the public bounds. multivariate groups on all columns "
     "together (L1 sensitivity floor(N/k)*sum_j D_j/k, since every cluster may move); univariate groups each "

@@ -358,7 +358,7 @@ const cli_cmd cmd_kepsilon = {
     "kepsilon",
     "(k,epsilon)-anonymity: k-anonymize, then Laplace noise per class on {noisy} columns",
     "kepsilon {algorithm} ola|mondrian|given -i FILE -o FILE {qi} ... {noisy} NAME {k} K {epsilon} E [options]",
-    "Holohan et al.'s (k,epsilon)-anonymity (SPEC 4): the {qi} columns are k-anonymized (OLA or Mondrian), then "
+    "Holohan et al.'s (k,epsilon)-anonymity (2017; docs/spec.md, section 4): the {qi} columns are k-anonymized (OLA or Mondrian), then "
     "every record's {noisy} columns get Laplace noise whose scale is the diameter (max - min) of the column "
     "inside the record's equivalence class over epsilon (with m noisy columns epsilon is split over them: "
     "b_j = m*diam_j/epsilon). Rows are shuffled. The report gives the expected average relative error (the "

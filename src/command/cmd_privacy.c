@@ -89,13 +89,13 @@ const cli_cmd cmd_privacy = {
     "privacy",
     "privacy calculators: delta, min-k, rr-epsilon, rr-t, implies",
     "privacy delta|min-k|rr-epsilon|rr-t|implies [options]",
-    "delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for {k}, {beta} and optionally "
+    "delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012; docs/spec.md, section 6) for {k}, {beta} and optionally "
     "{epsilon}/{epsilon-prime}; min-k: the smallest k reaching {delta}. rr-epsilon: the exact epsilon-LDP of "
     "randomized response with keep probability -p over -n categories ({epsilon} E instead gives the largest p); "
     "rr-t: the multiplicative t of RR-t with keep probability {pt} over the distribution {frequencies} (or -n "
     "uniform categories; {t} T instead gives the largest p_t); implies: translates between epsilon-LDP (ldp), "
     "multiplicative t-closeness with classes of at least {k} records (tclose), (k,t)-closeness (kt) and "
-    "(k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. (SPEC 7), e.g. {from} ldp {epsilon} E {to} kt {k} K "
+    "(k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7), e.g. {from} ldp {epsilon} E {to} kt {k} K "
     "{records} N; {k} is the source's group size (the target's when the source is ldp), {to-k} the target's. "
     "It refuses the directions the paper proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.",
     "keps privacy delta {k} 75 {beta} 0.7 {json}",

@@ -553,7 +553,7 @@ const cli_cmd cmd_rr = {
     "rr {mechanism} ldp|tclose|both -i FILE -o FILE {sensitive} NAME {qi} NAME (-p P | {epsilon} E | {t} T) "
     "[options]",
     "Randomizes a nominal sensitive column (several {sensitive} columns are randomized as one joint value) "
-    "record by record, as Ekenstedt et al. 2022 (SPEC 7). The input should be k-anonymous: its records are "
+    "record by record, as Ekenstedt et al. 2022 (docs/spec.md, section 7). The input should be k-anonymous: its records are "
     "grouped into equivalence classes by their {qi} values as they stand (or, with {partition} mondrian|ola, "
     "by Mondrian or OLA at {k}, whose generalized QIs are released). ldp keeps each value with probability "
     "p and otherwise draws uniformly from the categories (epsilon = ln(1 + n p/(1-p))); tclose keeps with p_t "

@@ -43,7 +43,7 @@ int cli_privacy_rr_epsilon(cli_ctx *c)
     keps_json_int(&j, "categories", n);
     /* one category: the output is always that category, ratio 1 */
     keps_json_num(&j, "keep_ratio", n <= 1 ? 1.0 : p >= 1.0 ? INFINITY : 1.0 + (double)n * p / (1.0 - p));
-    keps_json_str(&j, "formula", "epsilon = ln(1 + n p / (1 - p)) (RR-LDP, Fig. 4; SPEC 9 corrects eq. (1))");
+    keps_json_str(&j, "formula", "epsilon = ln(1 + n p / (1 - p)) (RR-LDP, Fig. 4; docs/spec.md, section 9, corrects eq. (1))");
     char text[256];
     if (hp)
         snprintf(text, sizeof text, "epsilon = %.6g  (RR-LDP keeping with p = %g over %ld categories)\n", eps, p, n);
