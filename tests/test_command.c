@@ -5,6 +5,7 @@
  * callback; a cancel from the progress hook; the catalog. */
 #include "testutil.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "keps/command.h"
@@ -221,6 +222,65 @@ static void test_cancel(void **state)
     keps_args_free(a);
 }
 
+/* Two threads run commands at once, each with its own host: each error is
+ * spelled by its own host, each cancel stays with its thread. */
+typedef struct run_arg {
+    const char *prefix;
+    int cancel;
+    keps_status st;
+    char msg[1024];
+} run_arg;
+
+static const char *prefix_spell(void *ud, const char *name, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s", ((const run_arg *)ud)->prefix, name);
+    return buf;
+}
+
+static int cancel_if(void *ud, const char *what, double done, double total)
+{
+    (void)what;
+    (void)done;
+    (void)total;
+    return ((const run_arg *)ud)->cancel;
+}
+
+static void *run_thread(void *p)
+{
+    run_arg *ra = p;
+    for (int i = 0; i < 20; i++) {
+        keps_args *a = keps_args_new();
+        keps_args_add(a, "mechanism", "laplace", NULL);
+        keps_args_add(a, "epsilon", "-1", NULL);
+        keps_args_add(a, "value", "3", NULL);
+        keps_host host = {NULL, prefix_spell, cancel_if, 1, 1, NULL, ra};
+        keps_result r;
+        keps_error err;
+        ra->st = keps_run("noise", a, &host, &r, &err);
+        snprintf(ra->msg, sizeof ra->msg, "%s", err.msg);
+        keps_result_free(&r);
+        keps_args_free(a);
+        if (!strstr(ra->msg, ra->prefix))
+            break;
+    }
+    return NULL;
+}
+
+static void test_two_threads(void **state)
+{
+    (void)state;
+    run_arg x = {"A:", 0, KEPS_OK, ""}, y = {"B:", 1, KEPS_OK, ""};
+    pthread_t tx, ty;
+    assert_int_equal(pthread_create(&tx, NULL, run_thread, &x), 0);
+    assert_int_equal(pthread_create(&ty, NULL, run_thread, &y), 0);
+    pthread_join(tx, NULL);
+    pthread_join(ty, NULL);
+    assert_int_equal(x.st, KEPS_EINPUT);
+    assert_int_equal(y.st, KEPS_EINPUT); /* noise reports no progress: nothing to cancel */
+    assert_non_null(strstr(x.msg, "A:epsilon '-1'"));
+    assert_non_null(strstr(y.msg, "B:epsilon '-1'"));
+}
+
 static void test_catalog(void **state)
 {
     (void)state;
@@ -248,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_hierarchy_table),
         cmocka_unit_test(test_errors_spelled),
         cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_two_threads),
         cmocka_unit_test(test_catalog),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
