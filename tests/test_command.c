@@ -296,6 +296,11 @@ static void test_catalog(void **state)
     assert_true(keps_command_param(c, "quiet")->flags & KEPS_PARAM_COMMON);
     assert_true(keps_command_param(keps_command("privacy"), "calculator")->flags & KEPS_PARAM_POSITIONAL);
     assert_null(keps_command("nosuch"));
+    const keps_command_info *sp = keps_command("split");
+    assert_true(keps_command_param(sp, "test-output")->flags & KEPS_PARAM_OUTPUT);
+    assert_true(keps_command_param(sp, "input")->flags & KEPS_PARAM_PATH);
+    assert_false(keps_command_param(sp, "input")->flags & KEPS_PARAM_OUTPUT);
+    assert_false(keps_command_param(sp, "fraction")->flags & KEPS_PARAM_PATH);
     char *s = keps_render("give {epsilon} or {k}; {not markup} {}", NULL, NULL);
     assert_string_equal(s, "give epsilon or k; {not markup} {}");
     free(s);

@@ -304,8 +304,16 @@ static void build_catalog(void)
             n = 0;
         } else {
             cmd_params(c, v);
-            for (size_t k = 0; k < n; k++)
+            for (size_t k = 0; k < n; k++) {
                 p[k] = *v[k];
+                /* which parameters name files: a FILE metavar; which are written */
+                if (p[k].metavar && strstr(p[k].metavar, "FILE") && !strchr(p[k].metavar, ':'))
+                    p[k].flags |= KEPS_PARAM_PATH;
+                static const char *const outs[] = {"output", "report", "html", "test-output", "emit-sql"};
+                for (size_t o = 0; o < sizeof outs / sizeof *outs; o++)
+                    if (!strcmp(p[k].name, outs[o]))
+                        p[k].flags |= KEPS_PARAM_PATH | KEPS_PARAM_OUTPUT;
+            }
             free(v);
         }
         info_params[i] = p;
