@@ -140,7 +140,12 @@ typedef struct keps_result {
     char *printed;        /* what the command prints as its output whatever quiet
                              says (noise's releases, one a line), or NULL */
     keps_output *outputs; /* every output for a path parameter, in the order
-                             the command made them */
+                             the command made them: the release ("output"),
+                             risk's per-record figures ("output", a table),
+                             split's two parts ("output", "test-output"),
+                             anonymize's SQL script ("emit-sql", a text),
+                             hierarchy build's file and report's HTML page
+                             ("output", texts) */
     size_t noutputs;
 } keps_result;
 

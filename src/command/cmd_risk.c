@@ -670,36 +670,51 @@ static int report(cli_ctx *c, const job *J)
 }
 
 /* --output: the figures of every record, in input order (they describe
- * the input's rows; nothing of their values is written). */
+ * the input's rows; nothing of their values is written), as a table. */
 static int write_records(cli_ctx *c, const job *J)
 {
     const char *out = cli_str(c, "output");
     if (!out)
         return 0;
-    int rc;
-    FILE *f = cli_open_output(c, &rc); /* put into place with the report */
-    if (!f)
-        return rc;
+    static const char *const head[] = {"row", "line", "class_size", "prosecutor", "individual_risk",
+                                       "suda_score", "dis_score", "msus"};
     keps_classes ec;
     keps_error err = {0};
     if (keps_classes_build(J->t, J->cols, J->qi.n, J->mode, &ec, &err))
         return cli_fail(c, &err);
-    fprintf(f, "row,line,class_size,prosecutor,individual_risk,suda_score,dis_score,msus\n");
-    for (size_t r = 0; r < J->t->nrows; r++) {
-        fprintf(f, "%zu,%u,", r + 1, J->t->row_line ? J->t->row_line[r] : 0);
-        if (ec.class_of[r] == KEPS_NONE) {
-            fprintf(f, ",,,,,\n");
-            continue;
+    keps_table *rec = keps_table_new(8, head, NULL, "<records>", &err);
+    keps_status st = rec ? KEPS_OK : KEPS_ENOMEM;
+    char buf[8][32];
+    const char *f[8];
+    for (size_t j = 0; j < 8; j++)
+        f[j] = buf[j];
+    for (size_t r = 0; r < J->t->nrows && !st; r++) {
+        snprintf(buf[0], sizeof buf[0], "%zu", r + 1);
+        snprintf(buf[1], sizeof buf[1], "%u", J->t->row_line ? J->t->row_line[r] : 0);
+        for (size_t j = 2; j < 8; j++)
+            buf[j][0] = '\0'; /* a suppressed row: no figures */
+        if (ec.class_of[r] != KEPS_NONE) {
+            size_t msus = 0;
+            for (size_t k = 0; k < J->su.max_size; k++)
+                msus += J->su.msus[r * J->su.max_size + k];
+            uint32_t size = ec.size[ec.class_of[r]];
+            snprintf(buf[2], sizeof buf[2], "%u", size);
+            snprintf(buf[3], sizeof buf[3], "%.17g", 1.0 / size);
+            snprintf(buf[4], sizeof buf[4], "%.17g", J->ir.risk[r]);
+            snprintf(buf[5], sizeof buf[5], "%.17g", J->su.score[r]);
+            snprintf(buf[6], sizeof buf[6], "%.17g", J->su.dis[r]);
+            snprintf(buf[7], sizeof buf[7], "%zu", msus);
         }
-        size_t msus = 0;
-        for (size_t k = 0; k < J->su.max_size; k++)
-            msus += J->su.msus[r * J->su.max_size + k];
-        uint32_t size = ec.size[ec.class_of[r]];
-        fprintf(f, "%u,%.17g,%.17g,%.17g,%.17g,%zu\n", size, 1.0 / size, J->ir.risk[r], J->su.score[r],
-                J->su.dis[r], msus);
+        st = keps_table_append(rec, f, NULL, 0, &err);
     }
     keps_classes_free(&ec);
-    return 0; /* a failed write is found when the output is committed (exit 3) */
+    if (st) {
+        keps_table_free(rec);
+        return rec ? cli_fail(c, &err) : cli_oom(c);
+    }
+    int rc = cli_stage_table(c, "output", &rec, ',');
+    keps_table_free(rec);
+    return rc;
 }
 
 static void job_free(job *J)

@@ -431,9 +431,6 @@ static void ctx_free(cli_ctx *c)
     free(c->job_dir);
     free(c->before_after);
     keps_rng_free(c->rng);
-    if (c->out_stream)
-        fclose(c->out_stream);
-    free(c->out_text);
 }
 
 /* The context of one run: the command's parameters with the values a

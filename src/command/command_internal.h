@@ -73,9 +73,6 @@ struct cli_ctx {
     keps_result *res;      /* what the command makes */
     keps_status status;    /* the status of the last error (cli_fail) */
     int threads;           /* the threads parameter (default: the cores available) */
-    FILE *out_stream;      /* cli_open_output's stream (a text for "output") */
-    char *out_text;
-    size_t out_len;
 };
 
 
@@ -232,9 +229,6 @@ int cli_write_release_ordered(cli_ctx *c, keps_table **release);
 int cli_stage_text(cli_ctx *c, const char *param, const char *text, size_t len);
 /* Another CSV output: the result takes t (*t becomes NULL). */
 int cli_stage_table(cli_ctx *c, const char *param, keps_table **t, char delimiter);
-/* A stream whose text becomes the output "output" (risk's per-record
- * table) when the report is emitted; NULL with *rc the exit code. */
-FILE *cli_open_output(cli_ctx *c, int *rc);
 /* The report (and the summary text, may be NULL) into the result. */
 int cli_emit_report(cli_ctx *c, keps_json *report, const char *text);
 /* The same for a check's result (verify, audit): failed != 0 makes it a

@@ -305,14 +305,6 @@ keps_rng *cli_rng(cli_ctx *c)
     return c->rng;
 }
 
-FILE *cli_open_output(cli_ctx *c, int *rc)
-{
-    *rc = 0;
-    if (!c->out_stream && !(c->out_stream = open_memstream(&c->out_text, &c->out_len)))
-        *rc = cli_oom(c);
-    return c->out_stream;
-}
-
 /* The attributes a method changes: QIs, noisy and sensitive columns. */
 static const char **schema_names(const keps_schema *s, size_t *nq, size_t *na)
 {
@@ -498,18 +490,6 @@ int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
     r->report = joined;
     if (text && !(r->summary = strdup(text)))
         return cli_oom(c);
-    if (c->out_stream) { /* cli_open_output's text becomes the output */
-        int bad = fclose(c->out_stream) != 0;
-        c->out_stream = NULL;
-        if (bad)
-            return cli_oom(c);
-        keps_output *o = cli_output_new(c, "output");
-        if (!o)
-            return cli_oom(c);
-        o->text = c->out_text;
-        o->len = c->out_len;
-        c->out_text = NULL;
-    }
     return 0;
 }
 
