@@ -253,7 +253,7 @@ static void *run_thread(void *p)
         keps_args_add(a, "mechanism", "laplace", NULL);
         keps_args_add(a, "epsilon", "-1", NULL);
         keps_args_add(a, "value", "3", NULL);
-        keps_host host = {NULL, prefix_spell, cancel_if, 1, 1, NULL, ra};
+        keps_host host = {.spell = prefix_spell, .progress = cancel_if, .quiet = 1, .lean = 1, .ud = ra};
         keps_result r;
         keps_error err;
         ra->st = keps_run("noise", a, &host, &r, &err);
