@@ -1,5 +1,5 @@
 /* keps audit: empirical privacy loss of a built-in mechanism on two
- * neighbouring inputs (SPEC 8). The estimator is libkeps (audit.h); this
+ * neighbouring inputs (docs/spec.md, section 8). The estimator is libkeps (audit.h); this
  * file sets up the mechanism from the options and prints the verdict. */
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* keps dpmicro: differentially private microaggregation (SPEC 5). The
+/* keps dpmicro: differentially private microaggregation (docs/spec.md, section 5). The
  * library calls are keps_dpmicro_data_bounds (a column without --bounds),
  * keps_dpmicro_run, keps_dpmicro_unlink and keps_dpmicro_release
  * (include/keps/dpmicro.h); this file reads options,
@@ -183,7 +183,7 @@ static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_
     keps_json_int(&j, "clusters", (long long)r->nclusters);
     if (p->mode == KEPS_DPM_MULTIVARIATE) {
         keps_json_num(&j, "sensitivity_l1", r->sensitivity);
-    } else { /* one part per attribute (SPEC 5): its centroids move by D_j/k in all */
+    } else { /* one part per attribute (docs/spec.md, section 5): its centroids move by D_j/k in all */
         keps_json_null(&j, "sensitivity_l1");
         keps_json_object(&j, "sensitivity_l1_per_column");
         for (size_t a = 0; a < r->m; a++)

@@ -1,4 +1,4 @@
-/* keps kepsilon: (k,epsilon)-anonymity (SPEC 4). The classes come from OLA,
+/* keps kepsilon: (k,epsilon)-anonymity (docs/spec.md, section 4). The classes come from OLA,
  * Mondrian or the input itself (ksrc_*.c); the noise and every metric from
  * keps_kepsilon_run and the release from keps_kepsilon_release
  * (include/keps/kepsilon.h); this file wires options and the report. */
@@ -154,7 +154,7 @@ static int check_domain(cli_ctx *c, const keps_schema *s, const kopts *o, const 
 }
 
 /* Rows released with their original value of noisy column j: their class
- * holds one value of it, so its diameter and scale are 0 (SPEC 4). Correct
+ * holds one value of it, so its diameter and scale are 0 (docs/spec.md, section 4). Correct
  * for the model, but a curator should know (k = 1 releases every value). */
 static size_t noiseless_rows(const keps_kepsilon_result *r, size_t j)
 {

@@ -1,4 +1,4 @@
-/* keps noise: independent noisy releases of a value (SPEC 8), for
+/* keps noise: independent noisy releases of a value (docs/spec.md, section 8), for
  * inspection and audits, or of every value of a one-column file. The
  * sampling is libkeps (noise.h); this file parses options, reads and
  * writes. */

@@ -1,5 +1,5 @@
-/* keps privacy: calculators. delta/min-k in privacy_delta.c (SPEC 6),
- * rr-epsilon/rr-t/implies in privacy_rr.c (SPEC 7). */
+/* keps privacy: calculators. delta/min-k in privacy_delta.c (docs/spec.md, section 6),
+ * rr-epsilon/rr-t/implies in privacy_rr.c (docs/spec.md, section 7). */
 #include <stdio.h>
 #include <string.h>
 

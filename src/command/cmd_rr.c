@@ -1,5 +1,5 @@
 /* keps rr: randomized response on nominal sensitive column(s) of a
- * k-anonymous table (SPEC 7, seed 002). The records are partitioned into
+ * k-anonymous table (Ekenstedt et al. 2022; docs/spec.md, section 7). The records are partitioned into
  * classes by their --qi values as given (the input is already generalized);
  * the mechanism is applied per record; the report puts the closed-form
  * levels next to the levels verified exactly on this data. */

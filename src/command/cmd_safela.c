@@ -1,4 +1,4 @@
-/* keps safela: epsilon-safe lattice anonymization (SPEC 6), a thin layer over
+/* keps safela: epsilon-safe lattice anonymization (docs/spec.md, section 6), a thin layer over
  * keps_safela_run. */
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* keps privacy delta / min-k: the delta of epsilon-safe k-anonymization under
- * sampling (SPEC 6) and its inverse; the work is keps_safela_delta/min_k. */
+ * sampling (docs/spec.md, section 6) and its inverse; the work is keps_safela_delta/min_k. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>

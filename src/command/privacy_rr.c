@@ -1,4 +1,4 @@
-/* keps privacy rr-epsilon / rr-t / implies (SPEC 7): thin wrappers around
+/* keps privacy rr-epsilon / rr-t / implies (docs/spec.md, section 7): thin wrappers around
  * keps/rr.h. --json prints {"result": ..., inputs, intermediate values}. */
 #include <math.h>
 #include <stdio.h>
