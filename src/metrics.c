@@ -277,8 +277,8 @@ keps_metrics *keps_metrics_new_objective(const keps_lattice *L, const keps_metri
         uint32_t *a = calloc(col->nvalues ? col->nvalues : 1, sizeof *a);
         if (!a)
             goto fail;
-        for (size_t r = 0; r < L->nrows; r++)
-            a[col->codes[r]]++;
+        for (size_t b = 0; b < L->bottom.n; b++) /* released rows per value (a research subset's) */
+            a[L->bottom.rep[b * q + i]] += L->bottom.count[b];
         int rc = precompute_qi(m, i, a, col->nvalues);
         free(a);
         if (rc)
@@ -312,7 +312,7 @@ static double prec_attr(const keps_metrics *m, const objective *ob, size_t i, in
     double r = L->height[i] ? (double)level / (double)L->height[i] : 0;
     if (ob->monotonic)
         return r * ob->g;
-    double n = (double)L->nrows;
+    double n = (double)L->nreleased;
     return (((n - S) * r) * ob->g + S * ob->s) / n;
 }
 
@@ -326,7 +326,7 @@ static double prec_attr(const keps_metrics *m, const objective *ob, size_t i, in
  * floating point either (keps_metrics_objective_bound relies on it). */
 static double loss_attr(const keps_metrics *m, const objective *ob, size_t i, int level, double extra)
 {
-    double n = (double)m->L->nrows, dom = m->dom[i], lo = ob->g * n, hi = n * dom;
+    double n = (double)m->L->nreleased, dom = m->dom[i], lo = ob->g * n, hi = n * dom;
     if (!(hi - lo > 0))
         return 0; /* ARX: 0/0 is NaN, which it clamps to 0 */
     double x = ob->g * m->leaves_all[m->off[i] + (size_t)level] + extra;
@@ -351,7 +351,7 @@ static int suppressed_shares(keps_metrics *m, const int *levels, const keps_node
     size_t ns = 0;
     for (size_t e = 0; e < c->n; e++) {
         m->small[ns] = (uint32_t)e;
-        ns += c->count[e] < k;
+        ns += keps_node_class_suppressed(c, e, k);
     }
     const size_t q = L->q;
     for (size_t i = 0; i < q; i++) {
@@ -377,7 +377,7 @@ static int loss_attrs(keps_metrics *m, const objective *ob, const int *levels, c
                       size_t k, double S, double *v)
 {
     const keps_lattice *L = m->L;
-    double n = (double)L->nrows;
+    double n = (double)L->nreleased;
     if (S > 0 && S < n && suppressed_shares(m, levels, c, k))
         return -1;
     for (size_t i = 0; i < L->q; i++) {
@@ -401,7 +401,7 @@ static double entropy_suppressed(keps_metrics *m, const objective *ob, size_t i,
     const uint32_t *map = L->map[i][level];
     size_t nt = 0;
     for (size_t x = 0; x < c->n; x++)
-        if (c->count[x] < k) {
+        if (keps_node_class_suppressed(c, x, k)) {
             uint32_t g = map[keps_node_classes_rep(L, c, x)[i]];
             if (m->scratch[g] == 0)
                 m->touched[nt++] = g;
@@ -495,10 +495,10 @@ static void aggregate(keps_aggregate agg, const double *v, const double *w, size
 
 static double dm_of(const keps_metrics *m, const objective *ob, const keps_node_classes *c, size_t k)
 {
-    double n = (double)m->L->nrows, d = 0;
+    double n = (double)m->L->nreleased, d = 0;
     for (size_t x = 0; x < c->n; x++) {
         double s = c->count[x];
-        d += ob->monotonic || c->count[x] >= k ? s * s : n * s;
+        d += ob->monotonic || !keps_node_class_suppressed(c, x, k) ? s * s : n * s;
     }
     return d;
 }
@@ -509,7 +509,7 @@ static double aecs_of(const keps_metrics *m, const objective *ob, size_t classes
     double denom = (double)classes * ob->s;
     if (suppressed)
         denom += 1 * ob->g;
-    double n = (double)m->L->nrows;
+    double n = (double)m->L->nreleased;
     return denom > 0 ? n / denom : n > 0 ? INFINITY : 0;
 }
 
@@ -528,9 +528,11 @@ static void score(keps_metrics *m, const objective *ob, const int *levels, const
         out[0] = dm_of(m, ob, c, k);
         return;
     case KEPS_METRIC_AECS: {
-        size_t small = 0;
+        size_t small = 0, empty = 0;
         size_t S = keps_node_classes_suppressed(c, k, &small);
-        out[0] = aecs_of(m, ob, c->n - small, S > 0);
+        for (size_t x = 0; c->pcount && x < c->n; x++) /* population-only classes (a research subset) are no group */
+            empty += c->count[x] == 0 && !keps_node_class_suppressed(c, x, k);
+        out[0] = aecs_of(m, ob, c->n - small - empty, S > 0);
         return;
     }
     default:
@@ -587,7 +589,7 @@ static void bound(keps_metrics *m, const objective *ob, const int *levels, const
             out[0] = aecs_of(m, ob, c->n, 0);
             return;
         }
-        double n = (double)L->nrows, denom = (double)c->n * ob->s + fmax(0, ob->g - ob->s);
+        double n = (double)L->nreleased, denom = (double)c->n * ob->s + fmax(0, ob->g - ob->s);
         out[0] = denom > 0 ? below(n / denom) : n > 0 ? INFINITY : 0;
         return;
     }
@@ -642,7 +644,7 @@ int keps_metrics_attributes(keps_metrics *m, const int *levels, const keps_node_
 void keps_metrics_objective_bound(keps_metrics *m, const int *levels, const keps_node_classes *c, size_t k,
                                   size_t limit, double *out)
 {
-    bound(m, &m->ob, levels, c, k ? k : 1, limit, out);
+    bound(m, &m->ob, levels, c, k, limit, out);
 }
 
 int keps_score_cmp(const double *a, const double *b, size_t len)
@@ -687,6 +689,21 @@ double keps_metrics_bound(keps_metrics *m, keps_metric which, const int *levels,
     objective ob;
     default_objective(m, which, &ob);
     double out;
-    bound(m, &ob, levels, c, 0, m->L->nrows, &out);
+    bound(m, &ob, levels, c, 0, m->L->nreleased, &out);
     return out;
+}
+
+double keps_metrics_class_key(const keps_metrics *m, keps_metric which, const int *levels, const uint32_t *rep,
+                              uint32_t count)
+{
+    if (which != KEPS_METRIC_LOSS)
+        return 0;
+    const keps_lattice *L = m->L;
+    double p = 1;
+    for (size_t i = 0; i < L->q; i++) {
+        size_t j = m->off[i] + (size_t)levels[i];
+        double share = (double)m->leaves[j][L->map[i][levels[i]][rep[i]]] / m->dom[i];
+        p *= pow((double)count * share + 1.0, 1.0 / (double)L->q);
+    }
+    return p - 1;
 }

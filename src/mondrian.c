@@ -29,8 +29,20 @@ typedef struct part {
     uint32_t lo, hi;
 } part;
 
+/* Privacy criteria on the parts of a cut (besides the size): each
+ * sensitive column's value per row, and a histogram built per part. */
+typedef struct critctx {
+    const keps_criteria *crit;
+    size_t ns;
+    uint32_t **vals;     /* [ns][n] value of each row */
+    uint32_t **cnt;      /* [ns][m] counters, zero between parts */
+    uint32_t **tv, **tc; /* [ns][m] the part's values (increasing) and counts */
+    uint32_t *nv;        /* [ns] */
+} critctx;
+
 typedef struct mond {
     size_t n, nqi, k;
+    critctx *cc;         /* NULL: k-anonymity only */
     qinfo *q;
     uint32_t *perm, *tmp;
     double *buf;
@@ -127,6 +139,60 @@ static double select_kth(double *a, size_t n, size_t k)
     return a[lo];
 }
 
+/* ---- privacy criteria on a part ---- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Does the part rows[0..n) satisfy the criteria (the size first)? */
+static int part_ok(const mond *m, const uint32_t *rows, size_t n)
+{
+    if (n < m->k)
+        return 0;
+    critctx *c = m->cc;
+    if (!c)
+        return 1;
+    for (size_t s = 0; s < c->ns; s++) {
+        uint32_t *cnt = c->cnt[s], *tv = c->tv[s], nt = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = c->vals[s][rows[i]];
+            if (v == KEPS_NONE)
+                continue;
+            if (!cnt[v]++)
+                tv[nt++] = v;
+        }
+        qsort(tv, nt, sizeof *tv, cmp_u32);
+        for (uint32_t i = 0; i < nt; i++) {
+            c->tc[s][i] = cnt[tv[i]];
+            cnt[tv[i]] = 0;
+        }
+        c->nv[s] = nt;
+    }
+    keps_class_view v = {(uint32_t)n, (uint32_t)n, (const uint32_t *const *)c->tv, (const uint32_t *const *)c->tc,
+                         c->nv};
+    return keps_criteria_check_class(c->crit, &v) == 0;
+}
+
+/* Both sides of a numeric cut (x <= t, or x < t with strict) pass: the
+ * range is copied to tmp, left part first. */
+static int num_sides_ok(mond *m, const qinfo *q, uint32_t lo, uint32_t hi, double t, int strict)
+{
+    if (!m->cc)
+        return 1;
+    uint32_t a = lo, b = hi;
+    for (uint32_t i = lo; i < hi; i++) {
+        double x = q->v[m->perm[i]];
+        if (strict ? x < t : x <= t)
+            m->tmp[a++] = m->perm[i];
+        else
+            m->tmp[--b] = m->perm[i];
+    }
+    return part_ok(m, m->tmp + lo, a - lo) && part_ok(m, m->tmp + a, hi - a);
+}
+
 /* Finds the cut of a numeric QI: on success *t and *strict say "left =
  * x <= t" (strict 0) or "x < t" (strict 1). */
 static int num_cut(mond *m, const qinfo *q, uint32_t lo, uint32_t hi, double *t, int *strict)
@@ -143,6 +209,8 @@ static int num_cut(mond *m, const qinfo *q, uint32_t lo, uint32_t hi, double *t,
         le += m->buf[i] <= v;
     }
     int ok_le = le >= m->k && n - le >= m->k, ok_lt = lt >= m->k && n - lt >= m->k;
+    ok_le = ok_le && num_sides_ok(m, q, lo, hi, v, 0);
+    ok_lt = ok_lt && num_sides_ok(m, q, lo, hi, v, 1);
     if (!ok_le && !ok_lt)
         return 0;
     /* balance: distance of the left size from n/2 (2x to stay integral) */
@@ -182,6 +250,19 @@ static int cat_cut(const mond *m, const qinfo *q, uint32_t lo, uint32_t hi, int 
     int ok = 1;
     for (uint32_t i = lo; i < hi && ok; i++)
         ok = q->count[cat_code(q, l - 1, m->perm[i])] >= m->k;
+    /* the criteria on every child group: each gathered into tmp in turn
+     * (a group's first row in the range marks it) */
+    for (uint32_t i = lo; i < hi && ok && m->cc; i++) {
+        uint32_t c = cat_code(q, l - 1, m->perm[i]), first = 1, n = 0;
+        for (uint32_t j = lo; j < i && first; j++)
+            first = cat_code(q, l - 1, m->perm[j]) != c;
+        if (!first)
+            continue;
+        for (uint32_t j = i; j < hi; j++)
+            if (cat_code(q, l - 1, m->perm[j]) == c)
+                m->tmp[lo + n++] = m->perm[j];
+        ok = part_ok(m, m->tmp + lo, n);
+    }
     return ok;
 }
 
@@ -392,11 +473,85 @@ static void finish_metrics(keps_mondrian_result *r)
     r->discernibility = dm;
 }
 
+static void critctx_free(critctx *c)
+{
+    if (!c)
+        return;
+    for (size_t s = 0; s < c->ns; s++) {
+        if (c->vals)
+            free(c->vals[s]);
+        if (c->cnt)
+            free(c->cnt[s]);
+        if (c->tv)
+            free(c->tv[s]);
+        if (c->tc)
+            free(c->tc[s]);
+    }
+    free(c->vals);
+    free(c->cnt);
+    free(c->tv);
+    free(c->tc);
+    free(c->nv);
+    free(c);
+}
+
+/* The criteria Mondrian can apply: those with a per-class test on the
+ * released rows alone. */
+static keps_status critctx_new(const keps_criteria *crit, const keps_table *t, critctx **out, keps_error *err)
+{
+    *out = NULL;
+    for (size_t i = 0; i < keps_criteria_count(crit); i++) {
+        keps_criterion_kind k = keps_criteria_get(crit, i)->kind;
+        if (keps_criterion_needs_subset(keps_criteria_get(crit, i)) || keps_criterion_sample_based(k))
+            return keps_error_set(err, KEPS_EINPUT,
+                                  "Mondrian takes the criteria a class can be checked on by itself; %s is not one "
+                                  "(use the lattice search)",
+                                  keps_criterion_name(k));
+    }
+    critctx *c = calloc(1, sizeof *c);
+    size_t ns = keps_criteria_nsens(crit), n = t->nrows;
+    if (!c)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    c->crit = crit;
+    c->ns = ns;
+    c->vals = calloc(ns + 1, sizeof *c->vals);
+    c->cnt = calloc(ns + 1, sizeof *c->cnt);
+    c->tv = calloc(ns + 1, sizeof *c->tv);
+    c->tc = calloc(ns + 1, sizeof *c->tc);
+    c->nv = calloc(ns + 1, sizeof *c->nv);
+    int oom = !c->vals || !c->cnt || !c->tv || !c->tc || !c->nv;
+    for (size_t s = 0; s < ns && !oom; s++) {
+        size_t m = keps_criteria_nvalues(crit, s);
+        const uint32_t *codes = t->cols[keps_criteria_sensitive(crit, s)->col].codes;
+        c->vals[s] = malloc((n + 1) * sizeof **c->vals);
+        c->cnt[s] = calloc(m + 1, sizeof **c->cnt);
+        c->tv[s] = malloc((m + 1) * sizeof **c->tv);
+        c->tc[s] = malloc((m + 1) * sizeof **c->tc);
+        oom = !c->vals[s] || !c->cnt[s] || !c->tv[s] || !c->tc[s];
+        for (size_t r = 0; r < n && !oom; r++)
+            c->vals[s][r] = keps_criteria_value(crit, s, codes[r]);
+    }
+    if (oom) {
+        critctx_free(c);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    *out = c;
+    return KEPS_OK;
+}
+
 keps_status keps_mondrian(const keps_schema *s, keps_table *t, size_t k, keps_mondrian_result *out,
                           keps_error *err)
 {
+    return keps_mondrian_criteria(s, t, k, NULL, out, err);
+}
+
+keps_status keps_mondrian_criteria(const keps_schema *s, keps_table *t, size_t k, const keps_criteria *crit,
+                                   keps_mondrian_result *out, keps_error *err)
+{
     memset(out, 0, sizeof *out);
     size_t n = t->nrows, nqi = s->nqi;
+    if (crit && keps_criteria_min_class_size(crit) > k)
+        k = keps_criteria_min_class_size(crit);
     if (t != s->t)
         return keps_error_set(err, KEPS_EINPUT, "keps_mondrian: the table must be the schema's table");
     if (k < 1)
@@ -428,12 +583,24 @@ keps_status keps_mondrian(const keps_schema *s, keps_table *t, size_t k, keps_mo
         if (!m.perm || !m.tmp || !m.buf || !m.ext || !m.order || !out->cls)
             st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
     }
+    for (size_t i = 0; crit && !st && i < keps_criteria_count(crit); i++)
+        if (keps_criteria_get(crit, i)->kind == KEPS_CRIT_KT_CLOSENESS && !keps_criterion_kt_holds(crit, i))
+            st = keps_error_set(err, KEPS_EJOB, "(k,t)-closeness fails on the released sensitive values whatever the "
+                                "partition: raise its t or lower its k");
+    if (!st && crit)
+        st = critctx_new(crit, t, &m.cc, err);
     if (!st) {
         for (size_t i = 0; i < n; i++)
             m.perm[i] = (uint32_t)i;
-        if (run(&m))
+        if (m.cc && !part_ok(&m, m.perm, n))
+            st = keps_error_set(err, KEPS_EJOB,
+                                "no partition satisfies the criteria: even all %zu records together fail them; relax "
+                                "them",
+                                n);
+        else if (run(&m))
             st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
     }
+    critctx_free(m.cc);
     free_qinfo(m.q, nqi);
     free(m.perm);
     free(m.tmp);

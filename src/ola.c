@@ -1,10 +1,11 @@
 /* keps: OLA search with suppression and the global-optimum pass (see
- * include/keps/ola.h), and applying a node to the data. */
+ * include/keps/ola.h); keps_ola_apply is partition.c's, beside
+ * keps_lattice_apply. */
 #include "keps/ola.h"
 #include "keps/release.h"
 #include "keps/progress.h"
 
-#include "table_internal.h"
+#include "class_cache.h"
 
 #include <assert.h>
 #include <math.h>
@@ -29,8 +30,7 @@ enum {
  * it): with a cache each, the second thread rolled up ~1/3 more classes
  * because the best source was often in the other thread's cache. */
 #define CACHE_MAX 4096
-#define CACHE_SLOTS 8192 /* id -> entry hash, power of two >= 2 * CACHE_MAX */
-#define POOL_MAX 16
+_Static_assert(2 * CACHE_MAX <= KEPS_CACHE_SLOTS, "the id hash needs room");
 #define CACHE_BYTES ((size_t)32 << 20)
 
 typedef struct cache_entry {
@@ -44,7 +44,7 @@ typedef struct cache_entry {
 typedef struct class_cache {
     pthread_mutex_t mu;
     cache_entry *cache;     /* [CACHE_MAX] */
-    uint32_t *slots;        /* [CACHE_SLOTS] entry index + 1, 0 = empty */
+    keps_cache_index ix;    /* id -> entry (ix.slots owned) */
     size_t ncache, cache_bytes;
     uint64_t clock;
 } class_cache;
@@ -70,8 +70,7 @@ typedef struct ola {
     class_cache *cc;        /* shared by the threads */
     int owns_cc;
     int *zero;              /* [q] the bottom's levels */
-    keps_node_classes pool[POOL_MAX]; /* buffers of evicted class sets, reused */
-    size_t npool;
+    keps_class_pool pool;   /* buffers of evicted class sets, reused */
     size_t last_supp;       /* suppressed rows of the node eval returned last */
     uint64_t evaluated;
     uint64_t work;          /* classes rolled up (source sizes), for tuning */
@@ -147,74 +146,17 @@ static int dominated(const keps_lattice *L, const int *lo, const int *hi)
     return 1;
 }
 
-static size_t cache_home(uint64_t id)
-{
-    return (size_t)((id * 0x9E3779B97F4A7C15ull) >> 51) & (CACHE_SLOTS - 1);
-}
-
-/* Slot holding id, or the empty slot where it would go. */
-static size_t cache_slot(const class_cache *o, uint64_t id)
-{
-    size_t s = cache_home(id);
-    while (o->slots[s] && o->cache[o->slots[s] - 1].c.node != id)
-        s = (s + 1) & (CACHE_SLOTS - 1);
-    return s;
-}
-
 static cache_entry *cache_get(class_cache *o, uint64_t id)
 {
-    size_t s = cache_slot(o, id);
-    return o->slots[s] ? &o->cache[o->slots[s] - 1] : NULL;
-}
-
-/* Linear-probing delete with backward shift (no tombstones). */
-static void cache_unslot(class_cache *o, uint64_t id)
-{
-    size_t s = cache_slot(o, id);
-    o->slots[s] = 0;
-    for (size_t j = (s + 1) & (CACHE_SLOTS - 1); o->slots[j]; j = (j + 1) & (CACHE_SLOTS - 1)) {
-        size_t h = cache_home(o->cache[o->slots[j] - 1].c.node);
-        /* move j back to s unless its home lies cyclically in (s, j] */
-        if ((j > s && (h <= s || h > j)) || (j < s && h <= s && h > j)) {
-            o->slots[s] = o->slots[j];
-            o->slots[j] = 0;
-            s = j;
-        }
-    }
-}
-
-/* Evicted buffers are reused: freeing and allocating class sets of a few
- * hundred KB per node makes the kernel hand out (and zero) fresh pages. */
-static void pool_put(ola *o, keps_node_classes *c)
-{
-    if (o->npool == POOL_MAX) {
-        size_t small = 0;
-        for (size_t i = 1; i < o->npool; i++)
-            if (o->pool[i].cap < o->pool[small].cap)
-                small = i;
-        if (o->pool[small].cap >= c->cap) {
-            keps_node_classes_free(c);
-            return;
-        }
-        keps_node_classes_free(&o->pool[small]);
-        o->pool[small] = o->pool[--o->npool];
-    }
-    o->pool[o->npool++] = *c;
-    keps_node_classes_init(c);
+    long i = keps_cache_find(&o->ix, id);
+    return i < 0 ? NULL : &o->cache[i];
 }
 
 /* A buffer for n classes: the smallest pooled one that fits, or new. */
 static int pool_get(ola *o, keps_node_classes *c, size_t n)
 {
-    size_t best = o->npool;
-    for (size_t i = 0; i < o->npool; i++)
-        if (o->pool[i].cap >= n && (best == o->npool || o->pool[i].cap < o->pool[best].cap))
-            best = i;
-    if (best < o->npool) {
-        *c = o->pool[best];
-        o->pool[best] = o->pool[--o->npool];
+    if (keps_class_pool_take(&o->pool, c, n))
         return 0;
-    }
     keps_node_classes_init(c);
     size_t cap = n ? n : 1;
     c->count = malloc(cap * sizeof *c->count);
@@ -236,13 +178,13 @@ static int cache_evict_one(ola *o)
     if (lru == cc->ncache)
         return -1;
     cache_entry *e = &cc->cache[lru];
-    cache_unslot(cc, e->c.node);
+    keps_cache_unslot(&cc->ix, e->c.node);
     cc->cache_bytes -= classes_bytes(&e->c);
-    pool_put(o, &e->c);
+    keps_class_pool_put(&o->pool, &e->c);
     free(e->levels);
     if (lru != --cc->ncache) {
         *e = cc->cache[cc->ncache];
-        cc->slots[cache_slot(cc, e->c.node)] = (uint32_t)lru + 1;
+        cc->ix.slots[keps_cache_slot(&cc->ix, e->c.node)] = (uint32_t)lru + 1;
     }
     return 0;
 }
@@ -469,14 +411,14 @@ static int eval(ola *o, const int *levels, held *keep)
      * its score is kept above: its classes would only push useful ones out
      * of the cache. */
     if (supp <= o->limit && !keep) {
-        pool_put(o, &c);
+        keps_class_pool_put(&o->pool, &c);
         free(lv);
         return 0;
     }
     pthread_mutex_lock(&cc->mu);
     e = cache_get(cc, id);
     if (e) { /* the other thread cached it meanwhile */
-        pool_put(o, &c);
+        keps_class_pool_put(&o->pool, &c);
         free(lv);
     } else {
         size_t need = classes_bytes(&c);
@@ -496,7 +438,7 @@ static int eval(ola *o, const int *levels, held *keep)
         e->supp = supp;
         e->pins = 0;
         cc->cache_bytes += need;
-        cc->slots[cache_slot(cc, id)] = (uint32_t)++cc->ncache;
+        cc->ix.slots[keps_cache_slot(&cc->ix, id)] = (uint32_t)++cc->ncache;
     }
     e->used = ++cc->clock;
     if (keep)
@@ -1096,13 +1038,12 @@ static void ola_free(ola *o)
             free(cc->cache[i].levels);
         }
         free(cc->cache);
-        free(cc->slots);
+        free(cc->ix.slots);
         pthread_mutex_destroy(&cc->mu);
         free(cc);
     }
     free(o->zero);
-    for (size_t i = 0; i < o->npool; i++)
-        keps_node_classes_free(&o->pool[i]);
+    keps_class_pool_free(&o->pool);
     if (o->owns_tag) {
         free(o->tag);
         if (o->tc) {
@@ -1177,9 +1118,10 @@ static int ola_init(ola *o, const keps_lattice *L, const keps_ola_params *p, con
             return -1;
         }
         o->cc->cache = calloc(CACHE_MAX, sizeof *o->cc->cache);
-        o->cc->slots = calloc(CACHE_SLOTS, sizeof *o->cc->slots);
+        o->cc->ix = (keps_cache_index){calloc(KEPS_CACHE_SLOTS, sizeof *o->cc->ix.slots), (const char *)o->cc->cache,
+                                       sizeof *o->cc->cache, offsetof(cache_entry, c)};
     }
-    return o->tag && o->tc && o->w && o->m && o->sbuf && o->cc && o->cc->cache && o->cc->slots && o->zero ? 0 : -1;
+    return o->tag && o->tc && o->w && o->m && o->sbuf && o->cc && o->cc->cache && o->cc->ix.slots && o->zero ? 0 : -1;
 }
 
 /* ---- two search threads ------------------------------------------------
@@ -1448,126 +1390,5 @@ done:
         keps_ola_result_free(res);
         return keps_error_set(err, st, "out of memory in the OLA search");
     }
-    return st;
-}
-
-/* ---- applying a node --------------------------------------------------- */
-
-/* levels come from the caller: a level above a hierarchy's height indexes
- * past its level maps. */
-static keps_status check_levels(const keps_lattice *L, const int *levels, keps_error *err)
-{
-    for (size_t i = 0; i < L->q; i++)
-        if (levels[i] < 0 || levels[i] > L->height[i])
-            return keps_error_set(err, KEPS_EINPUT, "level %d of quasi-identifier %zu is out of range: 0 to %d",
-                                  levels[i], i + 1, L->height[i]);
-    return KEPS_OK;
-}
-
-keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed,
-                           keps_table **release, keps_counts *counts, keps_error *err)
-{
-    const keps_schema *s = L->s;
-    const keps_table *t = s->t;
-    *release = NULL;
-    memset(counts, 0, sizeof *counts);
-    keps_status bad = check_levels(L, levels, err);
-    if (bad)
-        return bad;
-    keps_lattice_work *w = keps_lattice_work_new(L);
-    uint32_t *assign = malloc((L->bottom.n ? L->bottom.n : 1) * sizeof *assign);
-    keps_node_classes c;
-    keps_node_classes_init(&c);
-    size_t *cols = calloc(t->ncols, sizeof *cols);
-    int *qi_of = malloc(t->ncols * sizeof *qi_of);
-    uint32_t **remap = NULL, *rowc = NULL;
-    size_t nc = 0;
-    keps_status st = KEPS_ENOMEM;
-    keps_table *r = NULL;
-    if (!w || !assign || !cols || !qi_of ||
-        keps_lattice_rollup(L, w, NULL, levels, &c, assign)) {
-        keps_error_set(err, st, "out of memory applying the transformation");
-        goto done;
-    }
-    r = keps_release_new(s, err);
-    if (!r) {
-        st = err ? err->code : KEPS_ENOMEM;
-        goto done;
-    }
-    for (size_t j = 0; j < t->ncols; j++) {
-        qi_of[j] = -1;
-        if (keps_schema_released(s, j))
-            cols[nc++] = j;
-    }
-    for (size_t i = 0; i < L->q; i++)
-        qi_of[s->qi[i].col] = (int)i;
-    counts->input_rows = t->nrows;
-    /* Each cell by code: remap[x] takes a source code (a QI's label code at
-     * its level, nlabels for '*'; another column's own code) to the
-     * release's, interned at its first use, so the dictionaries come out as
-     * appending the strings row by row would make them, at one lookup per
-     * distinct value instead of per cell. */
-    if (!(remap = calloc(nc ? nc : 1, sizeof *remap)) || !(rowc = malloc((nc ? nc : 1) * sizeof *rowc))) {
-        st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
-        goto done;
-    }
-    for (size_t x = 0; x < nc; x++) {
-        int i = qi_of[cols[x]];
-        size_t dom = i < 0 ? t->cols[cols[x]].nvalues : (size_t)keps_hierarchy_size(s->qi[i].h, levels[i]) + 1;
-        if (!(remap[x] = malloc((dom ? dom : 1) * sizeof **remap))) {
-            st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
-            goto done;
-        }
-        memset(remap[x], 0xff, (dom ? dom : 1) * sizeof **remap);
-    }
-    for (size_t row = 0; row < t->nrows; row++) {
-        int sup = c.count[assign[L->row_class[row]]] < k;
-        if (sup) {
-            counts->suppressed_rows++;
-            if (remove_suppressed) {
-                counts->removed_rows++;
-                continue;
-            }
-        }
-        for (size_t x = 0; x < nc; x++) {
-            size_t j = cols[x];
-            uint32_t code = t->cols[j].codes[row];
-            int i = qi_of[j];
-            uint32_t src = i < 0 ? code
-                           : sup ? keps_hierarchy_size(s->qi[i].h, levels[i])
-                                 : L->map[i][levels[i]][code];
-            uint32_t rc = remap[x][src];
-            if (rc == KEPS_NONE) {
-                const char *str = i < 0 ? t->cols[j].values[code]
-                                  : sup ? "*"
-                                        : keps_hierarchy_label(s->qi[i].h, levels[i], src);
-                if ((rc = keps_table_intern(r, x, str, strlen(str))) == KEPS_NONE) {
-                    st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
-                    goto done;
-                }
-                remap[x][src] = rc;
-            }
-            rowc[x] = rc;
-        }
-        if ((st = keps_table_append_codes(r, rowc, t->row_line ? t->row_line[row] : 0, err)))
-            goto done;
-    }
-    counts->output_rows = r->nrows;
-    st = KEPS_OK;
-done:
-    if (st) {
-        keps_table_free(r);
-        r = NULL;
-    }
-    *release = r;
-    keps_lattice_work_free(w);
-    keps_node_classes_free(&c);
-    free(assign);
-    for (size_t x = 0; remap && x < nc; x++)
-        free(remap[x]);
-    free(remap);
-    free(rowc);
-    free(cols);
-    free(qi_of);
     return st;
 }

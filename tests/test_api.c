@@ -8,6 +8,7 @@
 #include "keps/dpmicro.h"
 #include "keps/kepsilon.h"
 #include "keps/models.h"
+#include "keps/partition.h"
 #include "keps/ola.h"
 #include "keps/release.h"
 #include "keps/risk.h"
@@ -125,15 +126,15 @@ static void test_column_indices(void **state)
     expect_einput(keps_schema_add_qi_hierarchy(s, 2, h, &err), &err, "column index 2 is out of range");
     assert_int_equal(s->nqi, 0);
     const size_t good[] = {0}, bad[] = {0, 5};
-    keps_models m;
-    expect_einput(keps_models_compute(t, bad, 2, NULL, NULL, 0, KEPS_SUPPRESSED_EXCLUDE, &m, &err), &err,
+    keps_partition part;
+    expect_einput(keps_partition_from_columns(t, bad, 2, NULL, NULL, &part, &err), &err,
                   "quasi-identifier column index 5");
-    expect_einput(keps_models_compute(t, good, 1, bad + 1, NULL, 1, KEPS_SUPPRESSED_EXCLUDE, &m, &err), &err,
-                  "sensitive column index 5");
-    const size_t sens = 1;
-    const keps_sensitive_type ty = (keps_sensitive_type)6;
-    expect_einput(keps_models_compute(t, good, 1, &sens, &ty, 1, KEPS_SUPPRESSED_EXCLUDE, &m, &err), &err,
-                  "unknown type 6");
+    keps_criteria *crit = NULL;
+    keps_sensitive_spec sp = {5, KEPS_SENSITIVE_AUTO, NULL};
+    expect_einput(keps_criteria_new(t, &sp, 1, NULL, 0, NULL, &crit, &err), &err, "sensitive column index 5");
+    sp.col = 1;
+    sp.type = (keps_sensitive_type)6;
+    expect_einput(keps_criteria_new(t, &sp, 1, NULL, 0, NULL, &crit, &err), &err, "unknown type");
     keps_prosecutor p;
     expect_einput(keps_prosecutor_risk(t, bad, 2, KEPS_SUPPRESSED_EXCLUDE, &p, &err), &err,
                   "quasi-identifier column index 5");

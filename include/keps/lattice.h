@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keps/criteria.h" /* keps_class_hist */
 #include "keps/error.h"
 #include "keps/schema.h"
 
@@ -37,13 +38,28 @@ typedef struct keps_node_classes {
     size_t n;          /* number of classes */
     size_t cap;
     size_t q;          /* QIs per representative */
-    uint32_t *count;   /* [n] rows in the class */
-    uint32_t *bot;     /* [n] a bottom class inside the class (its representative) */
+    uint32_t *count;   /* [n] released rows in the class (the research subset's, if any) */
+    uint32_t *bot;     /* [n] the class's first bottom class, whose first row is the
+                          class's first row (its representative) */
     uint32_t *rep;     /* bottom only: [n*q] column codes of the class, per QI;
                           others use keps_node_classes_rep() */
     uint64_t *key;     /* [n] generalized key at the node (internal) */
     uint64_t node;     /* id of the node these are the classes of */
+    uint32_t *pcount;  /* [n] rows of the population (the input), when the
+                          lattice has a research subset; else NULL */
+    size_t nhist;      /* sensitive columns with histograms (the lattice's) */
+    keps_class_hist *hist; /* [nhist] */
+    int no_hist;       /* 1: rolled up without histograms (keps_lattice_rollup_keys);
+                          hist holds nothing of these classes */
+    uint8_t *sup;      /* [n] 1 = suppressed (set by the caller, e.g. from privacy
+                          criteria); NULL: the classes smaller than k are */
 } keps_node_classes;
+
+/* Is class i suppressed: its flag, or (no flags) fewer than k rows? */
+static inline int keps_node_class_suppressed(const keps_node_classes *c, size_t i, size_t k)
+{
+    return c->sup ? c->sup[i] != 0 : c->count[i] < k;
+}
 
 void keps_node_classes_init(keps_node_classes *c);
 void keps_node_classes_free(keps_node_classes *c);
@@ -68,6 +84,10 @@ typedef struct keps_lattice {
     uint32_t *repcol;    /* [q * bottom.n] the bottom classes' codes by QI: an
                             incremental roll-up reads one code per changed QI,
                             from an array that stays in cache */
+    size_t nreleased;    /* rows released: the research subset's, or every row */
+    int has_pcount;      /* classes carry population counts (a research subset) */
+    size_t nhist;        /* sensitive columns whose histograms classes carry */
+    size_t *hist_m;      /* [nhist] values per column */
 } keps_lattice;
 
 /* Column codes (per QI) of a row in class i of c. */
@@ -79,6 +99,15 @@ static inline const uint32_t *keps_node_classes_rep(const keps_lattice *L, const
 /* Builds the lattice of s's QIs (every QI needs a hierarchy) and groups the
  * rows into the bottom node's classes (one pass over the rows). */
 keps_status keps_lattice_new(const keps_schema *s, keps_lattice **out, keps_error *err);
+
+/* The same, for privacy criteria: released[r] != 0 marks the research
+ * subset (NULL: every row is released; with a subset, count = subset rows
+ * and pcount = all rows); with hist_codes, every class carries per column
+ * j < nhist a histogram of hist_codes[j][r] over its released rows (values
+ * below hist_m[j]; KEPS_NONE = not counted). Classes keep their first row's
+ * bottom class as representative. Roll-ups merge counts and histograms. */
+keps_status keps_lattice_new_ex(const keps_schema *s, const uint8_t *released, const uint32_t *const *hist_codes,
+                                const size_t *hist_m, size_t nhist, keps_lattice **out, keps_error *err);
 void keps_lattice_free(keps_lattice *L);
 
 uint64_t keps_lattice_id(const keps_lattice *L, const int *levels);
@@ -92,13 +121,24 @@ void keps_lattice_work_free(keps_lattice_work *w);
 
 /* Classes of node `levels` derived from `from`, the classes of a node
  * <= levels (NULL = the bottom node). If assign is not NULL, assign[c] =
- * index in out of from's class c. out must not alias from.
- * Returns KEPS_OK or KEPS_ENOMEM. */
+ * index in out of from's class c. out must not alias from. Population
+ * counts and histograms are merged when from carries them (from->no_hist
+ * = 0). out's flags (sup) are dropped. Returns KEPS_OK or KEPS_ENOMEM. */
 keps_status keps_lattice_rollup(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
                                 const int *levels, keps_node_classes *out, uint32_t *assign);
+/* The same without the histograms (out->no_hist = 1): cheaper when only
+ * the class sizes are read. A roll-up from such classes has no histograms
+ * either. keps_lattice_rollup_hist adds them afterwards: from and assign
+ * must be those of the keps_lattice_rollup_keys call that made out (assign
+ * not NULL there), from with histograms. */
+keps_status keps_lattice_rollup_keys(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                                     const int *levels, keps_node_classes *out, uint32_t *assign);
+keps_status keps_lattice_rollup_hist(const keps_lattice *L, keps_lattice_work *w, const keps_node_classes *from,
+                                     keps_node_classes *out, const uint32_t *assign);
 
-/* Rows in classes smaller than k (these are suppressed), and, if small is
- * not NULL, the number of such classes. */
+/* Rows in suppressed classes (keps_node_class_suppressed: flagged, or
+ * without flags smaller than k), and, if small is not NULL, the number of
+ * such classes. */
 size_t keps_node_classes_suppressed(const keps_node_classes *c, size_t k, size_t *small);
 
 /* What keps_lattice_scan reports for each node. */

@@ -130,7 +130,10 @@ int keps_metrics_attributes(keps_metrics *m, const int *levels, const keps_node_
  * above it whose classes smaller than k hold at most limit rows: no such
  * node's score compares below it (keps_score_cmp). c may be NULL (a bound
  * that needs no classes; 0 for dm and aecs); with c, the node's classes,
- * dm and aecs get one too and prec and aecs use S <= the node's S. */
+ * dm and aecs get one too and prec and aecs use S <= the node's S (its
+ * flagged classes' rows when c->sup is set), which holds when suppression
+ * never grows with generalization. k = 0: it may (privacy criteria that are
+ * not monotone): only limit bounds the suppression above. */
 void keps_metrics_objective_bound(keps_metrics *m, const int *levels, const keps_node_classes *c, size_t k,
                                   size_t limit, double *out);
 /* Compares scores of length len: lexicographically (one value: numerically). */
@@ -148,6 +151,16 @@ void keps_metrics_all(keps_metrics *m, const int *levels, const keps_node_classe
  * above it, whatever its suppression (keps_metrics_objective_bound with no
  * limit). */
 double keps_metrics_bound(keps_metrics *m, keps_metric which, const int *levels, const keps_node_classes *c);
+
+/* The key ARX orders equal-size classes by when a sample-based privacy
+ * criterion suppresses the smallest ones (after size, before the first
+ * row): the class's own information loss for Loss, prod_i (count share_i +
+ * 1)^(1/q) - 1 over its generalized values (share_i: the hierarchy leaves
+ * under the value over all leaves); 0 for the metrics whose per-class loss
+ * ARX does not consult (prec, discernibility, aecs, entropy, height). rep:
+ * the class's codes per QI (a row's), count its rows. */
+double keps_metrics_class_key(const keps_metrics *m, keps_metric which, const int *levels, const uint32_t *rep,
+                              uint32_t count);
 
 #ifdef __cplusplus
 }

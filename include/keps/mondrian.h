@@ -52,6 +52,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keps/criteria.h"
 #include "keps/error.h"
 #include "keps/schema.h"
 #include "keps/table.h"
@@ -84,6 +85,14 @@ typedef struct keps_mondrian_result {
  * missing (KEPS_EINPUT, file:line:col); fewer than k records (KEPS_EJOB). */
 keps_status keps_mondrian(const keps_schema *s, keps_table *t, size_t k, keps_mondrian_result *out,
                           keps_error *err);
+/* The same under privacy criteria (keps/criteria.h, bound to t; NULL: k
+ * alone): a cut is allowed when every part passes every criterion (the
+ * minimal class size of the criteria raises k). Only criteria with a
+ * per-class test on the released rows: delta-presence, k-map and the
+ * sample-based ones are KEPS_EINPUT. KEPS_EJOB when all records together
+ * fail them (no partition can pass). */
+keps_status keps_mondrian_criteria(const keps_schema *s, keps_table *t, size_t k, const keps_criteria *crit,
+                                   keps_mondrian_result *out, keps_error *err);
 void keps_mondrian_result_free(keps_mondrian_result *r);
 
 /* Released text of class c on QI q (see the format above) into buf of len

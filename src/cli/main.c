@@ -66,7 +66,8 @@ static int run_parsed(kc_ctx *c)
     host.lean = !(c->json || kc_str(c, "report") || kc_str(c, "html"));
     if (!c->quiet && isatty(STDERR_FILENO))
         host.progress = kc_progress;
-    host.debug = getenv("KEPS_OLA_DEBUG") != NULL; /* OLA's search statistics (docs/cli.md, "Environment") */
+    /* OLA's and the criteria search's statistics (docs/cli.md, "Environment") */
+    host.debug = getenv("KEPS_OLA_DEBUG") != NULL || getenv("KEPS_SEARCH_DEBUG") != NULL;
     host.tmpdir = getenv("TMPDIR");
     keps_result r;
     keps_error err;

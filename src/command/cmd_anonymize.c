@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "command_internal.h"
+#include "crit.h"
 
 static const cli_opt opt_algorithm = {"algorithm", 'a', "ola|mondrian|mdav", 0,
                                       "ola: optimal full-domain generalization (El Emam et al. 2009, docs/spec.md section 2); mondrian: strict "
@@ -36,7 +37,7 @@ static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_o
                                       &cli_opt_suppress, &cli_opt_metric, &cli_opt_gs_factor,
                                       &cli_opt_monotonic, &cli_opt_aggregate, &cli_opt_weight,
                                       &cli_opt_remove_suppressed, &opt_emit_sql, &opt_sql_dialect, &opt_sql_table,
-                                      &opt_insensitive_mdav, &opt_columns, &cli_opt_sensitive,
+                                      &opt_insensitive_mdav, &opt_columns, &crit_opt_sensitive, CRIT_OPTS,
                                       &cli_opt_insensitive, &cli_opt_identifier, &cli_opt_others,
                                       &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits, &cli_opt_report, &cli_opt_seed,
                                       &cli_opt_keep_order, NULL};
@@ -60,6 +61,16 @@ static const cli_mode_opt foreign[] = {
     {"emit-sql", "ola", "only OLA's full-domain generalization is written as SQL", 1},
     {"sql-dialect", "ola", "it is for {emit-sql}", 0},
     {"sql-table", "ola", "it is for {emit-sql}", 0},
+#define CRIT_FOREIGN(o) {o, "ola|mondrian", "mdav takes no privacy criterion besides -k", 1}
+#define LATTICE_ONLY(o) {o, "ola", "Mondrian checks a class by itself; this criterion needs the lattice search", 1}
+    CRIT_FOREIGN("l-diversity"), CRIT_FOREIGN("entropy-l"), CRIT_FOREIGN("entropy-estimator"),
+    CRIT_FOREIGN("recursive-l"), CRIT_FOREIGN("t-closeness"), CRIT_FOREIGN("sensitive-type"),
+    CRIT_FOREIGN("beta-likeness"), CRIT_FOREIGN("beta-likeness-variant"), CRIT_FOREIGN("delta-disclosure"),
+    CRIT_FOREIGN("multiplicative-t"), CRIT_FOREIGN("kt-closeness"), LATTICE_ONLY("delta-presence"),
+    CRIT_FOREIGN("k-map"), CRIT_FOREIGN("population-size"), CRIT_FOREIGN("k-map-estimator"),
+    CRIT_FOREIGN("significance"), LATTICE_ONLY("subset"), LATTICE_ONLY("average-risk"), LATTICE_ONLY("sample-uniqueness"),
+#undef CRIT_FOREIGN
+#undef LATTICE_ONLY
 };
 
 static int run(cli_ctx *c)

@@ -259,6 +259,9 @@ int cli_privacy_implies(cli_ctx *c);
 /* OLA's search statistics as notes when the host asks for them (debug). */
 struct keps_ola_result;
 void cli_ola_debug(const cli_ctx *c, const struct keps_ola_result *r);
+/* The criteria search's statistics as a note when the host asks (debug). */
+struct keps_search_result;
+void cli_search_debug(const cli_ctx *c, const struct keps_search_result *r);
 /* How the host spells parameter name (keps_host.spell), into buf. */
 const char *cli_spell(const cli_ctx *c, const char *name, char *buf, size_t len);
 /* The command called name, or NULL. */

@@ -12,6 +12,7 @@
 #include "command_internal.h"
 #include "keps/before_after.h"
 #include "keps/ola.h"
+#include "keps/search.h"
 #include "keps/csv.h"
 #include "keps/hierarchy.h"
 #include "keps/progress.h"
@@ -262,11 +263,16 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
                  {"identifier", KEPS_ROLE_IDENTIFIER}};
     for (size_t r = 0; r < sizeof roles / sizeof *roles && !st; r++) {
         n = cli_list(c, roles[r].opt, &v);
-        for (size_t i = 0; i < n && !st; i++)
-            if ((st = keps_schema_set_role(s, v[i], roles[r].role, &err))) {
+        for (size_t i = 0; i < n && !st; i++) {
+            const char *name = v[i], *rest = NULL; /* --sensitive NAME:HIERARCHY (t-closeness's) */
+            int col = roles[r].role == KEPS_ROLE_SENSITIVE ? keps_table_column_spec(t, v[i], &rest) : -1;
+            if (col >= 0 && rest)
+                name = t->cols[col].name;
+            if ((st = keps_schema_set_role(s, name, roles[r].role, &err))) {
                 bad_opt = roles[r].opt;
                 bad_val = v[i];
             }
+        }
     }
     if (!st && (st = keps_schema_check(s, &err))) { /* the schema names roles; these are their parameters */
         char *hint = cli_strf(" (%s, %s, ...; %s keep|drop)", cli_spell(c, "qi", (char[128]){0}, 128),
@@ -775,4 +781,17 @@ void cli_ola_debug(const cli_ctx *c, const keps_ola_result *r)
             (unsigned long long)s->nodes_tagged, (unsigned long long)r->nodes_total);
     cli_msg(c, KEPS_MSG_NOTE, "after optimum: %llu evaluated, %llu classes rolled up into %llu",
             (unsigned long long)s->evaluated, (unsigned long long)s->rolled_up, (unsigned long long)s->classes_made);
+}
+
+void cli_search_debug(const cli_ctx *c, const keps_search_result *r)
+{
+    if (!c->host->debug)
+        return;
+    const keps_search_stats *s = &r->stats;
+    cli_msg(c, KEPS_MSG_NOTE,
+            "search: %llu popped, %llu climbs, %llu evaluated, %llu scored, %llu fail the bounds, %llu pass them "
+            "but fail, best %.17g",
+            (unsigned long long)s->popped, (unsigned long long)s->climbs, (unsigned long long)r->nodes_evaluated,
+            (unsigned long long)s->scored, (unsigned long long)s->fails, (unsigned long long)s->falsepass,
+            r->found && r->score_len ? r->score[0] : INFINITY);
 }

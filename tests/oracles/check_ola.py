@@ -11,29 +11,9 @@ rank; values within rounding count as equal). KEPS: the binary
 (environment); CASES (default 60, 20 with KEPS_SANITIZED) seeds from 0."""
 import json, math, os, random, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from metrics_oracle import Problem
+from metrics_oracle import Problem, close, cmp_tol, random_model as model
+from common import mkhier
 KEPS = os.path.abspath(os.environ["KEPS"])
-def mkhier(path, nleaves, height, rnd):
-    # balanced-ish random tree: level l groups
-    vals=['v%d'%i for i in range(nleaves)]
-    rows=[[v] for v in vals]
-    cur=list(range(nleaves))  # group id per leaf at current level
-    ng=nleaves
-    for l in range(1,height+1):
-        if l==height:
-            newg=[0]*nleaves; labels={0:'*'}
-        else:
-            ng2=max(1,ng//2 if rnd.uniform(0, 1)<0.7 else ng//3)
-            # map old groups to new groups monotonically
-            mp={}
-            for g in sorted(set(cur)): mp[g]=rnd.randrange(ng2)
-            newg=[mp[g] for g in cur]; labels={g:'L%d_%d'%(l,g) for g in set(newg)}
-            ng=ng2
-        for i in range(nleaves): rows[i].append(labels[newg[i]])
-        cur=newg
-    with open(path,'w') as f:
-        for r in rows: f.write(';'.join(r)+'\n')
-    return vals
 def run(seed):
     rnd=random.Random(seed)
     q=rnd.randint(4,7); N=rnd.randint(50,600)
@@ -83,33 +63,6 @@ def run(seed):
     if cmp_tol(sc[0][0],mine)<0:
         print('SEED',seed,'not optimal',flags,'keps',node,mine,'best',sc[0],'k',k,'s',s); ok=False
     return ok
-def close(a,b):
-    return a==b or abs(a-b)<=1e-9*(1+abs(a)+abs(b))
-def cmp_tol(a,b):
-    """Lexicographic; values within rounding are equal."""
-    for x,y in zip(a,b):
-        if not close(x,y): return -1 if x<y else 1
-    return 0
-def model(rnd,q):
-    """A random quality model ARX offers, as an oracle config and keps flags."""
-    metric=rnd.choice(['prec','loss','dm','aecs','entropy','height'])
-    cfg={'metric':metric}; flags=['--metric',metric]
-    if metric in ('prec','loss','entropy','aecs') and rnd.uniform(0, 1)<0.7:
-        cfg['gs']=rnd.choice([0,0.1,0.25,0.33,0.5,0.66,0.9,1])
-        flags+=['--gs-factor',str(cfg['gs'])]
-    if metric in ('prec','dm','entropy','height') and rnd.uniform(0, 1)<0.5:
-        cfg['monotonic']=metric!='height'; flags+=['--monotonic']
-    if metric in ('prec','loss','entropy','height'):
-        if rnd.uniform(0, 1)<0.7:
-            cfg['aggregate']=rnd.choice(['geometric','arithmetic','sum','max','rank'])
-            flags+=['--aggregate',cfg['aggregate']]
-        if rnd.uniform(0, 1)<0.5:
-            w=[0.5]*q
-            for i in rnd.sample(range(q),rnd.randint(1,q)):
-                w[i]=rnd.choice([0,0.1,0.5,1,2,7])
-                flags+=['--weight',f'c{i}={w[i]}']
-            cfg['weights']=w
-    return cfg,flags
 SCRATCH = tempfile.mkdtemp()
 bad=0
 # fewer under the sanitizers (KEPS_SANITIZED=1), where keps runs ~10x slower

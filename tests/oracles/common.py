@@ -42,3 +42,28 @@ def run_keps(args, check=True):
 def keps_json(args):
     p = run_keps(args + ["--json", "--quiet"] if "--quiet" not in args else args + ["--json"])
     return json.loads(p.stdout)
+
+
+def mkhier(path, nleaves, height, rnd):
+    """A random hierarchy of nleaves leaves v0.. and the given height, top
+    '*', written to path (ARX layout); returns the leaves."""
+    # balanced-ish random tree: level l groups
+    vals=['v%d'%i for i in range(nleaves)]
+    rows=[[v] for v in vals]
+    cur=list(range(nleaves))  # group id per leaf at current level
+    ng=nleaves
+    for l in range(1,height+1):
+        if l==height:
+            newg=[0]*nleaves; labels={0:'*'}
+        else:
+            ng2=max(1,ng//2 if rnd.uniform(0, 1)<0.7 else ng//3)
+            # map old groups to new groups monotonically
+            mp={}
+            for g in sorted(set(cur)): mp[g]=rnd.randrange(ng2)
+            newg=[mp[g] for g in cur]; labels={g:'L%d_%d'%(l,g) for g in set(newg)}
+            ng=ng2
+        for i in range(nleaves): rows[i].append(labels[newg[i]])
+        cur=newg
+    with open(path,'w') as f:
+        for r in rows: f.write(';'.join(r)+'\n')
+    return vals

@@ -20,10 +20,14 @@ def load_hier(path):
 def floor10(x): return math.floor(x*1e10)/1e10
 
 class Problem:
-    def __init__(self, data, delim, k, s, qis):
+    """released: row indices of a research subset (None: every row); the
+    metrics are then taken over those rows only, as ARX takes them."""
+    def __init__(self, data, delim, k, s, qis, released=None):
         with open(data, newline='') as f:
             r=list(csv.reader(f, delimiter=delim))
         hdr=r[0]; body=r[1:]
+        if released is not None:
+            body=[body[i] for i in sorted(released)]
         self.N=len(body); self.k=k; self.limit=math.floor(s*self.N+1e-9)
         self.names=[]; self.H=[]; self.gen=[]; self.height=[]; self.dom=[]; self.share=[]
         cols=[]
@@ -71,23 +75,26 @@ class Problem:
             d[key]=d.get(key,0)+c
         return d
 
-    def metrics(self, node, d=None):
+    def metrics(self, node, d=None, sup=None):
+        """sup: the keys of d suppressed (default: the classes smaller than k)."""
         if d is None: d=self.classes(node)
         k=self.k; n=self.N; q=self.q
-        S=sum(c for c in d.values() if c<k)
+        if sup is None: sup={key for key,c in d.items() if c<k}
+        d={key:c for key,c in d.items() if c>0}
+        S=sum(c for key,c in d.items() if key in sup)
         prec=sum(((n-S)*(node[i]/self.height[i] if self.height[i] else 0)+S)/n for i in range(q))/q
         Ls=[]
         for i in range(q):
             rows=self.dom[i]
-            agg=sum(Fr(c*round(self.share[i][node[i]][key[i]]*rows),rows) for key,c in d.items() if c>=k)+S
+            agg=sum(Fr(c*round(self.share[i][node[i]][key[i]]*rows),rows) for key,c in d.items() if key not in sup)+S
             lo=Fr(n,rows)
             L=max(Fr(0),(agg-lo)/(n-lo)) if n-lo>0 else Fr(0)
             Ls.append(math.floor(L*10**10)/1e10)
         p=1.0
         for L in Ls: p*=(1+L)**(1.0/q)
         loss=p-1
-        dm=sum(c*c if c>=k else n*c for c in d.values())
-        ncls=sum(1 for c in d.values() if c>=k)
+        dm=sum(c*c if key not in sup else n*c for key,c in d.items())
+        ncls=sum(1 for key in d if key not in sup)
         den=ncls+(1 if S>0 else 0)
         aecs=n/den if den else 0
         ent=0.0
@@ -96,7 +103,7 @@ class Problem:
             if S>0:
                 cg={}
                 for key,c in d.items():
-                    if c<k: cg[key[i]]=cg.get(key[i],0)+c
+                    if key in sup: cg[key[i]]=cg.get(key[i],0)+c
                 e-=sum(c*math.log2(c/S) for c in cg.values())
             ent+=floor10(e)
         return dict(prec=prec,loss=loss,discernibility=float(dm),aecs=aecs,entropy=ent,height=float(sum(node)),
@@ -117,12 +124,19 @@ class Problem:
         m = max(w) if w else 0
         return [Fr(1)] * self.q if m == 0 else [x / m for x in w]
 
-    def attributes(self, node, cfg, d=None):
+    def suppressed(self, d, sup):
+        """d without empty (population-only) classes, and the suppressed keys
+        (sup, default the classes smaller than k)."""
+        if sup is None: sup = {key for key, c in d.items() if c < self.k}
+        return {key: c for key, c in d.items() if c > 0}, sup
+
+    def attributes(self, node, cfg, d=None, sup=None):
         """Per-QI values of prec, loss, entropy or height before weighting."""
         if d is None: d = self.classes(node)
+        d, sup = self.suppressed(d, sup)
         k = self.k; n = self.N; met = cfg['metric']; mono = cfg.get('monotonic', False)
         g, s = self.factors(cfg.get('gs', 0.5))
-        S = sum(c for c in d.values() if c < k)
+        S = sum(c for key, c in d.items() if key in sup)
         out = []
         for i in range(self.q):
             l = node[i]; h = self.height[i]
@@ -136,7 +150,7 @@ class Problem:
                 X = Fr(0)  # in units of 1/|dom|
                 for key, c in d.items():
                     leaves = round(self.share[i][l][key[i]] * rows)
-                    if c >= k: X += g * leaves * c
+                    if key not in sup: X += g * leaves * c
                     elif s == 1: X += rows * c
                     else: X += (leaves + s * (rows - leaves)) * c
                 lo = g * n; hi = Fr(n * rows)
@@ -147,25 +161,26 @@ class Problem:
             if S > 0 and not mono:
                 cg = {}
                 for key, c in d.items():
-                    if c < k: cg[key[i]] = cg.get(key[i], 0) + c
+                    if key in sup: cg[key[i]] = cg.get(key[i], 0) + c
                 e -= float(s) * sum(c * math.log2(c / S) for c in cg.values())
             out.append(floor10(e))
         return out
 
-    def objective(self, node, cfg, d=None):
+    def objective(self, node, cfg, d=None, sup=None):
         """The score as a list: one value, or the sorted weighted vector for rank."""
         if d is None: d = self.classes(node)
-        k = self.k; n = self.N; met = cfg['metric']
+        d, sup = self.suppressed(d, sup)
+        n = self.N; met = cfg['metric']
         g, s = self.factors(cfg.get('gs', 0.5))
         if met in ('dm', 'discernibility'):
             if cfg.get('monotonic'): return [float(sum(c * c for c in d.values()))]
-            return [float(sum(c * c if c >= k else n * c for c in d.values()))]
+            return [float(sum(c * c if key not in sup else n * c for key, c in d.items()))]
         if met == 'aecs':  # ARX swaps the factors here
-            big = sum(1 for c in d.values() if c >= k); S = sum(c for c in d.values() if c < k)
+            big = sum(1 for key in d if key not in sup); S = sum(c for key, c in d.items() if key in sup)
             den = big * s + (g if S > 0 else 0)
             return [float(Fr(n) / den) if den else math.inf]
         w = self.weights(cfg.get('weights'))
-        v = [a * float(wi) for a, wi in zip(self.attributes(node, cfg, d), w)]
+        v = [a * float(wi) for a, wi in zip(self.attributes(node, cfg, d, sup), w)]
         agg = cfg.get('aggregate') or {'prec': 'arithmetic', 'loss': 'geometric'}.get(met, 'sum')
         if agg == 'rank': return sorted(v, reverse=True)
         if agg == 'sum': return [math.fsum(v)]
@@ -193,6 +208,35 @@ class Problem:
             res.append((m[metric],node))
         res.sort()
         return res
+
+# ---- shared by the oracles that draw quality models ----
+def close(a,b):
+    return a==b or abs(a-b)<=1e-9*(1+abs(a)+abs(b))
+def cmp_tol(a,b):
+    """Lexicographic; values within rounding are equal."""
+    for x,y in zip(a,b):
+        if not close(x,y): return -1 if x<y else 1
+    return 0
+def random_model(rnd,q):
+    """A random quality model ARX offers, as an oracle config and keps flags."""
+    metric=rnd.choice(['prec','loss','dm','aecs','entropy','height'])
+    cfg={'metric':metric}; flags=['--metric',metric]
+    if metric in ('prec','loss','entropy','aecs') and rnd.uniform(0, 1)<0.7:
+        cfg['gs']=rnd.choice([0,0.1,0.25,0.33,0.5,0.66,0.9,1])
+        flags+=['--gs-factor',str(cfg['gs'])]
+    if metric in ('prec','dm','entropy','height') and rnd.uniform(0, 1)<0.5:
+        cfg['monotonic']=metric!='height'; flags+=['--monotonic']
+    if metric in ('prec','loss','entropy','height'):
+        if rnd.uniform(0, 1)<0.7:
+            cfg['aggregate']=rnd.choice(['geometric','arithmetic','sum','max','rank'])
+            flags+=['--aggregate',cfg['aggregate']]
+        if rnd.uniform(0, 1)<0.5:
+            w=[0.5]*q
+            for i in rnd.sample(range(q),rnd.randint(1,q)):
+                w[i]=rnd.choice([0,0.1,0.5,1,2,7])
+                flags+=['--weight',f'c{i}={w[i]}']
+            cfg['weights']=w
+    return cfg,flags
 
 if __name__=='__main__':
     a=sys.argv[1:]
