@@ -2,6 +2,7 @@
  * include/keps/ola.h); keps_ola_apply is partition.c's, beside
  * keps_lattice_apply. */
 #include "keps/ola.h"
+#include "keps/release.h"
 #include "keps/progress.h"
 
 #include "class_cache.h"

@@ -1,6 +1,7 @@
 /* keps: partitions into equivalence classes (see keps/partition.h). */
 #include "keps/partition.h"
 #include "keps/ola.h"
+#include "keps/release.h"
 #include "partition_internal.h"
 #include "table_internal.h"
 
