@@ -77,7 +77,9 @@ noise <- function(value, epsilon, sensitivity = 1, mechanism = c("laplace", "geo
   attr(r[[1L]], "report") <- list(
     keps_version = keps_version(), method = "noise", parameters = params, seeded = !is.null(seed),
     mechanism = mechanism,
-    guarantee = list(model = "epsilon-DP", epsilon = info$epsilon, sensitivity = info$sensitivity),
+    guarantee = list(model = "epsilon-DP", epsilon = info$epsilon, sensitivity = info$sensitivity,
+                     neighbours = "values at most the sensitivity apart", data_dependent = list(),
+                     not_covered = list()),
     granularity = info$granularity, noise_scale = info$noise_scale)
   r[[1L]]
 }

@@ -78,7 +78,7 @@ privacy_delta <- function(k, beta, epsilon = NULL, epsilon_prime = NULL) {
   check_number(k, "k", 1, 1e8, whole = TRUE)
   g <- delta_gap(beta, epsilon, epsilon_prime)
   r <- .Call(rk_safela_delta, as.double(k), as.double(beta), as.double(g$gap))
-  c(list(result = r$delta), delta_report(r, beta, g$eps_prime))
+  c(list(calculator = "delta", result = r$delta), delta_report(r, beta, g$eps_prime))
 }
 
 #' @rdname privacy_delta
@@ -88,7 +88,7 @@ privacy_min_k <- function(delta, beta, epsilon = NULL, epsilon_prime = NULL, max
   check_number(max_k, "max_k", 1, 1e8, whole = TRUE)
   g <- delta_gap(beta, epsilon, epsilon_prime)
   r <- .Call(rk_safela_min_k, as.double(delta), as.double(beta), as.double(g$gap), as.double(max_k))
-  c(list(result = r$k, target_delta = delta), delta_report(r, beta, g$eps_prime))
+  c(list(calculator = "min-k", result = r$k, target_delta = delta), delta_report(r, beta, g$eps_prime))
 }
 
 #' @rdname privacy_delta
@@ -104,7 +104,7 @@ privacy_rr_epsilon <- function(categories, p = NULL, epsilon = NULL) {
   eps <- r[1L]
   p <- r[2L]
   keep_ratio <- if (categories <= 1) 1 else if (p >= 1) Inf else 1 + categories * p / (1 - p)
-  list(result = if (is.null(epsilon)) eps else p, epsilon = eps, p = p, categories = categories,
+  list(calculator = "rr-epsilon", result = if (is.null(epsilon)) eps else p, epsilon = eps, p = p, categories = categories,
        keep_ratio = keep_ratio,
        formula = "epsilon = ln(1 + n p / (1 - p)) (RR-LDP, Fig. 4; SPEC 9 corrects eq. (1))")
 }
@@ -131,7 +131,7 @@ privacy_rr_t <- function(pt = NULL, t = NULL, frequencies = NULL, categories = N
   r <- .Call(rk_rr_t, if (is.null(pt)) NA_real_ else as.double(pt),
              if (is.null(t)) NA_real_ else as.double(t), as.double(f))
   fmin <- min(f[f > 0])
-  list(result = if (is.null(t)) r[1L] else r[2L], t = r[1L], pt = r[2L], frequencies = f,
+  list(calculator = "rr-t", result = if (is.null(t)) r[1L] else r[2L], t = r[1L], pt = r[2L], frequencies = f,
        min_frequency = fmin, same_value_ratio = 1 + r[2L] * (1 / fmin - 1),
        other_value_ratio = if (r[2L] >= 1) Inf else 1 / (1 - r[2L]),
        formula = "t = max(1 + p_t (1/f_min - 1), 1/(1 - p_t)): an equivalence class holding one value (eq. (2))")
@@ -164,7 +164,7 @@ privacy_implies <- function(from, to, epsilon = NULL, t = NULL, k = NULL, record
   implied <- list(model = r$model)
   implied[[level_key(to)]] <- r$level
   if (to != "ldp") implied$k <- r$k
-  out <- list(result = r$level, from = from, to = to)
+  out <- list(calculator = "implies", result = r$level, from = from, to = to)
   out[[lk]] <- level
   if (!is.null(k)) out$k <- k
   if (!is.null(records)) out$records <- records

@@ -42,7 +42,11 @@ SEXP rk_noise(SEXP values, SEXP epsilon, SEXP sensitivity, SEXP geometric, SEXP 
     const char *seed_text = rk_string(seed, "seed");
     uint64_t sd = seed_text ? parse_seed(seed_text) : 0;
     keps_noise_info info;
-    if (geo ? keps_geometric_info(eps, (int64_t)sens, &info) != 0 : keps_laplace_info(sens / eps, sens, &info) != 0)
+    /* laplace: the scale calibrated so that the stated epsilon, grid
+     * rounding included, is at most the requested one (as `keps noise`) */
+    double scale = geo ? NAN : keps_laplace_calibrate(sens, 1, eps);
+    if (geo ? keps_geometric_info(eps, (int64_t)sens, &info) != 0
+            : isnan(scale) || keps_laplace_info(scale, sens, &info) != 0)
         rk_fail(KEPS_EINPUT, "noise scale sensitivity/epsilon = %g is out of range", sens / eps);
     R_xlen_t n = XLENGTH(values);
     SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
@@ -55,9 +59,8 @@ SEXP rk_noise(SEXP values, SEXP epsilon, SEXP sensitivity, SEXP geometric, SEXP 
         for (R_xlen_t i = 0; i < n; i++)
             o[i] = (double)keps_geometric_mech(r, (int64_t)v[i], eps, (int64_t)sens);
     } else {
-        double scale = sens / eps;
         for (R_xlen_t i = 0; i < n; i++)
-            o[i] = keps_laplace_ex(r, v[i], scale, sens, NULL);
+            o[i] = keps_laplace(r, v[i], scale);
     }
     keps_rng_free(r);
     SEXP res = PROTECT(Rf_allocVector(VECSXP, 2));

@@ -17,16 +17,22 @@ test_that("seeded geometric releases are the CLI's", {
   expect_true(attr(x, "report")$guarantee$epsilon <= 0.3)
 })
 
-test_that("the stated epsilon includes the grid's rounding", {
-  # b = 1: g = 2^(ceil(log2 1) - 40) = 2^-40, t = b/g = 2^40, so
-  # epsilon = (floor(D/g) + 1)/t = (2^40 + 1)/2^40 (docs/spec.md, section 8)
+test_that("the scale is calibrated so that the stated epsilon, rounding included, is the budget", {
+  # docs/spec.md, section 8: epsilon = (floor(D/g) + 1)/(b/g), g = 2^(ceil(log2 b) - 40).
+  # D = 1, epsilon = 1: b = 1 gives g = 2^-40 and (2^40 + 1)/2^40 > 1; raising b to
+  # (2^40 + 1) 2^-40 moves the grid to 2^-39 and gives (2^39 + 1)/(2^39 + 1/2) > 1;
+  # b = (2^39 + 1) 2^-39 = 1 + 2^-39 gives (2^39 + 1)/(2^39 + 1) = 1 exactly.
   rep <- attr(noise(0, epsilon = 1), "report")
-  expect_identical(rep$granularity, 2^-40)
-  expect_identical(rep$guarantee$epsilon, (2^40 + 1) / 2^40)
-  # b = 3 (D = 1.5, epsilon = 0.5): g = 2^(2 - 40), t = 3 * 2^38, D/g = 1.5 * 2^38
+  expect_identical(rep$granularity, 2^-39)
+  expect_identical(rep$noise_scale, 1 + 2^-39)
+  expect_identical(rep$guarantee$epsilon, 1)
+  # D = 1.5, epsilon = 0.5: b = 3, g = 2^-38 states (1.5 2^38 + 1)/(3 2^38) > 0.5;
+  # b = (1.5 2^38 + 1)/0.5 * 2^-38 = 3 + 2^-37 keeps g = 2^-38 and states
+  # (1.5 2^38 + 1)/(3 2^38 + 2) = 0.5.
   rep <- attr(noise(0, epsilon = 0.5, sensitivity = 1.5), "report")
   expect_identical(rep$granularity, 2^-38)
-  expect_identical(rep$guarantee$epsilon, (1.5 * 2^38 + 1) / (3 * 2^38))
+  expect_identical(rep$noise_scale, 3 + 2^-37)
+  expect_identical(rep$guarantee$epsilon, 0.5)
 })
 
 test_that("unseeded noise is fresh and has the Laplace distribution's moments", {
