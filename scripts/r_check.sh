@@ -12,14 +12,7 @@ src=$PWD
 build=$(cd "${1:-build}" && pwd)
 [ -f "$build/libkeps.a" ] && [ -x "$build/keps" ] || { echo "r_check: no libkeps.a and keps in $build" >&2; exit 1; }
 
-pkgs=(r-base-dev r-cran-testthat r-cran-jsonlite r-cran-roxygen2 r-cran-knitr r-cran-markdown)
-missing=()
-for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+scripts/test_setup.sh # R, testthat, jsonlite, roxygen2, knitr, markdown
 
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT

@@ -20,16 +20,8 @@ case $factor in '' | *[!0-9]* | 0*) echo "KEPS_TIMEOUT_FACTOR='$factor': give a 
 results=()
 failed=0
 
-# The --emit-sql test runs its scripts in SQLite and a throwaway PostgreSQL
-# cluster, the HTML report's test loads its pages in Chromium: test-only
-# packages, installed here rather than by setup.sh.
-sqlpkgs=()
-for p in sqlite3 postgresql chromium; do dpkg -s "$p" >/dev/null 2>&1 || sqlpkgs+=("$p"); done
-if [ ${#sqlpkgs[@]} -gt 0 ]; then
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${sqlpkgs[@]}" >/dev/null
-fi
+# Test-only packages (SQLite, PostgreSQL, Chromium, R and its packages).
+scripts/test_setup.sh
 export KEPS_REQUIRE_SQL=1 KEPS_REQUIRE_BROWSER=1
 
 # stage NAME FUNCTION: runs FUNCTION (with set -e inside), records the result.
