@@ -5,6 +5,8 @@
 
 SEXP rk_read_csv(SEXP path, SEXP delimiter, SEXP missing);
 SEXP rk_roundtrip(SEXP cols, SEXP names, SEXP missing, SEXP source);
+SEXP rk_table_in(SEXP cols, SEXP names, SEXP missing, SEXP source);
+SEXP rk_table_out(SEXP owner);
 SEXP rk_hierarchy_check(SEXP cols, SEXP name);
 SEXP rk_hierarchy_read(SEXP path, SEXP delimiter);
 SEXP rk_hierarchy_build(SEXP cols, SEXP names, SEXP spec, SEXP numeric, SEXP missing, SEXP source);
@@ -19,6 +21,8 @@ SEXP rk_version(void);
 static const R_CallMethodDef calls[] = {
     {"rk_read_csv", (DL_FUNC)&rk_read_csv, 3},
     {"rk_roundtrip", (DL_FUNC)&rk_roundtrip, 4},
+    {"rk_table_in", (DL_FUNC)&rk_table_in, 4},
+    {"rk_table_out", (DL_FUNC)&rk_table_out, 1},
     {"rk_hierarchy_check", (DL_FUNC)&rk_hierarchy_check, 2},
     {"rk_hierarchy_read", (DL_FUNC)&rk_hierarchy_read, 2},
     {"rk_hierarchy_build", (DL_FUNC)&rk_hierarchy_build, 6},

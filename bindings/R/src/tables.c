@@ -59,6 +59,26 @@ SEXP rk_roundtrip(SEXP cols, SEXP names, SEXP missing, SEXP source)
     return out;
 }
 
+/* The two halves of rk_roundtrip, for the benchmark of the conversions
+ * (bench/r_overhead.R): a data frame's columns into a table owned by an
+ * external pointer, and such a table back into a list of factors. */
+SEXP rk_table_in(SEXP cols, SEXP names, SEXP missing, SEXP source)
+{
+    keps_error err = {0};
+    keps_table *t = rk_table_from_list(cols, names, rk_string(missing, "missing"), rk_string(source, "source"), &err);
+    if (!t)
+        rk_raise(&err);
+    return rk_own_table(t);
+}
+
+SEXP rk_table_out(SEXP owner)
+{
+    const keps_table *t = R_ExternalPtrAddr(owner);
+    if (!t)
+        rk_fail(KEPS_EINPUT, "the table was released");
+    return rk_list_from_table(t);
+}
+
 /* ---- hierarchies ---- */
 
 /* Appends s to the growing buffer, quoted ("" for a quote). */
