@@ -210,7 +210,7 @@ keps_table *rk_table_from_list(SEXP cols, SEXP names, const char *missing, const
     return t;
 }
 
-SEXP rk_list_from_table(const keps_table *t)
+SEXP rk_list_from_table(const keps_table *t, const uint32_t *order)
 {
     SEXP out = PROTECT(Rf_allocVector(VECSXP, (R_xlen_t)t->ncols));
     SEXP names = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)t->ncols));
@@ -227,12 +227,12 @@ SEXP rk_list_from_table(const keps_table *t)
         SEXP f = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)t->nrows));
         int *fp = INTEGER(f);
         const uint32_t *codes = c->codes;
-        if (miss == KEPS_NONE) {
+        if (miss == KEPS_NONE && !order) {
             for (size_t i = 0; i < t->nrows; i++)
                 fp[i] = (int)codes[i] + 1;
         } else {
             for (size_t i = 0; i < t->nrows; i++) {
-                uint32_t v = codes[i];
+                uint32_t v = codes[order ? order[i] : i];
                 fp[i] = v == miss ? NA_INTEGER : (int)(v - (v > miss)) + 1;
             }
         }

@@ -42,7 +42,11 @@ keps_table *rk_table_from_list(SEXP cols, SEXP names, const char *missing, const
                                keps_error *err);
 /* A list of factors, one per column of t (levels = the column's
  * dictionary in code order without the missing token, which becomes NA),
- * named by the columns; the R side turns them into the caller's types. */
-SEXP rk_list_from_table(const keps_table *t);
+ * named by the columns; the R side turns them into the caller's types.
+ * order: row i is t's row order[i] (NULL: as stored). */
+SEXP rk_list_from_table(const keps_table *t, const uint32_t *order);
+/* Sets attribute "numeric" of such a list: per column, whether keps reads
+ * it as numbers (keps_table_infer_type). Returns out. */
+SEXP rk_with_types(SEXP out, const keps_table *t);
 
 #endif

@@ -8,7 +8,7 @@
 
 /* The column types keps infers (keps_table_infer_type) as an attribute
  * "numeric" (logical per column) of the list of factors. */
-static SEXP with_types(SEXP out, const keps_table *t)
+SEXP rk_with_types(SEXP out, const keps_table *t)
 {
     SEXP num = PROTECT(Rf_allocVector(LGLSXP, (R_xlen_t)t->ncols));
     for (size_t j = 0; j < t->ncols; j++)
@@ -22,8 +22,8 @@ static SEXP with_types(SEXP out, const keps_table *t)
 static SEXP table_out(SEXP owner)
 {
     keps_table *t = R_ExternalPtrAddr(owner);
-    SEXP out = PROTECT(rk_list_from_table(t));
-    with_types(out, t);
+    SEXP out = PROTECT(rk_list_from_table(t, NULL));
+    rk_with_types(out, t);
     rk_release(owner);
     UNPROTECT(1);
     return out;
@@ -76,7 +76,7 @@ SEXP rk_table_out(SEXP owner)
     const keps_table *t = R_ExternalPtrAddr(owner);
     if (!t)
         rk_fail(KEPS_EINPUT, "the table was released");
-    return rk_list_from_table(t);
+    return rk_list_from_table(t, NULL);
 }
 
 /* ---- hierarchies ---- */
@@ -147,7 +147,7 @@ static keps_hierarchy *hierarchy_from_list(SEXP cols, const char *name, keps_err
 static SEXP hierarchy_out(SEXP owner)
 {
     keps_hierarchy *h = R_ExternalPtrAddr(owner);
-    SEXP out = PROTECT(rk_list_from_table(h->levels));
+    SEXP out = PROTECT(rk_list_from_table(h->levels, NULL));
     rk_release(owner);
     UNPROTECT(1);
     return out;
