@@ -6,6 +6,8 @@
 as_columns <- function(df, what) {
   if (!is.data.frame(df))
     input_error(what, ": expected a data.frame, got ", class(df)[1L])
+  if (!length(df))
+    input_error(what, ": the data frame has no columns")
   nm <- names(df)
   if (is.null(nm) || anyNA(nm))
     input_error(what, ": every column needs a name")

@@ -81,3 +81,36 @@ test_that("Adult as read.csv reads it converts in and out unchanged", {
   expect_identical(roundtrip(a), a)
   expect_identical(nrow(a), 30162L)
 })
+
+test_that("codes stay codes and text stays text", {
+  # a leading zero makes a column of codes (docs/spec.md, section 1)
+  df <- data.frame(zip = c("01097", "02110", "10115"), n = c("1", "2", "3"))
+  back <- roundtrip(df)
+  expect_identical(back$zip, c("01097", "02110", "10115"))
+  # keps could read n as numbers, but the caller gave text: it comes back as text
+  expect_identical(back$n, c("1", "2", "3"))
+})
+
+test_that("the missing token is NA's text and reads back as NA", {
+  # missing = "NA": NA and the text "NA" are both the missing value; "" is a value
+  df <- data.frame(a = c("x", NA, "NA", ""))
+  t <- .Call(keps:::rk_roundtrip, keps:::as_columns(df, "df"), "a", "NA", "df")
+  expect_identical(levels(t$a), c("x", ""))
+  expect_identical(keps:::as_frame(t, df)$a, c("x", NA, NA, ""))
+})
+
+test_that("frames keps cannot take are input errors naming what to fix", {
+  no_cols <- data.frame(a = 1:2)[, 0, drop = FALSE]
+  expect_error(keps:::as_columns(no_cols, "df"), class = "keps_input_error", regexp = "no columns")
+  df <- data.frame(a = 1)
+  names(df) <- ""
+  expect_error(.Call(keps:::rk_roundtrip, keps:::as_columns(df, "df"), names(df), NULL, "df"),
+               class = "keps_input_error", regexp = "df:1:1: column 1 has an empty name")
+})
+
+test_that("an I/O failure is a resource error with exit code 3", {
+  skip_if_not(file.exists("/proc/self/mem"))
+  # reading /proc/self/mem at offset 0 fails with EIO on Linux
+  e <- expect_error(read_csv("/proc/self/mem"), class = "keps_resource_error", regexp = "Input/output error")
+  expect_identical(e$exit_code, 3L)
+})

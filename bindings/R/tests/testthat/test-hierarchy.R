@@ -63,3 +63,28 @@ test_that("builder errors are input errors naming what to fix", {
                regexp = "column 'b'")
   expect_error(hierarchy_read(file.path(tempdir(), "none.csv")), class = "keps_error")
 })
+
+test_that("the builders' labels, worked by hand", {
+  # 17: [15-20[ in fives, [10-20[ in tens, [0-20[ in twenties; 85 >= 80 is top-coded
+  expect_identical(hierarchy_interval(c(17, 39, 85), c(5, 10, 20), top = 80),
+                   data.frame(level0 = c("17", "39", "85"), level1 = c("[15-20[", "[35-40[", ">=80"),
+                              level2 = c("[10-20[", "[30-40[", ">=80"), level3 = c("[0-20[", "[20-40[", ">=80"),
+                              level4 = "*"))
+  # bottom = 18: values below become "<18", and the interval holding 18 starts there
+  expect_identical(hierarchy_interval(c(15, 19, 25), 10, bottom = 18),
+                   data.frame(level0 = c("15", "19", "25"), level1 = c("<18", "[18-20[", "[20-30["), level2 = "*"))
+  expect_identical(hierarchy_mask(c("01097", "02110"), 1:3),
+                   data.frame(level0 = c("01097", "02110"), level1 = c("0109*", "0211*"),
+                              level2 = c("010**", "021**"), level3 = c("01***", "02***"), level4 = "*"))
+  # runs of 2 then 4 sorted values; numbers sort by value (10 after 9)
+  expect_identical(hierarchy_order(c(10, 9, 1, 2), c(2, 4)),
+                   data.frame(level0 = c("1", "2", "9", "10"), level1 = c("[1, 2]", "[1, 2]", "[9, 10]", "[9, 10]"),
+                              level2 = "[1, 10]", level3 = "*"))
+  expect_identical(hierarchy_build(c(10, 20, 95), "bottom=18,top=90"),
+                   data.frame(level0 = c("10", "20", "95"), level1 = c("<18", "20", ">=90"), level2 = "*"))
+})
+
+test_that("a builder's bad cell is named by row and column", {
+  expect_error(hierarchy_interval(c("20", "30", "old"), 10), class = "keps_input_error",
+               regexp = "x:3:1: column 'x': 'old' is not a number")
+})

@@ -47,3 +47,33 @@ test_that("calculator errors have the CLI's classes", {
   e <- expect_error(privacy_implies(from = "kt", t = 2, k = 5, to = "ldp"), class = "keps_job_error")
   expect_identical(e$exit_code, 1L)
 })
+
+test_that("delta equals the exact-rational oracle", {
+  # python3 tests/safela_delta_oracle.py (the source tree's independent oracle,
+  # exact binomial tails): k beta E delta; E = 0 for the default epsilon
+  cases <- rbind(c(2, 0.5, 0, 0.3125), c(5, 0.3, 0, 0.098808660000000006),
+                 c(20, 0.5, 0, 0.0062704756855964661), c(55, 0.6, 0, 1.589363318797759e-05),
+                 c(74, 0.7, 0, 3.3139549270917663e-06), c(75, 0.7, 0, 2.5278930337909217e-06),
+                 c(150, 0.95, 0, 0.00045555497448366043),
+                 # epsilon - epsilon' = ln E
+                 c(75, 0.7, 4, 6.9374861608895094e-07), c(20, 0.5, 3, 0.00077193975448608398),
+                 c(5, 0.3, 2, 0.028795500000000002))
+  for (i in seq_len(nrow(cases))) {
+    k <- cases[i, 1]; beta <- cases[i, 2]; e <- cases[i, 3]; want <- cases[i, 4]
+    got <- if (e == 0) privacy_delta(k = k, beta = beta)$delta
+           else privacy_delta(k = k, beta = beta, epsilon = 0.5 + log(e), epsilon_prime = 0.5)$delta
+    expect_lte(abs(got - want), 1e-9 * want)
+  }
+  # delta(75) = 2.53e-6 <= 2.6e-6 < delta(74) = 3.31e-6
+  expect_identical(privacy_min_k(delta = 2.6e-6, beta = 0.7)$result, 75)
+})
+
+test_that("implications, worked by hand", {
+  # epsilon-LDP to (k,t)-closeness: t = (k + (N - k) e^eps)/N = (5 + 95 e)/100
+  r <- privacy_implies(from = "ldp", epsilon = 1, to = "kt", k = 5, records = 100)
+  expect_equal(r$result, (5 + 95 * exp(1)) / 100, tolerance = 1e-15)
+  # no t-closeness gives epsilon-LDP (Theorem 1): exit code 1, as the CLI
+  e <- expect_error(privacy_implies(from = "tclose", t = 2, k = 5, to = "ldp"), class = "keps_job_error",
+                    regexp = "Theorem 1")
+  expect_identical(e$exit_code, 1L)
+})
