@@ -45,23 +45,8 @@ SEXP rk_read_csv(SEXP path, SEXP delimiter, SEXP missing)
     return out;
 }
 
-/* The data frame as keps reads it and back: the types keps infers. Used by
- * the R side to check inputs and by the benchmark of the conversions. */
-SEXP rk_roundtrip(SEXP cols, SEXP names, SEXP missing, SEXP source)
-{
-    keps_error err = {0};
-    keps_table *t = rk_table_from_list(cols, names, rk_string(missing, "missing"), rk_string(source, "source"), &err);
-    if (!t)
-        rk_raise(&err);
-    SEXP owner = PROTECT(rk_own_table(t));
-    SEXP out = table_out(owner);
-    UNPROTECT(1);
-    return out;
-}
-
-/* The two halves of rk_roundtrip, for the benchmark of the conversions
- * (bench/r_overhead.R): a data frame's columns into a table owned by an
- * external pointer, and such a table back into a list of factors. */
+/* A data frame's columns into a table owned by an external pointer (the
+ * benchmark of the conversions times it alone: bench/r_overhead.R). */
 SEXP rk_table_in(SEXP cols, SEXP names, SEXP missing, SEXP source)
 {
     keps_error err = {0};
@@ -71,6 +56,17 @@ SEXP rk_table_in(SEXP cols, SEXP names, SEXP missing, SEXP source)
     return rk_own_table(t);
 }
 
+/* The data frame as keps reads it and back: the types keps infers. Used by
+ * the R side to check inputs and by the tests of the conversions. */
+SEXP rk_roundtrip(SEXP cols, SEXP names, SEXP missing, SEXP source)
+{
+    SEXP owner = PROTECT(rk_table_in(cols, names, missing, source));
+    SEXP out = table_out(owner);
+    UNPROTECT(1);
+    return out;
+}
+
+/* A table rk_table_in made back into a list of factors (kept). */
 SEXP rk_table_out(SEXP owner)
 {
     const keps_table *t = R_ExternalPtrAddr(owner);
