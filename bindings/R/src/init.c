@@ -10,13 +10,10 @@ SEXP rk_table_out(SEXP owner);
 SEXP rk_hierarchy_check(SEXP cols, SEXP name);
 SEXP rk_hierarchy_read(SEXP path, SEXP delimiter);
 SEXP rk_hierarchy_build(SEXP cols, SEXP names, SEXP spec, SEXP numeric, SEXP missing, SEXP source);
-SEXP rk_noise(SEXP values, SEXP epsilon, SEXP sensitivity, SEXP geometric, SEXP seed);
-SEXP rk_safela_delta(SEXP k, SEXP beta, SEXP gap);
-SEXP rk_safela_min_k(SEXP target, SEXP beta, SEXP gap, SEXP max_k);
-SEXP rk_rr_ldp(SEXP p, SEXP epsilon, SEXP n);
-SEXP rk_rr_t(SEXP pt, SEXP t, SEXP freq);
-SEXP rk_rr_implies(SEXP from, SEXP level, SEXP k, SEXP to, SEXP to_k, SEXP records);
 SEXP rk_version(void);
+SEXP rk_run(SEXP name, SEXP params, SEXP tables, SEXP quiet, SEXP progress, SEXP program);
+SEXP rk_catalog(void);
+SEXP rk_format_number(SEXP x);
 
 static const R_CallMethodDef calls[] = {
     {"rk_read_csv", (DL_FUNC)&rk_read_csv, 3},
@@ -26,13 +23,10 @@ static const R_CallMethodDef calls[] = {
     {"rk_hierarchy_check", (DL_FUNC)&rk_hierarchy_check, 2},
     {"rk_hierarchy_read", (DL_FUNC)&rk_hierarchy_read, 2},
     {"rk_hierarchy_build", (DL_FUNC)&rk_hierarchy_build, 6},
-    {"rk_noise", (DL_FUNC)&rk_noise, 5},
-    {"rk_safela_delta", (DL_FUNC)&rk_safela_delta, 3},
-    {"rk_safela_min_k", (DL_FUNC)&rk_safela_min_k, 4},
-    {"rk_rr_ldp", (DL_FUNC)&rk_rr_ldp, 3},
-    {"rk_rr_t", (DL_FUNC)&rk_rr_t, 3},
-    {"rk_rr_implies", (DL_FUNC)&rk_rr_implies, 6},
     {"rk_version", (DL_FUNC)&rk_version, 0},
+    {"rk_run", (DL_FUNC)&rk_run, 6},
+    {"rk_catalog", (DL_FUNC)&rk_catalog, 0},
+    {"rk_format_number", (DL_FUNC)&rk_format_number, 1},
     {NULL, NULL, 0},
 };
 

@@ -22,8 +22,25 @@ examples <- list(
                 'r',
                 'head(r$release)',
                 'r$report$guarantee'),
-  noise = c('noise(value = 42, mechanism = "laplace", epsilon = 1, count = 3)$report$releases')
+  noise = c('noise(value = 42, mechanism = "laplace", epsilon = 1, count = 3)$report$releases',
+            'noise(data.frame(count = c(120, 47, 3)), mechanism = "geometric", epsilon = 0.5)$release'),
+  verify = c('v <- verify(keps_example("adult.csv"), qi = c("sex", "race"), k = 5)',
+             'v$finding',
+             'v$report$checks'),
+  risk = c('risk(keps_example("adult.csv"), qi = c("sex", "race", "marital-status"))$report$prosecutor'),
+  privacy_delta = c('privacy_delta(k = 75, beta = 0.7)$delta'),
+  privacy_min_k = c('privacy_min_k(delta = 1e-6, beta = 0.7)$result'),
+  privacy_rr_epsilon = c('privacy_rr_epsilon(p = 0.6, categories = 4)$epsilon'),
+  privacy_rr_t = c('privacy_rr_t(pt = 0.5, frequencies = c(0.2, 0.3, 0.5))$t'),
+  privacy_implies = c('privacy_implies(from = "ldp", epsilon = 1, to = "kt", k = 5, records = 100)$result')
 )
+# privacy's calculators: one function each, with the parameters it reads
+calculators <- list(
+  delta = c("k", "beta", "epsilon", "epsilon-prime"),
+  "min-k" = c("delta", "beta", "epsilon", "epsilon-prime", "max-k"),
+  "rr-epsilon" = c("p", "epsilon", "categories"),
+  "rr-t" = c("pt", "t", "frequencies", "categories"),
+  implies = c("from", "to", "epsilon", "t", "k", "records", "to-k"))
 
 cat_ <- keps:::keps_catalog()
 PARAM_OUTPUT <- keps:::PARAM_OUTPUT
@@ -33,29 +50,44 @@ PARAM_REPEAT <- keps:::PARAM_REPEAT
 has <- keps:::has_flag
 arg <- keps:::arg_name
 
-# {name} -> `name` (the R argument), and text made safe for roxygen's
-# markdown and Rd: backslashes, percent signs and braces escaped.
+# {name} -> `name` (the R argument; a CLI flag --name written out in a
+# text likewise), and text made safe for roxygen's markdown and Rd:
+# backslashes, percent signs and braces escaped.
 render <- function(text) {
   if (is.null(text) || is.na(text)) return("")
-  parts <- regmatches(text, gregexpr("\\{[a-z0-9-]+\\}", text), invert = NA)[[1L]]
+  pat <- "\\{[a-z0-9-]+\\}|--[a-z][a-z0-9-]*"
+  parts <- regmatches(text, gregexpr(pat, text), invert = NA)[[1L]]
   out <- vapply(parts, function(p) {
     if (grepl("^\\{[a-z0-9-]+\\}$", p)) return(paste0("`", arg(substr(p, 2L, nchar(p) - 1L)), "`"))
+    if (grepl("^--[a-z][a-z0-9-]*$", p)) return(paste0("`", arg(substr(p, 3L, nchar(p))), "`"))
     p <- gsub("\\", "\\\\", p, fixed = TRUE)
     p <- gsub("%", "\\%", p, fixed = TRUE)
     p <- gsub("{", "\\{", p, fixed = TRUE)
+    p <- gsub("[", "\\[", p, fixed = TRUE)
+    p <- gsub("]", "\\]", p, fixed = TRUE)
     gsub("}", "\\}", p, fixed = TRUE)
   }, "")
   paste(out, collapse = "")
 }
 
+sentence <- function(text) if (nzchar(text) && !grepl("[.!?]$", text)) paste0(text, ".") else text
+# Parameters naming an input table (also when the catalog does not flag them KEPS_PARAM_PATH)
+TABLE_PARAMS <- c("input", "original", "release", "population", "test")
+
 roxygen <- function(text) paste0("#' ", strwrap(text, width = 100), collapse = "\n")
 
 # The documented R value of a parameter's example ("1.0" -> 1.0, a path as
 # text, several values of a repeatable one as a vector).
-example_value <- function(ex, flags, metavar) {
-  if (is.na(ex)) return(NULL)
-  if (is.na(metavar)) return("TRUE")
-  v <- strsplit(ex, "\n", fixed = TRUE)[[1L]]
+example_value <- function(p) {
+  ex <- p$example
+  if (is.na(ex) || !nzchar(ex)) return(if (is.na(p$metavar)) "TRUE" else NULL)
+  if (is.na(p$metavar)) return("TRUE")
+  # the values alone: the catalog may give them as the CLI writes them ("--qi a --qi b", "-k 5")
+  flag <- paste0("(^|\\s)(--", p$name, if (!is.na(p$short)) paste0("|-", p$short), ")(\\s+|=)")
+  v <- unlist(strsplit(ex, "\n", fixed = TRUE))
+  v <- unlist(strsplit(v, flag, perl = TRUE))
+  v <- gsub("^'|'$", "", trimws(v[nzchar(trimws(v))]))
+  if (!length(v)) return(NULL)
   num <- suppressWarnings(as.numeric(v))
   lit <- if (!anyNA(num) && all(grepl("^[-+0-9.eE]+$", v))) v else paste0("\"", gsub("\"", "\\\"", v, fixed = TRUE), "\"")
   if (length(lit) == 1L) lit else paste0("c(", paste(lit, collapse = ", "), ")")
@@ -63,12 +95,12 @@ example_value <- function(ex, flags, metavar) {
 
 param_doc <- function(p) {
   a <- arg(p$name)
-  help <- render(p$help)
+  help <- sentence(render(p$help))
   how <- if (is.na(p$metavar)) {
     "`TRUE` or `FALSE`."
-  } else if (has(p$flags, PARAM_OUTPUT)) {
+  } else if (has(p$flags, PARAM_OUTPUT) || p$name %in% keps:::OUTPUT_PARAMS) {
     "`TRUE` asks for this output; it comes back in `$outputs` (the CLI writes it to a file)."
-  } else if (has(p$flags, PARAM_PATH)) {
+  } else if (has(p$flags, PARAM_PATH) || p$name %in% TABLE_PARAMS) {
     "A data frame, or the path of a CSV file."
   } else if (has(p$flags, PARAM_REPEAT) && grepl(":", p$metavar, fixed = TRUE)) {
     paste("A character vector of column names, or a named list: name = the column, value = a hierarchy",
@@ -77,46 +109,71 @@ param_doc <- function(p) {
   } else if (has(p$flags, PARAM_REPEAT)) {
     "One value or a vector of them."
   } else ""
-  ex <- example_value(p$example, p$flags, p$metavar)
-  ex <- if (is.null(ex) || has(p$flags, PARAM_OUTPUT)) "" else paste0("Example: `", a, " = ", ex, "`.")
-  paste0("#' @param ", a, " ", sub("^#' ", "", roxygen(paste(help, how, ex))))
+  ex <- example_value(p)
+  ex <- if (is.null(ex) || has(p$flags, PARAM_OUTPUT) || p$name %in% keps:::OUTPUT_PARAMS) "" else paste0("Example: `", a, " = ", ex, "`.")
+  text <- paste(Filter(nzchar, c(help, how, ex)), collapse = " ")
+  paste0("#' @param ", a, " ", sub("^#' ", "", roxygen(text)))
 }
 
-# The parameters a function takes: all but the front-end's own.
+# The parameters a function takes: all but the front-end's own, the
+# release's path and the report's (both come back in the result).
 fn_params <- function(cmd) {
   ps <- cat_[[cmd]]$params
-  keep <- !has(ps$flags, PARAM_COMMON)
+  keep <- !has(ps$flags, PARAM_COMMON) & !(ps$name %in% keps:::HIDDEN_PARAMS)
   lapply(which(keep), function(i) lapply(ps, `[[`, i))
 }
 
-gen_function <- function(cmd, fname = cmd, fixed = list(), title = NULL, ex = examples[[cmd]]) {
+# head, then the items separated by ", " wrapped at 100 columns under the
+# first item, then tail.
+wrap_call <- function(head, items, tail) {
+  indent <- strrep(" ", nchar(head))
+  lines <- character()
+  cur <- head
+  for (i in seq_along(items)) {
+    piece <- paste0(items[i], if (i < length(items)) "," else tail)
+    if (cur != head && cur != indent && nchar(cur) + 1L + nchar(piece) > 100L) {
+      lines <- c(lines, sub(" $", "", cur))
+      cur <- indent
+    }
+    cur <- paste0(cur, if (cur != head && cur != indent) " ", piece)
+  }
+  paste(c(lines, cur), collapse = "\n")
+}
+
+gen_function <- function(cmd, fname = cmd, fixed = list(), only = NULL, title = NULL, ex = examples[[fname]],
+                         value = "the result") {
   c_ <- cat_[[cmd]]
-  ps <- Filter(function(p) !(p$name %in% names(fixed)), fn_params(cmd))
+  ps <- Filter(function(p) !(p$name %in% names(fixed)) && (is.null(only) || p$name %in% only), fn_params(cmd))
+  if (!is.null(only)) ps <- ps[order(match(vapply(ps, function(p) p$name, ""), only))]
+  # the data first: anonymize(df, qi = ..., k = 5)
+  first <- vapply(ps, function(p) p$name == "input", TRUE)
+  ps <- c(ps[first], ps[!first])
   args <- vapply(ps, function(p) arg(p$name), "")
   first_input <- if ("input" %in% args) "input" else NULL
-  sig <- paste0(paste0(args, " = NULL"),
-                collapse = ", ")
-  fixed_txt <- if (length(fixed)) paste0(paste0("`", names(fixed), "` = \"", unlist(fixed), "\"", collapse = ", "), ", ") else ""
-  call_args <- paste0(c(sprintf('"%s" = "%s"', names(fixed), unlist(fixed)), sprintf("%s = %s", args, args)),
-                      collapse = ", ")
+  sig <- c(paste0(args, " = NULL"), "quiet = FALSE")
+  call_args <- c(sprintf('%s = "%s"', names(fixed), unlist(fixed)), sprintf("%s = %s", args, args))
   lines <- c(
     roxygen(if (is.null(title)) render(c_$summary) else title),
     "#'",
     roxygen(render(c_$description)),
     "#'",
-    roxygen(paste0("The `keps ", cmd, "` command as a function (", fixed_txt,
-                   "the same parameters and report; see `keps ", cmd, " --help`).")),
+    roxygen(paste0("The `keps ", cmd, if (length(fixed)) paste0(" ", unlist(fixed)), "` command as a function ",
+                   "(the same parameters and report; see `keps ", cmd, " --help`).")),
     "#'",
     vapply(ps, param_doc, ""),
     "#' @param quiet `TRUE`: no notes (warnings that weaken the privacy guarantee still come).",
-    paste0("#' @return A [keps_result]: `$release` (a data frame, or `NULL`), `$report` (the JSON report as a ",
-           "list), `$summary`, `$outputs`."),
+    if (value == "the report") {
+      "#' @return The JSON report of `keps privacy` as a list; `$result` holds the answer."
+    } else {
+      paste0("#' @return A [keps_result]: `$release` (a data frame, or `NULL`), `$report` (the JSON report as a ",
+             "list), `$summary`, `$outputs`.")
+    },
     "#' @family commands",
     "#' @export",
     if (!is.null(ex)) c("#' @examples", paste0("#' ", ex)),
-    paste0(fname, " <- function(", sig, if (nzchar(sig)) ", ", "quiet = FALSE) {"),
-    paste0("  run_command(\"", cmd, "\", list(", call_args, "), quiet",
-           if (!is.null(first_input)) ", like = input", ")"),
+    wrap_call(paste0(fname, " <- function("), sig, ") {"),
+    wrap_call(paste0("  run_command(\"", cmd, "\", list("), call_args, paste0("), quiet",
+           if (!is.null(first_input)) ", like = input", ")", if (value == "the report") "$report")),
     "}",
     "")
   paste(lines, collapse = "\n")
@@ -127,4 +184,8 @@ out <- c("# Generated by tools/gen_commands.R from the keps library's catalog (k
          "")
 for (cmd in intersect(commands, names(cat_)))
   out <- c(out, gen_function(cmd))
+for (calc in names(calculators))
+  out <- c(out, gen_function("privacy", paste0("privacy_", gsub("-", "_", calc)), fixed = list(calculator = calc),
+                             only = calculators[[calc]], title = paste0("Privacy calculator: ", calc),
+                             value = "the report"))
 writeLines(out, "R/commands.R")
