@@ -51,3 +51,24 @@ for (v in list(list(name = "character", df = adult), list(name = "factor", df = 
                      '"in_ms":%.1f,"out_ms":%.1f,"c_ola_ms":%.1f,"overhead":%.3f}\n'),
               v$name, nrow(df), nrow(rel), runs, in_ms, out_ms, c_ms, (in_ms + out_ms) / c_ms))
 }
+
+# End to end: keps::anonymize on the data frame (conversions, keps_run, the
+# release typed like the input, the report parsed) against the library's
+# own time for the same run (the report's timing_ms$total).
+if (exists("anonymize", envir = asNamespace("keps"))) {
+  qi_list <- setNames(as.list(keps_example(paste0("adult_hierarchy_", qi, ".csv"))), qi)
+  for (v in list(list(name = "character", df = adult), list(name = "factor", df = adult_f))) {
+    r_ms <- numeric(runs)
+    c_run_ms <- numeric(runs)
+    for (i in seq_len(runs)) {
+      t0 <- proc.time()[["elapsed"]]
+      r <- anonymize(v$df, algorithm = "ola", qi = qi_list, k = 5, suppress = 0.05, quiet = TRUE)
+      r_ms[i] <- (proc.time()[["elapsed"]] - t0) * 1000
+      c_run_ms[i] <- r$report$timing_ms$total
+    }
+    cat(sprintf(paste0('{"bench":"r_anonymize","columns":"%s","rows":%d,"runs":%d,"r_call_ms":%.1f,',
+                       '"keps_run_ms":%.1f,"overhead":%.3f}\n'),
+                v$name, nrow(v$df), runs, median(r_ms), median(c_run_ms),
+                (median(r_ms) - median(c_run_ms)) / median(c_run_ms)))
+  }
+}

@@ -21,9 +21,16 @@ export KEPS_BUILD_DIR=$build KEPS_CLI=$build/keps KEPS_REQUIRE_CLI=1
 printf 'CFLAGS = -g -O2 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-cast-function-type -Werror\n' >"$w/Makevars"
 export R_MAKEVARS_USER=$w/Makevars
 
-echo "-- roxygen2: the committed man/ and NAMESPACE are current"
+echo "-- R/commands.R is what tools/gen_commands.R makes of the library's catalog; man/ and NAMESPACE roxygen2's"
 cp -rL bindings/R "$w/pkg"
-(cd "$w/pkg" && ./cleanup && Rscript -e 'roxygen2::roxygenise()' >/dev/null 2>"$w/roxygen.log") ||
+mkdir "$w/lib"
+(cd "$w/pkg" && ./cleanup && R CMD INSTALL --no-docs -l "$w/lib" . >"$w/gen.log" 2>&1 && ./cleanup &&
+   R_LIBS=$w/lib Rscript tools/gen_commands.R >>"$w/gen.log" 2>&1) || { cat "$w/gen.log"; exit 1; }
+if ! diff bindings/R/R/commands.R "$w/pkg/R/commands.R"; then
+  echo "r_check: R/commands.R differs from the catalog's: run tools/gen_commands.R in bindings/R (see its header)" >&2
+  exit 1
+fi
+(cd "$w/pkg" && Rscript -e 'roxygen2::roxygenise()' >/dev/null 2>"$w/roxygen.log") ||
   { cat "$w/roxygen.log"; exit 1; }
 if ! diff -r bindings/R/man "$w/pkg/man" || ! diff bindings/R/NAMESPACE "$w/pkg/NAMESPACE"; then
   echo "r_check: man/ or NAMESPACE differ from roxygen2's output: run roxygen2::roxygenise() in bindings/R" >&2

@@ -16,9 +16,9 @@ commands <- c("anonymize", "kepsilon", "dpmicro", "safela", "rr", "verify", "ris
 # these run on the bundled data (keps_example()).
 examples <- list(
   anonymize = c('adult <- read_csv(keps_example("adult.csv"))',
-                'r <- anonymize(adult, qi = list(age = "interval=5,10,20", sex = NULL,',
-                '               race = keps_example("adult_hierarchy_race.csv")),',
-                '               others = "keep", k = 5, suppress = 0.05)',
+                'r <- anonymize(adult, algorithm = "ola", k = 5, suppress = 0.05, others = "keep",',
+                '               qi = list(age = "interval=5,10,20",',
+                '                         race = keps_example("adult_hierarchy_race.csv")))',
                 'r',
                 'head(r$release)',
                 'r$report$guarantee'),
