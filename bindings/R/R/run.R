@@ -178,7 +178,12 @@ run_command <- function(command, args, quiet = FALSE, like = NULL) {
     .keps_raise(r$status, r$message)
   }
   outs <- if (is.null(r$release)) r$outputs else r$outputs[names(r$outputs) != "output"]
-  outputs <- lapply(outs, function(o) if (is.list(o)) as_frame(o) else o)
+  outputs <- Map(function(o, p) {
+    if (is.list(o)) return(as_frame(o))
+    # the CSV a command writes to its output parameter (risk's per-record table)
+    if (p == "output") return(as_frame(.Call(rk_read_csv_text, o, p)))
+    o
+  }, outs, names(outs))
   structure(class = "keps_result", list(
     command = command,
     release = if (!is.null(r$release)) as_frame(r$release, like) else NULL,
@@ -204,8 +209,9 @@ run_command <- function(command, args, quiet = FALSE, like = NULL) {
 #'     guarantee the release gives, computed from the parameters used, the
 #'     counts (released + suppressed + not sampled = input), the metrics.}
 #'   \item{`summary`}{what the CLI prints without `--json`.}
-#'   \item{`outputs`}{every other output by its parameter's name (a data
-#'     frame or a text).}
+#'   \item{`outputs`}{every other output by its parameter's name: a data
+#'     frame (`risk()`'s per-record table is `$outputs$output`) or a text
+#'     (`html`, `emit_sql`).}
 #'   \item{`printed`}{what the command prints as its output (noise's
 #'     releases), or `NULL`.}
 #'   \item{`finding`}{`TRUE` when a check failed (verify, audit): the CLI

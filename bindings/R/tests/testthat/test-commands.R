@@ -133,3 +133,60 @@ test_that("every command function has the catalog's parameters as its arguments"
     expect_identical(names(formals(get(cmd, envir = asNamespace("keps")))), want, info = cmd)
   }
 })
+
+test_that("safela and rr under a seed are the CLI's", {
+  a <- ex("adult.csv")
+  cli <- cli_release("safela", "-i", a, qi_cli(c("sex", "race")), "--others", "drop", "-k", "10", "--beta", "0.5",
+                     "--seed", "3")
+  res <- suppressWarnings(safela(a, qi = qi_r(c("sex", "race")), others = "drop", k = 10, beta = 0.5, seed = 3,
+                                 quiet = TRUE))
+  expect_same_run(res, cli)
+  # released + suppressed + not sampled = input
+  rep <- res$report
+  expect_identical(rep$released_rows + rep$suppressed_rows + rep$unsampled_rows, rep$input_rows)
+  cli <- cli_release("rr", "-i", a, "--mechanism", "ldp", "--sensitive", "salary-class",
+                     "--domain", "salary-class=<=50K,>50K", "--qi", "sex", "--qi", "race", "--epsilon", "1",
+                     "--others", "drop", "--seed", "2")
+  res <- suppressWarnings(rr(a, mechanism = "ldp", sensitive = "salary-class",
+                             domain = list(`salary-class` = c("<=50K", ">50K")), qi = c("sex", "race"),
+                             epsilon = 1, others = "drop", seed = 2, quiet = TRUE))
+  expect_same_run(res, cli)
+  expect_same(res$report$guarantee$epsilon, 1)
+})
+
+test_that("evaluate takes the original and the release as data frames", {
+  a <- ex("adult.csv")
+  qi <- c("sex", "race")
+  rel <- suppressWarnings(anonymize(a, algorithm = "ola", qi = qi_r(qi), others = "keep", k = 5, seed = 9,
+                                    quiet = TRUE))
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  write.table(rel$release, path, sep = ";", row.names = FALSE, quote = FALSE)
+  hier <- as.vector(rbind("--hierarchy", paste0(qi, ":", vapply(qi, hier, ""))))
+  cli <- cli_json("evaluate", "--original", a, "--release", path, hier)
+  ev <- evaluate(original = read_csv(a), release = rel$release,
+                 hierarchy = setNames(as.list(vapply(qi, hier, "")), qi), quiet = TRUE)
+  ev_r <- comparable(ev$report)
+  cli <- comparable(cli)
+  ev_r$parameters <- cli$parameters <- NULL # paths there, data frames here
+  expect_same(ev_r, cli)
+})
+
+test_that("risk's per-record table is the CLI's -o", {
+  a <- ex("adult.csv")
+  out <- tempfile(fileext = ".csv")
+  on.exit(unlink(out))
+  run_cli("risk", "-i", a, "--qi", "sex", "--qi", "race", "-o", out, "--quiet")
+  rk <- risk(a, qi = c("sex", "race"), quiet = TRUE)
+  expect_identical(rk$outputs$output, read_csv(out))
+  expect_null(rk$release)
+})
+
+test_that("audit of a mechanism reports as the CLI does", {
+  args <- c("--mechanism", "laplace", "--epsilon", "1", "--sensitivity", "1", "--value-a", "0", "--value-b", "1",
+            "--trials", "2000", "--seed", "1")
+  au <- suppressWarnings(audit(mechanism = "laplace", epsilon = 1, sensitivity = 1, value_a = 0, value_b = 1,
+                               trials = 2000, seed = 1, quiet = TRUE))
+  expect_same(comparable(au$report), comparable(cli_json("audit", args)))
+  expect_false(au$finding)
+})
