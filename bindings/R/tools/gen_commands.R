@@ -8,8 +8,9 @@
 library(keps)
 
 # The commands with a function of their own (privacy's calculators get one
-# each below; hierarchy, split and report stay with the CLI and the
-# hand-written hierarchy functions).
+# each below; hierarchy and report stay with the CLI and the hand-written
+# hierarchy functions; split would mask base::split, and a data frame is
+# split in R with sample()).
 commands <- c("anonymize", "kepsilon", "dpmicro", "safela", "rr", "verify", "risk", "evaluate", "noise",
               "audit")
 # R-side examples: the catalog's example names files of the source tree;
