@@ -30,6 +30,9 @@
 #' for none. Example: `qi = c("age:interval=5,10,20", "zip:mask=1,2,3",
 #' "sex:data/adult/adult_hierarchy_sex.csv")`.
 #' @param k every released record hides among at least K (k-anonymity); 1 to 1,000,000,000. Example: `k = 5`.
+#' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
+#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
+#' is the same whatever N. Example: `threads = 2`.
 #' @param suppress largest fraction of records that may be suppressed (0..1, default 0). Example: `suppress = 0.05`.
 #' @param metric OLA: the information loss to minimize, as ARX 3.9.2 defines it (default loss): prec = precision,
 #' loss = ARX's Loss, dm = discernibility, aecs = average class size, entropy = non-uniform entropy,
@@ -98,20 +101,20 @@
 #' r
 #' head(r$release)
 #' r$report$guarantee
-anonymize <- function(input = NULL, algorithm = NULL, qi = NULL, k = NULL, suppress = NULL,
-                      metric = NULL, gs_factor = NULL, monotonic = NULL, aggregate = NULL,
-                      weight = NULL, remove_suppressed = NULL, emit_sql = NULL, sql_dialect = NULL,
-                      sql_table = NULL, insensitive_mdav = NULL, columns = NULL, sensitive = NULL,
-                      insensitive = NULL, identifier = NULL, others = NULL, delimiter = NULL,
-                      missing = NULL, decimal_comma = NULL, digits = NULL, html = NULL, seed = NULL,
-                      keep_order = NULL, quiet = FALSE) {
+anonymize <- function(input = NULL, algorithm = NULL, qi = NULL, k = NULL, threads = NULL,
+                      suppress = NULL, metric = NULL, gs_factor = NULL, monotonic = NULL,
+                      aggregate = NULL, weight = NULL, remove_suppressed = NULL, emit_sql = NULL,
+                      sql_dialect = NULL, sql_table = NULL, insensitive_mdav = NULL, columns = NULL,
+                      sensitive = NULL, insensitive = NULL, identifier = NULL, others = NULL,
+                      delimiter = NULL, missing = NULL, decimal_comma = NULL, digits = NULL,
+                      html = NULL, seed = NULL, keep_order = NULL, quiet = FALSE) {
   run_command("anonymize", list(input = input, algorithm = algorithm, qi = qi, k = k,
-                                suppress = suppress, metric = metric, gs_factor = gs_factor,
-                                monotonic = monotonic, aggregate = aggregate, weight = weight,
-                                remove_suppressed = remove_suppressed, emit_sql = emit_sql,
-                                sql_dialect = sql_dialect, sql_table = sql_table,
-                                insensitive_mdav = insensitive_mdav, columns = columns,
-                                sensitive = sensitive, insensitive = insensitive,
+                                threads = threads, suppress = suppress, metric = metric,
+                                gs_factor = gs_factor, monotonic = monotonic, aggregate = aggregate,
+                                weight = weight, remove_suppressed = remove_suppressed,
+                                emit_sql = emit_sql, sql_dialect = sql_dialect,
+                                sql_table = sql_table, insensitive_mdav = insensitive_mdav,
+                                columns = columns, sensitive = sensitive, insensitive = insensitive,
                                 identifier = identifier, others = others, delimiter = delimiter,
                                 missing = missing, decimal_comma = decimal_comma, digits = digits,
                                 html = html, seed = seed,
@@ -186,6 +189,9 @@ anonymize <- function(input = NULL, algorithm = NULL, qi = NULL, k = NULL, suppr
 #' them. Example: `weight = c("age=1", "sex=0.25")`.
 #' @param remove_suppressed leave suppressed records out instead of starring their QIs. `TRUE` or `FALSE`. Example:
 #' `remove_suppressed = TRUE`.
+#' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
+#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
+#' is the same whatever N. Example: `threads = 2`.
 #' @param sensitive sensitive attribute, released as is (used by l-diversity, t-closeness, RR). One value or a vector
 #' of them. Example: `sensitive = "salary-class"`.
 #' @param insensitive attribute released as is. One value or a vector of them. Example: `insensitive = "workclass"`.
@@ -217,16 +223,16 @@ anonymize <- function(input = NULL, algorithm = NULL, qi = NULL, k = NULL, suppr
 kepsilon <- function(input = NULL, algorithm = NULL, qi = NULL, noisy = NULL, k = NULL,
                      epsilon = NULL, scale = NULL, bounds = NULL, clamp = NULL, confidence = NULL,
                      suppress = NULL, metric = NULL, gs_factor = NULL, monotonic = NULL,
-                     aggregate = NULL, weight = NULL, remove_suppressed = NULL, sensitive = NULL,
-                     insensitive = NULL, identifier = NULL, others = NULL, delimiter = NULL,
-                     missing = NULL, decimal_comma = NULL, digits = NULL, html = NULL, seed = NULL,
-                     keep_order = NULL, quiet = FALSE) {
+                     aggregate = NULL, weight = NULL, remove_suppressed = NULL, threads = NULL,
+                     sensitive = NULL, insensitive = NULL, identifier = NULL, others = NULL,
+                     delimiter = NULL, missing = NULL, decimal_comma = NULL, digits = NULL,
+                     html = NULL, seed = NULL, keep_order = NULL, quiet = FALSE) {
   run_command("kepsilon", list(input = input, algorithm = algorithm, qi = qi, noisy = noisy, k = k,
                                epsilon = epsilon, scale = scale, bounds = bounds, clamp = clamp,
                                confidence = confidence, suppress = suppress, metric = metric,
                                gs_factor = gs_factor, monotonic = monotonic, aggregate = aggregate,
                                weight = weight, remove_suppressed = remove_suppressed,
-                               sensitive = sensitive, insensitive = insensitive,
+                               threads = threads, sensitive = sensitive, insensitive = insensitive,
                                identifier = identifier, others = others, delimiter = delimiter,
                                missing = missing, decimal_comma = decimal_comma, digits = digits,
                                html = html, seed = seed,
@@ -245,7 +251,7 @@ kepsilon <- function(input = NULL, algorithm = NULL, qi = NULL, noisy = NULL, k 
 #' the epsilon guaranteed (including the sampler's grid rounding, never above `epsilon`: the scale is
 #' calibrated a hair up), SSE and the record-linkage percentage (both from the original values: the
 #' report is the curator's). The guarantee covers the `qi` columns: every row, their number and their
-#' order (shuffled; `keep_order` with -k above 1 is refused, since rows that share a noisy centroid
+#' order (shuffled; `keep_order` with `k` above 1 is refused, since rows that share a noisy centroid
 #' would show the data's clusters). Other released columns are not covered (guarantee.not_covered, and
 #' a warning). It assumes public bounds: bounds read from the data are listed in
 #' guarantee.data_dependent and the model is then 'epsilon-DP (data-dependent)' (docs/spec.md, section
@@ -298,6 +304,9 @@ kepsilon <- function(input = NULL, algorithm = NULL, qi = NULL, noisy = NULL, k 
 #' stderr). Example: `seed = 42`.
 #' @param keep_order write released rows in input order instead of shuffling them (row order can leak; a warning says
 #' so). `TRUE` or `FALSE`. Example: `keep_order = TRUE`.
+#' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
+#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
+#' is the same whatever N. Example: `threads = 2`.
 #' @param quiet `TRUE`: no notes (warnings that weaken the privacy guarantee still come).
 #' @return A [keps_result]: `$release` (a data frame, or `NULL`), `$report` (the JSON report as a list), `$summary`, `$outputs`.
 #' @family commands
@@ -306,14 +315,15 @@ dpmicro <- function(input = NULL, mode = NULL, qi = NULL, k = NULL, epsilon = NU
                     unlink_columns = NULL, paper_accounting = NULL, identifier = NULL,
                     insensitive = NULL, sensitive = NULL, others = NULL, delimiter = NULL,
                     missing = NULL, decimal_comma = NULL, digits = NULL, html = NULL, seed = NULL,
-                    keep_order = NULL, quiet = FALSE) {
+                    keep_order = NULL, threads = NULL, quiet = FALSE) {
   run_command("dpmicro", list(input = input, mode = mode, qi = qi, k = k, epsilon = epsilon,
                               bounds = bounds, unlink_columns = unlink_columns,
                               paper_accounting = paper_accounting, identifier = identifier,
                               insensitive = insensitive, sensitive = sensitive, others = others,
                               delimiter = delimiter, missing = missing,
                               decimal_comma = decimal_comma, digits = digits, html = html,
-                              seed = seed, keep_order = keep_order), quiet, like = input)
+                              seed = seed, keep_order = keep_order,
+                              threads = threads), quiet, like = input)
 }
 
 #' epsilon-safe lattice anonymization: sampling + exponential mechanism
@@ -359,7 +369,9 @@ dpmicro <- function(input = NULL, mode = NULL, qi = NULL, k = NULL, epsilon = NU
 #' node choice costs more than epsilon' and keps states the larger value). Example: `penalty = 2`.
 #' @param interpolate level: count classes on even levels only; odd-level nodes get the mean utility of their neighbours
 #' (thesis 3.3, about half the work). Example: `interpolate = "level"`.
-#' @param threads threads for the node scan (default 2). Example: `threads = 2`.
+#' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
+#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
+#' is the same whatever N. Example: `threads = 2`.
 #' @param remove_suppressed always on: suppressed records are left out, as Li, Qardaji and Su's method does (starred rows would
 #' show their data-dependent number, which the guarantee does not cover); accepted for older scripts,
 #' 'remove-suppressed: false' is refused. `TRUE` or `FALSE`. Example: `remove_suppressed = TRUE`.
@@ -408,7 +420,7 @@ safela <- function(input = NULL, qi = NULL, k = NULL, beta = NULL, epsilon_prime
 #' Randomizes a nominal sensitive column (several `sensitive` columns are randomized as one joint
 #' value) record by record, as Ekenstedt et al. 2022 (SPEC 7). The input should be k-anonymous: its
 #' records are grouped into equivalence classes by their `qi` values as they stand (or, with
-#' `partition` mondrian|ola, by Mondrian or OLA at -k, whose generalized QIs are released). ldp keeps
+#' `partition` mondrian|ola, by Mondrian or OLA at `k`, whose generalized QIs are released). ldp keeps
 #' each value with probability p and otherwise draws uniformly from the categories (epsilon = ln(1 + n
 #' p/(1-p))); tclose keeps with p_t and otherwise draws from the data's own distribution
 #' (multiplicative t by eq. (2)); both runs tclose then ldp. Keep probabilities come from -p/`pt` or,
@@ -450,8 +462,8 @@ safela <- function(input = NULL, qi = NULL, k = NULL, beta = NULL, epsilon_prime
 #' for none. Example: `qi = c("age:interval=5,10,20", "zip:mask=1,2,3",
 #' "sex:data/adult/adult_hierarchy_sex.csv")`.
 #' @param partition given (default): the classes are the input's `qi` values as they stand (a k-anonymous input);
-#' mondrian: partition with Mondrian at -k first; ola: OLA's optimal full-domain generalization at -k
-#' without suppression (the `qi` need hierarchies); both release the generalized QIs. Example:
+#' mondrian: partition with Mondrian at `k` first; ola: OLA's optimal full-domain generalization at
+#' `k` without suppression (the `qi` need hierarchies); both release the generalized QIs. Example:
 #' `partition = "mondrian"`.
 #' @param p keep probability of the RR-LDP stage (or choose it by `epsilon`). Example: `p = 0.6`.
 #' @param pt keep probability of the RR-t stage (or choose it by `t`). Example: `pt = 0.5`.
@@ -799,8 +811,8 @@ noise <- function(input = NULL, mechanism = NULL, epsilon = NULL, sensitivity = 
 #' @param neighbours audit a whole keps command end to end: the command after '--' runs `runs` times on each of the two
 #' neighbouring inputs (this keps, as a subprocess: -i, -o, `report` and `seed` are the auditor's),
 #' and every release is tested against events that do not know the mechanism (see the description);
-#' the claim is the guarantee the command's report states. Example: `neighbours = "d.csv d2.csv --
-#' dpmicro --qi x -k 2 --epsilon 1 --bounds x=0:1"`.
+#' the claim is the guarantee the command's report states. Example: `neighbours = "{neighbours} d.csv
+#' d2.csv -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1"`.
 #' @param runs `neighbours`: runs per input (default 1000; `selection` of them choose the events, the others are
 #' counted). Example: `runs = 2000`.
 #' @param selection `neighbours`: share of the runs that choose the events, values, thresholds and bins tested (default
@@ -860,14 +872,14 @@ audit <- function(mechanism = NULL, neighbours = NULL, runs = NULL, selection = 
 
 #' Privacy calculator: delta
 #'
-#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for -k, `beta` and
+#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for `k`, `beta` and
 #' optionally `epsilon`/`epsilon_prime`; min-k: the smallest k reaching `delta`. rr-epsilon: the exact
 #' epsilon-LDP of randomized response with keep probability -p over -n categories (`epsilon` E instead
 #' gives the largest p); rr-t: the multiplicative t of RR-t with keep probability `pt` over the
 #' distribution `frequencies` (or -n uniform categories; `t` T instead gives the largest p_t);
 #' implies: translates between epsilon-LDP (ldp), multiplicative t-closeness with classes of at least
-#' -k records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
-#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt -k K `records` N; -k is the source's group size
+#' `k` records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
+#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size
 #' (the target's when the source is ldp), `to_k` the target's. It refuses the directions the paper
 #' proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
@@ -893,14 +905,14 @@ privacy_delta <- function(k = NULL, beta = NULL, epsilon = NULL, epsilon_prime =
 
 #' Privacy calculator: min-k
 #'
-#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for -k, `beta` and
+#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for `k`, `beta` and
 #' optionally `epsilon`/`epsilon_prime`; min-k: the smallest k reaching `delta`. rr-epsilon: the exact
 #' epsilon-LDP of randomized response with keep probability -p over -n categories (`epsilon` E instead
 #' gives the largest p); rr-t: the multiplicative t of RR-t with keep probability `pt` over the
 #' distribution `frequencies` (or -n uniform categories; `t` T instead gives the largest p_t);
 #' implies: translates between epsilon-LDP (ldp), multiplicative t-closeness with classes of at least
-#' -k records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
-#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt -k K `records` N; -k is the source's group size
+#' `k` records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
+#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size
 #' (the target's when the source is ldp), `to_k` the target's. It refuses the directions the paper
 #' proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
@@ -926,14 +938,14 @@ privacy_min_k <- function(delta = NULL, beta = NULL, epsilon = NULL, epsilon_pri
 
 #' Privacy calculator: rr-epsilon
 #'
-#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for -k, `beta` and
+#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for `k`, `beta` and
 #' optionally `epsilon`/`epsilon_prime`; min-k: the smallest k reaching `delta`. rr-epsilon: the exact
 #' epsilon-LDP of randomized response with keep probability -p over -n categories (`epsilon` E instead
 #' gives the largest p); rr-t: the multiplicative t of RR-t with keep probability `pt` over the
 #' distribution `frequencies` (or -n uniform categories; `t` T instead gives the largest p_t);
 #' implies: translates between epsilon-LDP (ldp), multiplicative t-closeness with classes of at least
-#' -k records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
-#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt -k K `records` N; -k is the source's group size
+#' `k` records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
+#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size
 #' (the target's when the source is ldp), `to_k` the target's. It refuses the directions the paper
 #' proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
@@ -956,14 +968,14 @@ privacy_rr_epsilon <- function(p = NULL, epsilon = NULL, categories = NULL, quie
 
 #' Privacy calculator: rr-t
 #'
-#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for -k, `beta` and
+#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for `k`, `beta` and
 #' optionally `epsilon`/`epsilon_prime`; min-k: the smallest k reaching `delta`. rr-epsilon: the exact
 #' epsilon-LDP of randomized response with keep probability -p over -n categories (`epsilon` E instead
 #' gives the largest p); rr-t: the multiplicative t of RR-t with keep probability `pt` over the
 #' distribution `frequencies` (or -n uniform categories; `t` T instead gives the largest p_t);
 #' implies: translates between epsilon-LDP (ldp), multiplicative t-closeness with classes of at least
-#' -k records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
-#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt -k K `records` N; -k is the source's group size
+#' `k` records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
+#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size
 #' (the target's when the source is ldp), `to_k` the target's. It refuses the directions the paper
 #' proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
@@ -989,14 +1001,14 @@ privacy_rr_t <- function(pt = NULL, t = NULL, frequencies = NULL, categories = N
 
 #' Privacy calculator: implies
 #'
-#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for -k, `beta` and
+#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for `k`, `beta` and
 #' optionally `epsilon`/`epsilon_prime`; min-k: the smallest k reaching `delta`. rr-epsilon: the exact
 #' epsilon-LDP of randomized response with keep probability -p over -n categories (`epsilon` E instead
 #' gives the largest p); rr-t: the multiplicative t of RR-t with keep probability `pt` over the
 #' distribution `frequencies` (or -n uniform categories; `t` T instead gives the largest p_t);
 #' implies: translates between epsilon-LDP (ldp), multiplicative t-closeness with classes of at least
-#' -k records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
-#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt -k K `records` N; -k is the source's group size
+#' `k` records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
+#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size
 #' (the target's when the source is ldp), `to_k` the target's. It refuses the directions the paper
 #' proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'

@@ -49,7 +49,7 @@ hierarchy_file <- function(h, column, dir) {
 # column and value = what follows the separator: a hierarchy data frame, a
 # file, a builder ("interval=5,10"), values (joined by commas), or NULL /
 # NA / "" for the column alone.
-named_values <- function(x, arg, sep, dir) {
+named_values <- function(x, arg, sep, dir, param = NULL) {
   if (is.null(names(x))) {
     if (is.list(x)) input_error(arg, ": give a named list, e.g. list(age = \"interval=5,10\", sex = NULL)")
     return(as.character(x))
@@ -57,9 +57,14 @@ named_values <- function(x, arg, sep, dir) {
   nm <- names(x)
   if (any(!nzchar(nm) | is.na(nm)))
     input_error(arg, ": every element needs the column's name")
-  vapply(seq_along(x), function(i) {
+  items <- lapply(seq_along(x), function(i) {
     v <- x[[i]]
-    if (is.data.frame(v) || is.matrix(v)) return(paste0(nm[i], sep, hierarchy_file(v, nm[i], dir)))
+    if (is.matrix(v)) v <- as.data.frame(v, stringsAsFactors = FALSE)
+    if (is.data.frame(v)) {
+      # a qi's hierarchy goes to the library as an in-memory table (keps_args_hierarchy)
+      if (identical(param, "qi")) return(list(nm[i], as_columns(v, nm[i]), names(v), paste0("hierarchy of '", nm[i], "'")))
+      return(paste0(nm[i], sep, hierarchy_file(v, nm[i], dir)))
+    }
     if (is.null(v) || (length(v) == 1L && (is.na(v) || identical(v, "")))) return(nm[i])
     if (!is.atomic(v))
       input_error(arg, "$", nm[i], ": expected a hierarchy (data frame or file), a builder such as ",
@@ -67,7 +72,8 @@ named_values <- function(x, arg, sep, dir) {
     if (is.factor(v)) v <- as.character(v)
     if (length(v) == 1L && is.character(v) && file.exists(v)) v <- path.expand(v)
     paste0(nm[i], sep, paste(format_values(v), collapse = ","))
-  }, "")
+  })
+  if (all(vapply(items, is.character, TRUE))) unlist(items) else items
 }
 
 # Numbers as the shortest text that reads back exactly (as the C side
@@ -116,7 +122,7 @@ command_args <- function(command, args, dir) {
     } else if (is.data.frame(v)) {
       tables[[p]] <- list(as_columns(v, arg), names(v), arg)
     } else if (has_flag(flags, PARAM_REPEAT) && grepl("^[A-Z]+\\[?[:=]", metavar)) {
-      add(p, named_values(v, arg, substr(sub("^[A-Z]+\\[?", "", metavar), 1L, 1L), dir))
+      add(p, named_values(v, arg, substr(sub("^[A-Z]+\\[?", "", metavar), 1L, 1L), dir, p))
     } else {
       if (!is.atomic(v) || !length(v)) input_error(arg, ": expected a data frame, a path or a value")
       if (is.factor(v)) v <- as.character(v)

@@ -136,11 +136,42 @@ static int on_progress(void *ud, const char *what, double done, double total)
 
 /* ---- arguments ---- */
 
+static keps_status add_values(run_state *s, const char *name, SEXP x, keps_error *err);
+
+/* A list of values of parameter name, each one a string or a hierarchy
+ * list(column, columns, names, source): the hierarchy goes in as an
+ * in-memory table (keps_args_hierarchy, as "column:FILE"), in its place
+ * among the others. */
+static keps_status add_items(run_state *s, const char *name, SEXP x, keps_error *err)
+{
+    for (R_xlen_t i = 0; i < XLENGTH(x); i++) {
+        SEXP item = VECTOR_ELT(x, i);
+        if (TYPEOF(item) != VECSXP) {
+            keps_status st = add_values(s, name, item, err);
+            if (st)
+                return st;
+            continue;
+        }
+        keps_table *h = rk_table_from_list(VECTOR_ELT(item, 1), VECTOR_ELT(item, 2), NULL,
+                                           rk_string(VECTOR_ELT(item, 3), "source"), err);
+        if (!h)
+            return err->code;
+        s->tables[s->ntables++] = h;
+        if (keps_args_hierarchy(s->args, rk_string(VECTOR_ELT(item, 0), "column"), h))
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    return KEPS_OK;
+}
+
 /* Adds every element of x (character, double, integer, logical) as one
  * value of parameter name: numbers as the shortest text that reads back
- * exactly (keps_format_number), logicals as "true"/"false". */
-static keps_status add_values(keps_args *a, const char *name, SEXP x, keps_error *err)
+ * exactly (keps_format_number), logicals as "true"/"false"; a list holds
+ * hierarchies too (add_items). */
+static keps_status add_values(run_state *s, const char *name, SEXP x, keps_error *err)
 {
+    keps_args *a = s->args;
+    if (TYPEOF(x) == VECSXP)
+        return add_items(s, name, x, err);
     R_xlen_t n = XLENGTH(x);
     for (R_xlen_t i = 0; i < n; i++) {
         char buf[64];
@@ -244,7 +275,8 @@ static SEXP result_sexp(run_state *s, keps_status st, const keps_error *err)
 }
 
 /* Runs command `name`. params: a named list, each element a vector of
- * values of that parameter (names may repeat); tables: a named list of
+ * values of that parameter (names may repeat; a list may hold hierarchies,
+ * add_items); tables: a named list of
  * list(columns, names, source), each an in-memory table for the parameter
  * it is named by. quiet, progress: TRUE/FALSE; program: the keps
  * executable audit runs for its neighbours (NULL: none). Returns the list of
@@ -262,13 +294,17 @@ SEXP rk_run(SEXP name, SEXP params, SEXP tables, SEXP quiet, SEXP progress, SEXP
     keps_error err = {0};
     keps_status st = KEPS_OK;
     s->args = keps_args_new();
-    R_xlen_t nt = XLENGTH(tables);
-    s->tables = calloc(nt ? (size_t)nt : 1, sizeof *s->tables);
+    /* room for every table: the inputs, and the hierarchies among the values */
+    R_xlen_t nt = XLENGTH(tables), ntab = nt;
+    for (R_xlen_t i = 0; i < XLENGTH(params); i++)
+        if (TYPEOF(VECTOR_ELT(params, i)) == VECSXP)
+            ntab += XLENGTH(VECTOR_ELT(params, i));
+    s->tables = calloc(ntab ? (size_t)ntab : 1, sizeof *s->tables);
     if (!s->args || !s->tables)
         rk_fail(KEPS_ENOMEM, "out of memory");
     SEXP pnames = Rf_getAttrib(params, R_NamesSymbol);
     for (R_xlen_t i = 0; i < XLENGTH(params) && !st; i++)
-        st = add_values(s->args, Rf_translateCharUTF8(STRING_ELT(pnames, i)), VECTOR_ELT(params, i), &err);
+        st = add_values(s, Rf_translateCharUTF8(STRING_ELT(pnames, i)), VECTOR_ELT(params, i), &err);
     SEXP tnames = Rf_getAttrib(tables, R_NamesSymbol);
     for (R_xlen_t i = 0; i < nt && !st; i++) {
         SEXP t = VECTOR_ELT(tables, i);

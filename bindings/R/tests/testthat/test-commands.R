@@ -190,3 +190,18 @@ test_that("audit of a mechanism reports as the CLI does", {
   expect_same(comparable(au$report), comparable(cli_json("audit", args)))
   expect_false(au$finding)
 })
+
+test_that("a hierarchy data frame for a qi is the builder's hierarchy, and is checked", {
+  adult <- read_csv(ex("adult.csv"))
+  age <- hierarchy_interval(adult$age, c(5, 10, 20), top = 80)
+  r1 <- anonymize(adult, algorithm = "ola", qi = list(age = age, sex = hier("sex")), others = "keep", k = 5,
+                  suppress = 0.02, quiet = TRUE)
+  r2 <- anonymize(adult, algorithm = "ola", qi = list(age = "interval=5,10,20,top=80", sex = hier("sex")),
+                  others = "keep", k = 5, suppress = 0.02, quiet = TRUE)
+  expect_same(r1$report$transformation, r2$report$transformation)
+  expect_same(r1$report$metrics, r2$report$metrics)
+  # Male and Female merge at level 1 ("x") and split at level 2: not a hierarchy
+  bad <- data.frame(c("Male", "Female"), c("x", "x"), c("1", "2"))
+  expect_error(anonymize(adult, algorithm = "ola", qi = list(sex = bad), others = "keep", k = 5),
+               class = "keps_input_error", regexp = "hierarchy of 'sex':2:3: inconsistent hierarchy")
+})
