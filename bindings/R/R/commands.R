@@ -17,8 +17,9 @@
 #'
 #' @param input input CSV with a header row; '-' reads stdin. A data frame, or the path of a CSV file. Example:
 #' `input = "data/adult/adult.csv"`.
-#' @param algorithm ola: optimal full-domain generalization (SPEC 2); mondrian: strict multidimensional partitioning;
-#' mdav: microaggregation of numeric columns. Example: `algorithm = "ola"`.
+#' @param algorithm ola: optimal full-domain generalization (El Emam et al. 2009, docs/spec.md section 2); mondrian:
+#' strict multidimensional partitioning; mdav: microaggregation of numeric columns. Example:
+#' `algorithm = "ola"`.
 #' @param qi quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: paths
 #' of an unbalanced tree ending at one root; the missing value as the empty field gets a row ';;*'), a
 #' builder made from the column's values (interval=5,10,20 with optional bottom=18,top=90; mask=1,2,3;
@@ -123,13 +124,13 @@ anonymize <- function(input = NULL, algorithm = NULL, qi = NULL, k = NULL, threa
 
 #' (k,epsilon)-anonymity: k-anonymize, then Laplace noise per class on `noisy` columns
 #'
-#' Holohan et al.'s (k,epsilon)-anonymity (SPEC 4): the `qi` columns are k-anonymized (OLA or
-#' Mondrian), then every record's `noisy` columns get Laplace noise whose scale is the diameter (max -
-#' min) of the column inside the record's equivalence class over epsilon (with m noisy columns epsilon
-#' is split over them: b_j = m*diam_j/epsilon). Rows are shuffled. The report gives the expected
-#' average relative error (the paper's eq. 8, before noise), the measured one, the nearest-neighbour
-#' linking risk and, with `confidence`, the rows removed for c-confident k-anonymity. This is NOT
-#' differential privacy: the scale is read from the data; the report says so.
+#' Holohan et al.'s (k,epsilon)-anonymity (2017; docs/spec.md, section 4): the `qi` columns are
+#' k-anonymized (OLA or Mondrian), then every record's `noisy` columns get Laplace noise whose scale
+#' is the diameter (max - min) of the column inside the record's equivalence class over epsilon (with
+#' m noisy columns epsilon is split over them: b_j = m*diam_j/epsilon). Rows are shuffled. The report
+#' gives the expected average relative error (the paper's eq. 8, before noise), the measured one, the
+#' nearest-neighbour linking risk and, with `confidence`, the rows removed for c-confident
+#' k-anonymity. This is NOT differential privacy: the scale is read from the data; the report says so.
 #'
 #' The `keps kepsilon` command as a function (the same parameters and report; see `keps kepsilon
 #' --help`).
@@ -242,20 +243,20 @@ kepsilon <- function(input = NULL, algorithm = NULL, qi = NULL, noisy = NULL, k 
 #' differentially private microaggregation (insensitive MDAV + Laplace)
 #'
 #' Releases the `qi` numeric columns with epsilon-differential privacy (Soria-Comas et al. 2014, with
-#' the sound accounting of SPEC 5): records are grouped by insensitive microaggregation into clusters
-#' of k (group sizes depend on N and k only), each cluster's centroid gets Laplace noise once, and
-#' every record of the cluster receives that noisy centroid, clamped to the public bounds.
-#' multivariate groups on all columns together (L1 sensitivity floor(N/k)*sum_j D_j/k, since every
-#' cluster may move); univariate groups each column alone (sensitivity D_j/k per column, epsilon split
-#' over the columns). k = 1 is plain per-record Laplace. The report states the scale used per column,
-#' the epsilon guaranteed (including the sampler's grid rounding, never above `epsilon`: the scale is
-#' calibrated a hair up), SSE and the record-linkage percentage (both from the original values: the
-#' report is the curator's). The guarantee covers the `qi` columns: every row, their number and their
-#' order (shuffled; `keep_order` with `k` above 1 is refused, since rows that share a noisy centroid
-#' would show the data's clusters). Other released columns are not covered (guarantee.not_covered, and
-#' a warning). It assumes public bounds: bounds read from the data are listed in
-#' guarantee.data_dependent and the model is then 'epsilon-DP (data-dependent)' (docs/spec.md, section
-#' 15, "What must be public").
+#' the sound accounting of docs/spec.md, section 5): records are grouped by insensitive
+#' microaggregation into clusters of k (group sizes depend on N and k only), each cluster's centroid
+#' gets Laplace noise once, and every record of the cluster receives that noisy centroid, clamped to
+#' the public bounds. multivariate groups on all columns together (L1 sensitivity floor(N/k)*sum_j
+#' D_j/k, since every cluster may move); univariate groups each column alone (sensitivity D_j/k per
+#' column, epsilon split over the columns). k = 1 is plain per-record Laplace. The report states the
+#' scale used per column, the epsilon guaranteed (including the sampler's grid rounding, never above
+#' `epsilon`: the scale is calibrated a hair up), SSE and the record-linkage percentage (both from the
+#' original values: the report is the curator's). The guarantee covers the `qi` columns: every row,
+#' their number and their order (shuffled; `keep_order` with `k` above 1 is refused, since rows that
+#' share a noisy centroid would show the data's clusters). Other released columns are not covered
+#' (guarantee.not_covered, and a warning). It assumes public bounds: bounds read from the data are
+#' listed in guarantee.data_dependent and the model is then 'epsilon-DP (data-dependent)'
+#' (docs/spec.md, section 15, "What must be public").
 #'
 #' The `keps dpmicro` command as a function (the same parameters and report; see `keps dpmicro
 #' --help`).
@@ -418,11 +419,11 @@ safela <- function(input = NULL, qi = NULL, k = NULL, beta = NULL, epsilon_prime
 #' randomized response on a nominal sensitive column (epsilon-LDP and t-closeness)
 #'
 #' Randomizes a nominal sensitive column (several `sensitive` columns are randomized as one joint
-#' value) record by record, as Ekenstedt et al. 2022 (SPEC 7). The input should be k-anonymous: its
-#' records are grouped into equivalence classes by their `qi` values as they stand (or, with
-#' `partition` mondrian|ola, by Mondrian or OLA at `k`, whose generalized QIs are released). ldp keeps
-#' each value with probability p and otherwise draws uniformly from the categories (epsilon = ln(1 + n
-#' p/(1-p))); tclose keeps with p_t and otherwise draws from the data's own distribution
+#' value) record by record, as Ekenstedt et al. 2022 (docs/spec.md, section 7). The input should be
+#' k-anonymous: its records are grouped into equivalence classes by their `qi` values as they stand
+#' (or, with `partition` mondrian|ola, by Mondrian or OLA at `k`, whose generalized QIs are released).
+#' ldp keeps each value with probability p and otherwise draws uniformly from the categories (epsilon
+#' = ln(1 + n p/(1-p))); tclose keeps with p_t and otherwise draws from the data's own distribution
 #' (multiplicative t by eq. (2)); both runs tclose then ldp. Keep probabilities come from -p/`pt` or,
 #' as the largest that meet them, from `epsilon`/`t`. The report gives the guarantee, the closed-form
 #' levels, and the levels verified exactly on this data from the transition matrix: epsilon-LDP (Def.
@@ -450,7 +451,7 @@ safela <- function(input = NULL, qi = NULL, k = NULL, beta = NULL, epsilon_prime
 #' one CSV record with ',' (quote a value holding a comma, a quote or outer blanks, as in a CSV file:
 #' 'COL="a,b",c'); @FILE holds one value per line, read like the input (its delimiter and quoting; a
 #' blank line is the empty value). A cell outside the domain is bad input naming its file, line and
-#' column. One value or a vector of them. Example: `domain = "salary-class=<=50K,>50K"`.
+#' column. A data frame, or the path of a CSV file. Example: `domain = "salary-class=<=50K,>50K"`.
 #' @param qi quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: paths
 #' of an unbalanced tree ending at one root; the missing value as the empty field gets a row ';;*'), a
 #' builder made from the column's values (interval=5,10,20 with optional bottom=18,top=90; mask=1,2,3;
@@ -811,8 +812,9 @@ noise <- function(input = NULL, mechanism = NULL, epsilon = NULL, sensitivity = 
 #' @param neighbours audit a whole keps command end to end: the command after '--' runs `runs` times on each of the two
 #' neighbouring inputs (this keps, as a subprocess: -i, -o, `report` and `seed` are the auditor's),
 #' and every release is tested against events that do not know the mechanism (see the description);
-#' the claim is the guarantee the command's report states. Example: `neighbours = "{neighbours} d.csv
-#' d2.csv -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1"`.
+#' the claim is the guarantee the command's report states. A data frame, or the path of a CSV file.
+#' Example: `neighbours = "{neighbours} d.csv d2.csv -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds}
+#' x=0:1"`.
 #' @param runs `neighbours`: runs per input (default 1000; `selection` of them choose the events, the others are
 #' counted). Example: `runs = 2000`.
 #' @param selection `neighbours`: share of the runs that choose the events, values, thresholds and bins tested (default
@@ -872,16 +874,17 @@ audit <- function(mechanism = NULL, neighbours = NULL, runs = NULL, selection = 
 
 #' Privacy calculator: delta
 #'
-#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for `k`, `beta` and
-#' optionally `epsilon`/`epsilon_prime`; min-k: the smallest k reaching `delta`. rr-epsilon: the exact
-#' epsilon-LDP of randomized response with keep probability -p over -n categories (`epsilon` E instead
-#' gives the largest p); rr-t: the multiplicative t of RR-t with keep probability `pt` over the
-#' distribution `frequencies` (or -n uniform categories; `t` T instead gives the largest p_t);
-#' implies: translates between epsilon-LDP (ldp), multiplicative t-closeness with classes of at least
-#' `k` records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
-#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size
-#' (the target's when the source is ldp), `to_k` the target's. It refuses the directions the paper
-#' proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
+#' delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012;
+#' docs/spec.md, section 6) for `k`, `beta` and optionally `epsilon`/`epsilon_prime`; min-k: the
+#' smallest k reaching `delta`. rr-epsilon: the exact epsilon-LDP of randomized response with keep
+#' probability -p over -n categories (`epsilon` E instead gives the largest p); rr-t: the
+#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or -n
+#' uniform categories; `t` T instead gives the largest p_t); implies: translates between epsilon-LDP
+#' (ldp), multiplicative t-closeness with classes of at least `k` records (tclose), (k,t)-closeness
+#' (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7),
+#' e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size (the target's
+#' when the source is ldp), `to_k` the target's. It refuses the directions the paper proves impossible
+#' (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
 #' The `keps privacy delta` command as a function (the same parameters and report; see `keps privacy
 #' --help`).
@@ -905,16 +908,17 @@ privacy_delta <- function(k = NULL, beta = NULL, epsilon = NULL, epsilon_prime =
 
 #' Privacy calculator: min-k
 #'
-#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for `k`, `beta` and
-#' optionally `epsilon`/`epsilon_prime`; min-k: the smallest k reaching `delta`. rr-epsilon: the exact
-#' epsilon-LDP of randomized response with keep probability -p over -n categories (`epsilon` E instead
-#' gives the largest p); rr-t: the multiplicative t of RR-t with keep probability `pt` over the
-#' distribution `frequencies` (or -n uniform categories; `t` T instead gives the largest p_t);
-#' implies: translates between epsilon-LDP (ldp), multiplicative t-closeness with classes of at least
-#' `k` records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
-#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size
-#' (the target's when the source is ldp), `to_k` the target's. It refuses the directions the paper
-#' proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
+#' delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012;
+#' docs/spec.md, section 6) for `k`, `beta` and optionally `epsilon`/`epsilon_prime`; min-k: the
+#' smallest k reaching `delta`. rr-epsilon: the exact epsilon-LDP of randomized response with keep
+#' probability -p over -n categories (`epsilon` E instead gives the largest p); rr-t: the
+#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or -n
+#' uniform categories; `t` T instead gives the largest p_t); implies: translates between epsilon-LDP
+#' (ldp), multiplicative t-closeness with classes of at least `k` records (tclose), (k,t)-closeness
+#' (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7),
+#' e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size (the target's
+#' when the source is ldp), `to_k` the target's. It refuses the directions the paper proves impossible
+#' (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
 #' The `keps privacy min-k` command as a function (the same parameters and report; see `keps privacy
 #' --help`).
@@ -938,16 +942,17 @@ privacy_min_k <- function(delta = NULL, beta = NULL, epsilon = NULL, epsilon_pri
 
 #' Privacy calculator: rr-epsilon
 #'
-#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for `k`, `beta` and
-#' optionally `epsilon`/`epsilon_prime`; min-k: the smallest k reaching `delta`. rr-epsilon: the exact
-#' epsilon-LDP of randomized response with keep probability -p over -n categories (`epsilon` E instead
-#' gives the largest p); rr-t: the multiplicative t of RR-t with keep probability `pt` over the
-#' distribution `frequencies` (or -n uniform categories; `t` T instead gives the largest p_t);
-#' implies: translates between epsilon-LDP (ldp), multiplicative t-closeness with classes of at least
-#' `k` records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
-#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size
-#' (the target's when the source is ldp), `to_k` the target's. It refuses the directions the paper
-#' proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
+#' delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012;
+#' docs/spec.md, section 6) for `k`, `beta` and optionally `epsilon`/`epsilon_prime`; min-k: the
+#' smallest k reaching `delta`. rr-epsilon: the exact epsilon-LDP of randomized response with keep
+#' probability -p over -n categories (`epsilon` E instead gives the largest p); rr-t: the
+#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or -n
+#' uniform categories; `t` T instead gives the largest p_t); implies: translates between epsilon-LDP
+#' (ldp), multiplicative t-closeness with classes of at least `k` records (tclose), (k,t)-closeness
+#' (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7),
+#' e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size (the target's
+#' when the source is ldp), `to_k` the target's. It refuses the directions the paper proves impossible
+#' (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
 #' The `keps privacy rr-epsilon` command as a function (the same parameters and report; see `keps
 #' privacy --help`).
@@ -968,16 +973,17 @@ privacy_rr_epsilon <- function(p = NULL, epsilon = NULL, categories = NULL, quie
 
 #' Privacy calculator: rr-t
 #'
-#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for `k`, `beta` and
-#' optionally `epsilon`/`epsilon_prime`; min-k: the smallest k reaching `delta`. rr-epsilon: the exact
-#' epsilon-LDP of randomized response with keep probability -p over -n categories (`epsilon` E instead
-#' gives the largest p); rr-t: the multiplicative t of RR-t with keep probability `pt` over the
-#' distribution `frequencies` (or -n uniform categories; `t` T instead gives the largest p_t);
-#' implies: translates between epsilon-LDP (ldp), multiplicative t-closeness with classes of at least
-#' `k` records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
-#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size
-#' (the target's when the source is ldp), `to_k` the target's. It refuses the directions the paper
-#' proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
+#' delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012;
+#' docs/spec.md, section 6) for `k`, `beta` and optionally `epsilon`/`epsilon_prime`; min-k: the
+#' smallest k reaching `delta`. rr-epsilon: the exact epsilon-LDP of randomized response with keep
+#' probability -p over -n categories (`epsilon` E instead gives the largest p); rr-t: the
+#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or -n
+#' uniform categories; `t` T instead gives the largest p_t); implies: translates between epsilon-LDP
+#' (ldp), multiplicative t-closeness with classes of at least `k` records (tclose), (k,t)-closeness
+#' (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7),
+#' e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size (the target's
+#' when the source is ldp), `to_k` the target's. It refuses the directions the paper proves impossible
+#' (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
 #' The `keps privacy rr-t` command as a function (the same parameters and report; see `keps privacy
 #' --help`).
@@ -1001,16 +1007,17 @@ privacy_rr_t <- function(pt = NULL, t = NULL, frequencies = NULL, categories = N
 
 #' Privacy calculator: implies
 #'
-#' delta: the delta of epsilon-safe k-anonymization under sampling (SPEC 6) for `k`, `beta` and
-#' optionally `epsilon`/`epsilon_prime`; min-k: the smallest k reaching `delta`. rr-epsilon: the exact
-#' epsilon-LDP of randomized response with keep probability -p over -n categories (`epsilon` E instead
-#' gives the largest p); rr-t: the multiplicative t of RR-t with keep probability `pt` over the
-#' distribution `frequencies` (or -n uniform categories; `t` T instead gives the largest p_t);
-#' implies: translates between epsilon-LDP (ldp), multiplicative t-closeness with classes of at least
-#' `k` records (tclose), (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et
-#' al. (SPEC 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size
-#' (the target's when the source is ldp), `to_k` the target's. It refuses the directions the paper
-#' proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
+#' delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012;
+#' docs/spec.md, section 6) for `k`, `beta` and optionally `epsilon`/`epsilon_prime`; min-k: the
+#' smallest k reaching `delta`. rr-epsilon: the exact epsilon-LDP of randomized response with keep
+#' probability -p over -n categories (`epsilon` E instead gives the largest p); rr-t: the
+#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or -n
+#' uniform categories; `t` T instead gives the largest p_t); implies: translates between epsilon-LDP
+#' (ldp), multiplicative t-closeness with classes of at least `k` records (tclose), (k,t)-closeness
+#' (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7),
+#' e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size (the target's
+#' when the source is ldp), `to_k` the target's. It refuses the directions the paper proves impossible
+#' (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
 #' The `keps privacy implies` command as a function (the same parameters and report; see `keps privacy
 #' --help`).

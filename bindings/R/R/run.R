@@ -184,12 +184,7 @@ run_command <- function(command, args, quiet = FALSE, like = NULL) {
     .keps_raise(r$status, r$message)
   }
   outs <- if (is.null(r$release)) r$outputs else r$outputs[names(r$outputs) != "output"]
-  outputs <- Map(function(o, p) {
-    if (is.list(o)) return(as_frame(o))
-    # the CSV a command writes to its output parameter (risk's per-record table)
-    if (p == "output") return(as_frame(.Call(rk_read_csv_text, o, p)))
-    o
-  }, outs, names(outs))
+  outputs <- lapply(outs, function(o) if (is.list(o)) as_frame(o) else o)
   structure(class = "keps_result", list(
     command = command,
     release = if (!is.null(r$release)) as_frame(r$release, like) else NULL,
@@ -209,15 +204,15 @@ run_command <- function(command, args, quiet = FALSE, like = NULL) {
 #'   \item{`release`}{the released data as a data.frame (rows in the
 #'     release's order, already shuffled unless `keep_order`), typed like
 #'     the input where the values allow: factors stay factors, numbers
-#'     numbers unless keps generalized them into ranges; `NULL` when the
-#'     command releases no data.}
+#'     numbers unless keps generalized them into ranges; for `risk()`, the
+#'     per-record figures (what `keps risk -o` writes); `NULL` when the
+#'     command writes no table.}
 #'   \item{`report`}{the JSON report of the `keps` CLI as a list: the
 #'     guarantee the release gives, computed from the parameters used, the
 #'     counts (released + suppressed + not sampled = input), the metrics.}
 #'   \item{`summary`}{what the CLI prints without `--json`.}
 #'   \item{`outputs`}{every other output by its parameter's name: a data
-#'     frame (`risk()`'s per-record table is `$outputs$output`) or a text
-#'     (`html`, `emit_sql`).}
+#'     frame or a text (`html`, `emit_sql`).}
 #'   \item{`printed`}{what the command prints as its output (noise's
 #'     releases), or `NULL`.}
 #'   \item{`finding`}{`TRUE` when a check failed (verify, audit): the CLI

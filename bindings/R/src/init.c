@@ -14,7 +14,6 @@ SEXP rk_version(void);
 SEXP rk_run(SEXP name, SEXP params, SEXP tables, SEXP quiet, SEXP progress, SEXP program);
 SEXP rk_catalog(void);
 SEXP rk_format_number(SEXP x);
-SEXP rk_read_csv_text(SEXP text, SEXP name);
 
 static const R_CallMethodDef calls[] = {
     {"rk_read_csv", (DL_FUNC)&rk_read_csv, 3},
@@ -28,7 +27,6 @@ static const R_CallMethodDef calls[] = {
     {"rk_run", (DL_FUNC)&rk_run, 6},
     {"rk_catalog", (DL_FUNC)&rk_catalog, 0},
     {"rk_format_number", (DL_FUNC)&rk_format_number, 1},
-    {"rk_read_csv_text", (DL_FUNC)&rk_read_csv_text, 2},
     {NULL, NULL, 0},
 };
 

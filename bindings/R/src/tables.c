@@ -45,22 +45,6 @@ SEXP rk_read_csv(SEXP path, SEXP delimiter, SEXP missing)
     return out;
 }
 
-/* CSV text (a command's text output, as risk's per-record table) read as
- * keps reads a file; name for messages. */
-SEXP rk_read_csv_text(SEXP text, SEXP name)
-{
-    SEXP s = STRING_ELT(text, 0);
-    keps_csv_options opt = {0};
-    keps_table *t = NULL;
-    keps_error err = {0};
-    if (keps_csv_read_buffer(CHAR(s), (size_t)LENGTH(s), rk_string(name, "name"), &opt, &t, &err))
-        rk_raise(&err);
-    SEXP owner = PROTECT(rk_own_table(t));
-    SEXP out = table_out(owner);
-    UNPROTECT(1);
-    return out;
-}
-
 /* A data frame's columns into a table owned by an external pointer (the
  * benchmark of the conversions times it alone: bench/r_overhead.R). */
 SEXP rk_table_in(SEXP cols, SEXP names, SEXP missing, SEXP source)
