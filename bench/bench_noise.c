@@ -13,6 +13,7 @@
 #include "keps/expmech.h"
 #include "keps/noise.h"
 #include "keps/rng.h"
+#include "keps/rr.h"
 #include "keps/sample.h"
 
 static double now_s(void)

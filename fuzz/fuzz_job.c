@@ -2,7 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "keps/job.h"
+#include "job.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

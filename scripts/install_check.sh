@@ -28,4 +28,13 @@ for exe in "$w/anonymize-pc" "$w/example/anonymize"; do
   [ "$(wc -l <"$w/out.csv")" -eq 30163 ] # header + every row (suppressed ones starred)
   rm "$w/out.csv"
 done
+echo "-- run (keps_run): Mondrian 5-anonymity of Adult by age and sex, as keps anonymize"
+${CC:-cc} -Wall -Wextra -Werror examples/c/run.c $(pkg-config --cflags --libs keps) -o "$w/run-pc"
+for exe in "$w/run-pc" "$w/example/run"; do
+  "$exe" "$A/adult.csv" "$w/out.csv" 5 age "sex:$A/adult_hierarchy_sex.csv" >"$w/report.json"
+  "$w/prefix/bin/keps" verify -i "$w/out.csv" --qi age --qi sex -k 5 >/dev/null
+  grep -q '"method":"mondrian"' "$w/report.json"
+  [ "$(wc -l <"$w/out.csv")" -eq 30163 ]
+  rm "$w/out.csv"
+done
 echo "install check: passed"

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
+#include <jansson.h>
 
 #include "keps/audit.h"
 
@@ -937,55 +937,32 @@ void keps_release_audit_json(const keps_release_audit_result *res, keps_json *j,
 
 /* ---- the stated guarantee of a keps report ------------------------------ */
 
-static yaml_node_t *map_get(yaml_document_t *d, yaml_node_t *m, const char *key)
+/* A JSON number; NAN for null or anything else. */
+static double json_num(const json_t *n)
 {
-    if (!m || m->type != YAML_MAPPING_NODE)
-        return NULL;
-    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
-        yaml_node_t *k = yaml_document_get_node(d, p->key);
-        if (k && k->type == YAML_SCALAR_NODE && strcmp((const char *)k->data.scalar.value, key) == 0)
-            return yaml_document_get_node(d, p->value);
-    }
-    return NULL;
-}
-
-/* A JSON number (a plain scalar); NAN for null or anything else. */
-static double scalar_num(yaml_node_t *n)
-{
-    if (!n || n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return NAN;
-    char *end;
-    double v = strtod((const char *)n->data.scalar.value, &end);
-    return end != (char *)n->data.scalar.value && !*end ? v : NAN;
+    return json_is_number(n) ? json_number_value(n) : NAN;
 }
 
 keps_status keps_release_audit_claim(const char *json, size_t len, keps_audit_claim *out, keps_error *err)
 {
     memset(out, 0, sizeof *out);
     out->epsilon = NAN;
-    yaml_parser_t p;
-    yaml_document_t d;
-    if (!yaml_parser_initialize(&p))
-        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
-    yaml_parser_set_input_string(&p, (const unsigned char *)json, len);
-    if (!yaml_parser_load(&p, &d)) {
-        keps_status st = keps_error_set(err, KEPS_EINPUT, "the report is not JSON: %s at line %zu, column %zu",
-                                        p.problem ? p.problem : "?", p.problem_mark.line + 1,
-                                        p.problem_mark.column + 1);
-        yaml_parser_delete(&p);
-        return st;
-    }
+    json_error_t je;
+    json_t *root = json_loadb(json, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    if (!root)
+        return keps_error_set(err, KEPS_EINPUT, "the report is not JSON: %s at line %d, column %d", je.text, je.line,
+                              je.column);
     keps_status st = KEPS_OK;
-    yaml_node_t *g = map_get(&d, yaml_document_get_root_node(&d), "guarantee");
-    if (!g || g->type != YAML_MAPPING_NODE) {
+    json_t *g = json_object_get(root, "guarantee"); /* NULL unless root is an object holding it */
+    if (!json_is_object(g)) {
         st = keps_error_set(err, KEPS_EINPUT, "the report has no \"guarantee\" object");
         goto done;
     }
-    yaml_node_t *m = map_get(&d, g, "model");
-    if (m && m->type == YAML_SCALAR_NODE)
-        snprintf(out->model, sizeof out->model, "%s", (const char *)m->data.scalar.value);
-    out->epsilon = scalar_num(map_get(&d, g, "epsilon"));
-    double dl = scalar_num(map_get(&d, g, "delta"));
+    json_t *m = json_object_get(g, "model");
+    if (json_is_string(m))
+        snprintf(out->model, sizeof out->model, "%s", json_string_value(m));
+    out->epsilon = json_num(json_object_get(g, "epsilon"));
+    double dl = json_num(json_object_get(g, "delta"));
     out->delta = isnan(dl) ? 0 : dl;
     static const char *const dp[] = {"epsilon-DP", "epsilon-LDP", "(beta,epsilon,delta)-DPS"};
     for (size_t i = 0; i < sizeof dp / sizeof *dp; i++) {
@@ -993,28 +970,26 @@ keps_status keps_release_audit_claim(const char *json, size_t len, keps_audit_cl
         if (strncmp(out->model, dp[i], l) == 0 && (out->model[l] == '\0' || out->model[l] == ' '))
             out->dp = 1;
     }
-    yaml_node_t *nc = map_get(&d, g, "not_covered");
-    if (nc && nc->type == YAML_SEQUENCE_NODE) {
-        size_t n = (size_t)(nc->data.sequence.items.top - nc->data.sequence.items.start);
+    json_t *nc = json_object_get(g, "not_covered");
+    if (json_is_array(nc)) {
+        size_t n = json_array_size(nc);
         if (!(out->not_covered = calloc(n ? n : 1, sizeof *out->not_covered))) {
             st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
             goto done;
         }
-        for (yaml_node_item_t *it = nc->data.sequence.items.start; it < nc->data.sequence.items.top; it++) {
-            yaml_node_t *v = yaml_document_get_node(&d, *it);
-            if (v && v->type == YAML_SCALAR_NODE &&
-                !(out->not_covered[out->nnot_covered++] = strdup((const char *)v->data.scalar.value))) {
+        for (size_t i = 0; i < n; i++) {
+            json_t *v = json_array_get(nc, i);
+            if (json_is_string(v) && !(out->not_covered[out->nnot_covered++] = strdup(json_string_value(v)))) {
                 st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
                 goto done;
             }
         }
     }
-    yaml_node_t *dd = map_get(&d, g, "data_dependent");
-    if (dd && dd->type == YAML_SEQUENCE_NODE)
-        out->ndata_dependent = (size_t)(dd->data.sequence.items.top - dd->data.sequence.items.start);
+    json_t *dd = json_object_get(g, "data_dependent");
+    if (json_is_array(dd))
+        out->ndata_dependent = json_array_size(dd);
 done:
-    yaml_document_delete(&d);
-    yaml_parser_delete(&p);
+    json_decref(root);
     if (st)
         keps_audit_claim_free(out);
     return st;

@@ -1107,3 +1107,8 @@ keps_status keps_csv_write_table(const keps_table *t, const char *path, char del
         s = keps_outfile_commit(&o, 1, err);
     return s;
 }
+
+int keps_csv_put_row(FILE *f, char delimiter, const char *const *fields, size_t n)
+{
+    return put_row(f, delimiter, fields, n);
+}

@@ -49,6 +49,7 @@ int keps_exit_code(keps_status s)
     case KEPS_EJOB: return 1;
     case KEPS_ENOMEM:
     case KEPS_EIO: return 3;
+    case KEPS_ECANCEL: return 130;
     default: return 2;
     }
 }

@@ -14,6 +14,7 @@
 #include "keps/csv.h"
 #include "keps/hierarchy.h"
 #include "keps/release.h"
+#include "internal.h"
 
 /* ---- spec ---- */
 
@@ -766,6 +767,23 @@ keps_status keps_hierarchy_date(keps_table *t, size_t col, const keps_date_unit 
                                 keps_hierarchy **out, keps_error *err)
 {
     return build_kind(t, col, KEPS_BUILD_DATE, n, units, 0, out, err);
+}
+
+keps_status keps_hierarchy_write_to(const keps_hierarchy *h, FILE *out, const char *name, char delimiter,
+                                    keps_error *err)
+{
+    const keps_table *L = h->levels;
+    const char **f = malloc((L->ncols ? L->ncols : 1) * sizeof *f);
+    if (!f)
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    int bad = 0;
+    for (size_t r = 0; r < L->nrows && !bad; r++) {
+        for (size_t j = 0; j < L->ncols; j++)
+            f[j] = keps_table_str(L, j, r);
+        bad = keps_csv_put_row(out, delimiter ? delimiter : ';', f, L->ncols);
+    }
+    free(f);
+    return bad ? keps_error_at(err, KEPS_EIO, name, 0, 0, "write failed: %s", strerror(errno)) : KEPS_OK;
 }
 
 keps_status keps_hierarchy_write(const keps_hierarchy *h, const char *path, char delimiter, keps_error *err)

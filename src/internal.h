@@ -15,4 +15,8 @@
  * (EINPUT: ENOENT, EACCES, EISDIR, ...), or the system failed or ran out
  * of something (EIO: ENOSPC, EROFS, EIO, EMFILE, ...; ENOMEM). */
 KEPS_INTERNAL keps_status keps_status_of_errno(int e);
+
+#include <stdio.h>
+/* One CSV row (quoted where needed) to f; nonzero when the write failed. */
+KEPS_INTERNAL int keps_csv_put_row(FILE *f, char delimiter, const char *const *fields, size_t n);
 #endif

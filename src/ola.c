@@ -1,6 +1,7 @@
 /* keps: OLA search with suppression and the global-optimum pass (see
  * include/keps/ola.h), and applying a node to the data. */
 #include "keps/ola.h"
+#include "keps/release.h"
 #include "keps/progress.h"
 
 #include "table_internal.h"

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "keps/expmech.h"
+#include "keps/release.h"
 #include "keps/lattice.h"
 #include "keps/safela.h"
 #include "keps/sample.h"

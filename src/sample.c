@@ -1,5 +1,6 @@
 /* Record sampling, categorical sampling, randomized response
  * (see include/keps/sample.h). */
+#include "keps/rr.h"
 #include "keps/sample.h"
 
 #include <ctype.h>

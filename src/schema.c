@@ -1,4 +1,5 @@
 #include "keps/schema.h"
+#include "keps/release.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 
 #include "keps/csv.h"
 #include "keps/hierarchy.h"
-#include "keps/job.h"
+#include "job.h"
 #include "testutil.h"
 
 static char *slurp(const char *rel, size_t *len)

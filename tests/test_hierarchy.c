@@ -5,7 +5,7 @@
 
 #include "keps/csv.h"
 #include "keps/hierarchy.h"
-#include "keps/job.h"
+#include "job.h"
 #include "testutil.h"
 
 static keps_hierarchy *load(const char *attr)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include <keps/csv.h>
+#include <keps/release.h>
 #include <keps/error.h>
 #include <keps/lattice.h>
 #include <keps/ola.h>

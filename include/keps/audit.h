@@ -29,6 +29,7 @@
 #include "keps/error.h"
 #include "keps/json.h"
 #include "keps/rng.h"
+#include "keps/rr.h"
 #include "keps/sample.h"
 
 #ifdef __cplusplus

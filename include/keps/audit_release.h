@@ -134,8 +134,7 @@ typedef struct keps_audit_claim {
     size_t ndata_dependent; /* items of guarantee.data_dependent */
 } keps_audit_claim;
 
-/* Reads a keps report (JSON text; parsed as a YAML flow document by
- * libyaml, of which JSON is a subset). KEPS_EINPUT when it is not a JSON
+/* Reads a keps report (JSON text, parsed with jansson). KEPS_EINPUT when it is not a JSON
  * object or has no "guarantee" object. Free with keps_audit_claim_free. */
 keps_status keps_release_audit_claim(const char *json, size_t len, keps_audit_claim *out, keps_error *err);
 void keps_audit_claim_free(keps_audit_claim *c);

@@ -20,8 +20,9 @@ typedef enum {
                         the constraints, noise of an extreme epsilon overflows... */
     KEPS_EINPUT = 2, /* bad usage or bad input (a value, a file's content, a path) */
     KEPS_ENOMEM = 3, /* out of memory (exit code 3) */
-    KEPS_EIO = 4     /* the system failed: a full disk, a read-only file system, an
+    KEPS_EIO = 4,    /* the system failed: a full disk, a read-only file system, an
                         I/O error (exit code 3) */
+    KEPS_ECANCEL = 5 /* the caller cancelled (a progress hook, keps/progress.h) */
 } keps_status;
 
 typedef struct keps_error {
@@ -45,7 +46,8 @@ keps_status keps_error_at(keps_error *err, keps_status code, const char *file,
     ;
 
 /* Exit code for a status (docs/cli.md): 0 success; 1 the job cannot be done;
- * 2 bad usage or bad input; 3 an I/O or resource failure (EIO, ENOMEM). */
+ * 2 bad usage or bad input; 3 an I/O or resource failure (EIO, ENOMEM);
+ * 130 a cancelled run (as a shell reports an interrupt). */
 int keps_exit_code(keps_status s);
 
 #ifdef __cplusplus

@@ -26,6 +26,7 @@
 #define KEPS_HIERARCHY_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "keps/error.h"
@@ -140,6 +141,9 @@ keps_status keps_hierarchy_date(keps_table *t, size_t col, const keps_date_unit 
  * quoted where needed) to path ("-" = stdout) with the given delimiter
  * (0 = ';', ARX's). Not atomic: callers stage the file. */
 keps_status keps_hierarchy_write(const keps_hierarchy *h, const char *path, char delimiter, keps_error *err);
+/* The same into an open stream (name for messages); nothing is closed. */
+keps_status keps_hierarchy_write_to(const keps_hierarchy *h, FILE *f, const char *name, char delimiter,
+                                    keps_error *err);
 
 void keps_hierarchy_free(keps_hierarchy *h);
 

@@ -8,14 +8,30 @@
 #define KEPS_RELEASE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "keps/error.h"
+#include "keps/rng.h"
 #include "keps/schema.h"
 #include "keps/table.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* A release under construction: the released columns of the input, in
+ * input order, as a table of output strings; the caller's, to free with
+ * keps_table_free. */
+keps_table *keps_release_new(const keps_schema *s, keps_error *err);
+/* Writes the release, shuffled with rng unless keep_order, to path
+ * (keps/outfile.h: a file appears whole or not at all). rng may be NULL
+ * only with keep_order (else KEPS_EINPUT). */
+keps_status keps_release_write(const keps_table *release, const char *path, char delimiter,
+                               keps_rng *rng, int keep_order, keps_error *err);
+/* The same into an open stream (keps_outfile_stream()); name for messages.
+ * The caller commits, e.g. together with a report. */
+keps_status keps_release_write_to(const keps_table *release, FILE *f, const char *name, char delimiter,
+                                  keps_rng *rng, int keep_order, keps_error *err);
 
 typedef const char *(*keps_release_cell_fn)(void *ctx, size_t row, size_t col);
 

@@ -44,26 +44,6 @@ void keps_categorical_free(keps_categorical *c);
  * returns n on bad weights. */
 uint32_t keps_sample_categorical(keps_rng *r, const double *p, uint32_t n);
 
-/* Randomized response over n categories with a row-stochastic n x n matrix
- * (row-major): matrix[x*n + y] = Pr[report y | true x]. */
-typedef struct keps_rr_sampler {
-    uint32_t n;
-    keps_categorical *rows;
-    double epsilon;  /* epsilon-LDP of what is sampled: max_y ln(max_x P / min_x P) over the
-                        fixed-point weights (keps_categorical), rounded up. It equals the
-                        matrix's epsilon (keps_transition_epsilon) to ~1e-15 when every entry
-                        is at least 2^-9 of its row, and exceeds it when tiny entries lose
-                        bits (epsilon above ~36) */
-} keps_rr_sampler;
-/* Checks rows sum to 1 (within 1e-9) and entries are >= 0. */
-int keps_rr_sampler_init(keps_rr_sampler *rr, const double *matrix, uint32_t n, keps_error *err);
-uint32_t keps_rr_sampler_apply(keps_rng *r, const keps_rr_sampler *rr, uint32_t value);
-void keps_rr_sampler_free(keps_rr_sampler *rr);
-/* One-shot: draws from row `value`; returns n on bad input. */
-uint32_t keps_rr_sample(keps_rng *r, const double *matrix, uint32_t n, uint32_t value);
-/* epsilon-LDP of a transition matrix: max over output y of
- * ln(max_x P[y|x] / min_x P[y|x]); INFINITY if a column mixes 0 and > 0. */
-double keps_transition_epsilon(const double *matrix, uint32_t n);
 /* The keep-or-uniform matrix of Ekenstedt et al.: P[y|x] = p*[x==y] + (1-p)/n.
  * m has n*n entries. */
 void keps_transition_keep(double p, uint32_t n, double *m);

@@ -91,19 +91,6 @@ typedef struct keps_counts {
     size_t input_rows, output_rows, suppressed_rows, removed_rows, unsampled_rows;
 } keps_counts;
 
-/* A release under construction: the released columns of the input, in
- * input order, as a table of output strings; the caller's, to free with
- * keps_table_free. */
-keps_table *keps_release_new(const keps_schema *s, keps_error *err);
-/* Writes the release, shuffled with rng unless keep_order, to path
- * (keps/outfile.h: a file appears whole or not at all). rng may be NULL
- * only with keep_order (else KEPS_EINPUT). */
-keps_status keps_release_write(const keps_table *release, const char *path, char delimiter,
-                               keps_rng *rng, int keep_order, keps_error *err);
-/* The same into an open stream (keps_outfile_stream()); name for messages.
- * The caller commits, e.g. together with a report. */
-keps_status keps_release_write_to(const keps_table *release, FILE *f, const char *name, char delimiter,
-                                  keps_rng *rng, int keep_order, keps_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,6 @@
-/* Option parsing, job-file merging, help and man page generation. */
+/* The CLI's argv parsing and job-file merging into a command's parameters
+ * (the catalog, keps/command.h), its checks of the outputs, and help and
+ * man page rendered from the catalog. */
 #define _XOPEN_SOURCE 700 /* realpath(), XSI in glibc's headers */
 #include <float.h>
 #include <errno.h>
@@ -13,115 +15,14 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "keps/csv.h"
+#include "job.h"
 #include "keps/hierarchy.h"
-#include "keps/job.h"
 #include "keps/outfile.h"
-#include "keps/sample.h"
-
-/* ---- common options (CLI.md) ---- */
-const cli_opt cli_opt_input = {"input", 'i', "FILE", 0, "input CSV with a header row; '-' reads stdin",
-                               "-i data/adult/adult.csv"};
-const cli_opt cli_opt_output = {"output", 'o', "FILE", 0,
-                                "released CSV (required); '-' or /dev/stdout writes stdout; a device, FIFO or "
-                                "/dev/fd/N is written in place. A file (a symbolic link: its target) is written "
-                                "to a temporary file and renamed with the report at the end, keeping the mode, "
-                                "owner and group of the file it replaces, so a failed run leaves nothing; "
-                                "concurrent runs writing it take turns (a lock file .FILE.keps-lock beside it)",
-                                "-o out.csv"};
-const cli_opt cli_opt_delimiter = {"delimiter", 'd', "C", 0,
-                                   "field separator of the input and output; default: sniffed from the header "
-                                   "(',' ';' tab '|'); 'tab' for a tab",
-                                   "-d ';'"};
-const cli_opt cli_opt_report = {"report", 0, "FILE", 0,
-                                 "write the JSON report to FILE ('-' = stdout, the summary then goes to stderr), "
-                                 "written as -o is and renamed into place together with the release; it may not "
-                                 "name the same file or stream as -o",
-                                 "--report report.json"};
-const cli_opt cli_opt_html = {"html", 0, "FILE", 0,
-                               "also write the report as one self-contained HTML page (tables and charts, no "
-                               "network needed) to FILE ('-' = stdout); the same page as 'keps report' draws "
-                               "from the --report file",
-                               "--html report.html"};
-const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
-                            "quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: "
-                            "paths of an unbalanced tree ending at one root; the missing value as the empty field "
-                            "gets a row ';;*'), a builder made from the column's values (interval=5,10,20 with "
-                            "optional bottom=18,top=90; mask=1,2,3; order=2,4; date=month,year,decade; 'keps "
-                            "hierarchy build' writes one to a file), or 'numeric': no hierarchy, and the column "
-                            "read as numbers even if it holds codes such as 01097 (which make it categorical "
-                            "otherwise). A NAME holding ':' (\"Q1: age:q1.csv\") is matched whole first",
-                            "--qi age:interval=5,10,20 --qi zip:mask=1,2,3 --qi sex:data/adult/adult_hierarchy_sex.csv"};
-const cli_opt cli_opt_noisy = {"noisy", 0, "NAME", CLI_REPEAT,
-                               "numeric quasi-identifier that receives Laplace noise, repeatable (NAME:numeric "
-                               "reads a column of codes such as 0170 as numbers)",
-                               "--noisy height"};
-const cli_opt cli_opt_sensitive = {"sensitive", 0, "NAME", CLI_REPEAT,
-                                   "sensitive attribute, released as is (used by l-diversity, t-closeness, RR)",
-                                   "--sensitive salary-class"};
-const cli_opt cli_opt_insensitive = {"insensitive", 0, "NAME", CLI_REPEAT, "attribute released as is",
-                                     "--insensitive workclass"};
-const cli_opt cli_opt_identifier = {"identifier", 0, "NAME", CLI_REPEAT, "direct identifier, dropped from the output",
-                                    "--identifier name"};
-const cli_opt cli_opt_others = {"others", 0, "keep|drop", 0,
-                                 "what to do with columns given no role; without it they are an error",
-                                 "--others keep"};
-const cli_opt cli_opt_k = {"k", 'k', "K", CLI_NUMBER,
-                           "every released record hides among at least K (k-anonymity); 1 to 1,000,000,000", "-k 5"};
-const cli_opt cli_opt_suppress = {"suppress", 0, "FRACTION", CLI_NUMBER,
-                                  "largest fraction of records that may be suppressed (0..1, default 0)",
-                                  "--suppress 0.05"};
-const cli_opt cli_opt_suppressed = {"suppressed", 0, "exclude|class", 0,
-                                    "rows whose every QI is '*' (suppressed records): leave them out (default, "
-                                    "as ARX) or treat them as one ordinary class",
-                                    "--suppressed class"};
-const cli_opt cli_opt_epsilon = {"epsilon", 0, "E", CLI_NUMBER, "privacy budget epsilon (> 0)", "--epsilon 1.0"};
-const cli_opt cli_opt_delta = {"delta", 0, "D", CLI_NUMBER, "privacy parameter delta (0..1)", "--delta 1e-6"};
-const cli_opt cli_opt_beta = {"beta", 0, "B", CLI_NUMBER, "sampling probability beta (0..1]", "--beta 0.7"};
-const cli_opt cli_opt_seed = {"seed", 0, "N", CLI_NUMBER,
-                              "reproducible randomness for tests and papers; the output is then NOT private "
-                              "(a warning says so on stderr)",
-                              "--seed 42"};
-const cli_opt cli_opt_missing = {"missing", 0, "TOKEN", 0,
-                                 "token that marks a missing value (default: the empty field)", "--missing '?'"};
-const cli_opt cli_opt_decimal_comma = {"decimal-comma", 0, NULL, 0,
-                                        "numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so "
-                                        "in numeric columns and written so in computed ones; a '.' in a number is "
-                                        "then an error. The field separator must then be another character than "
-                                        "',' (give -d ';' if it is not sniffed)",
-                                        "--decimal-comma"};
-const cli_opt cli_opt_digits = {"digits", 0, "N|exact", CLI_NUMBER,
-                                "decimals of the numbers this command computes and writes (noisy values, "
-                                "centroids); default: each column's input precision, the most decimals any of "
-                                "its cells is written with (170 and 170.5 give 1); 'exact' writes the exact "
-                                "double. Rounding is post-processing: the guarantee stands, and the report's "
-                                "metrics describe the rounded values",
-                                "--digits 1"};
-const cli_opt cli_opt_keep_order = {"keep-order", 0, NULL, 0,
-                                    "write released rows in input order instead of shuffling them (row order "
-                                    "can leak; a warning says so)",
-                                    "--keep-order"};
-const cli_opt cli_opt_remove_suppressed = {"remove-suppressed", 0, NULL, 0,
-                                           "leave suppressed records out instead of starring their QIs",
-                                           "--remove-suppressed"};
-
-static const cli_opt opt_help = {"help", 'h', NULL, 0, "show this help and exit", "--help"};
-static const cli_opt opt_json = {"json", 0, NULL, 0, "print the result as JSON on stdout instead of text", "--json"};
-static const cli_opt opt_quiet = {"quiet", 'q', NULL, 0,
-                                  "no progress, notes or text summary (errors, and warnings that weaken the "
-                                  "privacy guarantee, still print on stderr; --json, --report - and -o - still "
-                                  "write what they ask for)",
-                                  "--quiet"};
-static const cli_opt opt_job = {"job", 0, "FILE", 0,
-                                "YAML job file holding any of these options (long names as keys); flags given "
-                                "on the command line override it. Relative paths in the file are relative to "
-                                "the file's own directory",
-                                "--job examples/adult-ola.yml"};
-static const cli_opt *const implicit[] = {&opt_job, &opt_json, &opt_quiet, &opt_help, NULL};
+#include "keps/version.h"
 
 /* ---- accessors ---- */
 
-static int find_opt(const cli_ctx *c, const char *name)
+static int find_opt(const kc_ctx *c, const char *name)
 {
     for (size_t i = 0; i < c->nopts; i++)
         if (strcmp(c->opts[i]->name, name) == 0)
@@ -129,7 +30,7 @@ static int find_opt(const cli_ctx *c, const char *name)
     return -1;
 }
 
-const char *cli_str(const cli_ctx *c, const char *name)
+const char *kc_str(const kc_ctx *c, const char *name)
 {
     int i = find_opt(c, name);
     if (i < 0 || c->vals[i].n == 0)
@@ -137,24 +38,22 @@ const char *cli_str(const cli_ctx *c, const char *name)
     return c->vals[i].v[c->vals[i].n - 1];
 }
 
-size_t cli_list(const cli_ctx *c, const char *name, char ***vals)
+int kc_flag(const kc_ctx *c, const char *name)
 {
-    int i = find_opt(c, name);
-    if (i < 0) {
-        *vals = NULL;
-        return 0;
-    }
-    *vals = c->vals[i].v;
-    return c->vals[i].n;
-}
-
-int cli_flag(const cli_ctx *c, const char *name)
-{
-    const char *v = cli_str(c, name);
+    const char *v = kc_str(c, name);
     return v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0 && strcmp(v, "no") != 0;
 }
 
-int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
+const char *kc_spell(void *ud, const char *name, char *buf, size_t len)
+{
+    const kc_ctx *c = ud;
+    const keps_param_info *p = c ? keps_command_param(c->cmd, name) : NULL;
+    /* "-k" for a one-letter parameter with that short form, else "--name" */
+    snprintf(buf, len, "%s%s", strlen(name) == 1 && (!p || p->shortc == name[0]) ? "-" : "--", name);
+    return buf;
+}
+
+int kc_usage_error(const kc_ctx *c, const char *fmt, ...)
 {
     va_list ap;
     fprintf(stderr, "keps %s: ", c && c->cmd ? c->cmd->name : "");
@@ -165,109 +64,10 @@ int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
     return 2;
 }
 
-int cli_fail(const cli_ctx *c, const keps_error *err)
+int kc_fail(const kc_ctx *c, const keps_error *err)
 {
     fprintf(stderr, "keps %s: %s\n", c && c->cmd ? c->cmd->name : "", err->msg[0] ? err->msg : "failed");
     return keps_exit_code(err->code ? err->code : KEPS_EINPUT);
-}
-
-int cli_require(const cli_ctx *c, const char *name)
-{
-    if (cli_str(c, name))
-        return 0;
-    int i = find_opt(c, name);
-    const cli_opt *o = i >= 0 ? c->opts[i] : NULL;
-    return cli_usage_error(c, "--%s is required%s%s", name, o ? ", e.g. " : "", o ? o->example : "") ? -1 : -1;
-}
-
-const char *cli_origin(const cli_ctx *c, const char *name)
-{
-    static char buf[4200];
-    int i = find_opt(c, name);
-    if (i < 0 || !c->vals[i].origin)
-        return "";
-    snprintf(buf, sizeof buf, "%s: ", c->vals[i].origin);
-    return buf;
-}
-
-int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double dflt, double *out)
-{
-    const char *s = cli_str(c, name);
-    *out = dflt;
-    if (!s)
-        return 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (end > s && !*end && strpbrk(s, "xX")) { /* strtod reads hex floats; keps's numbers are decimal */
-        cli_usage_error(c, "%s--%s '%s': hexadecimal numbers are not accepted; write it in decimal (%.17g)",
-                        cli_origin(c, name), name, s, v);
-        return -1;
-    }
-    if (end == s || *end || !(v >= lo && v <= hi)) {
-        /* DBL_MIN and DBL_MAX stand for "above 0" and "finite": say so, not their digits. */
-        char range[80];
-        if (hi == DBL_MAX && lo == DBL_MIN)
-            snprintf(range, sizeof range, "a finite number above 0");
-        else if (hi == DBL_MAX)
-            snprintf(range, sizeof range, "a finite number >= %.15g", lo);
-        else
-            snprintf(range, sizeof range, "a number in [%.15g, %.15g]", lo, hi);
-        cli_usage_error(c, "%s--%s '%s': expected %s", cli_origin(c, name), name, s, range);
-        return -1;
-    }
-    *out = v;
-    return 1;
-}
-
-int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, long *out)
-{
-    const char *s = cli_str(c, name);
-    *out = dflt;
-    if (!s)
-        return 0;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10); /* clamps on overflow: ERANGE says so */
-    if (end == s || *end || errno == ERANGE || v < lo || v > hi) {
-        cli_usage_error(c, "%s--%s '%s': expected a whole number in [%ld, %ld]", cli_origin(c, name), name, s, lo,
-                        hi);
-        return -1;
-    }
-    *out = v;
-    return 1;
-}
-
-int cli_probability(const cli_ctx *c, const char *name, double *p)
-{
-    const char *s = cli_str(c, name);
-    uint64_t num, den;
-    keps_error err = {0};
-    *p = NAN;
-    if (!s)
-        return 0;
-    if (keps_parse_probability(s, &num, &den, &err)) {
-        cli_usage_error(c, "%s--%s: %s", cli_origin(c, name), name, err.msg);
-        return -1;
-    }
-    *p = (double)num / (double)den;
-    if (!(*p > 0.0 && *p < 1.0)) {
-        cli_usage_error(c, "%s--%s %s: expected a probability strictly between 0 and 1", cli_origin(c, name), name,
-                        s);
-        return -1;
-    }
-    return 1;
-}
-
-int cli_suppressed_mode(const cli_ctx *c, keps_suppressed_mode *mode)
-{
-    const char *s = cli_str(c, "suppressed");
-    if (!s || !strcmp(s, "exclude"))
-        *mode = KEPS_SUPPRESSED_EXCLUDE;
-    else if (!strcmp(s, "class"))
-        *mode = KEPS_SUPPRESSED_CLASS;
-    else
-        return cli_usage_error(c, "--suppressed '%s': expected exclude or class", s);
-    return 0;
 }
 
 /* ---- help ---- */
@@ -297,37 +97,77 @@ static void wrap(FILE *f, const char *text, int indent)
     fputc('\n', f);
 }
 
-static void print_opt(FILE *f, const cli_opt *o)
+/* A catalog text with its {name} markup in the CLI's spelling (malloc'd). */
+static char *render(const keps_command_info *cmd, const char *text)
+{
+    kc_ctx c = {.cmd = cmd};
+    char *r = keps_render(text, kc_spell, &c);
+    return r ? r : strdup(text);
+}
+
+/* A parameter's example as a user types it: each value after the flag
+ * (spelled as in messages), quoted for the shell where needed; an
+ * example holding {name} markup is a whole fragment. Malloc'd. */
+static char *example(const keps_command_info *cmd, const keps_param_info *o)
+{
+    if (strchr(o->example, '{'))
+        return render(cmd, o->example);
+    char *out = NULL, flag[96];
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f)
+        return strdup(o->example);
+    kc_ctx c = {.cmd = cmd};
+    kc_spell(&c, o->name, flag, sizeof flag); /* as messages spell it */
+    for (const char *v = o->example, *first = v;; v++) {
+        size_t n = strcspn(v, "\n");
+        fprintf(f, "%s%s", v == first ? "" : " ", flag);
+        if (o->metavar) {
+            int quote = n == 0 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,@%+-") < n;
+            fprintf(f, quote ? " '%.*s'" : " %.*s", (int)n, v);
+        }
+        v += n;
+        if (!*v)
+            break;
+    }
+    fclose(f);
+    return out;
+}
+
+static void print_opt(FILE *f, const keps_command_info *cmd, const keps_param_info *o)
 {
     char head[96];
     if (o->shortc)
-        snprintf(head, sizeof head, "-%c, --%s%s%s", o->shortc, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        snprintf(head, sizeof head, "-%c, --%s%s%s", o->shortc, o->name, o->metavar ? " " : "", o->metavar ? o->metavar : "");
     else
-        snprintf(head, sizeof head, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-    char help[1024];
-    snprintf(help, sizeof help, "%s%s", o->help,
-             o->flags & CLI_REPEAT && !strstr(o->help, "repeatable") ? " (repeatable)" : "");
+        snprintf(head, sizeof head, "--%s%s%s", o->name, o->metavar ? " " : "", o->metavar ? o->metavar : "");
+    char help[1024], *h = render(cmd, o->help);
+    snprintf(help, sizeof help, "%s%s", h ? h : "",
+             o->flags & KEPS_PARAM_REPEAT && !strstr(o->help, "repeatable") ? " (repeatable)" : "");
+    free(h);
     fprintf(f, "  %s\n", head);
     wrap(f, help, 6);
-    fprintf(f, "      example: %s\n", o->example);
+    char *ex = example(cmd, o);
+    fprintf(f, "      example: %s\n", ex);
+    free(ex);
 }
 
-void cli_print_help(FILE *f, const cli_cmd *cmd)
+void kc_print_help(FILE *f, const keps_command_info *cmd)
 {
-    fprintf(f, "usage: keps %s\n\n", cmd->usage);
-    wrap(f, cmd->description, 0);
+    char *usage = render(cmd, cmd->usage), *desc = render(cmd, cmd->description), *ex = render(cmd, cmd->example);
+    fprintf(f, "usage: keps %s\n\n", usage);
+    wrap(f, desc, 0);
     fputc('\n', f);
     fprintf(f, "options:\n");
-    for (const cli_opt *const *o = cmd->opts; o && *o; o++) {
-        print_opt(f, *o);
-        if (*o == &cli_opt_report)
-            print_opt(f, &cli_opt_html);
-    }
-    for (const cli_opt *const *o = implicit; *o; o++)
-        print_opt(f, *o);
+    for (size_t i = 0; i < cmd->nparams; i++)
+        if (!(cmd->params[i].flags & KEPS_PARAM_POSITIONAL))
+            print_opt(f, cmd, &cmd->params[i]);
     fprintf(f, "\nexample:\n  %s\n\nexit codes: 0 success; 1 the job could not be done; 2 bad usage or bad input; 3 an "
                "I/O or resource failure (a full disk, a read-only file system, out of memory).\n",
-            cmd->example);
+            ex);
+    free(usage);
+    free(desc);
+    free(ex);
 }
 
 /* roff needs backslashes and leading dots escaped. */
@@ -347,27 +187,31 @@ static void roff(FILE *f, const char *s)
     }
 }
 
-static void man_opt(FILE *f, const cli_opt *o)
+static void man_opt(FILE *f, const keps_command_info *cmd, const keps_param_info *o)
 {
     fputs(".TP\n.B ", f);
     if (o->shortc)
         fprintf(f, "\\-%c, ", o->shortc);
     fputs("\\-\\-", f);
     roff(f, o->name);
-    if (o->arg) {
+    if (o->metavar) {
         fputs(" \\fI", f);
-        roff(f, o->arg);
+        roff(f, o->metavar);
         fputs("\\fR", f);
     }
     fputs("\n", f);
-    roff(f, o->help);
-    size_t hl = strlen(o->help);
-    fputs(hl && o->help[hl - 1] == '.' ? " Example: " : ". Example: ", f);
-    roff(f, o->example);
+    char *h = render(cmd, o->help);
+    roff(f, h);
+    size_t hl = strlen(h);
+    fputs(hl && h[hl - 1] == '.' ? " Example: " : ". Example: ", f);
+    free(h);
+    char *ex = example(cmd, o);
+    roff(f, ex);
+    free(ex);
     fputs("\n", f);
 }
 
-void cli_print_man(FILE *f, const cli_cmd *const *cmds)
+void kc_print_man(FILE *f)
 {
     fputs(".TH KEPS 1 \"\" \"keps " KEPS_VERSION "\" \"User Commands\"\n.SH NAME\nkeps \\- publish personal "
           "microdata safely: k\\-anonymity and differential privacy\n.SH SYNOPSIS\n.B keps\n.I command\n"
@@ -377,23 +221,29 @@ void cli_print_man(FILE *f, const cli_cmd *const *cmds)
             "satisfy k-anonymity, (k,epsilon)-anonymity, differential privacy or t-closeness, and states the "
             "guarantee it gives in a JSON report. Every command also reads a YAML job file (--job).");
     fputs("\n.SH COMMANDS\n", f);
-    for (const cli_cmd *const *c = cmds; *c; c++) {
+    const keps_command_info *const *cmds;
+    size_t ncmds = keps_commands(&cmds);
+    for (size_t k = 0; k < ncmds; k++) {
+        const keps_command_info *c = cmds[k];
+        char *usage = render(c, c->usage), *desc = render(c, c->description), *ex = render(c, c->example);
         fputs(".SS \"keps ", f);
-        roff(f, (*c)->usage);
+        roff(f, usage);
         fputs("\"\n", f);
-        roff(f, (*c)->description);
+        roff(f, desc);
         fputs("\n.PP\nExample:\n.nf\n", f);
-        roff(f, (*c)->example);
+        roff(f, ex);
         fputs("\n.fi\n", f);
-        for (const cli_opt *const *o = (*c)->opts; o && *o; o++) {
-            man_opt(f, *o);
-            if (*o == &cli_opt_report)
-                man_opt(f, &cli_opt_html);
-        }
+        for (size_t i = 0; i < c->nparams; i++)
+            if (!(c->params[i].flags & (KEPS_PARAM_POSITIONAL | KEPS_PARAM_COMMON)))
+                man_opt(f, c, &c->params[i]);
+        free(usage);
+        free(desc);
+        free(ex);
     }
     fputs(".SH COMMON OPTIONS\n", f);
-    for (const cli_opt *const *o = implicit; *o; o++)
-        man_opt(f, *o);
+    for (size_t i = 0; ncmds && i < cmds[0]->nparams; i++)
+        if (cmds[0]->params[i].flags & KEPS_PARAM_COMMON)
+            man_opt(f, cmds[0], &cmds[0]->params[i]);
     fputs(".TP\n.B keps \\-\\-version\nprint the version and exit\n"
           ".TP\n.B keps \\-\\-man\nprint this manual page (roff) and exit\n",
           f);
@@ -417,50 +267,10 @@ void cli_print_man(FILE *f, const cli_cmd *const *cmds)
 
 /* ---- "did you mean" ---- */
 
-/* Optimal string alignment distance (Levenshtein with adjacent swaps) of
- * a and b, at most 64 bytes each (longer words get no suggestion). */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 64 || m > 64)
-        return (size_t)-1;
-    size_t d[65][65];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[n][m];
-}
-
-const char *cli_nearest(const char *word, const char *const *cands, size_t n)
-{
-    const char *best = NULL;
-    size_t bd = (size_t)-1, len = strlen(word);
-    for (size_t i = 0; i < n; i++) {
-        size_t e = edit_distance(word, cands[i]);
-        if (e < bd) {
-            bd = e;
-            best = cands[i];
-        }
-    }
-    /* a typo, not another word: 1 edit in a short name, 2 in a longer one */
-    return best && bd <= (len <= 4 ? 1u : 2u) && bd < len ? best : NULL;
-}
 
 /* " (did you mean --name?)" for an unknown option of this command (a job
  * file's key: " (did you mean 'name'?)"), or "" (static buffer). */
-static const char *option_hint(const cli_ctx *c, const char *word, int job_key)
+static const char *option_hint(const kc_ctx *c, const char *word, int job_key)
 {
     static char hint[128];
     const char **names = malloc(c->nopts * sizeof *names);
@@ -471,7 +281,7 @@ static const char *option_hint(const cli_ctx *c, const char *word, int job_key)
         names[i] = c->opts[i]->name;
     char key[80];
     snprintf(key, sizeof key, "%.*s", (int)strcspn(word, "="), word);
-    const char *near = cli_nearest(key, names, c->nopts);
+    const char *near = keps_nearest(key, names, c->nopts);
     if (near)
         snprintf(hint, sizeof hint, job_key ? " (did you mean '%s'?)" : " (did you mean --%s?)", near);
     free(names);
@@ -480,7 +290,7 @@ static const char *option_hint(const cli_ctx *c, const char *word, int job_key)
 
 /* An abbreviation getopt_long refused because several options begin with
  * it: their names ("--input, --insensitive"), else NULL. */
-static const char *ambiguous(const cli_ctx *c, const char *arg)
+static const char *ambiguous(const kc_ctx *c, const char *arg)
 {
     static char list[256];
     if (strncmp(arg, "--", 2) != 0)
@@ -497,7 +307,7 @@ static const char *ambiguous(const cli_ctx *c, const char *arg)
 
 /* ---- parsing ---- */
 
-static int add_value(cli_val *v, const char *s)
+static int add_value(kc_val *v, const char *s)
 {
     char **n = realloc(v->v, (v->n + 1) * sizeof *n);
     if (!n)
@@ -509,7 +319,7 @@ static int add_value(cli_val *v, const char *s)
     return 0;
 }
 
-void cli_ctx_free(cli_ctx *c)
+void kc_ctx_free(kc_ctx *c)
 {
     for (size_t i = 0; i < c->nopts; i++) {
         for (size_t k = 0; k < c->vals[i].n; k++)
@@ -521,11 +331,10 @@ void cli_ctx_free(cli_ctx *c)
     free(c->opts);
     free(c->pos);
     free(c->job_dir);
-    free(c->before_after);
-    keps_rng_free(c->rng);
     keps_outfile_abort(c->out_file);
     keps_outfile_abort(c->report_file);
-    keps_outfile_abort(c->extra_file);
+    for (size_t i = 0; i < c->nextra; i++)
+        keps_outfile_abort(c->extra_file[i]);
     keps_outfile_abort(c->html_file);
     free(c->extra_text);
     free(c->html_stdout);
@@ -558,32 +367,11 @@ static char *job_path(const char *dir, const char *path)
     return p;
 }
 
-char *cli_job_file(const cli_ctx *c, const char *opt, const char *path)
-{
-    int i = find_opt(c, opt);
-    return job_path(i >= 0 && c->vals[i].origin ? c->job_dir : NULL, path);
-}
-
-char *cli_spec_path(const cli_ctx *c, const char *opt, const keps_table *t, const char *spec)
-{
-    const char *rest;
-    int i = find_opt(c, opt);
-    if (i < 0 || !c->vals[i].origin || !c->job_dir || keps_table_column_spec(t, spec, &rest) < 0 || !rest ||
-        !strcmp(rest, "numeric") || keps_hierarchy_is_spec(rest))
-        return strdup(spec);
-    char *path = job_path(c->job_dir, rest), *out = NULL;
-    size_t n = path ? (size_t)(rest - spec) + strlen(path) + 1 : 0;
-    if (path && (out = malloc(n)))
-        snprintf(out, n, "%.*s%s", (int)(rest - spec), spec, path);
-    free(path);
-    return out;
-}
-
 /* Merges a job file: keys must be options of this command; values given on
  * the command line win. Relative paths in it resolve against its own
  * directory: FILE values here, the PATH of NAME:PATH values where the name
- * is resolved (cli_spec_path). */
-static int merge_job(cli_ctx *c, const char *path)
+ * is resolved (kc_spec_path). */
+static int merge_job(kc_ctx *c, const char *path)
 {
     const char *slash = strrchr(path, '/');
     free(c->job_dir);
@@ -591,7 +379,7 @@ static int merge_job(cli_ctx *c, const char *path)
     keps_error err = {0};
     keps_job *job;
     if (keps_job_load(path, &job, &err))
-        return cli_fail(c, &err);
+        return kc_fail(c, &err);
     int rc = 0;
     for (size_t e = 0; e < job->n && !rc; e++) {
         keps_job_entry *en = &job->entries[e];
@@ -616,14 +404,14 @@ static int merge_job(cli_ctx *c, const char *path)
         }
         if (c->vals[i].n)
             continue; /* the command line overrides the job file */
-        const cli_opt *o = c->opts[i];
-        if (en->nvalues > 1 && !(o->flags & CLI_REPEAT)) {
+        const keps_param_info *o = c->opts[i];
+        if (en->nvalues > 1 && !(o->flags & KEPS_PARAM_REPEAT)) {
             fprintf(stderr, "keps %s: %s:%zu:%zu: option '%s' takes one value, not a list\n", c->cmd->name,
                     path, en->line, en->col, en->key);
             rc = 2;
             break;
         }
-        if (!o->arg) { /* a flag: stored as "true" or "false", whatever YAML spelling */
+        if (!o->metavar) { /* a flag: stored as "true" or "false", whatever YAML spelling */
             int on = en->nvalues == 1 ? yaml_bool(en->values[0]) : -1;
             if (on < 0) {
                 fprintf(stderr, "keps %s: %s:%zu:%zu: option '%s' is a flag: write '%s: true' or '%s: false'\n",
@@ -633,7 +421,7 @@ static int merge_job(cli_ctx *c, const char *path)
             }
             add_value(&c->vals[i], on ? "true" : "false");
         } else {
-            int file = strcmp(o->arg, "FILE") == 0;
+            int file = strcmp(o->metavar, "FILE") == 0;
             for (size_t k = 0; k < en->nvalues; k++) {
                 char *v = file ? job_path(c->job_dir, en->values[k]) : NULL;
                 add_value(&c->vals[i], v ? v : en->values[k]);
@@ -650,7 +438,7 @@ static int merge_job(cli_ctx *c, const char *path)
 }
 
 /* Reads the "command:" key of a job file, for `keps --job FILE`. */
-char *cli_job_command(const char *path, int *rc)
+char *kc_job_command(const char *path, int *rc)
 {
     keps_error err = {0};
     keps_job *job;
@@ -676,12 +464,12 @@ char *cli_job_command(const char *path, int *rc)
 /* "--report --json" would otherwise write the report to a file called
  * "--json" and drop the flag: a value that is a separate word spelling one
  * of this command's options is refused (negative numbers are not options). */
-static int looks_like_option(const cli_ctx *c, const char *val, const char *word)
+static int looks_like_option(const kc_ctx *c, const char *val, const char *word)
 {
     if (val != word || val[0] != '-' || val[1] == '\0')
         return 0;
     for (size_t i = 0; i < c->nopts; i++) {
-        const cli_opt *o = c->opts[i];
+        const keps_param_info *o = c->opts[i];
         if (val[1] == '-' && strncmp(val + 2, o->name, strcspn(val + 2, "=")) == 0 &&
             o->name[strcspn(val + 2, "=")] == '\0')
             return 1;
@@ -694,13 +482,13 @@ static int looks_like_option(const cli_ctx *c, const char *val, const char *word
 /* Calls fn on every input path the options name: a FILE option's value,
  * and every suffix after a ':' of a NAME:HIERARCHY or NAME:FILE option
  * (where a name or path may hold ':' itself; from a job file, resolved
- * against its directory as cli_spec_path will). Only options that name
+ * against its directory as kc_spec_path will). Only options that name
  * files count: "-k 5" must not match an output called 5. Stops at fn's
  * first nonzero. */
-static const char *each_input(const cli_ctx *c, int (*fn)(const char *path, const char *opt, void *ud), void *ud)
+static const char *each_input(const kc_ctx *c, int (*fn)(const char *path, const char *opt, void *ud), void *ud)
 {
     for (size_t i = 0; i < c->nopts; i++) {
-        const char *name = c->opts[i]->name, *arg = c->opts[i]->arg;
+        const char *name = c->opts[i]->name, *arg = c->opts[i]->metavar;
         int hier = arg && strchr(arg, ':') && (strstr(arg, "HIERARCHY") || strstr(arg, "FILE"));
         if (!arg || (!strstr(arg, "FILE") && !hier) || strcmp(name, "output") == 0 || strcmp(name, "report") == 0 ||
             strcmp(name, "html") == 0)
@@ -745,18 +533,18 @@ static int second_stdin(const char *path, const char *opt, void *ud)
  * output is compared as it resolves (keps/outfile.h): /dev/stdout is '-',
  * a symbolic link is its target, a new file is its resolved name. The
  * outputs: the release (-o), the report, the HTML page (--html). */
-static int check_outputs(cli_ctx *c)
+static int check_outputs(kc_ctx *c)
 {
-    const char *out = cli_str(c, "output"), *rep = cli_str(c, "report");
+    const char *out = kc_str(c, "output"), *rep = kc_str(c, "report");
     const char *std_in[2] = {NULL, NULL}, *second = each_input(c, second_stdin, std_in);
     if (second)
-        return cli_usage_error(c, "--%s and --%s %s both read stdin ('-'); only one input can: give the other as a "
+        return kc_usage_error(c, "--%s and --%s %s both read stdin ('-'); only one input can: give the other as a "
                                   "file",
                                std_in[0], std_in[1], second);
     for (size_t i = 0; i < c->nopts && !out; i++) /* a release nobody asked to keep would be lost silently */
-        if (c->opts[i] == &cli_opt_output)
-            return cli_usage_error(c, "--output is required: -o FILE writes the release there, -o - to stdout");
-    const char *path[3] = {out, rep, cli_str(c, "html")}, *flag[3] = {"--output", "--report", "--html"};
+        if (c->opts[i]->flags & KEPS_PARAM_RELEASE)
+            return kc_usage_error(c, "--output is required: -o FILE writes the release there, -o - to stdout");
+    const char *path[3] = {out, rep, kc_str(c, "html")}, *flag[3] = {"--output", "--report", "--html"};
     const char *eg[3] = {"release.csv", "report.json", "report.html"}, *what[3] = {"release", "report", "page"};
     for (int i = 0; i < 3; i++) {
         if (!path[i])
@@ -764,16 +552,16 @@ static int check_outputs(cli_ctx *c)
         size_t len = strlen(path[i]);
         struct stat st;
         if (len == 0 || path[i][len - 1] == '/')
-            return cli_usage_error(c, "%s '%s' names no file; give a file name, e.g. %s out/%s", flag[i], path[i],
+            return kc_usage_error(c, "%s '%s' names no file; give a file name, e.g. %s out/%s", flag[i], path[i],
                                    flag[i], eg[i]);
         if (strcmp(path[i], "-") == 0 || stat(path[i], &st) != 0)
             continue;
         if (S_ISDIR(st.st_mode))
-            return cli_usage_error(c, "%s %s is a directory; give a file name inside it, e.g. %s %s/%s", flag[i],
+            return kc_usage_error(c, "%s %s is a directory; give a file name inside it, e.g. %s %s/%s", flag[i],
                                    path[i], flag[i], path[i], eg[i]);
         const char *in = each_input(c, names_file, &st);
         if (in)
-            return cli_usage_error(c, "%s %s is also an input ('%s'): writing it would destroy that input; choose "
+            return kc_usage_error(c, "%s %s is also an input ('%s'): writing it would destroy that input; choose "
                                       "another file",
                                    flag[i], path[i], in);
     }
@@ -783,10 +571,10 @@ static int check_outputs(cli_ctx *c)
         for (int k = 0; k < i; k++)
             if (path[k] && path[i] && keps_output_same(path[k], path[i]))
                 return keps_output_fd(path[k]) == 1
-                           ? cli_usage_error(c, "%s %s and %s %s both write to standard output; only one of them "
+                           ? kc_usage_error(c, "%s %s and %s %s both write to standard output; only one of them "
                                                 "can: give the other a file",
                                              flag[k], path[k], flag[i], path[i])
-                           : cli_usage_error(c, "%s and %s name the same %s; give the %s its own file", flag[k],
+                           : kc_usage_error(c, "%s and %s name the same %s; give the %s its own file", flag[k],
                                              flag[i], keps_output_fd(path[k]) >= 0 ? "stream" : "file", what[i]);
     /* Opening an output and discarding it finds a missing directory or a
      * read-only file system now; an output written in place (a FIFO would
@@ -808,40 +596,39 @@ static int check_outputs(cli_ctx *c)
 }
 
 /* Parses argv (argv[0] = command name). Returns -1 to run, or an exit code. */
-int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
+int kc_parse(kc_ctx *c, const keps_command_info *cmd, int argc, char **argv)
 {
     memset(c, 0, sizeof *c);
     c->cmd = cmd;
-    c->t_start = cli_now_ms();
-    size_t n = 0;
-    for (const cli_opt *const *o = cmd->opts; o && *o; o++)
-        n += *o == &cli_opt_report ? 2 : 1; /* --html follows --report */
-    n += sizeof implicit / sizeof *implicit - 1;
+    size_t n = cmd->nparams;
     c->opts = calloc(n, sizeof *c->opts);
     c->vals = calloc(n, sizeof *c->vals);
     c->pos = calloc((size_t)argc + 1, sizeof *c->pos);
     struct option *lo = calloc(n + 1, sizeof *lo);
     if (!c->opts || !c->vals || !c->pos || !lo) {
         free(lo);
-        return cli_oom(c);
+        fprintf(stderr, "keps %s: out of memory\n", cmd->name);
+        return 3;
     }
-    for (const cli_opt *const *o = cmd->opts; o && *o; o++) {
-        c->opts[c->nopts++] = *o;
-        if (*o == &cli_opt_report)
-            c->opts[c->nopts++] = &cli_opt_html;
+    size_t max_pos = 0; /* positional words taken: one per positional parameter, any for a repeatable one */
+    for (size_t i = 0; i < n; i++) {
+        const keps_param_info *o = &cmd->params[i];
+        c->opts[c->nopts++] = o;
+        if ((o->flags & KEPS_PARAM_POSITIONAL) && !(o->flags & KEPS_PARAM_REST))
+            max_pos = (o->flags & KEPS_PARAM_REPEAT) || max_pos == (size_t)-1 ? (size_t)-1 : max_pos + 1;
     }
-    for (const cli_opt *const *o = implicit; *o; o++)
-        c->opts[c->nopts++] = *o;
     char shorts[128] = ":";
-    size_t sl = 1;
+    size_t sl = 1, nlo = 0;
     for (size_t i = 0; i < c->nopts; i++) {
-        const cli_opt *o = c->opts[i];
-        lo[i].name = o->name;
-        lo[i].has_arg = o->arg ? required_argument : no_argument;
-        lo[i].val = 256 + (int)i;
+        const keps_param_info *o = c->opts[i];
+        if (o->flags & KEPS_PARAM_POSITIONAL)
+            continue; /* no option: a bare word */
+        lo[nlo].name = o->name;
+        lo[nlo].has_arg = o->metavar ? required_argument : no_argument;
+        lo[nlo++].val = 256 + (int)i;
         if (o->shortc && sl + 3 < sizeof shorts) {
             shorts[sl++] = o->shortc;
-            if (o->arg)
+            if (o->metavar)
                 shorts[sl++] = ':';
         }
     }
@@ -872,11 +659,11 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
         else if (ch == '?' || ch == ':') {
             const char *bad = argv[optind - 1], *amb = ch == '?' ? ambiguous(c, bad) : NULL;
             if (ch == ':')
-                rc = cli_usage_error(c, "option '%s' needs a value", bad);
+                rc = kc_usage_error(c, "option '%s' needs a value", bad);
             else if (amb)
-                rc = cli_usage_error(c, "option '%s' is ambiguous (%s); write the one you mean in full", bad, amb);
+                rc = kc_usage_error(c, "option '%s' is ambiguous (%s); write the one you mean in full", bad, amb);
             else
-                rc = cli_usage_error(c, "unknown option '%s'%s", bad,
+                rc = kc_usage_error(c, "unknown option '%s'%s", bad,
                                      strncmp(bad, "--", 2) == 0 ? option_hint(c, bad + 2, 0) : "");
             break;
         } else {
@@ -886,18 +673,18 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
         }
         if (idx < 0)
             continue;
-        const cli_opt *o = c->opts[idx];
-        if (c->vals[idx].n && !(o->flags & CLI_REPEAT) && o->arg) {
-            rc = cli_usage_error(c, "--%s is given twice; it takes one value", o->name);
+        const keps_param_info *o = c->opts[idx];
+        if (c->vals[idx].n && !(o->flags & KEPS_PARAM_REPEAT) && o->metavar) {
+            rc = kc_usage_error(c, "--%s is given twice; it takes one value", o->name);
             break;
         }
-        if (o->arg && looks_like_option(c, optarg, argv[optind - 1])) {
-            rc = cli_usage_error(c, "--%s needs a value, but the next word is the option '%s' (a file whose name "
+        if (o->metavar && looks_like_option(c, optarg, argv[optind - 1])) {
+            rc = kc_usage_error(c, "--%s needs a value, but the next word is the option '%s' (a file whose name "
                                     "starts with '-' can be given as ./%s)",
                                  o->name, optarg, optarg);
             break;
         }
-        add_value(&c->vals[idx], o->arg ? optarg : "true");
+        add_value(&c->vals[idx], o->metavar ? optarg : "true");
     }
     for (int i = optind; rc < 0 && i < argc; i++)
         c->pos[c->npos++] = argv[i];
@@ -907,40 +694,38 @@ int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv)
     c->nrest = rc < 0 ? nrest : 0;
     /* A word without its flag (a second QI after one --qi, say) must not be
      * dropped silently: the release would leave that column unprotected. */
-    if (rc < 0 && c->npos > cmd->max_pos)
-        rc = cli_usage_error(c, "unexpected argument '%s': every value needs its option (e.g. one --qi before each "
+    if (rc < 0 && c->npos > max_pos)
+        rc = kc_usage_error(c, "unexpected argument '%s': every value needs its option (e.g. one --qi before each "
                                 "quasi-identifier)",
-                             c->pos[cmd->max_pos]);
+                             c->pos[max_pos]);
     free(lo);
     if (rc >= 0)
         return rc;
-    if (cli_flag(c, "help")) {
-        cli_print_help(stdout, cmd);
+    /* The positional words become the values of the positional parameters
+     * (the calculator, the action, ...), the words after "--" the rest one. */
+    size_t w = 0, nw = c->npos - c->nrest;
+    for (size_t i = 0; i < c->nopts; i++) {
+        unsigned f = c->opts[i]->flags;
+        if (!(f & KEPS_PARAM_POSITIONAL))
+            continue;
+        if (f & KEPS_PARAM_REST) {
+            for (size_t k = 0; k < c->nrest; k++)
+                add_value(&c->vals[i], c->rest[k]);
+            continue;
+        }
+        for (size_t take = (f & KEPS_PARAM_REPEAT) ? nw : 1; take && w < nw; take--)
+            add_value(&c->vals[i], c->pos[w++]);
+    }
+    if (kc_flag(c, "help")) {
+        kc_print_help(stdout, cmd);
         return 0;
     }
-    const char *job = cli_str(c, "job");
+    const char *job = kc_str(c, "job");
     if (job && (rc = merge_job(c, job)) != 0)
         return rc;
     if ((rc = check_outputs(c)) != 0)
         return rc;
-    c->json = cli_flag(c, "json");
-    c->quiet = cli_flag(c, "quiet");
-    long seed;
-    /* Checked here, not at the first draw: a run that draws nothing (OLA
-     * with --keep-order) must still refuse a bad --seed. */
-    if ((rc = cli_long(c, "seed", 0, __LONG_MAX__, 0, &seed)) < 0)
-        return 2;
-    /* Said once, whether or not a draw follows. Commands that release
-     * nothing (evaluate, audit) carry their own --seed option: their output
-     * is a measurement, so there is no privacy to lose, only a note. */
-    if (rc > 0 && c->opts[find_opt(c, "seed")] != &cli_opt_seed) {
-        if (!c->quiet)
-            fprintf(stderr, "keps %s: note: --seed %ld makes the run reproducible; %s releases no data, so no "
-                            "privacy depends on it\n",
-                    c->cmd->name, seed, c->cmd->name);
-    } else if (rc > 0)
-        fprintf(stderr, "keps %s: warning: --seed %ld makes the randomness reproducible; the output is NOT private. "
-                        "Use it for tests and experiments only.\n",
-                c->cmd->name, seed);
+    c->json = kc_flag(c, "json");
+    c->quiet = kc_flag(c, "quiet");
     return -1;
 }

@@ -1,272 +1,81 @@
-/* keps CLI: a thin layer over libkeps. Each subcommand is one cmd_*.c file
- * that declares its options (with help text and an example each) and a run
- * function; parsing, job files, help, man page and the common chores
- * (input, roles, rng, release, report) live here. */
+/* keps CLI: a thin layer over libkeps's command layer (keps/command.h).
+ * It parses argv and job files into keps_args, runs the command with
+ * keps_run, writes the result's outputs (atomically, keps/outfile.h),
+ * prints messages, the summary or the JSON, draws progress, and renders
+ * help and the man page from the catalog. */
 #ifndef KEPS_CLI_H
 #define KEPS_CLI_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "keps/command.h"
 #include "keps/error.h"
-#include "keps/json.h"
-#include "keps/lattice.h"
-#include "keps/metrics.h"
-#include "keps/models.h"
 #include "keps/outfile.h"
-#include "keps/rng.h"
-#include "keps/schema.h"
-#include "keps/table.h"
 
-#define CLI_REPEAT 1  /* option may be given several times */
-#define CLI_NUMBER 2  /* its value is a number: the report's parameters show it as one */
-
-typedef struct cli_opt {
-    const char *name;     /* long name without "--" */
-    char shortc;          /* short letter or 0 */
-    const char *arg;      /* metavariable, NULL for a flag */
-    unsigned flags;
-    const char *help;
-    const char *example;  /* a complete flag as a user would type it */
-} cli_opt;
-
-typedef struct cli_ctx cli_ctx;
-
-typedef struct cli_cmd {
-    const char *name;
-    const char *summary;      /* one line for `keps help` */
-    const char *usage;        /* after "keps " */
-    const char *description;  /* paragraph(s) for --help and the man page */
-    const char *example;      /* one full command line */
-    const cli_opt *const *opts; /* NULL-terminated */
-    int (*run)(cli_ctx *c);
-    size_t max_pos;           /* positional arguments accepted (privacy: the calculator) */
-} cli_cmd;
-
-typedef struct cli_val {
+typedef struct kc_val {
     char **v;
     size_t n;
     char *origin; /* "FILE:LINE:COL" when the values came from a job file */
-} cli_val;
+} kc_val;
 
-struct cli_ctx {
-    const cli_cmd *cmd;
-    const cli_opt **opts;  /* this command's options incl. the implicit ones */
-    cli_val *vals;         /* parallel to opts */
+#define KC_MAX_EXTRA 4
+
+typedef struct kc_ctx {
+    const keps_command_info *cmd;
+    const keps_param_info **opts; /* the catalog's parameters of cmd */
+    kc_val *vals;                 /* parallel to opts */
     size_t nopts;
-    char **pos;            /* positional arguments */
+    char **pos;                   /* positional words, then the words after "--" */
     size_t npos;
-    char **rest;           /* the words after "--": the last nrest of pos (audit: the command audited) */
+    char **rest;                  /* the words after "--": the last nrest of pos */
     size_t nrest;
     int json, quiet;
-    keps_rng *rng;         /* made on first use by cli_rng() */
-    const keps_table *input; /* set by cli_load_input, for the report */
-    keps_outfile *out_file;    /* the written release, put into place with its report */
-    keps_outfile *report_file; /* the report's file while the release waits for it */
-    int out_stdout, report_stdout; /* -o, --report name standard output ('-', /dev/stdout, ...) */
-    keps_outfile *extra_file;  /* another output (cli_stage_text), put into place with them */
-    char *extra_text;          /* ... or its text, printed on stdout once they are in place */
-    double t_start;        /* cli_now_ms() when parsing began, for timing_ms.total */
-    int no_report_file;    /* cli_emit_finding: a failed check writes no --report file */
-    char *job_dir;         /* directory of the --job file when it is not the current one:
-                              relative paths in the file resolve against it */
-    keps_outfile *html_file;   /* the --html page (cli_stage_html), put into place with them */
-    char *html_stdout;         /* ... or the page, printed on stdout once they are in place */
-    const keps_schema *schema; /* set by cli_build_schema: the roles, for the report */
-    char *before_after;    /* the release compared with its input (cli_write_release) */
-};
+    char *job_dir;                /* directory of the --job file when it is not the current one */
+    double t_start;
+    /* outputs, put into place together (kc_commit) */
+    keps_outfile *out_file;       /* -o */
+    keps_outfile *report_file;    /* --report */
+    keps_outfile *extra_file[KC_MAX_EXTRA]; /* other outputs (--emit-sql, --test-output) */
+    size_t nextra;
+    keps_outfile *html_file;      /* --html */
+    char *extra_text;             /* outputs for stdout, printed once everything is in place */
+    char *html_stdout;
+    int out_stdout, report_stdout;
+    int no_report_file;           /* a finding: no --report file */
+} kc_ctx;
 
-/* Common options (CLI.md); commands list the ones they take. */
-extern const cli_opt cli_opt_input, cli_opt_output, cli_opt_delimiter, cli_opt_report,
-    cli_opt_qi, cli_opt_noisy, cli_opt_sensitive, cli_opt_insensitive, cli_opt_identifier,
-    cli_opt_others, cli_opt_k, cli_opt_suppress, cli_opt_epsilon, cli_opt_delta, cli_opt_beta,
-    cli_opt_seed, cli_opt_missing, cli_opt_keep_order, cli_opt_remove_suppressed, cli_opt_suppressed,
-    cli_opt_decimal_comma, cli_opt_digits;
-/* --html FILE: every command that lists --report takes it too (cli_parse). */
-extern const cli_opt cli_opt_html;
-
-/* Values: the last one given, all of them, presence of a flag. */
-const char *cli_str(const cli_ctx *c, const char *name);
-size_t cli_list(const cli_ctx *c, const char *name, char ***vals);
-int cli_flag(const cli_ctx *c, const char *name);
-/* Numeric options: return 1 if given (and valid, *out set), 0 if absent
- * (*out = dflt), -1 after printing a usage error. */
-int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double dflt, double *out);
-int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, long *out);
-/* A sampling probability (--beta): a decimal or fraction the samplers draw
- * exactly (keps_parse_probability), strictly between 0 and 1. Returns as
- * cli_double (*p NAN when absent). */
-int cli_probability(const cli_ctx *c, const char *name, double *p);
-/* -k of k-anonymity, the same in every command that releases or checks it:
- * a whole number in [1, CLI_K_MAX] (a larger or overflowing one is a usage
- * error, never clamped). A billion is far beyond any useful k and keeps k*n
- * products of the algorithms far below 2^63. Required (error if absent) or
- * *k = dflt. Returns as cli_long: 1 given, 0 absent, -1 after an error. */
-#define CLI_K_MAX 1000000000L
-int cli_k(const cli_ctx *c, int required, long dflt, long *k);
-/* --suppressed exclude|class (default exclude); returns 2 after a usage error. */
-int cli_suppressed_mode(const cli_ctx *c, keps_suppressed_mode *mode);
-/* OLA with k above the n records (keps_ola_run finds the release that
- * suppresses every row when the limit allows it): exit 1 with the message
- * Mondrian and MDAV give, rather than a release of stars. Returns 1 after
- * the message, else 0. */
-int cli_k_above_records(const cli_ctx *c, size_t k, size_t n);
-/* Exit 1 when the best partition (what, e.g. "even the top node") leaves
- * need of n rows in classes smaller than k, more than limit: says which
- * --suppress would work, or only -k for commands without --suppress. */
-int cli_over_limit(const cli_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n);
-/* A NAME:PATH value of option opt (--qi NAME:HIERARCHY.csv, --hierarchy
- * NAME:FILE) with its PATH resolved against the job file's directory when
- * the value came from a job file (t resolves NAME; builders and "numeric"
- * are no paths). Malloc'd; NULL when out of memory. */
-char *cli_spec_path(const cli_ctx *c, const char *opt, const keps_table *t, const char *spec);
-/* The same for a PATH already cut from its NAME. */
-char *cli_job_file(const cli_ctx *c, const char *opt, const char *path);
-/* "FILE:LINE:COL: " when option name's values came from a job file, else "". */
-const char *cli_origin(const cli_ctx *c, const char *name);
-/* Required option: prints the error and returns -1 if absent. */
-int cli_require(const cli_ctx *c, const char *name);
-
-/* An option that only some modes of a command read (an --algorithm, a
- * --mode, a calculator). Outside them it would be ignored, which must not
- * pass unsaid: refuse = 1 when ignoring it could release something else than
- * asked or misstate the method (exit 2), else one note on stderr (--quiet
- * silences it). modes: '|'-separated, e.g. "ola|given"; why: why it does not
- * apply or what to give instead. */
-typedef struct cli_mode_opt {
-    const char *opt, *modes, *why;
-    int refuse;
-} cli_mode_opt;
-/* Checks tbl[0..n) against mode; sel says how a mode is chosen, for the
- * messages ("--algorithm ", "keps privacy "). A flag set to false, and a
- * note's value 0, ask for nothing and pass. Returns 0, or 2 after the error. */
-int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const cli_mode_opt *tbl, size_t n);
-/* A note that the hierarchies of the --qi columns are not used (why says
- * by what), one line naming those columns; nothing if none has one. */
-void cli_note_unused_hierarchies(const cli_ctx *c, const keps_schema *s, const char *why);
-/* A note (unless --quiet) before OLA searches a lattice of 10M nodes or
- * more: its time and memory grow with the lattice. */
-void cli_note_lattice(const cli_ctx *c, const keps_lattice *L);
-/* Prints "a, b, c" to f (NULL: prints nothing): the names of t's columns
- * for which pick(ctx, column) holds, however long; returns how many. */
-size_t cli_print_columns(FILE *f, const keps_table *t, int (*pick)(const void *ctx, size_t col), const void *ctx);
-
-/* --metric with ARX's quality-model options (opt_metric.c), for the
- * commands whose OLA search minimizes it. cli_objective_read parses them
- * (before the data is read); cli_objective_weights resolves --weight NAME=W
- * against the schema's QIs. Both return 0 or 2 after a usage error. */
-extern const cli_opt cli_opt_metric, cli_opt_gs_factor, cli_opt_monotonic, cli_opt_aggregate, cli_opt_weight;
-typedef struct cli_objective {
-    keps_metric_config cfg;
-    double *weights; /* [nqi] raw --weight values (0.5 unnamed); NULL if none */
-} cli_objective;
-int cli_objective_read(cli_ctx *c, cli_objective *o);
-int cli_objective_weights(cli_ctx *c, const keps_schema *s, cli_objective *o);
-void cli_objective_free(cli_objective *o);
-/* Report keys "objective" (the quality model as used), "score" (a number,
- * or a list for rank aggregation) and "score_attributes" (per QI, if not
- * NULL). */
-void cli_objective_json(keps_json *j, const keps_schema *s, const cli_objective *o, const double *score,
-                        size_t score_len, const double *attributes);
-/* "entropy, gs-factor 0.5, sum: 123.4" into buf; returns the length it needs. */
-int cli_objective_text(char *buf, size_t len, const cli_objective *o, const double *score, size_t score_len);
-
-/* The candidate a mistyped word most likely meant (a small edit distance),
- * or NULL: for "did you mean" in messages. */
-const char *cli_nearest(const char *word, const char *const *cands, size_t n);
-/* Prints "keps CMD: out of memory"; returns its exit code (3). */
-int cli_oom(const cli_ctx *c);
-/* env.c: the CSV limits from KEPS_MAX_FIELD/KEPS_MAX_LINE (2 if not a size);
- * OLA's statistics on stderr when KEPS_OLA_DEBUG is set. */
-int cli_env_limits(const char *cmd);
-struct keps_ola_result;
-void cli_ola_debug(const struct keps_ola_result *r);
-/* Prints "keps CMD: message" to stderr; returns the exit code for err. */
-int cli_fail(const cli_ctx *c, const keps_error *err);
-/* Puts a release written by cli_write_release into place (rc 0) or removes
- * it; cli_emit_report does this with the report, main() for a command that
- * wrote no report. Returns rc, or the exit code of a failed commit. */
-int cli_commit_release(cli_ctx *c, int rc);
-/* "timing_ms": {"total": ms since the command started}, for reports that
- * time nothing else. */
-void cli_report_total(const cli_ctx *c, keps_json *j);
-int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
+/* args.c */
+int kc_parse(kc_ctx *c, const keps_command_info *cmd, int argc, char **argv);
+void kc_ctx_free(kc_ctx *c);
+void kc_print_help(FILE *f, const keps_command_info *cmd);
+void kc_print_man(FILE *f);
+char *kc_job_command(const char *path, int *rc);
+const char *kc_str(const kc_ctx *c, const char *name);
+int kc_flag(const kc_ctx *c, const char *name);
+int kc_usage_error(const kc_ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+int kc_fail(const kc_ctx *c, const keps_error *err);
+/* How the CLI spells a parameter: "-k" for a one-letter name, else "--name". */
+const char *kc_spell(void *ud, const char *name, char *buf, size_t len);
 
-/* --digits for the computed columns cols[0..m) of t: digits[j] decimals
- * (-1: the exact double), by default the column's input precision
- * (keps_table_decimals). Returns 0 or an exit code; *digits is malloc'd. */
-int cli_digits(const cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, int **digits);
-/* "digits": {"COL": d, ...} ("exact" for -1). */
-void cli_report_digits(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const int *digits);
+/* env.c: the CSV limits from KEPS_MAX_FIELD/KEPS_MAX_LINE (2 after a
+ * message if one is not a size). */
+int kc_env_limits(const char *cmd);
 
-/* Common chores. Each returns 0 or an exit code after printing the error. */
-int cli_load_input(cli_ctx *c, keps_table **t);
-/* The same for the commands that release data: an input without records
- * is bad input (exit 2), the same in every method. */
-int cli_load_records(cli_ctx *c, keps_table **t);
-int cli_load_table(cli_ctx *c, const char *path, keps_table **t);
-int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **s);
-/* The same with more QI specs (e.g. MDAV's --columns) after the --qi ones. */
-int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **s);
-keps_rng *cli_rng(cli_ctx *c);  /* NULL after printing an error */
-int cli_write_release(cli_ctx *c, const keps_table *release);
-/* Stages text for path (what names it in messages, e.g. "SQL script"): a
- * file of its own (keps/outfile.h), put into place together with the
- * release and the report; path "-" prints it on stdout once they are in
- * place. */
-int cli_stage_text(cli_ctx *c, const char *path, const char *what, const char *text, size_t len);
-/* The stream of -o for output other than a release (opened with the
- * report's file, put into place with it by cli_emit_report); NULL with
- * *rc the exit code after an error. */
-FILE *cli_open_output(cli_ctx *c, int *rc);
-/* The same in input order whatever --keep-order says, for a release whose
- * row i depends on input row i alone (keps noise -i): the order then tells
- * nothing the neighbouring relation does not already fix. */
-int cli_write_release_ordered(cli_ctx *c, const keps_table *release);
-/* Writes the report to --report (temp + rename) and prints it on stdout
- * with --json. text, if not NULL, is printed on stdout without --json. */
-int cli_emit_report(cli_ctx *c, keps_json *report, const char *text);
-/* Renders the report json[0..len) as an HTML page (keps/report_html.h) and
- * stages it for path ('-': stdout), to be put into place with the release
- * and the report (cli_emit_report, cli_commit_release). source names the
- * report in messages. Returns 0 or an exit code after the message. */
-int cli_stage_html(cli_ctx *c, const char *path, const char *json, size_t len, const char *source);
-/* The same for a check's result (verify, audit): when the check fails
- * (failed != 0) the result is printed as usual but no --report file is
- * written, because exit 1 leaves no output file (CLI.md); returns 1 then. */
-int cli_emit_finding(cli_ctx *c, keps_json *report, const char *text, int failed);
-/* The row accounting every release reports: input_rows, output_rows (rows
- * written), released_rows, suppressed_rows, removed_rows, unsampled_rows,
- * with released + suppressed + unsampled = input. */
-void cli_report_counts(keps_json *j, const keps_counts *n);
-/* Starts a report object with the keys every method shares. */
-void cli_report_begin(cli_ctx *c, keps_json *j, const char *method);
-/* Milliseconds since an arbitrary origin (monotonic). */
-double cli_now_ms(void);
-/* Progress on stderr when it is a terminal, the work has run for more than a
- * second, and --quiet is off. done <= total. */
-void cli_progress(cli_ctx *c, const char *what, double done, double total);
-void cli_progress_end(cli_ctx *c);
-/* Connects the library's progress reports (keps/progress.h) to cli_progress. */
-void cli_progress_install(cli_ctx *c);
-
-/* Parts of commands that live in their own files. */
-int cli_audit_neighbours(cli_ctx *c);
-int cli_anonymize_ola(cli_ctx *c);
-int cli_anonymize_mondrian(cli_ctx *c);
-int cli_anonymize_mdav(cli_ctx *c);
-int cli_privacy_delta(cli_ctx *c);
-int cli_privacy_min_k(cli_ctx *c);
-int cli_privacy_rr_epsilon(cli_ctx *c);
-int cli_privacy_rr_t(cli_ctx *c);
-int cli_privacy_implies(cli_ctx *c);
-
-/* Commands (one cmd_*.c each). */
-extern const cli_cmd cmd_anonymize, cmd_kepsilon, cmd_dpmicro, cmd_safela, cmd_rr, cmd_privacy,
-    cmd_verify, cmd_risk, cmd_evaluate, cmd_noise, cmd_audit, cmd_hierarchy, cmd_split, cmd_report;
+/* output.c */
+/* Writes what keps_run made: outputs, report, HTML page, summary; returns
+ * the exit code. */
+int kc_emit(kc_ctx *c, const keps_result *r);
+/* Discards (rc != 0) or puts into place the open outputs; returns rc or
+ * the exit code of a failed commit. */
+int kc_commit(kc_ctx *c, int rc);
+/* The host's callbacks: messages on stderr, progress on a terminal. */
+void kc_message(void *ud, keps_msg_kind kind, const char *text);
+int kc_progress(void *ud, const char *what, double done, double total);
+void kc_progress_end(void);
 
 #endif

@@ -1,7 +1,8 @@
 /* What the CLI reads from the environment (docs/cli.md, "Environment"): the
  * CSV reader's limits (KEPS_MAX_FIELD, KEPS_MAX_LINE), handed to the
- * library with keps_csv_set_limits, and KEPS_OLA_DEBUG, which prints OLA's
- * search statistics (keps_ola_stats). The library reads no environment. */
+ * library with keps_csv_set_limits; KEPS_OLA_DEBUG (main.c) turns on the
+ * host's debug notes (OLA's search statistics). The library reads no
+ * environment. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,7 +10,6 @@
 
 #include "cli.h"
 #include "keps/csv.h"
-#include "keps/ola.h"
 
 /* A size from the environment: bytes, or with K, M or G (binary units).
  * 0 when unset or empty; -1 (with a message) when not a size. */
@@ -35,7 +35,7 @@ static int env_size(const char *cmd, const char *name, size_t *out)
     return 0;
 }
 
-int cli_env_limits(const char *cmd)
+int kc_env_limits(const char *cmd)
 {
     static keps_csv_limits l = {0, 0, "(KEPS_MAX_FIELD in the environment, e.g. KEPS_MAX_FIELD=64M)",
                                 "(KEPS_MAX_LINE in the environment, e.g. KEPS_MAX_LINE=256M)"};
@@ -43,20 +43,4 @@ int cli_env_limits(const char *cmd)
         return 2;
     keps_csv_set_limits(&l);
     return 0;
-}
-
-void cli_ola_debug(const keps_ola_result *r)
-{
-    if (!getenv("KEPS_OLA_DEBUG"))
-        return;
-    const keps_ola_stats *s = &r->stats;
-    if (s->thread_evaluated[0] || s->thread_evaluated[1])
-        fprintf(stderr, "threads: %llu + %llu evaluated, %llu + %llu classes rolled up\n",
-                (unsigned long long)s->thread_evaluated[0], (unsigned long long)s->thread_evaluated[1],
-                (unsigned long long)s->thread_rolled_up[0], (unsigned long long)s->thread_rolled_up[1]);
-    fprintf(stderr, "kmin phase: %llu evaluated, %llu classes rolled up, %zu calls, %llu of %llu nodes tagged\n",
-            (unsigned long long)s->kmin_evaluated, (unsigned long long)s->kmin_rolled_up, s->kmin_calls,
-            (unsigned long long)s->nodes_tagged, (unsigned long long)r->nodes_total);
-    fprintf(stderr, "after optimum: %llu evaluated, %llu classes rolled up into %llu\n",
-            (unsigned long long)s->evaluated, (unsigned long long)s->rolled_up, (unsigned long long)s->classes_made);
 }

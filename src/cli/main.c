@@ -1,5 +1,7 @@
-/* keps: command-line entry point. Dispatches to one cmd_*.c per subcommand. */
+/* keps: command-line entry point. Parses the command's parameters, runs it
+ * through the library's command layer (keps_run) and writes its result. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,35 +9,24 @@
 
 #include "cli.h"
 #include "keps/outfile.h"
-#include "keps/progress.h"
+#include <unistd.h>
+
 #include "keps/version.h"
 
-int cli_parse(cli_ctx *c, const cli_cmd *cmd, int argc, char **argv);
-void cli_ctx_free(cli_ctx *c);
-void cli_print_help(FILE *f, const cli_cmd *cmd);
-void cli_print_man(FILE *f, const cli_cmd *const *cmds);
-char *cli_job_command(const char *path, int *rc);
-
-static const cli_cmd *const commands[] = {
-    &cmd_anonymize, &cmd_kepsilon, &cmd_dpmicro, &cmd_safela, &cmd_rr,        &cmd_privacy, &cmd_verify,
-    &cmd_risk,      &cmd_evaluate, &cmd_split,   &cmd_hierarchy, &cmd_noise,  &cmd_audit,   &cmd_report, NULL};
-
-static const cli_cmd *lookup(const char *name)
+static const keps_command_info *lookup(const char *name)
 {
-    for (const cli_cmd *const *c = commands; *c; c++)
-        if (strcmp((*c)->name, name) == 0)
-            return *c;
-    return NULL;
+    return keps_command(name);
 }
 
 /* "no command 'NAME'", with the command it most likely meant. */
 static void no_command(const char *where, const char *name)
 {
-    const char *names[sizeof commands / sizeof *commands];
-    size_t n = 0;
-    for (const cli_cmd *const *c = commands; *c; c++)
-        names[n++] = (*c)->name;
-    const char *near = cli_nearest(name, names, n);
+    const keps_command_info *const *cmds;
+    size_t n = keps_commands(&cmds);
+    const char *names[64];
+    for (size_t i = 0; i < n && i < 64; i++)
+        names[i] = cmds[i]->name;
+    const char *near = keps_nearest(name, names, n < 64 ? n : 64);
     fprintf(stderr, "keps: %sno command '%s'%s%s%s; 'keps help' lists them\n", where, name, near ? " (did you mean '" : "",
             near ? near : "", near ? "'?)" : "");
 }
@@ -45,28 +36,65 @@ static void overview(FILE *f)
     fprintf(f, "keps %s: publish personal microdata safely (k-anonymity and differential privacy)\n\n"
                "usage: keps COMMAND [options]    keps help COMMAND    keps --job FILE.yml\n\ncommands:\n",
             keps_version());
-    for (const cli_cmd *const *c = commands; *c; c++)
-        fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
+    const keps_command_info *const *cmds;
+    size_t n = keps_commands(&cmds);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  %-10s %s\n", cmds[i]->name, cmds[i]->summary);
     fprintf(f, "\n'keps COMMAND --help' lists every option with an example; 'keps --man' prints the manual page, "
                "'keps --version' the version. Exit codes: 0 success, 1 the job could not be done, 2 bad usage or "
                "bad input, 3 an I/O or resource failure (a full disk, a read-only file system, out of memory).\n");
 }
 
-static int run(const cli_cmd *cmd, int argc, char **argv)
+/* The parsed values as the command's parameters (with their job-file
+ * origins), run by the library; its result written. */
+static int run_parsed(kc_ctx *c)
 {
-    cli_ctx c;
-    if (cli_env_limits(cmd->name))
-        return 2;
-    int rc = cli_parse(&c, cmd, argc, argv);
-    if (rc < 0) {
-        cli_progress_install(&c);
-        rc = cmd->run(&c);
-        if (c.out_file || c.report_file || c.extra_file || c.extra_text || c.html_file || c.html_stdout) /* outputs no report has committed yet */
-            rc = cli_commit_release(&c, rc);
-        cli_progress_end(&c);
-        keps_progress_hook(NULL, NULL);
+    keps_args *a = keps_args_new();
+    int ok = a != NULL && keps_args_base_dir(a, c->job_dir) == KEPS_OK;
+    for (size_t i = 0; ok && i < c->nopts; i++)
+        for (size_t k = 0; ok && k < c->vals[i].n; k++)
+            ok = keps_args_add(a, c->opts[i]->name, c->vals[i].v[k], c->vals[i].origin) == KEPS_OK;
+    if (!ok) {
+        keps_args_free(a);
+        fprintf(stderr, "keps %s: out of memory\n", c->cmd->name);
+        return 3;
     }
-    cli_ctx_free(&c);
+    static char exe[PATH_MAX]; /* audit --neighbours runs this very executable */
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    keps_host host = {.message = kc_message, .spell = kc_spell, .quiet = c->quiet, .program = n > 0 ? exe : NULL, .ud = c};
+    host.lean = !(c->json || kc_str(c, "report") || kc_str(c, "html"));
+    if (!c->quiet && isatty(STDERR_FILENO))
+        host.progress = kc_progress;
+    host.debug = getenv("KEPS_OLA_DEBUG") != NULL; /* OLA's search statistics (docs/cli.md, "Environment") */
+    host.tmpdir = getenv("TMPDIR");
+    keps_result r;
+    keps_error err;
+    keps_status st = keps_run(c->cmd->name, a, &host, &r, &err);
+    kc_progress_end();
+    int rc;
+    if (st) {
+        fprintf(stderr, "keps %s: %s\n", c->cmd->name, r.error ? r.error : err.msg);
+        if (r.usage)
+            fprintf(stderr, "(see 'keps %s --help')\n", c->cmd->name);
+        rc = keps_exit_code(st);
+    } else {
+        rc = kc_emit(c, &r);
+    }
+    keps_result_free(&r);
+    keps_args_free(a);
+    return rc;
+}
+
+static int run(const keps_command_info *cmd, int argc, char **argv)
+{
+    kc_ctx c;
+    if (kc_env_limits(cmd->name))
+        return 2;
+    int rc = kc_parse(&c, cmd, argc, argv);
+    if (rc < 0)
+        rc = run_parsed(&c);
+    kc_ctx_free(&c);
     if ((fflush(stdout) != 0 || ferror(stdout)) && rc < 2) { /* an I/O failure (exit 3) */
         fprintf(stderr, "keps %s: cannot write to standard output: %s\n", cmd->name, strerror(errno));
         rc = keps_exit_code(KEPS_EIO);
@@ -105,12 +133,12 @@ int main(int argc, char **argv)
     const char *name = argv[1];
     if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
         if (argc > 2 && strcmp(name, "help") == 0) {
-            const cli_cmd *cmd = lookup(argv[2]);
+            const keps_command_info *cmd = lookup(argv[2]);
             if (!cmd) {
                 no_command("", argv[2]);
                 return 2;
             }
-            cli_print_help(stdout, cmd);
+            kc_print_help(stdout, cmd);
             return 0;
         }
         overview(stdout);
@@ -121,16 +149,16 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(name, "--man")) {
-        cli_print_man(stdout, commands);
+        kc_print_man(stdout);
         return 0;
     }
     if (!strcmp(name, "--job") && argc >= 3) {
         /* keps --job FILE [flags]: the command comes from the file. */
         int rc;
-        char *cmdname = cli_job_command(argv[2], &rc);
+        char *cmdname = kc_job_command(argv[2], &rc);
         if (!cmdname)
             return rc;
-        const cli_cmd *cmd = lookup(cmdname);
+        const keps_command_info *cmd = lookup(cmdname);
         if (!cmd) {
             char where[4200];
             snprintf(where, sizeof where, "%s: ", argv[2]);
@@ -158,7 +186,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "keps: --job needs a file: keps --job FILE.yml [flags]\n");
         return 2;
     }
-    const cli_cmd *cmd = lookup(name);
+    const keps_command_info *cmd = lookup(name);
     if (!cmd) {
         no_command("", name);
         return 2;

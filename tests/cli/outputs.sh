@@ -103,7 +103,7 @@ t "two inputs from stdin: exit 2" "[ $rc -eq 2 ] && grep -q 'both read stdin' $d
 # another command is refused
 printf 'command: anonymize\nalgorithm: ola\nk: "zero"\n' >"$d/job.yml"
 "$keps" anonymize --job "$d/job.yml" -i "$d/in.csv" -o "$d/o.csv" --qi "sex:$d/sex.csv" --others keep 2>"$d/stderr"
-t "job value error: exit 2 with file:line:col" "[ $? -eq 2 ] && grep -q 'job.yml:3:1: --k' $d/stderr"
+t "job value error: exit 2 with file:line:col" "[ $? -eq 2 ] && grep -q -- 'job.yml:3:1: -k .zero.' $d/stderr"
 printf 'command: kepsilon\n' >"$d/job2.yml"
 "$keps" anonymize --job "$d/job2.yml" 2>"$d/stderr"
 t "job for another command: exit 2" "[ $? -eq 2 ] && grep -q \"this job is for 'keps kepsilon'\" $d/stderr"

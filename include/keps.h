@@ -1,0 +1,45 @@
+/* keps: the whole public API in one include. Each module has its own
+ * header (include/keps/NAME.h); keps/command.h runs every keps command as
+ * one call, as the CLI does. */
+#ifndef KEPS_H
+#define KEPS_H
+
+#include "keps/accountant.h"
+#include "keps/audit.h"
+#include "keps/audit_release.h"
+#include "keps/before_after.h"
+#include "keps/command.h"
+#include "keps/csv.h"
+#include "keps/dpmicro.h"
+#include "keps/error.h"
+#include "keps/evaluate.h"
+#include "keps/expmech.h"
+#include "keps/hierarchy.h"
+#include "keps/json.h"
+#include "keps/kepsilon.h"
+#include "keps/lattice.h"
+#include "keps/lattice_view.h"
+#include "keps/logreg.h"
+#include "keps/mdav.h"
+#include "keps/metrics.h"
+#include "keps/models.h"
+#include "keps/mondrian.h"
+#include "keps/noise.h"
+#include "keps/ola.h"
+#include "keps/outfile.h"
+#include "keps/progress.h"
+#include "keps/release.h"
+#include "keps/report_html.h"
+#include "keps/risk.h"
+#include "keps/rng.h"
+#include "keps/rr.h"
+#include "keps/safela.h"
+#include "keps/sample.h"
+#include "keps/schema.h"
+#include "keps/sql.h"
+#include "keps/suda.h"
+#include "keps/table.h"
+#include "keps/uniqueness.h"
+#include "keps/version.h"
+
+#endif

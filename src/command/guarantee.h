@@ -1,0 +1,48 @@
+/* Guarantee labels shared by the DP commands (dpmicro, safela, rr, noise):
+ * docs/cli.md, "Guarantee labels". A parameter of a DP guarantee that was
+ * read from the data (bounds, a domain, a distribution, a class size) goes
+ * into guarantee.data_dependent, turns the model string into "MODEL
+ * (data-dependent)" and is said on stderr even with --quiet; a released
+ * column the guarantee does not cover goes into guarantee.not_covered and is
+ * said on stderr too. */
+#ifndef KEPS_CLI_GUARANTEE_H
+#define KEPS_CLI_GUARANTEE_H
+
+#include <stddef.h>
+
+#include "command_internal.h"
+
+#pragma GCC visibility push(hidden) /* private to libkeps */
+
+typedef struct cli_dd {
+    char *item[16]; /* e.g. "bounds: FICA, FEDTAX" */
+    size_t n;
+} cli_dd;
+
+void cli_dd_add(cli_dd *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* "WHAT: a, b" over t's columns for which pick holds (every name, however
+ * long). */
+void cli_dd_add_columns(cli_dd *d, const char *what, const keps_table *t, int (*pick)(const void *, size_t),
+                        const void *ctx);
+void cli_dd_free(cli_dd *d);
+/* plain, or "plain (data-dependent)" when d holds an item (a static buffer:
+ * use it before the next call). */
+const char *cli_dd_model(const cli_dd *d, const char *plain);
+/* "data_dependent": [...] (empty when none). */
+void cli_dd_json(keps_json *j, const cli_dd *d);
+/* One warning per item (not silenced by --quiet). */
+void cli_dd_warn(const cli_ctx *c, const cli_dd *d, const char *plain);
+
+/* "not_covered": [names of t's columns for which pick holds]. */
+void cli_uncovered_json(keps_json *j, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx);
+/* The warning naming them (not silenced by --quiet); covered says what the
+ * guarantee covers. Returns how many. */
+size_t cli_uncovered_warn(const cli_ctx *c, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx,
+                          const char *covered);
+
+#pragma GCC visibility pop
+#endif

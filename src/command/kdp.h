@@ -1,0 +1,31 @@
+/* Shared parts of `keps kepsilon` and `keps dpmicro` (numeric columns that
+ * receive noise): column lookup, --bounds, the report's noise_scale.
+ * Private to these two commands. */
+#ifndef KEPS_CLI_KDP_H
+#define KEPS_CLI_KDP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "command_internal.h"
+
+#pragma GCC visibility push(hidden) /* private to libkeps */
+
+/* Parses every numeric column cols[0..m) into x (layout: colmajor ? x[j*n+i]
+ * : x[i*m+j]); a column of codes (keps_schema_numeric: "01097" is
+ * categorical unless declared NAME:numeric), a missing or non-numeric cell
+ * is an error naming the cell. Returns 0 or an exit code after printing the
+ * error. *x is malloc'ed. */
+int kdp_numeric(cli_ctx *c, const keps_schema *s, keps_table *t, const size_t *cols, size_t m, int colmajor,
+                double **x);
+
+/* --bounds NAME=LO:HI for the columns cols[0..m): fills lo/hi and given[j].
+ * A name that is not one of cols, or a malformed value, is a usage error. */
+int kdp_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, double *lo, double *hi,
+               int *given);
+
+/* "noise_scale": {"COL": b, ...} */
+void kdp_noise_scale_json(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const double *b);
+
+#pragma GCC visibility pop
+#endif

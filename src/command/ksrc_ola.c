@@ -1,0 +1,107 @@
+/* kepsilon --algorithm ola: OLA (include/keps/ola.h) picks the optimal
+ * full-domain generalization under --suppress; the classes are the rows'
+ * generalized QI tuples at that node (schema maps), classes smaller than k
+ * are suppressed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keps/kepsilon.h"
+#include "keps/lattice_view.h"
+#include "keps/ola.h"
+#include "ksrc.h"
+
+typedef struct {
+    keps_lattice *L;
+    keps_ola_result res;
+    size_t k;
+    cli_objective obj;
+} ola_state;
+
+/* The node's labels for every row ('*' in the QIs of classes smaller than k). */
+static keps_status ola_generalize(ksrc *src, keps_table **gen, keps_error *err)
+{
+    ola_state *st = src->state;
+    keps_counts n;
+    return keps_ola_apply(st->L, st->res.levels, st->k, 0, gen, &n, err);
+}
+
+static void ola_json(ksrc *src, keps_json *j)
+{
+    ola_state *st = src->state;
+    keps_json_object(j, "transformation");
+    for (size_t q = 0; q < src->s->nqi; q++)
+        keps_json_int(j, src->s->t->cols[src->s->qi[q].col].name, st->res.levels[q]);
+    keps_json_end(j);
+    cli_objective_json(j, src->s, &st->obj, st->res.score, st->res.score_len, st->res.attributes);
+    keps_json_object(j, "k_anonymization_metrics");
+    for (int m = 0; m < KEPS_METRIC_COUNT; m++)
+        keps_json_num(j, keps_metric_name((keps_metric)m), st->res.metrics.v[m]);
+    keps_json_end(j);
+    keps_json_int(j, "nodes_evaluated", (long long)st->res.nodes_evaluated);
+    keps_lattice_view_params vp = {st->k, st->res.suppress_limit, &st->obj.cfg, st->res.levels, st->res.minimal,
+                                   st->res.nminimal, 0};
+    keps_error err = {0};
+    if (keps_lattice_view_json(j, "lattice", st->L, &vp, &err)) /* only out of memory: the report goes without */
+        keps_json_null(j, "lattice");
+}
+
+static void ola_free(ksrc *src)
+{
+    ola_state *st = src->state;
+    if (st) {
+        keps_ola_result_free(&st->res);
+        keps_lattice_free(st->L);
+        cli_objective_free(&st->obj);
+        free(st);
+    }
+    free(src->cls);
+}
+
+int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
+{
+    keps_error err = {0};
+    keps_ola_params p = {.k = k, .threads = c->threads == 1 ? 1 : 0};
+    cli_objective obj;
+    int rc = cli_objective_read(c, &obj);
+    if (rc)
+        return rc;
+    p.metric = obj.cfg.metric;
+    if (cli_double(c, "suppress", 0, 1, 0, &p.suppress) < 0)
+        return 2;
+    for (size_t q = 0; q < s->nqi; q++)
+        if (!s->qi[q].h)
+            return cli_usage_error(c, "{algorithm} ola needs a hierarchy for every {qi} (NAME:FILE.csv or "
+                                      "NAME:interval=...); '%s' has none",
+                                   s->t->cols[s->qi[q].col].name);
+    ola_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return cli_oom(c);
+    out->state = st;
+    out->s = s;
+    st->k = k;
+    st->obj = obj;
+    out->generalize = ola_generalize;
+    out->json = ola_json;
+    out->free = ola_free;
+    if ((rc = cli_objective_weights(c, s, &st->obj)))
+        return rc;
+    if (keps_lattice_new(s, &st->L, &err))
+        return cli_fail(c, &err);
+    cli_note_lattice(c, st->L);
+    if (cli_k_above_records(c, k, s->t->nrows))
+        return 1;
+    if (keps_ola_run_objective(st->L, &p, &st->obj.cfg, &st->res, &err))
+        return cli_fail(c, &err);
+    cli_ola_debug(c, &st->res);
+    if (!st->res.found)
+        return cli_over_limit(c, "even the top node (every QI fully generalized)", k, st->res.suppress_limit,
+                              st->res.top_suppressed, s->t->nrows);
+    out->cls = malloc((s->t->nrows ? s->t->nrows : 1) * sizeof *out->cls);
+    if (!out->cls) {
+        return cli_oom(c);
+    }
+    if (keps_kepsilon_node_classes(s, st->res.levels, k, out->cls, &out->suppressed, &err) == (size_t)-1)
+        return cli_fail(c, &err);
+    return 0;
+}
