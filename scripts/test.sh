@@ -20,16 +20,8 @@ case $factor in '' | *[!0-9]* | 0*) echo "KEPS_TIMEOUT_FACTOR='$factor': give a 
 results=()
 failed=0
 
-# The --emit-sql test runs its scripts in SQLite and a throwaway PostgreSQL
-# cluster, the HTML report's test loads its pages in Chromium: test-only
-# packages, installed here rather than by setup.sh.
-sqlpkgs=()
-for p in sqlite3 postgresql chromium; do dpkg -s "$p" >/dev/null 2>&1 || sqlpkgs+=("$p"); done
-if [ ${#sqlpkgs[@]} -gt 0 ]; then
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${sqlpkgs[@]}" >/dev/null
-fi
+# Test-only packages (SQLite, PostgreSQL, Chromium, R and its packages).
+scripts/test_setup.sh
 export KEPS_REQUIRE_SQL=1 KEPS_REQUIRE_BROWSER=1
 
 # stage NAME FUNCTION: runs FUNCTION (with set -e inside), records the result.
@@ -95,6 +87,7 @@ fuzz() {
 
 stage "release build (warnings are errors)" release
 stage "install into a temporary prefix; examples/c built with pkg-config and find_package" scripts/install_check.sh
+stage "R package (bindings/R): roxygen2 docs current, R CMD build, R CMD check --no-manual with testthat" scripts/r_check.sh
 stage "ASan+UBSan build" asan
 stage "ThreadSanitizer: the code that runs on two threads" tsan
 stage "fuzz (libFuzzer, short runs)" fuzz

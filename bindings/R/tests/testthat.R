@@ -1,0 +1,4 @@
+library(testthat)
+library(keps)
+
+test_check("keps")
