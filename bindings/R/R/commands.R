@@ -66,8 +66,70 @@
 #' does. `TRUE` or `FALSE`. Example: `insensitive_mdav = TRUE`.
 #' @param columns MDAV: numeric column to microaggregate, repeatable (alternative to `qi`). One value or a vector of
 #' them. Example: `columns = "FICA"`.
-#' @param sensitive sensitive attribute, released as is (used by l-diversity, t-closeness, RR). One value or a vector
-#' of them. Example: `sensitive = "salary-class"`.
+#' @param sensitive sensitive attribute, released as is and read by the criteria that name a column (l-diversity,
+#' t-closeness, beta-likeness, delta-disclosure, multiplicative t, (k,t)); a HIERARCHY gives
+#' t-closeness its hierarchical ground distance. A character vector of column names, or a named list:
+#' name = the column, value = a hierarchy (a data frame in ARX's layout, see [as_hierarchy()], or a
+#' file), a builder such as `"interval=5,10,20"`, or `NULL` for none. Example: `sensitive =
+#' c("salary-class", "occupation:data/adult/adult_hierarchy_occupation.csv")`.
+#' @param l_diversity distinct l-diversity (Machanavajjhala et al. 2007): every class holds at least L distinct sensitive
+#' values; applies to every `sensitive` column, NAME=VALUE (repeatable) sets it for one column (a
+#' value without NAME covers the columns not named). One value or a vector of them. Example:
+#' `l_diversity = c("3", "disease=5")`.
+#' @param entropy_l entropy l-diversity: the entropy of every class's sensitive values (natural log,
+#' `entropy_estimator`) is at least ln L; applies to every `sensitive` column, NAME=VALUE (repeatable)
+#' sets it for one column (a value without NAME covers the columns not named). One value or a vector
+#' of them. Example: `entropy_l = 2.5`.
+#' @param entropy_estimator estimator of `entropy_l`: shannon (the plug-in entropy, default) or grassberger (Grassberger 2003,
+#' corrected for small classes, as ARX offers). Example: `entropy_estimator = "grassberger"`.
+#' @param recursive_l recursive (c,l)-diversity: in every class the most frequent value is rarer than C times the sum of
+#' all but the L-1 most frequent; applies to every `sensitive` column, NAME=VALUE (repeatable) sets it
+#' for one column (a value without NAME covers the columns not named). One value or a vector of them.
+#' Example: `recursive_l = "4,3"`.
+#' @param t_closeness t-closeness (Li, Li, Venkatasubramanian 2007): the Earth Mover's Distance between every class's
+#' sensitive distribution and the whole table's is at most T (0..1); applies to every `sensitive`
+#' column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not
+#' named). One value or a vector of them. Example: `t_closeness = 0.2`.
+#' @param sensitive_type ground distance of a sensitive column's EMD: nominal (equal), ordered (numeric order, or byte order
+#' of the text), hierarchical (needs `sensitive` NAME:HIERARCHY.csv); default hierarchical with a
+#' hierarchy, else ordered if every non-missing value is a number, else nominal. One value or a vector
+#' of them. Example: `sensitive_type = "occupation=ordered"`.
+#' @param beta_likeness beta-likeness (Cao & Karras 2012): a value's share in a class exceeds its share q in the table by
+#' at most B*q; applies to every `sensitive` column, NAME=VALUE (repeatable) sets it for one column (a
+#' value without NAME covers the columns not named). One value or a vector of them. Example:
+#' `beta_likeness = 1.5`.
+#' @param beta_likeness_variant basic (default) or enhanced beta-likeness (the bound is min(B, -ln q)). Example:
+#' `beta_likeness_variant = "enhanced"`.
+#' @param delta_disclosure delta-disclosure privacy (Brickell & Shmatikov 2008): |log2(p/q)| < D for every value of a class (p
+#' its share there, q in the table); applies to every `sensitive` column, NAME=VALUE (repeatable) sets
+#' it for one column (a value without NAME covers the columns not named). One value or a vector of
+#' them. Example: `delta_disclosure = 1.2`.
+#' @param multiplicative_t multiplicative t-closeness (Ekenstedt et al. 2022, Def. 4): 1/T <= q/p <= T for every value of the
+#' table in every class (T >= 1); applies to every `sensitive` column, NAME=VALUE (repeatable) sets it
+#' for one column (a value without NAME covers the columns not named). One value or a vector of them.
+#' Example: `multiplicative_t = 3`.
+#' @param kt_closeness (k,t)-closeness (Ekenstedt et al. 2022, Def. 7): multiplicative T for every K released rows; it
+#' depends on the sensitive values only, so it holds for every node or none; applies to every
+#' `sensitive` column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the
+#' columns not named). One value or a vector of them. Example: `kt_closeness = "100,2"`.
+#' @param delta_presence delta-presence (Nergiz, Atzori, Clifton 2007) against `subset`: the share of a class's population
+#' rows that are released lies in \[DMIN, DMAX\]. Example: `delta_presence = "0.05,0.15"`.
+#' @param k_map k-map (El Emam & Dankar 2008): every released class matches at least K rows of the population:
+#' counted against `subset` (the input is the population), or estimated from `population_size`
+#' (`k_map_estimator`, `significance`). Example: `k_map = 10`.
+#' @param population_size size of the population the input was sampled from, for `k_map` without `subset`. Example:
+#' `population_size = 317238626`.
+#' @param k_map_estimator cell-size estimator of `k_map` with `population_size`: Poisson (Pannekoek 1999, default) or
+#' zero-truncated Poisson (El Emam & Dankar 2008). Example: `k_map_estimator =
+#' "zero-truncated-poisson"`.
+#' @param significance significance level of the `k_map` estimator (0..1, default 0.01). Example: `significance = 0.05`.
+#' @param subset research subset: the rows of the input (the population) that are released, as a CSV with the
+#' input's columns (matched whole, each input row at most once); the others are not released. A data
+#' frame, or the path of a CSV file. Example: `subset = "data/adult/adult_subset.csv"`.
+#' @param average_risk average re-identification risk (1 / average class size) at most R (0..1); the smallest classes are
+#' suppressed until it holds, as ARX does. Example: `average_risk = 0.05`.
+#' @param sample_uniqueness share of released rows unique on the QIs at most R (0..1); unique rows are suppressed until it
+#' holds. Example: `sample_uniqueness = 0.01`.
 #' @param insensitive attribute released as is. One value or a vector of them. Example: `insensitive = "workclass"`.
 #' @param identifier direct identifier, dropped from the output. One value or a vector of them. Example: `identifier =
 #' "name"`.
@@ -106,16 +168,34 @@ anonymize <- function(input = NULL, algorithm = NULL, qi = NULL, k = NULL, threa
                       suppress = NULL, metric = NULL, gs_factor = NULL, monotonic = NULL,
                       aggregate = NULL, weight = NULL, remove_suppressed = NULL, emit_sql = NULL,
                       sql_dialect = NULL, sql_table = NULL, insensitive_mdav = NULL, columns = NULL,
-                      sensitive = NULL, insensitive = NULL, identifier = NULL, others = NULL,
-                      delimiter = NULL, missing = NULL, decimal_comma = NULL, digits = NULL,
-                      html = NULL, seed = NULL, keep_order = NULL, quiet = FALSE) {
+                      sensitive = NULL, l_diversity = NULL, entropy_l = NULL,
+                      entropy_estimator = NULL, recursive_l = NULL, t_closeness = NULL,
+                      sensitive_type = NULL, beta_likeness = NULL, beta_likeness_variant = NULL,
+                      delta_disclosure = NULL, multiplicative_t = NULL, kt_closeness = NULL,
+                      delta_presence = NULL, k_map = NULL, population_size = NULL,
+                      k_map_estimator = NULL, significance = NULL, subset = NULL,
+                      average_risk = NULL, sample_uniqueness = NULL, insensitive = NULL,
+                      identifier = NULL, others = NULL, delimiter = NULL, missing = NULL,
+                      decimal_comma = NULL, digits = NULL, html = NULL, seed = NULL,
+                      keep_order = NULL, quiet = FALSE) {
   run_command("anonymize", list(input = input, algorithm = algorithm, qi = qi, k = k,
                                 threads = threads, suppress = suppress, metric = metric,
                                 gs_factor = gs_factor, monotonic = monotonic, aggregate = aggregate,
                                 weight = weight, remove_suppressed = remove_suppressed,
                                 emit_sql = emit_sql, sql_dialect = sql_dialect,
                                 sql_table = sql_table, insensitive_mdav = insensitive_mdav,
-                                columns = columns, sensitive = sensitive, insensitive = insensitive,
+                                columns = columns, sensitive = sensitive, l_diversity = l_diversity,
+                                entropy_l = entropy_l, entropy_estimator = entropy_estimator,
+                                recursive_l = recursive_l, t_closeness = t_closeness,
+                                sensitive_type = sensitive_type, beta_likeness = beta_likeness,
+                                beta_likeness_variant = beta_likeness_variant,
+                                delta_disclosure = delta_disclosure,
+                                multiplicative_t = multiplicative_t, kt_closeness = kt_closeness,
+                                delta_presence = delta_presence, k_map = k_map,
+                                population_size = population_size,
+                                k_map_estimator = k_map_estimator, significance = significance,
+                                subset = subset, average_risk = average_risk,
+                                sample_uniqueness = sample_uniqueness, insensitive = insensitive,
                                 identifier = identifier, others = others, delimiter = delimiter,
                                 missing = missing, decimal_comma = decimal_comma, digits = digits,
                                 html = html, seed = seed,
@@ -509,18 +589,22 @@ rr <- function(input = NULL, mechanism = NULL, sensitive = NULL, domain = NULL, 
                          keep_order = keep_order), quiet, like = input)
 }
 
-#' check a released CSV for k-anonymity, l-diversity and t-closeness
+#' check a released CSV against privacy criteria: k-anonymity, l-diversity, t-closeness and the rest
 #'
 #' Groups the rows of a released CSV into equivalence classes by their quasi-identifier values as
-#' written (generalized strings, '*', intervals) and prints every figure: the number of classes and
-#' the smallest ones (k-anonymity), the fewest distinct sensitive values in a class (distinct
-#' l-diversity), the smallest exp(H) with H the natural-log entropy of a class (entropy l-diversity
-#' holds iff exp(H) >= L), and the largest Earth Mover's Distance between a class's sensitive
-#' distribution and the whole table's (t-closeness, Li et al. 2007): equal ground distance for nominal
-#' columns, ordered distance for numeric ones. Rows whose every QI is '*' are suppressed records; by
-#' default they are left out of the checks, as ARX does (`suppressed` class checks them as one class);
-#' they count in the whole table's distribution. The missing token is a sensitive value of its own,
-#' except in the ordered EMD, which leaves missing cells out. Exit 0 if every property asked for
+#' written (generalized strings, '*', intervals) and checks every criterion asked for with the tests
+#' the lattice search applies (docs/spec.md, section 16): k-anonymity, distinct, entropy and
+#' recursive-(c,l) l-diversity, t-closeness (equal, ordered or hierarchical ground distance),
+#' beta-likeness, delta-disclosure, multiplicative t and (k,t)-closeness, average re-identification
+#' risk and sample uniqueness, and against `population` delta-presence and k-map. It prints the
+#' figures of every sensitive column whatever is asked: the fewest distinct values in a class, the
+#' smallest exp(H) (H the natural-log entropy), the largest Earth Mover's Distance to the whole
+#' table's distribution (equal distance for text, ordered for numbers, hierarchical with `sensitive`
+#' NAME:HIERARCHY.csv). Rows whose every QI is '*' are suppressed records; by default they are left
+#' out of the checks, as ARX does (`suppressed` class checks them as one class); they count in the
+#' whole table's distribution. The missing token is a sensitive value of its own, except in the
+#' ordered EMD of a numeric column, which leaves missing cells out. A criterion that names a column
+#' applies to every `sensitive` column, or with NAME=VALUE to one. Exit 0 if every property asked for
 #' holds, 1 if one fails (the worst class is printed; like every exit 1 it writes no `report` file,
 #' `json` prints the report on stdout), 2 on bad input.
 #'
@@ -528,20 +612,79 @@ rr <- function(input = NULL, mechanism = NULL, sensitive = NULL, domain = NULL, 
 #'
 #' @param input input CSV with a header row; '-' reads stdin. A data frame, or the path of a CSV file. Example:
 #' `input = "data/adult/adult.csv"`.
-#' @param qi quasi-identifier column of the release, repeatable; a ':HIERARCHY' suffix is accepted and ignored,
-#' so anonymize flags can be reused. One value or a vector of them. Example: `qi = c("age", "sex")`.
+#' @param qi quasi-identifier column of the release, repeatable; a HIERARCHY is read only with `population`
+#' (delta-presence, k-map), so anonymize flags can be reused. A character vector of column names, or a
+#' named list: name = the column, value = a hierarchy (a data frame in ARX's layout, see
+#' [as_hierarchy()], or a file), a builder such as `"interval=5,10,20"`, or `NULL` for none. Example:
+#' `qi = c("age", "sex")`.
 #' @param k every released record hides among at least K (k-anonymity); 1 to 1,000,000,000. Example: `k = 5`.
-#' @param l_diversity distinct l-diversity: every class holds at least L distinct sensitive values. Example: `l_diversity
-#' = 2`.
-#' @param entropy_l entropy l-diversity: exp(H) >= L in every class (H with the natural log). Example: `entropy_l =
-#' 1.5`.
-#' @param t_closeness t-closeness: the Earth Mover's Distance between every class's sensitive distribution and the whole
-#' table's is at most T (0..1). Example: `t_closeness = 0.2`.
-#' @param sensitive sensitive column checked by l-diversity and t-closeness, repeatable. One value or a vector of them.
-#' Example: `sensitive = "salary-class"`.
-#' @param sensitive_type ground distance of a sensitive column's EMD: nominal (equal distance) or ordered (numeric order);
-#' default ordered if every non-missing value is a number, else nominal. One value or a vector of
-#' them. Example: `sensitive_type = "age=nominal"`.
+#' @param sensitive sensitive attribute, released as is and read by the criteria that name a column (l-diversity,
+#' t-closeness, beta-likeness, delta-disclosure, multiplicative t, (k,t)); a HIERARCHY gives
+#' t-closeness its hierarchical ground distance. A character vector of column names, or a named list:
+#' name = the column, value = a hierarchy (a data frame in ARX's layout, see [as_hierarchy()], or a
+#' file), a builder such as `"interval=5,10,20"`, or `NULL` for none. Example: `sensitive =
+#' c("salary-class", "occupation:data/adult/adult_hierarchy_occupation.csv")`.
+#' @param l_diversity distinct l-diversity (Machanavajjhala et al. 2007): every class holds at least L distinct sensitive
+#' values; applies to every `sensitive` column, NAME=VALUE (repeatable) sets it for one column (a
+#' value without NAME covers the columns not named). One value or a vector of them. Example:
+#' `l_diversity = c("3", "disease=5")`.
+#' @param entropy_l entropy l-diversity: the entropy of every class's sensitive values (natural log,
+#' `entropy_estimator`) is at least ln L; applies to every `sensitive` column, NAME=VALUE (repeatable)
+#' sets it for one column (a value without NAME covers the columns not named). One value or a vector
+#' of them. Example: `entropy_l = 2.5`.
+#' @param entropy_estimator estimator of `entropy_l`: shannon (the plug-in entropy, default) or grassberger (Grassberger 2003,
+#' corrected for small classes, as ARX offers). Example: `entropy_estimator = "grassberger"`.
+#' @param recursive_l recursive (c,l)-diversity: in every class the most frequent value is rarer than C times the sum of
+#' all but the L-1 most frequent; applies to every `sensitive` column, NAME=VALUE (repeatable) sets it
+#' for one column (a value without NAME covers the columns not named). One value or a vector of them.
+#' Example: `recursive_l = "4,3"`.
+#' @param t_closeness t-closeness (Li, Li, Venkatasubramanian 2007): the Earth Mover's Distance between every class's
+#' sensitive distribution and the whole table's is at most T (0..1); applies to every `sensitive`
+#' column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not
+#' named). One value or a vector of them. Example: `t_closeness = 0.2`.
+#' @param sensitive_type ground distance of a sensitive column's EMD: nominal (equal), ordered (numeric order, or byte order
+#' of the text), hierarchical (needs `sensitive` NAME:HIERARCHY.csv); default hierarchical with a
+#' hierarchy, else ordered if every non-missing value is a number, else nominal. One value or a vector
+#' of them. Example: `sensitive_type = "occupation=ordered"`.
+#' @param beta_likeness beta-likeness (Cao & Karras 2012): a value's share in a class exceeds its share q in the table by
+#' at most B*q; applies to every `sensitive` column, NAME=VALUE (repeatable) sets it for one column (a
+#' value without NAME covers the columns not named). One value or a vector of them. Example:
+#' `beta_likeness = 1.5`.
+#' @param beta_likeness_variant basic (default) or enhanced beta-likeness (the bound is min(B, -ln q)). Example:
+#' `beta_likeness_variant = "enhanced"`.
+#' @param delta_disclosure delta-disclosure privacy (Brickell & Shmatikov 2008): |log2(p/q)| < D for every value of a class (p
+#' its share there, q in the table); applies to every `sensitive` column, NAME=VALUE (repeatable) sets
+#' it for one column (a value without NAME covers the columns not named). One value or a vector of
+#' them. Example: `delta_disclosure = 1.2`.
+#' @param multiplicative_t multiplicative t-closeness (Ekenstedt et al. 2022, Def. 4): 1/T <= q/p <= T for every value of the
+#' table in every class (T >= 1); applies to every `sensitive` column, NAME=VALUE (repeatable) sets it
+#' for one column (a value without NAME covers the columns not named). One value or a vector of them.
+#' Example: `multiplicative_t = 3`.
+#' @param kt_closeness (k,t)-closeness (Ekenstedt et al. 2022, Def. 7): multiplicative T for every K released rows; it
+#' depends on the sensitive values only, so it holds for every node or none; applies to every
+#' `sensitive` column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the
+#' columns not named). One value or a vector of them. Example: `kt_closeness = "100,2"`.
+#' @param delta_presence delta-presence (Nergiz, Atzori, Clifton 2007) against `subset`: the share of a class's population
+#' rows that are released lies in \[DMIN, DMAX\]. Example: `delta_presence = "0.05,0.15"`.
+#' @param k_map k-map (El Emam & Dankar 2008): every released class matches at least K rows of the population:
+#' counted against `subset` (the input is the population), or estimated from `population_size`
+#' (`k_map_estimator`, `significance`). Example: `k_map = 10`.
+#' @param population_size size of the population the input was sampled from, for `k_map` without `subset`. Example:
+#' `population_size = 317238626`.
+#' @param k_map_estimator cell-size estimator of `k_map` with `population_size`: Poisson (Pannekoek 1999, default) or
+#' zero-truncated Poisson (El Emam & Dankar 2008). Example: `k_map_estimator =
+#' "zero-truncated-poisson"`.
+#' @param significance significance level of the `k_map` estimator (0..1, default 0.01). Example: `significance = 0.05`.
+#' @param subset research subset: the rows of the input (the population) that are released, as a CSV with the
+#' input's columns (matched whole, each input row at most once); the others are not released. A data
+#' frame, or the path of a CSV file. Example: `subset = "data/adult/adult_subset.csv"`.
+#' @param average_risk average re-identification risk (1 / average class size) at most R (0..1); the smallest classes are
+#' suppressed until it holds, as ARX does. Example: `average_risk = 0.05`.
+#' @param sample_uniqueness share of released rows unique on the QIs at most R (0..1); unique rows are suppressed until it
+#' holds. Example: `sample_uniqueness = 0.01`.
+#' @param population the population the release was drawn from (the input of anonymize `subset`), for delta-presence and
+#' k-map: its rows are generalized through the `qi` hierarchies to the release's level and counted per
+#' class. A data frame, or the path of a CSV file. Example: `population = "data/adult/adult.csv"`.
 #' @param suppressed rows whose every QI is '*' (suppressed records): leave them out (default, as ARX) or treat them as
 #' one ordinary class. Example: `suppressed = "class"`.
 #' @param show how many of the smallest classes to list (default 5). Example: `show = 10`.
@@ -563,16 +706,30 @@ rr <- function(input = NULL, mechanism = NULL, sensitive = NULL, domain = NULL, 
 #' v <- verify(keps_example("adult.csv"), qi = c("sex", "race"), k = 5)
 #' v$finding
 #' v$report$checks
-verify <- function(input = NULL, qi = NULL, k = NULL, l_diversity = NULL, entropy_l = NULL,
-                   t_closeness = NULL, sensitive = NULL, sensitive_type = NULL, suppressed = NULL,
-                   show = NULL, delimiter = NULL, missing = NULL, decimal_comma = NULL, html = NULL,
+verify <- function(input = NULL, qi = NULL, k = NULL, sensitive = NULL, l_diversity = NULL,
+                   entropy_l = NULL, entropy_estimator = NULL, recursive_l = NULL,
+                   t_closeness = NULL, sensitive_type = NULL, beta_likeness = NULL,
+                   beta_likeness_variant = NULL, delta_disclosure = NULL, multiplicative_t = NULL,
+                   kt_closeness = NULL, delta_presence = NULL, k_map = NULL, population_size = NULL,
+                   k_map_estimator = NULL, significance = NULL, subset = NULL, average_risk = NULL,
+                   sample_uniqueness = NULL, population = NULL, suppressed = NULL, show = NULL,
+                   delimiter = NULL, missing = NULL, decimal_comma = NULL, html = NULL,
                    quiet = FALSE) {
-  run_command("verify", list(input = input, qi = qi, k = k, l_diversity = l_diversity,
-                             entropy_l = entropy_l, t_closeness = t_closeness,
-                             sensitive = sensitive, sensitive_type = sensitive_type,
-                             suppressed = suppressed, show = show, delimiter = delimiter,
-                             missing = missing, decimal_comma = decimal_comma,
-                             html = html), quiet, like = input)
+  run_command("verify", list(input = input, qi = qi, k = k, sensitive = sensitive,
+                             l_diversity = l_diversity, entropy_l = entropy_l,
+                             entropy_estimator = entropy_estimator, recursive_l = recursive_l,
+                             t_closeness = t_closeness, sensitive_type = sensitive_type,
+                             beta_likeness = beta_likeness,
+                             beta_likeness_variant = beta_likeness_variant,
+                             delta_disclosure = delta_disclosure,
+                             multiplicative_t = multiplicative_t, kt_closeness = kt_closeness,
+                             delta_presence = delta_presence, k_map = k_map,
+                             population_size = population_size, k_map_estimator = k_map_estimator,
+                             significance = significance, subset = subset,
+                             average_risk = average_risk, sample_uniqueness = sample_uniqueness,
+                             population = population, suppressed = suppressed, show = show,
+                             delimiter = delimiter, missing = missing,
+                             decimal_comma = decimal_comma, html = html), quiet, like = input)
 }
 
 #' re-identification risk of a table (prosecutor, journalist, marketer, population uniques,
