@@ -1,0 +1,1020 @@
+/* keps._core: the CPython extension over libkeps (include/keps/*.h).
+ *
+ * Why the C API and not cffi: the hot paths here are loops over a data
+ * frame's cells (object columns are read as arrays of PyObject pointers,
+ * each distinct object converted once) and over numpy buffers (noise), which
+ * must run in C without the GIL; the buffer protocol gives both without a
+ * build-time dependency on numpy's headers, and the package needs nothing
+ * at run time beyond numpy and pandas.
+ *
+ * This module is private: keps/*.py validate arguments, convert pandas
+ * objects and give the public API. Everything long runs with the GIL
+ * released; the library's progress hook (keps/progress.h) reaches a Python
+ * callable set per thread, at most ten times a second. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "keps/csv.h"
+#include "keps/error.h"
+#include "keps/hierarchy.h"
+#include "keps/noise.h"
+#include "keps/progress.h"
+#include "keps/rng.h"
+#include "keps/rr.h"
+#include "keps/safela.h"
+#include "keps/table.h"
+#include "keps/version.h"
+
+/* ------------------------------------------------------------ errors */
+
+/* keps.InputError, keps.JobError, keps.ResourceError: set by _init(). */
+static PyObject *exc_input, *exc_job, *exc_resource;
+
+/* Raises the exception of err's status carrying its message; NULL. */
+static PyObject *raise_keps(keps_status st, const keps_error *err)
+{
+    PyObject *type = st == KEPS_EINPUT ? exc_input : st == KEPS_EJOB ? exc_job : exc_resource;
+    if (!type)
+        type = PyExc_RuntimeError;
+    const char *msg = err && err->msg[0] ? err->msg : st == KEPS_ENOMEM ? "out of memory" : "keps failed";
+    PyObject *e = PyObject_CallFunction(type, "si", msg, (int)st);
+    if (e) {
+        PyErr_SetObject(type, e);
+        Py_DECREF(e);
+    }
+    return NULL;
+}
+
+static PyObject *raise_input(const char *msg)
+{
+    keps_error err = {0};
+    keps_error_set(&err, KEPS_EINPUT, "%s", msg);
+    return raise_keps(KEPS_EINPUT, &err);
+}
+
+/* ------------------------------------------------------------ progress */
+
+/* The callable of the current thread's call, and the exception it raised
+ * (reported when the call returns: the library cannot be stopped midway). */
+static _Thread_local PyObject *tls_progress;
+static _Thread_local PyObject *tls_exc, *tls_exc_value, *tls_exc_tb;
+static _Thread_local double tls_last;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void progress_hook(const char *what, double done, double total, void *ud)
+{
+    (void)ud;
+    if (!tls_progress || tls_exc)
+        return;
+    double t = now_s();
+    if (done < total && t - tls_last < 0.1)
+        return;
+    tls_last = t;
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *r = PyObject_CallFunction(tls_progress, "sdd", what, done, total);
+    if (!r || PyErr_CheckSignals() < 0) {
+        Py_XDECREF(r);
+        r = NULL;
+        PyErr_Fetch(&tls_exc, &tls_exc_value, &tls_exc_tb);
+        if (!tls_exc) /* cannot happen: an error was set */
+            tls_exc = Py_NewRef(PyExc_RuntimeError);
+    }
+    Py_XDECREF(r);
+    PyGILState_Release(g);
+}
+
+/* Sets the thread's progress callable (None or NULL: none) for one call. */
+static void progress_begin(PyObject *cb)
+{
+    tls_progress = cb && cb != Py_None ? cb : NULL;
+    tls_exc = NULL;
+    tls_last = 0;
+}
+
+/* Ends the call's progress; -1 with the callable's exception set if it
+ * raised (then the call's result is dropped). */
+static int progress_end(void)
+{
+    tls_progress = NULL;
+    if (tls_exc) {
+        PyErr_Restore(tls_exc, tls_exc_value, tls_exc_tb);
+        tls_exc = tls_exc_value = tls_exc_tb = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ Table */
+
+typedef struct {
+    PyObject_HEAD
+    keps_table *t;
+    PyObject *owner; /* not NULL: t belongs to it (a Hierarchy) */
+} TableObject;
+
+static PyTypeObject TableType;
+
+static PyObject *table_wrap(keps_table *t, PyObject *owner)
+{
+    TableObject *o = PyObject_New(TableObject, &TableType);
+    if (!o) {
+        if (!owner)
+            keps_table_free(t);
+        return NULL;
+    }
+    o->t = t;
+    o->owner = owner;
+    Py_XINCREF(owner);
+    return (PyObject *)o;
+}
+
+static void table_dealloc(TableObject *o)
+{
+    if (o->owner)
+        Py_DECREF(o->owner);
+    else
+        keps_table_free(o->t);
+    PyObject_Free(o);
+}
+
+static int table_live(TableObject *o)
+{
+    if (!o->t) {
+        PyErr_SetString(PyExc_ValueError, "the table was handed over to a hierarchy");
+        return -1;
+    }
+    return 0;
+}
+
+static int column_arg(TableObject *o, Py_ssize_t j)
+{
+    if (table_live(o))
+        return -1;
+    if (j < 0 || (size_t)j >= o->t->ncols) {
+        PyErr_SetString(PyExc_IndexError, "column index out of range");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *table_nrows(TableObject *o, void *c)
+{
+    (void)c;
+    if (table_live(o))
+        return NULL;
+    return PyLong_FromSize_t(o->t->nrows);
+}
+
+static PyObject *table_names(TableObject *o, void *c)
+{
+    (void)c;
+    if (table_live(o))
+        return NULL;
+    PyObject *l = PyList_New((Py_ssize_t)o->t->ncols);
+    for (size_t j = 0; l && j < o->t->ncols; j++) {
+        PyObject *s = PyUnicode_DecodeUTF8(o->t->cols[j].name, (Py_ssize_t)strlen(o->t->cols[j].name), "replace");
+        if (!s) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, (Py_ssize_t)j, s);
+    }
+    return l;
+}
+
+/* column(j) -> (codes: bytes of uint32 per row, values: list of str,
+ * missing: the missing value's code or -1). */
+static PyObject *table_column(TableObject *o, PyObject *arg)
+{
+    Py_ssize_t j = PyLong_AsSsize_t(arg);
+    if ((j == -1 && PyErr_Occurred()) || column_arg(o, j))
+        return NULL;
+    const keps_column *c = &o->t->cols[j];
+    PyObject *codes = PyBytes_FromStringAndSize((const char *)c->codes, (Py_ssize_t)(o->t->nrows * sizeof(uint32_t)));
+    PyObject *vals = PyList_New((Py_ssize_t)c->nvalues);
+    if (!codes || !vals)
+        goto fail;
+    for (uint32_t v = 0; v < c->nvalues; v++) {
+        PyObject *s = PyUnicode_DecodeUTF8(c->values[v], (Py_ssize_t)strlen(c->values[v]), "surrogateescape");
+        if (!s)
+            goto fail;
+        PyList_SET_ITEM(vals, v, s);
+    }
+    long miss = c->missing == KEPS_NONE ? -1 : (long)c->missing;
+    return Py_BuildValue("NNl", codes, vals, miss);
+fail:
+    Py_XDECREF(codes);
+    Py_XDECREF(vals);
+    return NULL;
+}
+
+/* numeric(j) -> bytes of one float64 per value (NaN for the missing one)
+ * when the column is numeric by keps's rules (keps_table_infer_type), else
+ * None. */
+static PyObject *table_numeric(TableObject *o, PyObject *arg)
+{
+    Py_ssize_t j = PyLong_AsSsize_t(arg);
+    if ((j == -1 && PyErr_Occurred()) || column_arg(o, j))
+        return NULL;
+    if (keps_table_infer_type(o->t, (size_t)j, NULL, NULL) != KEPS_TYPE_NUMERIC)
+        Py_RETURN_NONE;
+    keps_error err = {0};
+    keps_status st = keps_table_numeric(o->t, (size_t)j, &err);
+    if (st)
+        return raise_keps(st, &err);
+    const keps_column *c = &o->t->cols[j];
+    return PyBytes_FromStringAndSize((const char *)c->num, (Py_ssize_t)(c->nvalues * sizeof(double)));
+}
+
+/* decimals(j) -> the input precision of a numeric column. */
+static PyObject *table_decimals(TableObject *o, PyObject *arg)
+{
+    Py_ssize_t j = PyLong_AsSsize_t(arg);
+    if ((j == -1 && PyErr_Occurred()) || column_arg(o, j))
+        return NULL;
+    return PyLong_FromLong(keps_table_decimals(o->t, (size_t)j));
+}
+
+static PyGetSetDef table_getset[] = {
+    {"nrows", (getter)table_nrows, NULL, "number of rows", NULL},
+    {"names", (getter)table_names, NULL, "column names", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef table_methods[] = {
+    {"column", (PyCFunction)table_column, METH_O, "column(j) -> (codes, values, missing)"},
+    {"numeric", (PyCFunction)table_numeric, METH_O, "numeric(j) -> float64 bytes per value, or None"},
+    {"decimals", (PyCFunction)table_decimals, METH_O, "decimals(j) -> input precision"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "keps._core.Table",
+    .tp_basicsize = sizeof(TableObject),
+    .tp_dealloc = (destructor)table_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "a libkeps table (dictionary-encoded columns); private",
+    .tp_getset = table_getset,
+    .tp_methods = table_methods,
+};
+
+/* ------------------------------------------------------------ Hierarchy */
+
+typedef struct {
+    PyObject_HEAD
+    keps_hierarchy *h;
+} HierarchyObject;
+
+static PyTypeObject HierarchyType;
+
+static PyObject *hierarchy_wrap(keps_hierarchy *h)
+{
+    HierarchyObject *o = PyObject_New(HierarchyObject, &HierarchyType);
+    if (!o) {
+        keps_hierarchy_free(h);
+        return NULL;
+    }
+    o->h = h;
+    return (PyObject *)o;
+}
+
+static void hierarchy_dealloc(HierarchyObject *o)
+{
+    keps_hierarchy_free(o->h);
+    PyObject_Free(o);
+}
+
+/* levels -> a Table view of the levels (row = leaf, column j = level j). */
+static PyObject *hierarchy_levels(HierarchyObject *o, void *c)
+{
+    (void)c;
+    return table_wrap(o->h->levels, (PyObject *)o);
+}
+
+static PyGetSetDef hierarchy_getset[] = {
+    {"levels", (getter)hierarchy_levels, NULL, "the levels as a Table", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject HierarchyType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "keps._core.Hierarchy",
+    .tp_basicsize = sizeof(HierarchyObject),
+    .tp_dealloc = (destructor)hierarchy_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "a validated libkeps hierarchy; private",
+    .tp_getset = hierarchy_getset,
+};
+
+/* ------------------------------------------------------------ frames in */
+
+/* One column on its way into keps_table_append_columns: a dictionary of
+ * UTF-8 strings (borrowed from str objects that stay alive for the call)
+ * and one int32 code per row. */
+typedef struct {
+    const char **dict;
+    size_t *lens;
+    size_t ndict, cap;
+    int32_t *codes;
+    Py_buffer view;   /* the codes' buffer (dictionary columns) */
+    int has_view;
+} colbuf;
+
+static int dict_push(colbuf *c, const char *s, size_t len)
+{
+    if (c->ndict == c->cap) {
+        size_t n = c->cap ? c->cap * 2 : 16;
+        const char **d = PyMem_Realloc(c->dict, n * sizeof *d);
+        if (!d)
+            return -1;
+        c->dict = d;
+        size_t *l = PyMem_Realloc(c->lens, n * sizeof *l);
+        if (!l)
+            return -1;
+        c->lens = l;
+        c->cap = n;
+    }
+    c->dict[c->ndict] = s;
+    c->lens[c->ndict] = len;
+    c->ndict++;
+    return 0;
+}
+
+/* UTF-8 of str s (cached in s); a lone surrogate is an InputError. */
+static const char *utf8_of(PyObject *s, size_t *len, const char *column)
+{
+    Py_ssize_t n;
+    const char *u = PyUnicode_AsUTF8AndSize(s, &n);
+    if (!u) {
+        PyErr_Clear();
+        PyObject *m = PyUnicode_FromFormat("column '%s': a value is not valid Unicode (a lone surrogate); "
+                                           "clean the text before anonymizing it", column);
+        if (m) {
+            raise_input(PyUnicode_AsUTF8(m));
+            Py_DECREF(m);
+        }
+        return NULL;
+    }
+    *len = (size_t)n;
+    return u;
+}
+
+/* A dictionary column: (codes, values) with codes an int32 buffer of nrows
+ * and values a list of str. */
+static int encode_dict(colbuf *c, PyObject *item, Py_ssize_t nrows, const char *column)
+{
+    PyObject *codes = PyTuple_GET_ITEM(item, 0), *vals = PyTuple_GET_ITEM(item, 1);
+    if (PyObject_GetBuffer(codes, &c->view, PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    c->has_view = 1;
+    if (c->view.len != nrows * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "codes: expected one int32 per row");
+        return -1;
+    }
+    c->codes = c->view.buf;
+    if (!PyList_Check(vals)) {
+        PyErr_SetString(PyExc_TypeError, "values: expected a list of str");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(vals); k++) {
+        PyObject *s = PyList_GET_ITEM(vals, k);
+        size_t len;
+        const char *u;
+        if (!PyUnicode_Check(s)) {
+            PyErr_SetString(PyExc_TypeError, "values: expected a list of str");
+            return -1;
+        }
+        if (!(u = utf8_of(s, &len, column)) || dict_push(c, u, len))
+            return u ? (PyErr_NoMemory(), -1) : -1;
+    }
+    return 0;
+}
+
+/* Pointer-keyed open addressing: a column's distinct objects (pandas
+ * shares one str object per distinct value read from a file) are
+ * converted once each. */
+typedef struct {
+    PyObject **key;
+    int32_t *code;
+    size_t n, used;
+} ptrmap;
+
+static size_t ptr_slot(const ptrmap *m, PyObject *o)
+{
+    size_t i = (size_t)(((uintptr_t)o >> 4) * 0x9E3779B97F4A7C15ull) & (m->n - 1);
+    while (m->key[i] && m->key[i] != o)
+        i = (i + 1) & (m->n - 1);
+    return i;
+}
+
+static int ptr_grow(ptrmap *m)
+{
+    ptrmap g = {PyMem_Calloc(m->n * 2, sizeof(PyObject *)), PyMem_Malloc(m->n * 2 * sizeof(int32_t)), m->n * 2,
+                m->used};
+    if (!g.key || !g.code) {
+        PyMem_Free(g.key);
+        PyMem_Free(g.code);
+        return -1;
+    }
+    for (size_t i = 0; i < m->n; i++)
+        if (m->key[i]) {
+            size_t s = ptr_slot(&g, m->key[i]);
+            g.key[s] = m->key[i];
+            g.code[s] = m->code[i];
+        }
+    PyMem_Free(m->key);
+    PyMem_Free(m->code);
+    *m = g;
+    return 0;
+}
+
+/* Missing in a pandas object column: None, a float NaN (numpy's too),
+ * pd.NA, pd.NaT (the singletons in na, a tuple). */
+static int is_na(PyObject *o, PyObject *na)
+{
+    if (o == Py_None || (PyFloat_Check(o) && isnan(PyFloat_AS_DOUBLE(o))))
+        return 1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(na); i++)
+        if (o == PyTuple_GET_ITEM(na, i))
+            return 1;
+    return 0;
+}
+
+/* An object column: a buffer of PyObject pointers (a numpy object array).
+ * str as is, missing values as the missing token, anything else through
+ * fmt (returns str, or None for missing); fmt's results stay alive in keep. */
+static int encode_objects(colbuf *c, PyObject *arr, Py_ssize_t nrows, PyObject *na, PyObject *fmt, PyObject *keep,
+                          const char *column)
+{
+    Py_buffer v;
+    if (PyObject_GetBuffer(arr, &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    int rc = -1;
+    ptrmap m = {PyMem_Calloc(64, sizeof(PyObject *)), PyMem_Malloc(64 * sizeof(int32_t)), 64, 0};
+    c->codes = PyMem_Malloc((nrows ? (size_t)nrows : 1) * sizeof(int32_t));
+    if (!m.key || !m.code || !c->codes) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    if (!v.format || strcmp(v.format, "O") != 0 || v.len != nrows * (Py_ssize_t)sizeof(PyObject *)) {
+        PyErr_SetString(PyExc_TypeError, "expected an object array of one entry per row");
+        goto out;
+    }
+    PyObject **items = v.buf, *prev = NULL;
+    int32_t prev_code = -1;
+    for (Py_ssize_t i = 0; i < nrows; i++) {
+        PyObject *o = items[i];
+        if (o == prev) {
+            c->codes[i] = prev_code;
+            continue;
+        }
+        size_t s = ptr_slot(&m, o);
+        int32_t code;
+        if (m.key[s]) {
+            code = m.code[s];
+        } else {
+            PyObject *str = o;
+            if (is_na(o, na)) {
+                code = -1;
+            } else {
+                if (!PyUnicode_Check(o)) {
+                    if (!(str = PyObject_CallOneArg(fmt, o)))
+                        goto out;
+                    int added = PyList_Append(keep, str);
+                    Py_DECREF(str); /* keep holds it */
+                    if (added < 0)
+                        goto out;
+                }
+                if (str == Py_None) {
+                    code = -1;
+                } else if (!PyUnicode_Check(str)) {
+                    PyErr_SetString(PyExc_TypeError, "the formatter must return str or None");
+                    goto out;
+                } else {
+                    size_t len;
+                    const char *u = utf8_of(str, &len, column);
+                    if (!u)
+                        goto out;
+                    if (dict_push(c, u, len)) {
+                        PyErr_NoMemory();
+                        goto out;
+                    }
+                    code = (int32_t)(c->ndict - 1);
+                }
+            }
+            if ((m.used + 1) * 2 > m.n) {
+                if (ptr_grow(&m)) {
+                    PyErr_NoMemory();
+                    goto out;
+                }
+                s = ptr_slot(&m, o);
+            }
+            m.key[s] = o;
+            m.code[s] = code;
+            m.used++;
+        }
+        c->codes[i] = prev_code = code;
+        prev = o;
+    }
+    rc = 0;
+out:
+    PyMem_Free(m.key);
+    PyMem_Free(m.code);
+    PyBuffer_Release(&v);
+    return rc;
+}
+
+static void colbuf_free(colbuf *c)
+{
+    PyMem_Free(c->dict);
+    PyMem_Free(c->lens);
+    if (c->has_view)
+        PyBuffer_Release(&c->view);
+    else
+        PyMem_Free(c->codes);
+}
+
+/* table_from_columns(names, columns, nrows, missing, source, first_line,
+ * na, fmt) -> Table. Each column is (codes, values) or an object array. */
+static PyObject *py_table_from_columns(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *names, *columns, *na, *fmt;
+    Py_ssize_t nrows;
+    const char *missing, *source;
+    unsigned int first_line;
+    if (!PyArg_ParseTuple(args, "O!O!nssIO!O", &PyList_Type, &names, &PyList_Type, &columns, &nrows, &missing,
+                          &source, &first_line, &PyTuple_Type, &na, &fmt))
+        return NULL;
+    Py_ssize_t ncols = PyList_GET_SIZE(names);
+    if (PyList_GET_SIZE(columns) != ncols) {
+        PyErr_SetString(PyExc_ValueError, "one column per name");
+        return NULL;
+    }
+    if (ncols == 0)
+        return raise_input("the data frame has no columns: give at least one");
+    const char **cname = PyMem_Calloc((size_t)ncols, sizeof *cname);
+    colbuf *cols = PyMem_Calloc((size_t)ncols, sizeof *cols);
+    keps_column_codes *cc = PyMem_Calloc((size_t)ncols, sizeof *cc);
+    PyObject *keep = PyList_New(0), *res = NULL;
+    keps_table *t = NULL;
+    if (!cname || !cols || !cc || !keep) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (Py_ssize_t j = 0; j < ncols; j++) {
+        PyObject *n = PyList_GET_ITEM(names, j);
+        if (!PyUnicode_Check(n) || !(cname[j] = PyUnicode_AsUTF8(n)))
+            goto out;
+    }
+    for (Py_ssize_t j = 0; j < ncols; j++) {
+        PyObject *item = PyList_GET_ITEM(columns, j);
+        int rc = PyTuple_Check(item) && PyTuple_GET_SIZE(item) == 2
+                     ? encode_dict(&cols[j], item, nrows, cname[j])
+                     : encode_objects(&cols[j], item, nrows, na, fmt, keep, cname[j]);
+        if (rc)
+            goto out;
+        cc[j] = (keps_column_codes){cols[j].dict, cols[j].lens, cols[j].ndict, cols[j].codes};
+    }
+    keps_error err = {0};
+    keps_status st = KEPS_OK;
+    if (!(t = keps_table_new((size_t)ncols, cname, missing, source, &err)))
+        st = err.code ? err.code : KEPS_ENOMEM;
+    else
+        st = keps_table_append_columns(t, (size_t)nrows, cc, first_line, &err);
+    if (st) {
+        raise_keps(st, &err);
+        goto out;
+    }
+    res = table_wrap(t, NULL);
+    t = NULL;
+out:
+    keps_table_free(t);
+    for (Py_ssize_t j = 0; cols && j < ncols; j++)
+        colbuf_free(&cols[j]);
+    PyMem_Free(cname);
+    PyMem_Free(cols);
+    PyMem_Free(cc);
+    Py_XDECREF(keep);
+    return res;
+}
+
+/* read_csv(path, delimiter, missing, decimal_comma, progress) -> Table. */
+static PyObject *py_read_csv(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *path_obj, *progress;
+    int delim, decimal_comma;
+    const char *missing;
+    if (!PyArg_ParseTuple(args, "O&CzpO", PyUnicode_FSConverter, &path_obj, &delim, &missing, &decimal_comma,
+                          &progress))
+        return NULL;
+    keps_csv_options opt = {.delimiter = (char)delim, .missing = missing};
+    keps_table *t = NULL;
+    keps_error err = {0};
+    keps_status st;
+    progress_begin(progress);
+    Py_BEGIN_ALLOW_THREADS
+    st = keps_csv_read(PyBytes_AS_STRING(path_obj), &opt, &t, &err);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path_obj);
+    if (progress_end()) {
+        keps_table_free(t);
+        return NULL;
+    }
+    if (st)
+        return raise_keps(st, &err);
+    t->decimal_comma = decimal_comma;
+    return table_wrap(t, NULL);
+}
+
+/* ------------------------------------------------------------ hierarchies */
+
+static PyObject *table_arg_check(PyObject *o)
+{
+    if (!PyObject_TypeCheck(o, &TableType)) {
+        PyErr_SetString(PyExc_TypeError, "expected a keps._core.Table");
+        return NULL;
+    }
+    return o;
+}
+
+/* hierarchy_load(path, delimiter) -> Hierarchy */
+static PyObject *py_hierarchy_load(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *path_obj;
+    int delim;
+    if (!PyArg_ParseTuple(args, "O&C", PyUnicode_FSConverter, &path_obj, &delim))
+        return NULL;
+    keps_hierarchy *h = NULL;
+    keps_error err = {0};
+    keps_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = keps_hierarchy_load(PyBytes_AS_STRING(path_obj), (char)delim, &h, &err);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path_obj);
+    if (st)
+        return raise_keps(st, &err);
+    return hierarchy_wrap(h);
+}
+
+/* hierarchy_from_table(Table) -> Hierarchy; validates. The Table is
+ * consumed: it must not be used afterwards (its rows now belong to the
+ * hierarchy). */
+static PyObject *py_hierarchy_from_table(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!table_arg_check(arg))
+        return NULL;
+    TableObject *o = (TableObject *)arg;
+    if (o->owner || !o->t) {
+        PyErr_SetString(PyExc_ValueError, "the table belongs to another object");
+        return NULL;
+    }
+    keps_table *t = o->t;
+    o->t = NULL; /* taken over, also on failure */
+    keps_hierarchy *h = NULL;
+    keps_error err = {0};
+    keps_status st = keps_hierarchy_from_table(t, &h, &err);
+    if (st)
+        return raise_keps(st, &err);
+    return hierarchy_wrap(h);
+}
+
+/* hierarchy_build(Table, column, spec, progress) -> Hierarchy */
+static PyObject *py_hierarchy_build(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *tab, *progress;
+    Py_ssize_t col;
+    const char *spec;
+    if (!PyArg_ParseTuple(args, "OnsO", &tab, &col, &spec, &progress) || !table_arg_check(tab) ||
+        column_arg((TableObject *)tab, col))
+        return NULL;
+    keps_hierarchy *h = NULL;
+    keps_error err = {0};
+    keps_status st;
+    progress_begin(progress);
+    Py_BEGIN_ALLOW_THREADS
+    st = keps_hierarchy_build_text(((TableObject *)tab)->t, (size_t)col, spec, &h, &err);
+    Py_END_ALLOW_THREADS
+    if (progress_end()) {
+        keps_hierarchy_free(h);
+        return NULL;
+    }
+    if (st)
+        return raise_keps(st, &err);
+    return hierarchy_wrap(h);
+}
+
+/* ------------------------------------------------------------ noise */
+
+static keps_rng *rng_for(PyObject *seed)
+{
+    keps_rng *r;
+    if (seed == Py_None) {
+        r = keps_rng_new();
+    } else {
+        unsigned long long s = PyLong_AsUnsignedLongLong(seed);
+        if (s == (unsigned long long)-1 && PyErr_Occurred())
+            return NULL;
+        r = keps_rng_new_seeded((uint64_t)s);
+    }
+    if (!r) {
+        keps_error err = {0};
+        keps_error_set(&err, KEPS_EIO, "cannot initialize the random number generator (libsodium)");
+        raise_keps(KEPS_EIO, &err);
+    }
+    return r;
+}
+
+static PyObject *info_tuple(const keps_noise_info *i)
+{
+    return Py_BuildValue("dddd", i->granularity, i->scale, i->epsilon, i->sensitivity);
+}
+
+/* laplace_info(scale, sensitivity) -> (granularity, scale, epsilon,
+ * sensitivity) or None when out of range. */
+static PyObject *py_laplace_info(PyObject *self, PyObject *args)
+{
+    (void)self;
+    double b, d;
+    if (!PyArg_ParseTuple(args, "dd", &b, &d))
+        return NULL;
+    keps_noise_info info;
+    if (keps_laplace_info(b, d, &info) != 0)
+        Py_RETURN_NONE;
+    return info_tuple(&info);
+}
+
+static PyObject *py_geometric_info(PyObject *self, PyObject *args)
+{
+    (void)self;
+    double eps;
+    long long d;
+    if (!PyArg_ParseTuple(args, "dL", &eps, &d))
+        return NULL;
+    keps_noise_info info;
+    if (keps_geometric_info(eps, (int64_t)d, &info) != 0)
+        Py_RETURN_NONE;
+    return info_tuple(&info);
+}
+
+/* laplace(values, out, scale, sensitivity, seed): values and out float64
+ * buffers of n; out[i] = keps_laplace(values[i]). Returns the index of the
+ * first value that is not finite, or -1. */
+static PyObject *py_laplace(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer in, out;
+    double b, d;
+    PyObject *seed;
+    if (!PyArg_ParseTuple(args, "y*w*ddO", &in, &out, &b, &d, &seed))
+        return NULL;
+    PyObject *res = NULL;
+    keps_rng *r = NULL;
+    if (in.len != out.len || in.len % (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "values and out: float64 buffers of one length");
+        goto done;
+    }
+    if (!(r = rng_for(seed)))
+        goto done;
+    const double *x = in.buf;
+    double *y = out.buf;
+    size_t n = (size_t)in.len / sizeof(double), bad = (size_t)-1;
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(x[i])) {
+            bad = i;
+            break;
+        }
+        y[i] = keps_laplace(r, x[i], b);
+    }
+    Py_END_ALLOW_THREADS
+    res = PyLong_FromSsize_t(bad == (size_t)-1 ? -1 : (Py_ssize_t)bad);
+done:
+    keps_rng_free(r);
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&out);
+    return res;
+}
+
+/* geometric(values, out, epsilon, sensitivity, seed): int64 buffers;
+ * out[i] = keps_geometric_mech(values[i]). Returns -1 or the index of a
+ * value of magnitude 2^62 or more. */
+static PyObject *py_geometric(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer in, out;
+    double eps;
+    long long d;
+    PyObject *seed;
+    if (!PyArg_ParseTuple(args, "y*w*dLO", &in, &out, &eps, &d, &seed))
+        return NULL;
+    PyObject *res = NULL;
+    keps_rng *r = NULL;
+    if (in.len != out.len || in.len % (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "values and out: int64 buffers of one length");
+        goto done;
+    }
+    if (!(r = rng_for(seed)))
+        goto done;
+    const int64_t *x = in.buf;
+    int64_t *y = out.buf;
+    size_t n = (size_t)in.len / sizeof(int64_t), bad = (size_t)-1;
+    const int64_t lim = (int64_t)1 << 62;
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t i = 0; i < n; i++) {
+        if (x[i] >= lim || x[i] <= -lim) {
+            bad = i;
+            break;
+        }
+        y[i] = keps_geometric_mech(r, x[i], eps, (int64_t)d);
+    }
+    Py_END_ALLOW_THREADS
+    res = PyLong_FromSsize_t(bad == (size_t)-1 ? -1 : (Py_ssize_t)bad);
+done:
+    keps_rng_free(r);
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&out);
+    return res;
+}
+
+/* ------------------------------------------------------------ calculators */
+
+static PyObject *delta_dict(const keps_delta_result *r)
+{
+    return Py_BuildValue("{s:d,s:d,s:d,s:d,s:l,s:l,s:l,s:O}", "delta", r->delta, "log_delta", r->log_delta, "gamma",
+                         r->gamma, "epsilon_gap", r->eps_gap, "n_min", r->n_min, "n_argmax", r->n_argmax, "n_last",
+                         r->n_last, "capped", r->capped ? Py_True : Py_False);
+}
+
+/* safela_delta(k, beta, gap) -> dict; gap NaN = the default -ln(1-beta). */
+static PyObject *py_safela_delta(PyObject *self, PyObject *args)
+{
+    (void)self;
+    long k;
+    double beta, gap;
+    if (!PyArg_ParseTuple(args, "ldd", &k, &beta, &gap))
+        return NULL;
+    keps_delta_result r;
+    keps_error err = {0};
+    keps_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = keps_safela_delta(k, beta, gap, &r, &err);
+    Py_END_ALLOW_THREADS
+    return st ? raise_keps(st, &err) : delta_dict(&r);
+}
+
+/* safela_min_k(target, beta, gap, max_k) -> (k, dict) */
+static PyObject *py_safela_min_k(PyObject *self, PyObject *args)
+{
+    (void)self;
+    double target, beta, gap;
+    long max_k, k = 0;
+    if (!PyArg_ParseTuple(args, "dddl", &target, &beta, &gap, &max_k))
+        return NULL;
+    keps_delta_result r;
+    keps_error err = {0};
+    keps_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = keps_safela_min_k(target, beta, gap, max_k, &k, &r, &err);
+    Py_END_ALLOW_THREADS
+    return st ? raise_keps(st, &err) : Py_BuildValue("lN", k, delta_dict(&r));
+}
+
+static PyObject *py_rr_ldp_epsilon(PyObject *self, PyObject *args)
+{
+    (void)self;
+    double p;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "dn", &p, &n))
+        return NULL;
+    return PyFloat_FromDouble(keps_rr_ldp_epsilon(p, (size_t)n));
+}
+
+static PyObject *py_rr_ldp_p(PyObject *self, PyObject *args)
+{
+    (void)self;
+    double eps;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "dn", &eps, &n))
+        return NULL;
+    return PyFloat_FromDouble(keps_rr_ldp_p(eps, (size_t)n));
+}
+
+/* rr_t(which, value, freq) with freq a float64 buffer: which 0 = the level
+ * of keep probability value, 1 = the largest p_t for level value. */
+static PyObject *py_rr_t(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int which;
+    double v;
+    Py_buffer f;
+    if (!PyArg_ParseTuple(args, "idy*", &which, &v, &f))
+        return NULL;
+    size_t n = (size_t)f.len / sizeof(double);
+    double r = which ? keps_rr_t_p(v, f.buf, n) : keps_rr_t_level(v, f.buf, n);
+    PyBuffer_Release(&f);
+    return PyFloat_FromDouble(r);
+}
+
+/* rr_implies(from, level, k, to, to_k, records) -> dict; models by name. */
+static PyObject *py_rr_implies(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *fs, *ts;
+    double level;
+    long k, to_k, n;
+    if (!PyArg_ParseTuple(args, "sdlsll", &fs, &level, &k, &ts, &to_k, &n))
+        return NULL;
+    keps_plevel from = {.level = level, .k = k};
+    keps_pmodel to;
+    if (keps_pmodel_parse(fs, &from.model) || keps_pmodel_parse(ts, &to))
+        return raise_input("models are ldp, tclose, kt or kdp");
+    keps_implication imp;
+    keps_error err = {0};
+    keps_status st = keps_rr_implies(&from, to, to_k, n, &imp, &err);
+    if (st)
+        return raise_keps(st, &err);
+    return Py_BuildValue("{s:s,s:d,s:l,s:s,s:s}", "model", keps_pmodel_name(imp.to.model), "level", imp.to.level,
+                         "k", imp.to.k, "rule", imp.rule, "holds_when", imp.why ? imp.why : "");
+}
+
+/* ------------------------------------------------------------ module */
+
+static PyObject *py_version(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    return PyUnicode_FromString(keps_version());
+}
+
+/* _init(InputError, JobError, ResourceError): the exception classes. */
+static PyObject *py_init(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *a, *b, *c;
+    if (!PyArg_ParseTuple(args, "OOO", &a, &b, &c))
+        return NULL;
+    Py_XSETREF(exc_input, Py_NewRef(a));
+    Py_XSETREF(exc_job, Py_NewRef(b));
+    Py_XSETREF(exc_resource, Py_NewRef(c));
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"_init", py_init, METH_VARARGS, NULL},
+    {"version", py_version, METH_NOARGS, "the libkeps version string"},
+    {"table_from_columns", py_table_from_columns, METH_VARARGS, NULL},
+    {"read_csv", py_read_csv, METH_VARARGS, NULL},
+    {"hierarchy_load", py_hierarchy_load, METH_VARARGS, NULL},
+    {"hierarchy_from_table", py_hierarchy_from_table, METH_O, NULL},
+    {"hierarchy_build", py_hierarchy_build, METH_VARARGS, NULL},
+    {"laplace_info", py_laplace_info, METH_VARARGS, NULL},
+    {"geometric_info", py_geometric_info, METH_VARARGS, NULL},
+    {"laplace", py_laplace, METH_VARARGS, NULL},
+    {"geometric", py_geometric, METH_VARARGS, NULL},
+    {"safela_delta", py_safela_delta, METH_VARARGS, NULL},
+    {"safela_min_k", py_safela_min_k, METH_VARARGS, NULL},
+    {"rr_ldp_epsilon", py_rr_ldp_epsilon, METH_VARARGS, NULL},
+    {"rr_ldp_p", py_rr_ldp_p, METH_VARARGS, NULL},
+    {"rr_t", py_rr_t, METH_VARARGS, NULL},
+    {"rr_implies", py_rr_implies, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "keps._core", "libkeps bindings (private; use the keps package)", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    if (PyType_Ready(&TableType) < 0 || PyType_Ready(&HierarchyType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&TableType);
+    Py_INCREF(&HierarchyType);
+    if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0 ||
+        PyModule_AddObject(m, "Hierarchy", (PyObject *)&HierarchyType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* One hook for the process; it reaches the calling thread's callable. */
+    keps_progress_hook(progress_hook, NULL);
+    return m;
+}

@@ -1,0 +1,130 @@
+"""Differentially private noise for numpy arrays, keps's secure way.
+
+Textbook Laplace noise, -b*log(U) in floating point, leaves holes and a
+value-dependent grid in its output, so one release can reveal the input
+(Mironov 2012). keps instead rounds each value to a power-of-two grid g
+chosen from the scale alone and adds g times an exact two-sided geometric
+(discrete Laplace) variable drawn from random bits (no logarithm of a
+uniform double anywhere); the guarantee accounts for the rounding
+(docs/spec.md, section 8). All randomness is libkeps's CSPRNG (libsodium).
+
+>>> noisy, g = keps.noise.laplace(values, epsilon=1.0, sensitivity=1.0)
+>>> g["epsilon"]          # what the release guarantees, per value
+"""
+import warnings
+
+import numpy as np
+
+from . import _core
+from ._errors import InputError, PrivacyWarning
+
+__all__ = ["laplace", "geometric", "laplace_guarantee", "geometric_guarantee"]
+
+_EPS_RANGE = (1e-300, 1e300)
+
+
+def _positive(name, x, lo=1e-300, hi=1e300):
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise InputError(f"{name}={x!r}: expected a number") from None
+    if not lo <= v <= hi:
+        raise InputError(f"{name}={x!r}: expected a number from {lo:g} to {hi:g}")
+    return v
+
+
+def seed_warning(seed, what):
+    """The CLI's --seed warning, as a PrivacyWarning; checks the seed."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise InputError(f"seed={seed!r}: expected a whole number from 0 to 2^63 - 1")
+    warnings.warn(f"keps {what}: seed={seed} makes the randomness reproducible; the output is NOT private. "
+                  "Use it for tests and experiments only.", PrivacyWarning, stacklevel=3)
+    return int(seed)
+
+
+def _guarantee(info, mechanism):
+    g, scale, eps, sens = info
+    return {"model": "epsilon-DP", "mechanism": mechanism, "epsilon": eps, "sensitivity": sens,
+            "granularity": g, "noise_scale": scale}
+
+
+def laplace_guarantee(epsilon, sensitivity=1.0):
+    """What laplace() guarantees for these parameters, without drawing:
+    the epsilon per value including the grid rounding (a hair above the
+    requested one: (floor(D/g) + 1)/(b/g)), the granularity g and the noise
+    scale b actually used."""
+    eps = _positive("epsilon", epsilon)
+    sens = _positive("sensitivity", sensitivity)
+    info = _core.laplace_info(sens / eps, sens)
+    if info is None:
+        raise InputError(f"noise scale sensitivity/epsilon = {sens / eps:g} is out of range")
+    return _guarantee(info, "laplace")
+
+
+def laplace(values, epsilon, sensitivity=1.0, *, seed=None):
+    """Each value plus secure Laplace noise of scale sensitivity/epsilon.
+
+    values: a number or an array of finite numbers (any shape).
+    Returns (noisy values as float64 of the same shape, the guarantee as a
+    dict: epsilon per value, sensitivity, granularity, noise_scale). Each
+    value is released with epsilon-DP for neighbours that differ by at most
+    sensitivity in that value; releasing several values about the same
+    person adds their epsilons (sequential composition).
+    seed: reproducible noise for tests, and then NOT private (a
+    PrivacyWarning says so)."""
+    g = laplace_guarantee(epsilon, sensitivity)
+    seed = seed_warning(seed, "noise")
+    x = np.ascontiguousarray(values, dtype=np.float64)
+    out = np.empty_like(x)
+    bad = _core.laplace(x.reshape(-1), out.reshape(-1), float(sensitivity) / float(epsilon), float(sensitivity),
+                        seed)
+    if bad >= 0:
+        raise InputError(f"values[{np.unravel_index(bad, x.shape) if x.ndim > 1 else bad}] = "
+                         f"{x.reshape(-1)[bad]!r}: noise needs finite values; drop or impute missing ones first")
+    return out, g
+
+
+def geometric_guarantee(epsilon, sensitivity=1):
+    """What geometric() guarantees: epsilon = sensitivity/t with the scale t
+    rounded up (never above the requested epsilon)."""
+    eps = _positive("epsilon", epsilon)
+    sens = _whole("sensitivity", sensitivity, 1)
+    info = _core.geometric_info(eps, sens)
+    if info is None:
+        raise InputError(f"noise scale sensitivity/epsilon = {sens / eps:g} is out of range")
+    return _guarantee(info, "geometric")
+
+
+def _whole(name, x, lo):
+    try:
+        v = int(x)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(f"{name}={x!r}: expected a whole number") from None
+    if v != x or not lo <= v < 2**62:
+        raise InputError(f"{name}={x!r}: expected a whole number from {lo} to 2^62 - 1")
+    return v
+
+
+def geometric(values, epsilon, sensitivity=1, *, seed=None):
+    """Each whole number plus two-sided geometric noise with scale >=
+    sensitivity/epsilon (the geometric mechanism, for counts).
+
+    values: whole numbers of magnitude below 2^62. Returns (int64 array of
+    the same shape, the guarantee as a dict). seed: as in laplace()."""
+    g = geometric_guarantee(epsilon, sensitivity)
+    seed = seed_warning(seed, "noise")
+    a = np.asarray(values)
+    if a.dtype.kind == "f":
+        if not np.all(np.isfinite(a)) or not np.array_equal(a, np.floor(a)):
+            raise InputError("geometric noise releases whole numbers: the values must be whole")
+    elif a.dtype.kind not in "iub":
+        raise InputError(f"geometric noise releases whole numbers, not {a.dtype}")
+    x = np.ascontiguousarray(a, dtype=np.int64)
+    out = np.empty_like(x)
+    bad = _core.geometric(x.reshape(-1), out.reshape(-1), float(epsilon), int(sensitivity), seed)
+    if bad >= 0:
+        raise InputError(f"values[{bad}] = {x.reshape(-1)[bad]}: geometric noise takes whole numbers of "
+                         "magnitude below 2^62")
+    return out, g
