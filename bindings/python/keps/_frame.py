@@ -148,6 +148,8 @@ def column_from_table(tbl, j, like=None):
         col = _numeric_column(tbl, j, codes, like)
         if col is not None:
             return col
+    if numeric_in and like is not None and like.kind == "b" and miss < 0 and set(values) <= {"True", "False"}:
+        return np.array([v == "True" for v in values], dtype=bool).take(codes)  # still a bool column
     if isinstance(like, pd.CategoricalDtype):
         c = codes.astype(np.int32)
         if miss >= 0:

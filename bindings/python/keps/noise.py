@@ -76,14 +76,15 @@ def laplace(values, epsilon, sensitivity=1.0, *, seed=None):
     PrivacyWarning says so)."""
     g = laplace_guarantee(epsilon, sensitivity)
     seed = seed_warning(seed, "noise")
-    x = np.ascontiguousarray(values, dtype=np.float64)
+    a = np.asarray(values, dtype=np.float64)
+    x = np.ascontiguousarray(a).reshape(-1)
     out = np.empty_like(x)
-    bad = _core.laplace(x.reshape(-1), out.reshape(-1), float(sensitivity) / float(epsilon), float(sensitivity),
-                        seed)
+    bad = _core.laplace(x, out, float(sensitivity) / float(epsilon), float(sensitivity), seed)
     if bad >= 0:
-        raise InputError(f"values[{np.unravel_index(bad, x.shape) if x.ndim > 1 else bad}] = "
-                         f"{x.reshape(-1)[bad]!r}: noise needs finite values; drop or impute missing ones first")
-    return out, g
+        where = tuple(int(i) for i in np.unravel_index(bad, a.shape)) if a.ndim > 1 else bad
+        raise InputError(f"values[{where}] = {x[bad]!r}: noise needs finite values; drop or impute missing "
+                         "ones first")
+    return (float(out[0]) if a.ndim == 0 else out.reshape(a.shape)), g
 
 
 def geometric_guarantee(epsilon, sensitivity=1):
@@ -119,12 +120,15 @@ def geometric(values, epsilon, sensitivity=1, *, seed=None):
     if a.dtype.kind == "f":
         if not np.all(np.isfinite(a)) or not np.array_equal(a, np.floor(a)):
             raise InputError("geometric noise releases whole numbers: the values must be whole")
+        if np.any(np.abs(a) >= 2.0**62):
+            raise InputError("geometric noise takes whole numbers of magnitude below 2^62")
     elif a.dtype.kind not in "iub":
         raise InputError(f"geometric noise releases whole numbers, not {a.dtype}")
-    x = np.ascontiguousarray(a, dtype=np.int64)
+    elif a.dtype.kind == "u" and a.size and a.max() >= 2**62:
+        raise InputError("geometric noise takes whole numbers of magnitude below 2^62")
+    x = np.ascontiguousarray(a, dtype=np.int64).reshape(-1)
     out = np.empty_like(x)
-    bad = _core.geometric(x.reshape(-1), out.reshape(-1), float(epsilon), int(sensitivity), seed)
+    bad = _core.geometric(x, out, float(epsilon), int(sensitivity), seed)
     if bad >= 0:
-        raise InputError(f"values[{bad}] = {x.reshape(-1)[bad]}: geometric noise takes whole numbers of "
-                         "magnitude below 2^62")
-    return out, g
+        raise InputError(f"values[{bad}] = {x[bad]}: geometric noise takes whole numbers of magnitude below 2^62")
+    return (int(out[0]) if a.ndim == 0 else out.reshape(a.shape)), g

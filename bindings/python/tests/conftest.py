@@ -1,0 +1,41 @@
+"""Shared fixtures: the keps source tree's data and its CLI, against which
+the package's results are compared (same inputs, same library)."""
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+TREE = Path(os.environ.get("KEPS_SOURCE_DIR", Path(__file__).resolve().parents[3]))
+DATA = TREE / "data"
+ADULT = DATA / "adult" / "adult.csv"
+
+
+def hierarchy_path(name):
+    return DATA / "adult" / f"adult_hierarchy_{name}.csv"
+
+
+@pytest.fixture(scope="session")
+def keps_cli():
+    """Runs the keps CLI (KEPS_BINARY, default the tree's build/keps):
+    keps_cli(*args) -> (exit code, stdout, stderr)."""
+    exe = Path(os.environ.get("KEPS_BINARY", TREE / "build" / "keps"))
+    if not exe.exists():
+        pytest.skip(f"no keps binary at {exe} (set KEPS_BINARY)")
+
+    def run(*args, json_out=False):
+        p = subprocess.run([str(exe), *map(str, args)], capture_output=True, text=True)
+        if json_out:
+            assert p.returncode == 0, p.stderr
+            return json.loads(p.stdout)
+        return p.returncode, p.stdout, p.stderr
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def adult_path():
+    if not ADULT.exists():
+        pytest.skip(f"{ADULT} missing")
+    return ADULT
