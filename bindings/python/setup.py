@@ -45,7 +45,7 @@ def from_build_dir(build):
                          "(cmake -S . -B build && cmake --build build)")
     if not (include / "keps" / "table.h").exists():
         raise SystemExit(f"keps: {include} holds no keps headers: KEPS_BUILD_DIR must be a build of this tree")
-    deps = pkg_config("--libs", "libsodium", "yaml-0.1")
+    deps = pkg_config("--libs", "libsodium", "yaml-0.1", "jansson")
     return dict(include_dirs=[str(include)], extra_objects=[str(lib)],
                 extra_link_args=deps + ["-lcsv", "-pthread", "-lm"]), version_from_tree()
 
@@ -80,7 +80,7 @@ else:
     link, version = {}, version_from_tree() if (TREE / "CMakeLists.txt").exists() else "0"
 
 link.setdefault("extra_compile_args", [])
-link["extra_compile_args"] += ["-Wall"]
+link["extra_compile_args"] += ["-Wall", "-Wextra"]
 
 setup(
     name="keps",

@@ -1,4 +1,4 @@
-/* keps._core: the CPython extension over libkeps (include/keps/*.h).
+/* keps._core: the CPython extension over libkeps (the headers in include/keps/).
  *
  * Why the C API and not cffi: the hot paths here are loops over a data
  * frame's cells (object columns are read as arrays of PyObject pointers,
@@ -7,7 +7,7 @@
  * build-time dependency on numpy's headers, and the package needs nothing
  * at run time beyond numpy and pandas.
  *
- * This module is private: keps/*.py validate arguments, convert pandas
+ * This module is private: the modules in keps/ validate arguments, convert pandas
  * objects and give the public API. Everything long runs with the GIL
  * released; the library's progress hook (keps/progress.h) reaches a Python
  * callable set per thread, at most ten times a second. */
@@ -758,6 +758,17 @@ static PyObject *py_laplace_info(PyObject *self, PyObject *args)
     return info_tuple(&info);
 }
 
+/* laplace_calibrate(sensitivity, coords, epsilon) -> the scale whose stated
+ * epsilon, grid rounding included, is at most epsilon (NaN: none). */
+static PyObject *py_laplace_calibrate(PyObject *self, PyObject *args)
+{
+    (void)self;
+    double d, q, eps;
+    if (!PyArg_ParseTuple(args, "ddd", &d, &q, &eps))
+        return NULL;
+    return PyFloat_FromDouble(keps_laplace_calibrate(d, q, eps));
+}
+
 static PyObject *py_geometric_info(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -983,6 +994,7 @@ static PyMethodDef methods[] = {
     {"hierarchy_from_table", py_hierarchy_from_table, METH_O, NULL},
     {"hierarchy_build", py_hierarchy_build, METH_VARARGS, NULL},
     {"laplace_info", py_laplace_info, METH_VARARGS, NULL},
+    {"laplace_calibrate", py_laplace_calibrate, METH_VARARGS, NULL},
     {"geometric_info", py_geometric_info, METH_VARARGS, NULL},
     {"laplace", py_laplace, METH_VARARGS, NULL},
     {"geometric", py_geometric, METH_VARARGS, NULL},

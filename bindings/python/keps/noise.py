@@ -52,15 +52,22 @@ def _guarantee(info, mechanism):
 
 def laplace_guarantee(epsilon, sensitivity=1.0):
     """What laplace() guarantees for these parameters, without drawing:
-    the epsilon per value including the grid rounding (a hair above the
-    requested one: (floor(D/g) + 1)/(b/g)), the granularity g and the noise
-    scale b actually used."""
+    the epsilon per value including the grid rounding, (floor(D/g) + 1)/(b/g),
+    at most the requested one (the scale b is sensitivity/epsilon raised by
+    the rounding's hair, as the CLI calibrates it), the granularity g and
+    the noise scale b actually used."""
+    return _laplace_plan(epsilon, sensitivity)[1]
+
+
+def _laplace_plan(epsilon, sensitivity):
+    """(the scale to draw with, the guarantee it gives)."""
     eps = _positive("epsilon", epsilon)
     sens = _positive("sensitivity", sensitivity)
-    info = _core.laplace_info(sens / eps, sens)
+    scale = _core.laplace_calibrate(sens, 1.0, eps)
+    info = None if scale != scale else _core.laplace_info(scale, sens)
     if info is None:
         raise InputError(f"noise scale sensitivity/epsilon = {sens / eps:g} is out of range")
-    return _guarantee(info, "laplace")
+    return scale, _guarantee(info, "laplace")
 
 
 def laplace(values, epsilon, sensitivity=1.0, *, seed=None):
@@ -68,18 +75,19 @@ def laplace(values, epsilon, sensitivity=1.0, *, seed=None):
 
     values: a number or an array of finite numbers (any shape).
     Returns (noisy values as float64 of the same shape, the guarantee as a
-    dict: epsilon per value, sensitivity, granularity, noise_scale). Each
+    dict: epsilon per value, at most the requested one, sensitivity,
+    granularity, noise_scale). Each
     value is released with epsilon-DP for neighbours that differ by at most
     sensitivity in that value; releasing several values about the same
     person adds their epsilons (sequential composition).
     seed: reproducible noise for tests, and then NOT private (a
     PrivacyWarning says so)."""
-    g = laplace_guarantee(epsilon, sensitivity)
+    scale, g = _laplace_plan(epsilon, sensitivity)
     seed = seed_warning(seed, "noise")
     a = np.asarray(values, dtype=np.float64)
     x = np.ascontiguousarray(a).reshape(-1)
     out = np.empty_like(x)
-    bad = _core.laplace(x, out, float(sensitivity) / float(epsilon), float(sensitivity), seed)
+    bad = _core.laplace(x, out, scale, g["sensitivity"], seed)
     if bad >= 0:
         where = tuple(int(i) for i in np.unravel_index(bad, a.shape)) if a.ndim > 1 else bad
         raise InputError(f"values[{where}] = {x[bad]!r}: noise needs finite values; drop or impute missing "

@@ -1,5 +1,5 @@
 """Privacy calculators (keps privacy ...): each returns a dict with the keys
-of the CLI's JSON report, "result" first.
+of the CLI's JSON report ("calculator" names it, "result" is its answer).
 
 >>> keps.privacy.delta(k=75, beta=0.7)["delta"]          # epsilon-safe k-anonymization under sampling
 >>> keps.privacy.min_k(delta=1e-6, beta=0.7)["result"]
@@ -85,7 +85,7 @@ def delta(k, beta, *, epsilon=None, epsilon_prime=None):
     k = _whole("k", k, 1, 100_000_000)
     beta, epsp, gap = _delta_params(beta, epsilon, epsilon_prime)
     r = _core.safela_delta(k, beta, gap)
-    return {"result": r["delta"], **_delta_report(r, k, beta, epsp)}
+    return {"calculator": "delta", "result": r["delta"], **_delta_report(r, k, beta, epsp)}
 
 
 def min_k(delta, beta, *, epsilon=None, epsilon_prime=None, max_k=100_000):
@@ -96,7 +96,7 @@ def min_k(delta, beta, *, epsilon=None, epsilon_prime=None, max_k=100_000):
     max_k = _whole("max_k", max_k, 1, 100_000_000)
     beta, epsp, gap = _delta_params(beta, epsilon, epsilon_prime)
     k, r = _core.safela_min_k(target, beta, gap, max_k)
-    return {"result": k, "target_delta": target, **_delta_report(r, k, beta, epsp)}
+    return {"calculator": "min-k", "result": k, "target_delta": target, **_delta_report(r, k, beta, epsp)}
 
 
 def rr_epsilon(*, p=None, categories=None, epsilon=None):
@@ -116,7 +116,7 @@ def rr_epsilon(*, p=None, categories=None, epsilon=None):
     else:
         p = _core.rr_ldp_p(eps, n)
     ratio = 1.0 if n <= 1 else math.inf if p >= 1.0 else 1.0 + n * p / (1.0 - p)
-    return {"result": eps if given_p else p, "epsilon": eps, "p": p, "categories": n, "keep_ratio": ratio,
+    return {"calculator": "rr-epsilon", "result": eps if given_p else p, "epsilon": eps, "p": p, "categories": n, "keep_ratio": ratio,
             "formula": "epsilon = ln(1 + n p / (1 - p)) (RR-LDP, Fig. 4; SPEC 9 corrects eq. (1))"}
 
 
@@ -149,7 +149,7 @@ def rr_t(*, pt=None, t=None, frequencies=None, categories=None, p=None):
     else:
         pt = _core.rr_t(1, t, f)
     fmin = float(f[f > 0].min())
-    return {"result": t if given_pt else pt, "t": t, "pt": pt, "frequencies": f.tolist(), "min_frequency": fmin,
+    return {"calculator": "rr-t", "result": t if given_pt else pt, "t": t, "pt": pt, "frequencies": f.tolist(), "min_frequency": fmin,
             "same_value_ratio": 1.0 + pt * (1.0 / fmin - 1.0),
             "other_value_ratio": math.inf if pt >= 1.0 else 1.0 / (1.0 - pt),
             "formula": "t = max(1 + p_t (1/f_min - 1), 1/(1 - p_t)): an equivalence class holding one value "
@@ -194,7 +194,7 @@ def implies(from_, to, *, epsilon=None, t=None, k=None, to_k=None, records=None)
         if from_ in ("kt", "kdp") and not k:
             raise InputError(f"from_={from_!r} needs its group size k")
     imp = _core.rr_implies(from_, level, src_k, to, to_k or 0, n or 0)
-    out = {"result": imp["level"], "from": from_, "to": to, lk: level}
+    out = {"calculator": "implies", "result": imp["level"], "from": from_, "to": to, lk: level}
     if k:
         out["k"] = k
     if n:

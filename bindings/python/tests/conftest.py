@@ -12,6 +12,17 @@ DATA = TREE / "data"
 ADULT = DATA / "adult" / "adult.csv"
 
 
+REQUIRE = os.environ.get("KEPS_REQUIRE_CLI") == "1"
+
+
+def missing(what):
+    """Skips a test that needs what is missing (the CLI, the tree's data);
+    in CI (KEPS_REQUIRE_CLI=1) that is a failure instead."""
+    if REQUIRE:
+        pytest.fail(f"{what} (KEPS_REQUIRE_CLI=1: the CLI and the source tree's data must be there)")
+    pytest.skip(what)
+
+
 def hierarchy_path(name):
     return DATA / "adult" / f"adult_hierarchy_{name}.csv"
 
@@ -22,7 +33,7 @@ def keps_cli():
     keps_cli(*args) -> (exit code, stdout, stderr)."""
     exe = Path(os.environ.get("KEPS_BINARY", TREE / "build" / "keps"))
     if not exe.exists():
-        pytest.skip(f"no keps binary at {exe} (set KEPS_BINARY)")
+        missing(f"no keps binary at {exe} (set KEPS_BINARY)")
 
     def run(*args, json_out=False):
         p = subprocess.run([str(exe), *map(str, args)], capture_output=True, text=True)
@@ -37,5 +48,5 @@ def keps_cli():
 @pytest.fixture(scope="session")
 def adult_path():
     if not ADULT.exists():
-        pytest.skip(f"{ADULT} missing")
+        missing(f"{ADULT} missing")
     return ADULT

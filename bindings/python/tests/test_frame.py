@@ -11,7 +11,7 @@ import pytest
 import keps
 from keps import _frame
 
-from conftest import DATA
+from conftest import DATA, missing
 
 
 def cells(tbl):
@@ -38,7 +38,7 @@ def assert_same_tables(a, b):
 def test_pandas_frame_is_the_table_keps_reads(name):
     path = DATA / name
     if not path.exists():
-        pytest.skip(f"{path} missing")
+        missing(f"{path} missing")
     sep = open(path, encoding="utf-8").readline()
     sep = ";" if ";" in sep else ","
     df = pd.read_csv(path, sep=sep, keep_default_na=False, na_values=[""], dtype=None)

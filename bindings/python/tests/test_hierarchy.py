@@ -11,7 +11,7 @@ import pytest
 import keps
 from keps import hierarchy as H
 
-from conftest import hierarchy_path
+from conftest import hierarchy_path, missing
 
 
 def rows(df):
@@ -70,7 +70,7 @@ def test_adult_interval_equals_the_cli(keps_cli, adult_path, tmp_path):
 def test_load_equals_the_file(name):
     p = hierarchy_path(name)
     if not p.exists():
-        pytest.skip(f"{p} missing")
+        missing(f"{p} missing")
     ours = H.load(p)
     theirs = pd.read_csv(p, sep=";", header=None, keep_default_na=False)
     assert rows(ours) == rows(theirs)

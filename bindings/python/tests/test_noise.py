@@ -29,6 +29,7 @@ def test_laplace_equals_cli(keps_cli):
                    "--json", json_out=True)
     assert g["epsilon"] == rep["guarantee"]["epsilon"]
     assert g["granularity"] == rep["granularity"] and g["noise_scale"] == rep["noise_scale"]
+    assert g["epsilon"] <= 0.5  # the scale is calibrated: the grid's rounding stays inside the budget
 
 
 def test_geometric_equals_cli(keps_cli):
@@ -46,8 +47,10 @@ def test_laplace_grid_and_distribution():
         warnings.simplefilter("ignore", keps.PrivacyWarning)
         y, g = noise.laplace(np.full(200_000, 100.0), epsilon=0.5, sensitivity=1.0, seed=11)
     step = g["granularity"]
-    # g = 2^ceil(log2 b) * 2^-40 = 2^-39 for b = 2; every output is on that grid
-    assert step == 2.0**-39
+    # g = 2^ceil(log2 b) * 2^-40; b = 2 raised by the calibration's hair (so that
+    # (floor(1/g) + 1) g/b <= 0.5) has ceil(log2 b) = 2: g = 2^-38. Every output is on that grid
+    assert 2.0 < g["noise_scale"] < 2.0 * (1 + 2.0**-30) and g["epsilon"] <= 0.5
+    assert step == 2.0**-38
     assert np.all(np.floor(y / step) == y / step)
     d = y - 100.0
     n = len(d)
