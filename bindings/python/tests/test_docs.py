@@ -1,0 +1,41 @@
+"""docs/python.md runs as written: its Python blocks execute in order in one
+namespace from the repository root, and a block followed by a text block
+prints exactly that text."""
+import contextlib
+import io
+import os
+import re
+import warnings
+
+import pytest
+
+from conftest import TREE, missing
+
+DOC = TREE / "docs" / "python.md"
+BLOCK = re.compile(r"^```(\w+)\n(.*?)^```\n", re.S | re.M)
+
+
+def blocks():
+    if not DOC.exists():
+        missing(f"{DOC} missing")
+    found = [(m.group(1), m.group(2)) for m in BLOCK.finditer(DOC.read_text(encoding="utf-8"))]
+    out = []
+    for i, (lang, code) in enumerate(found):
+        if lang == "python":
+            want = found[i + 1][1] if i + 1 < len(found) and found[i + 1][0] == "text" else None
+            out.append((code, want))
+    return out
+
+
+def test_tutorial_runs_as_written(monkeypatch):
+    code_blocks = blocks()
+    assert len(code_blocks) >= 6
+    monkeypatch.chdir(TREE)
+    ns = {"__name__": "tutorial"}
+    for n, (code, want) in enumerate(code_blocks, 1):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf), warnings.catch_warnings():
+            warnings.simplefilter("error")  # the tutorial must not warn (no seed=)
+            exec(compile(code, f"{DOC.name} block {n}", "exec"), ns)
+        if want is not None:
+            assert buf.getvalue() == want, f"block {n} printed:\n{buf.getvalue()}"
