@@ -17,11 +17,16 @@ from ._errors import InputError, JobError, KepsError, KepsWarning, PrivacyWarnin
 _core._init(InputError, JobError, ResourceError)
 
 from . import hierarchy, noise, privacy  # noqa: E402
+from ._commands import COMMANDS as _COMMANDS, Result, make as _make  # noqa: E402
 from ._frame import from_table as _from_table, to_table as _to_table  # noqa: E402
+
+# keps.anonymize, keps.verify, ...: the CLI's commands over the library's command layer
+anonymize, kepsilon, dpmicro, safela, rr, verify, risk, evaluate, split, audit = map(_make, _COMMANDS)
 
 __version__ = _core.version()
 
-__all__ = ["InputError", "JobError", "KepsError", "KepsWarning", "PrivacyWarning", "ResourceError",
+__all__ = ["InputError", "JobError", "KepsError", "KepsWarning", "PrivacyWarning", "ResourceError", "Result",
+           "anonymize", "kepsilon", "dpmicro", "safela", "rr", "verify", "risk", "evaluate", "split", "audit",
            "hierarchy", "noise", "privacy", "read_csv", "to_keps", "__version__"]
 
 

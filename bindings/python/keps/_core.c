@@ -963,6 +963,304 @@ static PyObject *py_rr_implies(PyObject *self, PyObject *args)
                          "k", imp.to.k, "rule", imp.rule, "holds_when", imp.why ? imp.why : "");
 }
 
+/* ------------------------------------------------------------ commands */
+
+/* The command layer (keps/command.h): every CLI command as one library
+ * call. Compiled in when the library has it; keps/_commands.py checks
+ * _core.HAS_COMMANDS. */
+#if defined(__has_include)
+#if __has_include("keps/command.h")
+#define KEPS_PY_COMMANDS 1
+#endif
+#endif
+
+#ifdef KEPS_PY_COMMANDS
+#include "keps/command.h"
+
+/* What one run hears: messages collected as (kind, text) tuples, the
+ * progress callable and the exception it raised. The callbacks run on the
+ * calling thread with the GIL released, so they take it. */
+typedef struct {
+    PyObject *messages; /* list */
+    PyObject *progress; /* callable or NULL */
+    PyObject *exc, *exc_value, *exc_tb;
+    double last;
+} run_host;
+
+static void host_fetch_error(run_host *h)
+{
+    if (!h->exc)
+        PyErr_Fetch(&h->exc, &h->exc_value, &h->exc_tb);
+    else
+        PyErr_Clear();
+}
+
+static void host_message(void *ud, keps_msg_kind kind, const char *text)
+{
+    run_host *h = ud;
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *t = Py_BuildValue("(is)", (int)kind, text);
+    if (!t || PyList_Append(h->messages, t) < 0)
+        host_fetch_error(h);
+    Py_XDECREF(t);
+    PyGILState_Release(g);
+}
+
+/* Python spells a parameter as its keyword: dashes become underscores,
+ * and a Python keyword ("from") takes a trailing underscore. */
+static const char *host_spell(void *ud, const char *name, char *buf, size_t len)
+{
+    (void)ud;
+    if (!len)
+        return buf;
+    size_t i = 0;
+    for (; name[i] && i + 1 < len; i++)
+        buf[i] = name[i] == '-' ? '_' : name[i];
+    buf[i] = 0;
+    static const char *const kw[] = {"from", "in", "is", "as", "if", "or", "and", "not", "for", "with",
+                                     "global", "lambda", "class", "def", "return", "import", "pass"};
+    for (size_t k = 0; k < sizeof kw / sizeof kw[0]; k++)
+        if (!strcmp(buf, kw[k]) && i + 1 < len) {
+            buf[i] = '_';
+            buf[i + 1] = 0;
+            break;
+        }
+    return buf;
+}
+
+static int host_progress(void *ud, const char *what, double done, double total)
+{
+    run_host *h = ud;
+    if (!h->progress || h->exc)
+        return h->exc != NULL;
+    double t = now_s();
+    if (done < total && t - h->last < 0.1)
+        return 0;
+    h->last = t;
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *r = PyObject_CallFunction(h->progress, "sdd", what, done, total);
+    if (!r || PyErr_CheckSignals() < 0)
+        host_fetch_error(h);
+    Py_XDECREF(r);
+    int cancel = h->exc != NULL;
+    PyGILState_Release(g);
+    return cancel;
+}
+
+/* A table of the result as a _core.Table (taken from the result: the
+ * result's pointers to it are cleared), or None. */
+static PyObject *take_table(keps_result *r, keps_table *t)
+{
+    if (!t)
+        Py_RETURN_NONE;
+    if (r->release == t)
+        r->release = NULL;
+    for (size_t i = 0; i < r->noutputs; i++)
+        if (r->outputs[i].table == t)
+            r->outputs[i].table = NULL;
+    return table_wrap(t, NULL);
+}
+
+static PyObject *str_or_none(const char *s, size_t len)
+{
+    if (!s)
+        Py_RETURN_NONE;
+    return PyUnicode_DecodeUTF8(s, (Py_ssize_t)len, "replace");
+}
+
+static PyObject *order_bytes(const uint32_t *order, size_t n)
+{
+    if (!order)
+        Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize((const char *)order, (Py_ssize_t)(n * sizeof *order));
+}
+
+/* The result as a dict: finding, report, summary, printed, release (Table
+ * or None), order (bytes of uint32 or None), outputs [(param, Table or
+ * None, order, text or None)]. */
+static PyObject *result_dict(keps_result *r)
+{
+    PyObject *outs = PyList_New(0);
+    for (size_t i = 0; outs && i < r->noutputs; i++) {
+        keps_output *o = &r->outputs[i];
+        if (o->table == r->release && r->release)
+            continue; /* the release, below */
+        size_t n = o->table ? o->table->nrows : 0;
+        PyObject *order = order_bytes(o->order, n);
+        PyObject *text = str_or_none(o->text, o->len);
+        PyObject *tbl = take_table(r, o->table);
+        PyObject *t = order && text && tbl ? Py_BuildValue("(sOOO)", o->param, tbl, order, text) : NULL;
+        Py_XDECREF(order);
+        Py_XDECREF(text);
+        Py_XDECREF(tbl);
+        if (!t || PyList_Append(outs, t) < 0)
+            Py_CLEAR(outs);
+        Py_XDECREF(t);
+    }
+    if (!outs)
+        return NULL;
+    size_t nrel = r->release ? r->release->nrows : 0;
+    PyObject *order = order_bytes(r->order, nrel);
+    PyObject *rel = take_table(r, r->release);
+    PyObject *report = str_or_none(r->report, r->report ? strlen(r->report) : 0);
+    PyObject *summary = str_or_none(r->summary, r->summary ? strlen(r->summary) : 0);
+    PyObject *printed = str_or_none(r->printed, r->printed ? strlen(r->printed) : 0);
+    PyObject *d = order && rel && report && summary && printed
+                      ? Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "finding", r->finding ? Py_True : Py_False,
+                                      "report", report, "summary", summary, "printed", printed, "release", rel,
+                                      "order", order, "outputs", outs)
+                      : NULL;
+    Py_XDECREF(order);
+    Py_XDECREF(rel);
+    Py_XDECREF(report);
+    Py_XDECREF(summary);
+    Py_XDECREF(printed);
+    Py_DECREF(outs);
+    return d;
+}
+
+/* Fills a with params [(name, value str)] and tables [(name, Table)]. */
+static int fill_args(keps_args *a, PyObject *params, PyObject *tables)
+{
+    Py_ssize_t n = PyList_Size(params);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *name, *value;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(params, i), "ss", &name, &value))
+            return -1;
+        if (keps_args_add(a, name, value, NULL) != KEPS_OK) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    n = PyList_Size(tables);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *name;
+        PyObject *tab;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(tables, i), "sO", &name, &tab) || !table_arg_check(tab))
+            return -1;
+        if (keps_args_table(a, name, ((TableObject *)tab)->t) != KEPS_OK) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Raises the status's exception carrying the whole message (not cut at
+ * keps_error's 1024 bytes), with .messages (what the command said before
+ * failing: [(kind, text)]) and .usage (a usage error). */
+static void raise_run(keps_status st, const char *msg, PyObject *messages, int usage)
+{
+    PyObject *type = st == KEPS_EINPUT ? exc_input : st == KEPS_EJOB || st == KEPS_ECANCEL ? exc_job : exc_resource;
+    PyObject *e = PyObject_CallFunction(type, "si", msg[0] ? msg : "keps failed", (int)st);
+    if (!e)
+        return;
+    if (PyObject_SetAttrString(e, "messages", messages) == 0 &&
+        PyObject_SetAttrString(e, "usage", usage ? Py_True : Py_False) == 0)
+        PyErr_SetObject(type, e);
+    Py_DECREF(e);
+}
+
+/* run(command, params, tables, progress, quiet) -> (result dict, messages).
+ * Errors raise the status's exception carrying the whole message, with
+ * .messages (what the command said before failing) and .usage set. */
+static PyObject *py_run(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *name;
+    PyObject *params, *tables, *progress;
+    int quiet;
+    if (!PyArg_ParseTuple(args, "sO!O!Op", &name, &PyList_Type, &params, &PyList_Type, &tables, &progress, &quiet))
+        return NULL;
+    run_host h = {.messages = PyList_New(0), .progress = progress != Py_None ? progress : NULL};
+    keps_args *a = keps_args_new();
+    PyObject *res = NULL;
+    if (!h.messages || !a) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        goto done;
+    }
+    if (fill_args(a, params, tables))
+        goto done;
+    keps_host host = {.message = host_message, .spell = host_spell, .progress = host_progress, .quiet = quiet,
+                      .ud = &h};
+    keps_result r;
+    keps_error err = {0};
+    keps_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = keps_run(name, a, &host, &r, &err);
+    Py_END_ALLOW_THREADS
+    if (h.exc) { /* the progress callable (or a message) raised: that comes out */
+        PyErr_Restore(h.exc, h.exc_value, h.exc_tb);
+        h.exc = h.exc_value = h.exc_tb = NULL;
+    } else if (st != KEPS_OK) {
+        raise_run(st, r.error ? r.error : err.msg, h.messages, r.usage);
+    } else {
+        PyObject *d = result_dict(&r);
+        if (d) {
+            res = Py_BuildValue("(OO)", d, h.messages);
+            Py_DECREF(d);
+        }
+    }
+    keps_result_free(&r);
+done:
+    keps_args_free(a);
+    Py_XDECREF(h.messages);
+    Py_XDECREF(h.exc);
+    Py_XDECREF(h.exc_value);
+    Py_XDECREF(h.exc_tb);
+    return res;
+}
+
+static PyObject *opt_str(const char *s)
+{
+    if (!s)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(s);
+}
+
+/* catalog() -> [{name, summary, usage, description, example, params:
+ * [(name, short letter or "", metavar or None, flags, help, example)]}] */
+static PyObject *py_catalog(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    const keps_command_info *const *list;
+    size_t n = keps_commands(&list);
+    PyObject *out = PyList_New(0);
+    for (size_t i = 0; out && i < n; i++) {
+        const keps_command_info *c = list[i];
+        PyObject *ps = PyList_New(0);
+        for (size_t j = 0; ps && j < c->nparams; j++) {
+            const keps_param_info *p = &c->params[j];
+            char sc[2] = {p->shortc, 0};
+            PyObject *mv = opt_str(p->metavar), *help = opt_str(p->help), *ex = opt_str(p->example);
+            PyObject *t = mv && help && ex ? Py_BuildValue("(ssOIOO)", p->name, sc, mv, p->flags, help, ex) : NULL;
+            Py_XDECREF(mv);
+            Py_XDECREF(help);
+            Py_XDECREF(ex);
+            if (!t || PyList_Append(ps, t) < 0)
+                Py_CLEAR(ps);
+            Py_XDECREF(t);
+        }
+        PyObject *fields[5] = {opt_str(c->summary), opt_str(c->usage), opt_str(c->description), opt_str(c->example),
+                               NULL};
+        PyObject *d = ps && fields[0] && fields[1] && fields[2] && fields[3]
+                          ? Py_BuildValue("{s:s,s:O,s:O,s:O,s:O,s:O}", "name", c->name, "summary", fields[0],
+                                          "usage", fields[1], "description", fields[2], "example", fields[3],
+                                          "params", ps)
+                          : NULL;
+        for (int k = 0; k < 4; k++)
+            Py_XDECREF(fields[k]);
+        Py_XDECREF(ps);
+        if (!d || PyList_Append(out, d) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(d);
+    }
+    return out;
+}
+#endif /* KEPS_PY_COMMANDS */
+
 /* ------------------------------------------------------------ module */
 
 static PyObject *py_version(PyObject *self, PyObject *unused)
@@ -1004,6 +1302,10 @@ static PyMethodDef methods[] = {
     {"rr_ldp_p", py_rr_ldp_p, METH_VARARGS, NULL},
     {"rr_t", py_rr_t, METH_VARARGS, NULL},
     {"rr_implies", py_rr_implies, METH_VARARGS, NULL},
+#ifdef KEPS_PY_COMMANDS
+    {"run", py_run, METH_VARARGS, NULL},
+    {"catalog", py_catalog, METH_NOARGS, NULL},
+#endif
     {NULL, NULL, 0, NULL},
 };
 
@@ -1023,6 +1325,15 @@ PyMODINIT_FUNC PyInit__core(void)
     Py_INCREF(&HierarchyType);
     if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0 ||
         PyModule_AddObject(m, "Hierarchy", (PyObject *)&HierarchyType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+#ifdef KEPS_PY_COMMANDS
+    int has_commands = 1;
+#else
+    int has_commands = 0;
+#endif
+    if (PyModule_AddIntConstant(m, "HAS_COMMANDS", has_commands) < 0) {
         Py_DECREF(m);
         return NULL;
     }
