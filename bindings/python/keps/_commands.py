@@ -40,6 +40,9 @@ __all__ = ["Result", "run", "catalog", "COMMANDS"]
 REPEAT, NUMBER, PATH, OUTPUT, POSITIONAL, REST, COMMON = 1, 2, 4, 8, 16, 32, 64
 # The commands that are package functions (privacy's calculators are keps.privacy.*).
 COMMANDS = ("anonymize", "kepsilon", "dpmicro", "safela", "rr", "verify", "risk", "evaluate", "split", "audit")
+# The commands whose output is a release: it always comes back (as Result.release). Others' output
+# parameter (risk's per-record table) is asked for with output=True.
+RELEASES = frozenset({"anonymize", "kepsilon", "dpmicro", "safela", "rr"})
 _log = logging.getLogger("keps")
 
 
@@ -119,7 +122,7 @@ def _text(v):
 
 
 def _unknown(command, key, params):
-    names = sorted(p.keyword for p in params.values() if not p.flags & (COMMON | OUTPUT))
+    names = sorted(p.keyword for p in params.values() if not _hidden(command, p))
     close = difflib.get_close_matches(key, names, n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else f"; it takes {', '.join(names)}"
     return TypeError(f"keps.{command}() got an unexpected keyword argument '{key}'{hint}")
@@ -179,7 +182,7 @@ def _build_args(command, data, kwargs):
             kwargs = dict(kwargs, input=data)
         for key, value in kwargs.items():
             p = by_kw.get(key)
-            if p is None or p.flags & COMMON:
+            if p is None or p.flags & COMMON or p.name == "report" or (p.name == "output" and command in RELEASES):
                 raise _unknown(command, key, params)
             if value is None or (p.is_flag and value is False):
                 continue
@@ -196,7 +199,7 @@ def _build_args(command, data, kwargs):
                     args.table(p.name, v)
                 else:
                     args.add(p.name, v)
-        if "output" in params:
+        if command in RELEASES and "output" in params:
             args.add("output", "-")
         return args
     except BaseException:
@@ -248,13 +251,20 @@ def run(command, data=None, *, progress=None, quiet=False, **kwargs):
                   messages=messages, finding=res["finding"], printed=res["printed"])
 
 
+def _hidden(command, p):
+    """Parameters a Python call does not take: the front-end's own (json,
+    quiet, job, help), the input (the data argument), the report (always
+    returned) and a release's output (always returned)."""
+    return p.flags & COMMON or p.name in ("input", "report") or (p.name == "output" and command in RELEASES)
+
+
 def _signature(command):
     params = catalog()[command]["params"]
     ps = []
     if "input" in params:
         ps.append(inspect.Parameter("data", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None))
     for p in params.values():
-        if p.flags & COMMON or p.name in ("input", "output", "report"):
+        if _hidden(command, p):
             continue
         ps.append(inspect.Parameter(p.keyword, inspect.Parameter.KEYWORD_ONLY, default=None))
     ps.append(inspect.Parameter("progress", inspect.Parameter.KEYWORD_ONLY, default=None))
@@ -268,7 +278,7 @@ def docstring(command):
     c = catalog()[command]
     lines = [render(c["summary"]), "", render(c["description"]).strip(), "", "Parameters:"]
     for p in c["params"].values():
-        if p.flags & COMMON or p.name in ("input", "output", "report"):
+        if _hidden(command, p):
             continue
         ex = (p.example or "").split("\n")[0]
         lines.append(f"  {p.keyword}: {render(p.help)}" + (f" (e.g. {ex})" if ex and not p.is_flag else ""))

@@ -27,5 +27,5 @@ def test_stub_is_current():
     for command in _commands.COMMANDS:
         names = {a.arg for a in funcs[command].args.kwonlyargs}
         for p in _commands.catalog()[command]["params"].values():
-            if not p.flags & _commands.COMMON and p.name not in ("input", "output", "report"):
+            if not _commands._hidden(command, p):
                 assert p.keyword in names, (command, p.name)
