@@ -905,24 +905,17 @@ static PyObject *py_safela_min_k(PyObject *self, PyObject *args)
     return st ? raise_keps(st, &err) : Py_BuildValue("lN", k, delta_dict(&r));
 }
 
-static PyObject *py_rr_ldp_epsilon(PyObject *self, PyObject *args)
+/* rr_ldp(which, x, n): which 0 = the epsilon of keep probability x over n
+ * categories, 1 = the largest keep probability for epsilon x. */
+static PyObject *py_rr_ldp(PyObject *self, PyObject *args)
 {
     (void)self;
-    double p;
+    int which;
+    double x;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "dn", &p, &n))
+    if (!PyArg_ParseTuple(args, "idn", &which, &x, &n))
         return NULL;
-    return PyFloat_FromDouble(keps_rr_ldp_epsilon(p, (size_t)n));
-}
-
-static PyObject *py_rr_ldp_p(PyObject *self, PyObject *args)
-{
-    (void)self;
-    double eps;
-    Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "dn", &eps, &n))
-        return NULL;
-    return PyFloat_FromDouble(keps_rr_ldp_p(eps, (size_t)n));
+    return PyFloat_FromDouble(which ? keps_rr_ldp_p(x, (size_t)n) : keps_rr_ldp_epsilon(x, (size_t)n));
 }
 
 /* rr_t(which, value, freq) with freq a float64 buffer: which 0 = the level
@@ -1298,8 +1291,7 @@ static PyMethodDef methods[] = {
     {"geometric", py_geometric, METH_VARARGS, NULL},
     {"safela_delta", py_safela_delta, METH_VARARGS, NULL},
     {"safela_min_k", py_safela_min_k, METH_VARARGS, NULL},
-    {"rr_ldp_epsilon", py_rr_ldp_epsilon, METH_VARARGS, NULL},
-    {"rr_ldp_p", py_rr_ldp_p, METH_VARARGS, NULL},
+    {"rr_ldp", py_rr_ldp, METH_VARARGS, NULL},
     {"rr_t", py_rr_t, METH_VARARGS, NULL},
     {"rr_implies", py_rr_implies, METH_VARARGS, NULL},
 #ifdef KEPS_PY_COMMANDS

@@ -112,9 +112,9 @@ def rr_epsilon(*, p=None, categories=None, epsilon=None):
         raise InputError("rr_epsilon takes either p (gives epsilon) or epsilon (gives the largest p)")
     given_p = p is not None
     if given_p:
-        eps = _core.rr_ldp_epsilon(p, n)
+        eps = _core.rr_ldp(0, p, n)
     else:
-        p = _core.rr_ldp_p(eps, n)
+        p = _core.rr_ldp(1, eps, n)
     ratio = 1.0 if n <= 1 else math.inf if p >= 1.0 else 1.0 + n * p / (1.0 - p)
     return {"calculator": "rr-epsilon", "result": eps if given_p else p, "epsilon": eps, "p": p, "categories": n, "keep_ratio": ratio,
             "formula": "epsilon = ln(1 + n p / (1 - p)) (RR-LDP, Fig. 4; SPEC 9 corrects eq. (1))"}

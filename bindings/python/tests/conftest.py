@@ -50,3 +50,30 @@ def adult_path():
     if not ADULT.exists():
         missing(f"{ADULT} missing")
     return ADULT
+
+
+def longest_pause(work):
+    """Runs work() on another thread while this one ticks every millisecond:
+    (this thread's longest pause, work's duration). With the GIL released
+    during work the pause stays far below the duration."""
+    import threading
+    import time
+
+    done, took = threading.Event(), []
+
+    def run():
+        t = time.perf_counter()
+        work()
+        took.append(time.perf_counter() - t)
+        done.set()
+
+    th = threading.Thread(target=run)
+    last, gap = time.perf_counter(), 0.0
+    th.start()
+    while not done.is_set():
+        now = time.perf_counter()
+        gap = max(gap, now - last)
+        last = now
+        time.sleep(0.001)
+    th.join()
+    return gap, took[0]

@@ -3,11 +3,9 @@ namespace from the repository root, and a block followed by a text block
 prints exactly that text."""
 import contextlib
 import io
-import os
 import re
 import warnings
 
-import pytest
 
 from conftest import TREE, missing
 

@@ -2,7 +2,6 @@
 worked out by hand from the builders' definitions (docs/spec.md, section 1,
 "Hierarchy builders"; ARX's labels); the Adult interval hierarchy is also
 compared with what `keps hierarchy build` writes."""
-import io
 
 import numpy as np
 import pandas as pd

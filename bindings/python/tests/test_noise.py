@@ -2,8 +2,6 @@
 Laplace distribution's moments and tail (closed forms: variance 2 b^2,
 Pr[|X - v| > x] = exp(-x / b)), warnings, errors, and the GIL."""
 import math
-import threading
-import time
 import warnings
 
 import numpy as np
@@ -11,6 +9,8 @@ import pytest
 
 import keps
 from keps import noise
+
+from conftest import longest_pause
 
 
 def cli_values(keps_cli, *args):
@@ -96,24 +96,7 @@ def test_gil_released_during_noise():
     """Another thread keeps running while 10^7 values are noised: its longest
     pause is far shorter than the call (with the GIL held it would span it)."""
     x = np.zeros(10_000_000)
-    done = threading.Event()
-    took = []
-
-    def work():
-        t = time.perf_counter()
-        noise.laplace(x, 1.0)
-        took.append(time.perf_counter() - t)
-        done.set()
-
-    th = threading.Thread(target=work)
-    last, gap = time.perf_counter(), 0.0
-    th.start()
-    while not done.is_set():
-        now = time.perf_counter()
-        gap = max(gap, now - last)
-        last = now
-        time.sleep(0.001)
-    th.join()
-    if took[0] < 0.2:
+    gap, took = longest_pause(lambda: noise.laplace(x, 1.0))
+    if took < 0.2:
         pytest.skip("the call was too quick to tell")
-    assert gap < took[0] / 2, (gap, took[0])
+    assert gap < took / 2, (gap, took)
