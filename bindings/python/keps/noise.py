@@ -15,10 +15,17 @@ import warnings
 
 import numpy as np
 
-from . import _core
+from . import _commands, _core
 from ._errors import InputError, PrivacyWarning
 
-__all__ = ["laplace", "geometric", "laplace_guarantee", "geometric_guarantee"]
+__all__ = ["laplace", "geometric", "laplace_guarantee", "geometric_guarantee", "run"]
+
+# keps noise itself (a value, -n draws, or every row of a column of a file or DataFrame:
+# run(df, column="income", epsilon=1, sensitivity=..., output=True)) over the command layer;
+# laplace() and geometric() are the fast path for numpy arrays.
+run = _commands.make("noise")
+run.__name__ = run.__qualname__ = "run"
+run.__module__ = "keps.noise"
 
 _EPS_RANGE = (1e-300, 1e300)
 

@@ -16,12 +16,21 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import _core
+from . import _commands, _core
 from ._errors import InputError
 
 __all__ = ["delta", "min_k", "rr_epsilon", "rr_t", "implies"]
 
 _MAX_CATEGORIES = 512
+
+
+def _calc(calculator, **kwargs):
+    """keps privacy CALCULATOR over the library's command layer: its report."""
+    cmd = _commands.catalog()["privacy"]
+    pos = next(p for p in cmd["params"].values() if p.flags & _commands.POSITIONAL)
+    if isinstance(kwargs.get("frequencies"), (list, tuple, np.ndarray)):
+        kwargs["frequencies"] = ",".join(_commands._text(float(f)) for f in kwargs["frequencies"])
+    return _commands.run("privacy", **{pos.keyword: calculator}, **kwargs).report
 
 
 def _number(name, x, lo, hi):
@@ -82,6 +91,8 @@ def delta(k, beta, *, epsilon=None, epsilon_prime=None):
     """delta of epsilon-safe k-anonymization under sampling with probability
     beta: (beta, epsilon, delta)-DP with epsilon = epsilon' - ln(1 - beta)
     unless epsilon (and epsilon_prime) are given."""
+    if _core.HAS_COMMANDS:
+        return _calc("delta", k=k, beta=beta, epsilon=epsilon, epsilon_prime=epsilon_prime)
     k = _whole("k", k, 1, 100_000_000)
     beta, epsp, gap = _delta_params(beta, epsilon, epsilon_prime)
     r = _core.safela_delta(k, beta, gap)
@@ -90,6 +101,8 @@ def delta(k, beta, *, epsilon=None, epsilon_prime=None):
 
 def min_k(delta, beta, *, epsilon=None, epsilon_prime=None, max_k=100_000):
     """The smallest k (up to max_k) whose delta is at most the target delta."""
+    if _core.HAS_COMMANDS:
+        return _calc("min-k", delta=delta, beta=beta, epsilon=epsilon, epsilon_prime=epsilon_prime, max_k=max_k)
     target = _number("delta", delta, 0.0, 1.0)
     if target is None:
         raise InputError("delta is required: the target delta")
@@ -103,6 +116,8 @@ def rr_epsilon(*, p=None, categories=None, epsilon=None):
     """Randomized response keeping the true value with probability p, else a
     uniform one of n categories: its epsilon-LDP, ln(1 + n p/(1 - p)); or,
     given epsilon instead of p, the largest such p."""
+    if _core.HAS_COMMANDS:
+        return _calc("rr-epsilon", p=p, categories=categories, epsilon=epsilon)
     p = _number("p", p, 0.0, 1.0)
     eps = _number("epsilon", epsilon, 0.0, math.inf)
     n = _whole("categories", categories, 1, _MAX_CATEGORIES * 1000)
@@ -125,6 +140,8 @@ def rr_t(*, pt=None, t=None, frequencies=None, categories=None, p=None):
     distribution): its multiplicative t-closeness level over the distribution
     frequencies (probabilities or counts; or categories uniform ones); or,
     given t instead of pt, the largest p_t. p is pt's other name."""
+    if _core.HAS_COMMANDS:
+        return _calc("rr-t", pt=pt, t=t, frequencies=frequencies, categories=categories, p=p)
     if pt is not None and p is not None:
         raise InputError("rr_t: p and pt both give the keep probability p_t; give one")
     pt = _number("pt", pt if pt is not None else p, 0.0, 1.0)
@@ -171,6 +188,8 @@ def implies(from_, to, *, epsilon=None, t=None, k=None, to_k=None, records=None)
     is epsilon (ldp, kdp) or t (tclose, kt); k is the source's group size
     (the target's when the source is ldp), to_k the target's. A direction the
     paper proves impossible raises JobError naming the theorem."""
+    if _core.HAS_COMMANDS:
+        return _calc("implies", from_=from_, to=to, epsilon=epsilon, t=t, k=k, to_k=to_k, records=records)
     if from_ not in _MODELS:
         raise InputError("from_ must be ldp, tclose, kt or kdp (ldp = epsilon-LDP, tclose = multiplicative "
                          "t-closeness, kt = (k,t)-closeness, kdp = (k,epsilon)-DP)")

@@ -183,3 +183,16 @@ def test_unseeded_runs_do_not_warn(adult_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", keps.PrivacyWarning)
         keps.dpmicro(adult_path, qi="age", k=1, epsilon=1, bounds="age=17:90", others="keep")
+
+
+def test_noise_command_equals_cli(keps_cli):
+    rc, out, err = keps_cli("noise", "--mechanism", "laplace", "--epsilon", 0.5, "--sensitivity", 2, "--value", 42,
+                            "-n", 5, "--seed", 7)
+    assert rc == 0, err
+    with pytest.warns(keps.PrivacyWarning):
+        res = keps.noise.run(mechanism="laplace", epsilon=0.5, sensitivity=2, value=42, count=5, seed=7)
+    assert res.printed == out
+    # the array path draws the same values under the same seed
+    with pytest.warns(keps.PrivacyWarning):
+        arr, _ = keps.noise.laplace(np.full(5, 42.0), epsilon=0.5, sensitivity=2, seed=7)
+    assert arr.tolist() == [float(x) for x in out.split()]
