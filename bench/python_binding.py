@@ -100,7 +100,8 @@ class PerValueLaplace:
 
     def __init__(self, epsilon, delta, sensitivity):
         self.epsilon, self.delta, self.sensitivity = epsilon, delta, sensitivity
-        self._rng = secrets.SystemRandom()
+        # the baseline's own generator, as diffprivlib's (keps's randomness is src/rng.c's)
+        self._uniform = secrets.SystemRandom().random
 
     def _check(self, value):
         if not isinstance(self.epsilon, Real) or not isinstance(self.delta, Real):
@@ -115,7 +116,7 @@ class PerValueLaplace:
     def randomise(self, value):
         self._check(value)
         scale = self.sensitivity / (self.epsilon - np.log(1 - self.delta))
-        u1, u2, u3, u4 = self._rng.random(), self._rng.random(), self._rng.random(), self._rng.random()
+        u1, u2, u3, u4 = self._uniform(), self._uniform(), self._uniform(), self._uniform()
         return value - scale * (np.log(1 - u1) * np.cos(np.pi * u2) + np.log(1 - u3) * np.cos(np.pi * u4))
 
 
