@@ -195,7 +195,7 @@ def _build_args(command, data, kwargs):
             values = _qi_values(args, value) if p.name == "qi" else (
                 list(value) if p.flags & (REPEAT | REST) and isinstance(value, (list, tuple)) else [value])
             for v in values:
-                if isinstance(v, pd.DataFrame) and p.flags & PATH:
+                if isinstance(v, pd.DataFrame):  # in memory, as if the parameter named its file
                     args.table(p.name, v)
                 else:
                     args.add(p.name, v)
