@@ -24,7 +24,6 @@ import json
 import logging
 import numbers
 import os
-import tempfile
 import warnings
 
 import numpy as np
@@ -37,12 +36,13 @@ from ._progress import progress_callback
 __all__ = ["Result", "run", "catalog", "COMMANDS"]
 
 # keps/command.h's parameter flags
-REPEAT, NUMBER, PATH, OUTPUT, POSITIONAL, REST, COMMON = 1, 2, 4, 8, 16, 32, 64
+REPEAT, NUMBER, PATH, OUTPUT, POSITIONAL, REST, COMMON, RELEASE = 1, 2, 4, 8, 16, 32, 64, 128
 # The commands that are package functions (privacy's calculators are keps.privacy.*).
 COMMANDS = ("anonymize", "kepsilon", "dpmicro", "safela", "rr", "verify", "risk", "evaluate", "split", "audit")
-# The commands whose output is a release: it always comes back (as Result.release). Others' output
-# parameter (risk's per-record table) is asked for with output=True.
-RELEASES = frozenset({"anonymize", "kepsilon", "dpmicro", "safela", "rr"})
+
+# A release (the parameter flagged RELEASE: anonymize's output, ...) always comes back, as
+# Result.release; other outputs (risk's per-record table, split's test part, a SQL script)
+# are asked for with NAME=True and come back in Result.outputs.
 _log = logging.getLogger("keps")
 
 
@@ -129,12 +129,11 @@ def _unknown(command, key, params):
 
 
 class _Args:
-    """The keps_args of one call: (name, text) pairs, in-memory tables, and
-    temporary hierarchy files (removed after the call)."""
+    """The keps_args of one call: (name, text) pairs, in-memory tables and
+    hierarchies."""
 
     def __init__(self):
-        self.params, self.tables, self.likes = [], [], {}
-        self._dir = None
+        self.params, self.tables, self.hierarchies, self.likes = [], [], [], {}
 
     def add(self, name, value):
         self.params.append((name, _text(value)))
@@ -143,20 +142,11 @@ class _Args:
         self.tables.append((name, _frame.to_table(df, source=f"<{keyword(name)}>")))
         self.likes[name] = df
 
-    def hierarchy_file(self, column, h):
-        """A hierarchy given as a DataFrame or dict, as the CSV file keps reads."""
+    def hierarchy(self, column, h):
+        """A hierarchy given as a DataFrame or dict, in memory."""
         from . import hierarchy
 
-        df = hierarchy.validate(h, name=f"<qi {column}>")
-        if self._dir is None:
-            self._dir = tempfile.TemporaryDirectory(prefix="keps-")
-        path = os.path.join(self._dir.name, f"h{len(self.params)}.csv")
-        df.to_csv(path, sep=";", header=False, index=False)
-        return path
-
-    def close(self):
-        if self._dir is not None:
-            self._dir.cleanup()
+        self.hierarchies.append((str(column), hierarchy.table(h, name=f"<qi {column}>")))
 
 
 def _qi_values(args, value):
@@ -169,7 +159,7 @@ def _qi_values(args, value):
         elif isinstance(h, (str, os.PathLike)):
             out.append(f"{col}:{os.fspath(h)}")
         else:
-            out.append(f"{col}:{args.hierarchy_file(col, h)}")
+            args.hierarchy(col, h)
     return out
 
 
@@ -177,34 +167,31 @@ def _build_args(command, data, kwargs):
     params = catalog()[command]["params"]
     by_kw = {p.keyword: p for p in params.values()}
     args = _Args()
-    try:
-        if data is not None:
-            kwargs = dict(kwargs, input=data)
-        for key, value in kwargs.items():
-            p = by_kw.get(key)
-            if p is None or p.flags & COMMON or p.name == "report" or (p.name == "output" and command in RELEASES):
-                raise _unknown(command, key, params)
-            if value is None or (p.is_flag and value is False):
-                continue
-            if p.flags & OUTPUT:
-                if value is not True:
-                    raise TypeError(f"keps.{command}(): {key}=True asks for that output (it comes back in the "
-                                    f"result's outputs); write files from there")
-                args.add(p.name, "-")
-                continue
-            values = _qi_values(args, value) if p.name == "qi" else (
-                list(value) if p.flags & (REPEAT | REST) and isinstance(value, (list, tuple)) else [value])
-            for v in values:
-                if isinstance(v, pd.DataFrame):  # in memory, as if the parameter named its file
-                    args.table(p.name, v)
-                else:
-                    args.add(p.name, v)
-        if command in RELEASES and "output" in params:
-            args.add("output", "-")
-        return args
-    except BaseException:
-        args.close()
-        raise
+    if data is not None:
+        kwargs = dict(kwargs, input=data)
+    for key, value in kwargs.items():
+        p = by_kw.get(key)
+        if p is None or _hidden(command, p) and p.name != "input":
+            raise _unknown(command, key, params)
+        if value is None or (p.is_flag and value is False):
+            continue
+        if p.flags & OUTPUT:
+            if value is not True:
+                raise TypeError(f"keps.{command}(): {key}=True asks for that output (it comes back in the "
+                                f"result's outputs); write files from there")
+            args.add(p.name, "-")
+            continue
+        values = _qi_values(args, value) if p.name == "qi" else (
+            list(value) if p.flags & (REPEAT | REST) and isinstance(value, (list, tuple)) else [value])
+        for v in values:
+            if isinstance(v, pd.DataFrame):  # in memory, as if the parameter named its file
+                args.table(p.name, v)
+            else:
+                args.add(p.name, v)
+    for p in params.values():
+        if p.flags & RELEASE:  # the release always comes back
+            args.add(p.name, "-")
+    return args
 
 
 def _frame_of(tbl, order, like):
@@ -232,15 +219,13 @@ def run(command, data=None, *, progress=None, quiet=False, **kwargs):
     if command not in catalog():
         raise ValueError(f"no keps command {command!r}; there are {', '.join(catalog())}")
     args = _build_args(command, data, kwargs)
-    try:
-        with progress_callback(progress) as cb:
-            try:
-                res, messages = _core.run(command, args.params, args.tables, cb, bool(quiet))
-            except Exception as e:
-                _tell(getattr(e, "messages", ()))
-                raise
-    finally:
-        args.close()
+    with progress_callback(progress) as cb:
+        try:
+            res, messages = _core.run(command, args.params, args.tables, args.hierarchies, cb, bool(quiet),
+                                      str(kwargs.get("missing") or ""))
+        except Exception as e:
+            _tell(getattr(e, "messages", ()))
+            raise
     _tell(messages)
     like = args.likes.get("input")
     outputs = {}
@@ -255,7 +240,7 @@ def _hidden(command, p):
     """Parameters a Python call does not take: the front-end's own (json,
     quiet, job, help), the input (the data argument), the report (always
     returned) and a release's output (always returned)."""
-    return p.flags & COMMON or p.name in ("input", "report") or (p.name == "output" and command in RELEASES)
+    return p.flags & (COMMON | RELEASE) or p.name in ("input", "report")
 
 
 def _signature(command):

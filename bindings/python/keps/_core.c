@@ -1040,12 +1040,35 @@ static int host_progress(void *ud, const char *what, double done, double total)
     return cancel;
 }
 
+/* Flags the value tok (the run's missing token) as each column's missing
+ * value, as the CSV reader does on reading the CLI's output file back: a
+ * release holds the input's missing cells as plain text (its own token is
+ * "\x01", none), and a DataFrame should get NaN there. */
+static void mark_missing(keps_table *t, const char *tok)
+{
+    for (size_t j = 0; j < t->ncols; j++) {
+        keps_column *c = &t->cols[j];
+        if (c->missing != KEPS_NONE)
+            continue;
+        uint32_t m = 0; /* a scan: such a table's value index may not be built */
+        while (m < c->nvalues && strcmp(c->values[m], tok))
+            m++;
+        if (m == c->nvalues)
+            continue;
+        c->missing = m;
+        c->missing_count = 0;
+        for (size_t i = 0; i < t->nrows; i++)
+            c->missing_count += c->codes[i] == m;
+    }
+}
+
 /* A table of the result as a _core.Table (taken from the result: the
- * result's pointers to it are cleared), or None. */
-static PyObject *take_table(keps_result *r, keps_table *t)
+ * result's pointers to it are cleared; tok marked missing), or None. */
+static PyObject *take_table(keps_result *r, keps_table *t, const char *tok)
 {
     if (!t)
         Py_RETURN_NONE;
+    mark_missing(t, tok);
     if (r->release == t)
         r->release = NULL;
     for (size_t i = 0; i < r->noutputs; i++)
@@ -1071,7 +1094,7 @@ static PyObject *order_bytes(const uint32_t *order, size_t n)
 /* The result as a dict: finding, report, summary, printed, release (Table
  * or None), order (bytes of uint32 or None), outputs [(param, Table or
  * None, order, text or None)]. */
-static PyObject *result_dict(keps_result *r)
+static PyObject *result_dict(keps_result *r, const char *tok)
 {
     PyObject *outs = PyList_New(0);
     for (size_t i = 0; outs && i < r->noutputs; i++) {
@@ -1081,7 +1104,7 @@ static PyObject *result_dict(keps_result *r)
         size_t n = o->table ? o->table->nrows : 0;
         PyObject *order = order_bytes(o->order, n);
         PyObject *text = str_or_none(o->text, o->len);
-        PyObject *tbl = take_table(r, o->table);
+        PyObject *tbl = take_table(r, o->table, tok);
         PyObject *t = order && text && tbl ? Py_BuildValue("(sOOO)", o->param, tbl, order, text) : NULL;
         Py_XDECREF(order);
         Py_XDECREF(text);
@@ -1094,7 +1117,7 @@ static PyObject *result_dict(keps_result *r)
         return NULL;
     size_t nrel = r->release ? r->release->nrows : 0;
     PyObject *order = order_bytes(r->order, nrel);
-    PyObject *rel = take_table(r, r->release);
+    PyObject *rel = take_table(r, r->release, tok);
     PyObject *report = str_or_none(r->report, r->report ? strlen(r->report) : 0);
     PyObject *summary = str_or_none(r->summary, r->summary ? strlen(r->summary) : 0);
     PyObject *printed = str_or_none(r->printed, r->printed ? strlen(r->printed) : 0);
@@ -1112,8 +1135,9 @@ static PyObject *result_dict(keps_result *r)
     return d;
 }
 
-/* Fills a with params [(name, value str)] and tables [(name, Table)]. */
-static int fill_args(keps_args *a, PyObject *params, PyObject *tables)
+/* Fills a with params [(name, value str)], tables [(name, Table)] and
+ * hierarchies [(column, Table in ARX's layout)]. */
+static int fill_args(keps_args *a, PyObject *params, PyObject *tables, PyObject *hierarchies)
 {
     Py_ssize_t n = PyList_Size(params);
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -1136,6 +1160,17 @@ static int fill_args(keps_args *a, PyObject *params, PyObject *tables)
             return -1;
         }
     }
+    n = PyList_Size(hierarchies);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *column;
+        PyObject *tab;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(hierarchies, i), "sO", &column, &tab) || !table_arg_check(tab))
+            return -1;
+        if (keps_args_hierarchy(a, column, ((TableObject *)tab)->t) != KEPS_OK) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -1154,16 +1189,19 @@ static void raise_run(keps_status st, const char *msg, PyObject *messages, int u
     Py_DECREF(e);
 }
 
-/* run(command, params, tables, progress, quiet) -> (result dict, messages).
+/* run(command, params, tables, hierarchies, progress, quiet, missing) ->
+ * (result dict, messages); missing: the run's missing token.
  * Errors raise the status's exception carrying the whole message, with
  * .messages (what the command said before failing) and .usage set. */
 static PyObject *py_run(PyObject *self, PyObject *args)
 {
     (void)self;
     const char *name;
-    PyObject *params, *tables, *progress;
+    PyObject *params, *tables, *hierarchies, *progress;
     int quiet;
-    if (!PyArg_ParseTuple(args, "sO!O!Op", &name, &PyList_Type, &params, &PyList_Type, &tables, &progress, &quiet))
+    const char *tok;
+    if (!PyArg_ParseTuple(args, "sO!O!O!Ops", &name, &PyList_Type, &params, &PyList_Type, &tables, &PyList_Type,
+                          &hierarchies, &progress, &quiet, &tok))
         return NULL;
     run_host h = {.messages = PyList_New(0), .progress = progress != Py_None ? progress : NULL};
     keps_args *a = keps_args_new();
@@ -1173,7 +1211,7 @@ static PyObject *py_run(PyObject *self, PyObject *args)
             PyErr_NoMemory();
         goto done;
     }
-    if (fill_args(a, params, tables))
+    if (fill_args(a, params, tables, hierarchies))
         goto done;
     keps_host host = {.message = host_message, .spell = host_spell, .progress = host_progress, .quiet = quiet,
                       .ud = &h};
@@ -1189,7 +1227,7 @@ static PyObject *py_run(PyObject *self, PyObject *args)
     } else if (st != KEPS_OK) {
         raise_run(st, r.error ? r.error : err.msg, h.messages, r.usage);
     } else {
-        PyObject *d = result_dict(&r);
+        PyObject *d = result_dict(&r, tok);
         if (d) {
             res = Py_BuildValue("(OO)", d, h.messages);
             Py_DECREF(d);
