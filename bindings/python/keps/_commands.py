@@ -266,6 +266,8 @@ def docstring(command):
         if _hidden(command, p):
             continue
         ex = (p.example or "").split("\n")[0]
+        if p.flags & OUTPUT:  # asked for with True; it comes back in Result.outputs
+            ex = "True"
         lines.append(f"  {p.keyword}: {render(p.help)}" + (f" (e.g. {ex})" if ex and not p.is_flag else ""))
     return "\n".join(lines)
 
