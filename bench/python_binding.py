@@ -11,6 +11,10 @@ Prints one JSON object per line:
     of that OLA job, the median over --repeats runs of the keps CLI's own
     timing_ms (search: the OLA search alone; total: reading the CSV,
     hierarchies, lattice, search, generalizing and writing the release).
+  end to end: keps.anonymize(df) of that job over the command layer, the
+    binding's parts (arguments and DataFrame in, report and release out)
+    against keps_run itself (medians of --repeats; skipped without the
+    command layer).
   noise: keps.noise.laplace on a vector of --noise-n values (median of
     --repeats calls) against a per-value loop that draws each value the way
     diffprivlib's Laplace.randomise does (diffprivlib 0.6, read from its
@@ -95,6 +99,38 @@ def conversion(binary, repeats):
                           "overhead_vs_total": round(conv / total_ms, 4), "repeats": repeats}), flush=True)
 
 
+def end_to_end(repeats):
+    """keps.anonymize(df) of the OLA job over the command layer, in its
+    parts: the binding's (arguments and the DataFrame in; the report parsed
+    and the release out as a DataFrame in the drawn row order) against
+    keps_run itself (everything the library does, report sections included;
+    the report's timing_ms.total stops before those)."""
+    if not keps._core.HAS_COMMANDS:
+        print(json.dumps({"bench": "python_end_to_end", "skipped": "the library has no command layer"}), flush=True)
+        return
+    from keps import _commands
+
+    df = pd.read_csv(ADULT / "adult.csv", sep=";")
+    kw = dict(algorithm="ola", qi={q: str(ADULT / f"adult_hierarchy_{q}.csv") for q in QIS}, k=5, suppress=0.05,
+              metric="loss", sensitive="salary-class")
+    ins, runs, outs = [], [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        a = _commands._build_args("anonymize", df, kw)
+        t1 = time.perf_counter()
+        res, _ = keps._core.run("anonymize", a.params, a.tables, a.hierarchies, None, False, "")
+        t2 = time.perf_counter()
+        json.loads(res["report"])
+        _commands._frame_of(res["release"], res["order"], df)
+        t3 = time.perf_counter()
+        ins.append((t1 - t0) * 1e3)
+        runs.append((t2 - t1) * 1e3)
+        outs.append((t3 - t2) * 1e3)
+    i, r, o = statistics.median(ins), statistics.median(runs), statistics.median(outs)
+    print(json.dumps({"bench": "python_end_to_end", "rows": len(df), "in_ms": round(i, 2), "keps_run_ms": round(r, 1),
+                      "out_ms": round(o, 2), "overhead": round((i + o) / r, 4), "repeats": repeats}), flush=True)
+
+
 class PerValueLaplace:
     """diffprivlib's Laplace call path, re-implemented: one call per value."""
 
@@ -148,6 +184,7 @@ def main():
     print(json.dumps({"bench": "python_env", "python": sys.version.split()[0], "numpy": np.__version__,
                       "pandas": pd.__version__, "keps": keps.__version__}), flush=True)
     conversion(a.binary, a.repeats)
+    end_to_end(a.repeats)
     noise(a.noise_n, a.baseline_n, a.repeats)
 
 

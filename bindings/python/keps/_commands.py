@@ -197,10 +197,7 @@ def _build_args(command, data, kwargs):
 def _frame_of(tbl, order, like):
     if tbl is None:
         return None
-    df = _frame.from_table(tbl, like=like)
-    if order is not None:
-        df = df.take(np.frombuffer(order, dtype=np.uint32)).reset_index(drop=True)
-    return df
+    return _frame.from_table(tbl, like=like, order=None if order is None else np.frombuffer(order, dtype=np.uint32))
 
 
 def _tell(messages):

@@ -134,15 +134,18 @@ def _numeric_column(tbl, j, codes, like):
     return col
 
 
-def column_from_table(tbl, j, like=None):
+def column_from_table(tbl, j, like=None, order=None):
     """Column j of a table as a numpy array or a Categorical.
 
     like: the dtype the column had going in (None: it came from a file).
+    order: the rows to take, in that order (a uint32 array), or None.
     Numeric when keps reads it as numbers and it was numeric going in (or
     came from a file); categorical when it was; otherwise strings, with
     NaN for the missing value."""
     codes_b, values, miss = tbl.column(j)
     codes = np.frombuffer(codes_b, dtype=np.uint32)
+    if order is not None:
+        codes = codes.take(order)
     numeric_in = like is None or (not isinstance(like, pd.CategoricalDtype) and like.kind in "iufb")
     if numeric_in:
         col = _numeric_column(tbl, j, codes, like)
@@ -162,13 +165,14 @@ def column_from_table(tbl, j, like=None):
     return vals.take(codes)
 
 
-def from_table(tbl, like=None):
+def from_table(tbl, like=None, order=None):
     """A DataFrame of a table's rows. like: the input DataFrame (or a dict of
-    name -> dtype) whose column types the result follows where it can."""
+    name -> dtype) whose column types the result follows where it can;
+    order: the rows in the order to give them (uint32 array), or None."""
     dtypes = like.dtypes.items() if isinstance(like, pd.DataFrame) else (like or {}).items()
     dtypes = {str(k): v for k, v in dtypes}
     names = tbl.names
     data = {}
     for j, name in enumerate(names):
-        data[name] = column_from_table(tbl, j, dtypes.get(name) if like is not None else None)
+        data[name] = column_from_table(tbl, j, dtypes.get(name) if like is not None else None, order)
     return pd.DataFrame(data, columns=names, copy=False)
