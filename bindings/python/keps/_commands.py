@@ -179,7 +179,7 @@ def _build_args(command, data, kwargs):
             if value is not True:
                 raise TypeError(f"keps.{command}(): {key}=True asks for that output (it comes back in the "
                                 f"result's outputs); write files from there")
-            args.add(p.name, "-")
+            args.add(p.name, f"<{keyword(p.name)}>")  # keps_run writes no file: a name apart for each
             continue
         values = _qi_values(args, value) if p.name == "qi" else (
             list(value) if p.flags & (REPEAT | REST) and isinstance(value, (list, tuple)) else [value])
@@ -190,7 +190,7 @@ def _build_args(command, data, kwargs):
                 args.add(p.name, v)
     for p in params.values():
         if p.flags & RELEASE:  # the release always comes back
-            args.add(p.name, "-")
+            args.add(p.name, f"<{keyword(p.name)}>")
     return args
 
 
