@@ -146,6 +146,10 @@ def test_errors_carry_the_message_in_python_spelling(keps_cli, adult_path):
         keps.anonymize(adult_path, algorithm="ola", k=0, qi={"sex": "x.csv"})
     assert e.value.exit_code == rc == 2
     assert "--k" not in str(e.value) and "-k " not in str(e.value)
+    # a parameter with a dash is spelled as its keyword (the CLI says --keep-order, -k)
+    with pytest.raises(keps.InputError) as e:
+        keps.dpmicro(adult_path, qi="age", k=50, epsilon=1, bounds="age=17:90", others="drop", keep_order=True)
+    assert "keep_order" in str(e.value) and "--keep-order" not in str(e.value) and "-k " not in str(e.value)
     with pytest.raises(TypeError, match="did you mean suppress"):
         keps.anonymize(adult_path, supress=0.05)
     # k above the number of records: the job cannot be done (exit 1)
