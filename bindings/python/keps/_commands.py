@@ -24,6 +24,7 @@ import json
 import logging
 import numbers
 import os
+import tempfile
 import warnings
 
 import numpy as np
@@ -129,11 +130,14 @@ def _unknown(command, key, params):
 
 
 class _Args:
-    """The keps_args of one call: (name, text) pairs, in-memory tables and
-    hierarchies."""
+    """The keps_args of one call: (name, text) pairs and in-memory tables;
+    hierarchies given as DataFrames or dicts are written to a temporary
+    directory, removed after the call (the command layer reads hierarchies
+    from files)."""
 
     def __init__(self):
-        self.params, self.tables, self.hierarchies, self.likes = [], [], [], {}
+        self.params, self.tables, self.likes = [], [], {}
+        self._dir = None
 
     def add(self, name, value):
         self.params.append((name, _text(value)))
@@ -142,11 +146,21 @@ class _Args:
         self.tables.append((name, _frame.to_table(df, source=f"<{keyword(name)}>")))
         self.likes[name] = df
 
-    def hierarchy(self, column, h):
-        """A hierarchy given as a DataFrame or dict, in memory."""
+    def hierarchy_file(self, column, h):
+        """The file of a hierarchy given as a DataFrame or dict, checked first
+        (errors name the column): ARX's layout, ';'-separated, no header."""
         from . import hierarchy
 
-        self.hierarchies.append((str(column), hierarchy.table(h, name=f"<qi {column}>")))
+        df = hierarchy.validate(h, name=f"<qi {column}>")
+        if self._dir is None:
+            self._dir = tempfile.TemporaryDirectory(prefix="keps-")
+        path = os.path.join(self._dir.name, f"hierarchy{len(os.listdir(self._dir.name))}.csv")
+        df.to_csv(path, sep=";", header=False, index=False)
+        return path
+
+    def close(self):
+        if self._dir is not None:
+            self._dir.cleanup()
 
 
 def _qi_values(args, value):
@@ -159,7 +173,7 @@ def _qi_values(args, value):
         elif isinstance(h, (str, os.PathLike)):
             out.append(f"{col}:{os.fspath(h)}")
         else:
-            args.hierarchy(col, h)
+            out.append(f"{col}:{args.hierarchy_file(col, h)}")
     return out
 
 
@@ -167,6 +181,15 @@ def _build_args(command, data, kwargs):
     params = catalog()[command]["params"]
     by_kw = {p.keyword: p for p in params.values()}
     args = _Args()
+    try:
+        _fill(command, params, by_kw, args, data, kwargs)
+    except BaseException:
+        args.close()
+        raise
+    return args
+
+
+def _fill(command, params, by_kw, args, data, kwargs):
     if data is not None:
         kwargs = dict(kwargs, input=data)
     for key, value in kwargs.items():
@@ -175,7 +198,7 @@ def _build_args(command, data, kwargs):
             raise _unknown(command, key, params)
         if value is None or (p.is_flag and value is False):
             continue
-        if p.flags & OUTPUT:
+        if is_output(p):
             if value is not True:
                 raise TypeError(f"keps.{command}(): {key}=True asks for that output (it comes back in the "
                                 f"result's outputs); write files from there")
@@ -191,7 +214,6 @@ def _build_args(command, data, kwargs):
     for p in params.values():
         if p.flags & RELEASE:  # the release always comes back
             args.add(p.name, f"<{keyword(p.name)}>")
-    return args
 
 
 def _frame_of(tbl, order, like):
@@ -216,13 +238,16 @@ def run(command, data=None, *, progress=None, quiet=False, **kwargs):
     if command not in catalog():
         raise ValueError(f"no keps command {command!r}; there are {', '.join(catalog())}")
     args = _build_args(command, data, kwargs)
-    with progress_callback(progress) as cb:
-        try:
-            res, messages = _core.run(command, args.params, args.tables, args.hierarchies, cb, bool(quiet),
-                                      str(kwargs.get("missing") or ""))
-        except Exception as e:
-            _tell(getattr(e, "messages", ()))
-            raise
+    try:
+        with progress_callback(progress) as cb:
+            try:
+                res, messages = _core.run(command, args.params, args.tables, cb, bool(quiet),
+                                          str(kwargs.get("missing") or ""))
+            except Exception as e:
+                _tell(getattr(e, "messages", ()))
+                raise
+    finally:
+        args.close()
     _tell(messages)
     like = args.likes.get("input")
     outputs = {}
@@ -231,6 +256,16 @@ def run(command, data=None, *, progress=None, quiet=False, **kwargs):
     report = json.loads(res["report"]) if res["report"] else None
     return Result(_frame_of(res["release"], res["order"], like), report, summary=res["summary"], outputs=outputs,
                   messages=messages, finding=res["finding"], printed=res["printed"])
+
+
+# Outputs by name, for a catalog that flags only the releases (command-ready at 1b8de08 flags
+# anonymize's output but not split's test-output or risk's per-record output).
+_OUTPUT_NAMES = frozenset({"output", "test-output", "emit-sql", "html"})
+
+
+def is_output(p):
+    """Is p a file the command's result is written to (asked for with True)?"""
+    return bool(p.flags & OUTPUT) or p.name in _OUTPUT_NAMES
 
 
 def _hidden(command, p):
@@ -263,7 +298,7 @@ def docstring(command):
         if _hidden(command, p):
             continue
         ex = (p.example or "").split("\n")[0]
-        if p.flags & OUTPUT:  # asked for with True; it comes back in Result.outputs
+        if is_output(p):  # asked for with True; it comes back in Result.outputs
             ex = "True"
         lines.append(f"  {p.keyword}: {render(p.help)}" + (f" (e.g. {ex})" if ex and not p.is_flag else ""))
     return "\n".join(lines)
