@@ -25,8 +25,6 @@
 #include "keps/noise.h"
 #include "keps/progress.h"
 #include "keps/rng.h"
-#include "keps/rr.h"
-#include "keps/safela.h"
 #include "keps/table.h"
 #include "keps/version.h"
 
@@ -862,100 +860,6 @@ done:
     return res;
 }
 
-/* ------------------------------------------------------------ calculators */
-
-static PyObject *delta_dict(const keps_delta_result *r)
-{
-    return Py_BuildValue("{s:d,s:d,s:d,s:d,s:l,s:l,s:l,s:O}", "delta", r->delta, "log_delta", r->log_delta, "gamma",
-                         r->gamma, "epsilon_gap", r->eps_gap, "n_min", r->n_min, "n_argmax", r->n_argmax, "n_last",
-                         r->n_last, "capped", r->capped ? Py_True : Py_False);
-}
-
-/* safela_delta(k, beta, gap) -> dict; gap NaN = the default -ln(1-beta). */
-static PyObject *py_safela_delta(PyObject *self, PyObject *args)
-{
-    (void)self;
-    long k;
-    double beta, gap;
-    if (!PyArg_ParseTuple(args, "ldd", &k, &beta, &gap))
-        return NULL;
-    keps_delta_result r;
-    keps_error err = {0};
-    keps_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = keps_safela_delta(k, beta, gap, &r, &err);
-    Py_END_ALLOW_THREADS
-    return st ? raise_keps(st, &err) : delta_dict(&r);
-}
-
-/* safela_min_k(target, beta, gap, max_k) -> (k, dict) */
-static PyObject *py_safela_min_k(PyObject *self, PyObject *args)
-{
-    (void)self;
-    double target, beta, gap;
-    long max_k, k = 0;
-    if (!PyArg_ParseTuple(args, "dddl", &target, &beta, &gap, &max_k))
-        return NULL;
-    keps_delta_result r;
-    keps_error err = {0};
-    keps_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = keps_safela_min_k(target, beta, gap, max_k, &k, &r, &err);
-    Py_END_ALLOW_THREADS
-    return st ? raise_keps(st, &err) : Py_BuildValue("lN", k, delta_dict(&r));
-}
-
-/* rr_ldp(which, x, n): which 0 = the epsilon of keep probability x over n
- * categories, 1 = the largest keep probability for epsilon x. */
-static PyObject *py_rr_ldp(PyObject *self, PyObject *args)
-{
-    (void)self;
-    int which;
-    double x;
-    Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "idn", &which, &x, &n))
-        return NULL;
-    return PyFloat_FromDouble(which ? keps_rr_ldp_p(x, (size_t)n) : keps_rr_ldp_epsilon(x, (size_t)n));
-}
-
-/* rr_t(which, value, freq) with freq a float64 buffer: which 0 = the level
- * of keep probability value, 1 = the largest p_t for level value. */
-static PyObject *py_rr_t(PyObject *self, PyObject *args)
-{
-    (void)self;
-    int which;
-    double v;
-    Py_buffer f;
-    if (!PyArg_ParseTuple(args, "idy*", &which, &v, &f))
-        return NULL;
-    size_t n = (size_t)f.len / sizeof(double);
-    double r = which ? keps_rr_t_p(v, f.buf, n) : keps_rr_t_level(v, f.buf, n);
-    PyBuffer_Release(&f);
-    return PyFloat_FromDouble(r);
-}
-
-/* rr_implies(from, level, k, to, to_k, records) -> dict; models by name. */
-static PyObject *py_rr_implies(PyObject *self, PyObject *args)
-{
-    (void)self;
-    const char *fs, *ts;
-    double level;
-    long k, to_k, n;
-    if (!PyArg_ParseTuple(args, "sdlsll", &fs, &level, &k, &ts, &to_k, &n))
-        return NULL;
-    keps_plevel from = {.level = level, .k = k};
-    keps_pmodel to;
-    if (keps_pmodel_parse(fs, &from.model) || keps_pmodel_parse(ts, &to))
-        return raise_input("models are ldp, tclose, kt or kdp");
-    keps_implication imp;
-    keps_error err = {0};
-    keps_status st = keps_rr_implies(&from, to, to_k, n, &imp, &err);
-    if (st)
-        return raise_keps(st, &err);
-    return Py_BuildValue("{s:s,s:d,s:l,s:s,s:s}", "model", keps_pmodel_name(imp.to.model), "level", imp.to.level,
-                         "k", imp.to.k, "rule", imp.rule, "holds_when", imp.why ? imp.why : "");
-}
-
 /* ------------------------------------------------------------ commands */
 
 /* The command layer (keps/command.h): every CLI command as one library
@@ -1315,11 +1219,6 @@ static PyMethodDef methods[] = {
     {"geometric_info", py_geometric_info, METH_VARARGS, NULL},
     {"laplace", py_laplace, METH_VARARGS, NULL},
     {"geometric", py_geometric, METH_VARARGS, NULL},
-    {"safela_delta", py_safela_delta, METH_VARARGS, NULL},
-    {"safela_min_k", py_safela_min_k, METH_VARARGS, NULL},
-    {"rr_ldp", py_rr_ldp, METH_VARARGS, NULL},
-    {"rr_t", py_rr_t, METH_VARARGS, NULL},
-    {"rr_implies", py_rr_implies, METH_VARARGS, NULL},
 #ifdef KEPS_PY_COMMANDS
     {"run", py_run, METH_VARARGS, NULL},
     {"catalog", py_catalog, METH_NOARGS, NULL},
