@@ -46,3 +46,16 @@ def test_tutorial_runs_as_written(monkeypatch):
             exec(compile(code, f"{DOC.name} block {n}", "exec"), ns)
         if want is not None:
             assert buf.getvalue() == want, f"block {n} printed:\n{buf.getvalue()}"
+
+
+def test_readme_one_liner_runs(monkeypatch, capsys):
+    readme = TREE / "README.md"
+    if not readme.exists():
+        missing(f"{readme} missing")
+    lines = re.findall(r"^\s+\.venv/bin/python -c '(.*)'$", readme.read_text(encoding="utf-8"), re.M)
+    assert len(lines) == 1
+    if needs_commands(lines[0]) and not keps._core.HAS_COMMANDS:
+        return
+    monkeypatch.chdir(TREE)
+    exec(compile(lines[0], "README.md one-liner", "exec"), {"__name__": "readme"})
+    assert "k-anonymity" in capsys.readouterr().out
