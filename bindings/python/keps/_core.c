@@ -780,76 +780,50 @@ static PyObject *py_geometric_info(PyObject *self, PyObject *args)
     return info_tuple(&info);
 }
 
-/* laplace(values, out, scale, sensitivity, seed): values and out float64
- * buffers of n; out[i] = keps_laplace(values[i]). Returns the index of the
- * first value that is not finite, or -1. */
-static PyObject *py_laplace(PyObject *self, PyObject *args)
+/* noise(kind, values, out, param, sensitivity, seed): kind 0 = Laplace,
+ * float64 buffers, param the scale (sensitivity unused: the scale carries
+ * it); kind 1 = geometric, int64 buffers, param epsilon. out[i] = values[i]
+ * plus noise, drawn without the GIL. Returns -1, or the index of the first
+ * value the mechanism refuses (not finite; magnitude 2^62 or more), where
+ * it stopped. */
+static PyObject *py_noise(PyObject *self, PyObject *args)
 {
     (void)self;
+    int kind;
     Py_buffer in, out;
-    double b, d;
-    PyObject *seed;
-    if (!PyArg_ParseTuple(args, "y*w*ddO", &in, &out, &b, &d, &seed))
-        return NULL;
-    PyObject *res = NULL;
-    keps_rng *r = NULL;
-    if (in.len != out.len || in.len % (Py_ssize_t)sizeof(double)) {
-        PyErr_SetString(PyExc_ValueError, "values and out: float64 buffers of one length");
-        goto done;
-    }
-    if (!(r = rng_for(seed)))
-        goto done;
-    const double *x = in.buf;
-    double *y = out.buf;
-    size_t n = (size_t)in.len / sizeof(double), bad = (size_t)-1;
-    Py_BEGIN_ALLOW_THREADS
-    for (size_t i = 0; i < n; i++) {
-        if (!isfinite(x[i])) {
-            bad = i;
-            break;
-        }
-        y[i] = keps_laplace(r, x[i], b);
-    }
-    Py_END_ALLOW_THREADS
-    res = PyLong_FromSsize_t(bad == (size_t)-1 ? -1 : (Py_ssize_t)bad);
-done:
-    keps_rng_free(r);
-    PyBuffer_Release(&in);
-    PyBuffer_Release(&out);
-    return res;
-}
-
-/* geometric(values, out, epsilon, sensitivity, seed): int64 buffers;
- * out[i] = keps_geometric_mech(values[i]). Returns -1 or the index of a
- * value of magnitude 2^62 or more. */
-static PyObject *py_geometric(PyObject *self, PyObject *args)
-{
-    (void)self;
-    Py_buffer in, out;
-    double eps;
+    double param;
     long long d;
     PyObject *seed;
-    if (!PyArg_ParseTuple(args, "y*w*dLO", &in, &out, &eps, &d, &seed))
+    if (!PyArg_ParseTuple(args, "iy*w*dLO", &kind, &in, &out, &param, &d, &seed))
         return NULL;
     PyObject *res = NULL;
     keps_rng *r = NULL;
-    if (in.len != out.len || in.len % (Py_ssize_t)sizeof(int64_t)) {
-        PyErr_SetString(PyExc_ValueError, "values and out: int64 buffers of one length");
+    Py_ssize_t w = kind ? (Py_ssize_t)sizeof(int64_t) : (Py_ssize_t)sizeof(double);
+    if (in.len != out.len || in.len % w) {
+        PyErr_SetString(PyExc_ValueError, "values and out: buffers of one length (float64, or int64 for geometric)");
         goto done;
     }
     if (!(r = rng_for(seed)))
         goto done;
-    const int64_t *x = in.buf;
-    int64_t *y = out.buf;
-    size_t n = (size_t)in.len / sizeof(int64_t), bad = (size_t)-1;
+    size_t n = (size_t)(in.len / w), bad = (size_t)-1;
     const int64_t lim = (int64_t)1 << 62;
     Py_BEGIN_ALLOW_THREADS
     for (size_t i = 0; i < n; i++) {
-        if (x[i] >= lim || x[i] <= -lim) {
-            bad = i;
-            break;
+        if (kind == 0) {
+            double x = ((const double *)in.buf)[i];
+            if (!isfinite(x)) {
+                bad = i;
+                break;
+            }
+            ((double *)out.buf)[i] = keps_laplace(r, x, param);
+        } else {
+            int64_t x = ((const int64_t *)in.buf)[i];
+            if (x >= lim || x <= -lim) {
+                bad = i;
+                break;
+            }
+            ((int64_t *)out.buf)[i] = keps_geometric_mech(r, x, param, (int64_t)d);
         }
-        y[i] = keps_geometric_mech(r, x[i], eps, (int64_t)d);
     }
     Py_END_ALLOW_THREADS
     res = PyLong_FromSsize_t(bad == (size_t)-1 ? -1 : (Py_ssize_t)bad);
@@ -1217,8 +1191,7 @@ static PyMethodDef methods[] = {
     {"laplace_info", py_laplace_info, METH_VARARGS, NULL},
     {"laplace_calibrate", py_laplace_calibrate, METH_VARARGS, NULL},
     {"geometric_info", py_geometric_info, METH_VARARGS, NULL},
-    {"laplace", py_laplace, METH_VARARGS, NULL},
-    {"geometric", py_geometric, METH_VARARGS, NULL},
+    {"noise", py_noise, METH_VARARGS, NULL},
 #ifdef KEPS_PY_COMMANDS
     {"run", py_run, METH_VARARGS, NULL},
     {"catalog", py_catalog, METH_NOARGS, NULL},

@@ -94,7 +94,7 @@ def laplace(values, epsilon, sensitivity=1.0, *, seed=None):
     a = np.asarray(values, dtype=np.float64)
     x = np.ascontiguousarray(a).reshape(-1)
     out = np.empty_like(x)
-    bad = _core.laplace(x, out, scale, g["sensitivity"], seed)
+    bad = _core.noise(0, x, out, scale, 0, seed)
     if bad >= 0:
         where = tuple(int(i) for i in np.unravel_index(bad, a.shape)) if a.ndim > 1 else bad
         raise InputError(f"values[{where}] = {x[bad]!r}: noise needs finite values; drop or impute missing "
@@ -143,7 +143,7 @@ def geometric(values, epsilon, sensitivity=1, *, seed=None):
         raise InputError("geometric noise takes whole numbers of magnitude below 2^62")
     x = np.ascontiguousarray(a, dtype=np.int64).reshape(-1)
     out = np.empty_like(x)
-    bad = _core.geometric(x, out, float(epsilon), int(sensitivity), seed)
+    bad = _core.noise(1, x, out, float(epsilon), int(sensitivity), seed)
     if bad >= 0:
         raise InputError(f"values[{bad}] = {x[bad]}: geometric noise takes whole numbers of magnitude below 2^62")
     return (int(out[0]) if a.ndim == 0 else out.reshape(a.shape)), g
