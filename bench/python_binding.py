@@ -118,7 +118,7 @@ def end_to_end(repeats):
         t0 = time.perf_counter()
         a = _commands._build_args("anonymize", df, kw)
         t1 = time.perf_counter()
-        res, _ = keps._core.run("anonymize", a.params, a.tables, None, False, "")
+        res, _ = keps._core.run("anonymize", a.params, a.tables, a.hierarchies, None, False, "")
         t2 = time.perf_counter()
         json.loads(res["report"])
         _commands._frame_of(res["release"], res["order"], df)

@@ -66,7 +66,7 @@ def anonymize(
     Makes every released record indistinguishable from at least K-1 others on the quasi-identifiers. ola searches the full-domain generalization lattice for the k-anonymous transformation with the least information loss (with up to suppress of the records suppressed); its time and memory grow with the lattice, the product of (hierarchy height + 1) over the QIs (on 2 cores: 9 Adult QIs, 12,960 nodes, well under a second; 500 rows with 16 three-level QIs, 43M nodes, ~6 s and 0.13 GB, with 18, 387M nodes, ~1 min and 0.8 GB); mondrian partitions the records multidimensionally; mdav replaces numeric values by group centroids. The report states the guarantee (k-anonymity with the k used), the transformation, suppressed rows and every metric.
     
     Parameters:
-      algorithm: ola: optimal full-domain generalization (SPEC 2); mondrian: strict multidimensional partitioning; mdav: microaggregation of numeric columns (e.g. ola)
+      algorithm: ola: optimal full-domain generalization (El Emam et al. 2009, docs/spec.md section 2); mondrian: strict multidimensional partitioning; mdav: microaggregation of numeric columns (e.g. ola)
       qi: quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: paths of an unbalanced tree ending at one root; the missing value as the empty field gets a row ';;*'), a builder made from the column's values (interval=5,10,20 with optional bottom=18,top=90; mask=1,2,3; order=2,4; date=month,year,decade; 'keps hierarchy build' writes one to a file), or 'numeric': no hierarchy, and the column read as numbers even if it holds codes such as 01097 (which make it categorical otherwise). A NAME holding ':' ("Q1: age:q1.csv") is matched whole first (e.g. age:interval=5,10,20)
       k: every released record hides among at least K (k-anonymity); 1 to 1,000,000,000 (e.g. 5)
       threads: worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans use up to N (MDAV at most 8), OLA's search 2 (1 with threads 1: a sequential search). The result is the same whatever N (e.g. 2)
@@ -132,7 +132,7 @@ def kepsilon(
 ) -> Result:
     """(k,epsilon)-anonymity: k-anonymize, then Laplace noise per class on noisy columns
     
-    Holohan et al.'s (k,epsilon)-anonymity (SPEC 4): the qi columns are k-anonymized (OLA or Mondrian), then every record's noisy columns get Laplace noise whose scale is the diameter (max - min) of the column inside the record's equivalence class over epsilon (with m noisy columns epsilon is split over them: b_j = m*diam_j/epsilon). Rows are shuffled. The report gives the expected average relative error (the paper's eq. 8, before noise), the measured one, the nearest-neighbour linking risk and, with confidence, the rows removed for c-confident k-anonymity. This is NOT differential privacy: the scale is read from the data; the report says so.
+    Holohan et al.'s (k,epsilon)-anonymity (2017; docs/spec.md, section 4): the qi columns are k-anonymized (OLA or Mondrian), then every record's noisy columns get Laplace noise whose scale is the diameter (max - min) of the column inside the record's equivalence class over epsilon (with m noisy columns epsilon is split over them: b_j = m*diam_j/epsilon). Rows are shuffled. The report gives the expected average relative error (the paper's eq. 8, before noise), the measured one, the nearest-neighbour linking risk and, with confidence, the rows removed for c-confident k-anonymity. This is NOT differential privacy: the scale is read from the data; the report says so.
     
     Parameters:
       algorithm: how to k-anonymize the qi columns: ola (optimal full-domain generalization, needs hierarchies), mondrian (multidimensional partitioning), or given (the input is already k-anonymous: rows with equal qi values form a class; classes smaller than k are suppressed within suppress, as for ola) (e.g. ola)
@@ -193,7 +193,7 @@ def dpmicro(
 ) -> Result:
     """differentially private microaggregation (insensitive MDAV + Laplace)
     
-    Releases the qi numeric columns with epsilon-differential privacy (Soria-Comas et al. 2014, with the sound accounting of SPEC 5): records are grouped by insensitive microaggregation into clusters of k (group sizes depend on N and k only), each cluster's centroid gets Laplace noise once, and every record of the cluster receives that noisy centroid, clamped to the public bounds. multivariate groups on all columns together (L1 sensitivity floor(N/k)*sum_j D_j/k, since every cluster may move); univariate groups each column alone (sensitivity D_j/k per column, epsilon split over the columns). k = 1 is plain per-record Laplace. The report states the scale used per column, the epsilon guaranteed (including the sampler's grid rounding, never above epsilon: the scale is calibrated a hair up), SSE and the record-linkage percentage (both from the original values: the report is the curator's). The guarantee covers the qi columns: every row, their number and their order (shuffled; keep_order with k above 1 is refused, since rows that share a noisy centroid would show the data's clusters). Other released columns are not covered (guarantee.not_covered, and a warning). It assumes public bounds: bounds read from the data are listed in guarantee.data_dependent and the model is then 'epsilon-DP (data-dependent)' (docs/spec.md, section 15, "What must be public").
+    Releases the qi numeric columns with epsilon-differential privacy (Soria-Comas et al. 2014, with the sound accounting of docs/spec.md, section 5): records are grouped by insensitive microaggregation into clusters of k (group sizes depend on N and k only), each cluster's centroid gets Laplace noise once, and every record of the cluster receives that noisy centroid, clamped to the public bounds. multivariate groups on all columns together (L1 sensitivity floor(N/k)*sum_j D_j/k, since every cluster may move); univariate groups each column alone (sensitivity D_j/k per column, epsilon split over the columns). k = 1 is plain per-record Laplace. The report states the scale used per column, the epsilon guaranteed (including the sampler's grid rounding, never above epsilon: the scale is calibrated a hair up), SSE and the record-linkage percentage (both from the original values: the report is the curator's). The guarantee covers the qi columns: every row, their number and their order (shuffled; keep_order with k above 1 is refused, since rows that share a noisy centroid would show the data's clusters). Other released columns are not covered (guarantee.not_covered, and a warning). It assumes public bounds: bounds read from the data are listed in guarantee.data_dependent and the model is then 'epsilon-DP (data-dependent)' (docs/spec.md, section 15, "What must be public").
     
     Parameters:
       mode: multivariate: insensitive MDAV on all qi columns together, one noisy centroid per cluster (scale floor(N/k)*sum_j D_j/(k*eps)); univariate: each column microaggregated alone (scale m*D_j/(k*eps)); default multivariate (e.g. univariate)
@@ -275,7 +275,7 @@ def rr(
     *,
     mechanism: Optional[str] = ...,
     sensitive: Union[str, Sequence[str], None] = ...,
-    domain: Union[str, Sequence[str], None] = ...,
+    domain: Union[Data, Sequence[Data], None] = ...,
     qi: Union[Mapping[str, Hierarchy], Sequence[str], str, None] = ...,
     partition: Optional[str] = ...,
     p: Optional[Union[float, str]] = ...,
@@ -298,7 +298,7 @@ def rr(
 ) -> Result:
     """randomized response on a nominal sensitive column (epsilon-LDP and t-closeness)
     
-    Randomizes a nominal sensitive column (several sensitive columns are randomized as one joint value) record by record, as Ekenstedt et al. 2022 (SPEC 7). The input should be k-anonymous: its records are grouped into equivalence classes by their qi values as they stand (or, with partition mondrian|ola, by Mondrian or OLA at k, whose generalized QIs are released). ldp keeps each value with probability p and otherwise draws uniformly from the categories (epsilon = ln(1 + n p/(1-p))); tclose keeps with p_t and otherwise draws from the data's own distribution (multiplicative t by eq. (2)); both runs tclose then ldp. Keep probabilities come from -p/pt or, as the largest that meet them, from epsilon/t. The report gives the guarantee, the closed-form levels, and the levels verified exactly on this data from the transition matrix: epsilon-LDP (Def. 6), multiplicative t over the classes (Def. 4), (k,t)-closeness at the smallest class size (Def. 7) and (k,epsilon)-DP (Def. 8: one released value drawn at random, not DP of the release), plus the utility U = sum_z max_y p(y,z). The mechanisms are drawn exactly (exact Bernoulli of p, uniform categories or records). The guarantee covers each record's sensitive value(s); the QIs and other released columns are not covered (guarantee.not_covered, and a warning). It assumes a public domain (domain): without it the categories, and with them p, come from the data, and RR-t always draws from the data's own distribution; such parameters are listed in guarantee.data_dependent and the model says '(data-dependent)' (docs/spec.md, section 15, "What must be public").
+    Randomizes a nominal sensitive column (several sensitive columns are randomized as one joint value) record by record, as Ekenstedt et al. 2022 (docs/spec.md, section 7). The input should be k-anonymous: its records are grouped into equivalence classes by their qi values as they stand (or, with partition mondrian|ola, by Mondrian or OLA at k, whose generalized QIs are released). ldp keeps each value with probability p and otherwise draws uniformly from the categories (epsilon = ln(1 + n p/(1-p))); tclose keeps with p_t and otherwise draws from the data's own distribution (multiplicative t by eq. (2)); both runs tclose then ldp. Keep probabilities come from -p/pt or, as the largest that meet them, from epsilon/t. The report gives the guarantee, the closed-form levels, and the levels verified exactly on this data from the transition matrix: epsilon-LDP (Def. 6), multiplicative t over the classes (Def. 4), (k,t)-closeness at the smallest class size (Def. 7) and (k,epsilon)-DP (Def. 8: one released value drawn at random, not DP of the release), plus the utility U = sum_z max_y p(y,z). The mechanisms are drawn exactly (exact Bernoulli of p, uniform categories or records). The guarantee covers each record's sensitive value(s); the QIs and other released columns are not covered (guarantee.not_covered, and a warning). It assumes a public domain (domain): without it the categories, and with them p, come from the data, and RR-t always draws from the data's own distribution; such parameters are listed in guarantee.data_dependent and the model says '(data-dependent)' (docs/spec.md, section 15, "What must be public").
     
     Parameters:
       mechanism: ldp: keep with p, else uniform over the categories (epsilon-LDP, Fig. 4); tclose: keep with p_t, else a value drawn from the data's distribution (multiplicative t-closeness, Fig. 5); both: tclose then ldp (mechanism 2) (e.g. ldp)
@@ -367,10 +367,10 @@ def verify(
 def risk(
     data: Optional[Data] = ...,
     *,
-    original: Optional[str] = ...,
-    release: Optional[str] = ...,
+    original: Optional[Data] = ...,
+    release: Optional[Data] = ...,
     qi: Union[Mapping[str, Hierarchy], Sequence[str], str, None] = ...,
-    population: Optional[str] = ...,
+    population: Optional[Data] = ...,
     population_size: Optional[Union[float, str]] = ...,
     sampling_fraction: Optional[Union[float, str]] = ...,
     max_combination: Optional[Union[float, str]] = ...,
@@ -414,10 +414,10 @@ def risk(
 
 def evaluate(
     *,
-    original: Optional[str] = ...,
-    release: Optional[str] = ...,
+    original: Optional[Data] = ...,
+    release: Optional[Data] = ...,
     target: Optional[str] = ...,
-    test: Optional[str] = ...,
+    test: Optional[Data] = ...,
     split: Optional[Union[float, str]] = ...,
     hierarchy: Union[str, Sequence[str], None] = ...,
     ignore: Union[str, Sequence[str], None] = ...,
@@ -480,7 +480,7 @@ def split(
 def audit(
     *,
     mechanism: Optional[str] = ...,
-    neighbours: Optional[str] = ...,
+    neighbours: Optional[Data] = ...,
     runs: Optional[Union[float, str]] = ...,
     selection: Optional[Union[float, str]] = ...,
     jobs: Optional[Union[float, str]] = ...,

@@ -24,7 +24,6 @@ import json
 import logging
 import numbers
 import os
-import tempfile
 import warnings
 
 import numpy as np
@@ -130,14 +129,11 @@ def _unknown(command, key, params):
 
 
 class _Args:
-    """The keps_args of one call: (name, text) pairs and in-memory tables;
-    hierarchies given as DataFrames or dicts are written to a temporary
-    directory, removed after the call (the command layer reads hierarchies
-    from files)."""
+    """The keps_args of one call: (name, text) pairs, in-memory tables and
+    in-memory hierarchies."""
 
     def __init__(self):
-        self.params, self.tables, self.likes = [], [], {}
-        self._dir = None
+        self.params, self.tables, self.hierarchies, self.likes = [], [], [], {}
 
     def add(self, name, value):
         self.params.append((name, _text(value)))
@@ -146,21 +142,11 @@ class _Args:
         self.tables.append((name, _frame.to_table(df, source=f"<{keyword(name)}>")))
         self.likes[name] = df
 
-    def hierarchy_file(self, column, h):
-        """The file of a hierarchy given as a DataFrame or dict, checked first
-        (errors name the column): ARX's layout, ';'-separated, no header."""
+    def hierarchy(self, column, h):
+        """A hierarchy given as a DataFrame or dict, in memory (keps_args_hierarchy)."""
         from . import hierarchy
 
-        df = hierarchy.validate(h, name=f"<qi {column}>")
-        if self._dir is None:
-            self._dir = tempfile.TemporaryDirectory(prefix="keps-")
-        path = os.path.join(self._dir.name, f"hierarchy{len(os.listdir(self._dir.name))}.csv")
-        df.to_csv(path, sep=";", header=False, index=False)
-        return path
-
-    def close(self):
-        if self._dir is not None:
-            self._dir.cleanup()
+        self.hierarchies.append((str(column), hierarchy.table(h, name=f"<qi {column}>")))
 
 
 def _qi_values(args, value):
@@ -173,7 +159,7 @@ def _qi_values(args, value):
         elif isinstance(h, (str, os.PathLike)):
             out.append(f"{col}:{os.fspath(h)}")
         else:
-            out.append(f"{col}:{args.hierarchy_file(col, h)}")
+            args.hierarchy(col, h)
     return out
 
 
@@ -181,11 +167,7 @@ def _build_args(command, data, kwargs):
     params = catalog()[command]["params"]
     by_kw = {p.keyword: p for p in params.values()}
     args = _Args()
-    try:
-        _fill(command, params, by_kw, args, data, kwargs)
-    except BaseException:
-        args.close()
-        raise
+    _fill(command, params, by_kw, args, data, kwargs)
     return args
 
 
@@ -238,16 +220,13 @@ def run(command, data=None, *, progress=None, quiet=False, **kwargs):
     if command not in catalog():
         raise ValueError(f"no keps command {command!r}; there are {', '.join(catalog())}")
     args = _build_args(command, data, kwargs)
-    try:
-        with progress_callback(progress) as cb:
-            try:
-                res, messages = _core.run(command, args.params, args.tables, cb, bool(quiet),
-                                          str(kwargs.get("missing") or ""))
-            except Exception as e:
-                _tell(getattr(e, "messages", ()))
-                raise
-    finally:
-        args.close()
+    with progress_callback(progress) as cb:
+        try:
+            res, messages = _core.run(command, args.params, args.tables, args.hierarchies, cb, bool(quiet),
+                                      str(kwargs.get("missing") or ""))
+        except Exception as e:
+            _tell(getattr(e, "messages", ()))
+            raise
     _tell(messages)
     like = args.likes.get("input")
     outputs = {}
@@ -258,14 +237,9 @@ def run(command, data=None, *, progress=None, quiet=False, **kwargs):
                   messages=messages, finding=res["finding"], printed=res["printed"])
 
 
-# Outputs by name, for a catalog that flags only the releases (command-ready at 1b8de08 flags
-# anonymize's output but not split's test-output or risk's per-record output).
-_OUTPUT_NAMES = frozenset({"output", "test-output", "emit-sql", "html"})
-
-
 def is_output(p):
     """Is p a file the command's result is written to (asked for with True)?"""
-    return bool(p.flags & OUTPUT) or p.name in _OUTPUT_NAMES
+    return bool(p.flags & OUTPUT)
 
 
 def _hidden(command, p):

@@ -1013,8 +1013,9 @@ static PyObject *result_dict(keps_result *r, const char *tok)
     return d;
 }
 
-/* Fills a with params [(name, value str)] and tables [(name, Table)]. */
-static int fill_args(keps_args *a, PyObject *params, PyObject *tables)
+/* Fills a with params [(name, value str)], tables [(name, Table)] and
+ * hierarchies [(column, Table in ARX's layout)]. */
+static int fill_args(keps_args *a, PyObject *params, PyObject *tables, PyObject *hierarchies)
 {
     Py_ssize_t n = PyList_Size(params);
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -1037,6 +1038,17 @@ static int fill_args(keps_args *a, PyObject *params, PyObject *tables)
             return -1;
         }
     }
+    n = PyList_Size(hierarchies);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *column;
+        PyObject *tab;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(hierarchies, i), "sO", &column, &tab) || !table_arg_check(tab))
+            return -1;
+        if (keps_args_hierarchy(a, column, ((TableObject *)tab)->t) != KEPS_OK) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -1055,19 +1067,19 @@ static void raise_run(keps_status st, const char *msg, PyObject *messages, int u
     Py_DECREF(e);
 }
 
-/* run(command, params, tables, progress, quiet, missing) -> (result dict,
- * messages); missing: the run's missing token.
+/* run(command, params, tables, hierarchies, progress, quiet, missing) ->
+ * (result dict, messages); missing: the run's missing token.
  * Errors raise the status's exception carrying the whole message, with
  * .messages (what the command said before failing) and .usage set. */
 static PyObject *py_run(PyObject *self, PyObject *args)
 {
     (void)self;
     const char *name;
-    PyObject *params, *tables, *progress;
+    PyObject *params, *tables, *hierarchies, *progress;
     int quiet;
     const char *tok;
-    if (!PyArg_ParseTuple(args, "sO!O!Ops", &name, &PyList_Type, &params, &PyList_Type, &tables, &progress, &quiet,
-                          &tok))
+    if (!PyArg_ParseTuple(args, "sO!O!O!Ops", &name, &PyList_Type, &params, &PyList_Type, &tables, &PyList_Type,
+                          &hierarchies, &progress, &quiet, &tok))
         return NULL;
     run_host h = {.messages = PyList_New(0), .progress = progress != Py_None ? progress : NULL};
     keps_args *a = keps_args_new();
@@ -1077,7 +1089,7 @@ static PyObject *py_run(PyObject *self, PyObject *args)
             PyErr_NoMemory();
         goto done;
     }
-    if (fill_args(a, params, tables))
+    if (fill_args(a, params, tables, hierarchies))
         goto done;
     keps_host host = {.message = host_message, .spell = host_spell, .progress = host_progress, .quiet = quiet,
                       .ud = &h};
