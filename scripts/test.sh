@@ -88,6 +88,7 @@ fuzz() {
 stage "release build (warnings are errors)" release
 stage "install into a temporary prefix; examples/c built with pkg-config and find_package" scripts/install_check.sh
 stage "R package (bindings/R): roxygen2 docs current, R CMD build, R CMD check --no-manual with testthat" scripts/r_check.sh
+stage "Python package (bindings/python): pip install offline, pytest against the CLI" scripts/python_check.sh
 stage "ASan+UBSan build" asan
 stage "ThreadSanitizer: the code that runs on two threads" tsan
 stage "fuzz (libFuzzer, short runs)" fuzz

@@ -292,6 +292,89 @@ keps_status keps_table_append_codes(keps_table *t, const uint32_t *codes, uint32
     return KEPS_OK;
 }
 
+/* keps_table_intern for a value first seen at row `row` (t->nrows counts
+ * only the rows already appended). */
+static uint32_t intern_at(keps_table *t, size_t col, const char *s, size_t len, size_t row)
+{
+    keps_column *c = &t->cols[col];
+    uint32_t before = c->nvalues, v = keps_table_intern(t, col, s, len);
+    if (v != KEPS_NONE && c->nvalues > before)
+        c->first_row[v] = (uint32_t)row;
+    return v;
+}
+
+/* The checks of keps_table_append_columns, before anything changes. */
+static keps_status check_columns(const keps_table *t, size_t nrows, const keps_column_codes *cols,
+                                 uint32_t first_line, keps_error *err)
+{
+    if (nrows >= (size_t)UINT32_MAX - 1 - t->nrows)
+        return keps_error_set(err, KEPS_EINPUT, "%s: more than 4 billion rows are not supported", t->source);
+    for (size_t j = 0; j < t->ncols; j++) {
+        const keps_column_codes *c = &cols[j];
+        for (size_t i = 0; i < nrows; i++) {
+            int32_t k = c->codes[i];
+            if (k < 0)
+                continue;
+            size_t line = first_line ? first_line + i : t->nrows + i + 2;
+            if ((size_t)k >= c->ndict)
+                return keps_error_at(err, KEPS_EINPUT, t->source, line, j + 1,
+                                     "column '%s': code %ld is not below the dictionary's %zu entries",
+                                     t->cols[j].name, (long)k, c->ndict);
+            if (c->lens && memchr(c->dict[k], '\0', c->lens[k]))
+                return keps_error_at(err, KEPS_EINPUT, t->source, line, j + 1,
+                                     "column '%s': the value holds a NUL character, which keps does not "
+                                     "accept in data; remove it",
+                                     t->cols[j].name);
+        }
+    }
+    return KEPS_OK;
+}
+
+keps_status keps_table_append_columns(keps_table *t, size_t nrows, const keps_column_codes *cols,
+                                      uint32_t first_line, keps_error *err)
+{
+    keps_status st = check_columns(t, nrows, cols, first_line, err);
+    if (st)
+        return st;
+    size_t base = t->nrows, need = base + nrows;
+    if (t->cap < need && grow_rows_to(t, need < 16 ? 16 : need))
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory adding %zu rows", nrows);
+    size_t mlen = strlen(t->missing_token);
+    for (size_t j = 0; j < t->ncols; j++) {
+        const keps_column_codes *src = &cols[j];
+        keps_column *c = &t->cols[j];
+        /* remap[k]: t's code of dict[k], interned at its first use */
+        uint32_t *remap = malloc((src->ndict ? src->ndict : 1) * sizeof *remap), miss = KEPS_NONE;
+        if (!remap)
+            return keps_error_set(err, KEPS_ENOMEM, "out of memory adding %zu rows", nrows);
+        memset(remap, 0xff, src->ndict * sizeof *remap);
+        for (size_t i = 0; i < nrows; i++) {
+            int32_t k = src->codes[i];
+            uint32_t v;
+            if (k < 0) {
+                if (miss == KEPS_NONE)
+                    miss = intern_at(t, j, t->missing_token, mlen, base + i);
+                v = miss;
+            } else if ((v = remap[k]) == KEPS_NONE) {
+                const char *s = src->dict[k];
+                v = remap[k] = intern_at(t, j, s, src->lens ? src->lens[k] : strlen(s), base + i);
+            }
+            if (v == KEPS_NONE) {
+                free(remap);
+                return keps_error_set(err, KEPS_ENOMEM, "out of memory adding %zu rows", nrows);
+            }
+            c->codes[base + i] = v;
+            if (v == c->missing)
+                c->missing_count++;
+        }
+        free(remap);
+    }
+    for (size_t i = 0; i < nrows; i++)
+        t->row_line[base + i] = first_line ? (uint32_t)(first_line + i) : 0;
+    t->nrows = need;
+    return KEPS_OK;
+}
+
 keps_status keps_table_concat(keps_table *a, keps_table *b, uint32_t line_offset, keps_error *err)
 {
     size_t n = a->nrows + b->nrows;

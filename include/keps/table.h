@@ -171,6 +171,29 @@ keps_status keps_table_cell_error(keps_error *err, const keps_table *t, size_t c
 #endif
     ;
 
+/* A column given as a dictionary and one index per row into it, for
+ * callers that hold their data by column, already dictionary-encoded
+ * (pandas' factorize and categoricals, R's factors): row i holds
+ * dict[codes[i]], and a negative code the table's missing token. */
+typedef struct keps_column_codes {
+    const char *const *dict; /* [ndict] strings (UTF-8) */
+    const size_t *lens;      /* [ndict] their lengths; NULL: NUL-terminated */
+    size_t ndict;
+    const int32_t *codes;    /* [nrows] indices into dict, or < 0 for missing */
+} keps_column_codes;
+
+/* Appends nrows rows given column by column, cols[j] for each of t's
+ * columns. Values are interned in row order, so t ends up as appending the
+ * rows one by one with keps_table_append would leave it (dictionaries in
+ * order of first occurrence, codes, first rows, missing counts); entries
+ * of dict may repeat (they become one value) or go unused. Row i gets
+ * source line first_line + i for messages (0: none; messages then count
+ * rows as the lines of a file with a header). A code >= ndict or a NUL
+ * byte inside a used entry is KEPS_EINPUT and leaves t unchanged; after
+ * KEPS_ENOMEM t may only be freed. */
+keps_status keps_table_append_columns(keps_table *t, size_t nrows, const keps_column_codes *cols,
+                                      uint32_t first_line, keps_error *err);
+
 /* Bytes held by the table (for benchmarks). */
 size_t keps_table_memory(const keps_table *t);
 
