@@ -48,6 +48,25 @@ def anonymize(
     insensitive_mdav: Optional[bool] = ...,
     columns: Union[str, Sequence[str], None] = ...,
     sensitive: Union[str, Sequence[str], None] = ...,
+    l_diversity: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
+    entropy_l: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
+    entropy_estimator: Optional[str] = ...,
+    recursive_l: Union[str, Sequence[str], None] = ...,
+    t_closeness: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
+    sensitive_type: Union[str, Sequence[str], None] = ...,
+    beta_likeness: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
+    beta_likeness_variant: Optional[str] = ...,
+    delta_disclosure: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
+    multiplicative_t: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
+    kt_closeness: Union[str, Sequence[str], None] = ...,
+    delta_presence: Optional[str] = ...,
+    k_map: Optional[Union[float, str]] = ...,
+    population_size: Optional[Union[float, str]] = ...,
+    k_map_estimator: Optional[str] = ...,
+    significance: Optional[Union[float, str]] = ...,
+    subset: Optional[Data] = ...,
+    average_risk: Optional[Union[float, str]] = ...,
+    sample_uniqueness: Optional[Union[float, str]] = ...,
     insensitive: Union[str, Sequence[str], None] = ...,
     identifier: Union[str, Sequence[str], None] = ...,
     others: Optional[str] = ...,
@@ -82,7 +101,26 @@ def anonymize(
       sql_table: source table the emit_sql script reads (default: the input file's name without extension, adult for adult.csv) (e.g. census)
       insensitive_mdav: MDAV: use the insensitive variant (fixed group sizes along a total order), as DP microaggregation does
       columns: MDAV: numeric column to microaggregate, repeatable (alternative to qi) (e.g. FICA)
-      sensitive: sensitive attribute, released as is (used by l-diversity, t-closeness, RR) (e.g. salary-class)
+      sensitive: sensitive attribute, released as is and read by the criteria that name a column (l-diversity, t-closeness, beta-likeness, delta-disclosure, multiplicative t, (k,t)); a HIERARCHY gives t-closeness its hierarchical ground distance (e.g. salary-class)
+      l_diversity: distinct l-diversity (Machanavajjhala et al. 2007): every class holds at least L distinct sensitive values; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 3)
+      entropy_l: entropy l-diversity: the entropy of every class's sensitive values (natural log, entropy_estimator) is at least ln L; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 2.5)
+      entropy_estimator: estimator of entropy_l: shannon (the plug-in entropy, default) or grassberger (Grassberger 2003, corrected for small classes, as ARX offers) (e.g. grassberger)
+      recursive_l: recursive (c,l)-diversity: in every class the most frequent value is rarer than C times the sum of all but the L-1 most frequent; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 4,3)
+      t_closeness: t-closeness (Li, Li, Venkatasubramanian 2007): the Earth Mover's Distance between every class's sensitive distribution and the whole table's is at most T (0..1); applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 0.2)
+      sensitive_type: ground distance of a sensitive column's EMD: nominal (equal), ordered (numeric order, or byte order of the text), hierarchical (needs sensitive NAME:HIERARCHY.csv); default hierarchical with a hierarchy, else ordered if every non-missing value is a number, else nominal (e.g. occupation=ordered)
+      beta_likeness: beta-likeness (Cao & Karras 2012): a value's share in a class exceeds its share q in the table by at most B*q; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 1.5)
+      beta_likeness_variant: basic (default) or enhanced beta-likeness (the bound is min(B, -ln q)) (e.g. enhanced)
+      delta_disclosure: delta-disclosure privacy (Brickell & Shmatikov 2008): |log2(p/q)| < D for every value of a class (p its share there, q in the table); applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 1.2)
+      multiplicative_t: multiplicative t-closeness (Ekenstedt et al. 2022, Def. 4): 1/T <= q/p <= T for every value of the table in every class (T >= 1); applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 3)
+      kt_closeness: (k,t)-closeness (Ekenstedt et al. 2022, Def. 7): multiplicative T for every K released rows; it depends on the sensitive values only, so it holds for every node or none; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 100,2)
+      delta_presence: delta-presence (Nergiz, Atzori, Clifton 2007) against subset: the share of a class's population rows that are released lies in [DMIN, DMAX] (e.g. 0.05,0.15)
+      k_map: k-map (El Emam & Dankar 2008): every released class matches at least K rows of the population: counted against subset (the input is the population), or estimated from population_size (k_map_estimator, significance) (e.g. 10)
+      population_size: size of the population the input was sampled from, for k_map without subset (e.g. 317238626)
+      k_map_estimator: cell-size estimator of k_map with population_size: Poisson (Pannekoek 1999, default) or zero-truncated Poisson (El Emam & Dankar 2008) (e.g. zero-truncated-poisson)
+      significance: significance level of the k_map estimator (0..1, default 0.01) (e.g. 0.05)
+      subset: research subset: the rows of the input (the population) that are released, as a CSV with the input's columns (matched whole, each input row at most once); the others are not released (e.g. data/adult/adult_subset.csv)
+      average_risk: average re-identification risk (1 / average class size) at most R (0..1); the smallest classes are suppressed until it holds, as ARX does (e.g. 0.05)
+      sample_uniqueness: share of released rows unique on the QIs at most R (0..1); unique rows are suppressed until it holds (e.g. 0.01)
       insensitive: attribute released as is (e.g. workclass)
       identifier: direct identifier, dropped from the output (e.g. name)
       others: what to do with columns given no role; without it they are an error (e.g. keep)
@@ -329,11 +367,27 @@ def verify(
     *,
     qi: Union[Mapping[str, Hierarchy], Sequence[str], str, None] = ...,
     k: Optional[Union[float, str]] = ...,
-    l_diversity: Optional[Union[float, str]] = ...,
-    entropy_l: Optional[Union[float, str]] = ...,
-    t_closeness: Optional[Union[float, str]] = ...,
     sensitive: Union[str, Sequence[str], None] = ...,
+    l_diversity: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
+    entropy_l: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
+    entropy_estimator: Optional[str] = ...,
+    recursive_l: Union[str, Sequence[str], None] = ...,
+    t_closeness: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
     sensitive_type: Union[str, Sequence[str], None] = ...,
+    beta_likeness: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
+    beta_likeness_variant: Optional[str] = ...,
+    delta_disclosure: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
+    multiplicative_t: Union[Union[float, str], Sequence[Union[float, str]], None] = ...,
+    kt_closeness: Union[str, Sequence[str], None] = ...,
+    delta_presence: Optional[str] = ...,
+    k_map: Optional[Union[float, str]] = ...,
+    population_size: Optional[Union[float, str]] = ...,
+    k_map_estimator: Optional[str] = ...,
+    significance: Optional[Union[float, str]] = ...,
+    subset: Optional[Data] = ...,
+    average_risk: Optional[Union[float, str]] = ...,
+    sample_uniqueness: Optional[Union[float, str]] = ...,
+    population: Optional[Data] = ...,
     suppressed: Optional[str] = ...,
     show: Optional[Union[float, str]] = ...,
     delimiter: Optional[str] = ...,
@@ -343,18 +397,34 @@ def verify(
     progress: Progress = ...,
     quiet: bool = ...,
 ) -> Result:
-    """check a released CSV for k-anonymity, l-diversity and t-closeness
+    """check a released CSV against privacy criteria: k-anonymity, l-diversity, t-closeness and the rest
     
-    Groups the rows of a released CSV into equivalence classes by their quasi-identifier values as written (generalized strings, '*', intervals) and prints every figure: the number of classes and the smallest ones (k-anonymity), the fewest distinct sensitive values in a class (distinct l-diversity), the smallest exp(H) with H the natural-log entropy of a class (entropy l-diversity holds iff exp(H) >= L), and the largest Earth Mover's Distance between a class's sensitive distribution and the whole table's (t-closeness, Li et al. 2007): equal ground distance for nominal columns, ordered distance for numeric ones. Rows whose every QI is '*' are suppressed records; by default they are left out of the checks, as ARX does (suppressed class checks them as one class); they count in the whole table's distribution. The missing token is a sensitive value of its own, except in the ordered EMD, which leaves missing cells out. Exit 0 if every property asked for holds, 1 if one fails (the worst class is printed; like every exit 1 it writes no report file, json prints the report on stdout), 2 on bad input.
+    Groups the rows of a released CSV into equivalence classes by their quasi-identifier values as written (generalized strings, '*', intervals) and checks every criterion asked for with the tests the lattice search applies (docs/spec.md, section 16): k-anonymity, distinct, entropy and recursive-(c,l) l-diversity, t-closeness (equal, ordered or hierarchical ground distance), beta-likeness, delta-disclosure, multiplicative t and (k,t)-closeness, average re-identification risk and sample uniqueness, and against population delta-presence and k-map. It prints the figures of every sensitive column whatever is asked: the fewest distinct values in a class, the smallest exp(H) (H the natural-log entropy), the largest Earth Mover's Distance to the whole table's distribution (equal distance for text, ordered for numbers, hierarchical with sensitive NAME:HIERARCHY.csv). Rows whose every QI is '*' are suppressed records; by default they are left out of the checks, as ARX does (suppressed class checks them as one class); they count in the whole table's distribution. The missing token is a sensitive value of its own, except in the ordered EMD of a numeric column, which leaves missing cells out. A criterion that names a column applies to every sensitive column, or with NAME=VALUE to one. Exit 0 if every property asked for holds, 1 if one fails (the worst class is printed; like every exit 1 it writes no report file, json prints the report on stdout), 2 on bad input.
     
     Parameters:
-      qi: quasi-identifier column of the release, repeatable; a ':HIERARCHY' suffix is accepted and ignored, so anonymize flags can be reused (e.g. age)
+      qi: quasi-identifier column of the release, repeatable; a HIERARCHY is read only with population (delta-presence, k-map), so anonymize flags can be reused (e.g. age)
       k: every released record hides among at least K (k-anonymity); 1 to 1,000,000,000 (e.g. 5)
-      l_diversity: distinct l-diversity: every class holds at least L distinct sensitive values (e.g. 2)
-      entropy_l: entropy l-diversity: exp(H) >= L in every class (H with the natural log) (e.g. 1.5)
-      t_closeness: t-closeness: the Earth Mover's Distance between every class's sensitive distribution and the whole table's is at most T (0..1) (e.g. 0.2)
-      sensitive: sensitive column checked by l-diversity and t-closeness, repeatable (e.g. salary-class)
-      sensitive_type: ground distance of a sensitive column's EMD: nominal (equal distance) or ordered (numeric order); default ordered if every non-missing value is a number, else nominal (e.g. age=nominal)
+      sensitive: sensitive attribute, released as is and read by the criteria that name a column (l-diversity, t-closeness, beta-likeness, delta-disclosure, multiplicative t, (k,t)); a HIERARCHY gives t-closeness its hierarchical ground distance (e.g. salary-class)
+      l_diversity: distinct l-diversity (Machanavajjhala et al. 2007): every class holds at least L distinct sensitive values; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 3)
+      entropy_l: entropy l-diversity: the entropy of every class's sensitive values (natural log, entropy_estimator) is at least ln L; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 2.5)
+      entropy_estimator: estimator of entropy_l: shannon (the plug-in entropy, default) or grassberger (Grassberger 2003, corrected for small classes, as ARX offers) (e.g. grassberger)
+      recursive_l: recursive (c,l)-diversity: in every class the most frequent value is rarer than C times the sum of all but the L-1 most frequent; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 4,3)
+      t_closeness: t-closeness (Li, Li, Venkatasubramanian 2007): the Earth Mover's Distance between every class's sensitive distribution and the whole table's is at most T (0..1); applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 0.2)
+      sensitive_type: ground distance of a sensitive column's EMD: nominal (equal), ordered (numeric order, or byte order of the text), hierarchical (needs sensitive NAME:HIERARCHY.csv); default hierarchical with a hierarchy, else ordered if every non-missing value is a number, else nominal (e.g. occupation=ordered)
+      beta_likeness: beta-likeness (Cao & Karras 2012): a value's share in a class exceeds its share q in the table by at most B*q; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 1.5)
+      beta_likeness_variant: basic (default) or enhanced beta-likeness (the bound is min(B, -ln q)) (e.g. enhanced)
+      delta_disclosure: delta-disclosure privacy (Brickell & Shmatikov 2008): |log2(p/q)| < D for every value of a class (p its share there, q in the table); applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 1.2)
+      multiplicative_t: multiplicative t-closeness (Ekenstedt et al. 2022, Def. 4): 1/T <= q/p <= T for every value of the table in every class (T >= 1); applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 3)
+      kt_closeness: (k,t)-closeness (Ekenstedt et al. 2022, Def. 7): multiplicative T for every K released rows; it depends on the sensitive values only, so it holds for every node or none; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME covers the columns not named) (e.g. 100,2)
+      delta_presence: delta-presence (Nergiz, Atzori, Clifton 2007) against subset: the share of a class's population rows that are released lies in [DMIN, DMAX] (e.g. 0.05,0.15)
+      k_map: k-map (El Emam & Dankar 2008): every released class matches at least K rows of the population: counted against subset (the input is the population), or estimated from population_size (k_map_estimator, significance) (e.g. 10)
+      population_size: size of the population the input was sampled from, for k_map without subset (e.g. 317238626)
+      k_map_estimator: cell-size estimator of k_map with population_size: Poisson (Pannekoek 1999, default) or zero-truncated Poisson (El Emam & Dankar 2008) (e.g. zero-truncated-poisson)
+      significance: significance level of the k_map estimator (0..1, default 0.01) (e.g. 0.05)
+      subset: research subset: the rows of the input (the population) that are released, as a CSV with the input's columns (matched whole, each input row at most once); the others are not released (e.g. data/adult/adult_subset.csv)
+      average_risk: average re-identification risk (1 / average class size) at most R (0..1); the smallest classes are suppressed until it holds, as ARX does (e.g. 0.05)
+      sample_uniqueness: share of released rows unique on the QIs at most R (0..1); unique rows are suppressed until it holds (e.g. 0.01)
+      population: the population the release was drawn from (the input of anonymize subset), for delta-presence and k-map: its rows are generalized through the qi hierarchies to the release's level and counted per class (e.g. data/adult/adult.csv)
       suppressed: rows whose every QI is '*' (suppressed records): leave them out (default, as ARX) or treat them as one ordinary class (e.g. class)
       show: how many of the smallest classes to list (default 5) (e.g. 10)
       delimiter: field separator of the input and output; default: sniffed from the header (',' ';' tab '|'); 'tab' for a tab (e.g. ;)
