@@ -367,7 +367,7 @@ const cli_cmd cmd_dpmicro = {
     "differentially private microaggregation (insensitive MDAV + Laplace)",
     "dpmicro {mode} multivariate|univariate -i FILE -o FILE {qi} NAME ... {k} K {epsilon} E {bounds} NAME=LO:HI "
     "... [options]",
-    "Releases the {qi} numeric columns with epsilon-differential privacy (Soria-Comas et al. 2014, with the "
+    "Releases the {qi} numeric columns with epsilon-differential privacy (Soria-Comas et al. 2013, with the "
     "sound accounting of docs/spec.md, section 5): records are grouped by insensitive microaggregation into clusters of k (group "
     "sizes depend on N and k only), each cluster's centroid gets Laplace noise once, and every record of the "
     "cluster receives that noisy centroid, clamped to the public bounds. multivariate groups on all columns "

@@ -203,7 +203,7 @@
     mondrian: 'k-anonymity by strict multidimensional partitioning (Mondrian, LeFevre et al. 2006)',
     mdav: 'k-anonymity by microaggregation (MDAV, Domingo-Ferrer and Torra 2005)',
     kepsilon: '(k,ε)-anonymity: k-anonymization, then Laplace noise per class (Holohan et al. 2017)',
-    dpmicro: 'ε-differentially private microaggregation (Soria-Comas et al. 2014)',
+    dpmicro: 'ε-differentially private microaggregation (Soria-Comas et al. 2013)',
     safela: 'ε-safe lattice anonymization under sampling (Li, Qardaji and Su 2012)',
     rr: 'randomized response on a sensitive column, with ε-LDP and t-closeness (Ekenstedt et al. 2022)',
     verify: 'independent check of a release: k-anonymity, l-diversity, t-closeness',

@@ -322,7 +322,7 @@ kepsilon <- function(input = NULL, algorithm = NULL, qi = NULL, noisy = NULL, k 
 
 #' differentially private microaggregation (insensitive MDAV + Laplace)
 #'
-#' Releases the `qi` numeric columns with epsilon-differential privacy (Soria-Comas et al. 2014, with
+#' Releases the `qi` numeric columns with epsilon-differential privacy (Soria-Comas et al. 2013, with
 #' the sound accounting of docs/spec.md, section 5): records are grouped by insensitive
 #' microaggregation into clusters of k (group sizes depend on N and k only), each cluster's centroid
 #' gets Laplace noise once, and every record of the cluster receives that noisy centroid, clamped to
