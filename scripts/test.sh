@@ -24,13 +24,13 @@ failed=0
 # cluster, the HTML report's test loads its pages in Chromium: test-only
 # packages, installed here rather than by setup.sh.
 sqlpkgs=()
-for p in sqlite3 postgresql chromium; do dpkg -s "$p" >/dev/null 2>&1 || sqlpkgs+=("$p"); done
+for p in sqlite3 postgresql chromium libopenmpi-dev openmpi-bin; do dpkg -s "$p" >/dev/null 2>&1 || sqlpkgs+=("$p"); done
 if [ ${#sqlpkgs[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${sqlpkgs[@]}" >/dev/null
 fi
-export KEPS_REQUIRE_SQL=1 KEPS_REQUIRE_BROWSER=1
+export KEPS_REQUIRE_SQL=1 KEPS_REQUIRE_BROWSER=1 KEPS_REQUIRE_MPI=1
 
 # stage NAME FUNCTION: runs FUNCTION (with set -e inside), records the result.
 stage() {

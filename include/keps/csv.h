@@ -65,6 +65,17 @@ keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
 keps_status keps_csv_read_buffer(const char *data, size_t len, const char *name,
                                  const keps_csv_options *opt, keps_table **out,
                                  keps_error *err);
+/* Reads the records of path that start in bytes [lo, hi) under the
+ * file's header row (a share of a large file read by one of several
+ * processes). lo and hi must be record starts (0 or the file size, or just
+ * after a '\n' that ends a record; lo below the header's end means the
+ * first record): the reader cannot tell a record start from the inside of
+ * a quoted field, so a caller splitting a file must know that no field
+ * holds a line break. first_line is the line lo starts (for messages and
+ * the table's row lines; 0 = 2). The header line must end with '\n'
+ * within the first 1 MiB. */
+keps_status keps_csv_read_range(const char *path, const keps_csv_options *opt, long long lo, long long hi,
+                                size_t first_line, keps_table **out, keps_error *err);
 /* The delimiter the reader would pick for this header line. */
 char keps_csv_sniff(const char *data, size_t len);
 
