@@ -101,6 +101,35 @@ t "missing hierarchy value: exit 2" '[ $rc -eq 2 ]'
 t "missing hierarchy value: named" 'grep -q "p9bad.csv:$(grep -n "^Mle;" "$d/bad.csv" | head -1 | cut -d: -f1):1: column .sex.: value .Mle." "$d/err"'
 t "missing hierarchy value: no output" '[ -z "$(ls "$d/out")" ]'
 
+# 2M generated Adult-like rows (bench/gen_adult), one file in byte ranges and
+# in four shards: the single run's report and multiset of rows at -np 1, 2, 4.
+# Not under the sanitizers (minutes there); rows compared by sort.
+gen=$(dirname "$keps")/bench/gen_adult
+if [ -x "$gen" ] && [ "${KEPS_SANITIZED:-0}" != 1 ]; then
+  "$gen" 2000000 "$d/big.csv" 7
+  qi6=()
+  for c in sex age race marital-status education workclass; do qi6+=(--qi "$c:${H}_$c.csv"); done
+  mkdir -p "$d/bigparts"
+  head -n 1 "$d/big.csv" >"$d/bighead"
+  tail -n +2 "$d/big.csv" >"$d/bigbody" && split -n l/4 -d "$d/bigbody" "$d/bigb" && rm "$d/bigbody"
+  for f in "$d"/bigb0*; do cat "$d/bighead" "$f" >"$d/bigparts/p${f##*/bigb}.csv" && rm "$f"; done
+  "$keps" anonymize --algorithm ola -i "$d/big.csv" -o "$d/bigsingle.csv" "${qi6[@]}" --others keep -k 5 \
+    --suppress 0.02 --report "$d/bigsingle.json" --seed 1 --quiet 2>/dev/null
+  tail -n +2 "$d/bigsingle.csv" | LC_ALL=C sort >"$d/bigsingle.sorted"
+  for np in 1 2 4; do
+    for input in "$d/big.csv" "$d/bigparts/p*.csv"; do
+      rm -f "$d"/out/*
+      run "$np" anonymize --algorithm ola -i "$input" -o "$d/out/part-%r.csv" "${qi6[@]}" --others keep -k 5 \
+        --suppress 0.02 --report "$d/mpi.json" --seed 1 --quiet 2>"$d/err"
+      t "2M np=$np $input: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+      t "2M np=$np $input: report as the single run" 'cmp_py report "$d/bigsingle.json" "$d/mpi.json"'
+      t "2M np=$np $input: same rows" \
+        'for f in "$d"/out/part-*.csv; do tail -n +2 "$f"; done | LC_ALL=C sort | cmp -s - "$d/bigsingle.sorted"'
+    done
+  done
+  rm -rf "$d/big.csv" "$d/bigparts" "$d/bigsingle.csv" "$d/bigsingle.sorted" "$d"/out/*
+fi
+
 # usage errors
 t "several ranks need %r" '! run 2 anonymize --algorithm ola -i "$A/adult.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --others keep 2>"$d/err" && grep -q "has no %r" "$d/err"'
 t "mondrian refused" '! run 1 anonymize --algorithm mondrian -i "$A/adult.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 2>"$d/err" && grep -q "keps-mpi anonymizes by ola" "$d/err"'
