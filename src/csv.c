@@ -941,6 +941,38 @@ static int put_row(FILE *f, char delim, const char *const *fields, size_t n)
     return putc('\n', f) == EOF ? -1 : 0;
 }
 
+int keps_csv_format_row(char **buf, size_t *len, size_t *cap, char delimiter, const char *const *fields, size_t n)
+{
+    char delim = delimiter ? delimiter : ',';
+    size_t need = *len + 1;
+    for (size_t i = 0; i < n; i++) /* at most: quoted, every byte doubled */
+        need += 2 * strlen(fields[i] ? fields[i] : "") + 3;
+    if (reserve(buf, cap, need, 4096))
+        return -1;
+    char *o = *buf + *len;
+    for (size_t i = 0; i < n; i++) {
+        const char *s = fields[i] ? fields[i] : "";
+        if (i)
+            *o++ = delim;
+        if (*s && needs_quotes(s, delim)) {
+            *o++ = '"';
+            for (; *s; s++) {
+                if (*s == '"')
+                    *o++ = '"';
+                *o++ = *s;
+            }
+            *o++ = '"';
+        } else {
+            size_t m = strlen(s);
+            memcpy(o, s, m);
+            o += m;
+        }
+    }
+    *o++ = '\n';
+    *len = (size_t)(o - *buf);
+    return 0;
+}
+
 keps_status keps_csv_write_row(keps_csv_writer *w, const char *const *fields, size_t n)
 {
     if (!w->failed && put_row(w->f, w->delim, fields, n)) {

@@ -85,6 +85,10 @@ typedef struct keps_csv_writer keps_csv_writer;
  * written in place, a file through one temporary file renamed at commit). */
 keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_error *err);
 keps_status keps_csv_write_row(keps_csv_writer *w, const char *const *fields, size_t n);
+/* Appends one row as keps_csv_write_row writes it (quoted where needed,
+ * '\n' at the end) to the buffer *buf holding *len bytes in *cap (grown
+ * with realloc; NULL, 0, 0 to start). Returns 0, or -1 out of memory. */
+int keps_csv_format_row(char **buf, size_t *len, size_t *cap, char delimiter, const char *const *fields, size_t n);
 /* Flushes and puts the file into place. Frees w. */
 keps_status keps_csv_writer_commit(keps_csv_writer *w, keps_error *err);
 /* Discards what was written (the target stays as it was). Frees w. NULL is fine. */

@@ -2,6 +2,9 @@
 #include "kmpi.h"
 
 #include "keps/csv.h"
+#include "keps/outfile.h"
+
+#include <errno.h>
 
 #include <limits.h>
 #include <stdio.h>
@@ -44,26 +47,25 @@ int kmpi_recv(kmpi *m, void **buf, size_t *len, int src, int tag)
     return 0;
 }
 
-int kmpi_rows_add(kmpi_rows *r, const char *const *fields, size_t nf)
+int kmpi_rows_add(kmpi_rows *r, const char *const *fields, size_t nf, char delimiter)
 {
-    size_t need = 0;
-    for (size_t j = 0; j < nf; j++)
-        need += strlen(fields[j]) + 1;
-    if (r->len + need > r->cap) {
-        size_t cap = r->cap ? r->cap : 1 << 16;
-        while (cap < r->len + need)
-            cap *= 2;
+    size_t at = r->len;
+    uint32_t n;
+    if (r->cap - r->len < sizeof n) {
+        size_t cap = r->cap ? 2 * r->cap : 1 << 16;
         char *b = realloc(r->buf, cap);
         if (!b)
             return -1;
         r->buf = b;
         r->cap = cap;
     }
-    for (size_t j = 0; j < nf; j++) {
-        size_t n = strlen(fields[j]) + 1;
-        memcpy(r->buf + r->len, fields[j], n);
-        r->len += n;
-    }
+    r->len += sizeof n;
+    if (keps_csv_format_row(&r->buf, &r->len, &r->cap, delimiter, fields, nf))
+        return -1;
+    if (r->len - at - sizeof n > UINT32_MAX)
+        return -1;
+    n = (uint32_t)(r->len - at - sizeof n);
+    memcpy(r->buf + at, &n, sizeof n);
     r->n++;
     return 0;
 }
@@ -137,47 +139,49 @@ keps_status kmpi_write_shard(const kmpi_rows *rows, size_t nf, const char *const
 {
     *handle = NULL;
     const char **start = malloc((rows->n ? rows->n : 1) * sizeof *start);
-    const char **f = malloc((nf ? nf : 1) * sizeof *f);
     uint32_t *perm = rng ? keps_rng_permutation(rng, rows->n) : NULL;
-    if (!start || !f || !perm) {
-        free(start), free(f), free(perm);
+    char *head = NULL;
+    size_t hlen = 0, hcap = 0;
+    if (!start || !perm || keps_csv_format_row(&head, &hlen, &hcap, delimiter, header, nf)) {
+        free(start), free(perm), free(head);
         return keps_error_set(err, KEPS_ENOMEM, "out of memory writing %s", path);
     }
     const char *p = rows->buf;
     for (size_t i = 0; i < rows->n; i++) {
+        uint32_t n;
         start[i] = p;
-        for (size_t j = 0; j < nf; j++)
-            p += strlen(p) + 1;
+        memcpy(&n, p, sizeof n);
+        p += sizeof n + n;
     }
-    keps_csv_writer *w = keps_csv_writer_open(path, delimiter, err);
-    keps_status st = w ? keps_csv_write_row(w, header, nf) : (err ? err->code : KEPS_EIO);
-    for (size_t i = 0; !st && i < rows->n; i++) {
-        const char *q = start[perm[i]];
-        for (size_t j = 0; j < nf; j++) {
-            f[j] = q;
-            q += strlen(q) + 1;
-        }
-        st = keps_csv_write_row(w, f, nf);
+    keps_outfile *o = NULL;
+    keps_status st = keps_outfile_open(&path, 1, &o, err);
+    FILE *f = st ? NULL : keps_outfile_stream(o);
+    int bad = f ? fwrite(head, 1, hlen, f) != hlen : 0;
+    for (size_t i = 0; f && !bad && i < rows->n; i++) {
+        uint32_t n;
+        memcpy(&n, start[perm[i]], sizeof n);
+        bad = fwrite(start[perm[i]] + sizeof n, 1, n, f) != n;
     }
-    free(start), free(f), free(perm);
-    if (st) {
-        keps_csv_writer_abort(w);
-        return err && err->code ? err->code : keps_error_at(err, st, path, 0, 0, "write failed");
+    free(start), free(perm), free(head);
+    if (!st && bad) {
+        st = keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot write the output: %s", strerror(errno));
+        keps_outfile_abort(o);
+        o = NULL;
     }
-    *handle = w;
-    return KEPS_OK;
+    *handle = o;
+    return st;
 }
 
 keps_status kmpi_commit_shard(void *handle, keps_error *err)
 {
-    return keps_csv_writer_commit(handle, err);
+    keps_outfile *o = handle;
+    return keps_outfile_commit(&o, 1, err);
 }
 
 void kmpi_abort_shard(void *handle)
 {
-    keps_csv_writer_abort(handle);
+    keps_outfile_abort(handle);
 }
-
 int kmpi_all_ok(kmpi *m, keps_status st)
 {
     (void)m;

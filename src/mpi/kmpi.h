@@ -77,18 +77,18 @@ int kmpi_freq_bcast(kmpi *m, kmpi_freq *f, int root);
 /* ---- exchange.c: sending large buffers, the global shuffle ---- */
 int kmpi_send(kmpi *m, const void *buf, size_t len, int dest, int tag);
 int kmpi_recv(kmpi *m, void **buf, size_t *len, int src, int tag);
-/* Rows, each as nf NUL-terminated fields back to back. */
+/* Rows as CSV text (keps_csv_format_row), each after its length (4 bytes). */
 typedef struct kmpi_rows {
     char *buf;
     size_t len, cap;
     size_t n;
 } kmpi_rows;
-int kmpi_rows_add(kmpi_rows *r, const char *const *fields, size_t nf);
+int kmpi_rows_add(kmpi_rows *r, const char *const *fields, size_t nf, char delimiter);
 void kmpi_rows_free(kmpi_rows *r);
 /* Sends every row of out[d] to rank d (all-to-all, in rounds that keep
  * each message below 1 GiB); *in gets the rows received, rank by rank. */
 int kmpi_exchange(kmpi *m, kmpi_rows *out, kmpi_rows *in);
-/* Writes rows (nf fields each, under header) shuffled with rng to path
+/* Writes rows (under header, nf fields) shuffled with rng to path
  * through the outfile module; the caller commits all ranks' files only
  * when every rank succeeded (kmpi_all_ok). */
 keps_status kmpi_write_shard(const kmpi_rows *rows, size_t nf, const char *const *header, char delimiter,

@@ -630,7 +630,7 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
                         : suppressed ? "*"
                                      : keps_hierarchy_label(s->qi[i].h, levels[i], s->qi[i].map[levels[i]][code]);
         }
-        if (kmpi_rows_add(&out[keps_rng_below(rng, (uint64_t)M.size)], fields, nf))
+        if (kmpi_rows_add(&out[keps_rng_below(rng, (uint64_t)M.size)], fields, nf, t->delimiter))
             MPI_Abort(MPI_COMM_WORLD, 3);
         n.output_rows++;
     }
