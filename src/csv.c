@@ -1180,8 +1180,10 @@ keps_status keps_csv_read_range(const char *path, const keps_csv_options *opt, l
         close(fd);
         return st;
     }
-    if (lo < (long long)head)
+    if (lo < (long long)head) { /* the first records: right after the header line */
         lo = (long long)head;
+        first_line = 2;
+    }
     piece b;
     piece_init(&b, fd, (off_t)lo, (off_t)(hi > lo ? hi : lo), path, opt, delim);
     if ((st = b.r.status) && err)

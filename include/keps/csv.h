@@ -72,7 +72,7 @@ keps_status keps_csv_read_buffer(const char *data, size_t len, const char *name,
  * first record): the reader cannot tell a record start from the inside of
  * a quoted field, so a caller splitting a file must know that no field
  * holds a line break. first_line is the line lo starts (for messages and
- * the table's row lines; 0 = 2). The header line must end with '\n'
+ * the table's row lines; 0, or lo before the first record: 2). The header line must end with '\n'
  * within the first 1 MiB. */
 keps_status keps_csv_read_range(const char *path, const keps_csv_options *opt, long long lo, long long hi,
                                 size_t first_line, keps_table **out, keps_error *err);
