@@ -77,9 +77,10 @@ void kmpi_rows_free(kmpi_rows *r)
 }
 
 /* Every rank learns what every other sends it (rows, bytes), then the
- * bytes move in rounds of at most ROUND bytes per pair, so every count
- * and displacement stays an int. */
-#define ROUND ((size_t)64 << 20)
+ * bytes move in rounds of at most ROUND bytes per pair (64 MiB per rank
+ * and round in all, at least 1 MiB a pair), so every count and
+ * displacement stays an int and the staging buffers stay small. */
+#define ROUND (P < 64 ? ((size_t)64 << 20) / P : ((size_t)1 << 20))
 
 int kmpi_exchange(kmpi *m, kmpi_rows *out, kmpi_rows *in)
 {
