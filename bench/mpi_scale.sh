@@ -29,6 +29,7 @@ m = r["mpi"]
 print(json.dumps({"file": sys.argv[5], "ranks": int(sys.argv[2]), "rows": r["input_rows"],
                   "wall_s": round(float(sys.argv[4]) - float(sys.argv[3]), 2),
                   "max_rss_mb_per_rank": round(m["max_rss_kb_per_rank"] / 1024),
+                  "distinct_tuples": m.get("distinct_tuples"),
                   "phase_ms": {k: round(v) for k, v in m["timing_ms_max_over_ranks"].items()},
                   "bytes_sent": m["bytes_sent"], "transformation": r["transformation"]}))
 PY

@@ -351,6 +351,8 @@ typedef struct search_out {
     int *levels;
     keps_ola_result res;
     size_t records;
+    size_t distinct;      /* tuples in the merged frequency table */
+    size_t suppressed_tuples;
     uint64_t *heights;
 } search_out;
 
@@ -378,6 +380,7 @@ static keps_status search(const opts *o, const keps_table *t, const keycol *kc, 
         st = keps_ola_run(L, &p, &so->res, err);
     if (!st) {
         so->records = L->nrows;
+        so->distinct = f->n;
         so->found = so->res.found;
         so->heights = malloc(q * sizeof *so->heights);
         for (size_t i = 0; so->heights && i < q; i++)
@@ -395,6 +398,7 @@ static keps_status search(const opts *o, const keps_table *t, const keycol *kc, 
         for (size_t r = 0; !st && r < W->nrows; r++)
             if (cl.count[assign[L->row_class[r]]] < (size_t)o->k && kmpi_freq_add(sup, f->tuple + r * q, f->count[r]) < 0)
                 st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        so->suppressed_tuples = sup->n;
         keps_node_classes_free(&cl);
         keps_lattice_work_free(wk);
         free(assign);
@@ -449,6 +453,8 @@ static void report_json(const opts *o, keps_json *j, const keps_table *t, const 
     keps_json_str(j, "input", mode);
     keps_json_int(j, "input_files", (long long)nfiles);
     keps_json_int(j, "max_rss_kb_per_rank", max_rss_kb);
+    keps_json_int(j, "distinct_tuples", (long long)so->distinct);
+    keps_json_int(j, "suppressed_tuples", (long long)so->suppressed_tuples);
     keps_json_object(j, "bytes_sent");
     keps_json_num(j, "encode", bytes[0]);
     keps_json_num(j, "merge", bytes[1]);
