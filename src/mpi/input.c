@@ -104,13 +104,20 @@ static keps_status read_range(kmpi *m, const char *path, const kmpi_input_opts *
         int e = errno;
         if (fd >= 0)
             close(fd);
+        kmpi_all_ok(m, KEPS_EINPUT);
         return keps_error_at(err, KEPS_EINPUT, path, 0, 0, "cannot open: %s", strerror(e));
     }
     size_t size = (size_t)sb.st_size;
     const char *d = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
     close(fd);
-    if (size && d == MAP_FAILED)
-        return keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot map the file: %s", strerror(errno));
+    keps_status st = size && d == MAP_FAILED
+                         ? keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot map the file: %s", strerror(errno))
+                         : KEPS_OK;
+    if (!kmpi_all_ok(m, st)) { /* before the collective count below */
+        if (size && d != MAP_FAILED)
+            munmap((void *)d, size);
+        return st ? st : KEPS_EINPUT; /* another rank says why */
+    }
     size_t P = (size_t)m->size, r = (size_t)m->rank;
     size_t lo = cut_at(d, size, (size_t)((unsigned __int128)size * r / P));
     size_t hi = cut_at(d, size, (size_t)((unsigned __int128)size * (r + 1) / P));
@@ -120,7 +127,7 @@ static keps_status read_range(kmpi *m, const char *path, const kmpi_input_opts *
     MPI_Exscan(&nl, &before, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (m->rank == 0)
         before = 0;
-    keps_status st = check_lines(path, d, lo, hi, (size_t)before + 1, err);
+    st = check_lines(path, d, lo, hi, (size_t)before + 1, err);
     if (size)
         munmap((void *)d, size);
     if (!st)
@@ -180,6 +187,34 @@ static keps_status read_shards(kmpi *m, char **files, size_t nfiles, const kmpi_
     return KEPS_OK;
 }
 
+/* Every rank's header against rank 0's: the collectives that follow
+ * depend on the columns, so shards of other layouts are refused first. */
+static keps_status same_header_everywhere(kmpi *m, const keps_table *t, keps_error *err)
+{
+    char *names = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&names, &len);
+    for (size_t j = 0; f && j < t->ncols; j++)
+        fputs(t->cols[j].name, f), fputc('\0', f);
+    if (!f || fclose(f))
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    unsigned long long n = len;
+    MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    char *root = m->rank == 0 ? names : malloc(n ? (size_t)n : 1);
+    if (!root)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    MPI_Bcast(root, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD);
+    int same = n == len && !memcmp(root, names, len);
+    if (root != names)
+        free(root);
+    free(names);
+    keps_status st = same ? KEPS_OK
+                          : keps_error_at(err, KEPS_EINPUT, t->source, 1, 0,
+                                          "its header differs from the first shard's: every shard needs the same "
+                                          "columns in the same order");
+    return st; /* the caller's kmpi_all_ok stops every rank */
+}
+
 const char *kmpi_part_of(const kmpi_part *parts, size_t nparts, size_t row)
 {
     const char *p = NULL;
@@ -205,6 +240,8 @@ keps_status kmpi_read_input(kmpi *m, const kmpi_input_opts *o, keps_table **out,
     *nfiles_out = nfiles;
     st = nfiles == 1 && m->size > 1 ? read_range(m, files[0], o, out, err)
                                     : read_shards(m, files, nfiles, o, out, parts, nparts, err);
+    if (kmpi_all_ok(m, st))
+        st = same_header_everywhere(m, *out, err);
 done:
     for (size_t i = 0; i < nfiles; i++)
         free(files[i]);

@@ -49,10 +49,13 @@ static void say(const char *fmt, const char *a)
         fprintf(stderr, fmt, a);
 }
 
+/* Prints this rank's message; a rank that stops because another failed
+ * has none (that rank says why). */
 static int fail(const keps_error *err)
 {
-    fprintf(stderr, "keps-mpi (rank %d): %s\n", M.rank, err->msg);
-    return keps_exit_code(err->code);
+    if (err->msg[0])
+        fprintf(stderr, "keps-mpi (rank %d): %s\n", M.rank, err->msg);
+    return keps_exit_code(err->code ? err->code : KEPS_EINPUT);
 }
 
 static void usage(FILE *f)

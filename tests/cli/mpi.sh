@@ -101,6 +101,19 @@ t "missing hierarchy value: exit 2" '[ $rc -eq 2 ]'
 t "missing hierarchy value: named" 'grep -q "p9bad.csv:$(grep -n "^Mle;" "$d/bad.csv" | head -1 | cut -d: -f1):1: column .sex.: value .Mle." "$d/err"'
 t "missing hierarchy value: no output" '[ -z "$(ls "$d/out")" ]'
 
+# shards of another layout on another rank: refused before any collective
+# step that depends on the columns (no rank waits for the others forever)
+mkdir -p "$d/mixed"
+cp "$d/parts/p00.csv" "$d/mixed/p00.csv"
+awk -F';' 'BEGIN { OFS=";" } { t = $1; $1 = $2; $2 = t; print }' "$d/parts/p01.csv" >"$d/mixed/p01.csv"
+rm -f "$d"/out/*
+run 2 anonymize --algorithm ola -i "$d/mixed/p*.csv" -o "$d/out/m-%r.csv" "${qi[@]}" --sensitive salary-class \
+  -k 5 --quiet 2>"$d/err"
+rc=$?
+t "other header on rank 1: exit 2" '[ $rc -eq 2 ]'
+t "other header on rank 1: named" 'grep -q "p01.csv:1: its header differs from the first shard" "$d/err"'
+t "other header on rank 1: no output" '[ -z "$(ls "$d/out")" ]'
+
 # 2M generated Adult-like rows (bench/gen_adult), one file in byte ranges and
 # in four shards: the single run's report and multiset of rows at -np 1, 2, 4.
 # Not under the sanitizers (minutes there); rows compared by sort.
