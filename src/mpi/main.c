@@ -431,6 +431,12 @@ static void report_json(const opts *o, keps_json *j, const keps_table *t, const 
     keps_json_object(j, "guarantee");
     keps_json_str(j, "model", "k-anonymity");
     keps_json_int(j, "k", o->k);
+    keps_json_array(j, "criteria"); /* the single run's list: k-anonymity is the one criterion */
+    keps_json_object(j, NULL);
+    keps_json_str(j, "model", "k-anonymity");
+    keps_json_int(j, "k", o->k);
+    keps_json_end(j);
+    keps_json_end(j);
     keps_json_num(j, "suppression_limit", o->suppress);
     keps_json_int(j, "suppression_limit_rows", (long long)so->res.suppress_limit);
     keps_json_end(j);
