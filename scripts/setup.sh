@@ -18,6 +18,8 @@ apt_install() { # PACKAGE...: those not installed yet
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 apt_install "${pkgs[@]}"
+# keps-mpi (the pipeline on a cluster) is built when MPI is found: Open MPI.
+apt_install libopenmpi-dev openmpi-bin
 # The fuzzers need clang's libFuzzer runtime: in Debian it comes with the
 # compiler-rt package of the clang version that "clang" depends on
 # (libclang-rt-N-dev since clang 14; older ones ship it in

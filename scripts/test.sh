@@ -22,7 +22,7 @@ failed=0
 
 # Test-only packages (SQLite, PostgreSQL, Chromium, R and its packages).
 scripts/test_setup.sh
-export KEPS_REQUIRE_SQL=1 KEPS_REQUIRE_BROWSER=1
+export KEPS_REQUIRE_SQL=1 KEPS_REQUIRE_BROWSER=1 KEPS_REQUIRE_MPI=1
 
 # stage NAME FUNCTION: runs FUNCTION (with set -e inside), records the result.
 stage() {

@@ -941,6 +941,38 @@ static int put_row(FILE *f, char delim, const char *const *fields, size_t n)
     return putc('\n', f) == EOF ? -1 : 0;
 }
 
+int keps_csv_format_row(char **buf, size_t *len, size_t *cap, char delimiter, const char *const *fields, size_t n)
+{
+    char delim = delimiter ? delimiter : ',';
+    size_t need = *len + 1;
+    for (size_t i = 0; i < n; i++) /* at most: quoted, every byte doubled */
+        need += 2 * strlen(fields[i] ? fields[i] : "") + 3;
+    if (reserve(buf, cap, need, 4096))
+        return -1;
+    char *o = *buf + *len;
+    for (size_t i = 0; i < n; i++) {
+        const char *s = fields[i] ? fields[i] : "";
+        if (i)
+            *o++ = delim;
+        if (*s && needs_quotes(s, delim)) {
+            *o++ = '"';
+            for (; *s; s++) {
+                if (*s == '"')
+                    *o++ = '"';
+                *o++ = *s;
+            }
+            *o++ = '"';
+        } else {
+            size_t m = strlen(s);
+            memcpy(o, s, m);
+            o += m;
+        }
+    }
+    *o++ = '\n';
+    *len = (size_t)(o - *buf);
+    return 0;
+}
+
 keps_status keps_csv_write_row(keps_csv_writer *w, const char *const *fields, size_t n)
 {
     if (!w->failed && put_row(w->f, w->delim, fields, n)) {
@@ -1111,4 +1143,77 @@ keps_status keps_csv_write_table(const keps_table *t, const char *path, char del
 int keps_csv_put_row(FILE *f, char delimiter, const char *const *fields, size_t n)
 {
     return put_row(f, delimiter, fields, n);
+}
+
+/* ---- one byte range of a file (a share of a cluster's input) ---- */
+
+keps_status keps_csv_read_range(const char *path, const keps_csv_options *opt, long long lo, long long hi,
+                                size_t first_line, keps_table **out, keps_error *err)
+{
+    *out = NULL;
+    if (opt && (opt->no_header || opt->tree_paths))
+        return keps_error_set(err, KEPS_EINPUT, "a byte range of %s needs a header row", path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return keps_error_at(err, keps_status_of_errno(errno), path, 0, 0, "cannot open: %s", strerror(errno));
+    char *win = malloc(CHUNK);
+    ssize_t got = win ? pread(fd, win, CHUNK, 0) : -1;
+    keps_status st = KEPS_OK;
+    keps_table *t = NULL;
+    size_t skip = 0;
+    while (got > 0 && (size_t)got - skip >= 3 && (unsigned char)win[skip] == 0xEF &&
+           (unsigned char)win[skip + 1] == 0xBB && (unsigned char)win[skip + 2] == 0xBF)
+        skip += 3;
+    const char *nl = got > 0 ? memchr(win + skip, '\n', (size_t)got - skip) : NULL;
+    if (!win)
+        st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    else if (got < 0)
+        st = keps_error_at(err, KEPS_EIO, path, 0, 0, "read error: %s", strerror(errno));
+    else if (!nl)
+        st = keps_error_at(err, KEPS_EINPUT, path, 1, 0,
+                           "no line break in the first 1 MiB: a byte range of the file needs a header "
+                           "line ended by '\\n' before it");
+    else if (lone_cr_lines(win + skip, (size_t)(nl + 1 - win) - skip))
+        st = keps_error_at(err, KEPS_EINPUT, path, 1, 0,
+                           "lines end in a lone CR: a byte range of the file needs '\\n' line ends");
+    size_t head = nl ? (size_t)(nl + 1 - win) : 0;
+    if (!st) /* the header alone: a table with its columns and no row */
+        st = parse(win, head, NULL, path, opt, &t, err);
+    char delim = t ? t->delimiter : ',';
+    free(win);
+    if (st) {
+        close(fd);
+        return st;
+    }
+    if (lo < (long long)head) { /* the first records: right after the header line */
+        lo = (long long)head;
+        first_line = 2;
+    }
+    piece b;
+    piece_init(&b, fd, (off_t)lo, (off_t)(hi > lo ? hi : lo), path, opt, delim);
+    if ((st = b.r.status) && err)
+        *err = b.err; /* the limits' message */
+    b.r.err = err;
+    b.r.line = b.r.row_line = b.pos.line = first_line ? first_line : 2;
+    b.r.t = t;
+    if (!st) {
+        feed_range(&b, b.lo, NULL, 0);
+        st = b.r.status;
+    }
+    if (!st && csv_fini(&b.p, on_field, on_row, &b.r) != 0)
+        st = b.r.status ? b.r.status
+                        : keps_error_at(err, KEPS_EINPUT, path, b.r.line, b.r.nfields + 1,
+                                        "unterminated quoted field: a field opened with '\"' here is never "
+                                        "closed; add the closing quote");
+    if (!st && b.r.blank && b.pos.col > 1 && !blank_is_error(&b.r))
+        blank_record(&b.r);
+    if (!st)
+        st = b.r.status;
+    close(fd);
+    piece_free(&b, st == KEPS_OK);
+    if (st)
+        return st;
+    t->delimiter = delim;
+    *out = t;
+    return KEPS_OK;
 }

@@ -716,7 +716,7 @@ static keps_status group_rows(keps_lattice *L, const uint8_t *released)
     work_node(L, w, zero);
     B->n = 0;
     B->node = 0;
-    for (size_t r = 0; r < L->nrows; r++) {
+    for (size_t r = 0; r < L->nrows_table; r++) {
         if (B->n == B->cap && classes_reserve_L(L, B, L->q, B->n + 1, 1))
             goto done;
         if (4 * (B->n + 1) > w->nslots && work_grow(L, w, B))
@@ -724,13 +724,16 @@ static keps_status group_rows(keps_lattice *L, const uint8_t *released)
         uint32_t *rep = B->rep + B->n * L->q;
         for (size_t i = 0; i < L->q; i++)
             rep[i] = L->codes[i][r];
+        /* a row stands for weight[r] records (1 without weights); outside
+         * the research subset it adds to the population count only */
+        uint32_t wr = L->weight ? L->weight[r] : 1;
         size_t before = B->n;
-        uint32_t c = group_find(L, w, B, key_of(L, w, rep), (uint32_t)B->n, !released || released[r] ? 1 : 0);
+        uint32_t c = group_find(L, w, B, key_of(L, w, rep), (uint32_t)B->n, !released || released[r] ? wr : 0);
         L->row_class[r] = c;
         if (B->pcount) {
             if (B->n > before)
                 B->pcount[c] = 0;
-            B->pcount[c]++;
+            B->pcount[c] += wr;
         }
     }
     st = KEPS_OK;
@@ -748,21 +751,30 @@ static keps_status bottom_histograms(keps_lattice *L, const uint8_t *released, c
         free(B->hist[j].off);
         free(B->hist[j].val);
         free(B->hist[j].cnt);
-        if (keps_hist_from_rows(L->nrows, L->row_class, B->n, codes[j], L->hist_m[j], released, &B->hist[j]))
+        if (keps_hist_from_rows(L->nrows_table, L->row_class, B->n, codes[j], L->hist_m[j], released, &B->hist[j]))
             return KEPS_ENOMEM;
     }
     return KEPS_OK;
 }
 
-keps_status keps_lattice_new(const keps_schema *s, keps_lattice **out, keps_error *err)
-{
-    return keps_lattice_new_ex(s, NULL, NULL, NULL, 0, out, err);
-}
-
-keps_status keps_lattice_new_ex(const keps_schema *s, const uint8_t *released, const uint32_t *const *hist_codes,
-                                const size_t *hist_m, size_t nhist, keps_lattice **out, keps_error *err)
+/* Histograms count table rows, so the builders never pass weight and
+ * hist_codes together. */
+static keps_status lattice_build(const keps_schema *s, const uint32_t *weight, const uint8_t *released,
+                                 const uint32_t *const *hist_codes, const size_t *hist_m, size_t nhist,
+                                 keps_lattice **out, keps_error *err)
 {
     *out = NULL;
+    /* Class sizes are 32-bit: the records the table stands for must fit. */
+    uint64_t records = s->t->nrows;
+    if (weight) {
+        records = 0;
+        for (size_t r = 0; r < s->t->nrows; r++)
+            records += weight[r];
+    }
+    if (records > UINT32_MAX)
+        return keps_error_set(err, KEPS_EINPUT,
+                              "%s stands for %llu records; the lattice counts at most 4,294,967,295",
+                              s->t->source, (unsigned long long)records);
     if (s->nqi == 0)
         return keps_error_set(err, KEPS_EINPUT, "the lattice needs at least one quasi-identifier");
     for (size_t i = 0; i < s->nqi; i++)
@@ -776,7 +788,9 @@ keps_status keps_lattice_new_ex(const keps_schema *s, const uint8_t *released, c
     if (!L)
         return keps_error_set(err, KEPS_ENOMEM, "out of memory building the lattice");
     L->s = s;
-    L->nrows = s->t->nrows;
+    L->nrows = (size_t)records;
+    L->nrows_table = s->t->nrows;
+    L->weight = weight;
     L->q = s->nqi;
     L->height = calloc(L->q, sizeof *L->height);
     L->stride = calloc(L->q, sizeof *L->stride);
@@ -784,7 +798,7 @@ keps_status keps_lattice_new_ex(const keps_schema *s, const uint8_t *released, c
     L->card = calloc(L->q, sizeof *L->card);
     L->codes = calloc(L->q, sizeof *L->codes);
     L->map = calloc(L->q, sizeof *L->map);
-    L->row_class = malloc((L->nrows ? L->nrows : 1) * sizeof *L->row_class);
+    L->row_class = malloc((L->nrows_table ? L->nrows_table : 1) * sizeof *L->row_class);
     if (!L->height || !L->stride || !L->mult || !L->card || !L->codes || !L->map || !L->row_class)
         goto oom;
     uint64_t nn = 1;
@@ -815,8 +829,8 @@ keps_status keps_lattice_new_ex(const keps_schema *s, const uint8_t *released, c
     if (released) {
         L->has_pcount = 1;
         L->nreleased = 0;
-        for (size_t r = 0; r < L->nrows; r++)
-            L->nreleased += released[r] != 0;
+        for (size_t r = 0; r < L->nrows_table; r++)
+            L->nreleased += released[r] ? (L->weight ? L->weight[r] : 1) : 0;
     }
     if (nhist && hist_codes) {
         L->hist_m = malloc(nhist * sizeof *L->hist_m);
@@ -839,6 +853,23 @@ keps_status keps_lattice_new_ex(const keps_schema *s, const uint8_t *released, c
 oom:
     keps_lattice_free(L);
     return keps_error_set(err, KEPS_ENOMEM, "out of memory building the lattice");
+}
+
+keps_status keps_lattice_new(const keps_schema *s, keps_lattice **out, keps_error *err)
+{
+    return lattice_build(s, NULL, NULL, NULL, NULL, 0, out, err);
+}
+
+keps_status keps_lattice_new_ex(const keps_schema *s, const uint8_t *released, const uint32_t *const *hist_codes,
+                                const size_t *hist_m, size_t nhist, keps_lattice **out, keps_error *err)
+{
+    return lattice_build(s, NULL, released, hist_codes, hist_m, nhist, out, err);
+}
+
+keps_status keps_lattice_new_weighted(const keps_schema *s, const uint32_t *weight, keps_lattice **out,
+                                      keps_error *err)
+{
+    return lattice_build(s, weight, NULL, NULL, NULL, 0, out, err);
 }
 
 void keps_lattice_free(keps_lattice *L)

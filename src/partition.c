@@ -264,7 +264,7 @@ keps_status keps_partition_from_node(const keps_lattice *L, const int *levels, c
     uint32_t *assign = malloc((L->bottom.n ? L->bottom.n : 1) * sizeof *assign);
     keps_node_classes c;
     keps_node_classes_init(&c);
-    size_t n = L->nrows;
+    size_t n = L->nrows_table;
     out->class_of = malloc((n ? n : 1) * sizeof *out->class_of);
     keps_status st = KEPS_ENOMEM;
     if (!w || !assign || !out->class_of || keps_lattice_rollup(L, w, NULL, levels, &c, assign))
@@ -566,7 +566,8 @@ static keps_status apply_node(const keps_lattice *L, const int *levels, const ui
     }
     for (size_t i = 0; i < L->q; i++)
         qi_of[s->qi[i].col] = (int)i;
-    counts->input_rows = t->nrows;
+    /* counts are in records: on a weighted lattice a row counts its weight */
+    counts->input_rows = L->nrows;
     if (!(remap = calloc(nc ? nc : 1, sizeof *remap)) || !(rowc = malloc((nc ? nc : 1) * sizeof *rowc))) {
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
         goto done;
@@ -581,15 +582,16 @@ static keps_status apply_node(const keps_lattice *L, const int *levels, const ui
         memset(remap[x], 0xff, (dom ? dom : 1) * sizeof **remap);
     }
     for (size_t row = 0; row < t->nrows; row++) {
+        size_t records = L->weight ? L->weight[row] : 1;
         if (released && !released[row]) {
-            counts->unsampled_rows++;
+            counts->unsampled_rows += records;
             continue;
         }
         int sup = suppressed[class_of[row]];
         if (sup) {
-            counts->suppressed_rows++;
+            counts->suppressed_rows += records;
             if (remove_suppressed) {
-                counts->removed_rows++;
+                counts->removed_rows += records;
                 continue;
             }
         }
@@ -616,7 +618,7 @@ static keps_status apply_node(const keps_lattice *L, const int *levels, const ui
         if ((st = keps_table_append_codes(r, rowc, t->row_line ? t->row_line[row] : 0, err)))
             goto done;
     }
-    counts->output_rows = r->nrows;
+    counts->output_rows = counts->input_rows - counts->unsampled_rows - counts->removed_rows;
     st = KEPS_OK;
 done:
     if (st) {

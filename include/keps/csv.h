@@ -65,6 +65,17 @@ keps_status keps_csv_read(const char *path, const keps_csv_options *opt,
 keps_status keps_csv_read_buffer(const char *data, size_t len, const char *name,
                                  const keps_csv_options *opt, keps_table **out,
                                  keps_error *err);
+/* Reads the records of path that start in bytes [lo, hi) under the
+ * file's header row (a share of a large file read by one of several
+ * processes). lo and hi must be record starts (0 or the file size, or just
+ * after a '\n' that ends a record; lo below the header's end means the
+ * first record): the reader cannot tell a record start from the inside of
+ * a quoted field, so a caller splitting a file must know that no field
+ * holds a line break. first_line is the line lo starts (for messages and
+ * the table's row lines; 0, or lo before the first record: 2). The header line must end with '\n'
+ * within the first 1 MiB. */
+keps_status keps_csv_read_range(const char *path, const keps_csv_options *opt, long long lo, long long hi,
+                                size_t first_line, keps_table **out, keps_error *err);
 /* The delimiter the reader would pick for this header line. */
 char keps_csv_sniff(const char *data, size_t len);
 
@@ -74,6 +85,10 @@ typedef struct keps_csv_writer keps_csv_writer;
  * written in place, a file through one temporary file renamed at commit). */
 keps_csv_writer *keps_csv_writer_open(const char *path, char delimiter, keps_error *err);
 keps_status keps_csv_write_row(keps_csv_writer *w, const char *const *fields, size_t n);
+/* Appends one row as keps_csv_write_row writes it (quoted where needed,
+ * '\n' at the end) to the buffer *buf holding *len bytes in *cap (grown
+ * with realloc; NULL, 0, 0 to start). Returns 0, or -1 out of memory. */
+int keps_csv_format_row(char **buf, size_t *len, size_t *cap, char delimiter, const char *const *fields, size_t n);
 /* Flushes and puts the file into place. Frees w. */
 keps_status keps_csv_writer_commit(keps_csv_writer *w, keps_error *err);
 /* Discards what was written (the target stays as it was). Frees w. NULL is fine. */

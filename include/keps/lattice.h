@@ -68,14 +68,16 @@ typedef struct keps_lattice_work keps_lattice_work;
 
 typedef struct keps_lattice {
     const keps_schema *s;
-    size_t nrows;
+    size_t nrows;        /* records: the table's rows, or the sum of their weights */
+    size_t nrows_table;  /* rows of the schema's table */
+    const uint32_t *weight; /* [nrows_table] records each row stands for (borrowed), or NULL: 1 each */
     size_t q;
     int *height;         /* [q] h_i */
     uint64_t nnodes;     /* prod (h_i + 1) */
     uint64_t *stride;    /* [q] */
     uint32_t **card;     /* [q][level] number of distinct values at the level (hierarchy size) */
     keps_node_classes bottom; /* classes of the bottom node (distinct level-0 tuples) */
-    uint32_t *row_class; /* [nrows] bottom class of each row */
+    uint32_t *row_class; /* [nrows_table] bottom class of each table row */
     /* private */
     const uint32_t **codes;      /* [q] table codes per row */
     uint32_t ***map;     /* [q] schema map[level][code] (borrowed) */
@@ -108,6 +110,14 @@ keps_status keps_lattice_new(const keps_schema *s, keps_lattice **out, keps_erro
  * bottom class as representative. Roll-ups merge counts and histograms. */
 keps_status keps_lattice_new_ex(const keps_schema *s, const uint8_t *released, const uint32_t *const *hist_codes,
                                 const size_t *hist_m, size_t nhist, keps_lattice **out, keps_error *err);
+/* keps_lattice_new on a frequency table: table row r stands for weight[r] records
+ * (a distinct tuple and its count; weight is borrowed and must outlive L).
+ * The bottom classes, and so every node's classes, suppression, search and
+ * metric, are those of the table with each row repeated weight[r] times.
+ * More than 2^32 - 1 records in all is KEPS_EINPUT (class sizes are
+ * 32-bit). A row of weight 0 stands for no record. */
+keps_status keps_lattice_new_weighted(const keps_schema *s, const uint32_t *weight, keps_lattice **out,
+                                      keps_error *err);
 void keps_lattice_free(keps_lattice *L);
 
 uint64_t keps_lattice_id(const keps_lattice *L, const int *levels);

@@ -95,7 +95,9 @@ void keps_ola_result_free(keps_ola_result *r);
 /* Applies node levels to the schema's table: a release (keps_release_new
  * columns) whose QIs hold the hierarchy labels at the node's levels; rows
  * in classes smaller than k get '*' in every QI, or are left out if
- * remove_suppressed. counts gets the accounting. *release is the caller's,
+ * remove_suppressed. counts gets the accounting. On a weighted lattice
+ * (keps_lattice_new_weighted) the release has one row per table row and
+ * counts are in records (a row counts its weight). *release is the caller's,
  * to free with keps_table_free. KEPS_EINPUT if a level lies outside
  * [0, L->height[q]]. */
 keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed,

@@ -1,0 +1,219 @@
+/* keps-mpi: large messages, the global shuffle, output shards (kmpi.h). */
+#include "kmpi.h"
+
+#include "keps/csv.h"
+#include "keps/outfile.h"
+
+#include <errno.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PIECE ((size_t)1 << 30) /* MPI counts are ints: messages go in pieces */
+
+int kmpi_send(kmpi *m, const void *buf, size_t len, int dest, int tag)
+{
+    unsigned long long n = len;
+    if (MPI_Send(&n, 1, MPI_UNSIGNED_LONG_LONG, dest, tag, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return -1;
+    for (size_t at = 0; at < len; at += PIECE)
+        if (MPI_Send((const char *)buf + at, (int)(len - at < PIECE ? len - at : PIECE), MPI_BYTE, dest, tag,
+                     MPI_COMM_WORLD) != MPI_SUCCESS)
+            return -1;
+    m->bytes_sent += len + sizeof n;
+    return 0;
+}
+
+int kmpi_recv(kmpi *m, void **buf, size_t *len, int src, int tag)
+{
+    (void)m;
+    unsigned long long n;
+    if (MPI_Recv(&n, 1, MPI_UNSIGNED_LONG_LONG, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return -1;
+    char *b = malloc(n ? (size_t)n : 1);
+    if (!b)
+        return -1;
+    for (size_t at = 0; at < n; at += PIECE)
+        if (MPI_Recv(b + at, (int)(n - at < PIECE ? n - at : PIECE), MPI_BYTE, src, tag, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+            free(b);
+            return -1;
+        }
+    *buf = b;
+    *len = (size_t)n;
+    return 0;
+}
+
+int kmpi_rows_add(kmpi_rows *r, const char *const *fields, size_t nf, char delimiter)
+{
+    size_t at = r->len;
+    uint32_t n;
+    if (r->cap - r->len < sizeof n) {
+        size_t cap = r->cap ? 2 * r->cap : 1 << 16;
+        char *b = realloc(r->buf, cap);
+        if (!b)
+            return -1;
+        r->buf = b;
+        r->cap = cap;
+    }
+    r->len += sizeof n;
+    if (keps_csv_format_row(&r->buf, &r->len, &r->cap, delimiter, fields, nf))
+        return -1;
+    if (r->len - at - sizeof n > UINT32_MAX)
+        return -1;
+    n = (uint32_t)(r->len - at - sizeof n);
+    memcpy(r->buf + at, &n, sizeof n);
+    r->n++;
+    return 0;
+}
+
+void kmpi_rows_free(kmpi_rows *r)
+{
+    free(r->buf);
+    memset(r, 0, sizeof *r);
+}
+
+/* Every rank learns what every other sends it (rows, bytes), then the
+ * bytes move in rounds of at most ROUND bytes per pair (64 MiB per rank
+ * and round in all, at least 1 MiB a pair), so every count and
+ * displacement stays an int and the staging buffers stay small. */
+#define ROUND (P < 64 ? ((size_t)64 << 20) / P : ((size_t)1 << 20))
+
+int kmpi_exchange(kmpi *m, kmpi_rows *out, kmpi_rows *in)
+{
+    size_t P = (size_t)m->size;
+    unsigned long long *sz = malloc(2 * P * sizeof *sz), *rz = malloc(2 * P * sizeof *rz);
+    int *sc = malloc(P * sizeof *sc), *sd = malloc(P * sizeof *sd), *rc = malloc(P * sizeof *rc),
+        *rd = malloc(P * sizeof *rd);
+    size_t *roff = malloc(P * sizeof *roff);
+    char *sbuf = malloc(P * ROUND), *rbuf = malloc(P * ROUND);
+    if (!sz || !rz || !sc || !sd || !rc || !rd || !roff || !sbuf || !rbuf)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    for (size_t d = 0; d < P; d++) {
+        sz[2 * d] = out[d].n;
+        sz[2 * d + 1] = out[d].len;
+    }
+    MPI_Alltoall(sz, 2, MPI_UNSIGNED_LONG_LONG, rz, 2, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
+    memset(in, 0, sizeof *in);
+    unsigned long long most = 0, rounds = 0;
+    for (size_t s = 0; s < P; s++) {
+        roff[s] = in->len;
+        in->n += (size_t)rz[2 * s];
+        in->len += (size_t)rz[2 * s + 1];
+        if (out[s].len > most)
+            most = out[s].len;
+    }
+    in->cap = in->len;
+    if (!(in->buf = malloc(in->len ? in->len : 1)))
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    unsigned long long mine = (most + ROUND - 1) / ROUND;
+    MPI_Allreduce(&mine, &rounds, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    for (unsigned long long k = 0; k < rounds; k++) {
+        size_t at = 0, rat = 0, lo = (size_t)k * ROUND;
+        for (size_t d = 0; d < P; d++) {
+            size_t n = out[d].len > lo ? out[d].len - lo : 0;
+            n = n < ROUND ? n : ROUND;
+            memcpy(sbuf + at, out[d].buf + lo, n);
+            sc[d] = (int)n;
+            sd[d] = (int)at;
+            at += n;
+            if (d != (size_t)m->rank)
+                m->bytes_sent += n;
+            size_t r = rz[2 * d + 1] > lo ? (size_t)rz[2 * d + 1] - lo : 0;
+            rc[d] = (int)(r < ROUND ? r : ROUND);
+            rd[d] = (int)rat;
+            rat += (size_t)rc[d];
+        }
+        MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc, rd, MPI_BYTE, MPI_COMM_WORLD);
+        for (size_t s = 0; s < P; s++)
+            memcpy(in->buf + roff[s] + lo, rbuf + rd[s], (size_t)rc[s]);
+    }
+    free(sz), free(rz), free(sc), free(sd), free(rc), free(rd), free(roff), free(sbuf), free(rbuf);
+    return 0;
+}
+
+keps_status kmpi_write_shard(const kmpi_rows *rows, size_t nf, const char *const *header, char delimiter,
+                             keps_rng *rng, const char *path, void **handle, keps_error *err)
+{
+    *handle = NULL;
+    const char **start = malloc((rows->n ? rows->n : 1) * sizeof *start);
+    uint32_t *perm = rng ? keps_rng_permutation(rng, rows->n) : NULL;
+    char *head = NULL;
+    size_t hlen = 0, hcap = 0;
+    if (!start || !perm || keps_csv_format_row(&head, &hlen, &hcap, delimiter, header, nf)) {
+        free(start), free(perm), free(head);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory writing %s", path);
+    }
+    const char *p = rows->buf;
+    for (size_t i = 0; i < rows->n; i++) {
+        uint32_t n;
+        start[i] = p;
+        memcpy(&n, p, sizeof n);
+        p += sizeof n + n;
+    }
+    keps_outfile *o = NULL;
+    keps_status st = keps_outfile_open(&path, 1, &o, err);
+    FILE *f = st ? NULL : keps_outfile_stream(o);
+    int bad = f ? fwrite(head, 1, hlen, f) != hlen : 0;
+    for (size_t i = 0; f && !bad && i < rows->n; i++) {
+        uint32_t n;
+        memcpy(&n, start[perm[i]], sizeof n);
+        bad = fwrite(start[perm[i]] + sizeof n, 1, n, f) != n;
+    }
+    free(start), free(perm), free(head);
+    if (!st && bad) {
+        st = keps_error_at(err, KEPS_EIO, path, 0, 0, "cannot write the output: %s", strerror(errno));
+        keps_outfile_abort(o);
+        o = NULL;
+    }
+    *handle = o;
+    return st;
+}
+
+keps_status kmpi_commit_shard(void *handle, keps_error *err)
+{
+    keps_outfile *o = handle;
+    return keps_outfile_commit(&o, 1, err);
+}
+
+void kmpi_abort_shard(void *handle)
+{
+    keps_outfile_abort(handle);
+}
+int kmpi_all_ok(kmpi *m, keps_status st)
+{
+    (void)m;
+    int ok = st == KEPS_OK, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+
+char *kmpi_shard_path(const char *pattern, int rank)
+{
+    char *s = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&s, &len);
+    if (!f)
+        return NULL;
+    for (const char *p = pattern; *p; p++) {
+        if (p[0] == '%' && p[1] == 'r')
+            fprintf(f, "%d", rank), p++;
+        else if (p[0] == '%' && p[1] == '%')
+            fputc('%', f), p++;
+        else
+            fputc(*p, f);
+    }
+    if (fclose(f))
+        return NULL;
+    return s;
+}
+
+double kmpi_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}

@@ -1,0 +1,108 @@
+/* keps-mpi: the pipeline on a cluster (docs/scale.md). One process per
+ * rank reads its share of the input, the ranks agree on the encoding of
+ * the columns the search reads, count their distinct tuples, and merge
+ * the frequency tables by a reduction; rank 0 searches the merged
+ * (weighted) table with the library's own search and broadcasts the
+ * result; every rank applies it to its rows, the rows are exchanged at
+ * random between the ranks (all-to-all), and every rank writes its output
+ * shard. Nothing here is method logic: that is libkeps's. */
+#ifndef KEPS_MPI_H
+#define KEPS_MPI_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keps/error.h"
+#include "keps/hierarchy.h"
+#include "keps/rng.h"
+#include "keps/table.h"
+
+typedef struct kmpi {
+    int rank, size;
+    unsigned long long bytes_sent; /* by this rank, all phases */
+} kmpi;
+
+/* ---- input.c: this rank's share of the input ---- */
+typedef struct kmpi_input_opts {
+    char **specs;       /* -i values: files or globs, in order */
+    size_t nspecs;
+    char delimiter;     /* 0: sniff */
+    const char *missing;
+} kmpi_input_opts;
+/* Reads this rank's share: the listed shard files dealt in contiguous
+ * blocks (rank order = input order), or, when the input is one file and
+ * there are several ranks, a byte range of it cut at record boundaries.
+ * Every rank gets a table with the same header (a rank without a shard
+ * gets no rows). *mode_text says which ("shards", "byte ranges"). */
+typedef struct kmpi_part {
+    size_t row;   /* first row of the table read from path */
+    char *path;
+} kmpi_part;
+keps_status kmpi_read_input(kmpi *m, const kmpi_input_opts *o, keps_table **out, const char **mode_text,
+                            size_t *nfiles, kmpi_part **parts, size_t *nparts, keps_error *err);
+/* The shard file holding row (its messages must name that file). */
+const char *kmpi_part_of(const kmpi_part *parts, size_t nparts, size_t row);
+
+/* ---- encode.c: codes every rank agrees on ---- */
+/* The distinct values of column col over all ranks, in the order of their
+ * first appearance in the concatenated input (rank 0's first, then the
+ * new ones of rank 1, ...): a one-column table (the same on every rank)
+ * and local[code of t] = row of that table. */
+keps_status kmpi_agree_column(kmpi *m, const keps_table *t, size_t col, keps_table **dict, uint32_t **local,
+                              keps_error *err);
+
+/* ---- freq.c: frequency tables of distinct tuples ---- */
+typedef struct kmpi_freq {
+    size_t q;          /* codes per tuple */
+    size_t n, cap;     /* distinct tuples */
+    uint32_t *tuple;   /* [n*q] */
+    uint64_t *count;   /* [n] */
+    uint32_t *slot;    /* open addressing: index + 1, 0 = empty */
+    size_t nslots;
+} kmpi_freq;
+int kmpi_freq_init(kmpi_freq *f, size_t q);
+void kmpi_freq_free(kmpi_freq *f);
+/* Adds count records of tuple; returns its index, or -1 out of memory. */
+long kmpi_freq_add(kmpi_freq *f, const uint32_t *tuple, uint64_t count);
+/* Index of tuple, or -1. */
+long kmpi_freq_find(const kmpi_freq *f, const uint32_t *tuple);
+/* Merges every rank's table into rank 0's by a binomial tree (log2 P
+ * rounds; each rank sends its merged table once). Other ranks' tables are
+ * emptied. */
+int kmpi_freq_reduce(kmpi *m, kmpi_freq *f);
+/* Rank root's table to every rank. */
+int kmpi_freq_bcast(kmpi *m, kmpi_freq *f, int root);
+
+/* ---- exchange.c: sending large buffers, the global shuffle ---- */
+int kmpi_send(kmpi *m, const void *buf, size_t len, int dest, int tag);
+int kmpi_recv(kmpi *m, void **buf, size_t *len, int src, int tag);
+/* Rows as CSV text (keps_csv_format_row), each after its length (4 bytes). */
+typedef struct kmpi_rows {
+    char *buf;
+    size_t len, cap;
+    size_t n;
+} kmpi_rows;
+int kmpi_rows_add(kmpi_rows *r, const char *const *fields, size_t nf, char delimiter);
+void kmpi_rows_free(kmpi_rows *r);
+/* Sends every row of out[d] to rank d (all-to-all, in rounds that keep
+ * each message below 1 GiB); *in gets the rows received, rank by rank. */
+int kmpi_exchange(kmpi *m, kmpi_rows *out, kmpi_rows *in);
+/* Writes rows (under header, nf fields) shuffled with rng to path
+ * through the outfile module; the caller commits all ranks' files only
+ * when every rank succeeded (kmpi_all_ok). */
+keps_status kmpi_write_shard(const kmpi_rows *rows, size_t nf, const char *const *header, char delimiter,
+                             keps_rng *rng, const char *path, void **handle, keps_error *err);
+keps_status kmpi_commit_shard(void *handle, keps_error *err);
+void kmpi_abort_shard(void *handle);
+
+/* ---- util ---- */
+/* 1 when st is KEPS_OK on every rank; a failing rank's message is
+ * printed by that rank. */
+int kmpi_all_ok(kmpi *m, keps_status st);
+/* The path of rank r's output shard: pattern with %r replaced by r (%% a
+ * percent sign); NULL if out of memory. */
+char *kmpi_shard_path(const char *pattern, int rank);
+double kmpi_now_ms(void);
+
+#endif

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Checks keps-mpi against the single-process keps run (tests/cli/mpi.sh).
+
+  mpi_compare.py report SINGLE.json MPI.json      same counts, node, score, metrics, classes
+  mpi_compare.py rows SINGLE.csv SHARD.csv...      the shards together hold the same multiset of rows
+  mpi_compare.py count INPUT.csv... -- COUNTS.csv COL QI...
+        the frequency table equals a count of the QI tuples of the inputs read here
+  mpi_compare.py spread ID_COLUMN NROWS SHARD.csv...
+        every shard holds rows from the first and the second half of the input, out of order
+"""
+import collections
+import csv
+import json
+import sys
+
+
+def read(path):
+    with open(path, newline="") as f:
+        sample = f.readline()
+        delim = ";" if sample.count(";") > sample.count(",") else ","
+        f.seek(0)
+        rows = list(csv.reader(f, delimiter=delim))
+    return rows[0], rows[1:]
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "report":
+        a, b = (json.load(open(p)) for p in sys.argv[2:4])
+        keys = ["input_rows", "output_rows", "released_rows", "suppressed_rows", "removed_rows",
+                "unsampled_rows", "guarantee", "transformation", "heights", "metric", "metrics", "classes",
+                "nodes_total", "k_minimal_nodes"]
+        bad = [k for k in keys if a.get(k) != b.get(k)]
+        if a.get("score") != b.get("score"):
+            bad.append("score")
+        for k in bad:
+            print(f"{k}: single {a.get(k)!r} mpi {b.get(k)!r}")
+        return 1 if bad else 0
+    if mode == "rows":
+        h0, ref = read(sys.argv[2])
+        got = collections.Counter()
+        for p in sys.argv[3:]:
+            h, rows = read(p)
+            if h != h0:
+                print(f"{p}: header {h} != {h0}")
+                return 1
+            got.update(map(tuple, rows))
+        ok = got == collections.Counter(map(tuple, ref))
+        if not ok:
+            print("rows differ:", sum((got - collections.Counter(map(tuple, ref))).values()), "extra,",
+                  sum((collections.Counter(map(tuple, ref)) - got).values()), "missing")
+        return 0 if ok else 1
+    if mode == "count":
+        i = sys.argv.index("--")
+        inputs, (counts, col, *qis) = sys.argv[2:i], sys.argv[i + 1:]
+        want = collections.Counter()
+        for p in inputs:
+            h, rows = read(p)
+            idx = [h.index(q) for q in qis]
+            want.update(tuple(r[j] for j in idx) for r in rows)
+        h, rows = read(counts)
+        if h != qis + [col]:
+            print("header", h)
+            return 1
+        got = {tuple(r[:-1]): int(r[-1]) for r in rows}
+        if len(got) != len(rows) or got != dict(want):
+            print("frequency table differs:", len(got), "tuples vs", len(want))
+            return 1
+        return 0
+    if mode == "spread":
+        col, n = sys.argv[2], int(sys.argv[3])
+        for p in sys.argv[4:]:
+            h, rows = read(p)
+            ids = [int(r[h.index(col)]) for r in rows]
+            if not any(i < n // 2 for i in ids) or not any(i >= n // 2 for i in ids) or ids == sorted(ids):
+                print(f"{p}: rows from one half only, or in input order")
+                return 1
+        return 0
+    raise SystemExit("unknown mode")
+
+
+sys.exit(main())
