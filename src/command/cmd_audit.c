@@ -174,9 +174,12 @@ static int setup_laplace(cli_ctx *c, audit_setup *a, double eps, double sens, in
         a->fn = keps_audit_geometric_fn;
         a->ctx = &a->geo;
     } else {
-        if (keps_laplace_info(sens / eps, sens, &info))
+        /* the scale keps noise draws with: calibrated so that the stated
+         * epsilon, grid rounding included, is at most the requested one */
+        double b = keps_laplace_calibrate(sens, 1, eps);
+        if (!(b > 0) || keps_laplace_info(b, sens, &info))
             return cli_usage_error(c, "laplace: scale sensitivity/epsilon out of range");
-        a->lap = (keps_audit_laplace){va, vb, sens / eps, f};
+        a->lap = (keps_audit_laplace){va, vb, b, f};
         a->fn = keps_audit_laplace_fn;
         a->ctx = &a->lap;
     }
