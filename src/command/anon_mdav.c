@@ -33,7 +33,7 @@ static void report_histogram(keps_json *j, const keps_mdav_result *r)
     free(h);
 }
 
-static int finish(cli_ctx *c, const keps_schema *s, const size_t *cols, const int *digits, const keps_mdav_result *r,
+static int finish(cmd_ctx *c, const keps_schema *s, const size_t *cols, const int *digits, const keps_mdav_result *r,
                   double ts[3])
 {
     keps_table *rel = NULL;
@@ -43,14 +43,14 @@ static int finish(cli_ctx *c, const keps_schema *s, const size_t *cols, const in
     int rc = micro_write_release(c, st, &err, rel, &written);
     if (rc)
         return rc;
-    int insens = cli_flag(c, "insensitive-mdav");
+    int insens = cmd_flag(c, "insensitive-mdav");
     keps_json j;
     micro_report_head(c, &j, insens ? "mdav-insensitive" : "mdav", r->n, r->k);
     keps_json_array(&j, "columns");
     for (size_t a = 0; a < r->m; a++)
         keps_json_str(&j, NULL, s->t->cols[s->qi[a].col].name);
     keps_json_end(&j);
-    cli_report_digits(&j, s->t, cols, r->m, digits);
+    cmd_report_digits(&j, s->t, cols, r->m, digits);
     keps_json_object(&j, "metrics");
     keps_json_num(&j, "sse", r->sse);
     keps_json_num(&j, "sse_standardized", r->sse_standardized);
@@ -62,39 +62,39 @@ static int finish(cli_ctx *c, const keps_schema *s, const size_t *cols, const in
     char text[256];
     snprintf(text, sizeof text, "%s: %zu records in %zu groups (k = %zu), SSE %.6g (standardized %.6g)\n",
              insens ? "insensitive mdav" : "mdav", r->n, r->ngroups, r->k, r->sse, r->sse_standardized);
-    rc = cli_emit_report(c, &j, text);
+    rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
 /* Every microaggregated column must be numeric: a hierarchy is an error. */
-static int columns_of(cli_ctx *c, const keps_schema *s, size_t *cols)
+static int columns_of(cmd_ctx *c, const keps_schema *s, size_t *cols)
 {
     for (size_t q = 0; q < s->nqi; q++) {
         if (s->qi[q].h)
-            return cli_usage_error(c, "mdav microaggregates numeric columns; {qi} '%s' has a hierarchy (use "
+            return cmd_usage_error(c, "mdav microaggregates numeric columns; {qi} '%s' has a hierarchy (use "
                                       "{algorithm} mondrian or ola for it, or give it another role)",
                                    s->t->cols[s->qi[q].col].name);
         cols[q] = s->qi[q].col;
     }
     if (s->nqi == 0)
-        return cli_usage_error(c, "mdav needs numeric columns: {columns} NAME (repeatable) or {qi} NAME");
+        return cmd_usage_error(c, "mdav needs numeric columns: {columns} NAME (repeatable) or {qi} NAME");
     return 0;
 }
 
-static void note_constant(cli_ctx *c, const keps_schema *s, const keps_mdav_result *r)
+static void note_constant(cmd_ctx *c, const keps_schema *s, const keps_mdav_result *r)
 {
     for (size_t a = 0; a < r->m && !c->quiet; a++)
         if (r->sd[a] == 0)
-            cli_msg(c, KEPS_MSG_NOTE, "note: column '%s' is constant: it does not influence the grouping and is "
+            cmd_msg(c, KEPS_MSG_NOTE, "note: column '%s' is constant: it does not influence the grouping and is "
                             "released unchanged", s->t->cols[s->qi[a].col].name);
 }
 
-int cli_anonymize_mdav(cli_ctx *c)
+int cmd_anonymize_mdav(cmd_ctx *c)
 {
-    double ts[3] = {cli_now_ms(), 0, 0};
+    double ts[3] = {cmd_now_ms(), 0, 0};
     char **extra;
-    size_t nextra = cli_list(c, "columns", &extra);
+    size_t nextra = cmd_list(c, "columns", &extra);
     keps_table *t;
     keps_schema *s;
     size_t k;
@@ -111,22 +111,22 @@ int cli_anonymize_mdav(cli_ctx *c)
         rc = columns_of(c, s, cols);
     for (size_t q = 0; q < s->nqi && !rc; q++) /* codes such as 01097 are no numbers (keps/table.h) */
         if (keps_schema_numeric(s, t, cols[q], "MDAV replaces numbers by group means", &err))
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
     if (!rc && keps_mdav_matrix(t, cols, s->nqi, &x, &err))
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
     if (!rc)
-        rc = cli_digits(c, t, cols, s->nqi, &digits);
+        rc = cmd_digits(c, t, cols, s->nqi, &digits);
     if (!rc) {
-        ts[1] = cli_now_ms();
+        ts[1] = cmd_now_ms();
         keps_mdav_result r;
-        keps_status st = cli_flag(c, "insensitive-mdav")
+        keps_status st = cmd_flag(c, "insensitive-mdav")
                              ? keps_mdav_insensitive(x, t->nrows, s->nqi, k, NULL, NULL, &r, &err)
                              : keps_mdav(x, t->nrows, s->nqi, k, &r, &err);
         if (st) {
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
         } else {
             keps_mdav_round(&r, x, digits); /* output precision; the SSEs then describe the release */
-            ts[2] = cli_now_ms();
+            ts[2] = cmd_now_ms();
             note_constant(c, s, &r);
             rc = finish(c, s, cols, digits, &r, ts);
             keps_mdav_result_free(&r);

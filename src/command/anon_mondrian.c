@@ -10,7 +10,7 @@
 #include "crit.h"
 #include "micro.h"
 
-static int finish(cli_ctx *c, const keps_schema *s, const keps_mondrian_result *r, const cli_criteria *cc,
+static int finish(cmd_ctx *c, const keps_schema *s, const keps_mondrian_result *r, const cmd_criteria *cc,
                   double ts[3])
 {
     keps_table *rel = NULL;
@@ -22,15 +22,15 @@ static int finish(cli_ctx *c, const keps_schema *s, const keps_mondrian_result *
         return rc;
     keps_json j;
     char model[512], crit[2048];
-    cli_criteria_model(model, sizeof model, cc);
-    cli_criteria_text(crit, sizeof crit, cc, s->t);
-    cli_report_begin(c, &j, "mondrian");
+    cmd_criteria_model(model, sizeof model, cc);
+    cmd_criteria_text(crit, sizeof crit, cc, s->t);
+    cmd_report_begin(c, &j, "mondrian");
     keps_counts n = {.input_rows = r->n, .output_rows = r->n};
-    cli_report_counts(&j, &n);
+    cmd_report_counts(&j, &n);
     keps_json_object(&j, "guarantee");
     keps_json_str(&j, "model", model);
     keps_json_int(&j, "k", (long long)r->k); /* the criteria's minimal class size if larger than -k */
-    cli_criteria_json(&j, cc, s->t);
+    cmd_criteria_json(&j, cc, s->t);
     keps_json_end(&j);
     keps_json_object(&j, "metrics");
     keps_json_num(&j, "ncp", r->ncp);
@@ -43,41 +43,41 @@ static int finish(cli_ctx *c, const keps_schema *s, const keps_mondrian_result *
     char text[2560];
     snprintf(text, sizeof text, "mondrian: %zu records in %zu classes, NCP %.6g, discernibility %.6g\n  holds %s\n",
              r->n, r->nclasses, r->ncp, r->discernibility, crit);
-    rc = cli_emit_report(c, &j, text);
+    rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
-int cli_anonymize_mondrian(cli_ctx *c)
+int cmd_anonymize_mondrian(cmd_ctx *c)
 {
-    double ts[3] = {cli_now_ms(), 0, 0};
+    double ts[3] = {cmd_now_ms(), 0, 0};
     keps_table *t = NULL;
     keps_schema *s = NULL;
-    cli_criteria cc;
+    cmd_criteria cc;
     memset(&cc, 0, sizeof cc);
-    int rc = cli_load_records(c, &t);
+    int rc = cmd_load_records(c, &t);
     if (!rc)
-        rc = cli_build_schema(c, t, &s);
+        rc = cmd_build_schema(c, t, &s);
     if (!rc)
-        rc = cli_criteria_read(c, t, 1, 0, &cc);
+        rc = cmd_criteria_read(c, t, 1, 0, &cc);
     if (rc) {
     } else if (s->nqi == 0) {
-        rc = cli_usage_error(c, "mondrian needs at least one {qi} (NAME for a numeric column, NAME:HIERARCHY.csv "
+        rc = cmd_usage_error(c, "mondrian needs at least one {qi} (NAME for a numeric column, NAME:HIERARCHY.csv "
                                 "for a categorical one)");
     } else {
-        ts[1] = cli_now_ms();
+        ts[1] = cmd_now_ms();
         keps_mondrian_result r;
         keps_error err = {0};
         size_t k = cc.k ? (size_t)cc.k : 1;
         if (keps_mondrian_criteria(s, t, k, cc.nc ? cc.crit : NULL, &r, &err)) {
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
         } else {
-            ts[2] = cli_now_ms();
+            ts[2] = cmd_now_ms();
             rc = finish(c, s, &r, &cc, ts);
             keps_mondrian_result_free(&r);
         }
     }
-    cli_criteria_free(&cc);
+    cmd_criteria_free(&cc);
     keps_schema_free(s);
     keps_table_free(t);
     return rc;

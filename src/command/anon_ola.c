@@ -21,8 +21,8 @@
 
 typedef struct ola_run {
     double suppress;
-    cli_objective obj;
-    cli_criteria cc;
+    cmd_objective obj;
+    cmd_criteria cc;
     const char *sql_path;  /* --emit-sql, or NULL */
     keps_sql_dialect dialect;
     char *sql_table;
@@ -55,27 +55,27 @@ static int same_file(const char *a, const char *b)
 
 /* --emit-sql, --sql-dialect, --sql-table; the table's default is the
  * input's file name without its extension. */
-static int read_sql_params(cli_ctx *c, ola_run *p)
+static int read_sql_params(cmd_ctx *c, ola_run *p)
 {
-    const char *d = cli_str(c, "sql-dialect"), *tab = cli_str(c, "sql-table"), *in = cli_str(c, "input");
-    p->sql_path = cli_str(c, "emit-sql");
+    const char *d = cmd_str(c, "sql-dialect"), *tab = cmd_str(c, "sql-table"), *in = cmd_str(c, "input");
+    p->sql_path = cmd_str(c, "emit-sql");
     if (!p->sql_path) {
         if (d || tab)
-            return cli_usage_error(c, "--%s is for {emit-sql} FILE; give that too", d ? "sql-dialect" : "sql-table");
+            return cmd_usage_error(c, "--%s is for {emit-sql} FILE; give that too", d ? "sql-dialect" : "sql-table");
         return 0;
     }
     if (!*p->sql_path)
-        return cli_usage_error(c, "{emit-sql} '' names no file; give a file name, e.g. {emit-sql} release.sql");
-    const char *outs[] = {in, cli_str(c, "output"), cli_str(c, "report"), cli_str(c, "html")};
+        return cmd_usage_error(c, "{emit-sql} '' names no file; give a file name, e.g. {emit-sql} release.sql");
+    const char *outs[] = {in, cmd_str(c, "output"), cmd_str(c, "report"), cmd_str(c, "html")};
     const char *names[] = {"-i", "-o", "--report", "--html"};
     for (int i = 0; i < 4; i++) /* outputs compared as they resolve: /dev/stdout is '-' (keps/outfile.h) */
         if (same_file(p->sql_path, outs[i]) || (i && outs[i] && keps_output_same(p->sql_path, outs[i])))
-            return cli_usage_error(c, "{emit-sql} %s is also %s %s; give the script its own %s", p->sql_path,
+            return cmd_usage_error(c, "{emit-sql} %s is also %s %s; give the script its own %s", p->sql_path,
                                    names[i], outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");
     if (d && keps_sql_dialect_parse(d, &p->dialect))
-        return cli_usage_error(c, "{sql-dialect} '%s': expected ansi, postgresql or sqlite", d);
+        return cmd_usage_error(c, "{sql-dialect} '%s': expected ansi, postgresql or sqlite", d);
     if (!tab && (!in || strcmp(in, "-") == 0))
-        return cli_usage_error(c, "{emit-sql} with the input on stdin needs {sql-table} NAME (the source table)");
+        return cmd_usage_error(c, "{emit-sql} with the input on stdin needs {sql-table} NAME (the source table)");
     if (!tab) {
         const char *base = strrchr(in, '/');
         base = base ? base + 1 : in;
@@ -86,33 +86,33 @@ static int read_sql_params(cli_ctx *c, ola_run *p)
         p->sql_table = strdup(tab);
     }
     if (!p->sql_table)
-        return cli_oom(c);
+        return cmd_oom(c);
     if (!*p->sql_table)
-        return cli_usage_error(c, "{sql-table} '' names no table; give the source table's name");
+        return cmd_usage_error(c, "{sql-table} '' names no table; give the source table's name");
     return 0;
 }
 
-static int read_params(cli_ctx *c, ola_run *p)
+static int read_params(cmd_ctx *c, ola_run *p)
 {
-    if (cli_double(c, "suppress", 0, 1, 0, &p->suppress) < 0)
+    if (cmd_double(c, "suppress", 0, 1, 0, &p->suppress) < 0)
         return 2;
-    int rc = cli_objective_read(c, &p->obj);
+    int rc = cmd_objective_read(c, &p->obj);
     return rc ? rc : read_sql_params(c, p);
 }
 
-static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const ola_found *r,
+static void report(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const ola_found *r,
                    const keps_counts *n)
 {
     const keps_schema *s = L->s;
     char model[512];
-    cli_criteria_model(model, sizeof model, &p->cc);
-    cli_report_begin(c, j, "ola");
-    cli_report_counts(j, n);
+    cmd_criteria_model(model, sizeof model, &p->cc);
+    cmd_report_begin(c, j, "ola");
+    cmd_report_counts(j, n);
     keps_json_object(j, "guarantee");
     keps_json_str(j, "model", model);
     if (p->cc.k)
         keps_json_int(j, "k", (long long)p->cc.k);
-    cli_criteria_json(j, &p->cc, s->t);
+    cmd_criteria_json(j, &p->cc, s->t);
     keps_json_num(j, "suppression_limit", p->suppress);
     keps_json_int(j, "suppression_limit_rows", (long long)r->suppress_limit);
     if (p->cc.subset)
@@ -135,7 +135,7 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
         keps_json_end(j);
     }
     keps_json_str(j, "metric", keps_metric_name(p->obj.cfg.metric));
-    cli_objective_json(j, s, &p->obj, r->score, r->score_len, r->attributes);
+    cmd_objective_json(j, s, &p->obj, r->score, r->score_len, r->attributes);
     keps_json_object(j, "metrics");
     for (int m = 0; m < KEPS_METRIC_COUNT; m++)
         keps_json_num(j, keps_metric_name((keps_metric)m), r->metrics.v[m]);
@@ -160,19 +160,19 @@ static void report(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     keps_json_end(j);
 }
 
-static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const ola_found *r,
+static int summary(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const ola_found *r,
                    const keps_counts *n)
 {
     const keps_schema *s = L->s;
     /* 1024 holds the fixed text; " NAME=L/H" needs the name's length plus
      * two ints; the criteria their own text, a rank score a number per QI */
-    size_t len = 1024 + 2048 + (size_t)cli_objective_text(NULL, 0, &p->obj, r->score, r->score_len), o = 0;
+    size_t len = 1024 + 2048 + (size_t)cmd_objective_text(NULL, 0, &p->obj, r->score, r->score_len), o = 0;
     for (size_t i = 0; i < L->q; i++)
         len += strlen(s->t->cols[s->qi[i].col].name) + 32;
     char *text = malloc(len), crit[2048];
     if (!text)
-        return cli_emit_report(c, j, NULL);
-    cli_criteria_text(crit, sizeof crit, &p->cc, s->t);
+        return cmd_emit_report(c, j, NULL);
+    cmd_criteria_text(crit, sizeof crit, &p->cc, s->t);
     if (r->kalone)
         o += (size_t)snprintf(text + o, len - o, "ola: %ld-anonymous node", p->cc.k);
     else
@@ -185,7 +185,7 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
                           r->kalone ? "" : "\n  holds ", r->kalone ? "" : crit, n->suppressed_rows,
                           n->input_rows - n->unsampled_rows, r->suppress_limit,
                           n->removed_rows ? ", removed" : "", r->nclasses);
-    o += (size_t)cli_objective_text(text + o, len - o, &p->obj, r->score, r->score_len);
+    o += (size_t)cmd_objective_text(text + o, len - o, &p->obj, r->score, r->score_len);
     o += (size_t)snprintf(text + o, len - o,
                           "\n  (prec %.6g, loss %.6g, discernibility %.6g, aecs %.6g, entropy %.6g, height %.6g)\n"
                           "  %llu of %llu nodes evaluated",
@@ -199,24 +199,24 @@ static int summary(cli_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     if (n->unsampled_rows)
         snprintf(text + o, len - o, "  %zu input rows outside the research subset are not released\n",
                  n->unsampled_rows);
-    int rc = cli_emit_report(c, j, text);
+    int rc = cmd_emit_report(c, j, text);
     free(text);
     return rc;
 }
 
 /* Nothing feasible: say why and what would work. */
-static int infeasible(cli_ctx *c, const ola_run *p, const keps_lattice *L, const keps_search_result *r)
+static int infeasible(cmd_ctx *c, const ola_run *p, const keps_lattice *L, const keps_search_result *r)
 {
     if (p->cc.nc == 1 && p->cc.c[0].kind == KEPS_CRIT_K_ANONYMITY)
-        return cli_over_limit(c, "even the top node (every QI fully generalized)", (size_t)p->cc.k, r->suppress_limit,
+        return cmd_over_limit(c, "even the top node (every QI fully generalized)", (size_t)p->cc.k, r->suppress_limit,
                               r->top_suppressed, L->nreleased);
     char crit[2048];
-    cli_criteria_text(crit, sizeof crit, &p->cc, L->s->t);
+    cmd_criteria_text(crit, sizeof crit, &p->cc, L->s->t);
     for (size_t i = 0; i < p->cc.nc; i++) {
         const keps_criterion *k = &p->cc.c[i];
         double level = k->kind == KEPS_CRIT_KT_CLOSENESS ? keps_criteria_kt_level(p->cc.crit, i) : 0;
         if (k->kind == KEPS_CRIT_KT_CLOSENESS && !keps_criterion_kt_holds(p->cc.crit, i)) {
-            cli_error(c, KEPS_EJOB,
+            cmd_error(c, KEPS_EJOB,
                     "(k,t)-closeness of '%s' fails whatever the generalization: some %g released rows "
                     "reach t = %g > %g (it depends on the sensitive values only). Raise its T or lower its K.",
                     L->s->t->cols[p->cc.spec[k->sens].col].name, k->p[0], level, k->p[1]);
@@ -224,14 +224,14 @@ static int infeasible(cli_ctx *c, const ola_run *p, const keps_lattice *L, const
         }
     }
     if (r->top_blocked) {
-        cli_error(c, KEPS_EJOB,
+        cmd_error(c, KEPS_EJOB,
                 "no node satisfies %s: even at the top node a class of the population has no released row "
                 "and fails delta-presence, and such a class cannot be suppressed. Lower the delta-presence minimum "
                 "or add {k} (ARX's rule: with a minimal class size those classes are left alone).",
                 crit);
         return 1;
     }
-    cli_error(c, KEPS_EJOB,
+    cmd_error(c, KEPS_EJOB,
             "no node satisfies %s with at most %zu of %zu released rows suppressed; the top node (every "
             "QI fully generalized) needs %zu ({suppress} %.6f)%s. Raise {suppress}, relax the criteria or use "
             "fewer QIs.",
@@ -242,7 +242,7 @@ static int infeasible(cli_ctx *c, const ola_run *p, const keps_lattice *L, const
 }
 
 /* The transformation as a SQL script, staged with the release. */
-static int emit_sql(cli_ctx *c, const keps_lattice *L, const ola_run *p, const ola_found *r,
+static int emit_sql(cmd_ctx *c, const keps_lattice *L, const ola_run *p, const ola_found *r,
                     size_t suppressed)
 {
     char comment[512];
@@ -250,36 +250,36 @@ static int emit_sql(cli_ctx *c, const keps_lattice *L, const ola_run *p, const o
              "keps anonymize --algorithm ola: %zu-anonymity; on %s the node leaves %zu of %zu rows in classes "
              "below k (limit %zu).",
              (size_t)p->cc.k, L->s->t->source, suppressed, L->nrows, r->suppress_limit);
-    keps_sql_options o = {p->dialect, p->sql_table, (size_t)p->cc.k, cli_flag(c, "remove-suppressed"), comment};
+    keps_sql_options o = {p->dialect, p->sql_table, (size_t)p->cc.k, cmd_flag(c, "remove-suppressed"), comment};
     char *sql = NULL;
     size_t len = 0;
     keps_error err = {0};
     if (keps_sql_lattice(L->s, r->levels, &o, &sql, &len, &err))
-        return cli_fail(c, &err);
-    int rc = cli_stage_text(c, "emit-sql", sql, len);
+        return cmd_fail(c, &err);
+    int rc = cmd_stage_text(c, "emit-sql", sql, len);
     free(sql);
     /* row order: a privacy warning, printed even with --quiet */
     if (!rc && p->dialect == KEPS_SQL_ANSI)
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: the ansi {emit-sql} script cannot shuffle (ANSI SQL has no random "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: the ansi {emit-sql} script cannot shuffle (ANSI SQL has no random "
                         "function): export %s_release in a random order, as row order can link rows to people "
                         "(postgresql and sqlite scripts insert the rows in random order)", p->sql_table);
     else if (!rc)
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: the {emit-sql} script orders %s_release by the database's RANDOM(), "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: the {emit-sql} script orders %s_release by the database's RANDOM(), "
                         "not by keps's cryptographic generator: its row order is shuffled, not unpredictably", p->sql_table);
     return rc;
 }
 
 /* Writes the release rel (owned here) with the SQL script, the report and
  * the summary. */
-static int finish(cli_ctx *c, const keps_lattice *L, ola_run *p, const ola_found *f, keps_table *rel,
+static int finish(cmd_ctx *c, const keps_lattice *L, ola_run *p, const ola_found *f, keps_table *rel,
                   const keps_counts *n)
 {
-    int rc = cli_write_release(c, &rel);
+    int rc = cmd_write_release(c, &rel);
     keps_table_free(rel);
     if (!rc && p->sql_path)
         rc = emit_sql(c, L, p, f, n->suppressed_rows);
     if (!rc) {
-        p->t_written = cli_now_ms();
+        p->t_written = cmd_now_ms();
         keps_json j;
         report(c, &j, L, p, f, n);
         rc = summary(c, &j, L, p, f, n);
@@ -292,7 +292,7 @@ static int finish(cli_ctx *c, const keps_lattice *L, ola_run *p, const ola_found
  * --json): OLA's k-minimal nodes, the frontier of the report's lattice
  * view. Only they are taken from OLA; the node is the search's (both are
  * optima of the same objective). */
-static int k_minimal(cli_ctx *c, const keps_lattice *L, const ola_run *p, keps_ola_result *o)
+static int k_minimal(cmd_ctx *c, const keps_lattice *L, const ola_run *p, keps_ola_result *o)
 {
     memset(o, 0, sizeof *o);
     if (!(p->cc.nc == 1 && p->cc.c[0].kind == KEPS_CRIT_K_ANONYMITY) ||
@@ -301,8 +301,8 @@ static int k_minimal(cli_ctx *c, const keps_lattice *L, const ola_run *p, keps_o
     keps_error err = {0};
     keps_ola_params prm = {(size_t)p->cc.k, p->suppress, p->obj.cfg.metric, c->threads == 1 ? 1 : 0};
     if (keps_ola_run_objective(L, &prm, &p->obj.cfg, o, &err))
-        return cli_fail(c, &err);
-    cli_ola_debug(c, o);
+        return cmd_fail(c, &err);
+    cmd_ola_debug(c, o);
     return 0;
 }
 
@@ -326,22 +326,22 @@ static keps_status node_partition(const keps_lattice *L, const ola_run *p, const
     return st;
 }
 
-static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
+static int search_and_write(cmd_ctx *c, const keps_lattice *L, ola_run *p)
 {
-    if (p->cc.k && cli_k_above_records(c, (size_t)p->cc.k, L->nreleased))
+    if (p->cc.k && cmd_k_above_records(c, (size_t)p->cc.k, L->nreleased))
         return 1;
     keps_error err = {0};
     keps_search_params prm = {p->cc.crit, p->suppress, p->obj.cfg.metric, &p->obj.cfg};
     keps_search_result r;
     if (keps_search_run(L, &prm, &r, &err))
-        return cli_fail(c, &err);
-    cli_search_debug(c, &r);
+        return cmd_fail(c, &err);
+    cmd_search_debug(c, &r);
     if (!r.found) {
         int rc = infeasible(c, p, L, &r);
         keps_search_result_free(&r);
         return rc;
     }
-    p->t_searched = cli_now_ms();
+    p->t_searched = cmd_now_ms();
     keps_ola_result o;
     int rc = k_minimal(c, L, p, &o);
     int kalone = p->cc.nc == 1 && p->cc.c[0].kind == KEPS_CRIT_K_ANONYMITY;
@@ -349,12 +349,12 @@ static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
                    r.nodes_total, r.nodes_evaluated, o.found ? o.minimal : NULL, o.nminimal};
     keps_partition part;
     if (!rc && node_partition(L, p, r.levels, &part, &err))
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
     else if (!rc) {
         keps_table *rel = NULL;
         keps_counts n;
-        rc = keps_lattice_apply(L, r.levels, &part, cli_flag(c, "remove-suppressed"), &rel, &n, &err)
-                 ? cli_fail(c, &err)
+        rc = keps_lattice_apply(L, r.levels, &part, cmd_flag(c, "remove-suppressed"), &rel, &n, &err)
+                 ? cmd_fail(c, &err)
                  : finish(c, L, p, &f, rel, &n);
         keps_partition_free(&part);
     }
@@ -365,7 +365,7 @@ static int search_and_write(cli_ctx *c, const keps_lattice *L, ola_run *p)
 
 /* The lattice with what the criteria read: the research subset and, per
  * sensitive column, each row's value. */
-static int build_lattice(cli_ctx *c, const keps_schema *s, const cli_criteria *cc, keps_lattice **L)
+static int build_lattice(cmd_ctx *c, const keps_schema *s, const cmd_criteria *cc, keps_lattice **L)
 {
     keps_error err = {0};
     size_t ns = keps_criteria_need_histograms(cc->crit) ? cc->nsens : 0, n = s->t->nrows;
@@ -373,17 +373,17 @@ static int build_lattice(cli_ctx *c, const keps_schema *s, const cli_criteria *c
     size_t *m = calloc(ns + 1, sizeof *m);
     int rc = 0;
     if (!codes || !m)
-        rc = cli_oom(c);
+        rc = cmd_oom(c);
     for (size_t j = 0; j < ns && !rc; j++) {
         const uint32_t *tc = s->t->cols[cc->spec[j].col].codes;
         m[j] = keps_criteria_nvalues(cc->crit, j);
         if (!(codes[j] = malloc((n ? n : 1) * sizeof **codes)))
-            rc = cli_oom(c);
+            rc = cmd_oom(c);
         for (size_t r = 0; r < n && !rc; r++)
             codes[j][r] = keps_criteria_value(cc->crit, j, tc[r]);
     }
     if (!rc && keps_lattice_new_ex(s, cc->subset, (const uint32_t *const *)codes, m, ns, L, &err))
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
     for (size_t j = 0; codes && j < ns; j++)
         free(codes[j]);
     free(codes);
@@ -391,37 +391,37 @@ static int build_lattice(cli_ctx *c, const keps_schema *s, const cli_criteria *c
     return rc;
 }
 
-int cli_anonymize_ola(cli_ctx *c)
+int cmd_anonymize_ola(cmd_ctx *c)
 {
     ola_run p;
     memset(&p, 0, sizeof p);
-    p.t_start = cli_now_ms();
+    p.t_start = cmd_now_ms();
     int rc = read_params(c, &p);
     keps_table *t = NULL;
     keps_schema *s = NULL;
     if (!rc)
-        rc = cli_load_records(c, &t);
-    if (!rc && (rc = cli_build_schema(c, t, &s)))
+        rc = cmd_load_records(c, &t);
+    if (!rc && (rc = cmd_build_schema(c, t, &s)))
         s = NULL;
     keps_lattice *L = NULL;
     if (!rc && s->nqi == 0)
-        rc = cli_usage_error(c, "ola needs at least one {qi} NAME:HIERARCHY.csv (or NAME:interval=W1,W2,...)");
+        rc = cmd_usage_error(c, "ola needs at least one {qi} NAME:HIERARCHY.csv (or NAME:interval=W1,W2,...)");
     if (!rc)
-        rc = cli_objective_weights(c, s, &p.obj);
+        rc = cmd_objective_weights(c, s, &p.obj);
     if (!rc)
-        rc = cli_criteria_read(c, t, 1, 0, &p.cc);
+        rc = cmd_criteria_read(c, t, 1, 0, &p.cc);
     if (!rc && p.sql_path && (p.cc.nc != 1 || p.cc.c[0].kind != KEPS_CRIT_K_ANONYMITY))
-        rc = cli_usage_error(c, "{emit-sql} writes k-anonymity's suppression (the classes below k) in SQL; the "
+        rc = cmd_usage_error(c, "{emit-sql} writes k-anonymity's suppression (the classes below k) in SQL; the "
                                 "classes other privacy criteria suppress cannot be written that way: drop "
                                 "{emit-sql} or the other criteria");
     if (!rc && !(rc = build_lattice(c, s, &p.cc, &L))) {
-        p.t_loaded = cli_now_ms();
-        cli_note_lattice(c, L);
+        p.t_loaded = cmd_now_ms();
+        cmd_note_lattice(c, L);
         rc = search_and_write(c, L, &p);
     }
     keps_lattice_free(L);
-    cli_criteria_free(&p.cc);
-    cli_objective_free(&p.obj);
+    cmd_criteria_free(&p.cc);
+    cmd_objective_free(&p.obj);
     free(p.sql_table);
     keps_schema_free(s);
     keps_table_free(t);

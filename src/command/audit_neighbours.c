@@ -51,7 +51,7 @@ typedef struct slot {
 } slot;
 
 typedef struct nbrs {
-    cli_ctx *c;
+    cmd_ctx *c;
     const char *binary;
     const char *input[2];
     char **args;      /* COMMAND ARGS */
@@ -107,7 +107,7 @@ static int spawn_run(nbrs *b, slot *s, int side, size_t run)
     const char *argv[64 + 16];
     size_t n = 0;
     if (b->nargs + 14 > sizeof argv / sizeof *argv)
-        return cli_usage_error(b->c, "the audited command has too many arguments (at most 64)");
+        return cmd_usage_error(b->c, "the audited command has too many arguments (at most 64)");
     argv[n++] = b->binary;
     for (size_t i = 0; i < b->nargs; i++)
         argv[n++] = b->args[i];
@@ -132,7 +132,7 @@ static int spawn_run(nbrs *b, slot *s, int side, size_t run)
     int e = posix_spawn(&s->pid, b->binary, &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (e) {
-        return cli_error(b->c, KEPS_EINPUT, "cannot run %s: %s", b->binary, strerror(e));
+        return cmd_error(b->c, KEPS_EINPUT, "cannot run %s: %s", b->binary, strerror(e));
     }
     s->side = side;
     s->run = run;
@@ -175,7 +175,7 @@ static int child_failed(const nbrs *b, const slot *s, const char *how)
     char *msg = slurp(s->err, &len);
     if (msg && len && msg[len - 1] == '\n')
         msg[len - 1] = '\0';
-    cli_error(b->c, KEPS_EINPUT, "keps %s on %s %s; it said:\n%s", b->args[0], b->input[s->side], how,
+    cmd_error(b->c, KEPS_EINPUT, "keps %s on %s %s; it said:\n%s", b->args[0], b->input[s->side], how,
               msg && len ? msg : "(nothing)");
     free(msg);
     return 2;
@@ -191,7 +191,7 @@ static int read_claim(nbrs *b, const slot *s)
         return child_failed(b, s, "exited 0 but wrote no report");
     int rc = keps_release_audit_claim(js, len, &b->claim[s->side], &err) ? 2 : 0;
     if (rc)
-        cli_error(b->c, KEPS_EINPUT, "the report of keps %s on %s: %s", b->args[0], b->input[s->side], err.msg);
+        cmd_error(b->c, KEPS_EINPUT, "the report of keps %s on %s: %s", b->args[0], b->input[s->side], err.msg);
     free(js);
     b->have_claim[s->side] = !rc;
     return rc;
@@ -232,11 +232,11 @@ static int finish_run(nbrs *b, slot *s, int status, int phase)
         if (!b->have_claim[s->side] && (rc = read_claim(b, s)))
             return rc;
         if (keps_csv_read(s->out, NULL, &t, &err))
-            return cli_error(b->c, KEPS_EINPUT, "the release of keps %s on %s: %s", b->args[0], b->input[s->side],
+            return cmd_error(b->c, KEPS_EINPUT, "the release of keps %s on %s: %s", b->args[0], b->input[s->side],
                              err.msg);
     }
     b->done++;
-    cli_progress(b->c, "audit runs", (double)b->done, (double)b->total);
+    cmd_progress(b->c, "audit runs", (double)b->done, (double)b->total);
     if (phase < 0) {
         b->first[s->side] = t;
         b->first_code[s->side] = code;
@@ -245,7 +245,7 @@ static int finish_run(nbrs *b, slot *s, int status, int phase)
     keps_status st = phase ? keps_release_audit_add(b->audit, s->side, t, code, &err)
                            : keps_release_audit_select(b->audit, s->side, t, code, &err);
     keps_table_free(t);
-    return st ? cli_fail(b->c, &err) : 0;
+    return st ? cmd_fail(b->c, &err) : 0;
 }
 
 /* Runs [from, to) of both sides, interleaved, nslots at a time. */
@@ -264,7 +264,7 @@ static int batch(nbrs *b, size_t from, size_t to, int phase)
             break;
         slot *s = reap(b, &status);
         if (!s)
-            return cli_error(b->c, KEPS_EINPUT, "lost a child process: %s", strerror(errno));
+            return cmd_error(b->c, KEPS_EINPUT, "lost a child process: %s", strerror(errno));
         busy--;
         if (!rc)
             rc = finish_run(b, s, status, phase);
@@ -281,7 +281,7 @@ static int batch(nbrs *b, size_t from, size_t to, int phase)
  * reports' (a data-dependent guarantee may differ between the inputs). */
 static int claim_of(nbrs *b, double *eps, double *delta, char *model, size_t len)
 {
-    int ge = cli_double(b->c, "epsilon", 0, 1e9, NAN, eps), gd = cli_double(b->c, "delta", 0, 0.999999, NAN, delta);
+    int ge = cmd_double(b->c, "epsilon", 0, 1e9, NAN, eps), gd = cmd_double(b->c, "delta", 0, 0.999999, NAN, delta);
     if (ge < 0 || gd < 0)
         return 2;
     double e = -INFINITY, d = 0;
@@ -298,7 +298,7 @@ static int claim_of(nbrs *b, double *eps, double *delta, char *model, size_t len
     }
     if (!ge) {
         if (!isfinite(e))
-            return cli_usage_error(b->c, "the reports state '%s', which is no differential-privacy epsilon to "
+            return cmd_usage_error(b->c, "the reports state '%s', which is no differential-privacy epsilon to "
                                          "audit; give the claim to test with {epsilon} E (and {delta} D)",
                                    model[0] ? model : "no guarantee");
         *eps = e;
@@ -313,7 +313,7 @@ static int claim_of(nbrs *b, double *eps, double *delta, char *model, size_t len
 static size_t left_out(const nbrs *b, const char **ig, size_t max)
 {
     size_t n = 0;
-    for (int s = 0; s < 2 && !cli_flag(b->c, "include-uncovered"); s++)
+    for (int s = 0; s < 2 && !cmd_flag(b->c, "include-uncovered"); s++)
         for (size_t i = 0; b->have_claim[s] && i < b->claim[s].nnot_covered && n < max; i++) {
             size_t k = 0;
             while (k < n && strcmp(ig[k], b->claim[s].not_covered[i]))
@@ -329,7 +329,7 @@ static keps_release_audit *new_audit(nbrs *b)
     keps_release_audit_opts o;
     keps_release_audit_defaults(&o);
     long bins;
-    if (cli_long(b->c, "bins", 2, 1000, 10, &bins) < 0)
+    if (cmd_long(b->c, "bins", 2, 1000, 10, &bins) < 0)
         return NULL;
     o.bins = (size_t)bins;
     const char *ig[256];
@@ -338,7 +338,7 @@ static keps_release_audit *new_audit(nbrs *b)
     keps_error err = {0};
     keps_release_audit *a = keps_release_audit_new(&o, &err);
     if (!a)
-        cli_fail(b->c, &err);
+        cmd_fail(b->c, &err);
     return a;
 }
 
@@ -353,7 +353,7 @@ static void print_text(nbrs *b, const keps_release_audit_result *r, const char *
     const char *ig[256];
     size_t nig = left_out(b, ig, 256);
     fprintf(f, "claim: %s, epsilon %.6g, delta %.3g%s; columns left out (not covered): ", model[0] ? model : "(none)",
-            r->epsilon, r->delta, cli_str(b->c, "epsilon") ? " (from --epsilon)" : " (from the reports)");
+            r->epsilon, r->delta, cmd_str(b->c, "epsilon") ? " (from --epsilon)" : " (from the reports)");
     for (size_t i = 0; i < nig; i++)
         fprintf(f, "%s%s", i ? ", " : "", ig[i]);
     fprintf(f, "%s\n", nig ? "" : "none");
@@ -385,9 +385,9 @@ static void print_text(nbrs *b, const keps_release_audit_result *r, const char *
 
 static int report(nbrs *b, const keps_release_audit_result *r, const char *model)
 {
-    cli_ctx *c = b->c;
+    cmd_ctx *c = b->c;
     keps_json j;
-    cli_report_begin(c, &j, "audit");
+    cmd_report_begin(c, &j, "audit");
     keps_json_str(&j, "mode", "neighbours");
     keps_json_array(&j, "command");
     for (size_t i = 0; i < b->nargs; i++)
@@ -396,7 +396,7 @@ static int report(nbrs *b, const keps_release_audit_result *r, const char *model
     keps_json_str(&j, "input_a", b->input[0]);
     keps_json_str(&j, "input_b", b->input[1]);
     keps_json_str(&j, "claim_model", model);
-    keps_json_str(&j, "claim_source", cli_str(c, "epsilon") ? "--epsilon" : "report");
+    keps_json_str(&j, "claim_source", cmd_str(c, "epsilon") ? "--epsilon" : "report");
     const char *ig[256];
     size_t nig = left_out(b, ig, 256);
     keps_json_array(&j, "columns_left_out");
@@ -405,7 +405,7 @@ static int report(nbrs *b, const keps_release_audit_result *r, const char *model
     keps_json_end(&j);
     keps_json_bool(&j, "reproducible", b->seeds != NULL);
     keps_release_audit_json(r, &j, "audit", 0);
-    cli_report_total(c, &j);
+    cmd_report_total(c, &j);
     keps_json_end(&j);
     char *text = NULL;
     size_t len = 0;
@@ -414,40 +414,40 @@ static int report(nbrs *b, const keps_release_audit_result *r, const char *model
         print_text(b, r, model, mf);
         fclose(mf);
     }
-    int rc = cli_emit_finding(c, &j, text, r->violation);
+    int rc = cmd_emit_finding(c, &j, text, r->violation);
     free(text);
     keps_json_free(&j);
     return rc;
 }
 
-static int check_usage(cli_ctx *c, nbrs *b, long *runs, long *jobs, double *sel, double *alpha)
+static int check_usage(cmd_ctx *c, nbrs *b, long *runs, long *jobs, double *sel, double *alpha)
 {
     if (c->npos - c->nrest != 1)
-        return cli_usage_error(c, "{neighbours} takes two files: {neighbours} D.csv D2.csv%s",
+        return cmd_usage_error(c, "{neighbours} takes two files: {neighbours} D.csv D2.csv%s",
                                c->npos - c->nrest > 1 ? " (then '--' and the command to audit)" : "");
     if (c->nrest < 1)
-        return cli_usage_error(c, "name the command to audit after '--': keps audit {neighbours} D.csv D2.csv "
+        return cmd_usage_error(c, "name the command to audit after '--': keps audit {neighbours} D.csv D2.csv "
                                   "{runs} 1000 -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1");
     if (strcmp(c->rest[0], "audit") == 0 || c->rest[0][0] == '-')
-        return cli_usage_error(c, "after '--' comes a keps command that releases data (dpmicro, safela, rr, noise, "
+        return cmd_usage_error(c, "after '--' comes a keps command that releases data (dpmicro, safela, rr, noise, "
                                   "...), not '%s'",
                                c->rest[0]);
     for (size_t i = 1; i < c->nrest; i++)
         if (supplied_option(c->rest[i]))
-            return cli_usage_error(c, "'%s' after '--': the auditor gives every run its own -i (the two inputs), "
+            return cmd_usage_error(c, "'%s' after '--': the auditor gives every run its own -i (the two inputs), "
                                       "-o, {report} and {seed}; leave them out",
                                    c->rest[i]);
-    if (cli_long(c, "runs", 20, 100000000L, 1000, runs) < 0 || cli_long(c, "jobs", 1, 64, 2, jobs) < 0 ||
-        cli_double(c, "selection", 0.01, 0.9, 0.2, sel) < 0 || cli_double(c, "alpha", 1e-12, 0.5, 0.05, alpha) < 0)
+    if (cmd_long(c, "runs", 20, 100000000L, 1000, runs) < 0 || cmd_long(c, "jobs", 1, 64, 2, jobs) < 0 ||
+        cmd_double(c, "selection", 0.01, 0.9, 0.2, sel) < 0 || cmd_double(c, "alpha", 1e-12, 0.5, 0.05, alpha) < 0)
         return 2;
-    b->input[0] = cli_str(c, "neighbours");
+    b->input[0] = cmd_str(c, "neighbours");
     b->input[1] = c->pos[0];
     b->args = c->rest;
     b->nargs = c->nrest;
     return 0;
 }
 
-int cli_audit_neighbours(cli_ctx *c)
+int cmd_audit_neighbours(cmd_ctx *c)
 {
     nbrs b;
     memset(&b, 0, sizeof b);
@@ -457,18 +457,18 @@ int cli_audit_neighbours(cli_ctx *c)
     int rc = check_usage(c, &b, &runs, &jobs, &sel, &alpha);
     if (rc)
         return rc;
-    b.binary = cli_str(c, "binary");
+    b.binary = cmd_str(c, "binary");
     if (!b.binary) /* the host's executable (the CLI: itself, so the whole release path of this build is audited) */
         b.binary = c->host->program;
     if (!b.binary)
-        return cli_usage_error(c, "no keps executable to run the audited command with: give {binary} PATH");
+        return cmd_usage_error(c, "no keps executable to run the audited command with: give {binary} PATH");
     size_t nsel = (size_t)ceil(sel * (double)runs);
     if (nsel < 10)
         nsel = 10;
     if ((size_t)runs < nsel + 10)
-        return cli_usage_error(c, "{runs} %ld leaves fewer than 10 test runs after %zu selection runs; raise {runs}",
+        return cmd_usage_error(c, "{runs} %ld leaves fewer than 10 test runs after %zu selection runs; raise {runs}",
                                runs, nsel);
-    if (cli_str(c, "seed") && !(b.seeds = cli_rng(c)))
+    if (cmd_str(c, "seed") && !(b.seeds = cmd_rng(c)))
         return 2;
     b.nslots = (size_t)jobs;
     b.total = 2 * (size_t)runs;
@@ -477,9 +477,9 @@ int cli_audit_neighbours(cli_ctx *c)
     double eps = 0, delta = 0;
     char model[300];
     if (!(b.slots = calloc(b.nslots, sizeof *b.slots)))
-        return cli_usage_error(c, "out of memory");
+        return cmd_usage_error(c, "out of memory");
     if (make_files(&b))
-        rc = cli_usage_error(c, "cannot create a temporary directory for the runs: %s", strerror(errno));
+        rc = cmd_usage_error(c, "cannot create a temporary directory for the runs: %s", strerror(errno));
     if (!rc)
         rc = batch(&b, 0, 1, -1);
     if (!rc)
@@ -489,15 +489,15 @@ int cli_audit_neighbours(cli_ctx *c)
     keps_error err = {0};
     for (int s = 0; s < 2 && !rc; s++)
         if (keps_release_audit_select(b.audit, s, b.first[s], b.first_code[s], &err))
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
     if (!rc)
         rc = batch(&b, 1, nsel, 0);
     if (!rc && keps_release_audit_freeze(b.audit, &err))
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
     if (!rc)
         rc = batch(&b, nsel, (size_t)runs, 1);
     if (!rc && keps_release_audit_estimate(b.audit, eps, delta, alpha, &res, &err))
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
     if (!rc)
         rc = report(&b, &res, model);
     keps_release_audit_result_free(&res);

@@ -6,48 +6,48 @@
 #include "command_internal.h"
 #include "crit.h"
 
-static const cli_opt opt_algorithm = {"algorithm", 'a', "ola|mondrian|mdav", 0,
+static const cmd_opt opt_algorithm = {"algorithm", 'a', "ola|mondrian|mdav", 0,
                                       "ola: optimal full-domain generalization (El Emam et al. 2009, docs/spec.md section 2); mondrian: strict "
                                       "multidimensional partitioning; mdav: microaggregation of numeric columns",
                                       "ola"};
-static const cli_opt opt_insensitive_mdav = {"insensitive-mdav", 0, NULL, 0,
+static const cmd_opt opt_insensitive_mdav = {"insensitive-mdav", 0, NULL, 0,
                                              "MDAV: use the insensitive variant (fixed group sizes along a total "
                                              "order), as DP microaggregation does",
                                              ""};
-static const cli_opt opt_columns = {"columns", 0, "NAME", CLI_REPEAT,
+static const cmd_opt opt_columns = {"columns", 0, "NAME", CLI_REPEAT,
                                     "MDAV: numeric column to microaggregate, repeatable (alternative to {qi})",
                                     "FICA"};
 
-static const cli_opt opt_emit_sql = {
+static const cmd_opt opt_emit_sql = {
     "emit-sql", 0, "FILE", 0,
     "ola: also write a SQL script that applies the chosen transformation to the source table inside a database "
     "(hierarchy tables, classes below k suppressed by GROUP BY ... HAVING; it creates TABLE_release, the same rows "
     "as -o); - for stdout",
     "release.sql"};
-static const cli_opt opt_sql_dialect = {"sql-dialect", 0, "ansi|postgresql|sqlite", 0,
+static const cmd_opt opt_sql_dialect = {"sql-dialect", 0, "ansi|postgresql|sqlite", 0,
                                         "SQL of {emit-sql} (default ansi; postgresql and sqlite also shuffle the "
                                         "rows)",
                                         "postgresql"};
-static const cli_opt opt_sql_table = {"sql-table", 0, "NAME", 0,
+static const cmd_opt opt_sql_table = {"sql-table", 0, "NAME", 0,
                                       "source table the {emit-sql} script reads (default: the input file's name "
                                       "without extension, adult for adult.csv)",
                                       "census"};
 
-static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_output, &cli_opt_qi, &cli_opt_k, &cli_opt_threads,
-                                      &cli_opt_suppress, &cli_opt_metric, &cli_opt_gs_factor,
-                                      &cli_opt_monotonic, &cli_opt_aggregate, &cli_opt_weight,
-                                      &cli_opt_remove_suppressed, &opt_emit_sql, &opt_sql_dialect, &opt_sql_table,
+static const cmd_opt *const opts[] = {&opt_algorithm, &cmd_opt_input, &cmd_opt_output, &cmd_opt_qi, &cmd_opt_k, &cmd_opt_threads,
+                                      &cmd_opt_suppress, &cmd_opt_metric, &cmd_opt_gs_factor,
+                                      &cmd_opt_monotonic, &cmd_opt_aggregate, &cmd_opt_weight,
+                                      &cmd_opt_remove_suppressed, &opt_emit_sql, &opt_sql_dialect, &opt_sql_table,
                                       &opt_insensitive_mdav, &opt_columns, &crit_opt_sensitive, CRIT_OPTS,
-                                      &cli_opt_insensitive, &cli_opt_identifier, &cli_opt_others,
-                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits, &cli_opt_report, &cli_opt_seed,
-                                      &cli_opt_keep_order, NULL};
+                                      &cmd_opt_insensitive, &cmd_opt_identifier, &cmd_opt_others,
+                                      &cmd_opt_delimiter, &cmd_opt_missing, &cmd_opt_decimal_comma, &cmd_opt_digits, &cmd_opt_report, &cmd_opt_seed,
+                                      &cmd_opt_keep_order, NULL};
 
 /* Options that belong to one algorithm. Ignoring one that names a column's
  * role (--columns) or another method (--insensitive-mdav) silently would
  * release something else than asked (a --columns column, with --others keep,
  * untouched), so those are refused; the rest cannot change the release and
  * get a note. */
-static const cli_mode_opt foreign[] = {
+static const cmd_mode_opt foreign[] = {
     {"columns", "mdav", "give the column as {qi} NAME (numeric, mondrian) or {qi} NAME:HIERARCHY.csv", 1},
     {"insensitive-mdav", "mdav", "it selects MDAV's insensitive variant", 1},
     {"suppress", "ola", "mondrian and mdav suppress nothing (every class already has at least k rows)", 0},
@@ -73,24 +73,24 @@ static const cli_mode_opt foreign[] = {
 #undef LATTICE_ONLY
 };
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
-    const char *a = cli_str(c, "algorithm");
+    const char *a = cmd_str(c, "algorithm");
     if (!a)
-        return cli_usage_error(c, "{algorithm} is required: ola, mondrian or mdav");
+        return cmd_usage_error(c, "{algorithm} is required: ola, mondrian or mdav");
     if (strcmp(a, "ola") != 0 && strcmp(a, "mondrian") != 0 && strcmp(a, "mdav") != 0)
-        return cli_usage_error(c, "{algorithm} '%s': expected ola, mondrian or mdav", a);
-    int rc = cli_mode_options(c, "{algorithm} ", a, foreign, sizeof foreign / sizeof *foreign);
+        return cmd_usage_error(c, "{algorithm} '%s': expected ola, mondrian or mdav", a);
+    int rc = cmd_mode_options(c, "{algorithm} ", a, foreign, sizeof foreign / sizeof *foreign);
     if (rc)
         return rc;
     if (strcmp(a, "ola") == 0)
-        return cli_anonymize_ola(c);
+        return cmd_anonymize_ola(c);
     if (strcmp(a, "mondrian") == 0)
-        return cli_anonymize_mondrian(c);
-    return cli_anonymize_mdav(c);
+        return cmd_anonymize_mondrian(c);
+    return cmd_anonymize_mdav(c);
 }
 
-const cli_cmd cmd_anonymize = {
+const cmd_cmd cmd_anonymize = {
     "anonymize",
     "k-anonymity: OLA lattice search, Mondrian partitioning or MDAV microaggregation",
     "anonymize {algorithm} ola|mondrian|mdav -i FILE -o FILE {qi} NAME[:HIERARCHY] {k} K [options]",

@@ -10,77 +10,77 @@
 #include "keps/audit.h"
 #include "keps/noise.h"
 
-static const cli_opt opt_mech = {"mechanism", 0, "laplace|geometric|rr|expmech", 0,
+static const cmd_opt opt_mech = {"mechanism", 0, "laplace|geometric|rr|expmech", 0,
                                  "the mechanism to audit", "laplace"};
-static const cli_opt opt_sens = {"sensitivity", 0, "S", 0, "sensitivity (default 1)", "1"};
-static const cli_opt opt_va = {"value-a", 0, "V", CLI_NUMBER,
+static const cmd_opt opt_sens = {"sensitivity", 0, "S", 0, "sensitivity (default 1)", "1"};
+static const cmd_opt opt_va = {"value-a", 0, "V", CLI_NUMBER,
                                "input A (default 0; rr: the true category of A)", "0"};
-static const cli_opt opt_vb = {"value-b", 0, "V", CLI_NUMBER,
+static const cmd_opt opt_vb = {"value-b", 0, "V", CLI_NUMBER,
                                "input B (default A + sensitivity; rr: category 1)", "1"};
-static const cli_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "rr: keep probability (default 0.6)", "0.6"};
-static const cli_opt opt_cat = {"categories", 0, "N", CLI_NUMBER, "rr: number of categories (default 4)",
+static const cmd_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "rr: keep probability (default 0.6)", "0.6"};
+static const cmd_opt opt_cat = {"categories", 0, "N", CLI_NUMBER, "rr: number of categories (default 4)",
                                 "4"};
-static const cli_opt opt_matrix = {"matrix", 0, "ROWS", 0,
+static const cmd_opt opt_matrix = {"matrix", 0, "ROWS", 0,
                                    "rr: transition matrix, rows separated by ';', entries by ','",
                                    "0.7,0.3;0.3,0.7"};
-static const cli_opt opt_cand = {"candidates", 0, "N", CLI_NUMBER,
+static const cmd_opt opt_cand = {"candidates", 0, "N", CLI_NUMBER,
                                  "expmech: candidates; A has utilities (S,0,..,0), B (0,S,..,S) (default 20)",
                                  "20"};
-static const cli_opt opt_factor = {"scale-factor", 0, "F", CLI_NUMBER,
+static const cmd_opt opt_factor = {"scale-factor", 0, "F", CLI_NUMBER,
                                    "laplace: multiply the noise scale by F to simulate a broken "
                                    "implementation (default 1)",
                                    "0.5"};
-static const cli_opt opt_claim = {"claim", 0, "E", CLI_NUMBER,
+static const cmd_opt opt_claim = {"claim", 0, "E", CLI_NUMBER,
                                   "claimed epsilon to test (default: the guarantee the mechanism states)",
                                   "1"};
-static const cli_opt opt_trials = {"trials", 0, "N", CLI_NUMBER, "runs per input (default 100000)", "200000"};
-static const cli_opt opt_bins = {"bins", 0, "N", CLI_NUMBER,
+static const cmd_opt opt_trials = {"trials", 0, "N", CLI_NUMBER, "runs per input (default 100000)", "200000"};
+static const cmd_opt opt_bins = {"bins", 0, "N", CLI_NUMBER,
                                  "quantile bins for numeric outputs, laplace and geometric (default 20; rr and "
                                  "expmech get one bin per category)",
                                  "20"};
-static const cli_opt opt_alpha = {"alpha", 0, "A", CLI_NUMBER,
+static const cmd_opt opt_alpha = {"alpha", 0, "A", CLI_NUMBER,
                                   "1 - confidence of the simultaneous Clopper-Pearson bounds (default 0.05)",
                                   "0.01"};
 
 /* audit releases nothing: its seed only makes the trials reproducible. */
-static const cli_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
+static const cmd_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
                                  "reproducible trials (audit releases no data, so no privacy depends on it)",
                                  "1"};
 
 /* --neighbours: the end-to-end audit of a whole command (audit_neighbours.c). */
-static const cli_opt opt_neighbours = {
+static const cmd_opt opt_neighbours = {
     "neighbours", 0, "FILE FILE2", 0,
     "audit a whole keps command end to end: the command after '--' runs {runs} times on each of the two "
     "neighbouring inputs (this keps, as a subprocess: -i, -o, {report} and {seed} are the auditor's), and every "
     "release is tested against events that do not know the mechanism (see the description); the claim is the "
     "guarantee the command's report states",
     "{neighbours} d.csv d2.csv -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1"};
-static const cli_opt opt_runs = {"runs", 0, "N", CLI_NUMBER,
+static const cmd_opt opt_runs = {"runs", 0, "N", CLI_NUMBER,
                                  "{neighbours}: runs per input (default 1000; {selection} of them choose the "
                                  "events, the others are counted)",
                                  "2000"};
-static const cli_opt opt_selection = {"selection", 0, "F", CLI_NUMBER,
+static const cmd_opt opt_selection = {"selection", 0, "F", CLI_NUMBER,
                                       "{neighbours}: share of the runs that choose the events, values, thresholds "
                                       "and bins tested (default 0.2, at least 10 runs)",
                                       "0.2"};
-static const cli_opt opt_jobs = {"jobs", 'j', "J", CLI_NUMBER, "{neighbours}: runs at a time (default 2)", "2"};
-static const cli_opt opt_binary = {"binary", 0, "PATH", 0,
+static const cmd_opt opt_jobs = {"jobs", 'j', "J", CLI_NUMBER, "{neighbours}: runs at a time (default 2)", "2"};
+static const cmd_opt opt_binary = {"binary", 0, "PATH", 0,
                                    "{neighbours}: the keps executable to audit (default: this one), e.g. an older "
                                    "build",
                                    "/tmp/keps-old/build/keps"};
-static const cli_opt opt_delta_claim = {"delta", 0, "D", CLI_NUMBER,
+static const cmd_opt opt_delta_claim = {"delta", 0, "D", CLI_NUMBER,
                                         "{neighbours}: the delta of the claim to test (default: the reports', 0 "
                                         "for pure DP; 0 with {epsilon})",
                                         "1e-6"};
-static const cli_opt opt_uncovered = {"include-uncovered", 0, NULL, 0,
+static const cmd_opt opt_uncovered = {"include-uncovered", 0, NULL, 0,
                                       "{neighbours}: test the columns the reports list in guarantee.not_covered too "
                                       "(left out by default: the claim does not cover them)",
                                       ""};
 
-static const cli_opt *const opts[] = {&opt_mech, &opt_neighbours, &opt_runs, &opt_selection, &opt_jobs, &opt_binary,
-                                      &cli_opt_epsilon, &opt_delta_claim, &opt_uncovered, &opt_sens, &opt_va,
+static const cmd_opt *const opts[] = {&opt_mech, &opt_neighbours, &opt_runs, &opt_selection, &opt_jobs, &opt_binary,
+                                      &cmd_opt_epsilon, &opt_delta_claim, &opt_uncovered, &opt_sens, &opt_va,
                                       &opt_vb, &opt_p, &opt_cat, &opt_matrix, &opt_cand, &opt_factor,
-                                      &opt_claim, &opt_trials, &opt_bins, &opt_alpha, &opt_seed, &cli_opt_report,
+                                      &opt_claim, &opt_trials, &opt_bins, &opt_alpha, &opt_seed, &cmd_opt_report,
                                       NULL};
 
 /* Options of one kind of audit given to the other: refused (either would
@@ -91,34 +91,34 @@ static const char *const primitive_only[] = {"mechanism", "sensitivity", "value-
 static const char *const neighbours_only[] = {"runs", "selection", "jobs", "binary", "delta",
                                               "include-uncovered"};
 
-static int other_kind(cli_ctx *c, int neighbours)
+static int other_kind(cmd_ctx *c, int neighbours)
 {
     const char *const *l = neighbours ? primitive_only : neighbours_only;
     size_t n = neighbours ? sizeof primitive_only / sizeof *primitive_only
                           : sizeof neighbours_only / sizeof *neighbours_only;
     for (size_t i = 0; i < n; i++)
-        if (cli_str(c, l[i]))
-            return cli_usage_error(c, neighbours ? "--%s belongs to the audit of one {mechanism}; with {neighbours} "
+        if (cmd_str(c, l[i]))
+            return cmd_usage_error(c, neighbours ? "--%s belongs to the audit of one {mechanism}; with {neighbours} "
                                                    "the command after '--' is audited (its claim: {epsilon}, {delta})"
                                                  : "--%s belongs to the end-to-end audit, {neighbours} FILE FILE2 -- "
                                                    "COMMAND ...",
                                    l[i]);
     if (!neighbours && c->npos)
-        return cli_usage_error(c, "unexpected argument '%s': a command to audit goes with {neighbours} FILE FILE2 "
+        return cmd_usage_error(c, "unexpected argument '%s': a command to audit goes with {neighbours} FILE FILE2 "
                                   "-- COMMAND ...",
                                c->npos ? c->pos[0] : c->rest[0]);
     return 0;
 }
 
-static const cli_opt opt_second = {"second", 0, "FILE2", KEPS_PARAM_POSITIONAL | KEPS_PARAM_REPEAT | KEPS_PARAM_PATH,
+static const cmd_opt opt_second = {"second", 0, "FILE2", KEPS_PARAM_POSITIONAL | KEPS_PARAM_REPEAT | KEPS_PARAM_PATH,
                                    "the second input of {neighbours}, neighbouring the first", "d2.csv"};
-static const cli_opt opt_command = {"command", 0, "WORD", KEPS_PARAM_POSITIONAL | KEPS_PARAM_REST | KEPS_PARAM_REPEAT,
+static const cmd_opt opt_command = {"command", 0, "WORD", KEPS_PARAM_POSITIONAL | KEPS_PARAM_REST | KEPS_PARAM_REPEAT,
                                     "the audited command and its parameters (on a command line: after '--')",
                                     "dpmicro\n--qi\nx\n-k\n2\n--epsilon\n1\n--bounds\nx=0:1"};
-static const cli_opt *const pos_opts[] = {&opt_second, &opt_command, NULL};
+static const cmd_opt *const pos_opts[] = {&opt_second, &opt_command, NULL};
 
 /* Parses "a,b;c,d" into a malloc'd n x n matrix. */
-static int parse_matrix(cli_ctx *c, const char *s, double **out, uint32_t *n)
+static int parse_matrix(cmd_ctx *c, const char *s, double **out, uint32_t *n)
 {
     uint32_t rows = 1, cells = 1;
     for (const char *p = s; *p; p++) {
@@ -126,10 +126,10 @@ static int parse_matrix(cli_ctx *c, const char *s, double **out, uint32_t *n)
         cells += *p == ';' || *p == ',';
     }
     if ((uint64_t)rows * rows != cells || rows > 4096)
-        return cli_usage_error(c, "{matrix}: expected a square matrix, got %u rows and %u entries", rows, cells);
+        return cmd_usage_error(c, "{matrix}: expected a square matrix, got %u rows and %u entries", rows, cells);
     double *m = malloc((size_t)cells * sizeof *m);
     if (!m)
-        return cli_oom(c);
+        return cmd_oom(c);
     const char *p = s;
     for (uint32_t i = 0; i < cells; i++) {
         char *end;
@@ -137,7 +137,7 @@ static int parse_matrix(cli_ctx *c, const char *s, double **out, uint32_t *n)
         char want = i + 1 == cells ? '\0' : ((i + 1) % rows == 0 ? ';' : ',');
         if (end == p || *end != want) {
             free(m);
-            return cli_usage_error(c, "{matrix}: entry %u (row %u) is not a number followed by '%c'", i % rows + 1,
+            return cmd_usage_error(c, "{matrix}: entry %u (row %u) is not a number followed by '%c'", i % rows + 1,
                                    i / rows + 1, want ? want : ' ');
         }
         p = end + (want != '\0');
@@ -160,16 +160,16 @@ typedef struct audit_setup {
     double *ua, *ub;
 } audit_setup;
 
-static int setup_laplace(cli_ctx *c, audit_setup *a, double eps, double sens, int geometric)
+static int setup_laplace(cmd_ctx *c, audit_setup *a, double eps, double sens, int geometric)
 {
     double va, vb, f;
-    if (cli_double(c, "value-a", -1e300, 1e300, 0, &va) < 0 || cli_double(c, "value-b", -1e300, 1e300, va + sens, &vb) < 0 ||
-        cli_double(c, "scale-factor", 1e-6, 1e6, 1, &f) < 0)
+    if (cmd_double(c, "value-a", -1e300, 1e300, 0, &va) < 0 || cmd_double(c, "value-b", -1e300, 1e300, va + sens, &vb) < 0 ||
+        cmd_double(c, "scale-factor", 1e-6, 1e6, 1, &f) < 0)
         return 2;
     keps_noise_info info;
     if (geometric) {
         if (sens != floor(sens) || va != floor(va) || vb != floor(vb) || keps_geometric_info(eps, (int64_t)sens, &info))
-            return cli_usage_error(c, "geometric: give whole {sensitivity}, {value-a}, {value-b} and epsilon > 0");
+            return cmd_usage_error(c, "geometric: give whole {sensitivity}, {value-a}, {value-b} and epsilon > 0");
         a->geo = (keps_audit_geometric){(int64_t)va, (int64_t)vb, (int64_t)sens, eps};
         a->fn = keps_audit_geometric_fn;
         a->ctx = &a->geo;
@@ -178,42 +178,42 @@ static int setup_laplace(cli_ctx *c, audit_setup *a, double eps, double sens, in
          * epsilon, grid rounding included, is at most the requested one */
         double b = keps_laplace_calibrate(sens, 1, eps);
         if (!(b > 0) || keps_laplace_info(b, sens, &info))
-            return cli_usage_error(c, "laplace: scale sensitivity/epsilon out of range");
+            return cmd_usage_error(c, "laplace: scale sensitivity/epsilon out of range");
         a->lap = (keps_audit_laplace){va, vb, b, f};
         a->fn = keps_audit_laplace_fn;
         a->ctx = &a->lap;
     }
     if (fabs(va - vb) > sens && !c->quiet)
-        cli_msg(c, KEPS_MSG_NOTE, "note: |value-a - value-b| > sensitivity: these inputs are not neighbours");
+        cmd_msg(c, KEPS_MSG_NOTE, "note: |value-a - value-b| > sensitivity: these inputs are not neighbours");
     a->claim = info.epsilon;
     return 0;
 }
 
-static int setup_rr(cli_ctx *c, audit_setup *a)
+static int setup_rr(cmd_ctx *c, audit_setup *a)
 {
     double p;
     long n, va, vb;
     double *m = NULL;
     uint32_t nn = 0;
-    const char *ms = cli_str(c, "matrix");
+    const char *ms = cmd_str(c, "matrix");
     if (ms) {
         if (parse_matrix(c, ms, &m, &nn))
             return 2;
     } else {
-        if (cli_double(c, "p", 0, 1, 0.6, &p) < 0 || cli_long(c, "categories", 2, 4096, 4, &n) < 0)
+        if (cmd_double(c, "p", 0, 1, 0.6, &p) < 0 || cmd_long(c, "categories", 2, 4096, 4, &n) < 0)
             return 2;
         nn = (uint32_t)n;
         m = malloc((size_t)nn * nn * sizeof *m);
         if (!m)
-            return cli_oom(c);
+            return cmd_oom(c);
         keps_transition_keep(p, nn, m);
     }
     keps_error err = {0};
     int rc = keps_rr_sampler_init(&a->rr, m, nn, &err);
     free(m);
     if (rc)
-        return cli_fail(c, &err);
-    if (cli_long(c, "value-a", 0, (long)nn - 1, 0, &va) < 0 || cli_long(c, "value-b", 0, (long)nn - 1, 1, &vb) < 0)
+        return cmd_fail(c, &err);
+    if (cmd_long(c, "value-a", 0, (long)nn - 1, 0, &va) < 0 || cmd_long(c, "value-b", 0, (long)nn - 1, 1, &vb) < 0)
         return 2;
     a->rra = (keps_audit_rr){&a->rr, (uint32_t)va, (uint32_t)vb};
     a->fn = keps_audit_rr_fn;
@@ -223,15 +223,15 @@ static int setup_rr(cli_ctx *c, audit_setup *a)
     return 0;
 }
 
-static int setup_expmech(cli_ctx *c, audit_setup *a, double eps, double sens)
+static int setup_expmech(cmd_ctx *c, audit_setup *a, double eps, double sens)
 {
     long n;
-    if (cli_long(c, "candidates", 2, 10000000, 20, &n) < 0)
+    if (cmd_long(c, "candidates", 2, 10000000, 20, &n) < 0)
         return 2;
     a->ua = calloc((size_t)n, sizeof *a->ua);
     a->ub = calloc((size_t)n, sizeof *a->ub);
     if (!a->ua || !a->ub)
-        return cli_oom(c);
+        return cmd_oom(c);
     /* Worst case of the mechanism: the favourite of A loses S on B while
      * every other candidate gains S, so the loss approaches eps as n grows. */
     a->ua[0] = sens;
@@ -248,7 +248,7 @@ static int setup_expmech(cli_ctx *c, audit_setup *a, double eps, double sens)
 /* An option of another mechanism would be ignored, and the audit would
  * test something else than the user asked (rr's epsilon follows from its
  * matrix, say): refused. --bins only shapes the estimate: a note. */
-static const cli_mode_opt foreign[] = {
+static const cmd_mode_opt foreign[] = {
     {"epsilon", "laplace|geometric|expmech",
      "rr's epsilon follows from -p and {categories} or {matrix}; test another claim with {claim} E", 1},
     {"sensitivity", "laplace|geometric|expmech", "rr's inputs are categories ({value-a}, {value-b})", 1},
@@ -262,36 +262,36 @@ static const cli_mode_opt foreign[] = {
     {"bins", "laplace|geometric", "rr and expmech outputs are categories, one bin each", 0},
 };
 
-static int foreign_option(cli_ctx *c, const char *mech)
+static int foreign_option(cmd_ctx *c, const char *mech)
 {
-    if (cli_mode_options(c, "{mechanism} ", mech, foreign, sizeof foreign / sizeof *foreign))
+    if (cmd_mode_options(c, "{mechanism} ", mech, foreign, sizeof foreign / sizeof *foreign))
         return 2;
-    if (cli_str(c, "matrix") && (cli_str(c, "p") || cli_str(c, "categories")))
-        return cli_usage_error(c, "{matrix} gives the whole mechanism: drop -p and {categories}");
+    if (cmd_str(c, "matrix") && (cmd_str(c, "p") || cmd_str(c, "categories")))
+        return cmd_usage_error(c, "{matrix} gives the whole mechanism: drop -p and {categories}");
     return 0;
 }
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
-    const char *mech = cli_str(c, "mechanism");
+    const char *mech = cmd_str(c, "mechanism");
     double eps, sens, claim, alpha;
     long trials, bins;
-    int neighbours = cli_str(c, "neighbours") != NULL;
+    int neighbours = cmd_str(c, "neighbours") != NULL;
     if (other_kind(c, neighbours))
         return 2;
     if (neighbours)
-        return cli_audit_neighbours(c);
-    if (cli_require(c, "mechanism"))
+        return cmd_audit_neighbours(c);
+    if (cmd_require(c, "mechanism"))
         return 2;
-    if (cli_double(c, "epsilon", 1e-9, 1e9, 1, &eps) < 0 || cli_double(c, "sensitivity", 1e-300, 1e300, 1, &sens) < 0 ||
-        cli_long(c, "trials", 10, 20000000L, 100000, &trials) < 0 || cli_long(c, "bins", 2, 100000, 20, &bins) < 0 ||
-        cli_double(c, "alpha", 1e-12, 0.5, 0.05, &alpha) < 0)
+    if (cmd_double(c, "epsilon", 1e-9, 1e9, 1, &eps) < 0 || cmd_double(c, "sensitivity", 1e-300, 1e300, 1, &sens) < 0 ||
+        cmd_long(c, "trials", 10, 20000000L, 100000, &trials) < 0 || cmd_long(c, "bins", 2, 100000, 20, &bins) < 0 ||
+        cmd_double(c, "alpha", 1e-12, 0.5, 0.05, &alpha) < 0)
         return 2;
     audit_setup a;
     memset(&a, 0, sizeof a);
     int rc = 0;
     if (strcmp(mech, "laplace") && strcmp(mech, "geometric") && strcmp(mech, "rr") && strcmp(mech, "expmech"))
-        rc = cli_usage_error(c, "{mechanism} '%s': expected laplace, geometric, rr or expmech", mech);
+        rc = cmd_usage_error(c, "{mechanism} '%s': expected laplace, geometric, rr or expmech", mech);
     else if (foreign_option(c, mech))
         rc = 2;
     else if (!strcmp(mech, "laplace") || !strcmp(mech, "geometric"))
@@ -300,10 +300,10 @@ static int run(cli_ctx *c)
         rc = setup_rr(c, &a);
     else
         rc = setup_expmech(c, &a, eps, sens);
-    keps_rng *r = rc ? NULL : cli_rng(c);
+    keps_rng *r = rc ? NULL : cmd_rng(c);
     if (!rc && !r)
         rc = 2;
-    if (!rc && cli_double(c, "claim", 0, 1e9, a.claim, &claim) < 0)
+    if (!rc && cmd_double(c, "claim", 0, 1e9, a.claim, &claim) < 0)
         rc = 2;
     keps_audit_result res;
     if (!rc) {
@@ -316,15 +316,15 @@ static int run(cli_ctx *c)
         o.discrete = a.discrete;
         keps_error err = {0};
         if (keps_audit_run(r, a.fn, a.ctx, &o, &res, &err))
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
     }
     if (!rc) {
         keps_json j;
         char text[768], sided[160] = "";
-        cli_report_begin(c, &j, "audit");
+        cmd_report_begin(c, &j, "audit");
         keps_json_str(&j, "mechanism", mech);
         keps_audit_json(&res, &j, "audit");
-        cli_report_total(c, &j);
+        cmd_report_total(c, &j);
         keps_json_end(&j);
         if (res.one_sided_bins)
             snprintf(sided, sizeof sided, " (%zu of the %zu bins hold outputs of one input only: their ratio is infinite)",
@@ -336,7 +336,7 @@ static int run(cli_ctx *c)
                  mech, res.epsilon_claimed, res.epsilon_hat, sided, res.worst_bin, res.bins,
                  res.worst_direction ? "ln(B/A)" : "ln(A/B)", res.worst_hat, 1 - alpha, res.epsilon_lower,
                  res.epsilon_upper, res.trials, res.violation ? "VIOLATION" : "no violation found");
-        rc = cli_emit_finding(c, &j, text, res.violation);
+        rc = cmd_emit_finding(c, &j, text, res.violation);
         keps_json_free(&j);
     }
     keps_rr_sampler_free(&a.rr);
@@ -345,7 +345,7 @@ static int run(cli_ctx *c)
     return rc;
 }
 
-const cli_cmd cmd_audit = {
+const cmd_cmd cmd_audit = {
     "audit",
     "empirical privacy-loss audit: of a mechanism, or of a whole command on neighbouring inputs",
     "audit {mechanism} laplace|geometric|rr|expmech [options]  |  audit {neighbours} D.csv D2.csv [{runs} N] -- "

@@ -13,53 +13,53 @@
 #include "kdp.h"
 #include "keps/dpmicro.h"
 
-static const cli_opt opt_mode = {"mode", 'm', "multivariate|univariate", 0,
+static const cmd_opt opt_mode = {"mode", 'm', "multivariate|univariate", 0,
                                  "multivariate: insensitive MDAV on all {qi} columns together, one noisy centroid "
                                  "per cluster (scale floor(N/k)*sum_j D_j/(k*eps)); univariate: each column "
                                  "microaggregated alone (scale m*D_j/(k*eps)); default multivariate",
                                  "univariate"};
-static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
+static const cmd_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
                                    "public domain of a {qi} column; the DP guarantee rests on it. "
                                    "Without it the column falls back to [min(0, 1.5*min), max(0, 1.5*max)] read "
                                    "from the data (the paper's rule: [0, 1.5*max] for a column without negative "
                                    "values), which the guarantee does not cover (a warning says so)",
                                    "FICA=0:10000"};
-static const cli_opt opt_unlink = {"unlink-columns", 0, NULL, 0,
+static const cmd_opt opt_unlink = {"unlink-columns", 0, NULL, 0,
                                    "{mode} univariate only (refused with multivariate): shuffle every column "
                                    "independently, so rows no longer pair one record's groups; with several "
                                    "columns only then is the release epsilon-DP (the row pairing itself leaks)",
                                    ""};
-static const cli_opt opt_paper = {"paper-accounting", 0, NULL, 0,
+static const cmd_opt opt_paper = {"paper-accounting", 0, NULL, 0,
                                   "experiments only: the paper's printed noise (independent per record, scale "
                                   "D_j/(k*eps)); NOT differential privacy, the report says so",
                                   ""};
-static const cli_opt opt_qi_num = {"qi", 0, "NAME", CLI_REPEAT,
+static const cmd_opt opt_qi_num = {"qi", 0, "NAME", CLI_REPEAT,
                                    "numeric column to microaggregate and release with noise (a name, no "
                                    "hierarchy)",
                                    "FICA\nFEDTAX"};
 
 /* --unlink-columns belongs to univariate mode: multivariate rows are
  * epsilon-DP as they stand, and shuffling their columns apart would only
- * break every row (cli_mode_options). */
-static const cli_mode_opt by_mode[] = {
+ * break every row (cmd_mode_options). */
+static const cmd_mode_opt by_mode[] = {
     {"unlink-columns", "univariate",
      "multivariate rows are epsilon-DP as they stand, and shuffling each column apart would only break them; "
      "drop {unlink-columns}, or give {mode} univariate",
      1},
 };
 
-static const cli_opt *const opts[] = {&opt_mode, &cli_opt_input, &cli_opt_output, &opt_qi_num, &cli_opt_k,
-                                      &cli_opt_epsilon, &opt_bounds, &opt_unlink, &opt_paper, &cli_opt_identifier,
-                                      &cli_opt_insensitive, &cli_opt_sensitive, &cli_opt_others,
-                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits, &cli_opt_report, &cli_opt_seed,
-                                      &cli_opt_keep_order, &cli_opt_threads, NULL};
+static const cmd_opt *const opts[] = {&opt_mode, &cmd_opt_input, &cmd_opt_output, &opt_qi_num, &cmd_opt_k,
+                                      &cmd_opt_epsilon, &opt_bounds, &opt_unlink, &opt_paper, &cmd_opt_identifier,
+                                      &cmd_opt_insensitive, &cmd_opt_sensitive, &cmd_opt_others,
+                                      &cmd_opt_delimiter, &cmd_opt_missing, &cmd_opt_decimal_comma, &cmd_opt_digits, &cmd_opt_report, &cmd_opt_seed,
+                                      &cmd_opt_keep_order, &cmd_opt_threads, NULL};
 
 /* Bounds per column: given by --bounds, or read from the data by
  * keps_dpmicro_data_bounds (which refuses a column of zeros only). The
  * warning is the CLI's: those bounds are outside the DP guarantee, and the
  * columns go into guarantee.data_dependent. */
-static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, const double *x, size_t n,
-                       double *lo, double *hi, int *given, cli_dd *dd)
+static int fill_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, const double *x, size_t n,
+                       double *lo, double *hi, int *given, cmd_dd *dd)
 {
     int rc = kdp_bounds(c, t, cols, m, lo, hi, given);
     for (size_t j = 0; j < m && !rc; j++) {
@@ -67,10 +67,10 @@ static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size
             continue;
         keps_error err = {0};
         if (keps_dpmicro_data_bounds(x, n, m, j, &lo[j], &hi[j], &err)) /* x is finite (kdp_numeric) */
-            rc = cli_usage_error(c, "column '%s' is constant 0: give {bounds} %s=LO:HI", t->cols[cols[j]].name,
+            rc = cmd_usage_error(c, "column '%s' is constant 0: give {bounds} %s=LO:HI", t->cols[cols[j]].name,
                                  t->cols[cols[j]].name);
         if (!rc) /* weakens the guarantee: printed even with --quiet */
-            cli_msg(c, KEPS_MSG_PRIVACY, "warning: no {bounds} for '%s'; using [%g, %g] read from the data (the paper's "
+            cmd_msg(c, KEPS_MSG_PRIVACY, "warning: no {bounds} for '%s'; using [%g, %g] read from the data (the paper's "
                     "rule). Bounds taken from the data weaken the DP guarantee; give public bounds.", t->cols[cols[j]].name, lo[j], hi[j]);
     }
     if (!rc) {
@@ -85,7 +85,7 @@ static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size
             if (!given[j])
                 k += (size_t)snprintf(names + k, len - k, "%s%s", k ? ", " : "", t->cols[cols[j]].name);
         if (k)
-            cli_dd_add(dd, "bounds: %s", names);
+            cmd_dd_add(dd, "bounds: %s", names);
         free(names);
     }
     return rc;
@@ -94,9 +94,9 @@ static int fill_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size
 /* Rows in input order with k > 1 and linked columns: refused, except in a
  * seeded run (tests and the oracles, which match rows to records), whose
  * output is not private anyway; its report then states no DP guarantee. */
-static int order_leaks(const cli_ctx *c, const keps_dpmicro_params *p, int unlink)
+static int order_leaks(const cmd_ctx *c, const keps_dpmicro_params *p, int unlink)
 {
-    return cli_flag(c, "keep-order") && p->k > 1 && !unlink;
+    return cmd_flag(c, "keep-order") && p->k > 1 && !unlink;
 }
 
 /* A released column the noise does not touch (sensitive, insensitive,
@@ -117,8 +117,8 @@ static int uncovered_pick(const void *ctx, size_t j)
     return uncovered_col(u->s, u->slot, j);
 }
 
-static void guarantee_json(const cli_ctx *c, keps_json *j, const keps_dpmicro_result *r,
-                           const keps_dpmicro_params *p, int unlink, const cli_dd *dd, const keps_schema *s,
+static void guarantee_json(const cmd_ctx *c, keps_json *j, const keps_dpmicro_result *r,
+                           const keps_dpmicro_params *p, int unlink, const cmd_dd *dd, const keps_schema *s,
                            const int *slot)
 {
     keps_json_object(j, "guarantee");
@@ -134,7 +134,7 @@ static void guarantee_json(const cli_ctx *c, keps_json *j, const keps_dpmicro_re
         keps_json_str(j, "note", "the paper's noise accounting (--paper-accounting), which is not differential "
                                  "privacy (docs/spec.md, section 5): claimed_epsilon is the paper's figure, not a guarantee");
     } else if (r->row_linked_dp || unlink) {
-        keps_json_str(j, "model", cli_dd_model(dd, "epsilon-DP"));
+        keps_json_str(j, "model", cmd_dd_model(dd, "epsilon-DP"));
         keps_json_num(j, "epsilon", r->epsilon);
         keps_json_str(j, "neighbours", "bounded (replace one record; N public)");
         keps_json_str(j, "covers", unlink && !r->row_linked_dp
@@ -147,20 +147,20 @@ static void guarantee_json(const cli_ctx *c, keps_json *j, const keps_dpmicro_re
                                  "without noise, which leaks; use --unlink-columns for epsilon-DP");
     }
     keps_json_bool(j, "bounds_from_data", dd->n > 0);
-    cli_dd_json(j, dd);
+    cmd_dd_json(j, dd);
     uncovered_ctx u = {s, slot};
-    cli_uncovered_json(j, s->t, uncovered_pick, &u);
+    cmd_uncovered_json(j, s->t, uncovered_pick, &u);
     keps_json_end(j);
 }
 
-static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_t *cols,
-                  const keps_dpmicro_result *r, const keps_dpmicro_params *p, int unlink, const cli_dd *dd, double rl,
+static int report(cmd_ctx *c, const keps_schema *s, const int *slot, const size_t *cols,
+                  const keps_dpmicro_result *r, const keps_dpmicro_params *p, int unlink, const cmd_dd *dd, double rl,
                   double ms)
 {
     keps_json j;
-    cli_report_begin(c, &j, "dpmicro");
+    cmd_report_begin(c, &j, "dpmicro");
     keps_counts n = {.input_rows = r->n, .output_rows = r->n};
-    cli_report_counts(&j, &n);
+    cmd_report_counts(&j, &n);
     keps_json_str(&j, "report_note", "metrics (SSE, record linkage), clamped_inputs and any bounds read from the "
                                      "data come from the original values and are not covered by the guarantee: "
                                      "keep this report with the curator and publish the release only");
@@ -191,7 +191,7 @@ static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_
         keps_json_end(&j);
     }
     keps_json_int(&j, "clamped_inputs", (long long)r->clamped_inputs);
-    cli_report_digits(&j, s->t, cols, r->m, p->digits);
+    cmd_report_digits(&j, s->t, cols, r->m, p->digits);
     keps_json_object(&j, "metrics");
     keps_json_num(&j, "sse", r->sse);
     keps_json_num(&j, "sse_standardized", r->sse_standardized);
@@ -209,7 +209,7 @@ static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_
     else if (p->paper_accounting)
         snprintf(g, sizeof g, "no DP guarantee (the paper's accounting, claimed epsilon %g)", p->epsilon);
     else if (r->row_linked_dp || unlink)
-        snprintf(g, sizeof g, "%s, epsilon %.17g%s", cli_dd_model(dd, "epsilon-DP"), r->epsilon,
+        snprintf(g, sizeof g, "%s, epsilon %.17g%s", cmd_dd_model(dd, "epsilon-DP"), r->epsilon,
                  dd->n ? " (bounds read from the data)" : "");
     else
         snprintf(g, sizeof g, "heuristic, not DP (epsilon %g only with --unlink-columns)", r->epsilon);
@@ -217,37 +217,37 @@ static int report(cli_ctx *c, const keps_schema *s, const int *slot, const size_
              "dpmicro: %zu records, %zu clusters, %s\n  for the curator only (from the original values): SSE "
              "%.6g, RL %.3f%%\n",
              r->n, r->nclusters, g, r->sse, 100 * rl);
-    int rc = cli_emit_report(c, &j, text);
+    int rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
-static int parse_params(cli_ctx *c, keps_dpmicro_params *p, int *unlink)
+static int parse_params(cmd_ctx *c, keps_dpmicro_params *p, int *unlink)
 {
     long k;
-    const char *mode = cli_str(c, "mode");
+    const char *mode = cmd_str(c, "mode");
     memset(p, 0, sizeof *p);
     *unlink = 0;
     if (mode && strcmp(mode, "univariate") == 0)
         p->mode = KEPS_DPM_UNIVARIATE;
     else if (mode && strcmp(mode, "multivariate") != 0)
-        return cli_usage_error(c, "{mode} '%s': expected multivariate or univariate", mode);
-    if (cli_k(c, 1, 1, &k) < 0) /* the shared -k range (cli.h) */
+        return cmd_usage_error(c, "{mode} '%s': expected multivariate or univariate", mode);
+    if (cmd_k(c, 1, 1, &k) < 0) /* the shared -k range (cli.h) */
         return 2;
-    if (cli_require(c, "epsilon") || cli_double(c, "epsilon", 1e-300, 1e300, 1, &p->epsilon) < 0)
+    if (cmd_require(c, "epsilon") || cmd_double(c, "epsilon", 1e-300, 1e300, 1, &p->epsilon) < 0)
         return 2;
-    if (cli_mode_options(c, "{mode} ", mode ? mode : "multivariate", by_mode, sizeof by_mode / sizeof *by_mode))
+    if (cmd_mode_options(c, "{mode} ", mode ? mode : "multivariate", by_mode, sizeof by_mode / sizeof *by_mode))
         return 2;
     p->k = (size_t)k;
-    p->paper_accounting = cli_flag(c, "paper-accounting");
-    *unlink = cli_flag(c, "unlink-columns");
+    p->paper_accounting = cmd_flag(c, "paper-accounting");
+    *unlink = cmd_flag(c, "unlink-columns");
     /* Rows that share a noisy centroid sit where their records sat: in input
      * order they show which records the data put in one cluster, whatever
      * the noise (D = 0.1, 0.2, 0.3, 0.4 gives rows 1-2 and 3-4 equal; change
      * row 1 to 0.9 and rows 2-3 pair up). k = 1 has no clusters, and
      * --unlink-columns shuffles every column anyway. */
-    if (order_leaks(c, p, *unlink) && !cli_str(c, "seed"))
-        return cli_usage_error(c, "{keep-order} with {k} %ld would release the data-dependent clusters: rows that "
+    if (order_leaks(c, p, *unlink) && !cmd_str(c, "seed"))
+        return cmd_usage_error(c, "{keep-order} with {k} %ld would release the data-dependent clusters: rows that "
                                   "share a noisy centroid keep their records' positions, so which rows are equal "
                                   "shows how the data grouped them (not covered by epsilon-DP). Drop {keep-order} "
                                   "(the rows are then shuffled); the report's record_linkage already measures "
@@ -256,12 +256,12 @@ static int parse_params(cli_ctx *c, keps_dpmicro_params *p, int *unlink)
     return 0;
 }
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
-    double t0 = cli_now_ms();
+    double t0 = cmd_now_ms();
     keps_dpmicro_params p;
     int unlink = 0, rc = 0;
-    cli_dd dd = {0};
+    cmd_dd dd = {0};
     if ((rc = parse_params(c, &p, &unlink)))
         return rc;
     keps_table *t = NULL;
@@ -271,11 +271,11 @@ static int run(cli_ctx *c)
     int *slot = NULL, *given = NULL, *digits = NULL;
     keps_dpmicro_result r = {0};
     keps_rng *rng = NULL;
-    if ((rc = cli_load_records(c, &t)) || (rc = cli_build_schema(c, t, &s)))
+    if ((rc = cmd_load_records(c, &t)) || (rc = cmd_build_schema(c, t, &s)))
         goto done;
     size_t m = s->nqi, n = t->nrows;
     if (m == 0) {
-        rc = cli_usage_error(c, "give the numeric columns to release with {qi} NAME (repeatable)");
+        rc = cmd_usage_error(c, "give the numeric columns to release with {qi} NAME (repeatable)");
         goto done;
     }
     cols = malloc(m * sizeof *cols);
@@ -290,7 +290,7 @@ static int run(cli_ctx *c)
         slot[j] = -1;
     for (size_t a = 0; a < m; a++) {
         if (s->qi[a].h) { /* as keps anonymize --algorithm mdav: the noisy centroid replaces the value */
-            rc = cli_usage_error(c, "dpmicro releases numeric {qi} columns as noisy centroids; {qi} '%s' has a "
+            rc = cmd_usage_error(c, "dpmicro releases numeric {qi} columns as noisy centroids; {qi} '%s' has a "
                                     "hierarchy, which nothing would use: give {qi} %s (or anonymize it with keps "
                                     "anonymize)",
                                  t->cols[s->qi[a].col].name, t->cols[s->qi[a].col].name);
@@ -304,36 +304,36 @@ static int run(cli_ctx *c)
         goto done;
     p.lo = bounds;
     p.hi = bounds + m;
-    if ((rc = cli_digits(c, t, cols, m, &digits)))
+    if ((rc = cmd_digits(c, t, cols, m, &digits)))
         goto done;
     p.digits = digits;
-    if (!(rng = cli_rng(c))) {
+    if (!(rng = cmd_rng(c))) {
         rc = 2;
         goto done;
     }
     keps_error err = {0};
     if (keps_dpmicro_run(x, n, m, &p, rng, &r, &err)) {
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
         goto done;
     }
     if (r.clamped_inputs && !c->quiet)
-        cli_msg(c, KEPS_MSG_NOTE, "note: %zu input value(s) lay outside {bounds} and were clamped into them", r.clamped_inputs);
+        cmd_msg(c, KEPS_MSG_NOTE, "note: %zu input value(s) lay outside {bounds} and were clamped into them", r.clamped_inputs);
     /* warnings that weaken the guarantee print even with --quiet */
     if (p.paper_accounting)
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: {paper-accounting} reproduces the paper's noise scale, which is not "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: {paper-accounting} reproduces the paper's noise scale, which is not "
                         "differentially private (docs/spec.md, section 5): the release has no DP guarantee");
     else if (!r.row_linked_dp && !unlink)
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: univariate mode with %zu columns releases rows that pair each "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: univariate mode with %zu columns releases rows that pair each "
                         "record's groups; that pairing is not differentially private. Use {unlink-columns} "
                         "for an epsilon-DP release.", m);
     if (order_leaks(c, &p, unlink))
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: {keep-order} with {k} %zu shows which rows share a noisy centroid, i.e. the "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: {keep-order} with {k} %zu shows which rows share a noisy centroid, i.e. the "
                         "data-dependent clusters: the release has no DP guarantee (allowed with {seed} only, for "
                         "tests)", p.k);
     else if (!p.paper_accounting && (r.row_linked_dp || unlink))
-        cli_dd_warn(c, &dd, "epsilon-DP");
+        cmd_dd_warn(c, &dd, "epsilon-DP");
     uncovered_ctx u = {s, slot};
-    cli_uncovered_warn(c, s->t, uncovered_pick, &u, "only the {qi} columns");
+    cmd_uncovered_warn(c, s->t, uncovered_pick, &u, "only the {qi} columns");
     double rl = r.record_linkage; /* before any column unlinking */
     if (unlink && keps_dpmicro_unlink(rng, r.out, n, m)) {
         rc = 2;
@@ -341,13 +341,13 @@ static int run(cli_ctx *c)
     }
     keps_table *rel = NULL;
     if (keps_dpmicro_release(s, cols, &r, &rel, &err))
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
     else
-        rc = cli_write_release(c, &rel);
+        rc = cmd_write_release(c, &rel);
     keps_table_free(rel);
     if (rc)
         goto done;
-    rc = report(c, s, slot, cols, &r, &p, unlink, &dd, rl, cli_now_ms() - t0);
+    rc = report(c, s, slot, cols, &r, &p, unlink, &dd, rl, cmd_now_ms() - t0);
 done:
     keps_dpmicro_result_free(&r);
     free(x);
@@ -356,13 +356,13 @@ done:
     free(slot);
     free(digits);
     free(given);
-    cli_dd_free(&dd);
+    cmd_dd_free(&dd);
     keps_schema_free(s);
     keps_table_free(t);
     return rc;
 }
 
-const cli_cmd cmd_dpmicro = {
+const cmd_cmd cmd_dpmicro = {
     "dpmicro",
     "differentially private microaggregation (insensitive MDAV + Laplace)",
     "dpmicro {mode} multivariate|univariate -i FILE -o FILE {qi} NAME ... {k} K {epsilon} E {bounds} NAME=LO:HI "

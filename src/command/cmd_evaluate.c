@@ -9,50 +9,50 @@
 #include "command_internal.h"
 #include "keps/evaluate.h"
 
-static const cli_opt opt_original = {"original", 0, "FILE", 0, "the original (raw) CSV the release was made from",
+static const cmd_opt opt_original = {"original", 0, "FILE", 0, "the original (raw) CSV the release was made from",
                                      "data/adult/adult.csv"};
-static const cli_opt opt_release = {"release", 0, "FILE", 0, "the released CSV to evaluate", "out.csv"};
-static const cli_opt opt_target = {"target", 0, "COL", 0,
+static const cmd_opt opt_release = {"release", 0, "FILE", 0, "the released CSV to evaluate", "out.csv"};
+static const cmd_opt opt_target = {"target", 0, "COL", 0,
                                    "class column: trains a logistic regression on the release, tests it on held-out "
                                    "original rows (without it: information loss only)",
                                    "salary-class"};
-static const cli_opt opt_test = {"test", 0, "FILE", 0,
+static const cmd_opt opt_test = {"test", 0, "FILE", 0,
                                  "with {target}: held-out original rows the release was not made from (same "
                                  "columns as {original}); keps split makes them: split, anonymize the training "
                                  "file, evaluate against the test file. {target} needs {test} or {split}",
                                  "test.csv"};
-static const cli_opt opt_split = {"split", 0, "FRACTION", CLI_NUMBER,
+static const cmd_opt opt_split = {"split", 0, "FRACTION", CLI_NUMBER,
                                   "with {target}, instead of {test}: test on this share of the {original} rows, "
                                   "held out of the classifier trained on the original (it must leave at least 1 "
                                   "test and 1 training row). A release made from {original} contains those rows, "
                                   "so its accuracy comes out too high: a warning and the report say so; prefer "
                                   "keps split and {test}",
                                   "0.3"};
-static const cli_opt opt_hierarchy = {"hierarchy", 0, "NAME:FILE", CLI_REPEAT,
+static const cmd_opt opt_hierarchy = {"hierarchy", 0, "NAME:FILE", CLI_REPEAT,
                                       "ARX hierarchy of a column: detects the release's generalization level, maps "
                                       "test values to it and reports level/height (without it the level is "
                                       "unknown); every original value must be a leaf of it",
                                       "age:data/adult/adult_hierarchy_age.csv"};
-static const cli_opt opt_ignore = {"ignore", 0, "NAME", CLI_REPEAT, "with {target}: column left out of the classifier's features",
+static const cmd_opt opt_ignore = {"ignore", 0, "NAME", CLI_REPEAT, "with {target}: column left out of the classifier's features",
                                    "native-country"};
-static const cli_opt opt_c = {"C", 0, "C", CLI_NUMBER,
+static const cmd_opt opt_c = {"C", 0, "C", CLI_NUMBER,
                               "with {target}: inverse L2 regularization strength of the logistic regression "
                               "(default 1.0, as scikit-learn)",
                               "0.5"};
 
 /* evaluate releases nothing: its seed only fixes the train/test split. */
-static const cli_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
+static const cmd_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
                                  "reproducible train/test split of {split} (evaluate releases no data, so no "
                                  "privacy depends on it)",
                                  "1"};
 
-static const cli_opt *const opts[] = {&opt_original, &opt_release, &opt_target,     &opt_test,
+static const cmd_opt *const opts[] = {&opt_original, &opt_release, &opt_target,     &opt_test,
                                       &opt_split,    &opt_hierarchy, &opt_ignore, &opt_c,
-                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &opt_seed, &cli_opt_report, NULL};
+                                      &cmd_opt_delimiter, &cmd_opt_missing, &cmd_opt_decimal_comma, &opt_seed, &cmd_opt_report, NULL};
 
 /* The classifier's options; without --target no classifier is trained
- * and they would pass unsaid (cli_mode_options). */
-static const cli_mode_opt classifier[] = {
+ * and they would pass unsaid (cmd_mode_options). */
+static const cmd_mode_opt classifier[] = {
     {"test", "{target}", "without it evaluate measures information loss only (no classifier is tested)", 0},
     {"split", "{target}", "without it evaluate measures information loss only (no rows are held out)", 0},
     {"C", "{target}", "without it evaluate trains no classifier", 0},
@@ -90,12 +90,12 @@ static void report_attrs(keps_json *j, const keps_eval_result *r)
 
 /* How the test rows were chosen, in the report: a reader must see whether
  * they could be in the release. */
-static void report_test_rows(const cli_ctx *c, keps_json *j, const keps_eval_options *o)
+static void report_test_rows(const cmd_ctx *c, keps_json *j, const keps_eval_options *o)
 {
     keps_json_object(j, "test_rows_from");
     if (o->test) {
         keps_json_str(j, "source", "test file");
-        keps_json_str(j, "file", cli_str(c, "test"));
+        keps_json_str(j, "file", cmd_str(c, "test"));
         keps_json_str(j, "note", "rows held apart from the data the release was made from (as keps split makes "
                                  "them), if the release was made without them");
     } else {
@@ -167,7 +167,7 @@ static int unmatched(const keps_eval_attr *x)
  * columns without a hierarchy matched nothing in the release: say why
  * (every such column, however many: written in pieces, not through a
  * fixed buffer). */
-static void warn_unmatched(const cli_ctx *c, const keps_eval_result *r)
+static void warn_unmatched(const cmd_ctx *c, const keps_eval_result *r)
 {
     size_t n = 0;
     if (c->quiet || !r->has_model || r->accuracy != r->baseline)
@@ -185,7 +185,7 @@ static void warn_unmatched(const cli_ctx *c, const keps_eval_result *r)
         if (unmatched(&r->attrs[a]))
             fprintf(f, "%s%s (%.3g%%)", i++ ? ", " : "", r->attrs[a].name, 100 * r->attrs[a].test_unmatched_share);
     if (fclose(f) == 0)
-        cli_msg(c, KEPS_MSG_WARNING,
+        cmd_msg(c, KEPS_MSG_WARNING,
                 "warning: the accuracy equals the majority baseline, and test rows hold original values that match "
                 "no release value (share of the test rows): %s; without a hierarchy they cannot be generalized the "
                 "way the release is, so the classifier sees nothing of them: pass {hierarchy} NAME:FILE for these "
@@ -196,43 +196,43 @@ static void warn_unmatched(const cli_ctx *c, const keps_eval_result *r)
 
 /* Loads --hierarchy NAME:FILE values for columns of orig; returns 0 or an
  * exit code. */
-static int load_hierarchies(cli_ctx *c, const keps_table *orig, keps_eval_hier **out, size_t *nout)
+static int load_hierarchies(cmd_ctx *c, const keps_table *orig, keps_eval_hier **out, size_t *nout)
 {
     char **v;
-    size_t n = cli_list(c, "hierarchy", &v);
+    size_t n = cmd_list(c, "hierarchy", &v);
     keps_eval_hier *h = calloc(n + 1, sizeof *h);
     int *col = calloc(n + 1, sizeof *col);
     *out = h;
-    int rc = h && col ? 0 : cli_oom(c);
+    int rc = h && col ? 0 : cmd_oom(c);
     for (size_t i = 0; i < n && !rc; i++) {
         const char *file;
         col[i] = keps_table_column_spec(orig, v[i], &file);
         if (!strchr(v[i], ':') || *v[i] == ':' || (col[i] >= 0 && (!file || !*file))) {
-            rc = cli_usage_error(c, "{hierarchy} '%s': expected NAME:FILE", v[i]);
+            rc = cmd_usage_error(c, "{hierarchy} '%s': expected NAME:FILE", v[i]);
             break;
         }
         if (col[i] < 0) {
             keps_error err = {0};
             keps_table_no_column_spec(&err, orig, v[i]);
-            rc = cli_usage_error(c, "{hierarchy} '%s': %s", v[i], err.msg);
+            rc = cmd_usage_error(c, "{hierarchy} '%s': %s", v[i], err.msg);
             break;
         }
         for (size_t j = 0; j < i && !rc; j++) /* the second would be ignored */
             if (col[j] == col[i])
-                rc = cli_usage_error(c, "{hierarchy}: two hierarchies for column '%s' ('%s' and '%s'); give one",
+                rc = cmd_usage_error(c, "{hierarchy}: two hierarchies for column '%s' ('%s' and '%s'); give one",
                                      orig->cols[col[i]].name, v[j], v[i]);
         keps_error err = {0};
         keps_hierarchy *hh;
-        char *path = rc ? NULL : cli_job_file(c, "hierarchy", file); /* a job file's paths are relative to it */
+        char *path = rc ? NULL : cmd_job_file(c, "hierarchy", file); /* a job file's paths are relative to it */
         if (!rc && keps_hierarchy_load(path ? path : file, 0, &hh, &err))
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
         free(path);
         if (rc)
             break;
         h[i].h = hh;
         *nout = i + 1;
         if (!(h[i].column = strdup(orig->cols[col[i]].name)))
-            rc = cli_oom(c);
+            rc = cmd_oom(c);
     }
     free(col);
     return rc;
@@ -247,21 +247,21 @@ static void free_hierarchies(keps_eval_hier *h, size_t n)
     free(h);
 }
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
-    if (cli_require(c, "original") || cli_require(c, "release"))
+    if (cmd_require(c, "original") || cmd_require(c, "release"))
         return 2;
     keps_eval_options o = {0};
-    o.target = cli_str(c, "target");
-    cli_mode_options(c, "", o.target ? "{target}" : "no {target}", classifier,
+    o.target = cmd_str(c, "target");
+    cmd_mode_options(c, "", o.target ? "{target}" : "no {target}", classifier,
                      sizeof classifier / sizeof *classifier); /* notes only */
-    if (cli_double(c, "split", 0.0, 1.0, 0.2, &o.split) < 0 || cli_double(c, "C", DBL_MIN, DBL_MAX, 1.0, &o.c) < 0)
+    if (cmd_double(c, "split", 0.0, 1.0, 0.2, &o.split) < 0 || cmd_double(c, "C", DBL_MIN, DBL_MAX, 1.0, &o.c) < 0)
         return 2;
-    if (cli_str(c, "split") && cli_str(c, "test"))
-        return cli_usage_error(c, "{split} and {test} both choose the test rows: give one ({test} FILE holds them "
+    if (cmd_str(c, "split") && cmd_str(c, "test"))
+        return cmd_usage_error(c, "{split} and {test} both choose the test rows: give one ({test} FILE holds them "
                                   "apart; {split} F takes them from {original})");
-    if (o.target && !cli_str(c, "split") && !cli_str(c, "test"))
-        return cli_usage_error(
+    if (o.target && !cmd_str(c, "split") && !cmd_str(c, "test"))
+        return cmd_usage_error(
             c, "{target} needs test rows the release was not made from: split the data first (keps split -i "
                "DATA.csv -o train.csv {test-output} test.csv), anonymize train.csv, then evaluate with {original} "
                "train.csv {test} test.csv; {split} F instead tests on rows of {original}, which a release made from "
@@ -269,36 +269,36 @@ static int run(cli_ctx *c)
     keps_table *orig = NULL, *rel = NULL, *test = NULL;
     keps_eval_hier *hier = NULL;
     keps_eval_result r = {0};
-    int rc = cli_load_table(c, cli_str(c, "original"), &orig);
+    int rc = cmd_load_table(c, cmd_str(c, "original"), &orig);
     if (!rc)
-        rc = cli_load_table(c, cli_str(c, "release"), &rel);
-    if (!rc && o.target && cli_str(c, "test")) /* without --target nothing reads it (noted above) */
-        rc = cli_load_table(c, cli_str(c, "test"), &test);
+        rc = cmd_load_table(c, cmd_str(c, "release"), &rel);
+    if (!rc && o.target && cmd_str(c, "test")) /* without --target nothing reads it (noted above) */
+        rc = cmd_load_table(c, cmd_str(c, "test"), &test);
     if (!rc)
         rc = load_hierarchies(c, orig, &hier, &o.nhier);
     if (!rc && o.target && !test && !(o.split > 0 && o.split < 1))
-        rc = cli_usage_error(c, "{split} %g: give a fraction strictly between 0 and 1", o.split);
-    if (!rc && o.target && !test && !(o.rng = cli_rng(c)))
+        rc = cmd_usage_error(c, "{split} %g: give a fraction strictly between 0 and 1", o.split);
+    if (!rc && o.target && !test && !(o.rng = cmd_rng(c)))
         rc = 2;
     if (!rc && o.target && !test) /* an inflated figure must not pass unsaid, --quiet or not */
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: {split} tests on rows of {original}; a release made from %s contains "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: {split} tests on rows of {original}; a release made from %s contains "
                         "them, so the accuracy on the release is optimistic. For an honest figure: keps split, "
-                        "anonymize the training file, then {test}", cli_str(c, "original"));
+                        "anonymize the training file, then {test}", cmd_str(c, "original"));
     if (rc)
         goto out;
     o.test = test;
     o.hier = hier;
     char **ign;
-    o.nignore = cli_list(c, "ignore", &ign);
+    o.nignore = cmd_list(c, "ignore", &ign);
     o.ignore = (const char *const *)ign;
     keps_error err = {0};
-    double t0 = cli_now_ms();
+    double t0 = cmd_now_ms();
     if (keps_evaluate(orig, rel, &o, &r, &err)) {
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
         goto out;
     }
     keps_json j;
-    cli_report_begin(c, &j, "evaluate");
+    cmd_report_begin(c, &j, "evaluate");
     keps_json_int(&j, "original_rows", (long long)r.original_rows);
     keps_json_int(&j, "release_rows", (long long)r.release_rows);
     if (r.has_model) {
@@ -307,7 +307,7 @@ static int run(cli_ctx *c)
     }
     report_attrs(&j, &r);
     keps_json_object(&j, "timing_ms");
-    keps_json_num(&j, "total", cli_now_ms() - t0);
+    keps_json_num(&j, "total", cmd_now_ms() - t0);
     keps_json_end(&j);
     keps_json_end(&j);
     char *text = NULL; /* the summary grows with the attributes' names */
@@ -326,7 +326,7 @@ static int run(cli_ctx *c)
         fclose(txt);
     }
     warn_unmatched(c, &r);
-    rc = cli_emit_report(c, &j, text);
+    rc = cmd_emit_report(c, &j, text);
     free(text);
     keps_json_free(&j);
 out:
@@ -338,7 +338,7 @@ out:
     return rc;
 }
 
-const cli_cmd cmd_evaluate = {
+const cmd_cmd cmd_evaluate = {
     "evaluate",
     "information loss and classifier accuracy of a release",
     "evaluate {original} FILE {release} FILE [{target} COL {test} FILE | {split} FRACTION] [options]",

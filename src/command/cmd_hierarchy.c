@@ -8,26 +8,26 @@
 #include "command_internal.h"
 #include "keps/hierarchy.h"
 
-static const cli_opt opt_qi = {"qi", 0, "NAME:BUILDER", 0,
+static const cmd_opt opt_qi = {"qi", 0, "NAME:BUILDER", 0,
                                "the column and the builder: interval=W1,W2,... (with bottom=B, top=T to code "
                                "the extremes), mask=C1,C2,... (characters replaced by '*' from the right), "
                                "order=R1,R2,... (runs of that many sorted values), date=UNIT,... (day, month, "
                                "quarter, year, decade, century), or bottom=B,top=T alone",
                                "zip:mask=1,2,3"};
-static const cli_opt opt_output = {"output", 'o', "FILE", 0,
+static const cmd_opt opt_output = {"output", 'o', "FILE", 0,
                                    "the hierarchy file (ARX's layout: one row per value, one column per level, "
                                    "';'-separated, no header); '-' writes stdout",
                                    "zip_hierarchy.csv"};
 
-static const cli_opt *const opts[] = {&cli_opt_input,     &opt_output,      &opt_qi, &cli_opt_delimiter,
-                                      &cli_opt_missing,   &cli_opt_decimal_comma, NULL};
+static const cmd_opt *const opts[] = {&cmd_opt_input,     &opt_output,      &opt_qi, &cmd_opt_delimiter,
+                                      &cmd_opt_missing,   &cmd_opt_decimal_comma, NULL};
 
 /* "distinct values per level: 5, 3, 1" and the JSON of the same. */
-static int report(cli_ctx *c, const keps_table *t, size_t col, const char *spec, const keps_hierarchy *h)
+static int report(cmd_ctx *c, const keps_table *t, size_t col, const char *spec, const keps_hierarchy *h)
 {
     keps_json j;
     int height = keps_hierarchy_height(h);
-    cli_report_begin(c, &j, "hierarchy build");
+    cmd_report_begin(c, &j, "hierarchy build");
     keps_json_str(&j, "column", t->cols[col].name);
     keps_json_str(&j, "builder", spec);
     keps_json_int(&j, "levels", height + 1);
@@ -36,7 +36,7 @@ static int report(cli_ctx *c, const keps_table *t, size_t col, const char *spec,
     for (int l = 0; l <= height; l++)
         keps_json_int(&j, NULL, keps_hierarchy_size(h, l));
     keps_json_end(&j);
-    cli_report_total(c, &j);
+    cmd_report_total(c, &j);
     keps_json_end(&j);
     char *text = NULL;
     size_t len = 0;
@@ -49,27 +49,27 @@ static int report(cli_ctx *c, const keps_table *t, size_t col, const char *spec,
         fputc('\n', f);
         fclose(f);
     }
-    int rc = cli_emit_report(c, &j, text);
+    int rc = cmd_emit_report(c, &j, text);
     free(text);
     keps_json_free(&j);
     return rc;
 }
 
-static const cli_opt opt_action = {"action", 0, "ACTION", KEPS_PARAM_POSITIONAL, "what to do: build", "build"};
-static const cli_opt *const pos_opts[] = {&opt_action, NULL};
+static const cmd_opt opt_action = {"action", 0, "ACTION", KEPS_PARAM_POSITIONAL, "what to do: build", "build"};
+static const cmd_opt *const pos_opts[] = {&opt_action, NULL};
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
     if (c->npos != 1 || strcmp(c->pos[0], "build") != 0)
-        return cli_usage_error(c, "%s%s%s: the action is 'build': keps hierarchy build -i DATA.csv {qi} "
+        return cmd_usage_error(c, "%s%s%s: the action is 'build': keps hierarchy build -i DATA.csv {qi} "
                                   "'NAME:BUILDER' -o FILE",
                                c->npos ? "unknown action '" : "no action", c->npos ? c->pos[0] : "",
                                c->npos ? "'" : "");
-    if (cli_require(c, "qi") || cli_require(c, "output"))
+    if (cmd_require(c, "qi") || cmd_require(c, "output"))
         return 2;
-    const char *spec = cli_str(c, "qi"), *rest;
+    const char *spec = cmd_str(c, "qi"), *rest;
     keps_table *t;
-    int rc = cli_load_input(c, &t);
+    int rc = cmd_load_input(c, &t);
     if (rc)
         return rc;
     int col = keps_table_column_spec(t, spec, &rest);
@@ -77,29 +77,29 @@ static int run(cli_ctx *c)
     keps_hierarchy *h = NULL;
     if (col < 0) {
         keps_table_no_column_spec(&err, t, spec);
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
     } else if (!rest || !keps_hierarchy_is_spec(rest)) {
-        rc = cli_usage_error(c, "{qi} '%s': expected NAME:BUILDER, e.g. 'zip:mask=1,2,3' or 'age:interval=5,10,20' "
+        rc = cmd_usage_error(c, "{qi} '%s': expected NAME:BUILDER, e.g. 'zip:mask=1,2,3' or 'age:interval=5,10,20' "
                                 "(a hierarchy file needs no building)",
                              spec);
     } else if (t->nrows == 0) {
-        rc = cli_error(c, KEPS_EINPUT, "%s: no records after the header: no values to build a hierarchy of",
+        rc = cmd_error(c, KEPS_EINPUT, "%s: no records after the header: no values to build a hierarchy of",
                        t->source);
     } else if (keps_hierarchy_build_text(t, (size_t)col, rest, &h, &err)) {
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
     } else {
         char *text = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
         if (!f)
-            rc = cli_oom(c);
-        else if (keps_hierarchy_write_to(h, f, cli_str(c, "output"), ';', &err)) {
+            rc = cmd_oom(c);
+        else if (keps_hierarchy_write_to(h, f, cmd_str(c, "output"), ';', &err)) {
             fclose(f);
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
         } else if (fclose(f) != 0)
-            rc = cli_oom(c);
+            rc = cmd_oom(c);
         else
-            rc = cli_stage_text(c, "output", text, len);
+            rc = cmd_stage_text(c, "output", text, len);
         free(text);
         if (!rc)
             rc = report(c, t, (size_t)col, rest, h);
@@ -109,7 +109,7 @@ static int run(cli_ctx *c)
     return rc;
 }
 
-const cli_cmd cmd_hierarchy = {
+const cmd_cmd cmd_hierarchy = {
     "hierarchy",
     "build a generalization hierarchy from the data and write it as an ARX hierarchy file",
     "hierarchy build -i FILE {qi} NAME:BUILDER -o FILE [options]",

@@ -12,47 +12,47 @@
 #include "keps/kepsilon.h"
 #include "ksrc.h"
 
-static const cli_opt opt_algorithm = {"algorithm", 'a', "ola|mondrian|given", 0,
+static const cmd_opt opt_algorithm = {"algorithm", 'a', "ola|mondrian|given", 0,
                                       "how to k-anonymize the {qi} columns: ola (optimal full-domain "
                                       "generalization, needs hierarchies), mondrian (multidimensional "
                                       "partitioning), or given (the input is already k-anonymous: rows with "
                                       "equal {qi} values form a class; classes smaller than k are suppressed "
                                       "within {suppress}, as for ola)",
                                       "ola"};
-static const cli_opt opt_scale = {"scale", 0, "ec|global|domain", 0,
+static const cmd_opt opt_scale = {"scale", 0, "ec|global|domain", 0,
                                   "diameter behind the Laplace scale: ec = max-min inside each class (the "
                                   "paper), global = over the whole data set (the paper's Fig. 2 baseline), "
                                   "domain = the public {bounds} width; default ec",
                                   "ec"};
-static const cli_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
+static const cmd_opt opt_bounds = {"bounds", 0, "NAME=LO:HI", CLI_REPEAT,
                                    "public range of a {noisy} column, read by {scale} domain (the noise scale) and "
                                    "by {clamp} (refused otherwise: ec and global take the scale from the data)",
                                    "height=100:250"};
-static const cli_opt opt_clamp = {"clamp", 0, NULL, 0,
+static const cmd_opt opt_clamp = {"clamp", 0, NULL, 0,
                                   "clamp every released noisy value into its column's {bounds} (columns without "
                                   "{bounds} are not clamped): Laplace noise has long tails, so a few values land "
                                   "far outside any plausible range; clamping to public bounds is post-processing "
                                   "and keeps the guarantee. The data must lie within the bounds",
                                   "{clamp} {bounds} height=100:250"};
-static const cli_opt opt_confidence = {"confidence", 0, "C", CLI_NUMBER,
+static const cmd_opt opt_confidence = {"confidence", 0, "C", CLI_NUMBER,
                                        "c-confident k-anonymity: suppress records whose c-confidence interval "
                                        "around the noisy value holds 1..k-1 originals of their class, then "
                                        "classes left with fewer than k records (counted apart from OLA's "
                                        "suppression); C in (0,1), e.g. 0.99",
                                        "0.99"};
 
-static const cli_opt *const opts[] = {&opt_algorithm, &cli_opt_input, &cli_opt_output, &cli_opt_qi,
-                                      &cli_opt_noisy, &cli_opt_k, &cli_opt_epsilon, &opt_scale, &opt_bounds, &opt_clamp,
-                                      &opt_confidence, &cli_opt_suppress, &cli_opt_metric, &cli_opt_gs_factor,
-                                      &cli_opt_monotonic, &cli_opt_aggregate, &cli_opt_weight,
-                                      &cli_opt_remove_suppressed, &cli_opt_threads, &cli_opt_sensitive, &cli_opt_insensitive,
-                                      &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_digits,
-                                      &cli_opt_report, &cli_opt_seed, &cli_opt_keep_order, NULL};
+static const cmd_opt *const opts[] = {&opt_algorithm, &cmd_opt_input, &cmd_opt_output, &cmd_opt_qi,
+                                      &cmd_opt_noisy, &cmd_opt_k, &cmd_opt_epsilon, &opt_scale, &opt_bounds, &opt_clamp,
+                                      &opt_confidence, &cmd_opt_suppress, &cmd_opt_metric, &cmd_opt_gs_factor,
+                                      &cmd_opt_monotonic, &cmd_opt_aggregate, &cmd_opt_weight,
+                                      &cmd_opt_remove_suppressed, &cmd_opt_threads, &cmd_opt_sensitive, &cmd_opt_insensitive,
+                                      &cmd_opt_identifier, &cmd_opt_others, &cmd_opt_delimiter, &cmd_opt_missing, &cmd_opt_decimal_comma, &cmd_opt_digits,
+                                      &cmd_opt_report, &cmd_opt_seed, &cmd_opt_keep_order, NULL};
 
-/* Options of one --algorithm or --scale (cli_mode_options). --bounds
+/* Options of one --algorithm or --scale (cmd_mode_options). --bounds
  * without --scale domain would leave the noise read from the data while the
  * report's parameters list public bounds: refused. */
-static const cli_mode_opt by_algorithm[] = {
+static const cmd_mode_opt by_algorithm[] = {
     {"metric", "ola", "mondrian and given pick no node by a metric", 0},
     {"gs-factor", "ola", "it weighs OLA's metric; mondrian and given pick no node by a metric", 0},
     {"monotonic", "ola", "it selects a variant of OLA's metric; mondrian and given pick no node by a metric", 0},
@@ -60,7 +60,7 @@ static const cli_mode_opt by_algorithm[] = {
     {"weight", "ola", "it weighs the QIs in OLA's metric; mondrian and given pick no node by a metric", 0},
     {"suppress", "ola|given", "mondrian suppresses nothing (every class already has at least k rows)", 0},
 };
-static const cli_mode_opt by_scale[] = {
+static const cmd_mode_opt by_scale[] = {
     {"bounds", "domain",
      "ec and global read the noise scale from the data, not from {bounds}: add {scale} domain to scale the "
      "noise by the public bounds, or drop {bounds}",
@@ -73,22 +73,22 @@ typedef struct {
     const char *algorithm;
 } kopts;
 
-static int parse_opts(cli_ctx *c, kopts *o)
+static int parse_opts(cmd_ctx *c, kopts *o)
 {
     long k;
     memset(o, 0, sizeof *o);
-    o->algorithm = cli_str(c, "algorithm");
+    o->algorithm = cmd_str(c, "algorithm");
     if (!o->algorithm)
-        return cli_usage_error(c, "{algorithm} is required: ola, mondrian or given");
+        return cmd_usage_error(c, "{algorithm} is required: ola, mondrian or given");
     if (strcmp(o->algorithm, "ola") && strcmp(o->algorithm, "mondrian") && strcmp(o->algorithm, "given"))
-        return cli_usage_error(c, "{algorithm} '%s': expected ola, mondrian or given", o->algorithm);
-    if (cli_k(c, 1, 2, &k) < 0) /* the shared -k range (cli.h) */
+        return cmd_usage_error(c, "{algorithm} '%s': expected ola, mondrian or given", o->algorithm);
+    if (cmd_k(c, 1, 2, &k) < 0) /* the shared -k range (cli.h) */
         return 2;
-    if (cli_require(c, "epsilon") || cli_double(c, "epsilon", 1e-300, 1e300, 1, &o->p.epsilon) < 0)
+    if (cmd_require(c, "epsilon") || cmd_double(c, "epsilon", 1e-300, 1e300, 1, &o->p.epsilon) < 0)
         return 2;
-    if (cli_double(c, "confidence", 0, 0.999999999999, 0, &o->p.confidence) < 0)
+    if (cmd_double(c, "confidence", 0, 0.999999999999, 0, &o->p.confidence) < 0)
         return 2;
-    const char *sc = cli_str(c, "scale");
+    const char *sc = cmd_str(c, "scale");
     if (!sc || !strcmp(sc, "ec"))
         o->p.scale = KEPS_KSCALE_EC;
     else if (!strcmp(sc, "global"))
@@ -96,29 +96,29 @@ static int parse_opts(cli_ctx *c, kopts *o)
     else if (!strcmp(sc, "domain"))
         o->p.scale = KEPS_KSCALE_DOMAIN;
     else
-        return cli_usage_error(c, "{scale} '%s': expected ec, global or domain", sc);
-    o->p.clamp = cli_flag(c, "clamp");
-    if (o->p.clamp && !cli_str(c, "bounds"))
-        return cli_usage_error(c, "{clamp} needs {bounds} NAME=LO:HI for the {noisy} columns to clamp, e.g. "
+        return cmd_usage_error(c, "{scale} '%s': expected ec, global or domain", sc);
+    o->p.clamp = cmd_flag(c, "clamp");
+    if (o->p.clamp && !cmd_str(c, "bounds"))
+        return cmd_usage_error(c, "{clamp} needs {bounds} NAME=LO:HI for the {noisy} columns to clamp, e.g. "
                                   "{bounds} height=100:250");
     /* with --clamp the bounds are read whatever the scale */
-    if (cli_mode_options(c, "{algorithm} ", o->algorithm, by_algorithm, sizeof by_algorithm / sizeof *by_algorithm) ||
-        (!o->p.clamp && cli_mode_options(c, "{scale} ", sc ? sc : "ec", by_scale, sizeof by_scale / sizeof *by_scale)))
+    if (cmd_mode_options(c, "{algorithm} ", o->algorithm, by_algorithm, sizeof by_algorithm / sizeof *by_algorithm) ||
+        (!o->p.clamp && cmd_mode_options(c, "{scale} ", sc ? sc : "ec", by_scale, sizeof by_scale / sizeof *by_scale)))
         return 2;
     o->k = o->p.k = (size_t)k;
     return 0;
 }
 
-static int domain_bounds(cli_ctx *c, const keps_schema *s, kopts *o, double *b)
+static int domain_bounds(cmd_ctx *c, const keps_schema *s, kopts *o, double *b)
 {
     int *given = malloc(s->nnoisy * sizeof *given);
     if (!given)
-        return cli_oom(c);
+        return cmd_oom(c);
     size_t m = s->nnoisy;
     int rc = kdp_bounds(c, s->t, s->noisy, m, b, b + m, given);
     for (size_t j = 0; j < m && !rc; j++) {
         if (!given[j] && o->p.scale == KEPS_KSCALE_DOMAIN)
-            rc = cli_usage_error(c, "{scale} domain needs {bounds} %s=LO:HI", s->t->cols[s->noisy[j]].name);
+            rc = cmd_usage_error(c, "{scale} domain needs {bounds} %s=LO:HI", s->t->cols[s->noisy[j]].name);
         if (!given[j]) { /* not clamped */
             b[j] = -INFINITY;
             b[m + j] = INFINITY;
@@ -134,7 +134,7 @@ static int domain_bounds(cli_ctx *c, const keps_schema *s, kopts *o, double *b)
  * line and column here (the library would only say "noisy column j, record
  * i"). Rows the k-anonymization suppressed are never read, so they may lie
  * anywhere. */
-static int check_domain(cli_ctx *c, const keps_schema *s, const kopts *o, const uint32_t *cls, const double *x)
+static int check_domain(cmd_ctx *c, const keps_schema *s, const kopts *o, const uint32_t *cls, const double *x)
 {
     size_t n = s->t->nrows, m = s->nnoisy;
     for (size_t j = 0; j < m && (o->p.scale == KEPS_KSCALE_DOMAIN || o->p.clamp); j++)
@@ -148,7 +148,7 @@ static int check_domain(cli_ctx *c, const keps_schema *s, const kopts *o, const 
                                   "inside the public bounds: widen them",
                                   v, s->t->cols[s->noisy[j]].name, lo, hi,
                                   o->p.scale == KEPS_KSCALE_DOMAIN ? "--scale domain" : "--clamp");
-            return cli_fail(c, &err);
+            return cmd_fail(c, &err);
         }
     return 0;
 }
@@ -165,7 +165,7 @@ static size_t noiseless_rows(const keps_kepsilon_result *r, size_t j)
     return rows;
 }
 
-static void noiseless_json(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_kepsilon_result *r)
+static void noiseless_json(cmd_ctx *c, keps_json *j, const keps_schema *s, const keps_kepsilon_result *r)
 {
     keps_json_object(j, "noiseless_rows");
     for (size_t a = 0; a < r->m; a++) {
@@ -173,7 +173,7 @@ static void noiseless_json(cli_ctx *c, keps_json *j, const keps_schema *s, const
         const char *name = s->t->cols[s->noisy[a]].name;
         keps_json_int(j, name, (long long)z);
         if (z) /* a privacy warning: printed even with --quiet */
-            cli_msg(c, KEPS_MSG_PRIVACY, "warning: %zu released rows get no noise on %s: their class holds one value "
+            cmd_msg(c, KEPS_MSG_PRIVACY, "warning: %zu released rows get no noise on %s: their class holds one value "
                             "of it (diameter 0, so scale 0), and they are released exactly; {scale} domain avoids "
                             "it, a larger {k} makes it rarer", z, name);
     }
@@ -215,19 +215,19 @@ static void clamp_json(keps_json *j, const keps_schema *s, const kopts *o, const
     keps_json_end(j);
 }
 
-static int report(cli_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, const keps_kepsilon_result *r,
+static int report(cmd_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, const keps_kepsilon_result *r,
                   double ms, double noise_ms)
 {
     keps_json j;
     const keps_table *t = s->t;
-    size_t csup = r->confident_suppressed_rows, removed = cli_flag(c, "remove-suppressed");
-    cli_report_begin(c, &j, "kepsilon");
+    size_t csup = r->confident_suppressed_rows, removed = cmd_flag(c, "remove-suppressed");
+    cmd_report_begin(c, &j, "kepsilon");
     keps_json_str(&j, "algorithm", o->algorithm);
     keps_counts n = {.input_rows = r->n,
                      .output_rows = removed ? r->released - csup : r->n,
                      .suppressed_rows = src->suppressed + csup,
                      .removed_rows = removed ? src->suppressed + csup : 0};
-    cli_report_counts(&j, &n);
+    cmd_report_counts(&j, &n);
     keps_json_int(&j, "k_anonymization_suppressed_rows", (long long)src->suppressed);
     keps_json_object(&j, "guarantee");
     keps_json_str(&j, "model", "(k,epsilon)-anonymity");
@@ -247,7 +247,7 @@ static int report(cli_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, c
                                                      : "b_j = m*(hi_j-lo_j)/epsilon");
     keps_json_str(&j, "scale", o->p.scale == KEPS_KSCALE_EC ? "ec" : o->p.scale == KEPS_KSCALE_GLOBAL ? "global" : "domain");
     keps_json_int(&j, "classes", (long long)r->nclasses);
-    cli_report_digits(&j, t, s->noisy, r->m, o->p.digits);
+    cmd_report_digits(&j, t, s->noisy, r->m, o->p.digits);
     if (o->p.clamp)
         clamp_json(&j, s, o, r);
     noiseless_json(c, &j, s, r);
@@ -276,31 +276,31 @@ static int report(cli_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, c
              "kepsilon: %zu classes, expected ARE %.4g, measured ARE %.4g, linking risk %.4g, suppressed %zu "
              "(k-anonymization) + %zu (c-confident)\n",
              r->nclasses, r->expected_are, r->measured_are, r->linking_risk, src->suppressed, csup);
-    int rc = cli_emit_report(c, &j, text);
+    int rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
-static int get_classes(cli_ctx *c, const kopts *o, keps_schema *s, keps_table *t, ksrc *src)
+static int get_classes(cmd_ctx *c, const kopts *o, keps_schema *s, keps_table *t, ksrc *src)
 {
     if (s->nqi == 0)
-        return cli_usage_error(c, "give the columns to k-anonymize with {qi}");
+        return cmd_usage_error(c, "give the columns to k-anonymize with {qi}");
     if (s->nnoisy == 0)
-        return cli_usage_error(c, "give the numeric columns that receive noise with {noisy}");
+        return cmd_usage_error(c, "give the numeric columns that receive noise with {noisy}");
     if (!strcmp(o->algorithm, "given"))
-        cli_note_unused_hierarchies(c, s, "with {algorithm} given the classes are the {qi} values as they stand "
+        cmd_note_unused_hierarchies(c, s, "with {algorithm} given the classes are the {qi} values as they stand "
                                           "({algorithm} ola generalizes them with it)");
-    double t0 = cli_now_ms();
+    double t0 = cmd_now_ms();
     int rc = !strcmp(o->algorithm, "ola")        ? ksrc_ola(c, s, o->k, src)
              : !strcmp(o->algorithm, "mondrian") ? ksrc_mondrian(c, s, t, o->k, src)
                                                  : ksrc_given(c, s, o->k, src);
-    src->search_ms = cli_now_ms() - t0;
+    src->search_ms = cmd_now_ms() - t0;
     return rc;
 }
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
-    double t0 = cli_now_ms();
+    double t0 = cmd_now_ms();
     kopts o;
     int rc = parse_opts(c, &o);
     if (rc)
@@ -313,7 +313,7 @@ static int run(cli_ctx *c)
     keps_kepsilon_result r = {0};
     keps_rng *rng;
     keps_error err = {0};
-    if ((rc = cli_load_records(c, &t)) || (rc = cli_build_schema(c, t, &s)))
+    if ((rc = cmd_load_records(c, &t)) || (rc = cmd_build_schema(c, t, &s)))
         goto done;
     size_t n = t->nrows, m = s->nnoisy;
     if (!(bounds = malloc((2 * m + 1) * sizeof *bounds))) {
@@ -322,24 +322,24 @@ static int run(cli_ctx *c)
     }
     if ((rc = get_classes(c, &o, s, t, &src)) || (rc = kdp_numeric(c, s, t, s->noisy, m, 1, &x)) ||
         (rc = domain_bounds(c, s, &o, bounds)) || (rc = check_domain(c, s, &o, src.cls, x)) ||
-        (rc = cli_digits(c, t, s->noisy, m, &digits)))
+        (rc = cmd_digits(c, t, s->noisy, m, &digits)))
         goto done;
     o.p.digits = digits;
-    if (!(rng = cli_rng(c))) {
+    if (!(rng = cmd_rng(c))) {
         rc = 2;
         goto done;
     }
-    double t1 = cli_now_ms();
+    double t1 = cmd_now_ms();
     if (keps_kepsilon_run(src.cls, n, x, m, &o.p, rng, &r, &err)) {
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
         goto done;
     }
-    double noise_ms = cli_now_ms() - t1;
+    double noise_ms = cmd_now_ms() - t1;
     if ((src.generalize && src.generalize(&src, &gen, &err)) ||
-        keps_kepsilon_release(s, &r, gen, cli_flag(c, "remove-suppressed"), &rel, &err))
-        rc = cli_fail(c, &err);
-    else if (!(rc = cli_write_release(c, &rel)))
-        rc = report(c, s, &o, &src, &r, cli_now_ms() - t0, noise_ms);
+        keps_kepsilon_release(s, &r, gen, cmd_flag(c, "remove-suppressed"), &rel, &err))
+        rc = cmd_fail(c, &err);
+    else if (!(rc = cmd_write_release(c, &rel)))
+        rc = report(c, s, &o, &src, &r, cmd_now_ms() - t0, noise_ms);
 done:
     keps_kepsilon_result_free(&r);
     if (src.free)
@@ -354,7 +354,7 @@ done:
     return rc;
 }
 
-const cli_cmd cmd_kepsilon = {
+const cmd_cmd cmd_kepsilon = {
     "kepsilon",
     "(k,epsilon)-anonymity: k-anonymize, then Laplace noise per class on {noisy} columns",
     "kepsilon {algorithm} ola|mondrian|given -i FILE -o FILE {qi} ... {noisy} NAME {k} K {epsilon} E [options]",

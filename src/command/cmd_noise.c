@@ -12,38 +12,38 @@
 #include "keps/noise.h"
 #include "keps/release.h"
 
-static const cli_opt opt_mech = {"mechanism", 0, "laplace|geometric", 0,
+static const cmd_opt opt_mech = {"mechanism", 0, "laplace|geometric", 0,
                                  "laplace: secure Laplace on a power-of-two grid; geometric: integer "
                                  "value + two-sided geometric noise",
                                  "laplace"};
-static const cli_opt opt_sens = {"sensitivity", 0, "S", 0,
+static const cmd_opt opt_sens = {"sensitivity", 0, "S", 0,
                                  "sensitivity of the released value (default 1; geometric: a whole number)",
                                  "1"};
-static const cli_opt opt_value = {"value", 0, "V", CLI_NUMBER,
+static const cmd_opt opt_value = {"value", 0, "V", CLI_NUMBER,
                                   "the true value to release (geometric: a whole number); or give -i",
                                   "42"};
-static const cli_opt opt_count = {"count", 'n', "COUNT", CLI_NUMBER,
+static const cmd_opt opt_count = {"count", 'n', "COUNT", CLI_NUMBER,
                                   "number of independent releases of {value} (default 1)", "10"};
-static const cli_opt opt_input = {"input", 'i', "FILE", 0,
+static const cmd_opt opt_input = {"input", 'i', "FILE", 0,
                                   "instead of {value}: a CSV with a header and one column (or {column}) whose "
                                   "every row is a value to release, each with its own noise; needs -o",
                                   "counts.csv"};
-static const cli_opt opt_output = {"output", 'o', "FILE", 0,
+static const cmd_opt opt_output = {"output", 'o', "FILE", 0,
                                    "with -i: the released column (same header), row i the release of input row "
                                    "i ('-' = stdout)",
                                    "noisy.csv"};
-static const cli_opt opt_column = {"column", 0, "NAME", 0, "with -i: the column to release (default: the only one)",
+static const cmd_opt opt_column = {"column", 0, "NAME", 0, "with -i: the column to release (default: the only one)",
                                    "count"};
 
-static const cli_opt *const opts[] = {&opt_mech, &cli_opt_epsilon, &opt_sens, &opt_value, &opt_count, &opt_input,
-                                      &opt_output, &opt_column, &cli_opt_delimiter, &cli_opt_missing,
-                                      &cli_opt_seed, &cli_opt_report, NULL};
+static const cmd_opt *const opts[] = {&opt_mech, &cmd_opt_epsilon, &opt_sens, &opt_value, &opt_count, &opt_input,
+                                      &opt_output, &opt_column, &cmd_opt_delimiter, &cmd_opt_missing,
+                                      &cmd_opt_seed, &cmd_opt_report, NULL};
 
 /* One release: kept in the report when the host looks at it, and in the
  * printed output, one per line (the CLI prints it unless --json prints
  * the report; with --report - the JSON owns stdout and the lines go to
  * stderr). */
-static void emit(cli_ctx *c, keps_json *j, FILE *f, int geometric, double x, int64_t k)
+static void emit(cmd_ctx *c, keps_json *j, FILE *f, int geometric, double x, int64_t k)
 {
     if (c->json)
         geometric ? keps_json_int(j, NULL, (long long)k) : keps_json_num(j, NULL, x);
@@ -78,28 +78,28 @@ static int whole(double v)
 /* -i: every row of the column, in input order (row i's release depends on
  * row i alone, so the order leaks nothing the neighbouring relation does
  * not fix: neighbours differ in one row by at most the sensitivity). */
-static int release_file(cli_ctx *c, const noise_plan *p, keps_rng *r, size_t *rows)
+static int release_file(cmd_ctx *c, const noise_plan *p, keps_rng *r, size_t *rows)
 {
     keps_table *t = NULL, *rel = NULL;
-    int rc = cli_load_records(c, &t);
+    int rc = cmd_load_records(c, &t);
     if (rc)
         return rc;
-    const char *name = cli_str(c, "column");
+    const char *name = cmd_str(c, "column");
     int col = name ? keps_table_column(t, name) : t->ncols == 1 ? 0 : -1;
     keps_error err = {0};
     if (col < 0) {
-        rc = name ? (keps_table_no_column(&err, t, name), cli_fail(c, &err))
-                  : cli_usage_error(c, "%s has %zu columns: name the one to release with {column}", t->source,
+        rc = name ? (keps_table_no_column(&err, t, name), cmd_fail(c, &err))
+                  : cmd_usage_error(c, "%s has %zu columns: name the one to release with {column}", t->source,
                                     t->ncols);
         goto out;
     }
     if (keps_table_numeric(t, (size_t)col, &err)) {
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
         goto out;
     }
     const char *head[1] = {t->cols[col].name};
     if (!(rel = keps_table_new(1, head, NULL, "<release>", &err))) {
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
         goto out;
     }
     for (size_t i = 0; i < t->nrows && !rc; i++) {
@@ -108,7 +108,7 @@ static int release_file(cli_ctx *c, const noise_plan *p, keps_rng *r, size_t *ro
             keps_table_cell_error(&err, t, (size_t)col, i,
                                   isnan(v) ? "missing value: every row needs a number to release"
                                            : "--mechanism geometric releases whole numbers (below 2^62)");
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
             break;
         }
         int64_t k = 0;
@@ -118,37 +118,37 @@ static int release_file(cli_ctx *c, const noise_plan *p, keps_rng *r, size_t *ro
             snprintf(buf, sizeof buf, "%" PRId64, k);
         else if (keps_format_number(buf, sizeof buf, x) < 0) { /* never release a non-finite number */
             keps_table_cell_error(&err, t, (size_t)col, i, "the noisy value is not finite; lower the scale");
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
             break;
         }
         const char *f[1] = {buf};
         if (keps_table_append(rel, f, NULL, 0, &err))
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
     }
     *rows = t->nrows;
     if (!rc)
-        rc = cli_write_release_ordered(c, &rel);
+        rc = cmd_write_release_ordered(c, &rel);
 out:
     keps_table_free(rel);
     keps_table_free(t);
     return rc;
 }
 
-static int plan(cli_ctx *c, noise_plan *p, int file)
+static int plan(cmd_ctx *c, noise_plan *p, int file)
 {
-    const char *mech = cli_str(c, "mechanism");
+    const char *mech = cmd_str(c, "mechanism");
     double value;
-    if (cli_require(c, "mechanism") || cli_require(c, "epsilon"))
+    if (cmd_require(c, "mechanism") || cmd_require(c, "epsilon"))
         return 2;
     p->geometric = strcmp(mech, "geometric") == 0;
     if (!p->geometric && strcmp(mech, "laplace") != 0)
-        return cli_usage_error(c, "{mechanism} '%s': expected laplace or geometric", mech);
-    if (cli_double(c, "epsilon", 1e-300, 1e300, 1, &p->eps) < 0 ||
-        cli_double(c, "sensitivity", 1e-300, 1e300, 1, &p->sens) < 0 ||
-        cli_double(c, "value", -1.7e308, 1.7e308, 0, &value) < 0)
+        return cmd_usage_error(c, "{mechanism} '%s': expected laplace or geometric", mech);
+    if (cmd_double(c, "epsilon", 1e-300, 1e300, 1, &p->eps) < 0 ||
+        cmd_double(c, "sensitivity", 1e-300, 1e300, 1, &p->sens) < 0 ||
+        cmd_double(c, "value", -1.7e308, 1.7e308, 0, &value) < 0)
         return 2;
     if (p->geometric && (!whole(p->sens) || (!file && !whole(value))))
-        return cli_usage_error(c, "{mechanism} geometric releases whole numbers: give a whole %s--sensitivity "
+        return cmd_usage_error(c, "{mechanism} geometric releases whole numbers: give a whole %s--sensitivity "
                                   "(below 2^62)",
                                file ? "" : "--value and ");
     /* laplace: the scale is calibrated so that the stated epsilon, the grid
@@ -157,31 +157,31 @@ static int plan(cli_ctx *c, noise_plan *p, int file)
     int bad = p->geometric ? keps_geometric_info(p->eps, (int64_t)p->sens, &p->info) != 0
                            : isnan(p->scale) || keps_laplace_info(p->scale, p->sens, &p->info) != 0;
     if (bad)
-        return cli_usage_error(c, "noise scale sensitivity/epsilon = %g is out of range", p->sens / p->eps);
+        return cmd_usage_error(c, "noise scale sensitivity/epsilon = %g is out of range", p->sens / p->eps);
     return 0;
 }
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
-    int file = cli_str(c, "input") != NULL;
+    int file = cmd_str(c, "input") != NULL;
     long count;
     noise_plan p;
-    if (file && (cli_str(c, "value") || cli_str(c, "count")))
-        return cli_usage_error(c, "-i releases every row of the file: drop {value} and -n");
-    if (!file && (cli_str(c, "output") || cli_str(c, "column")))
-        return cli_usage_error(c, "-o and {column} go with -i FILE; with {value} the releases are printed");
-    if (file && cli_require(c, "output"))
+    if (file && (cmd_str(c, "value") || cmd_str(c, "count")))
+        return cmd_usage_error(c, "-i releases every row of the file: drop {value} and -n");
+    if (!file && (cmd_str(c, "output") || cmd_str(c, "column")))
+        return cmd_usage_error(c, "-o and {column} go with -i FILE; with {value} the releases are printed");
+    if (file && cmd_require(c, "output"))
         return 2;
-    if (!file && cli_require(c, "value"))
+    if (!file && cmd_require(c, "value"))
         return 2;
-    if (plan(c, &p, file) || cli_long(c, "count", 0, 1000000000L, 1, &count) < 0)
+    if (plan(c, &p, file) || cmd_long(c, "count", 0, 1000000000L, 1, &count) < 0)
         return 2;
-    keps_rng *r = cli_rng(c);
+    keps_rng *r = cmd_rng(c);
     if (!r)
         return 2;
     keps_json j;
-    cli_report_begin(c, &j, "noise");
-    keps_json_str(&j, "mechanism", cli_str(c, "mechanism"));
+    cmd_report_begin(c, &j, "noise");
+    keps_json_str(&j, "mechanism", cmd_str(c, "mechanism"));
     keps_json_object(&j, "guarantee");
     keps_json_str(&j, "model", "epsilon-DP");
     keps_json_num(&j, "epsilon", p.info.epsilon);
@@ -200,36 +200,36 @@ static int run(cli_ctx *c)
         size_t rows = 0;
         rc = release_file(c, &p, r, &rows);
         keps_counts n = {.input_rows = rows, .output_rows = rows};
-        cli_report_counts(&j, &n);
+        cmd_report_counts(&j, &n);
     } else {
         double value;
-        cli_double(c, "value", -1.7e308, 1.7e308, 0, &value);
+        cmd_double(c, "value", -1.7e308, 1.7e308, 0, &value);
         keps_json_array(&j, "releases");
         size_t len = 0;
         FILE *f = open_memstream(&c->res->printed, &len);
         if (!f)
-            rc = cli_oom(c);
+            rc = cmd_oom(c);
         for (long i = 0; i < count && f; i++) {
             int64_t k = 0;
             double x = draw(r, &p, value, &k);
             emit(c, &j, f, p.geometric, x, k);
         }
         if (f && fclose(f) != 0)
-            rc = cli_oom(c);
+            rc = cmd_oom(c);
         keps_json_end(&j);
     }
-    cli_report_total(c, &j);
+    cmd_report_total(c, &j);
     keps_json_end(&j);
     char text[256];
     snprintf(text, sizeof text, "noise %s: epsilon-DP, epsilon %.17g, sensitivity %g, scale %.17g\n",
-             cli_str(c, "mechanism"), p.info.epsilon, p.info.sensitivity, p.info.scale);
+             cmd_str(c, "mechanism"), p.info.epsilon, p.info.sensitivity, p.info.scale);
     if (!rc)
-        rc = cli_emit_report(c, &j, file ? text : NULL);
+        rc = cmd_emit_report(c, &j, file ? text : NULL);
     keps_json_free(&j);
     return rc;
 }
 
-const cli_cmd cmd_noise = {
+const cmd_cmd cmd_noise = {
     "noise",
     "print independent noisy releases of a value (Laplace, geometric), or noise every row of a file",
     "noise {mechanism} laplace|geometric {epsilon} E {sensitivity} S ({value} V [-n COUNT] | -i FILE -o FILE)",

@@ -8,15 +8,15 @@
 #include "command_internal.h"
 #include "keps/report_html.h"
 
-static const cli_opt opt_out = {"output", 'o', "FILE", 0,
+static const cmd_opt opt_out = {"output", 'o', "FILE", 0,
                                 "the HTML page (required; '-' = stdout). Written to a temporary file and renamed "
                                 "at the end, so a failed run leaves nothing",
                                 "report.html"};
 
-static const cli_opt *const opts[] = {&opt_out, NULL};
-static const cli_opt opt_in = {"input", 0, "REPORT", KEPS_PARAM_POSITIONAL | KEPS_PARAM_PATH,
+static const cmd_opt *const opts[] = {&opt_out, NULL};
+static const cmd_opt opt_in = {"input", 0, "REPORT", KEPS_PARAM_POSITIONAL | KEPS_PARAM_PATH,
                                "the JSON report to draw ('-' reads stdin)", "report.json"};
-static const cli_opt *const pos_opts[] = {&opt_in, NULL};
+static const cmd_opt *const pos_opts[] = {&opt_in, NULL};
 
 /* The whole of f, NUL-terminated; NULL with errno set on failure. */
 static char *slurp(FILE *f, size_t *len)
@@ -45,22 +45,22 @@ static char *slurp(FILE *f, size_t *len)
     return b;
 }
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
-    const char *out = cli_str(c, "output");
+    const char *out = cmd_str(c, "output");
     if (c->npos != 1)
-        return cli_usage_error(c, c->npos ? "give one report" : "which report? keps report REPORT.json -o FILE.html");
+        return cmd_usage_error(c, c->npos ? "give one report" : "which report? keps report REPORT.json -o FILE.html");
     if (!out)
-        return cli_usage_error(c, "-o is required: -o FILE.html writes the page there, -o - to stdout");
+        return cmd_usage_error(c, "-o is required: -o FILE.html writes the page there, -o - to stdout");
     const char *in = c->pos[0];
     int std_in = strcmp(in, "-") == 0;
     if (!std_in && strcmp(in, out) == 0)
-        return cli_usage_error(c, "-o %s is the report itself: writing it would destroy the report; choose another "
+        return cmd_usage_error(c, "-o %s is the report itself: writing it would destroy the report; choose another "
                                   "file",
                                out);
     FILE *f = std_in ? stdin : fopen(in, "rb");
     if (!f) {
-        cli_error(c, KEPS_EINPUT, "%s: cannot read the report: %s", in, strerror(errno));
+        cmd_error(c, KEPS_EINPUT, "%s: cannot read the report: %s", in, strerror(errno));
         return 2;
     }
     size_t len = 0;
@@ -69,22 +69,22 @@ static int run(cli_ctx *c)
     if (!std_in)
         fclose(f);
     if (!json) {
-        cli_error(c, KEPS_EINPUT, "%s: cannot read the report: %s", std_in ? "<stdin>" : in, strerror(e));
+        cmd_error(c, KEPS_EINPUT, "%s: cannot read the report: %s", std_in ? "<stdin>" : in, strerror(e));
         return 2;
     }
     char *html;
     size_t n;
     keps_error err = {0};
-    int rc = keps_report_html(json, len, std_in ? "<stdin>" : in, &html, &n, &err) ? cli_fail(c, &err) : 0;
+    int rc = keps_report_html(json, len, std_in ? "<stdin>" : in, &html, &n, &err) ? cmd_fail(c, &err) : 0;
     free(json);
     if (!rc) {
-        rc = cli_stage_text(c, "output", html, n);
+        rc = cmd_stage_text(c, "output", html, n);
         free(html);
     }
     return rc;
 }
 
-const cli_cmd cmd_report = {
+const cmd_cmd cmd_report = {
     "report",
     "draw a saved JSON report as one self-contained HTML page",
     "report REPORT.json -o FILE.html",

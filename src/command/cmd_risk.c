@@ -21,65 +21,65 @@
 #include "keps/suda.h"
 #include "keps/uniqueness.h"
 
-static const cli_opt opt_input = {"input", 'i', "FILE", 0,
+static const cmd_opt opt_input = {"input", 'i', "FILE", 0,
                                   "the table to analyse, an input or a release ('-' reads stdin)",
                                   "data/adult/adult.csv"};
-static const cli_opt opt_original = {"original", 0, "FILE", 0,
+static const cmd_opt opt_original = {"original", 0, "FILE", 0,
                                      "the original CSV a {release} was made from: adds record linkage",
                                      "data/casc/casc.csv"};
-static const cli_opt opt_release = {"release", 0, "FILE", 0,
+static const cmd_opt opt_release = {"release", 0, "FILE", 0,
                                     "the released CSV to analyse (as -i); for record linkage written with "
                                     "{keep-order} (row i releases original row i)",
                                     "out.csv"};
-static const cli_opt opt_columns = {"columns", 0, "NAME", CLI_REPEAT,
+static const cmd_opt opt_columns = {"columns", 0, "NAME", CLI_REPEAT,
                                     "numeric column compared by record linkage (default: the {qi} "
                                     "columns, else every column both files share)",
                                     "FICA"};
-static const cli_opt opt_qi = {"qi", 0, "NAME", CLI_REPEAT,
+static const cmd_opt opt_qi = {"qi", 0, "NAME", CLI_REPEAT,
                                "quasi-identifier: classes are the rows with equal values on all of them; "
                                "repeatable; a ':HIERARCHY' suffix is accepted and ignored, so anonymize flags "
                                "can be reused (with {release}, default: the record-linkage columns)",
                                "age\nsex"};
-static const cli_opt opt_population = {"population", 0, "FILE", 0,
+static const cmd_opt opt_population = {"population", 0, "FILE", 0,
                                        "a population table holding every record of the analysed one, in the same "
                                        "representation: journalist and marketer risk against it (without it the "
                                        "file is its own population), and its rows as the population size",
                                        "data/adult/adult.csv"};
-static const cli_opt opt_population_size = {"population-size", 0, "N", CLI_NUMBER,
+static const cmd_opt opt_population_size = {"population-size", 0, "N", CLI_NUMBER,
                                             "records in the population the table was drawn from: population "
                                             "uniqueness by the Pitman, Zayatz, SNB and Dankar models",
                                             "1000000"};
-static const cli_opt opt_fraction = {"sampling-fraction", 0, "F", CLI_NUMBER,
+static const cmd_opt opt_fraction = {"sampling-fraction", 0, "F", CLI_NUMBER,
                                      "the table is a sample of this fraction (0, 1] of the population: "
                                      "population size = rows / F, rounded",
                                      "0.01"};
-static const cli_opt opt_max_comb = {"max-combination", 0, "M", CLI_NUMBER,
+static const cmd_opt opt_max_comb = {"max-combination", 0, "M", CLI_NUMBER,
                                      "largest combination of quasi-identifiers analysed one by one, and the largest "
                                      "minimal sample unique searched (default 2, at most the number of {qi})",
                                      "3"};
-static const cli_opt opt_weights = {"weights", 0, "COL", 0,
+static const cmd_opt opt_weights = {"weights", 0, "COL", 0,
                                     "numeric column of sampling weights (positive) for the individual risk "
                                     "(Benedetti-Franconi); without it a record's risk is 1/(its class size)",
                                     "sampling_weight"};
-static const cli_opt opt_dis = {"dis-fraction", 0, "F", CLI_NUMBER,
+static const cmd_opt opt_dis = {"dis-fraction", 0, "F", CLI_NUMBER,
                                 "sampling fraction the DIS scores of special uniques assume, (0, 1] (default "
                                 "0.01, sdcMicro's DisFraction)",
                                 "0.1"};
-static const cli_opt opt_output = {"output", 'o', "FILE", 0,
+static const cmd_opt opt_output = {"output", 'o', "FILE", 0,
                                    "per-record risks (CSV, one row per input row in input order: row, line, "
                                    "class_size, prosecutor, individual_risk, suda_score, dis_score, msus; empty for "
                                    "suppressed rows left out); written with the report, '-' writes stdout",
                                    "record-risks.csv"};
-static const cli_opt opt_direction = {"linkage-direction", 0, "original|released", 0,
+static const cmd_opt opt_direction = {"linkage-direction", 0, "original|released", 0,
                                       "record linkage: original (default): for each original record, the nearest "
                                       "released records; released (the paper's formula): for each released record, "
                                       "the nearest originals",
                                       "released"};
 
-static const cli_opt *const opts[] = {&opt_input,      &opt_original,        &opt_release,  &opt_qi,
+static const cmd_opt *const opts[] = {&opt_input,      &opt_original,        &opt_release,  &opt_qi,
                                       &opt_population, &opt_population_size, &opt_fraction, &opt_max_comb,
                                       &opt_weights,    &opt_dis,             &opt_output,             &opt_columns,  &opt_direction,
-                                      &cli_opt_suppressed, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_report,
+                                      &cmd_opt_suppressed, &cmd_opt_delimiter, &cmd_opt_missing, &cmd_opt_decimal_comma, &cmd_opt_report,
                                       NULL};
 
 typedef struct names {
@@ -120,14 +120,14 @@ static int common_names(const keps_table *o, const keps_table *r, names *out)
     return 0;
 }
 
-static int no_column(cli_ctx *c, const keps_table *t, const char *name)
+static int no_column(cmd_ctx *c, const keps_table *t, const char *name)
 {
     keps_error err = {0};
     keps_table_no_column(&err, t, name);
-    return cli_usage_error(c, "%s", err.msg);
+    return cmd_usage_error(c, "%s", err.msg);
 }
 
-static int resolve(cli_ctx *c, const keps_table *t, const names *nm, size_t *cols)
+static int resolve(cmd_ctx *c, const keps_table *t, const names *nm, size_t *cols)
 {
     for (size_t i = 0; i < nm->n; i++) {
         int j = keps_table_column(t, nm->v[i]);
@@ -174,7 +174,7 @@ static keps_status numbers(keps_table *t, const size_t *cols, size_t m, double *
 /* Record linkage over the named columns. Returns 0 with *rl set, 0 with
  * *skipped set when the release is not numeric and the columns were not
  * asked for explicitly, or an exit code. */
-static int linkage(cli_ctx *c, keps_table *o, keps_table *r, const names *nm, int explicit_cols, double *rl,
+static int linkage(cmd_ctx *c, keps_table *o, keps_table *r, const names *nm, int explicit_cols, double *rl,
                    char *skipped, size_t skiplen)
 {
     size_t *co = malloc((nm->n + 1) * sizeof *co), *cr = malloc((nm->n + 1) * sizeof *cr);
@@ -188,7 +188,7 @@ static int linkage(cli_ctx *c, keps_table *o, keps_table *r, const names *nm, in
     *rl = 0; /* stays 0 for an empty release: no released record, none to link */
     if (!rc && r->nrows > 0 && (numbers(o, co, nm->n, &xo, &err) || numbers(r, cr, nm->n, &xr, &err))) {
         if (explicit_cols)
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
         else
             snprintf(skipped, skiplen, "needs numeric columns without missing cells (name them with --columns): %s",
                      err.msg);
@@ -196,19 +196,19 @@ static int linkage(cli_ctx *c, keps_table *o, keps_table *r, const names *nm, in
         xr = NULL;
     }
     if (!rc && xr && o->nrows != r->nrows)
-        rc = cli_usage_error(c,
+        rc = cmd_usage_error(c,
                              "record linkage pairs row i of the original with row i of the release, but %s has "
                              "%zu rows and %s has %zu; write the release with {keep-order} and without "
                              "{remove-suppressed}",
                              o->source, o->nrows, r->source, r->nrows);
-    const char *dir = cli_str(c, "linkage-direction");
+    const char *dir = cmd_str(c, "linkage-direction");
     if (!rc && dir && strcmp(dir, "original") && strcmp(dir, "released"))
-        rc = cli_usage_error(c, "{linkage-direction} '%s': expected original or released", dir);
+        rc = cmd_usage_error(c, "{linkage-direction} '%s': expected original or released", dir);
     if (!rc && xr &&
         keps_record_linkage(xo, xr, o->nrows, nm->n, dir && !strcmp(dir, "released") ? KEPS_RL_RELEASED
                                                                                       : KEPS_RL_ORIGINAL,
                             rl, &err))
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
     free(co);
     free(cr);
     free(xo);
@@ -241,49 +241,49 @@ typedef struct job {
     keps_suda su;
 } job;
 
-static int load_tables(cli_ctx *c, job *J)
+static int load_tables(cmd_ctx *c, job *J)
 {
-    const char *in = cli_str(c, "input"), *orig = cli_str(c, "original"), *rel = cli_str(c, "release");
+    const char *in = cmd_str(c, "input"), *orig = cmd_str(c, "original"), *rel = cmd_str(c, "release");
     if (in && rel)
-        return cli_usage_error(c, "give the table once: -i FILE, or {release} FILE (with {original} for record "
+        return cmd_usage_error(c, "give the table once: -i FILE, or {release} FILE (with {original} for record "
                                   "linkage), not both");
     if (!in && !rel)
-        return cli_usage_error(c, "name the table to analyse: keps risk -i FILE {qi} NAME ..., or {original} FILE "
+        return cmd_usage_error(c, "name the table to analyse: keps risk -i FILE {qi} NAME ..., or {original} FILE "
                                   "{release} FILE for a release and its record linkage");
     if (orig && !rel)
-        return cli_usage_error(c, "{original} compares a release with the original it was made from: give the "
+        return cmd_usage_error(c, "{original} compares a release with the original it was made from: give the "
                                   "release as {release} FILE, not -i");
-    int rc = in ? cli_load_input(c, &J->t) : 0;
+    int rc = in ? cmd_load_input(c, &J->t) : 0;
     if (!rc && orig)
-        rc = cli_load_table(c, orig, &J->orig);
+        rc = cmd_load_table(c, orig, &J->orig);
     if (!rc && rel)
-        rc = cli_load_table(c, rel, &J->t);
+        rc = cmd_load_table(c, rel, &J->t);
     /* an empty release is a release (risk 0); an empty original is not
      * what any release was made from */
     if (!rc && J->orig && J->orig->nrows == 0)
-        rc = cli_usage_error(c, "%s: no records after the header: give the original the release was made from",
+        rc = cmd_usage_error(c, "%s: no records after the header: give the original the release was made from",
                              J->orig->source);
-    const char *pop = cli_str(c, "population");
+    const char *pop = cmd_str(c, "population");
     if (!rc && pop)
-        rc = cli_load_table(c, pop, &J->pop);
+        rc = cmd_load_table(c, pop, &J->pop);
     return rc;
 }
 
 /* --qi (hierarchy parts ignored) and, with --original, the linkage columns. */
-static int quasi_identifiers(cli_ctx *c, job *J)
+static int quasi_identifiers(cmd_ctx *c, job *J)
 {
     char **v, **cv;
-    size_t n = cli_list(c, "qi", &v), ncv = cli_list(c, "columns", &cv);
+    size_t n = cmd_list(c, "qi", &v), ncv = cmd_list(c, "columns", &cv);
     J->qi.v = calloc(n + 1, sizeof *J->qi.v);
     if (!J->qi.v)
-        return cli_oom(c);
+        return cmd_oom(c);
     for (size_t i = 0; i < n; i++) {
         const char *rest;
         int col = keps_table_column_spec(J->t, v[i], &rest);
         if (col < 0) {
             keps_error err = {0};
             keps_table_no_column_spec(&err, J->t, v[i]);
-            return cli_usage_error(c, "{qi} '%s': %s", v[i], err.msg);
+            return cmd_usage_error(c, "{qi} '%s': %s", v[i], err.msg);
         }
         if (!(J->qi.v[J->qi.n++] = strdup(J->t->cols[col].name)))
             return 2;
@@ -292,9 +292,9 @@ static int quasi_identifiers(cli_ctx *c, job *J)
         int bad = ncv || J->qi.n ? copy_names(ncv ? cv : J->qi.v, ncv ? ncv : J->qi.n, &J->rlcols)
                                  : common_names(J->orig, J->t, &J->rlcols);
         if (bad || !J->rlcols.v)
-            return cli_oom(c);
+            return cmd_oom(c);
         if (J->rlcols.n == 0)
-            return cli_usage_error(c, "%s and %s share no column; name them with {columns} or {qi}", J->orig->source,
+            return cmd_usage_error(c, "%s and %s share no column; name them with {columns} or {qi}", J->orig->source,
                                    J->t->source);
         if (!J->qi.n) { /* classes on the linkage columns, as before */
             names_free(&J->qi);
@@ -302,82 +302,82 @@ static int quasi_identifiers(cli_ctx *c, job *J)
                 return 2;
         }
     } else if (ncv) {
-        return cli_usage_error(c, "{columns} names record-linkage columns, which need {original} FILE {release} "
+        return cmd_usage_error(c, "{columns} names record-linkage columns, which need {original} FILE {release} "
                                   "FILE; the risk of one table is measured on its {qi} columns");
-    } else if (cli_str(c, "linkage-direction")) {
-        return cli_usage_error(c, "{linkage-direction} applies to record linkage, which needs {original} FILE "
+    } else if (cmd_str(c, "linkage-direction")) {
+        return cmd_usage_error(c, "{linkage-direction} applies to record linkage, which needs {original} FILE "
                                   "{release} FILE");
     }
     if (J->qi.n == 0)
-        return cli_usage_error(c, "{qi} is required: name the quasi-identifier columns, e.g. {qi} age {qi} sex");
+        return cmd_usage_error(c, "{qi} is required: name the quasi-identifier columns, e.g. {qi} age {qi} sex");
     for (size_t i = 0; i < J->qi.n; i++)
         for (size_t k = 0; k < i; k++)
             if (!strcmp(J->qi.v[i], J->qi.v[k]))
-                return cli_usage_error(c, "{qi} '%s' is given twice", J->qi.v[i]);
+                return cmd_usage_error(c, "{qi} '%s' is given twice", J->qi.v[i]);
     J->cols = malloc(J->qi.n * sizeof *J->cols);
     J->pcols = malloc(J->qi.n * sizeof *J->pcols);
     if (!J->cols || !J->pcols)
-        return cli_oom(c);
+        return cmd_oom(c);
     int rc = resolve(c, J->t, &J->qi, J->cols);
     if (!rc && J->pop)
         rc = resolve(c, J->pop, &J->qi, J->pcols);
     return rc;
 }
 
-static int parameters(cli_ctx *c, job *J)
+static int parameters(cmd_ctx *c, job *J)
 {
-    if (cli_suppressed_mode(c, &J->mode))
+    if (cmd_suppressed_mode(c, &J->mode))
         return 2;
     double n = 0, f = 0;
-    int hn = cli_double(c, "population-size", 1, 9007199254740992.0, 0, &n);
-    int hf = cli_double(c, "sampling-fraction", DBL_MIN, 1, 0, &f);
+    int hn = cmd_double(c, "population-size", 1, 9007199254740992.0, 0, &n);
+    int hf = cmd_double(c, "sampling-fraction", DBL_MIN, 1, 0, &f);
     long m;
-    int hm = cli_long(c, "max-combination", 1, 64, 2, &m);
-    int hd = cli_double(c, "dis-fraction", DBL_MIN, 1, KEPS_SUDA_DIS_FRACTION, &J->dis_fraction);
+    int hm = cmd_long(c, "max-combination", 1, 64, 2, &m);
+    int hd = cmd_double(c, "dis-fraction", DBL_MIN, 1, KEPS_SUDA_DIS_FRACTION, &J->dis_fraction);
     if (hn < 0 || hf < 0 || hm < 0 || hd < 0)
         return 2;
     if (hn && hf)
-        return cli_usage_error(c, "give the population as {population-size} N or as {sampling-fraction} F, not "
+        return cmd_usage_error(c, "give the population as {population-size} N or as {sampling-fraction} F, not "
                                   "both");
     if (hn && n != floor(n))
-        return cli_usage_error(c, "{population-size} %g: expected a whole number of records", n);
+        return cmd_usage_error(c, "{population-size} %g: expected a whole number of records", n);
     J->population = hn ? n : hf ? keps_population_from_fraction(J->t->nrows, f) : J->pop ? (double)J->pop->nrows : 0;
     if (J->population > 0 && J->population < (double)J->t->nrows)
-        return cli_usage_error(c,
+        return cmd_usage_error(c,
                                "%s: the population (%.0f records%s) is smaller than %s's %zu rows; the population "
                                "holds the table",
                                hn ? "--population-size" : hf ? "--sampling-fraction" : "--population", J->population,
                                hf ? ", rows / F" : "", J->t->source, J->t->nrows);
     if (hm && (size_t)m > J->qi.n)
-        return cli_usage_error(c, "{max-combination} %ld: there %s only %zu quasi-identifier%s; give at most %zu", m,
+        return cmd_usage_error(c, "{max-combination} %ld: there %s only %zu quasi-identifier%s; give at most %zu", m,
                                J->qi.n == 1 ? "is" : "are", J->qi.n, J->qi.n == 1 ? "" : "s", J->qi.n);
     J->max_comb = (size_t)m > J->qi.n ? (long)J->qi.n : m;
     J->weight_col = -1;
-    const char *w = cli_str(c, "weights");
+    const char *w = cmd_str(c, "weights");
     if (w) {
         int col = keps_table_column(J->t, w);
         if (col < 0)
             return no_column(c, J->t, w);
         for (size_t i = 0; i < J->qi.n; i++)
             if (J->cols[i] == (size_t)col)
-                return cli_usage_error(c, "{weights} %s is also a {qi}: weights are not quasi-identifiers", w);
+                return cmd_usage_error(c, "{weights} %s is also a {qi}: weights are not quasi-identifiers", w);
         keps_error err = {0};
         if (keps_table_numeric(J->t, (size_t)col, &err))
-            return cli_fail(c, &err);
+            return cmd_fail(c, &err);
         const keps_column *wc = &J->t->cols[col];
         if (wc->missing != KEPS_NONE && wc->missing_count) {
             keps_table_cell_error(&err, J->t, (size_t)col, wc->first_row[wc->missing],
                                   "missing sampling weight: every record needs its weight");
-            return cli_fail(c, &err);
+            return cmd_fail(c, &err);
         }
         if (!(J->weights = malloc((J->t->nrows + 1) * sizeof *J->weights)))
-            return cli_oom(c);
+            return cmd_oom(c);
         for (size_t r = 0; r < J->t->nrows; r++) {
             J->weights[r] = keps_table_num(J->t, (size_t)col, r);
             if (!(J->weights[r] > 0)) {
                 keps_table_cell_error(&err, J->t, (size_t)col, r, "sampling weight %g: weights must be positive",
                                       J->weights[r]);
-                return cli_fail(c, &err);
+                return cmd_fail(c, &err);
             }
         }
         J->weight_col = col;
@@ -385,7 +385,7 @@ static int parameters(cli_ctx *c, job *J)
     return 0;
 }
 
-static int analyse(cli_ctx *c, job *J)
+static int analyse(cmd_ctx *c, job *J)
 {
     keps_error err = {0};
     size_t m = J->qi.n;
@@ -394,7 +394,7 @@ static int analyse(cli_ctx *c, job *J)
         keps_individual_risk_compute(J->t, J->cols, m, J->weights, J->mode, &J->ir, &err) ||
         keps_attribute_risks_compute(J->t, J->cols, m, (size_t)J->max_comb, J->weights, J->mode, &J->ar, &err) ||
         keps_suda_compute(J->t, J->cols, m, (size_t)J->max_comb, J->dis_fraction, J->mode, &J->su, &err))
-        return cli_fail(c, &err);
+        return cmd_fail(c, &err);
     J->has_pu = J->population > 0;
     return 0;
 }
@@ -637,10 +637,10 @@ static char *text_summary(const job *J)
     return buf;
 }
 
-static int report(cli_ctx *c, const job *J)
+static int report(cmd_ctx *c, const job *J)
 {
     keps_json j;
-    cli_report_begin(c, &j, "risk");
+    cmd_report_begin(c, &j, "risk");
     keps_json_int(&j, "input_rows", (long long)J->t->nrows);
     keps_json_array(&j, "quasi_identifiers");
     for (size_t i = 0; i < J->qi.n; i++)
@@ -660,10 +660,10 @@ static int report(cli_ctx *c, const job *J)
     json_attributes(&j, J);
     json_suda(&j, J);
     json_metrics(&j, J);
-    cli_report_total(c, &j);
+    cmd_report_total(c, &j);
     keps_json_end(&j);
     char *text = text_summary(J);
-    int rc = text ? cli_emit_report(c, &j, text) : cli_oom(c);
+    int rc = text ? cmd_emit_report(c, &j, text) : cmd_oom(c);
     free(text);
     keps_json_free(&j);
     return rc;
@@ -671,9 +671,9 @@ static int report(cli_ctx *c, const job *J)
 
 /* --output: the figures of every record, in input order (they describe
  * the input's rows; nothing of their values is written), as a table. */
-static int write_records(cli_ctx *c, const job *J)
+static int write_records(cmd_ctx *c, const job *J)
 {
-    const char *out = cli_str(c, "output");
+    const char *out = cmd_str(c, "output");
     if (!out)
         return 0;
     static const char *const head[] = {"row", "line", "class_size", "prosecutor", "individual_risk",
@@ -681,7 +681,7 @@ static int write_records(cli_ctx *c, const job *J)
     keps_classes ec;
     keps_error err = {0};
     if (keps_classes_build(J->t, J->cols, J->qi.n, J->mode, &ec, &err))
-        return cli_fail(c, &err);
+        return cmd_fail(c, &err);
     keps_table *rec = keps_table_new(8, head, NULL, "<records>", &err);
     keps_status st = rec ? KEPS_OK : KEPS_ENOMEM;
     char buf[8][32];
@@ -710,9 +710,9 @@ static int write_records(cli_ctx *c, const job *J)
     keps_classes_free(&ec);
     if (st) {
         keps_table_free(rec);
-        return rec ? cli_fail(c, &err) : cli_oom(c);
+        return rec ? cmd_fail(c, &err) : cmd_oom(c);
     }
-    int rc = cli_stage_table(c, "output", &rec, ',');
+    int rc = cmd_stage_table(c, "output", &rec, ',');
     keps_table_free(rec);
     return rc;
 }
@@ -733,7 +733,7 @@ static void job_free(job *J)
     keps_suda_free(&J->su);
 }
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
     job J = {0};
     int rc = load_tables(c, &J);
@@ -743,7 +743,7 @@ static int run(cli_ctx *c)
         rc = parameters(c, &J);
     if (!rc && J.orig) {
         char **cv;
-        rc = linkage(c, J.orig, J.t, &J.rlcols, cli_list(c, "columns", &cv) > 0, &J.rl, J.skipped, sizeof J.skipped);
+        rc = linkage(c, J.orig, J.t, &J.rlcols, cmd_list(c, "columns", &cv) > 0, &J.rl, J.skipped, sizeof J.skipped);
     }
     if (!rc)
         rc = analyse(c, &J);
@@ -755,7 +755,7 @@ static int run(cli_ctx *c)
     return rc;
 }
 
-const cli_cmd cmd_risk = {
+const cmd_cmd cmd_risk = {
     "risk",
     "re-identification risk of a table (prosecutor, journalist, marketer, population uniques, attributes, "
     "special uniques); record linkage of a release",

@@ -15,36 +15,36 @@
 #include "ksrc.h"
 #include "keps/rr.h"
 
-static const cli_opt opt_mechanism = {"mechanism", 'm', "ldp|tclose|both", 0,
+static const cmd_opt opt_mechanism = {"mechanism", 'm', "ldp|tclose|both", 0,
                                       "ldp: keep with p, else uniform over the categories (epsilon-LDP, Fig. 4); "
                                       "tclose: keep with p_t, else a value drawn from the data's distribution "
                                       "(multiplicative t-closeness, Fig. 5); both: tclose then ldp (mechanism 2)",
                                       "ldp"};
-static const cli_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "keep probability of the RR-LDP stage (or choose it by {epsilon})",
+static const cmd_opt opt_p = {"p", 'p', "P", CLI_NUMBER, "keep probability of the RR-LDP stage (or choose it by {epsilon})",
                               "0.6"};
-static const cli_opt opt_pt = {"pt", 0, "P", CLI_NUMBER, "keep probability of the RR-t stage (or choose it by {t})",
+static const cmd_opt opt_pt = {"pt", 0, "P", CLI_NUMBER, "keep probability of the RR-t stage (or choose it by {t})",
                                "0.5"};
-static const cli_opt opt_t = {"t", 0, "T", CLI_NUMBER,
+static const cmd_opt opt_t = {"t", 0, "T", CLI_NUMBER,
                               "target multiplicative t (>= 1): picks the largest p_t (tclose, both) or, for ldp, "
                               "the largest p whose epsilon implies t for classes of the input's smallest size "
                               "(Lemma 1); with {epsilon} too, ldp meets both; not with -p, which fixes p",
                               "2"};
-static const cli_opt opt_eps = {"epsilon", 0, "E", CLI_NUMBER, "target epsilon-LDP: picks the largest p of the RR-LDP stage",
+static const cmd_opt opt_eps = {"epsilon", 0, "E", CLI_NUMBER, "target epsilon-LDP: picks the largest p of the RR-LDP stage",
                                 "1.0"};
-static const cli_opt opt_dp_k = {"dp-k", 0, "K", CLI_NUMBER,
+static const cmd_opt opt_dp_k = {"dp-k", 0, "K", CLI_NUMBER,
                                  "group size of the (k,epsilon)-DP level reported (records removed; default 1)",
                                  "5"};
-static const cli_opt opt_k = {"k", 'k', "K", CLI_NUMBER,
+static const cmd_opt opt_k = {"k", 'k', "K", CLI_NUMBER,
                               "check that the input is K-anonymous on the {qi} columns (exit 1 if not)", "5"};
 
-static const cli_opt opt_partition = {"partition", 0, "given|mondrian|ola", 0,
+static const cmd_opt opt_partition = {"partition", 0, "given|mondrian|ola", 0,
                                       "given (default): the classes are the input's {qi} values as they stand (a "
                                       "k-anonymous input); mondrian: partition with Mondrian at {k} first; ola: "
                                       "OLA's optimal full-domain generalization at {k} without suppression (the "
                                       "{qi} need hierarchies); both release the generalized QIs",
                                       "mondrian"};
 
-static const cli_opt opt_domain = {
+static const cmd_opt opt_domain = {
     "domain", 0, "COL=V1,V2,...|COL=@FILE", CLI_REPEAT,
     "the public domain of a {sensitive} column: the categories randomized response draws from, and with them p "
     "and epsilon (without it they are read from the data, and the report says so: a value that occurs once shows "
@@ -54,12 +54,12 @@ static const cli_opt opt_domain = {
     "outside the domain is bad input naming its file, line and column",
     "salary-class=<=50K,>50K"};
 
-static const cli_opt *const opts[] = {&opt_mechanism, &cli_opt_input, &cli_opt_output, &cli_opt_sensitive,
-                                      &opt_domain, &cli_opt_qi, &opt_partition, &opt_p, &opt_pt, &opt_eps, &opt_t,
+static const cmd_opt *const opts[] = {&opt_mechanism, &cmd_opt_input, &cmd_opt_output, &cmd_opt_sensitive,
+                                      &opt_domain, &cmd_opt_qi, &opt_partition, &opt_p, &opt_pt, &opt_eps, &opt_t,
                                       &opt_k, &opt_dp_k,
-                                      &cli_opt_insensitive, &cli_opt_identifier, &cli_opt_others,
-                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_report, &cli_opt_seed,
-                                      &cli_opt_keep_order, NULL};
+                                      &cmd_opt_insensitive, &cmd_opt_identifier, &cmd_opt_others,
+                                      &cmd_opt_delimiter, &cmd_opt_missing, &cmd_opt_decimal_comma, &cmd_opt_report, &cmd_opt_seed,
+                                      &cmd_opt_keep_order, NULL};
 
 /* Everything one run works on. */
 typedef struct rr_run {
@@ -78,7 +78,7 @@ typedef struct rr_run {
     ksrc ola;                  /* with --partition ola */
     int use_ola;
     uint8_t *public_domain;    /* [ncols] 1: the column's domain came from --domain */
-    cli_dd dd;                 /* what the guarantee read from the data */
+    cmd_dd dd;                 /* what the guarantee read from the data */
 } rr_run;
 
 static void rr_run_free(rr_run *r)
@@ -94,14 +94,14 @@ static void rr_run_free(rr_run *r)
     free(r->cls);
     free(r->freq);
     free(r->public_domain);
-    cli_dd_free(&r->dd);
+    cmd_dd_free(&r->dd);
     keps_schema_free(r->s);
     keps_table_free(r->t);
 }
 
 /* The values of one --domain: the CSV record after '=' or the lines of
  * @FILE, read by the CSV reader like any input (no header). */
-static int domain_values(cli_ctx *c, const char *spec, const char *rest, char delim, keps_table **vt)
+static int domain_values(cmd_ctx *c, const char *spec, const char *rest, char delim, keps_table **vt)
 {
     keps_csv_options o = {0};
     keps_error err = {0};
@@ -109,30 +109,30 @@ static int domain_values(cli_ctx *c, const char *spec, const char *rest, char de
     if (rest[0] == '@') {
         o.delimiter = delim ? delim : ',';
         if (keps_csv_read(rest + 1, &o, vt, &err))
-            return cli_fail(c, &err);
+            return cmd_fail(c, &err);
         if ((*vt)->ncols != 1)
-            return cli_usage_error(c, "{domain} %s: %s has %zu fields per line; it holds one value per line (quote a "
+            return cmd_usage_error(c, "{domain} %s: %s has %zu fields per line; it holds one value per line (quote a "
                                       "value that holds '%c')",
                                    spec, rest + 1, (*vt)->ncols, o.delimiter);
         return 0;
     }
     o.delimiter = ',';
     if (!rest[0])
-        return cli_usage_error(c, "{domain} '%s': no value after '='; give COL=V1,V2,... or COL=@FILE", spec);
+        return cmd_usage_error(c, "{domain} '%s': no value after '='; give COL=V1,V2,... or COL=@FILE", spec);
     if (keps_csv_read_buffer(rest, strlen(rest), "--domain", &o, vt, &err))
-        return cli_fail(c, &err);
+        return cmd_fail(c, &err);
     return 0;
 }
 
 /* --domain COL=...: COL is the shortest text before an '=' that names a
  * --sensitive column (names and values may hold '=': 'salary=<=50K,>50K'). */
-static int rr_domains(cli_ctx *c, rr_run *r)
+static int rr_domains(cmd_ctx *c, rr_run *r)
 {
     char **v;
-    size_t nd = cli_list(c, "domain", &v);
+    size_t nd = cmd_list(c, "domain", &v);
     keps_schema *s = r->s;
     if (!(r->public_domain = calloc(r->t->ncols ? r->t->ncols : 1, 1)))
-        return cli_usage_error(c, "out of memory");
+        return cmd_usage_error(c, "out of memory");
     for (size_t d = 0; d < nd; d++) {
         int col = -1;
         const char *eq = NULL;
@@ -145,19 +145,19 @@ static int rr_domains(cli_ctx *c, rr_run *r)
             eq = p;
         }
         if (col < 0)
-            return cli_usage_error(c, "{domain} '%s': expected COL=V1,V2,... or COL=@FILE with COL one of the "
+            return cmd_usage_error(c, "{domain} '%s': expected COL=V1,V2,... or COL=@FILE with COL one of the "
                                       "{sensitive} columns",
                                    v[d]);
         eq = v[d] + strlen(r->t->cols[col].name);
         if (r->public_domain[col])
-            return cli_usage_error(c, "{domain}: '%s' is given twice; give one list per column",
+            return cmd_usage_error(c, "{domain}: '%s' is given twice; give one list per column",
                                    r->t->cols[col].name);
         keps_table *vt = NULL;
         int rc = domain_values(c, v[d], eq + 1, r->t->delimiter, &vt);
         const char **vals = NULL;
         size_t nv = 0;
         if (!rc && !(vals = malloc((vt->nrows * vt->ncols + 1) * sizeof *vals)))
-            rc = cli_usage_error(c, "out of memory");
+            rc = cmd_usage_error(c, "out of memory");
         for (size_t i = 0; !rc && i < vt->nrows; i++)
             for (size_t j = 0; j < vt->ncols; j++)
                 vals[nv++] = keps_table_str(vt, j, i);
@@ -165,7 +165,7 @@ static int rr_domains(cli_ctx *c, rr_run *r)
         snprintf(src, sizeof src, "--domain %.40s", v[d]);
         keps_error err = {0};
         if (!rc && keps_rr_domain(r->t, (size_t)col, vals, nv, eq[1] == '@' ? eq + 2 : src, &err))
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
         free(vals);
         keps_table_free(vt);
         if (rc)
@@ -176,16 +176,16 @@ static int rr_domains(cli_ctx *c, rr_run *r)
 }
 
 /* Joint values of the sensitive columns and classes of the QI codes. */
-static int rr_prepare(cli_ctx *c, rr_run *r)
+static int rr_prepare(cmd_ctx *c, rr_run *r)
 {
     keps_schema *s = r->s;
     r->N = r->t->nrows;
     r->nsens = s->nsensitive;
     if (r->nsens == 0)
-        return cli_usage_error(c, "{sensitive} NAME is required: the nominal column to randomize (repeat it to "
+        return cmd_usage_error(c, "{sensitive} NAME is required: the nominal column to randomize (repeat it to "
                                   "randomize several columns as one joint value)");
     if (r->nsens > 64)
-        return cli_usage_error(c, "at most 64 {sensitive} columns can form one joint value");
+        return cmd_usage_error(c, "at most 64 {sensitive} columns can form one joint value");
     const uint32_t **sc = malloc(r->nsens * sizeof *sc);
     const uint32_t **qc = malloc((s->nqi ? s->nqi : 1) * sizeof *qc);
     r->nvalues = malloc(r->nsens * sizeof *r->nvalues);
@@ -212,7 +212,7 @@ static int rr_prepare(cli_ctx *c, rr_run *r)
     if (st == KEPS_ENOMEM && !err.msg[0])
         keps_error_set(&err, st, "out of memory");
     if (st)
-        return cli_fail(c, &err);
+        return cmd_fail(c, &err);
     keps_rr_frequencies(r->value, r->N, r->n, r->freq);
     return 0;
 }
@@ -220,13 +220,13 @@ static int rr_prepare(cli_ctx *c, rr_run *r)
 /* Privacy warnings (printed even with --quiet) for a stage that keeps every
  * value, judged on the keep probability actually used, however it was
  * reached: -p 1, --pt 1, --epsilon inf or --t inf. */
-static void warn_keep_all(const cli_ctx *c, const rr_run *r, int ldp, int tcl)
+static void warn_keep_all(const cmd_ctx *c, const rr_run *r, int ldp, int tcl)
 {
     if (ldp && r->par.p >= 1)
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: the RR-LDP stage keeps every value (p = 1): no local privacy "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: the RR-LDP stage keeps every value (p = 1): no local privacy "
                         "(epsilon = infinity)");
     if (tcl && r->par.pt >= 1)
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: the RR-t stage keeps every value (p_t = 1)%s",
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: the RR-t stage keeps every value (p_t = 1)%s",
                 ldp ? ": only the RR-LDP stage randomizes"
                     : ": nothing is randomized, no local privacy (epsilon = infinity)");
 }
@@ -235,12 +235,12 @@ static void warn_keep_all(const cli_ctx *c, const rr_run *r, int ldp, int tcl)
  * keps_rr_choose_params holds the rules (which flags each mechanism takes,
  * the paper's mechanism 1 for ldp with --t); its refusals name the flags and
  * are usage errors here. The CLI parses the strings and warns. */
-static int rr_choose(cli_ctx *c, rr_run *r)
+static int rr_choose(cmd_ctx *c, rr_run *r)
 {
-    const char *m = cli_str(c, "mechanism");
+    const char *m = cmd_str(c, "mechanism");
     keps_rr_kind kind;
     if (!m)
-        return cli_usage_error(c, "{mechanism} ldp|tclose|both is required");
+        return cmd_usage_error(c, "{mechanism} ldp|tclose|both is required");
     if (!strcmp(m, "ldp"))
         kind = KEPS_RR_LDP;
     else if (!strcmp(m, "tclose"))
@@ -248,23 +248,23 @@ static int rr_choose(cli_ctx *c, rr_run *r)
     else if (!strcmp(m, "both"))
         kind = KEPS_RR_BOTH;
     else
-        return cli_usage_error(c, "{mechanism} '%s': expected ldp, tclose or both", m);
+        return cmd_usage_error(c, "{mechanism} '%s': expected ldp, tclose or both", m);
     keps_rr_targets tg;
-    int hp = cli_double(c, "p", 0.0, 1.0, NAN, &tg.p), hpt = cli_double(c, "pt", 0.0, 1.0, NAN, &tg.pt);
-    int he = cli_double(c, "epsilon", 0.0, INFINITY, NAN, &tg.epsilon);
-    int ht = cli_double(c, "t", 1.0, INFINITY, NAN, &tg.t);
+    int hp = cmd_double(c, "p", 0.0, 1.0, NAN, &tg.p), hpt = cmd_double(c, "pt", 0.0, 1.0, NAN, &tg.pt);
+    int he = cmd_double(c, "epsilon", 0.0, INFINITY, NAN, &tg.epsilon);
+    int ht = cmd_double(c, "t", 1.0, INFINITY, NAN, &tg.t);
     if (hp < 0 || hpt < 0 || he < 0 || ht < 0)
         return 2;
     keps_error err = {0};
     if (keps_rr_choose_params(kind, &tg, r->freq, r->n, r->N, r->k, &r->par, &err))
-        return err.code == KEPS_EINPUT ? cli_usage_error(c, "%s", err.msg) : cli_fail(c, &err);
+        return err.code == KEPS_EINPUT ? cmd_usage_error(c, "%s", err.msg) : cmd_fail(c, &err);
     warn_keep_all(c, r, kind != KEPS_RR_TCLOSE, kind != KEPS_RR_LDP);
     return 0;
 }
 
 /* The release (keps_rr_release): the randomized sensitive values, and the
  * generalized QIs when Mondrian or OLA partitioned. */
-static int rr_release(cli_ctx *c, rr_run *r, size_t *changed)
+static int rr_release(cmd_ctx *c, rr_run *r, size_t *changed)
 {
     keps_error err = {0};
     keps_table *gen = NULL, *rel = NULL;
@@ -276,7 +276,7 @@ static int rr_release(cli_ctx *c, rr_run *r, size_t *changed)
                                      : KEPS_OK;
     if (!st)
         st = keps_rr_release(r->s, r->out, gen, &rel, &err);
-    int rc = st ? cli_fail(c, &err) : cli_write_release(c, &rel);
+    int rc = st ? cmd_fail(c, &err) : cmd_write_release(c, &rel);
     keps_table_free(gen);
     keps_table_free(rel);
     return rc;
@@ -284,18 +284,18 @@ static int rr_release(cli_ctx *c, rr_run *r, size_t *changed)
 
 /* --partition mondrian|ola: classes from Mondrian or OLA at -k on the --qi
  * columns (OLA without suppression, so that every class has >= k records). */
-static int rr_partition(cli_ctx *c, rr_run *r, long k)
+static int rr_partition(cmd_ctx *c, rr_run *r, long k)
 {
-    const char *part = cli_str(c, "partition");
+    const char *part = cmd_str(c, "partition");
     if (!part || !strcmp(part, "given")) {
-        cli_note_unused_hierarchies(c, r->s, "with {partition} given the classes are the {qi} values as they "
+        cmd_note_unused_hierarchies(c, r->s, "with {partition} given the classes are the {qi} values as they "
                                              "stand ({partition} ola generalizes them with it)");
         return 0;
     }
     if (strcmp(part, "mondrian") && strcmp(part, "ola"))
-        return cli_usage_error(c, "{partition} '%s': expected given, mondrian or ola", part);
+        return cmd_usage_error(c, "{partition} '%s': expected given, mondrian or ola", part);
     if (!k)
-        return cli_usage_error(c, "{partition} %s needs {k} K", part);
+        return cmd_usage_error(c, "{partition} %s needs {k} K", part);
     if (!strcmp(part, "ola")) {
         int rc = ksrc_ola(c, r->s, (size_t)k, &r->ola);
         r->use_ola = r->ola.free != NULL; /* so that rr_run_free releases it */
@@ -303,7 +303,7 @@ static int rr_partition(cli_ctx *c, rr_run *r, long k)
     }
     keps_error err = {0};
     if (keps_mondrian(r->s, r->t, (size_t)k, &r->mond, &err))
-        return cli_fail(c, &err);
+        return cmd_fail(c, &err);
     r->use_mondrian = 1;
     return 0;
 }
@@ -321,17 +321,17 @@ static void rr_use_mondrian_classes(rr_run *r)
 
 /* After rr_prepare: take OLA's classes (it ran without suppression, so no
  * row is KEPS_NONE); count them and find the smallest. */
-static int rr_use_ola_classes(cli_ctx *c, rr_run *r)
+static int rr_use_ola_classes(cmd_ctx *c, rr_run *r)
 {
     uint32_t *size = calloc(r->N, sizeof *size);
     if (!size)
-        return cli_oom(c);
+        return cmd_oom(c);
     r->nclasses = 0;
     for (size_t i = 0; i < r->N; i++) {
         uint32_t k = r->cls[i] = r->ola.cls[i];
         if (k == KEPS_NONE || k >= r->N) {
             free(size);
-            return cli_usage_error(c, "{partition} ola: a record was suppressed; use {partition} given on an "
+            return cmd_usage_error(c, "{partition} ola: a record was suppressed; use {partition} given on an "
                                       "anonymized input instead");
         }
         if (size[k]++ == 0)
@@ -392,31 +392,31 @@ static const char *plain_model(const rr_run *r)
 /* What the guarantee read from the data (docs/spec.md, "What must be
  * public"): the domain, RR-t's distribution, a keep probability chosen
  * from class sizes or the distribution. Said on stderr. */
-static void rr_data_dependent(cli_ctx *c, rr_run *r)
+static void rr_data_dependent(cmd_ctx *c, rr_run *r)
 {
     int tcl = r->par.kind != KEPS_RR_LDP, ldp = r->par.kind != KEPS_RR_TCLOSE;
-    if (cli_print_columns(NULL, r->t, no_domain_pick, r))
-        cli_dd_add_columns(&r->dd, "domain (and with it the categories drawn and p)", r->t, no_domain_pick, r);
+    if (cmd_print_columns(NULL, r->t, no_domain_pick, r))
+        cmd_dd_add_columns(&r->dd, "domain (and with it the categories drawn and p)", r->t, no_domain_pick, r);
     if (tcl)
-        cli_dd_add_columns(&r->dd, "distribution (RR-t draws from the data's own distribution)", r->t,
+        cmd_dd_add_columns(&r->dd, "distribution (RR-t draws from the data's own distribution)", r->t,
                            sensitive_pick, r->s);
-    if (tcl && cli_str(c, "t"))
-        cli_dd_add(&r->dd, "keep probability p_t (chosen from --t and the data's distribution)");
-    if (ldp && r->par.kind == KEPS_RR_LDP && cli_str(c, "t") && !cli_str(c, "p"))
-        cli_dd_add(&r->dd, "keep probability p (chosen from --t, the smallest class size %zu and N = %zu)", r->k,
+    if (tcl && cmd_str(c, "t"))
+        cmd_dd_add(&r->dd, "keep probability p_t (chosen from --t and the data's distribution)");
+    if (ldp && r->par.kind == KEPS_RR_LDP && cmd_str(c, "t") && !cmd_str(c, "p"))
+        cmd_dd_add(&r->dd, "keep probability p (chosen from --t, the smallest class size %zu and N = %zu)", r->k,
                    r->N);
-    cli_dd_warn(c, &r->dd, plain_model(r));
-    cli_uncovered_warn(c, r->t, uncovered_pick, r->s, "only each record's {sensitive} value(s)");
+    cmd_dd_warn(c, &r->dd, plain_model(r));
+    cmd_uncovered_warn(c, r->t, uncovered_pick, r->s, "only each record's {sensitive} value(s)");
 }
 
 static void json_guarantee(keps_json *j, const rr_run *r, const keps_rr_levels *cl)
 {
     keps_json_object(j, "guarantee");
-    keps_json_str(j, "model", cli_dd_model(&r->dd, plain_model(r)));
+    keps_json_str(j, "model", cmd_dd_model(&r->dd, plain_model(r)));
     keps_json_array(j, "models");
     if (r->par.kind != KEPS_RR_TCLOSE)
-        keps_json_str(j, NULL, cli_dd_model(&r->dd, "epsilon-LDP"));
-    keps_json_str(j, NULL, cli_dd_model(&r->dd, "multiplicative-t-closeness"));
+        keps_json_str(j, NULL, cmd_dd_model(&r->dd, "epsilon-LDP"));
+    keps_json_str(j, NULL, cmd_dd_model(&r->dd, "multiplicative-t-closeness"));
     keps_json_end(j);
     keps_json_num(j, "epsilon", cl->epsilon_ldp);
     keps_json_num(j, "t", cl->mult_t);
@@ -427,31 +427,31 @@ static void json_guarantee(keps_json *j, const rr_run *r, const keps_rr_levels *
     for (size_t a = 0; a < r->s->nsensitive; a++)
         from_data |= !r->public_domain[r->s->sensitive[a]];
     keps_json_bool(j, "domain_from_data", from_data);
-    cli_dd_json(j, &r->dd);
-    cli_uncovered_json(j, r->t, uncovered_pick, r->s);
+    cmd_dd_json(j, &r->dd);
+    cmd_uncovered_json(j, r->t, uncovered_pick, r->s);
     if (r->par.kind != KEPS_RR_LDP)
         keps_json_str(j, "note", "RR-t draws from the data's own distribution, so its t (and any epsilon of its "
                                  "matrix) holds for this data set's distribution, which the release reveals");
     keps_json_end(j);
 }
 
-static int rr_report(cli_ctx *c, rr_run *r, size_t changed, double t0, double t_mech)
+static int rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_mech)
 {
-    double t_ver = cli_now_ms();
+    double t_ver = cmd_now_ms();
     keps_rr_levels cl, ver;
     keps_rr_closed_levels(&r->par, &r->M, r->freq, r->N, r->k, r->k_dp, &cl);
     keps_rr_verified_levels(&r->M, r->value, r->cls, r->N, r->nclasses, r->k, r->k_dp, &ver);
     double u = keps_rr_utility(&r->M, r->freq);
-    double t_end = cli_now_ms();
+    double t_end = cmd_now_ms();
     keps_json j;
-    cli_report_begin(c, &j, "rr");
+    cmd_report_begin(c, &j, "rr");
     keps_counts n = {.input_rows = r->N, .output_rows = r->N};
-    cli_report_counts(&j, &n);
+    cmd_report_counts(&j, &n);
     keps_json_int(&j, "changed_rows", (long long)changed);
     keps_json_str(&j, "report_note", "changed_rows, kept_fraction, classes, the verified levels and the utility are "
                                      "read from the original values and are not covered by the guarantee: keep this "
                                      "report with the curator and publish the release only");
-    keps_json_str(&j, "mechanism", cli_str(c, "mechanism"));
+    keps_json_str(&j, "mechanism", cmd_str(c, "mechanism"));
     keps_json_int(&j, "categories", (long long)r->n);
     keps_json_str(&j, "partition", r->use_mondrian ? "mondrian" : r->use_ola ? "ola" : "given");
     if (r->use_ola)
@@ -482,26 +482,26 @@ static int rr_report(cli_ctx *c, rr_run *r, size_t changed, double t0, double t_
              "  for the curator only (from the original values): %zu values changed; verified on this data: "
              "epsilon-LDP %.4g, multiplicative t %.4g, (%zu,t) %.4g; (%zu,eps)-DP of Def. 8 (one value drawn "
              "from the release, not DP of the release) %.4g; utility (binary gain) %.4f\n",
-             cli_str(c, "mechanism"), r->N, r->n, r->nclasses, r->k, cli_dd_model(&r->dd, plain_model(r)),
+             cmd_str(c, "mechanism"), r->N, r->n, r->nclasses, r->k, cmd_dd_model(&r->dd, plain_model(r)),
              cl.epsilon_ldp, cl.mult_t, r->dd.n ? "; parameters read from the data, see data_dependent" : "",
              changed, ver.epsilon_ldp, ver.mult_t, r->k < r->N ? r->k : r->N - 1, ver.kt, r->k_dp, ver.kdp, u);
-    int rc = cli_emit_report(c, &j, text);
+    int rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
-    double t0 = cli_now_ms();
+    double t0 = cmd_now_ms();
     rr_run r = {0};
     long kreq, kdp;
     int rc = 0;
-    if (cli_long(c, "k", 1, __LONG_MAX__, 0, &kreq) < 0 || cli_long(c, "dp-k", 1, __LONG_MAX__, 1, &kdp) < 0)
+    if (cmd_long(c, "k", 1, __LONG_MAX__, 0, &kreq) < 0 || cmd_long(c, "dp-k", 1, __LONG_MAX__, 1, &kdp) < 0)
         return 2;
     if (!rc)
-        rc = cli_load_records(c, &r.t);
+        rc = cmd_load_records(c, &r.t);
     if (!rc)
-        rc = cli_build_schema(c, r.t, &r.s);
+        rc = cmd_build_schema(c, r.t, &r.s);
     if (!rc)
         rc = rr_domains(c, &r);
     if (!rc)
@@ -513,31 +513,31 @@ static int run(cli_ctx *c)
     if (!rc && r.use_ola)
         rc = rr_use_ola_classes(c, &r);
     if (!rc && r.N < 2)
-        rc = cli_usage_error(c, "the input has %zu record(s): randomized response needs at least 2", r.N);
+        rc = cmd_usage_error(c, "the input has %zu record(s): randomized response needs at least 2", r.N);
     if (!rc && kreq && r.k < (size_t)kreq) {
-        cli_error(c, KEPS_EJOB, "the input is not %ld-anonymous on the {qi} columns: its smallest class has %zu "
+        cmd_error(c, KEPS_EJOB, "the input is not %ld-anonymous on the {qi} columns: its smallest class has %zu "
                                 "record(s); anonymize it first (keps anonymize) or lower {k}",
                   kreq, r.k);
         rc = 1;
     }
     if (!rc && (size_t)kdp >= r.N)
-        rc = cli_usage_error(c, "{dp-k} %ld: must be below the number of records %zu", kdp, r.N);
+        rc = cmd_usage_error(c, "{dp-k} %ld: must be below the number of records %zu", kdp, r.N);
     r.k_dp = (size_t)kdp;
     if (!rc)
         rc = rr_choose(c, &r);
     keps_error err = {0};
     if (!rc && keps_rr_matrix_for(&r.par, r.n, r.freq, &r.M, &err))
-        rc = cli_fail(c, &err);
-    keps_rng *rng = rc ? NULL : cli_rng(c);
+        rc = cmd_fail(c, &err);
+    keps_rng *rng = rc ? NULL : cmd_rng(c);
     if (!rc && !rng)
         rc = 2;
-    double t1 = cli_now_ms();
+    double t1 = cmd_now_ms();
     if (!rc) /* exact draws of the paper's mechanisms: the levels stated are those of what is sampled */
         if (keps_rr_apply(&r.par, r.n, r.value, r.N, rng, r.out, &err))
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
     if (!rc)
         rr_data_dependent(c, &r);
-    double t_mech = cli_now_ms() - t1;
+    double t_mech = cmd_now_ms() - t1;
     size_t changed = 0;
     if (!rc)
         rc = rr_release(c, &r, &changed);
@@ -547,7 +547,7 @@ static int run(cli_ctx *c)
     return rc;
 }
 
-const cli_cmd cmd_rr = {
+const cmd_cmd cmd_rr = {
     "rr",
     "randomized response on a nominal sensitive column (epsilon-LDP and t-closeness)",
     "rr {mechanism} ldp|tclose|both -i FILE -o FILE {sensitive} NAME {qi} NAME (-p P | {epsilon} E | {t} T) "

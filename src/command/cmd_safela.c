@@ -10,20 +10,20 @@
 #include "keps/lattice_view.h"
 #include "keps/safela.h"
 
-static const cli_opt opt_eps_prime = {"epsilon-prime", 0, "E1", CLI_NUMBER,
+static const cmd_opt opt_eps_prime = {"epsilon-prime", 0, "E1", CLI_NUMBER,
                                       "epsilon' of the exponential mechanism that picks the node (default 0.5)",
                                       "0.5"};
-static const cli_opt opt_penalty = {"penalty", 0, "F", CLI_NUMBER,
+static const cmd_opt opt_penalty = {"penalty", 0, "F", CLI_NUMBER,
                                     "penalty factor f of the suppression share S in the utility -(G + f*S) "
                                     "(default 2: the thesis's 0.02 with S in percent; an f below 1/(q*h) makes "
                                     "suppressing every record the best node; below 1/k the node choice costs "
                                     "more than epsilon' and keps states the larger value)",
                                     "2"};
-static const cli_opt opt_interpolate = {"interpolate", 0, "none|level", 0,
+static const cmd_opt opt_interpolate = {"interpolate", 0, "none|level", 0,
                                         "level: count classes on even levels only; odd-level nodes get the mean "
                                         "utility of their neighbours (thesis 3.3, about half the work)",
                                         "level"};
-static const cli_opt opt_eps_total = {"epsilon", 0, "E", CLI_NUMBER,
+static const cmd_opt opt_eps_total = {"epsilon", 0, "E", CLI_NUMBER,
                                       "the epsilon to claim (>= epsilon' - ln(1-beta), the default); a larger "
                                       "one gives a smaller delta",
                                       "2.0"};
@@ -31,18 +31,18 @@ static const cli_opt opt_eps_total = {"epsilon", 0, "E", CLI_NUMBER,
 /* Suppressed records are always removed (Li, Qardaji and Su's method):
  * the flag is accepted for older scripts and job files, its false value
  * (starred rows) is refused. */
-static const cli_opt opt_removed = {"remove-suppressed", 0, NULL, 0,
+static const cmd_opt opt_removed = {"remove-suppressed", 0, NULL, 0,
                                     "always on: suppressed records are left out, as Li, Qardaji and Su's method "
                                     "does (starred rows would show their data-dependent number, which the "
                                     "guarantee does not cover); accepted for older scripts, 'remove-suppressed: "
                                     "false' is refused",
                                     ""};
 
-static const cli_opt *const opts[] = {&cli_opt_input, &cli_opt_output, &cli_opt_qi, &cli_opt_k, &cli_opt_beta,
-                                      &opt_eps_prime, &opt_eps_total, &opt_penalty, &opt_interpolate, &cli_opt_threads,
-                                      &opt_removed, &cli_opt_sensitive, &cli_opt_insensitive,
-                                      &cli_opt_identifier, &cli_opt_others, &cli_opt_delimiter, &cli_opt_missing, &cli_opt_decimal_comma,
-                                      &cli_opt_report, &cli_opt_seed, &cli_opt_keep_order, NULL};
+static const cmd_opt *const opts[] = {&cmd_opt_input, &cmd_opt_output, &cmd_opt_qi, &cmd_opt_k, &cmd_opt_beta,
+                                      &opt_eps_prime, &opt_eps_total, &opt_penalty, &opt_interpolate, &cmd_opt_threads,
+                                      &opt_removed, &cmd_opt_sensitive, &cmd_opt_insensitive,
+                                      &cmd_opt_identifier, &cmd_opt_others, &cmd_opt_delimiter, &cmd_opt_missing, &cmd_opt_decimal_comma,
+                                      &cmd_opt_report, &cmd_opt_seed, &cmd_opt_keep_order, NULL};
 
 /* epsilon' and f must be positive and finite (keps_safela_run); the range
  * is the one `kepsilon` and `dpmicro` give epsilon, so that the range
@@ -50,36 +50,36 @@ static const cli_opt *const opts[] = {&cli_opt_input, &cli_opt_output, &cli_opt_
 #define POS_MIN 1e-300
 #define POS_MAX 1e300
 
-static int read_params(cli_ctx *c, keps_safela_params *p)
+static int read_params(cmd_ctx *c, keps_safela_params *p)
 {
     long k;
     double beta;
-    if (cli_k(c, 1, 1, &k) < 0 || cli_require(c, "beta") || cli_probability(c, "beta", &beta) < 0 ||
-        cli_double(c, "epsilon-prime", POS_MIN, POS_MAX, 0.5, &p->epsilon_prime) < 0 ||
-        cli_double(c, "epsilon", 0.0, POS_MAX, NAN, &p->epsilon) < 0 ||
-        cli_double(c, "penalty", POS_MIN, POS_MAX, 2.0, &p->penalty) < 0)
+    if (cmd_k(c, 1, 1, &k) < 0 || cmd_require(c, "beta") || cmd_probability(c, "beta", &beta) < 0 ||
+        cmd_double(c, "epsilon-prime", POS_MIN, POS_MAX, 0.5, &p->epsilon_prime) < 0 ||
+        cmd_double(c, "epsilon", 0.0, POS_MAX, NAN, &p->epsilon) < 0 ||
+        cmd_double(c, "penalty", POS_MIN, POS_MAX, 2.0, &p->penalty) < 0)
         return 2;
     p->k = (size_t)k;
     p->nthreads = c->threads;
-    p->beta = cli_str(c, "beta");
-    const char *ip = cli_str(c, "interpolate");
+    p->beta = cmd_str(c, "beta");
+    const char *ip = cmd_str(c, "interpolate");
     if (ip && strcmp(ip, "level") != 0 && strcmp(ip, "none") != 0)
-        return cli_usage_error(c, "{interpolate} '%s': expected level or none", ip);
+        return cmd_usage_error(c, "{interpolate} '%s': expected level or none", ip);
     p->interpolate = ip && strcmp(ip, "level") == 0;
-    if (cli_str(c, "remove-suppressed") && !cli_flag(c, "remove-suppressed"))
-        return cli_usage_error(c, "%ssafela cannot write suppressed rows starred: how many rows are suppressed "
+    if (cmd_str(c, "remove-suppressed") && !cmd_flag(c, "remove-suppressed"))
+        return cmd_usage_error(c, "%ssafela cannot write suppressed rows starred: how many rows are suppressed "
                                   "depends on the data, and starred rows would show it (Li, Qardaji and Su's "
                                   "guarantee needs them removed). Drop 'remove-suppressed: false'; the report "
                                   "counts them (suppressed_rows)",
-                               cli_origin(c, "remove-suppressed"));
+                               cmd_origin(c, "remove-suppressed"));
     return 0;
 }
 
-static void report(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_safela_result *r,
+static void report(cmd_ctx *c, keps_json *j, const keps_schema *s, const keps_safela_result *r,
                    const keps_safela_params *p, double total_ms)
 {
-    cli_report_begin(c, j, "safela");
-    cli_report_counts(j, &r->counts);
+    cmd_report_begin(c, j, "safela");
+    cmd_report_counts(j, &r->counts);
     keps_json_int(j, "sample_size", (long long)r->sample_size);
     keps_json_str(j, "report_note", "sample_size, the suppressed and unsampled counts, the mechanism's utilities and "
                                     "probabilities, good_node_probability and metrics come from the original "
@@ -145,48 +145,48 @@ static void report(cli_ctx *c, keps_json *j, const keps_schema *s, const keps_sa
 
 /* Releasing no row with its values is a valid DP outcome but almost never
  * what was meant, and exit 0 alone would hide it: said even with --quiet. */
-static void warn_nothing_released(const cli_ctx *c, const keps_safela_result *r, size_t k)
+static void warn_nothing_released(const cmd_ctx *c, const keps_safela_result *r, size_t k)
 {
     const keps_counts *n = &r->counts;
     if (n->input_rows - n->suppressed_rows - n->unsampled_rows > 0)
         return;
     if (k > r->sample_size)
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: k = %zu exceeds the sample size (%zu of %zu rows): every sampled row is "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: k = %zu exceeds the sample size (%zu of %zu rows): every sampled row is "
                         "suppressed and no row is released with its values; lower {k} or raise {beta}", k, r->sample_size, n->input_rows);
     else
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: the chosen node leaves no class of at least k = %zu rows: every sampled "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: the chosen node leaves no class of at least k = %zu rows: every sampled "
                         "row is suppressed and no row is released with its values", k);
 }
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
-    double t0 = cli_now_ms();
+    double t0 = cmd_now_ms();
     keps_safela_params p = {0};
     int rc = read_params(c, &p);
     keps_table *t = NULL;
     keps_schema *s = NULL;
     keps_safela_result r = {0};
     keps_rng *rng = NULL;
-    if (rc || (rc = cli_load_records(c, &t)) || (rc = cli_build_schema(c, t, &s)))
+    if (rc || (rc = cmd_load_records(c, &t)) || (rc = cmd_build_schema(c, t, &s)))
         goto out;
-    if (!(rng = cli_rng(c))) {
+    if (!(rng = cmd_rng(c))) {
         rc = 2;
         goto out;
     }
     keps_error err = {0};
     if (keps_safela_run(s, &p, rng, &r, &err)) {
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
         goto out;
     }
     if (r.epsilon_prime_effective > p.epsilon_prime) /* a privacy warning: printed even with --quiet */
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: {penalty} %g is below 1/k: the node choice costs epsilon' %.6g, not %g (the sample "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: {penalty} %g is below 1/k: the node choice costs epsilon' %.6g, not %g (the sample "
                 "size moves with the data); the stated epsilon and delta use %.6g. A penalty of at least 1/k avoids "
                 "this.", p.penalty, r.epsilon_prime_effective, p.epsilon_prime, r.epsilon_prime_effective);
     warn_nothing_released(c, &r, p.k);
-    if ((rc = cli_write_release(c, &r.release)))
+    if ((rc = cmd_write_release(c, &r.release)))
         goto out;
     keps_json j;
-    report(c, &j, s, &r, &p, cli_now_ms() - t0);
+    report(c, &j, s, &r, &p, cmd_now_ms() - t0);
     /* 512 for the fixed text, " NAME=L" per QI: names have no length limit,
      * and the guarantee line after them must not be cut off */
     size_t size = 512;
@@ -204,7 +204,7 @@ static int run(cli_ctx *c)
                  r.beta, r.epsilon, r.delta.delta, r.counts.output_rows, r.sample_size, r.counts.input_rows,
                  r.counts.suppressed_rows, r.good_node_probability);
     }
-    rc = cli_emit_report(c, &j, text);
+    rc = cmd_emit_report(c, &j, text);
     free(text);
     keps_json_free(&j);
 out:
@@ -214,7 +214,7 @@ out:
     return rc;
 }
 
-const cli_cmd cmd_safela = {
+const cmd_cmd cmd_safela = {
     "safela",
     "epsilon-safe lattice anonymization: sampling + exponential mechanism",
     "safela -i FILE -o FILE {qi} NAME:HIERARCHY ... {k} K {beta} B [{epsilon-prime} E1] [{penalty} F] [options]",

@@ -13,87 +13,87 @@
 #include "keps/evaluate.h"
 #include "keps/outfile.h"
 
-static const cli_opt opt_output = {"output", 'o', "FILE", 0,
+static const cmd_opt opt_output = {"output", 'o', "FILE", 0,
                                    "the training rows, in input order (anonymize this file); '-' writes stdout",
                                    "train.csv"};
-static const cli_opt opt_test_output = {"test-output", 0, "FILE", 0,
+static const cmd_opt opt_test_output = {"test-output", 0, "FILE", 0,
                                         "the held-out test rows, in input order (give it to keps evaluate {test}; "
                                         "it holds raw records: do not publish it)",
                                         "test.csv"};
-static const cli_opt opt_fraction = {"fraction", 0, "F", CLI_NUMBER,
+static const cmd_opt opt_fraction = {"fraction", 0, "F", CLI_NUMBER,
                                      "share of the rows held out for testing, in (0, 1): round(F x rows) of them, "
                                      "chosen uniformly at random; default 0.2",
                                      "0.25"};
 
-static const cli_opt *const opts[] = {&cli_opt_input,     &opt_output,      &opt_test_output, &opt_fraction,
-                                      &cli_opt_delimiter, &cli_opt_missing, &cli_opt_seed,    NULL};
+static const cmd_opt *const opts[] = {&cmd_opt_input,     &opt_output,      &opt_test_output, &opt_fraction,
+                                      &cmd_opt_delimiter, &cmd_opt_missing, &cmd_opt_seed,    NULL};
 
 /* The two outputs must be two files (as they resolve: keps/outfile.h),
  * neither the input. */
-static int check_paths(cli_ctx *c, const char *in, const char *train, const char *test)
+static int check_paths(cmd_ctx *c, const char *in, const char *train, const char *test)
 {
     struct stat si, st;
     if (strcmp(train, test) == 0 || keps_output_same(train, test))
-        return cli_usage_error(c, "{output} %s and {test-output} %s are the same %s; give each its own file", train,
+        return cmd_usage_error(c, "{output} %s and {test-output} %s are the same %s; give each its own file", train,
                                test, keps_output_fd(train) >= 0 ? "stream" : "file");
     if (strcmp(test, "-") && strcmp(in, "-") && stat(in, &si) == 0 && stat(test, &st) == 0 &&
         si.st_dev == st.st_dev && si.st_ino == st.st_ino)
-        return cli_usage_error(c, "{test-output} %s is also the input: writing it would destroy the input", test);
+        return cmd_usage_error(c, "{test-output} %s is also the input: writing it would destroy the input", test);
     return 0;
 }
 
 /* rows[0..n) of t: the output for parameter param. */
-static int write_part(cli_ctx *c, const keps_table *t, const size_t *rows, size_t n, const char *param)
+static int write_part(cmd_ctx *c, const keps_table *t, const size_t *rows, size_t n, const char *param)
 {
     keps_error err = {0};
     keps_table *part = keps_table_rows(t, rows, n, &err);
     if (!part)
-        return cli_fail(c, &err);
-    int rc = cli_stage_table(c, param, &part, t->delimiter ? t->delimiter : ',');
+        return cmd_fail(c, &err);
+    int rc = cmd_stage_table(c, param, &part, t->delimiter ? t->delimiter : ',');
     keps_table_free(part);
     return rc;
 }
 
-static int report(cli_ctx *c, size_t n, size_t ntest, double f)
+static int report(cmd_ctx *c, size_t n, size_t ntest, double f)
 {
     keps_json j;
-    cli_report_begin(c, &j, "split");
+    cmd_report_begin(c, &j, "split");
     keps_json_int(&j, "input_rows", (long long)n);
     keps_json_int(&j, "train_rows", (long long)(n - ntest));
     keps_json_int(&j, "test_rows", (long long)ntest);
     keps_json_num(&j, "fraction", f);
     keps_json_str(&j, "selection", "round(fraction x input_rows) test rows, uniformly at random");
-    cli_report_total(c, &j);
+    cmd_report_total(c, &j);
     keps_json_end(&j);
     char text[512];
     snprintf(text, sizeof text, "split: %zu training rows to %s, %zu test rows to %s (round(%g x %zu) held out at random)\n",
-             n - ntest, cli_str(c, "output"), ntest, cli_str(c, "test-output"), f, n);
-    int rc = cli_emit_report(c, &j, text);
+             n - ntest, cmd_str(c, "output"), ntest, cmd_str(c, "test-output"), f, n);
+    int rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
     double f;
-    if (cli_require(c, "output") || cli_require(c, "test-output") || cli_double(c, "fraction", 0, 1, 0.2, &f) < 0)
+    if (cmd_require(c, "output") || cmd_require(c, "test-output") || cmd_double(c, "fraction", 0, 1, 0.2, &f) < 0)
         return 2;
-    const char *train = cli_str(c, "output"), *test = cli_str(c, "test-output");
-    int rc = check_paths(c, cli_str(c, "input") ? cli_str(c, "input") : "-", train, test);
+    const char *train = cmd_str(c, "output"), *test = cmd_str(c, "test-output");
+    int rc = check_paths(c, cmd_str(c, "input") ? cmd_str(c, "input") : "-", train, test);
     if (rc)
         return rc;
     keps_table *t;
-    if ((rc = cli_load_records(c, &t)))
+    if ((rc = cmd_load_records(c, &t)))
         return rc;
     size_t n = t->nrows, ntest = 0, *rows = malloc((n + 1) * sizeof *rows);
     uint8_t *is_test = calloc(n + 1, 1);
-    keps_rng *rng = cli_rng(c);
+    keps_rng *rng = cmd_rng(c);
     keps_error err = {0};
     const char *params[2] = {"output", "test-output"}; /* 0: training rows, 1: test rows */
     if (!rows || !is_test || !rng)
-        rc = rng ? cli_oom(c) : 2;
+        rc = rng ? cmd_oom(c) : 2;
     else if (keps_eval_split(n, f, rng, is_test, &ntest, &err))
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
     for (int side = 0; side < 2 && !rc; side++) {
         size_t k = 0;
         for (size_t i = 0; i < n; i++)
@@ -109,7 +109,7 @@ static int run(cli_ctx *c)
     return rc;
 }
 
-const cli_cmd cmd_split = {
+const cmd_cmd cmd_split = {
     "split",
     "hold out random test rows before anonymizing, for an honest keps evaluate",
     "split -i FILE -o TRAIN.csv {test-output} TEST.csv [{fraction} F] [options]",

@@ -12,21 +12,21 @@
 #include "keps/hierarchy.h"
 #include "keps/partition.h"
 
-static const cli_opt opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
+static const cmd_opt opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
                                "quasi-identifier column of the release, repeatable; a HIERARCHY is read only with "
                                "{population} (delta-presence, k-map), so anonymize flags can be reused",
                                "age\nsex"};
-static const cli_opt opt_population = {"population", 0, "FILE", 0,
+static const cmd_opt opt_population = {"population", 0, "FILE", 0,
                                        "the population the release was drawn from (the input of anonymize "
                                        "{subset}), for delta-presence and k-map: its rows are generalized through "
                                        "the {qi} hierarchies to the release's level and counted per class",
                                        "data/adult/adult.csv"};
-static const cli_opt opt_show = {"show", 0, "N", CLI_NUMBER, "how many of the smallest classes to list (default 5)",
+static const cmd_opt opt_show = {"show", 0, "N", CLI_NUMBER, "how many of the smallest classes to list (default 5)",
                                  "10"};
 
-static const cli_opt *const opts[] = {&cli_opt_input, &opt_qi, &cli_opt_k, &crit_opt_sensitive, CRIT_OPTS,
-                                      &opt_population, &cli_opt_suppressed, &opt_show, &cli_opt_delimiter,
-                                      &cli_opt_missing, &cli_opt_decimal_comma, &cli_opt_report, NULL};
+static const cmd_opt *const opts[] = {&cmd_opt_input, &opt_qi, &cmd_opt_k, &crit_opt_sensitive, CRIT_OPTS,
+                                      &opt_population, &cmd_opt_suppressed, &opt_show, &cmd_opt_delimiter,
+                                      &cmd_opt_missing, &cmd_opt_decimal_comma, &cmd_opt_report, NULL};
 
 /* What verify found, for the report. */
 typedef struct verdict_set {
@@ -34,7 +34,7 @@ typedef struct verdict_set {
     const size_t *qi;
     size_t nqi;
     const keps_partition *p;
-    const cli_criteria *cc;
+    const cmd_criteria *cc;
     keps_suppressed_mode mode;
     int all_star;
     size_t star_rows;
@@ -44,11 +44,11 @@ typedef struct verdict_set {
     keps_json *j;
 } verdict_set;
 
-static int no_column(cli_ctx *c, const keps_table *t, const char *flag, const char *name)
+static int no_column(cmd_ctx *c, const keps_table *t, const char *flag, const char *name)
 {
     keps_error err = {0};
     keps_table_no_column(&err, t, name);
-    return cli_usage_error(c, "%s '%s': %s", flag, name, err.msg);
+    return cmd_usage_error(c, "%s '%s': %s", flag, name, err.msg);
 }
 
 /* ---- classes -------------------------------------------------------------- */
@@ -359,7 +359,7 @@ static const keps_criterion *asked(const verdict_set *v, keps_criterion_kind kin
 
 static void report_columns(const verdict_set *v, const col_figs *f)
 {
-    const cli_criteria *cc = v->cc;
+    const cmd_criteria *cc = v->cc;
     keps_json_object(v->j, "l_diversity");
     keps_json_str(v->j, "entropy_log", "natural");
     keps_json_object(v->j, "columns");
@@ -439,7 +439,7 @@ static void report_columns(const verdict_set *v, const col_figs *f)
 /* Every criterion asked: its figure, failing classes and verdict. */
 static void report_criteria(const verdict_set *v, const crit_eval *ev)
 {
-    const cli_criteria *cc = v->cc;
+    const cmd_criteria *cc = v->cc;
     keps_json_array(v->j, "criteria");
     for (size_t i = 0; i < cc->nc; i++) {
         const keps_criterion *c = &cc->c[i];
@@ -479,9 +479,9 @@ static void report_criteria(const verdict_set *v, const crit_eval *ev)
     keps_json_end(v->j);
 }
 
-static int report(cli_ctx *c, verdict_set *v)
+static int report(cmd_ctx *c, verdict_set *v)
 {
-    const cli_criteria *cc = v->cc;
+    const cmd_criteria *cc = v->cc;
     keps_json j;
     char *text = NULL;
     size_t tlen = 0;
@@ -494,13 +494,13 @@ static int report(cli_ctx *c, verdict_set *v)
         free(text);
         free(ev);
         free(figs);
-        return cli_oom(c);
+        return cmd_oom(c);
     }
     for (size_t i = 0; i < cc->nc; i++)
         eval_criterion(cc->crit, i, v->p, &ev[i]);
     v->txt = txt;
     v->j = &j;
-    cli_report_begin(c, &j, "verify");
+    cmd_report_begin(c, &j, "verify");
     keps_json_int(&j, "input_rows", (long long)v->t->nrows);
     fprintf(txt, "%s: %zu rows; %zu suppressed (every QI '*'), %s\n", v->t->source, v->t->nrows, v->star_rows,
             v->all_star ? "checked as one class (every row is '*': a release generalized to the top looks the same, "
@@ -521,7 +521,7 @@ static int report(cli_ctx *c, verdict_set *v)
     }
     keps_json_bool(&j, "all", all);
     keps_json_end(&j);
-    cli_report_total(c, &j);
+    cmd_report_total(c, &j);
     keps_json_end(&j);
     if (!cc->nc) /* "holds" would be vacuous */
         fprintf(txt, "result: no property asked for: figures only\n");
@@ -535,7 +535,7 @@ static int report(cli_ctx *c, verdict_set *v)
         fprintf(txt, "\n");
     }
     fclose(txt);
-    int rc = cli_emit_finding(c, &j, text, !all);
+    int rc = cmd_emit_finding(c, &j, text, !all);
     keps_json_free(&j);
     free(text);
     free(ev);
@@ -545,15 +545,15 @@ static int report(cli_ctx *c, verdict_set *v)
 
 /* ---- reading the input -------------------------------------------------------------- */
 
-static int resolve_qi(cli_ctx *c, const keps_table *t, size_t **qi, size_t *nqi)
+static int resolve_qi(cmd_ctx *c, const keps_table *t, size_t **qi, size_t *nqi)
 {
     char **v;
-    *nqi = cli_list(c, "qi", &v);
+    *nqi = cmd_list(c, "qi", &v);
     if (!*nqi)
-        return cli_usage_error(c, "{qi} is required: name the quasi-identifier columns, e.g. {qi} age {qi} sex");
+        return cmd_usage_error(c, "{qi} is required: name the quasi-identifier columns, e.g. {qi} age {qi} sex");
     *qi = malloc(*nqi * sizeof **qi);
     if (!*qi)
-        return cli_oom(c);
+        return cmd_oom(c);
     for (size_t i = 0; i < *nqi; i++) {
         const char *rest; /* NAME:HIERARCHY is accepted; read only with --population */
         int j = keps_table_column_spec(t, v[i], &rest);
@@ -565,20 +565,20 @@ static int resolve_qi(cli_ctx *c, const keps_table *t, size_t **qi, size_t *nqi)
 }
 
 /* --population: the release's classes counted in the population. */
-static int population_counts(cli_ctx *c, const keps_table *t, const size_t *qi, size_t nqi, keps_partition *p)
+static int population_counts(cmd_ctx *c, const keps_table *t, const size_t *qi, size_t nqi, keps_partition *p)
 {
-    const char *path = cli_str(c, "population");
+    const char *path = cmd_str(c, "population");
     char **v;
-    cli_list(c, "qi", &v);
+    cmd_list(c, "qi", &v);
     keps_table *pop = NULL;
     keps_hierarchy **h = calloc(nqi + 1, sizeof *h);
     size_t *pcol = calloc(nqi + 1, sizeof *pcol);
-    int rc = !h || !pcol ? cli_oom(c) : cli_load_table(c, path, &pop);
+    int rc = !h || !pcol ? cmd_oom(c) : cmd_load_table(c, path, &pop);
     for (size_t i = 0; i < nqi && !rc; i++) {
         const char *rest;
         keps_table_column_spec(t, v[i], &rest);
         if (!rest || !*rest) {
-            rc = cli_usage_error(c, "{population} needs every {qi} with its hierarchy ({qi} %s:HIERARCHY.csv) to "
+            rc = cmd_usage_error(c, "{population} needs every {qi} with its hierarchy ({qi} %s:HIERARCHY.csv) to "
                                     "generalize the population like the release", t->cols[qi[i]].name);
             break;
         }
@@ -590,11 +590,11 @@ static int population_counts(cli_ctx *c, const keps_table *t, const size_t *qi, 
         pcol[i] = (size_t)j;
         keps_error err = {0};
         if (keps_hierarchy_load(rest, 0, &h[i], &err))
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
     }
     keps_error err = {0};
     if (!rc && keps_partition_population(p, t, qi, pop, pcol, (const keps_hierarchy *const *)h, nqi, &err))
-        rc = cli_fail(c, &err);
+        rc = cmd_fail(c, &err);
     for (size_t i = 0; h && i < nqi; i++)
         keps_hierarchy_free(h[i]);
     free(h);
@@ -603,32 +603,32 @@ static int population_counts(cli_ctx *c, const keps_table *t, const size_t *qi, 
     return rc;
 }
 
-static int run(cli_ctx *c)
+static int run(cmd_ctx *c)
 {
     verdict_set v;
     memset(&v, 0, sizeof v);
-    if (cli_long(c, "show", 0, 1L << 31, 5, &v.show) < 0 || cli_suppressed_mode(c, &v.mode))
+    if (cmd_long(c, "show", 0, 1L << 31, 5, &v.show) < 0 || cmd_suppressed_mode(c, &v.mode))
         return 2;
     keps_table *t = NULL;
     size_t *qi = NULL, nqi = 0;
-    cli_criteria cc;
+    cmd_criteria cc;
     memset(&cc, 0, sizeof cc);
     keps_partition p;
     memset(&p, 0, sizeof p);
     uint8_t *star = NULL;
-    int need_pop = cli_str(c, "delta-presence") || (cli_str(c, "k-map") && !cli_str(c, "population-size"));
-    int rc = cli_load_input(c, &t);
+    int need_pop = cmd_str(c, "delta-presence") || (cmd_str(c, "k-map") && !cmd_str(c, "population-size"));
+    int rc = cmd_load_input(c, &t);
     if (!rc)
         rc = resolve_qi(c, t, &qi, &nqi);
-    if (!rc && need_pop && !cli_str(c, "population"))
-        rc = cli_usage_error(c, "{delta-presence} and {k-map} need {population} FILE: the data the release was "
+    if (!rc && need_pop && !cmd_str(c, "population"))
+        rc = cmd_usage_error(c, "{delta-presence} and {k-map} need {population} FILE: the data the release was "
                                 "drawn from");
     if (!rc)
-        rc = cli_criteria_read(c, t, 0, 1, &cc);
+        rc = cmd_criteria_read(c, t, 0, 1, &cc);
     for (size_t s = 0; !rc && s < cc.nsens; s++)
         for (size_t q = 0; q < nqi; q++)
             if (qi[q] == cc.spec[s].col) {
-                rc = cli_usage_error(c, "'%s' is given both as {qi} and {sensitive}", t->cols[qi[q]].name);
+                rc = cmd_usage_error(c, "'%s' is given both as {qi} and {sensitive}", t->cols[qi[q]].name);
                 break;
             }
     if (!rc) {
@@ -636,15 +636,15 @@ static int run(cli_ctx *c)
         star = star_rows(t, qi, nqi, &v.star_rows);
         v.all_star = t->nrows > 0 && v.star_rows == t->nrows;
         if (!star)
-            rc = cli_oom(c);
+            rc = cmd_oom(c);
         else if (keps_partition_from_columns(t, qi, nqi, v.mode == KEPS_SUPPRESSED_EXCLUDE && !v.all_star ? star : NULL,
                                              cc.crit, &p, &err))
-            rc = cli_fail(c, &err);
+            rc = cmd_fail(c, &err);
     }
     if (!rc && need_pop)
         rc = population_counts(c, t, qi, nqi, &p);
     if (!rc && !(v.by_size = sort_by_size(&p)))
-        rc = cli_oom(c);
+        rc = cmd_oom(c);
     if (!rc) {
         v.t = t;
         v.qi = qi;
@@ -656,13 +656,13 @@ static int run(cli_ctx *c)
     free(v.by_size);
     free(star);
     keps_partition_free(&p);
-    cli_criteria_free(&cc);
+    cmd_criteria_free(&cc);
     free(qi);
     keps_table_free(t);
     return rc;
 }
 
-const cli_cmd cmd_verify = {
+const cmd_cmd cmd_verify = {
     "verify",
     "check a released CSV against privacy criteria: k-anonymity, l-diversity, t-closeness and the rest",
     "verify -i FILE {qi} NAME ... [{k} K] [{sensitive} NAME {l-diversity} L {t-closeness} T ...] "

@@ -200,7 +200,7 @@ static char *vstrf(const char *fmt, va_list ap)
     return s;
 }
 
-char *cli_strf(const char *fmt, ...)
+char *cmd_strf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -209,7 +209,7 @@ char *cli_strf(const char *fmt, ...)
     return s;
 }
 
-char *cli_vformat(const cli_ctx *c, const char *fmt, va_list ap)
+char *cmd_vformat(const cmd_ctx *c, const char *fmt, va_list ap)
 {
     const keps_host *h = c ? c->host : NULL;
     char *f = keps_render(fmt, h ? h->spell : NULL, h ? h->ud : NULL);
@@ -218,13 +218,13 @@ char *cli_vformat(const cli_ctx *c, const char *fmt, va_list ap)
     return out;
 }
 
-void cli_msg(const cli_ctx *c, keps_msg_kind kind, const char *fmt, ...)
+void cmd_msg(const cmd_ctx *c, keps_msg_kind kind, const char *fmt, ...)
 {
     if (!c->host || !c->host->message)
         return;
     va_list ap;
     va_start(ap, fmt);
-    char *m = cli_vformat(c, fmt, ap);
+    char *m = cmd_vformat(c, fmt, ap);
     va_end(ap);
     size_t n = m ? strlen(m) : 0;
     while (n && m[n - 1] == '\n')
@@ -233,9 +233,9 @@ void cli_msg(const cli_ctx *c, keps_msg_kind kind, const char *fmt, ...)
     free(m);
 }
 
-void cli_error_text(const cli_ctx *c, keps_status st, const char *text, int usage)
+void cmd_error_text(const cmd_ctx *c, keps_status st, const char *text, int usage)
 {
-    cli_ctx *w = (cli_ctx *)c; /* the error is the context's state */
+    cmd_ctx *w = (cmd_ctx *)c; /* the error is the context's state */
     keps_result *r = w->res;
     w->status = st;
     if (!r)
@@ -253,7 +253,7 @@ void cli_error_text(const cli_ctx *c, keps_status st, const char *text, int usag
 
 /* ---- catalog ---- */
 
-static const cli_cmd *const all_cmds[] = {&cmd_anonymize, &cmd_kepsilon, &cmd_dpmicro,   &cmd_safela, &cmd_rr,
+static const cmd_cmd *const all_cmds[] = {&cmd_anonymize, &cmd_kepsilon, &cmd_dpmicro,   &cmd_safela, &cmd_rr,
                                           &cmd_privacy,   &cmd_verify,   &cmd_risk,      &cmd_evaluate,
                                           &cmd_split,     &cmd_hierarchy, &cmd_noise,    &cmd_audit,  &cmd_report};
 #define NCMDS (sizeof all_cmds / sizeof *all_cmds)
@@ -265,25 +265,25 @@ static pthread_once_t catalog_once = PTHREAD_ONCE_INIT;
 
 /* A command's parameters: its own, html after report, the positional
  * ones, the common ones. */
-static size_t cmd_params(const cli_cmd *cmd, const cli_opt **out)
+static size_t cmd_params(const cmd_cmd *cmd, const cmd_opt **out)
 {
     size_t n = 0;
-    for (const cli_opt *const *o = cmd->opts; o && *o; o++) {
+    for (const cmd_opt *const *o = cmd->opts; o && *o; o++) {
         if (out)
             out[n] = *o;
         n++;
-        if (*o == &cli_opt_report) {
+        if (*o == &cmd_opt_report) {
             if (out)
-                out[n] = &cli_opt_html;
+                out[n] = &cmd_opt_html;
             n++;
         }
     }
-    for (const cli_opt *const *o = cmd->pos_opts; o && *o; o++) {
+    for (const cmd_opt *const *o = cmd->pos_opts; o && *o; o++) {
         if (out)
             out[n] = *o;
         n++;
     }
-    for (const cli_opt *const *o = cli_common_opts; *o; o++) {
+    for (const cmd_opt *const *o = cmd_common_opts; *o; o++) {
         if (out)
             out[n] = *o;
         n++;
@@ -294,9 +294,9 @@ static size_t cmd_params(const cli_cmd *cmd, const cli_opt **out)
 static void build_catalog(void)
 {
     for (size_t i = 0; i < NCMDS; i++) {
-        const cli_cmd *c = all_cmds[i];
+        const cmd_cmd *c = all_cmds[i];
         size_t n = cmd_params(c, NULL);
-        const cli_opt **v = malloc(n * sizeof *v);
+        const cmd_opt **v = malloc(n * sizeof *v);
         keps_param_info *p = malloc(n * sizeof *p);
         if (!v || !p) {
             free(v);
@@ -376,7 +376,7 @@ const keps_output *keps_result_output(const keps_result *r, const char *param)
     return NULL;
 }
 
-keps_output *cli_output_new(cli_ctx *c, const char *param)
+keps_output *cmd_output_new(cmd_ctx *c, const char *param)
 {
     keps_result *r = c->res;
     keps_output *n = realloc(r->outputs, (r->noutputs + 1) * sizeof *n);
@@ -397,7 +397,7 @@ keps_output *cli_output_new(cli_ctx *c, const char *param)
     return o;
 }
 
-void cli_output_sync(cli_ctx *c)
+void cmd_output_sync(cmd_ctx *c)
 {
     keps_result *r = c->res;
     r->release = NULL;
@@ -411,7 +411,7 @@ void cli_output_sync(cli_ctx *c)
 
 /* ---- running ---- */
 
-const cli_cmd *cli_command(const char *name)
+const cmd_cmd *cmd_command(const char *name)
 {
     for (size_t i = 0; i < NCMDS; i++)
         if (strcmp(all_cmds[i]->name, name) == 0)
@@ -419,7 +419,7 @@ const cli_cmd *cli_command(const char *name)
     return NULL;
 }
 
-static void ctx_free(cli_ctx *c)
+static void ctx_free(cmd_ctx *c)
 {
     for (size_t i = 0; i < c->nopts; i++) {
         free(c->vals[i].v);
@@ -435,7 +435,7 @@ static void ctx_free(cli_ctx *c)
 
 /* The context of one run: the command's parameters with the values a
  * gives them; 0, or an exit code after the error (an unknown name). */
-static int ctx_init(cli_ctx *c, const cli_cmd *cmd, const keps_args *a)
+static int ctx_init(cmd_ctx *c, const cmd_cmd *cmd, const keps_args *a)
 {
     size_t n = cmd_params(cmd, NULL);
     c->cmd = cmd;
@@ -446,11 +446,11 @@ static int ctx_init(cli_ctx *c, const cli_cmd *cmd, const keps_args *a)
         npos += a->e[i].n;
     c->pos = calloc(npos + 1, sizeof *c->pos);
     if (!c->opts || !c->vals || !c->pos)
-        return cli_oom(c);
+        return cmd_oom(c);
     cmd_params(cmd, c->opts);
     c->nopts = n;
     if (a && a->dir && !(c->job_dir = strdup(a->dir)))
-        return cli_oom(c);
+        return cmd_oom(c);
     for (size_t i = 0; a && i < a->n; i++) {
         const arg_entry *e = &a->e[i];
         size_t k = 0;
@@ -462,21 +462,21 @@ static int ctx_init(cli_ctx *c, const cli_cmd *cmd, const keps_args *a)
             for (size_t j = 0; j < n && m < 256; j++)
                 if (!(c->opts[j]->flags & KEPS_PARAM_COMMON))
                     names[m++] = c->opts[j]->name;
-            const char *near = cli_nearest(e->name, names, m);
+            const char *near = cmd_nearest(e->name, names, m);
             char sp[128];
-            return cli_usage_error(c, "%sunknown parameter '%s' for '%s'%s%s%s", e->origin ? e->origin : "",
+            return cmd_usage_error(c, "%sunknown parameter '%s' for '%s'%s%s%s", e->origin ? e->origin : "",
                                    e->name, cmd->name, near ? " (did you mean " : "",
-                                   near ? cli_spell(c, near, sp, sizeof sp) : "", near ? "?)" : "");
+                                   near ? cmd_spell(c, near, sp, sizeof sp) : "", near ? "?)" : "");
         }
         if (!e->n)
             continue;
         c->vals[k].n = e->n;
         if (!(c->vals[k].v = malloc(e->n * sizeof *c->vals[k].v)))
-            return cli_oom(c);
+            return cmd_oom(c);
         memcpy(c->vals[k].v, e->v, e->n * sizeof *e->v);
         c->vals[k].tables = e->tables;
         if (e->origin && !(c->vals[k].origin = strdup(e->origin)))
-            return cli_oom(c);
+            return cmd_oom(c);
     }
     /* positional words: the calculator, the action, ...; then the rest */
     for (int rest = 0; rest < 2; rest++) {
@@ -495,7 +495,7 @@ static int ctx_init(cli_ctx *c, const cli_cmd *cmd, const keps_args *a)
     return 0;
 }
 
-static keps_status status_of(const cli_ctx *c, int rc)
+static keps_status status_of(const cmd_ctx *c, int rc)
 {
     switch (rc) {
     case 0:
@@ -516,48 +516,48 @@ keps_status keps_run(const char *name, const keps_args *a, const keps_host *host
     memset(out, 0, sizeof *out);
     if (err)
         memset(err, 0, sizeof *err);
-    cli_ctx c;
+    cmd_ctx c;
     memset(&c, 0, sizeof c);
     c.res = out;
     c.host = host ? host : &none;
-    c.t_start = cli_now_ms();
+    c.t_start = cmd_now_ms();
     c.quiet = c.host->quiet;
     c.json = !c.host->lean;
-    const cli_cmd *cmd = name ? cli_command(name) : NULL;
+    const cmd_cmd *cmd = name ? cmd_command(name) : NULL;
     int rc;
     if (!cmd) {
         const char *names[NCMDS];
         for (size_t i = 0; i < NCMDS; i++)
             names[i] = all_cmds[i]->name;
-        const char *near = name ? cli_nearest(name, names, NCMDS) : NULL;
+        const char *near = name ? cmd_nearest(name, names, NCMDS) : NULL;
         keps_error e = {0};
         keps_error_set(&e, KEPS_EINPUT, "no command '%s'%s%s%s", name ? name : "(null)",
                        near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-        rc = cli_fail(&c, &e);
+        rc = cmd_fail(&c, &e);
     } else {
         void *prev_ud;
         keps_progress_cb prev = keps_progress_push(c.host->progress, c.host->ud, &prev_ud);
         rc = ctx_init(&c, cmd, a);
         if (!rc)
-            rc = cli_run_checked(&c);
+            rc = cmd_run_checked(&c);
         int cancelled = keps_progress_pop(prev, prev_ud);
         if (cancelled) {
             keps_result_free(out);
             keps_error e = {0};
             keps_error_set(&e, KEPS_ECANCEL, "cancelled");
-            cli_fail(&c, &e);
+            cmd_fail(&c, &e);
             rc = -1;
         }
     }
     keps_status st = rc < 0 ? KEPS_ECANCEL : status_of(&c, rc);
     if (st && !out->error)
-        cli_error_text(&c, st, st == KEPS_ENOMEM ? "out of memory" : "failed", 0);
+        cmd_error_text(&c, st, st == KEPS_ENOMEM ? "out of memory" : "failed", 0);
     if (st && err) {
         err->code = st;
         snprintf(err->msg, sizeof err->msg, "%s", out->error ? out->error : "failed");
     }
     if (!st)
-        cli_output_sync(&c);
+        cmd_output_sync(&c);
     ctx_free(&c);
     return st;
 }

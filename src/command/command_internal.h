@@ -1,9 +1,9 @@
 /* Private: the command layer (keps/command.h). Each command is one cmd_*.c
  * file that declares its parameters (with help text and an example each)
  * and a run function; the common chores (input, roles, rng, release,
- * report, messages) live in common.c and params.c. The functions keep the
- * cli_ prefix of the code they came from (src/cli/); they run inside
- * keps_run, read keps_args and put what they make into a keps_result. */
+ * report, messages) live in common.c and params.c. Internal functions
+ * take the cmd_ prefix; they run inside keps_run, read keps_args and put
+ * what they make into a keps_result. */
 #ifndef KEPS_COMMAND_INTERNAL_H
 #define KEPS_COMMAND_INTERNAL_H
 
@@ -29,103 +29,103 @@
 #define CLI_NUMBER KEPS_PARAM_NUMBER /* its value is a number: the report's parameters show it as one */
 
 /* A parameter: the catalog's entry (metavar NULL for a flag). */
-typedef keps_param_info cli_opt;
+typedef keps_param_info cmd_opt;
 
-typedef struct cli_ctx cli_ctx;
+typedef struct cmd_ctx cmd_ctx;
 
-typedef struct cli_cmd {
+typedef struct cmd_cmd {
     const char *name;
     const char *summary;      /* one line for `keps help` */
     const char *usage;        /* after "keps " */
     const char *description;  /* paragraph(s) for --help and the man page */
     const char *example;      /* one full command line */
-    const cli_opt *const *opts; /* NULL-terminated */
-    int (*run)(cli_ctx *c);
+    const cmd_opt *const *opts; /* NULL-terminated */
+    int (*run)(cmd_ctx *c);
     size_t max_pos;           /* positional arguments accepted (privacy: the calculator) */
-    const cli_opt *const *pos_opts; /* positional parameters (NULL-terminated; KEPS_PARAM_POSITIONAL) */
-} cli_cmd;
+    const cmd_opt *const *pos_opts; /* positional parameters (NULL-terminated; KEPS_PARAM_POSITIONAL) */
+} cmd_cmd;
 
-typedef struct cli_val {
+typedef struct cmd_val {
     char **v;
     size_t n;
     char *origin; /* "FILE:LINE:COL" when the values came from a job file */
     const keps_table *const *tables; /* [n]: an in-memory table given for value k (keps_args_table,
                                         keps_args_hierarchy), or NULL; or tables is NULL */
-} cli_val;
+} cmd_val;
 
-struct cli_ctx {
-    const cli_cmd *cmd;
-    const cli_opt **opts;  /* this command's parameters incl. the common ones */
-    cli_val *vals;         /* parallel to opts */
+struct cmd_ctx {
+    const cmd_cmd *cmd;
+    const cmd_opt **opts;  /* this command's parameters incl. the common ones */
+    cmd_val *vals;         /* parallel to opts */
     size_t nopts;
     char **pos;            /* positional arguments */
     size_t npos;
     char **rest;           /* the words after "--": the last nrest of pos (audit: the command audited) */
     size_t nrest;
     int json, quiet;       /* json: the report is wanted (keps_host.lean off) */
-    keps_rng *rng;         /* made on first use by cli_rng() */
-    const keps_table *input; /* set by cli_load_input, for the report */
-    double t_start;        /* cli_now_ms() when the command started, for timing_ms.total */
+    keps_rng *rng;         /* made on first use by cmd_rng() */
+    const keps_table *input; /* set by cmd_load_input, for the report */
+    double t_start;        /* cmd_now_ms() when the command started, for timing_ms.total */
     char *job_dir;         /* base directory of values with an origin (keps_args_base_dir) */
-    const keps_schema *schema; /* set by cli_build_schema: the roles, for the report */
-    char *before_after;    /* the release compared with its input (cli_write_release) */
+    const keps_schema *schema; /* set by cmd_build_schema: the roles, for the report */
+    char *before_after;    /* the release compared with its input (cmd_write_release) */
     const keps_host *host;
     keps_result *res;      /* what the command makes */
-    keps_status status;    /* the status of the last error (cli_fail) */
+    keps_status status;    /* the status of the last error (cmd_fail) */
     int threads;           /* the threads parameter (default: the cores available) */
 };
 
 
 /* Common options (CLI.md); commands list the ones they take. */
-extern const cli_opt cli_opt_input, cli_opt_output, cli_opt_delimiter, cli_opt_report,
-    cli_opt_qi, cli_opt_noisy, cli_opt_sensitive, cli_opt_insensitive, cli_opt_identifier,
-    cli_opt_others, cli_opt_k, cli_opt_suppress, cli_opt_epsilon, cli_opt_delta, cli_opt_beta,
-    cli_opt_seed, cli_opt_threads, cli_opt_missing, cli_opt_keep_order, cli_opt_remove_suppressed, cli_opt_suppressed,
-    cli_opt_decimal_comma, cli_opt_digits;
-/* --html FILE: every command that lists --report takes it too (cli_parse). */
-extern const cli_opt cli_opt_html;
+extern const cmd_opt cmd_opt_input, cmd_opt_output, cmd_opt_delimiter, cmd_opt_report,
+    cmd_opt_qi, cmd_opt_noisy, cmd_opt_sensitive, cmd_opt_insensitive, cmd_opt_identifier,
+    cmd_opt_others, cmd_opt_k, cmd_opt_suppress, cmd_opt_epsilon, cmd_opt_delta, cmd_opt_beta,
+    cmd_opt_seed, cmd_opt_threads, cmd_opt_missing, cmd_opt_keep_order, cmd_opt_remove_suppressed, cmd_opt_suppressed,
+    cmd_opt_decimal_comma, cmd_opt_digits;
+/* --html FILE: every command that lists --report takes it too (cmd_parse). */
+extern const cmd_opt cmd_opt_html;
 
 /* Values: the last one given, all of them, presence of a flag. */
-const char *cli_str(const cli_ctx *c, const char *name);
-size_t cli_list(const cli_ctx *c, const char *name, char ***vals);
-int cli_flag(const cli_ctx *c, const char *name);
+const char *cmd_str(const cmd_ctx *c, const char *name);
+size_t cmd_list(const cmd_ctx *c, const char *name, char ***vals);
+int cmd_flag(const cmd_ctx *c, const char *name);
 /* Numeric options: return 1 if given (and valid, *out set), 0 if absent
  * (*out = dflt), -1 after printing a usage error. */
-int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double dflt, double *out);
-int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, long *out);
+int cmd_double(const cmd_ctx *c, const char *name, double lo, double hi, double dflt, double *out);
+int cmd_long(const cmd_ctx *c, const char *name, long lo, long hi, long dflt, long *out);
 /* A sampling probability (--beta): a decimal or fraction the samplers draw
  * exactly (keps_parse_probability), strictly between 0 and 1. Returns as
- * cli_double (*p NAN when absent). */
-int cli_probability(const cli_ctx *c, const char *name, double *p);
+ * cmd_double (*p NAN when absent). */
+int cmd_probability(const cmd_ctx *c, const char *name, double *p);
 /* -k of k-anonymity, the same in every command that releases or checks it:
  * a whole number in [1, CLI_K_MAX] (a larger or overflowing one is a usage
  * error, never clamped). A billion is far beyond any useful k and keeps k*n
  * products of the algorithms far below 2^63. Required (error if absent) or
- * *k = dflt. Returns as cli_long: 1 given, 0 absent, -1 after an error. */
+ * *k = dflt. Returns as cmd_long: 1 given, 0 absent, -1 after an error. */
 #define CLI_K_MAX 1000000000L
-int cli_k(const cli_ctx *c, int required, long dflt, long *k);
+int cmd_k(const cmd_ctx *c, int required, long dflt, long *k);
 /* --suppressed exclude|class (default exclude); returns 2 after a usage error. */
-int cli_suppressed_mode(const cli_ctx *c, keps_suppressed_mode *mode);
+int cmd_suppressed_mode(const cmd_ctx *c, keps_suppressed_mode *mode);
 /* OLA with k above the n records (keps_ola_run finds the release that
  * suppresses every row when the limit allows it): exit 1 with the message
  * Mondrian and MDAV give, rather than a release of stars. Returns 1 after
  * the message, else 0. */
-int cli_k_above_records(const cli_ctx *c, size_t k, size_t n);
+int cmd_k_above_records(const cmd_ctx *c, size_t k, size_t n);
 /* Exit 1 when the best partition (what, e.g. "even the top node") leaves
  * need of n rows in classes smaller than k, more than limit: says which
  * --suppress would work, or only -k for commands without --suppress. */
-int cli_over_limit(const cli_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n);
+int cmd_over_limit(const cmd_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n);
 /* A NAME:PATH value of option opt (--qi NAME:HIERARCHY.csv, --hierarchy
  * NAME:FILE) with its PATH resolved against the job file's directory when
  * the value came from a job file (t resolves NAME; builders and "numeric"
  * are no paths). Malloc'd; NULL when out of memory. */
-char *cli_spec_path(const cli_ctx *c, const char *opt, const keps_table *t, const char *spec);
+char *cmd_spec_path(const cmd_ctx *c, const char *opt, const keps_table *t, const char *spec);
 /* The same for a PATH already cut from its NAME. */
-char *cli_job_file(const cli_ctx *c, const char *opt, const char *path);
+char *cmd_job_file(const cmd_ctx *c, const char *opt, const char *path);
 /* "FILE:LINE:COL: " when option name's values came from a job file, else "". */
-const char *cli_origin(const cli_ctx *c, const char *name);
+const char *cmd_origin(const cmd_ctx *c, const char *name);
 /* Required option: prints the error and returns -1 if absent. */
-int cli_require(const cli_ctx *c, const char *name);
+int cmd_require(const cmd_ctx *c, const char *name);
 
 /* An option that only some modes of a command read (an --algorithm, a
  * --mode, a calculator). Outside them it would be ignored, which must not
@@ -133,69 +133,69 @@ int cli_require(const cli_ctx *c, const char *name);
  * asked or misstate the method (exit 2), else one note on stderr (--quiet
  * silences it). modes: '|'-separated, e.g. "ola|given"; why: why it does not
  * apply or what to give instead. */
-typedef struct cli_mode_opt {
+typedef struct cmd_mode_opt {
     const char *opt, *modes, *why;
     int refuse;
-} cli_mode_opt;
+} cmd_mode_opt;
 /* Checks tbl[0..n) against mode; sel says how a mode is chosen, for the
  * messages ("--algorithm ", "keps privacy "). A flag set to false, and a
  * note's value 0, ask for nothing and pass. Returns 0, or 2 after the error. */
-int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const cli_mode_opt *tbl, size_t n);
+int cmd_mode_options(const cmd_ctx *c, const char *sel, const char *mode, const cmd_mode_opt *tbl, size_t n);
 /* A note that the hierarchies of the --qi columns are not used (why says
  * by what), one line naming those columns; nothing if none has one. */
-void cli_note_unused_hierarchies(const cli_ctx *c, const keps_schema *s, const char *why);
+void cmd_note_unused_hierarchies(const cmd_ctx *c, const keps_schema *s, const char *why);
 /* A note (unless --quiet) before OLA searches a lattice of 10M nodes or
  * more: its time and memory grow with the lattice. */
-void cli_note_lattice(const cli_ctx *c, const keps_lattice *L);
+void cmd_note_lattice(const cmd_ctx *c, const keps_lattice *L);
 /* Prints "a, b, c" to f (NULL: prints nothing): the names of t's columns
  * for which pick(ctx, column) holds, however long; returns how many. */
-size_t cli_print_columns(FILE *f, const keps_table *t, int (*pick)(const void *ctx, size_t col), const void *ctx);
+size_t cmd_print_columns(FILE *f, const keps_table *t, int (*pick)(const void *ctx, size_t col), const void *ctx);
 
 /* --metric with ARX's quality-model options (opt_metric.c), for the
- * commands whose OLA search minimizes it. cli_objective_read parses them
- * (before the data is read); cli_objective_weights resolves --weight NAME=W
+ * commands whose OLA search minimizes it. cmd_objective_read parses them
+ * (before the data is read); cmd_objective_weights resolves --weight NAME=W
  * against the schema's QIs. Both return 0 or 2 after a usage error. */
-extern const cli_opt cli_opt_metric, cli_opt_gs_factor, cli_opt_monotonic, cli_opt_aggregate, cli_opt_weight;
-typedef struct cli_objective {
+extern const cmd_opt cmd_opt_metric, cmd_opt_gs_factor, cmd_opt_monotonic, cmd_opt_aggregate, cmd_opt_weight;
+typedef struct cmd_objective {
     keps_metric_config cfg;
     double *weights; /* [nqi] raw --weight values (0.5 unnamed); NULL if none */
-} cli_objective;
-int cli_objective_read(cli_ctx *c, cli_objective *o);
-int cli_objective_weights(cli_ctx *c, const keps_schema *s, cli_objective *o);
-void cli_objective_free(cli_objective *o);
+} cmd_objective;
+int cmd_objective_read(cmd_ctx *c, cmd_objective *o);
+int cmd_objective_weights(cmd_ctx *c, const keps_schema *s, cmd_objective *o);
+void cmd_objective_free(cmd_objective *o);
 /* Report keys "objective" (the quality model as used), "score" (a number,
  * or a list for rank aggregation) and "score_attributes" (per QI, if not
  * NULL). */
-void cli_objective_json(keps_json *j, const keps_schema *s, const cli_objective *o, const double *score,
+void cmd_objective_json(keps_json *j, const keps_schema *s, const cmd_objective *o, const double *score,
                         size_t score_len, const double *attributes);
 /* "entropy, gs-factor 0.5, sum: 123.4" into buf; returns the length it needs. */
-int cli_objective_text(char *buf, size_t len, const cli_objective *o, const double *score, size_t score_len);
+int cmd_objective_text(char *buf, size_t len, const cmd_objective *o, const double *score, size_t score_len);
 
 /* The candidate a mistyped word most likely meant (a small edit distance),
  * or NULL: for "did you mean" in messages. */
-const char *cli_nearest(const char *word, const char *const *cands, size_t n);
+const char *cmd_nearest(const char *word, const char *const *cands, size_t n);
 /* The error "out of memory"; returns its exit code (3). */
-int cli_oom(const cli_ctx *c);
+int cmd_oom(const cmd_ctx *c);
 /* The error err (its message becomes the result's error; a second error
  * adds a line); returns the exit code for err. */
-int cli_fail(const cli_ctx *c, const keps_error *err);
+int cmd_fail(const cmd_ctx *c, const keps_error *err);
 /* "timing_ms": {"total": ms since the command started}, for reports that
  * time nothing else. */
-void cli_report_total(const cli_ctx *c, keps_json *j);
-int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
+void cmd_report_total(const cmd_ctx *c, keps_json *j);
+int cmd_usage_error(const cmd_ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* An error (not a usage error) with {name} markup; returns its exit code. */
-int cli_error(const cli_ctx *c, keps_status st, const char *fmt, ...)
+int cmd_error(const cmd_ctx *c, keps_status st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 /* A message for the host (keps_host.message): kind, printf-style text
  * with {name} markup for parameters. */
-void cli_msg(const cli_ctx *c, keps_msg_kind kind, const char *fmt, ...)
+void cmd_msg(const cmd_ctx *c, keps_msg_kind kind, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -204,90 +204,90 @@ void cli_msg(const cli_ctx *c, keps_msg_kind kind, const char *fmt, ...)
 /* --digits for the computed columns cols[0..m) of t: digits[j] decimals
  * (-1: the exact double), by default the column's input precision
  * (keps_table_decimals). Returns 0 or an exit code; *digits is malloc'd. */
-int cli_digits(const cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, int **digits);
+int cmd_digits(const cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, int **digits);
 /* "digits": {"COL": d, ...} ("exact" for -1). */
-void cli_report_digits(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const int *digits);
+void cmd_report_digits(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const int *digits);
 
 /* Common chores. Each returns 0 or an exit code after printing the error. */
-int cli_load_input(cli_ctx *c, keps_table **t);
+int cmd_load_input(cmd_ctx *c, keps_table **t);
 /* The same for the commands that release data: an input without records
  * is bad input (exit 2), the same in every method. */
-int cli_load_records(cli_ctx *c, keps_table **t);
-int cli_load_table(cli_ctx *c, const char *path, keps_table **t);
-int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **s);
+int cmd_load_records(cmd_ctx *c, keps_table **t);
+int cmd_load_table(cmd_ctx *c, const char *path, keps_table **t);
+int cmd_build_schema(cmd_ctx *c, keps_table *t, keps_schema **s);
 /* The same with more QI specs (e.g. MDAV's --columns) after the --qi ones. */
-int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **s);
-keps_rng *cli_rng(cli_ctx *c);  /* NULL after the error */
+int cmd_build_schema_extra(cmd_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **s);
+keps_rng *cmd_rng(cmd_ctx *c);  /* NULL after the error */
 /* The release: the result takes it (*release becomes NULL), shuffled
  * (its order drawn now) unless keep-order, for the output parameter. */
-int cli_write_release(cli_ctx *c, keps_table **release);
+int cmd_write_release(cmd_ctx *c, keps_table **release);
 /* The same in input order whatever keep-order says, for a release whose
  * row i depends on input row i alone (keps noise -i): the order then tells
  * nothing the neighbouring relation does not already fix. */
-int cli_write_release_ordered(cli_ctx *c, keps_table **release);
+int cmd_write_release_ordered(cmd_ctx *c, keps_table **release);
 /* Another output: a copy of text[0..len) for the path parameter param. */
-int cli_stage_text(cli_ctx *c, const char *param, const char *text, size_t len);
+int cmd_stage_text(cmd_ctx *c, const char *param, const char *text, size_t len);
 /* Another CSV output: the result takes t (*t becomes NULL). */
-int cli_stage_table(cli_ctx *c, const char *param, keps_table **t, char delimiter);
+int cmd_stage_table(cmd_ctx *c, const char *param, keps_table **t, char delimiter);
 /* The report (and the summary text, may be NULL) into the result. */
-int cli_emit_report(cli_ctx *c, keps_json *report, const char *text);
+int cmd_emit_report(cmd_ctx *c, keps_json *report, const char *text);
 /* The same for a check's result (verify, audit): failed != 0 makes it a
  * finding (the front-end exits 1 and writes no output file). Returns 0. */
-int cli_emit_finding(cli_ctx *c, keps_json *report, const char *text, int failed);
+int cmd_emit_finding(cmd_ctx *c, keps_json *report, const char *text, int failed);
 /* The row accounting every release reports: input_rows, output_rows (rows
  * written), released_rows, suppressed_rows, removed_rows, unsampled_rows,
  * with released + suppressed + unsampled = input. */
-void cli_report_counts(keps_json *j, const keps_counts *n);
+void cmd_report_counts(keps_json *j, const keps_counts *n);
 /* Starts a report object with the keys every method shares. */
-void cli_report_begin(cli_ctx *c, keps_json *j, const char *method);
+void cmd_report_begin(cmd_ctx *c, keps_json *j, const char *method);
 /* Milliseconds since an arbitrary origin (monotonic). */
-double cli_now_ms(void);
+double cmd_now_ms(void);
 /* Progress of the command's own loops (keps/progress.h). */
-void cli_progress(cli_ctx *c, const char *what, double done, double total);
+void cmd_progress(cmd_ctx *c, const char *what, double done, double total);
 
 /* Parts of commands that live in their own files. */
-int cli_audit_neighbours(cli_ctx *c);
-int cli_anonymize_ola(cli_ctx *c);
-int cli_anonymize_mondrian(cli_ctx *c);
-int cli_anonymize_mdav(cli_ctx *c);
-int cli_privacy_delta(cli_ctx *c);
-int cli_privacy_min_k(cli_ctx *c);
-int cli_privacy_rr_epsilon(cli_ctx *c);
-int cli_privacy_rr_t(cli_ctx *c);
-int cli_privacy_implies(cli_ctx *c);
+int cmd_audit_neighbours(cmd_ctx *c);
+int cmd_anonymize_ola(cmd_ctx *c);
+int cmd_anonymize_mondrian(cmd_ctx *c);
+int cmd_anonymize_mdav(cmd_ctx *c);
+int cmd_privacy_delta(cmd_ctx *c);
+int cmd_privacy_min_k(cmd_ctx *c);
+int cmd_privacy_rr_epsilon(cmd_ctx *c);
+int cmd_privacy_rr_t(cmd_ctx *c);
+int cmd_privacy_implies(cmd_ctx *c);
 
 /* OLA's search statistics as notes when the host asks for them (debug). */
 struct keps_ola_result;
-void cli_ola_debug(const cli_ctx *c, const struct keps_ola_result *r);
+void cmd_ola_debug(const cmd_ctx *c, const struct keps_ola_result *r);
 /* The criteria search's statistics as a note when the host asks (debug). */
 struct keps_search_result;
-void cli_search_debug(const cli_ctx *c, const struct keps_search_result *r);
+void cmd_search_debug(const cmd_ctx *c, const struct keps_search_result *r);
 /* How the host spells parameter name (keps_host.spell), into buf. */
-const char *cli_spell(const cli_ctx *c, const char *name, char *buf, size_t len);
+const char *cmd_spell(const cmd_ctx *c, const char *name, char *buf, size_t len);
 /* The command called name, or NULL. */
-const cli_cmd *cli_command(const char *name);
+const cmd_cmd *cmd_command(const char *name);
 /* The checks every command makes first (seed), then its run function. */
-int cli_run_checked(cli_ctx *c);
+int cmd_run_checked(cmd_ctx *c);
 /* The front-end's own parameters (job, json, quiet, help), NULL-terminated. */
-extern const cli_opt *const cli_common_opts[];
+extern const cmd_opt *const cmd_common_opts[];
 /* printf into a new string with {name} markup in fmt rendered through the
  * host's spelling (the arguments are not scanned); NULL when out of memory. */
-char *cli_vformat(const cli_ctx *c, const char *fmt, va_list ap);
+char *cmd_vformat(const cmd_ctx *c, const char *fmt, va_list ap);
 /* printf into a new string (no markup); NULL when out of memory. */
-char *cli_strf(const char *fmt, ...)
+char *cmd_strf(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
 /* Records an error message in the result (a second one adds a line). */
-void cli_error_text(const cli_ctx *c, keps_status st, const char *text, int usage);
+void cmd_error_text(const cmd_ctx *c, keps_status st, const char *text, int usage);
 /* A new output entry of the result for parameter param; NULL when out of memory. */
-keps_output *cli_output_new(cli_ctx *c, const char *param);
+keps_output *cmd_output_new(cmd_ctx *c, const char *param);
 /* Points the result's release and order at its "output" table. */
-void cli_output_sync(cli_ctx *c);
+void cmd_output_sync(cmd_ctx *c);
 
 /* Commands (one cmd_*.c each). */
-extern const cli_cmd cmd_anonymize, cmd_kepsilon, cmd_dpmicro, cmd_safela, cmd_rr, cmd_privacy,
+extern const cmd_cmd cmd_anonymize, cmd_kepsilon, cmd_dpmicro, cmd_safela, cmd_rr, cmd_privacy,
     cmd_verify, cmd_risk, cmd_evaluate, cmd_noise, cmd_audit, cmd_hierarchy, cmd_split, cmd_report;
 
 #pragma GCC visibility pop

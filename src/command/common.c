@@ -18,9 +18,9 @@
 #include "keps/progress.h"
 #include "keps/version.h"
 
-static int parse_delim(const cli_ctx *c, char *out)
+static int parse_delim(const cmd_ctx *c, char *out)
 {
-    const char *d = cli_str(c, "delimiter");
+    const char *d = cmd_str(c, "delimiter");
     *out = 0;
     if (!d)
         return 0;
@@ -29,7 +29,7 @@ static int parse_delim(const cli_ctx *c, char *out)
     else if (strlen(d) == 1 && d[0] != '"' && d[0] != '\n' && d[0] != '\r')
         *out = d[0];
     else
-        return cli_usage_error(c, "{delimiter} '%s': give one character such as ',' ';' '|' or 'tab'", d);
+        return cmd_usage_error(c, "{delimiter} '%s': give one character such as ',' ';' '|' or 'tab'", d);
     return 0;
 }
 
@@ -51,11 +51,11 @@ static char sniff_file(const char *path)
 }
 
 /* A decimal comma needs another field separator. */
-static int comma_clash(const cli_ctx *c, const char *path, char delim, int sniffed)
+static int comma_clash(const cmd_ctx *c, const char *path, char delim, int sniffed)
 {
     if (delim != ',')
         return 0;
-    return cli_usage_error(c,
+    return cmd_usage_error(c,
                            "{decimal-comma}: the field separator of %s is ',' (%s), the decimal mark as well, so "
                            "170,5 would be two fields; give the file's separator with -d (e.g. -d ';', or -d tab; "
                            "for a file of one column any -d but ',' works)",
@@ -64,7 +64,7 @@ static int comma_clash(const cli_ctx *c, const char *path, char delim, int sniff
 
 /* The in-memory table given for the parameter whose value is path
  * (keps_args_table), or NULL. */
-static const keps_table *given_table(const cli_ctx *c, const char *path)
+static const keps_table *given_table(const cmd_ctx *c, const char *path)
 {
     for (size_t i = 0; i < c->nopts; i++)
         for (size_t k = 0; c->vals[i].tables && k < c->vals[i].n; k++)
@@ -109,25 +109,25 @@ static keps_status add_given_qi(keps_schema *s, keps_table *t, const char *spec,
     return st;
 }
 
-int cli_load_table(cli_ctx *c, const char *path, keps_table **t)
+int cmd_load_table(cmd_ctx *c, const char *path, keps_table **t)
 {
     const keps_table *given = given_table(c, path);
     if (given) { /* the caller's table stays as it is: the command works on a copy */
         keps_error err = {0};
         *t = copy_table(given, &err);
-        return *t ? 0 : cli_fail(c, &err);
+        return *t ? 0 : cmd_fail(c, &err);
     }
     keps_csv_options o = {0};
     int rc = parse_delim(c, &o.delimiter);
     if (rc)
         return rc;
-    int dc = cli_flag(c, "decimal-comma");
+    int dc = cmd_flag(c, "decimal-comma");
     if (dc && (rc = comma_clash(c, path, o.delimiter ? o.delimiter : sniff_file(path), !o.delimiter)))
         return rc;
-    o.missing = cli_str(c, "missing");
+    o.missing = cmd_str(c, "missing");
     keps_error err = {0};
     if (keps_csv_read(path, &o, t, &err))
-        return cli_fail(c, &err);
+        return cmd_fail(c, &err);
     if (keps_progress_cancelled()) { /* the host cancelled while it was read: stop here */
         keps_table_free(*t);
         *t = NULL;
@@ -142,28 +142,28 @@ int cli_load_table(cli_ctx *c, const char *path, keps_table **t)
     return 0;
 }
 
-int cli_digits(const cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, int **digits)
+int cmd_digits(const cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, int **digits)
 {
-    const char *v = cli_str(c, "digits");
+    const char *v = cmd_str(c, "digits");
     long n = -2;
     if (v && strcmp(v, "exact") != 0) {
         char *end;
         errno = 0;
         n = strtol(v, &end, 10);
         if (end == v || *end || errno || n < 0 || n > KEPS_DIGITS_MAX)
-            return cli_usage_error(c, "%s--digits '%s': expected a whole number of decimals in [0, %d] or 'exact'",
-                                   cli_origin(c, "digits"), v, KEPS_DIGITS_MAX);
+            return cmd_usage_error(c, "%s--digits '%s': expected a whole number of decimals in [0, %d] or 'exact'",
+                                   cmd_origin(c, "digits"), v, KEPS_DIGITS_MAX);
     } else if (v) {
         n = -1;
     }
     if (!(*digits = malloc((m ? m : 1) * sizeof **digits)))
-        return cli_usage_error(c, "out of memory");
+        return cmd_usage_error(c, "out of memory");
     for (size_t j = 0; j < m; j++)
         (*digits)[j] = n >= -1 ? (int)n : keps_table_decimals(t, cols[j]);
     return 0;
 }
 
-void cli_report_digits(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const int *digits)
+void cmd_report_digits(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const int *digits)
 {
     keps_json_object(j, "digits");
     for (size_t a = 0; a < m; a++) {
@@ -175,23 +175,23 @@ void cli_report_digits(keps_json *j, const keps_table *t, const size_t *cols, si
     keps_json_end(j);
 }
 
-int cli_load_input(cli_ctx *c, keps_table **t)
+int cmd_load_input(cmd_ctx *c, keps_table **t)
 {
-    if (cli_require(c, "input"))
+    if (cmd_require(c, "input"))
         return 2;
-    int rc = cli_load_table(c, cli_str(c, "input"), t);
+    int rc = cmd_load_table(c, cmd_str(c, "input"), t);
     if (!rc)
         c->input = *t;
     return rc;
 }
 
-int cli_load_records(cli_ctx *c, keps_table **t)
+int cmd_load_records(cmd_ctx *c, keps_table **t)
 {
-    int rc = cli_load_input(c, t);
+    int rc = cmd_load_input(c, t);
     if (!rc && (*t)->nrows == 0) { /* a failed load leaves no table to the caller */
         keps_error err = {0};
         keps_error_set(&err, KEPS_EINPUT, "%s: no records after the header: nothing to release", (*t)->source);
-        cli_fail(c, &err);
+        cmd_fail(c, &err);
         keps_table_free(*t);
         *t = NULL;
         c->input = NULL;
@@ -200,52 +200,52 @@ int cli_load_records(cli_ctx *c, keps_table **t)
     return rc;
 }
 
-int cli_build_schema(cli_ctx *c, keps_table *t, keps_schema **out)
+int cmd_build_schema(cmd_ctx *c, keps_table *t, keps_schema **out)
 {
-    return cli_build_schema_extra(c, t, NULL, 0, out);
+    return cmd_build_schema_extra(c, t, NULL, 0, out);
 }
 
 /* A role value that failed: when it came from a job file, say where, and
  * that a YAML flow list splits "age:interval=5,10,20" at its commas. */
-static void schema_value_origin(const cli_ctx *c, const char *opt, const char *value)
+static void schema_value_origin(const cmd_ctx *c, const char *opt, const char *value)
 {
-    const char *o = cli_origin(c, opt);
+    const char *o = cmd_origin(c, opt);
     if (!*o)
         return;
     char fl[128], *m;
-    if ((m = cli_strf("%sthe %s value '%s' came from here%s", o, cli_spell(c, opt, fl, sizeof fl), value,
+    if ((m = cmd_strf("%sthe %s value '%s' came from here%s", o, cmd_spell(c, opt, fl, sizeof fl), value,
                  strspn(value, "0123456789.") == strlen(value)
                      ? "; YAML splits a [...] list at every comma: quote a value that holds commas, e.g. "
                        "[\"age:interval=5,10,20\"]"
                      : ""))) {
-        cli_error_text(c, c->status, m, 0);
+        cmd_error_text(c, c->status, m, 0);
         free(m);
     }
 }
 
-int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **out)
+int cmd_build_schema_extra(cmd_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **out)
 {
     keps_error err = {0};
     keps_schema *s = keps_schema_new(t);
     if (!s) {
-        return cli_oom(c);
+        return cmd_oom(c);
     }
-    const char *others = cli_str(c, "others");
+    const char *others = cmd_str(c, "others");
     if (others && strcmp(others, "keep") == 0)
         s->others = KEPS_OTHERS_KEEP;
     else if (others && strcmp(others, "drop") == 0)
         s->others = KEPS_OTHERS_DROP;
     else if (others) {
         keps_schema_free(s);
-        return cli_usage_error(c, "{others} '%s': expected keep or drop", others);
+        return cmd_usage_error(c, "{others} '%s': expected keep or drop", others);
     }
     char **v;
-    size_t n = cli_list(c, "qi", &v);
+    size_t n = cmd_list(c, "qi", &v);
     keps_status st = KEPS_OK;
     const char *bad_opt = NULL, *bad_val = NULL;
     for (size_t i = 0; i < n && !st; i++) {
         const keps_table *h = given_table(c, v[i]);
-        char *spec = h ? NULL : cli_spec_path(c, "qi", t, v[i]); /* a job file's paths are relative to it */
+        char *spec = h ? NULL : cmd_spec_path(c, "qi", t, v[i]); /* a job file's paths are relative to it */
         if ((st = h ? add_given_qi(s, t, v[i], h, &err) : keps_schema_add_qi(s, t, spec ? spec : v[i], &err))) {
             bad_opt = "qi";
             bad_val = v[i];
@@ -262,7 +262,7 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
                  {"insensitive", KEPS_ROLE_INSENSITIVE},
                  {"identifier", KEPS_ROLE_IDENTIFIER}};
     for (size_t r = 0; r < sizeof roles / sizeof *roles && !st; r++) {
-        n = cli_list(c, roles[r].opt, &v);
+        n = cmd_list(c, roles[r].opt, &v);
         for (size_t i = 0; i < n && !st; i++) {
             const char *name = v[i], *rest = NULL; /* --sensitive NAME:HIERARCHY (t-closeness's) */
             int col = roles[r].role == KEPS_ROLE_SENSITIVE ? keps_table_column_spec(t, v[i], &rest) : -1;
@@ -275,15 +275,15 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
         }
     }
     if (!st && (st = keps_schema_check(s, &err))) { /* the schema names roles; these are their parameters */
-        char *hint = cli_strf(" (%s, %s, ...; %s keep|drop)", cli_spell(c, "qi", (char[128]){0}, 128),
-                              cli_spell(c, "sensitive", (char[128]){0}, 128), cli_spell(c, "others", (char[128]){0}, 128));
+        char *hint = cmd_strf(" (%s, %s, ...; %s keep|drop)", cmd_spell(c, "qi", (char[128]){0}, 128),
+                              cmd_spell(c, "sensitive", (char[128]){0}, 128), cmd_spell(c, "others", (char[128]){0}, 128));
         if (hint)
             strncat(err.msg, hint, sizeof err.msg - strlen(err.msg) - 1);
         free(hint);
     }
     if (st) {
         keps_schema_free(s);
-        int rc = cli_fail(c, &err);
+        int rc = cmd_fail(c, &err);
         if (bad_opt)
             schema_value_origin(c, bad_opt, bad_val);
         return rc;
@@ -293,21 +293,21 @@ int cli_build_schema_extra(cli_ctx *c, keps_table *t, char **extra_qi, size_t ne
     return 0;
 }
 
-keps_rng *cli_rng(cli_ctx *c)
+keps_rng *cmd_rng(cmd_ctx *c)
 {
     if (c->rng)
         return c->rng;
     long seed;
-    int given = cli_long(c, "seed", 0, __LONG_MAX__, 0, &seed);
+    int given = cmd_long(c, "seed", 0, __LONG_MAX__, 0, &seed);
     if (given < 0)
         return NULL;
-    if (given) { /* cli_parse has warned that the output is not private */
+    if (given) { /* cmd_parse has warned that the output is not private */
         c->rng = keps_rng_new_seeded((uint64_t)seed);
     } else {
         c->rng = keps_rng_new();
     }
     if (!c->rng)
-        cli_error_text(c, KEPS_EIO, "cannot initialize the random number generator (libsodium)", 0);
+        cmd_error_text(c, KEPS_EIO, "cannot initialize the random number generator (libsodium)", 0);
     return c->rng;
 }
 
@@ -332,8 +332,8 @@ static const char **schema_names(const keps_schema *s, size_t *nq, size_t *na)
 }
 
 /* The release against its input (keps/before_after.h), kept for the
- * report (cli_report_begin); only when someone will see the report. */
-static int compare_release(cli_ctx *c, const keps_table *release)
+ * report (cmd_report_begin); only when someone will see the report. */
+static int compare_release(cmd_ctx *c, const keps_table *release)
 {
     if (!c->schema || !c->json) /* c->json: the host looks at the report */
         return 0;
@@ -351,87 +351,87 @@ static int compare_release(cli_ctx *c, const keps_table *release)
     free(names);
     if (!st && !c->before_after)
         st = keps_error_set(&err, KEPS_ENOMEM, "out of memory comparing the release with its input");
-    return st ? cli_fail(c, &err) : 0;
+    return st ? cmd_fail(c, &err) : 0;
 }
 
 /* The release goes into the result with its row order, drawn now. */
-static int write_release(cli_ctx *c, keps_table **release, int keep);
+static int write_release(cmd_ctx *c, keps_table **release, int keep);
 
-int cli_write_release(cli_ctx *c, keps_table **release)
+int cmd_write_release(cmd_ctx *c, keps_table **release)
 {
-    int keep = cli_flag(c, "keep-order");
+    int keep = cmd_flag(c, "keep-order");
     if (keep) /* a privacy warning: sent even when quiet */
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: {keep-order} writes rows in input order; row order can leak which "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: {keep-order} writes rows in input order; row order can leak which "
                                      "record is which");
     return write_release(c, release, keep);
 }
 
-int cli_write_release_ordered(cli_ctx *c, keps_table **release)
+int cmd_write_release_ordered(cmd_ctx *c, keps_table **release)
 {
     return write_release(c, release, 1);
 }
 
-static int write_release(cli_ctx *c, keps_table **release, int keep)
+static int write_release(cmd_ctx *c, keps_table **release, int keep)
 {
     char delim;
     int rc = parse_delim(c, &delim);
     if (rc)
         return rc;
-    keps_rng *rng = keep ? NULL : cli_rng(c);
+    keps_rng *rng = keep ? NULL : cmd_rng(c);
     if (!keep && !rng)
         return 2;
     uint32_t *order = NULL;
     if (!keep && !(order = keps_rng_permutation(rng, (*release)->nrows)))
-        return cli_oom(c);
+        return cmd_oom(c);
     if (!delim) /* the input's own separator, sniffed or given (CLI.md: -d is both sides') */
         delim = c->input && c->input->delimiter ? c->input->delimiter : ',';
     if ((rc = compare_release(c, *release))) {
         free(order);
         return rc;
     }
-    keps_output *o = cli_output_new(c, "output");
+    keps_output *o = cmd_output_new(c, "output");
     if (!o) {
         free(order);
-        return cli_oom(c);
+        return cmd_oom(c);
     }
     o->table = *release;
     o->order = order;
     o->delimiter = delim;
     *release = NULL;
-    cli_output_sync(c);
+    cmd_output_sync(c);
     return 0;
 }
 
-int cli_stage_text(cli_ctx *c, const char *param, const char *text, size_t len)
+int cmd_stage_text(cmd_ctx *c, const char *param, const char *text, size_t len)
 {
-    keps_output *o = cli_output_new(c, param);
+    keps_output *o = cmd_output_new(c, param);
     if (!o || !(o->text = malloc(len + 1)))
-        return cli_oom(c);
+        return cmd_oom(c);
     memcpy(o->text, text, len);
     o->text[len] = '\0';
     o->len = len;
     return 0;
 }
 
-int cli_stage_table(cli_ctx *c, const char *param, keps_table **t, char delimiter)
+int cmd_stage_table(cmd_ctx *c, const char *param, keps_table **t, char delimiter)
 {
-    keps_output *o = cli_output_new(c, param);
+    keps_output *o = cmd_output_new(c, param);
     if (!o)
-        return cli_oom(c);
+        return cmd_oom(c);
     o->table = *t;
     o->delimiter = delimiter;
     *t = NULL;
-    cli_output_sync(c);
+    cmd_output_sync(c);
     return 0;
 }
 
-int cli_oom(const cli_ctx *c)
+int cmd_oom(const cmd_ctx *c)
 {
-    cli_error_text(c, KEPS_ENOMEM, "out of memory", 0);
+    cmd_error_text(c, KEPS_ENOMEM, "out of memory", 0);
     return keps_exit_code(KEPS_ENOMEM);
 }
 
-int cli_k_above_records(const cli_ctx *c, size_t k, size_t n)
+int cmd_k_above_records(const cmd_ctx *c, size_t k, size_t n)
 {
     if (k <= n)
         return 0;
@@ -439,35 +439,35 @@ int cli_k_above_records(const cli_ctx *c, size_t k, size_t n)
     keps_error_set(&err, KEPS_EJOB, "k = %zu is larger than the number of records (%zu): every record would be "
                                     "suppressed whatever the generalization; lower k",
                    k, n);
-    return cli_fail(c, &err);
+    return cmd_fail(c, &err);
 }
 
-int cli_over_limit(const cli_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n)
+int cmd_over_limit(const cmd_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n)
 {
     int has_suppress = 0;
     for (size_t i = 0; i < c->nopts; i++)
-        has_suppress |= c->opts[i] == &cli_opt_suppress;
+        has_suppress |= c->opts[i] == &cmd_opt_suppress;
     char *m, fs[128], fk[128];
-    cli_spell(c, "suppress", fs, sizeof fs);
-    cli_spell(c, "k", fk, sizeof fk);
+    cmd_spell(c, "suppress", fs, sizeof fs);
+    cmd_spell(c, "k", fk, sizeof fk);
     if (has_suppress) /* rounded up so that floor(s * n) >= need still holds */
-        m = cli_strf("no partition is %zu-anonymous with at most %zu of %zu rows suppressed: %s leaves %zu rows in "
+        m = cmd_strf("no partition is %zu-anonymous with at most %zu of %zu rows suppressed: %s leaves %zu rows in "
                          "classes smaller than %zu. The lowest suppression that works is %s %.6f; or lower %s or "
                          "use fewer QIs.",
                      k, limit, n, what, need, k, fs, ceil((double)need / (double)n * 1e6) / 1e6, fk);
     else
-        m = cli_strf("no partition is %zu-anonymous with at most %zu of %zu rows suppressed: %s leaves %zu rows in "
+        m = cmd_strf("no partition is %zu-anonymous with at most %zu of %zu rows suppressed: %s leaves %zu rows in "
                          "classes smaller than %zu. Lower %s or use fewer QIs.",
                      k, limit, n, what, need, k, fk);
-    cli_error_text(c, KEPS_EJOB, m ? m : "out of memory", 0);
+    cmd_error_text(c, KEPS_EJOB, m ? m : "out of memory", 0);
     free(m);
     return 1;
 }
 
-void cli_report_total(const cli_ctx *c, keps_json *j)
+void cmd_report_total(const cmd_ctx *c, keps_json *j)
 {
     keps_json_object(j, "timing_ms");
-    keps_json_num(j, "total", cli_now_ms() - c->t_start);
+    keps_json_num(j, "total", cmd_now_ms() - c->t_start);
     keps_json_end(j);
 }
 
@@ -485,27 +485,27 @@ static char *with_before_after(const char *js, const char *ba)
     return s;
 }
 
-int cli_emit_report(cli_ctx *c, keps_json *j, const char *text)
+int cmd_emit_report(cmd_ctx *c, keps_json *j, const char *text)
 {
     keps_result *r = c->res;
     const char *js = keps_json_text(j);
     char *joined = c->before_after && js ? with_before_after(js, c->before_after) : js ? strdup(js) : NULL;
     if (!joined)
-        return cli_oom(c);
+        return cmd_oom(c);
     free(r->report);
     r->report = joined;
     if (text && !(r->summary = strdup(text)))
-        return cli_oom(c);
+        return cmd_oom(c);
     return 0;
 }
 
-int cli_emit_finding(cli_ctx *c, keps_json *j, const char *text, int failed)
+int cmd_emit_finding(cmd_ctx *c, keps_json *j, const char *text, int failed)
 {
     c->res->finding = failed != 0;
-    return cli_emit_report(c, j, text);
+    return cmd_emit_report(c, j, text);
 }
 
-void cli_report_counts(keps_json *j, const keps_counts *n)
+void cmd_report_counts(keps_json *j, const keps_counts *n)
 {
     keps_json_int(j, "input_rows", (long long)n->input_rows);
     keps_json_int(j, "output_rows", (long long)n->output_rows);
@@ -558,7 +558,7 @@ static int strtod_whole(const char *s, double *x)
  * number is written as the user spelled it (0.05 stays 0.05, a 20-digit
  * seed keeps its digits), one JSON cannot spell (.5, 05) as its value; a
  * value that is no number (1/3) stays a string, exactly as given. */
-static void report_param(keps_json *j, const char *key, const cli_opt *o, const char *v)
+static void report_param(keps_json *j, const char *key, const cmd_opt *o, const char *v)
 {
     double x;
     if (!o->metavar && (!strcmp(v, "true") || !strcmp(v, "false")))
@@ -571,7 +571,7 @@ static void report_param(keps_json *j, const char *key, const cli_opt *o, const 
         keps_json_str(j, key, v);
 }
 
-void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
+void cmd_report_begin(cmd_ctx *c, keps_json *j, const char *method)
 {
     keps_json_init(j);
     keps_json_object(j, NULL);
@@ -579,7 +579,7 @@ void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
     keps_json_str(j, "method", method);
     keps_json_object(j, "parameters");
     for (size_t i = 0; i < c->nopts; i++) {
-        const cli_opt *o = c->opts[i];
+        const cmd_opt *o = c->opts[i];
         if (!c->vals[i].n || !strcmp(o->name, "json") || !strcmp(o->name, "quiet") || !strcmp(o->name, "help") ||
             (o->flags & KEPS_PARAM_POSITIONAL)) /* the positional ones are the report's own keys */
             continue;
@@ -593,7 +593,7 @@ void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
         }
     }
     keps_json_end(j);
-    keps_json_bool(j, "seeded", cli_str(c, "seed") != NULL); /* seeded output is not private */
+    keps_json_bool(j, "seeded", cmd_str(c, "seed") != NULL); /* seeded output is not private */
     if (c->input) {
         /* Missing values are a value of their own; say how many there were. */
         keps_json_object(j, "missing_values");
@@ -604,20 +604,20 @@ void cli_report_begin(cli_ctx *c, keps_json *j, const char *method)
     }
 }
 
-double cli_now_ms(void)
+double cmd_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-void cli_progress(cli_ctx *c, const char *what, double done, double total)
+void cmd_progress(cmd_ctx *c, const char *what, double done, double total)
 {
     (void)c;
     keps_progress(what, done, total);
 }
 
-const char *cli_spell(const cli_ctx *c, const char *name, char *buf, size_t len)
+const char *cmd_spell(const cmd_ctx *c, const char *name, char *buf, size_t len)
 {
     const keps_host *h = c ? c->host : NULL;
     if (h && h->spell)
@@ -658,7 +658,7 @@ static int mode_in(const char *mode, const char *modes)
 /* Whether option o's value asks for something: a flag unless false/no/0;
  * for a note also any value but the number 0 (--suppress 0, a script's
  * generic default, asks for nothing); for a refusal any value. */
-static int asks(const cli_opt *o, const char *v, int refuse)
+static int asks(const cmd_opt *o, const char *v, int refuse)
 {
     if (!v)
         return 0;
@@ -673,16 +673,16 @@ static int asks(const cli_opt *o, const char *v, int refuse)
     return 1;
 }
 
-int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const cli_mode_opt *tbl, size_t n)
+int cmd_mode_options(const cmd_ctx *c, const char *sel, const char *mode, const cmd_mode_opt *tbl, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        const cli_opt *o = NULL;
+        const cmd_opt *o = NULL;
         for (size_t k = 0; k < c->nopts && !o; k++)
             o = strcmp(c->opts[k]->name, tbl[i].opt) == 0 ? c->opts[k] : NULL;
-        if (!o || mode_in(mode, tbl[i].modes) || !asks(o, cli_str(c, o->name), tbl[i].refuse))
+        if (!o || mode_in(mode, tbl[i].modes) || !asks(o, cmd_str(c, o->name), tbl[i].refuse))
             continue;
         char fb[64], mb[256];
-        cli_spell(c, o->name, fb, sizeof fb);
+        cmd_spell(c, o->name, fb, sizeof fb);
         mode_list(tbl[i].modes, mb, sizeof mb);
         /* sel, the modes and why hold {name} markup */
         const keps_host *h = c->host;
@@ -690,12 +690,12 @@ int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const 
         char *rmode = keps_render(mode, h->spell, h->ud), *rw = keps_render(tbl[i].why, h->spell, h->ud);
         int rc = 0;
         if (!rs || !rm || !rmode || !rw)
-            rc = cli_oom(c);
+            rc = cmd_oom(c);
         else if (tbl[i].refuse)
-            rc = cli_usage_error(c, "%s%s applies to %s%s only, not %s: %s", cli_origin(c, o->name), fb, rs, rm, rmode,
+            rc = cmd_usage_error(c, "%s%s applies to %s%s only, not %s: %s", cmd_origin(c, o->name), fb, rs, rm, rmode,
                                  rw);
         else if (!c->quiet)
-            cli_msg(c, KEPS_MSG_NOTE, "note: %s%s applies to %s%s only and is ignored: %s", cli_origin(c, o->name), fb,
+            cmd_msg(c, KEPS_MSG_NOTE, "note: %s%s applies to %s%s only and is ignored: %s", cmd_origin(c, o->name), fb,
                     rs, rm, rw);
         free(rs);
         free(rm);
@@ -707,7 +707,7 @@ int cli_mode_options(const cli_ctx *c, const char *sel, const char *mode, const 
     return 0;
 }
 
-void cli_note_lattice(const cli_ctx *c, const keps_lattice *L)
+void cmd_note_lattice(const cmd_ctx *c, const keps_lattice *L)
 {
     if (L->nnodes < 10000000)
         return;
@@ -718,7 +718,7 @@ void cli_note_lattice(const cli_ctx *c, const keps_lattice *L)
     int short_of_memory = have > 0 && need > have;
     if (c->quiet && !short_of_memory)
         return;
-    cli_msg(c, short_of_memory ? KEPS_MSG_WARNING : KEPS_MSG_NOTE,
+    cmd_msg(c, short_of_memory ? KEPS_MSG_WARNING : KEPS_MSG_NOTE,
             "%s: the generalization lattice has %llu nodes (%zu QIs); OLA's time and memory grow with "
             "it: expect up to about %.*f %s%s (measured on 2 cores, 500 rows: 43M nodes 6 s and 0.13 GB, 387M nodes "
             "52 s and 0.8 GB); fewer QIs or shorter hierarchies shrink it",
@@ -727,7 +727,7 @@ void cli_note_lattice(const cli_ctx *c, const keps_lattice *L)
             short_of_memory ? ", more than this machine's memory, so the search will likely fail" : "");
 }
 
-size_t cli_print_columns(FILE *f, const keps_table *t, int (*pick)(const void *ctx, size_t col), const void *ctx)
+size_t cmd_print_columns(FILE *f, const keps_table *t, int (*pick)(const void *ctx, size_t col), const void *ctx)
 {
     size_t n = 0;
     for (size_t j = 0; j < t->ncols; j++) {
@@ -750,45 +750,45 @@ static int has_hierarchy(const void *ctx, size_t col)
     return 0;
 }
 
-void cli_note_unused_hierarchies(const cli_ctx *c, const keps_schema *s, const char *why)
+void cmd_note_unused_hierarchies(const cmd_ctx *c, const keps_schema *s, const char *why)
 {
-    if (c->quiet || !cli_print_columns(NULL, s->t, has_hierarchy, s))
+    if (c->quiet || !cmd_print_columns(NULL, s->t, has_hierarchy, s))
         return;
     char *cols = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&cols, &len);
     if (!f)
         return;
-    cli_print_columns(f, s->t, has_hierarchy, s);
+    cmd_print_columns(f, s->t, has_hierarchy, s);
     char *w = keps_render(why, c->host->spell, c->host->ud); /* why holds {name} markup */
     if (fclose(f) == 0)
-        cli_msg(c, KEPS_MSG_NOTE, "note: the hierarchy of {qi} %s is not used: %s", cols, w ? w : why);
+        cmd_msg(c, KEPS_MSG_NOTE, "note: the hierarchy of {qi} %s is not used: %s", cols, w ? w : why);
     free(cols);
     free(w);
 }
 
-void cli_ola_debug(const cli_ctx *c, const keps_ola_result *r)
+void cmd_ola_debug(const cmd_ctx *c, const keps_ola_result *r)
 {
     if (!c->host->debug)
         return;
     const keps_ola_stats *s = &r->stats;
     if (s->thread_evaluated[0] || s->thread_evaluated[1])
-        cli_msg(c, KEPS_MSG_NOTE, "threads: %llu + %llu evaluated, %llu + %llu classes rolled up",
+        cmd_msg(c, KEPS_MSG_NOTE, "threads: %llu + %llu evaluated, %llu + %llu classes rolled up",
                 (unsigned long long)s->thread_evaluated[0], (unsigned long long)s->thread_evaluated[1],
                 (unsigned long long)s->thread_rolled_up[0], (unsigned long long)s->thread_rolled_up[1]);
-    cli_msg(c, KEPS_MSG_NOTE, "kmin phase: %llu evaluated, %llu classes rolled up, %zu calls, %llu of %llu nodes tagged",
+    cmd_msg(c, KEPS_MSG_NOTE, "kmin phase: %llu evaluated, %llu classes rolled up, %zu calls, %llu of %llu nodes tagged",
             (unsigned long long)s->kmin_evaluated, (unsigned long long)s->kmin_rolled_up, s->kmin_calls,
             (unsigned long long)s->nodes_tagged, (unsigned long long)r->nodes_total);
-    cli_msg(c, KEPS_MSG_NOTE, "after optimum: %llu evaluated, %llu classes rolled up into %llu",
+    cmd_msg(c, KEPS_MSG_NOTE, "after optimum: %llu evaluated, %llu classes rolled up into %llu",
             (unsigned long long)s->evaluated, (unsigned long long)s->rolled_up, (unsigned long long)s->classes_made);
 }
 
-void cli_search_debug(const cli_ctx *c, const keps_search_result *r)
+void cmd_search_debug(const cmd_ctx *c, const keps_search_result *r)
 {
     if (!c->host->debug)
         return;
     const keps_search_stats *s = &r->stats;
-    cli_msg(c, KEPS_MSG_NOTE,
+    cmd_msg(c, KEPS_MSG_NOTE,
             "search: %llu popped, %llu climbs, %llu evaluated, %llu scored, %llu fail the bounds, %llu pass them "
             "but fail, best %.17g",
             (unsigned long long)s->popped, (unsigned long long)s->climbs, (unsigned long long)r->nodes_evaluated,

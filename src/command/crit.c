@@ -12,87 +12,87 @@
     "; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME " \
     "covers the columns not named)"
 
-const cli_opt crit_opt_sensitive = {
+const cmd_opt crit_opt_sensitive = {
     "sensitive", 0, "NAME[:HIERARCHY.csv]", CLI_REPEAT,
     "sensitive attribute, released as is and read by the criteria that name a column (l-diversity, t-closeness, "
     "beta-likeness, delta-disclosure, multiplicative t, (k,t)); a HIERARCHY gives t-closeness its hierarchical "
     "ground distance",
     "salary-class\noccupation:data/adult/adult_hierarchy_occupation.csv"};
-const cli_opt crit_opt_sensitive_type = {
+const cmd_opt crit_opt_sensitive_type = {
     "sensitive-type", 0, "NAME=nominal|ordered|hierarchical", CLI_REPEAT,
     "ground distance of a sensitive column's EMD: nominal (equal), ordered (numeric order, or byte order of the "
     "text), hierarchical (needs {sensitive} NAME:HIERARCHY.csv); default hierarchical with a hierarchy, else "
     "ordered if every non-missing value is a number, else nominal",
     "occupation=ordered"};
-const cli_opt crit_opt_l = {"l-diversity", 0, "[NAME=]L", CLI_REPEAT | CLI_NUMBER,
+const cmd_opt crit_opt_l = {"l-diversity", 0, "[NAME=]L", CLI_REPEAT | CLI_NUMBER,
                             "distinct l-diversity (Machanavajjhala et al. 2007): every class holds at least L distinct "
                             "sensitive values" PER_COLUMN,
                             "3\ndisease=5"};
-const cli_opt crit_opt_entropy_l = {"entropy-l", 0, "[NAME=]L", CLI_REPEAT | CLI_NUMBER,
+const cmd_opt crit_opt_entropy_l = {"entropy-l", 0, "[NAME=]L", CLI_REPEAT | CLI_NUMBER,
                                     "entropy l-diversity: the entropy of every class's sensitive values (natural "
                                     "log, {entropy-estimator}) is at least ln L" PER_COLUMN,
                                     "2.5"};
-const cli_opt crit_opt_estimator = {"entropy-estimator", 0, "shannon|grassberger", 0,
+const cmd_opt crit_opt_estimator = {"entropy-estimator", 0, "shannon|grassberger", 0,
                                     "estimator of {entropy-l}: shannon (the plug-in entropy, default) or grassberger "
                                     "(Grassberger 2003, corrected for small classes, as ARX offers)",
                                     "grassberger"};
-const cli_opt crit_opt_recursive = {"recursive-l", 0, "[NAME=]C,L", CLI_REPEAT,
+const cmd_opt crit_opt_recursive = {"recursive-l", 0, "[NAME=]C,L", CLI_REPEAT,
                                     "recursive (c,l)-diversity: in every class the most frequent value is rarer than C "
                                     "times the sum of all but the L-1 most frequent" PER_COLUMN,
                                     "4,3"};
-const cli_opt crit_opt_t = {"t-closeness", 0, "[NAME=]T", CLI_REPEAT | CLI_NUMBER,
+const cmd_opt crit_opt_t = {"t-closeness", 0, "[NAME=]T", CLI_REPEAT | CLI_NUMBER,
                             "t-closeness (Li, Li, Venkatasubramanian 2007): the Earth Mover's Distance between every "
                             "class's sensitive distribution and the whole table's is at most T (0..1)" PER_COLUMN,
                             "0.2"};
-const cli_opt crit_opt_beta = {"beta-likeness", 0, "[NAME=]B", CLI_REPEAT | CLI_NUMBER,
+const cmd_opt crit_opt_beta = {"beta-likeness", 0, "[NAME=]B", CLI_REPEAT | CLI_NUMBER,
                                "beta-likeness (Cao & Karras 2012): a value's share in a class exceeds its share q in "
                                "the table by at most B*q" PER_COLUMN,
                                "1.5"};
-const cli_opt crit_opt_beta_variant = {"beta-likeness-variant", 0, "basic|enhanced", 0,
+const cmd_opt crit_opt_beta_variant = {"beta-likeness-variant", 0, "basic|enhanced", 0,
                                        "basic (default) or enhanced beta-likeness (the bound is min(B, -ln q))",
                                        "enhanced"};
-const cli_opt crit_opt_delta_disclosure = {"delta-disclosure", 0, "[NAME=]D", CLI_REPEAT | CLI_NUMBER,
+const cmd_opt crit_opt_delta_disclosure = {"delta-disclosure", 0, "[NAME=]D", CLI_REPEAT | CLI_NUMBER,
                                            "delta-disclosure privacy (Brickell & Shmatikov 2008): |log2(p/q)| < D for "
                                            "every value of a class (p its share there, q in the table)" PER_COLUMN,
                                            "1.2"};
-const cli_opt crit_opt_mult_t = {"multiplicative-t", 0, "[NAME=]T", CLI_REPEAT | CLI_NUMBER,
+const cmd_opt crit_opt_mult_t = {"multiplicative-t", 0, "[NAME=]T", CLI_REPEAT | CLI_NUMBER,
                                  "multiplicative t-closeness (Ekenstedt et al. 2022, Def. 4): 1/T <= q/p <= T for "
                                  "every value of the table in every class (T >= 1)" PER_COLUMN,
                                  "3"};
-const cli_opt crit_opt_kt = {"kt-closeness", 0, "[NAME=]K,T", CLI_REPEAT,
+const cmd_opt crit_opt_kt = {"kt-closeness", 0, "[NAME=]K,T", CLI_REPEAT,
                              "(k,t)-closeness (Ekenstedt et al. 2022, Def. 7): multiplicative T for every K released "
                              "rows; it depends on the sensitive values only, so it holds for every node or none" PER_COLUMN,
                              "100,2"};
-const cli_opt crit_opt_delta_presence = {"delta-presence", 0, "DMIN,DMAX", 0,
+const cmd_opt crit_opt_delta_presence = {"delta-presence", 0, "DMIN,DMAX", 0,
                                          "delta-presence (Nergiz, Atzori, Clifton 2007) against {subset}: the share "
                                          "of a class's population rows that are released lies in [DMIN, DMAX]",
                                          "0.05,0.15"};
-const cli_opt crit_opt_k_map = {"k-map", 0, "K", CLI_NUMBER,
+const cmd_opt crit_opt_k_map = {"k-map", 0, "K", CLI_NUMBER,
                                 "k-map (El Emam & Dankar 2008): every released class matches at least K rows of "
                                 "the population: counted against {subset} (the input is the population), or "
                                 "estimated from {population-size} ({k-map-estimator}, {significance})",
                                 "10"};
-const cli_opt crit_opt_population_size = {"population-size", 0, "N", CLI_NUMBER,
+const cmd_opt crit_opt_population_size = {"population-size", 0, "N", CLI_NUMBER,
                                           "size of the population the input was sampled from, for {k-map} without "
                                           "{subset}",
                                           "317238626"};
-const cli_opt crit_opt_kmap_estimator = {"k-map-estimator", 0, "poisson|zero-truncated-poisson", 0,
+const cmd_opt crit_opt_kmap_estimator = {"k-map-estimator", 0, "poisson|zero-truncated-poisson", 0,
                                          "cell-size estimator of {k-map} with {population-size}: Poisson (Pannekoek "
                                          "1999, default) or zero-truncated Poisson (El Emam & Dankar 2008)",
                                          "zero-truncated-poisson"};
-const cli_opt crit_opt_significance = {"significance", 0, "A", CLI_NUMBER,
+const cmd_opt crit_opt_significance = {"significance", 0, "A", CLI_NUMBER,
                                        "significance level of the {k-map} estimator (0..1, default 0.01)",
                                        "0.05"};
-const cli_opt crit_opt_subset = {"subset", 0, "FILE", 0,
+const cmd_opt crit_opt_subset = {"subset", 0, "FILE", 0,
                                  "research subset: the rows of the input (the population) that are released, as a "
                                  "CSV with the input's columns (matched whole, each input row at most once); the "
                                  "others are not released",
                                  "data/adult/adult_subset.csv"};
-const cli_opt crit_opt_average_risk = {"average-risk", 0, "R", CLI_NUMBER,
+const cmd_opt crit_opt_average_risk = {"average-risk", 0, "R", CLI_NUMBER,
                                        "average re-identification risk (1 / average class size) at most R (0..1); "
                                        "the smallest classes are suppressed until it holds, as ARX does",
                                        "0.05"};
-const cli_opt crit_opt_sample_uniqueness = {"sample-uniqueness", 0, "R", CLI_NUMBER,
+const cmd_opt crit_opt_sample_uniqueness = {"sample-uniqueness", 0, "R", CLI_NUMBER,
                                             "share of released rows unique on the QIs at most R (0..1); unique rows "
                                             "are suppressed until it holds",
                                             "0.01"};
@@ -108,20 +108,20 @@ static const struct {
                 {"multiplicative-t", KEPS_CRIT_MULT_T, 0},  {"kt-closeness", KEPS_CRIT_KT_CLOSENESS, 1}};
 #define NCOL_OPTS (sizeof col_opts / sizeof *col_opts)
 
-int cli_criteria_given(const cli_ctx *c)
+int cmd_criteria_given(const cmd_ctx *c)
 {
     char **v;
     static const char *const others[] = {"delta-presence", "k-map", "average-risk", "sample-uniqueness"};
     for (size_t i = 0; i < NCOL_OPTS; i++)
-        if (cli_list(c, col_opts[i].opt, &v))
+        if (cmd_list(c, col_opts[i].opt, &v))
             return 1;
     for (size_t i = 0; i < sizeof others / sizeof *others; i++)
-        if (cli_list(c, others[i], &v))
+        if (cmd_list(c, others[i], &v))
             return 1;
     return 0;
 }
 
-void cli_criteria_free(cli_criteria *cc)
+void cmd_criteria_free(cmd_criteria *cc)
 {
     keps_criteria_free(cc->crit);
     for (size_t s = 0; cc->hier && s < cc->nsens; s++)
@@ -152,7 +152,7 @@ static int parse_value(const char *s, int pair, double *a, double *b)
     return 0;
 }
 
-static int add(cli_criteria *cc, size_t *cap, keps_criterion cr)
+static int add(cmd_criteria *cc, size_t *cap, keps_criterion cr)
 {
     if (cc->nc == *cap) {
         size_t n = *cap ? 2 * *cap : 8;
@@ -167,14 +167,14 @@ static int add(cli_criteria *cc, size_t *cap, keps_criterion cr)
 }
 
 /* --sensitive NAME[:HIERARCHY] and --sensitive-type. */
-static int read_sensitive(cli_ctx *c, keps_table *t, cli_criteria *cc)
+static int read_sensitive(cmd_ctx *c, keps_table *t, cmd_criteria *cc)
 {
     char **v;
-    size_t n = cli_list(c, "sensitive", &v);
+    size_t n = cmd_list(c, "sensitive", &v);
     cc->spec = calloc(n + 1, sizeof *cc->spec);
     cc->hier = calloc(n + 1, sizeof *cc->hier);
     if (!cc->spec || !cc->hier)
-        return cli_oom(c);
+        return cmd_oom(c);
     cc->nsens = n;
     for (size_t i = 0; i < n; i++) {
         const char *rest = NULL;
@@ -182,19 +182,19 @@ static int read_sensitive(cli_ctx *c, keps_table *t, cli_criteria *cc)
         if (col < 0) {
             keps_error err = {0};
             keps_table_no_column_spec(&err, t, v[i]);
-            return cli_usage_error(c, "{sensitive} '%s': %s", v[i], err.msg);
+            return cmd_usage_error(c, "{sensitive} '%s': %s", v[i], err.msg);
         }
         cc->spec[i].col = (size_t)col;
         cc->spec[i].type = KEPS_SENSITIVE_AUTO;
         if (rest && *rest) {
             keps_error err = {0};
             if (keps_hierarchy_load(rest, 0, &cc->hier[i], &err))
-                return cli_fail(c, &err);
+                return cmd_fail(c, &err);
             cc->spec[i].h = cc->hier[i];
             cc->spec[i].type = KEPS_SENSITIVE_HIERARCHICAL;
         }
     }
-    size_t nt = cli_list(c, "sensitive-type", &v);
+    size_t nt = cmd_list(c, "sensitive-type", &v);
     for (size_t i = 0; i < nt; i++) {
         const char *eq = strrchr(v[i], '=');
         keps_sensitive_type ty = !eq                               ? KEPS_SENSITIVE_AUTO
@@ -203,16 +203,16 @@ static int read_sensitive(cli_ctx *c, keps_table *t, cli_criteria *cc)
                                  : !strcmp(eq + 1, "hierarchical") ? KEPS_SENSITIVE_HIERARCHICAL
                                                                    : KEPS_SENSITIVE_AUTO;
         if (ty == KEPS_SENSITIVE_AUTO)
-            return cli_usage_error(c, "{sensitive-type} '%s': expected NAME=nominal, NAME=ordered or "
+            return cmd_usage_error(c, "{sensitive-type} '%s': expected NAME=nominal, NAME=ordered or "
                                       "NAME=hierarchical", v[i]);
         size_t s = 0;
         while (s < cc->nsens && (strlen(t->cols[cc->spec[s].col].name) != (size_t)(eq - v[i]) ||
                                  strncmp(t->cols[cc->spec[s].col].name, v[i], (size_t)(eq - v[i]))))
             s++;
         if (s == cc->nsens)
-            return cli_usage_error(c, "{sensitive-type} '%s': no {sensitive} column of that name", v[i]);
+            return cmd_usage_error(c, "{sensitive-type} '%s': no {sensitive} column of that name", v[i]);
         if (ty == KEPS_SENSITIVE_HIERARCHICAL && !cc->spec[s].h)
-            return cli_usage_error(c, "{sensitive-type} '%s': give the column's hierarchy as {sensitive} "
+            return cmd_usage_error(c, "{sensitive-type} '%s': give the column's hierarchy as {sensitive} "
                                       "%.*s:HIERARCHY.csv", v[i], (int)(eq - v[i]), v[i]);
         cc->spec[s].type = ty;
     }
@@ -220,16 +220,16 @@ static int read_sensitive(cli_ctx *c, keps_table *t, cli_criteria *cc)
 }
 
 /* One column-naming option: a value per --sensitive column. */
-static int read_column_opt(cli_ctx *c, const keps_table *t, cli_criteria *cc, size_t *cap, size_t o)
+static int read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria *cc, size_t *cap, size_t o)
 {
     char **v;
-    size_t n = cli_list(c, col_opts[o].opt, &v);
+    size_t n = cmd_list(c, col_opts[o].opt, &v);
     if (!n)
         return 0;
     if (!cc->nsens)
-        return cli_usage_error(c, "--%s needs a {sensitive} NAME column", col_opts[o].opt);
+        return cmd_usage_error(c, "--%s needs a {sensitive} NAME column", col_opts[o].opt);
     int variant = 0;
-    const char *est = cli_str(c, "entropy-estimator"), *bv = cli_str(c, "beta-likeness-variant");
+    const char *est = cmd_str(c, "entropy-estimator"), *bv = cmd_str(c, "beta-likeness-variant");
     if (col_opts[o].kind == KEPS_CRIT_ENTROPY_L && est)
         variant = !strcmp(est, "grassberger") ? KEPS_ENTROPY_GRASSBERGER : KEPS_ENTROPY_SHANNON;
     if (col_opts[o].kind == KEPS_CRIT_BETA_LIKENESS && bv)
@@ -238,20 +238,20 @@ static int read_column_opt(cli_ctx *c, const keps_table *t, cli_criteria *cc, si
     double all[2] = {0, 0};
     int has_all = 0;
     if (!named)
-        return cli_oom(c);
+        return cmd_oom(c);
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         const char *eq = strrchr(v[i], '='), *val = eq ? eq + 1 : v[i];
         double a = 0, b = 0;
         if (parse_value(val, col_opts[o].pair, &a, &b)) {
-            rc = cli_usage_error(c, "--%s '%s': expected %s%s", col_opts[o].opt, v[i],
+            rc = cmd_usage_error(c, "--%s '%s': expected %s%s", col_opts[o].opt, v[i],
                                  col_opts[o].pair ? "two numbers A,B" : "a number", " (optionally NAME= before it)");
             break;
         }
         keps_criterion cr = {col_opts[o].kind, 0, {a, b}, variant};
         if (!eq) {
             if (has_all) {
-                rc = cli_usage_error(c, "--%s: two values without NAME=; give one for every column and NAME=VALUE "
+                rc = cmd_usage_error(c, "--%s: two values without NAME=; give one for every column and NAME=VALUE "
                                         "for the columns that differ", col_opts[o].opt);
                 break;
             }
@@ -264,107 +264,107 @@ static int read_column_opt(cli_ctx *c, const keps_table *t, cli_criteria *cc, si
                                  strncmp(t->cols[cc->spec[s].col].name, v[i], (size_t)(eq - v[i]))))
             s++;
         if (s == cc->nsens)
-            rc = cli_usage_error(c, "--%s '%s': no {sensitive} column of that name", col_opts[o].opt, v[i]);
+            rc = cmd_usage_error(c, "--%s '%s': no {sensitive} column of that name", col_opts[o].opt, v[i]);
         else if (named[s])
-            rc = cli_usage_error(c, "--%s: column '%s' is named twice", col_opts[o].opt, t->cols[cc->spec[s].col].name);
+            rc = cmd_usage_error(c, "--%s: column '%s' is named twice", col_opts[o].opt, t->cols[cc->spec[s].col].name);
         else {
             named[s] = 1;
             cr.sens = s;
             if (add(cc, cap, cr))
-                rc = cli_oom(c);
+                rc = cmd_oom(c);
         }
     }
     for (size_t s = 0; s < cc->nsens && has_all && !rc; s++)
         if (!named[s] && add(cc, cap, (keps_criterion){col_opts[o].kind, s, {all[0], all[1]}, variant}))
-            rc = cli_oom(c);
+            rc = cmd_oom(c);
     free(named);
     return rc;
 }
 
-int cli_criteria_read(cli_ctx *c, keps_table *t, int k_required, int population, cli_criteria *out)
+int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population, cmd_criteria *out)
 {
     memset(out, 0, sizeof *out);
     size_t cap = 0;
-    int given = cli_criteria_given(c), rc;
+    int given = cmd_criteria_given(c), rc;
     long k = 0;
-    if ((rc = cli_k(c, k_required && !given, 0, &k)) < 0)
+    if ((rc = cmd_k(c, k_required && !given, 0, &k)) < 0)
         return 2;
     out->k = k;
-    const char *est = cli_str(c, "entropy-estimator"), *bv = cli_str(c, "beta-likeness-variant");
+    const char *est = cmd_str(c, "entropy-estimator"), *bv = cmd_str(c, "beta-likeness-variant");
     if (est && strcmp(est, "shannon") && strcmp(est, "grassberger"))
-        return cli_usage_error(c, "{entropy-estimator} '%s': expected shannon or grassberger", est);
+        return cmd_usage_error(c, "{entropy-estimator} '%s': expected shannon or grassberger", est);
     if (bv && strcmp(bv, "basic") && strcmp(bv, "enhanced"))
-        return cli_usage_error(c, "{beta-likeness-variant} '%s': expected basic or enhanced", bv);
+        return cmd_usage_error(c, "{beta-likeness-variant} '%s': expected basic or enhanced", bv);
     if (k && add(out, &cap, (keps_criterion){KEPS_CRIT_K_ANONYMITY, 0, {(double)k, 0}, 0}))
-        return cli_oom(c);
+        return cmd_oom(c);
     if ((rc = read_sensitive(c, t, out)))
         return rc;
     for (size_t o = 0; o < NCOL_OPTS; o++)
         if ((rc = read_column_opt(c, t, out, &cap, o)))
             return rc;
-    const char *dp = cli_str(c, "delta-presence");
+    const char *dp = cmd_str(c, "delta-presence");
     if (dp) {
         double a, b;
         if (parse_value(dp, 1, &a, &b))
-            return cli_usage_error(c, "{delta-presence} '%s': expected DMIN,DMAX", dp);
+            return cmd_usage_error(c, "{delta-presence} '%s': expected DMIN,DMAX", dp);
         if (add(out, &cap, (keps_criterion){KEPS_CRIT_DELTA_PRESENCE, 0, {a, b}, 0}))
-            return cli_oom(c);
+            return cmd_oom(c);
     }
     long km;
     double pop = 0, alpha = 0.01;
-    if ((rc = cli_long(c, "k-map", 1, CLI_K_MAX, 0, &km)) < 0)
+    if ((rc = cmd_long(c, "k-map", 1, CLI_K_MAX, 0, &km)) < 0)
         return 2;
-    int kest = KEPS_KMAP_SUBSET, haspop = cli_double(c, "population-size", 1, 1e300, 0, &pop);
-    if (haspop < 0 || cli_double(c, "significance", 0, 1, 0.01, &alpha) < 0)
+    int kest = KEPS_KMAP_SUBSET, haspop = cmd_double(c, "population-size", 1, 1e300, 0, &pop);
+    if (haspop < 0 || cmd_double(c, "significance", 0, 1, 0.01, &alpha) < 0)
         return 2;
-    const char *ke = cli_str(c, "k-map-estimator");
+    const char *ke = cmd_str(c, "k-map-estimator");
     if (ke && strcmp(ke, "poisson") && strcmp(ke, "zero-truncated-poisson"))
-        return cli_usage_error(c, "{k-map-estimator} '%s': expected poisson or zero-truncated-poisson", ke);
+        return cmd_usage_error(c, "{k-map-estimator} '%s': expected poisson or zero-truncated-poisson", ke);
     if (haspop)
         kest = ke && !strcmp(ke, "zero-truncated-poisson") ? KEPS_KMAP_ZERO_TRUNCATED_POISSON : KEPS_KMAP_POISSON;
     if (rc && add(out, &cap, (keps_criterion){KEPS_CRIT_K_MAP, 0, {(double)km, alpha, pop}, kest}))
-        return cli_oom(c);
+        return cmd_oom(c);
     static const struct {
         const char *opt;
         keps_criterion_kind kind;
     } risk[] = {{"average-risk", KEPS_CRIT_AVERAGE_RISK}, {"sample-uniqueness", KEPS_CRIT_SAMPLE_UNIQUENESS}};
     for (size_t i = 0; i < 2; i++) {
         double r;
-        if ((rc = cli_double(c, risk[i].opt, 0, 1, 0, &r)) < 0)
+        if ((rc = cmd_double(c, risk[i].opt, 0, 1, 0, &r)) < 0)
             return 2;
         if (rc && add(out, &cap, (keps_criterion){risk[i].kind, 0, {r, 0}, 0}))
-            return cli_oom(c);
+            return cmd_oom(c);
     }
-    const char *sub = population ? NULL : cli_str(c, "subset");
-    int kmap_subset = cli_str(c, "k-map") && !cli_str(c, "population-size");
+    const char *sub = population ? NULL : cmd_str(c, "subset");
+    int kmap_subset = cmd_str(c, "k-map") && !cmd_str(c, "population-size");
     if (population && (dp || kmap_subset)) {
         out->subset = malloc(t->nrows + 1);
         if (!out->subset)
-            return cli_oom(c);
+            return cmd_oom(c);
         memset(out->subset, 1, t->nrows + 1);
     }
     if ((dp || kmap_subset) && !sub && !population)
-        return cli_usage_error(c, "{delta-presence} and {k-map} need {subset} FILE: the rows of the input (the "
+        return cmd_usage_error(c, "{delta-presence} and {k-map} need {subset} FILE: the rows of the input (the "
                                   "population) that are released ({k-map} can instead estimate from "
                                   "{population-size} N)");
     if (sub) {
         keps_table *st = NULL;
-        if ((rc = cli_load_table(c, sub, &st)))
+        if ((rc = cmd_load_table(c, sub, &st)))
             return rc;
         keps_error err = {0};
         out->subset = malloc(t->nrows + 1);
         if (!out->subset) {
             keps_table_free(st);
-            return cli_oom(c);
+            return cmd_oom(c);
         }
         keps_status s2 = keps_subset_match(t, st, out->subset, &err);
         keps_table_free(st);
         if (s2)
-            return cli_fail(c, &err);
+            return cmd_fail(c, &err);
     }
     keps_error err = {0};
     if (keps_criteria_new(t, out->spec, out->nsens, out->c, out->nc, out->subset, &out->crit, &err))
-        return cli_fail(c, &err);
+        return cmd_fail(c, &err);
     return 0;
 }
 
@@ -413,7 +413,7 @@ static const char *ground_name(keps_sensitive_type ty)
     return ty == KEPS_SENSITIVE_ORDERED ? "ordered" : ty == KEPS_SENSITIVE_HIERARCHICAL ? "hierarchical" : "equal";
 }
 
-void cli_criteria_json(keps_json *j, const cli_criteria *cc, const keps_table *t)
+void cmd_criteria_json(keps_json *j, const cmd_criteria *cc, const keps_table *t)
 {
     keps_json_array(j, "criteria");
     for (size_t i = 0; i < cc->nc; i++) {
@@ -445,7 +445,7 @@ void cli_criteria_json(keps_json *j, const cli_criteria *cc, const keps_table *t
     keps_json_end(j);
 }
 
-void cli_criteria_model(char *buf, size_t len, const cli_criteria *cc)
+void cmd_criteria_model(char *buf, size_t len, const cmd_criteria *cc)
 {
     size_t o = 0;
     buf[0] = '\0';
@@ -458,7 +458,7 @@ void cli_criteria_model(char *buf, size_t len, const cli_criteria *cc)
     }
 }
 
-void cli_criteria_text(char *buf, size_t len, const cli_criteria *cc, const keps_table *t)
+void cmd_criteria_text(char *buf, size_t len, const cmd_criteria *cc, const keps_table *t)
 {
     size_t o = 0;
     buf[0] = '\0';

@@ -12,7 +12,7 @@
 
 #pragma GCC visibility push(hidden) /* private to libkeps */
 
-extern const cli_opt crit_opt_sensitive, crit_opt_sensitive_type, crit_opt_l, crit_opt_entropy_l,
+extern const cmd_opt crit_opt_sensitive, crit_opt_sensitive_type, crit_opt_l, crit_opt_entropy_l,
     crit_opt_estimator, crit_opt_recursive, crit_opt_t, crit_opt_beta, crit_opt_beta_variant,
     crit_opt_delta_disclosure, crit_opt_mult_t, crit_opt_kt, crit_opt_delta_presence, crit_opt_k_map,
     crit_opt_subset, crit_opt_average_risk, crit_opt_sample_uniqueness, crit_opt_population_size,
@@ -27,7 +27,7 @@ extern const cli_opt crit_opt_sensitive, crit_opt_sensitive_type, crit_opt_l, cr
         &crit_opt_kmap_estimator, &crit_opt_significance, &crit_opt_subset, &crit_opt_average_risk,                 \
         &crit_opt_sample_uniqueness
 
-typedef struct cli_criteria {
+typedef struct cmd_criteria {
     keps_criteria *crit;
     keps_criterion *c;        /* as given, k-anonymity first if -k */
     size_t nc;
@@ -36,24 +36,24 @@ typedef struct cli_criteria {
     keps_hierarchy **hier;    /* [nsens] owned, NULL where none */
     uint8_t *subset;          /* [rows] the research subset, owned; NULL without --subset */
     long k;                   /* -k, 0 if not given */
-} cli_criteria;
+} cmd_criteria;
 
 /* Any criterion option given (besides -k)? */
-int cli_criteria_given(const cli_ctx *c);
+int cmd_criteria_given(const cmd_ctx *c);
 /* Reads -k and the criteria options against table t (the input: the
  * population when --subset is given). k_required: without any criterion,
  * -k is required. population: t is a release whose population counts the
  * caller supplies (verify --population): delta-presence and k-map need no
  * --subset, every row of t is released. Returns 0 or an exit code after
  * printing the error. */
-int cli_criteria_read(cli_ctx *c, keps_table *t, int k_required, int population, cli_criteria *out);
-void cli_criteria_free(cli_criteria *cc);
+int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population, cmd_criteria *out);
+void cmd_criteria_free(cmd_criteria *cc);
 /* The report's "criteria": [{"model": ..., "column": ..., parameters}], and
  * a short text ("5-anonymity, distinct 2-diversity of salary") in buf. */
-void cli_criteria_json(keps_json *j, const cli_criteria *cc, const keps_table *t);
-void cli_criteria_text(char *buf, size_t len, const cli_criteria *cc, const keps_table *t);
+void cmd_criteria_json(keps_json *j, const cmd_criteria *cc, const keps_table *t);
+void cmd_criteria_text(char *buf, size_t len, const cmd_criteria *cc, const keps_table *t);
 /* guarantee.model: the one criterion's name, or the names joined by " + ". */
-void cli_criteria_model(char *buf, size_t len, const cli_criteria *cc);
+void cmd_criteria_model(char *buf, size_t len, const cmd_criteria *cc);
 
 #pragma GCC visibility pop
 #endif

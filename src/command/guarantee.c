@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cli_dd_add(cli_dd *d, const char *fmt, ...)
+void cmd_dd_add(cmd_dd *d, const char *fmt, ...)
 {
     if (d->n == sizeof d->item / sizeof *d->item)
         return;
@@ -25,7 +25,7 @@ void cli_dd_add(cli_dd *d, const char *fmt, ...)
     d->item[d->n++] = s;
 }
 
-void cli_dd_add_columns(cli_dd *d, const char *what, const keps_table *t, int (*pick)(const void *, size_t),
+void cmd_dd_add_columns(cmd_dd *d, const char *what, const keps_table *t, int (*pick)(const void *, size_t),
                         const void *ctx)
 {
     size_t len = strlen(what) + 3;
@@ -39,18 +39,18 @@ void cli_dd_add_columns(cli_dd *d, const char *what, const keps_table *t, int (*
     for (size_t j = 0; j < t->ncols; j++)
         if (pick(ctx, j))
             at += (size_t)snprintf(s + at, len - at, "%s%s", k++ ? ", " : "", t->cols[j].name);
-    cli_dd_add(d, "%s", s);
+    cmd_dd_add(d, "%s", s);
     free(s);
 }
 
-void cli_dd_free(cli_dd *d)
+void cmd_dd_free(cmd_dd *d)
 {
     for (size_t i = 0; i < d->n; i++)
         free(d->item[i]);
     d->n = 0;
 }
 
-const char *cli_dd_model(const cli_dd *d, const char *plain)
+const char *cmd_dd_model(const cmd_dd *d, const char *plain)
 {
     static _Thread_local char buf[128]; /* one per thread: hosts may run commands on several */
     if (!d->n)
@@ -59,7 +59,7 @@ const char *cli_dd_model(const cli_dd *d, const char *plain)
     return buf;
 }
 
-void cli_dd_json(keps_json *j, const cli_dd *d)
+void cmd_dd_json(keps_json *j, const cmd_dd *d)
 {
     keps_json_array(j, "data_dependent");
     for (size_t i = 0; i < d->n; i++)
@@ -67,15 +67,15 @@ void cli_dd_json(keps_json *j, const cli_dd *d)
     keps_json_end(j);
 }
 
-void cli_dd_warn(const cli_ctx *c, const cli_dd *d, const char *plain)
+void cmd_dd_warn(const cmd_ctx *c, const cmd_dd *d, const char *plain)
 {
     for (size_t i = 0; i < d->n; i++) /* weakens the guarantee: printed even with --quiet */
-        cli_msg(c, KEPS_MSG_PRIVACY, "warning: read from the data, not public: %s. The %s guarantee needs its parameters fixed "
+        cmd_msg(c, KEPS_MSG_PRIVACY, "warning: read from the data, not public: %s. The %s guarantee needs its parameters fixed "
                 "before the data is seen; the report states \"%s (data-dependent)\" (docs/spec.md, \"What must be "
                 "public\")", d->item[i], plain, plain);
 }
 
-void cli_uncovered_json(keps_json *j, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx)
+void cmd_uncovered_json(keps_json *j, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx)
 {
     keps_json_array(j, "not_covered");
     for (size_t c = 0; c < t->ncols; c++)
@@ -84,10 +84,10 @@ void cli_uncovered_json(keps_json *j, const keps_table *t, int (*pick)(const voi
     keps_json_end(j);
 }
 
-size_t cli_uncovered_warn(const cli_ctx *c, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx,
+size_t cmd_uncovered_warn(const cmd_ctx *c, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx,
                           const char *covered)
 {
-    size_t n = cli_print_columns(NULL, t, pick, ctx);
+    size_t n = cmd_print_columns(NULL, t, pick, ctx);
     if (!n)
         return 0;
     char *list = NULL;
@@ -95,10 +95,10 @@ size_t cli_uncovered_warn(const cli_ctx *c, const keps_table *t, int (*pick)(con
     FILE *f = open_memstream(&list, &len);
     if (!f)
         return n;
-    cli_print_columns(f, t, pick, ctx);
+    cmd_print_columns(f, t, pick, ctx);
     char *cv = keps_render(covered, c->host->spell, c->host->ud); /* covered holds {name} markup */
     if (fclose(f) == 0)
-        cli_msg(c, KEPS_MSG_PRIVACY,
+        cmd_msg(c, KEPS_MSG_PRIVACY,
                 "warning: column(s) %s %s outside the guarantee, which covers %s (give them no role and {others} drop "
                 "if they must be protected)",
                 list, n == 1 ? "is released" : "are released", cv ? cv : covered);

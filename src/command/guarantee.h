@@ -14,34 +14,34 @@
 
 #pragma GCC visibility push(hidden) /* private to libkeps */
 
-typedef struct cli_dd {
+typedef struct cmd_dd {
     char *item[16]; /* e.g. "bounds: FICA, FEDTAX" */
     size_t n;
-} cli_dd;
+} cmd_dd;
 
-void cli_dd_add(cli_dd *d, const char *fmt, ...)
+void cmd_dd_add(cmd_dd *d, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* "WHAT: a, b" over t's columns for which pick holds (every name, however
  * long). */
-void cli_dd_add_columns(cli_dd *d, const char *what, const keps_table *t, int (*pick)(const void *, size_t),
+void cmd_dd_add_columns(cmd_dd *d, const char *what, const keps_table *t, int (*pick)(const void *, size_t),
                         const void *ctx);
-void cli_dd_free(cli_dd *d);
+void cmd_dd_free(cmd_dd *d);
 /* plain, or "plain (data-dependent)" when d holds an item (a static buffer:
  * use it before the next call). */
-const char *cli_dd_model(const cli_dd *d, const char *plain);
+const char *cmd_dd_model(const cmd_dd *d, const char *plain);
 /* "data_dependent": [...] (empty when none). */
-void cli_dd_json(keps_json *j, const cli_dd *d);
+void cmd_dd_json(keps_json *j, const cmd_dd *d);
 /* One warning per item (not silenced by --quiet). */
-void cli_dd_warn(const cli_ctx *c, const cli_dd *d, const char *plain);
+void cmd_dd_warn(const cmd_ctx *c, const cmd_dd *d, const char *plain);
 
 /* "not_covered": [names of t's columns for which pick holds]. */
-void cli_uncovered_json(keps_json *j, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx);
+void cmd_uncovered_json(keps_json *j, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx);
 /* The warning naming them (not silenced by --quiet); covered says what the
  * guarantee covers. Returns how many. */
-size_t cli_uncovered_warn(const cli_ctx *c, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx,
+size_t cmd_uncovered_warn(const cmd_ctx *c, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx,
                           const char *covered);
 
 #pragma GCC visibility pop

@@ -6,20 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-int kdp_numeric(cli_ctx *c, const keps_schema *s, keps_table *t, const size_t *cols, size_t m, int colmajor,
+int kdp_numeric(cmd_ctx *c, const keps_schema *s, keps_table *t, const size_t *cols, size_t m, int colmajor,
                 double **x)
 {
     size_t n = t->nrows;
     keps_error err = {0};
     *x = malloc((n * m > 0 ? n * m : 1) * sizeof **x);
     if (!*x) {
-        return cli_oom(c);
+        return cmd_oom(c);
     }
     for (size_t j = 0; j < m; j++) {
         if (keps_schema_numeric(s, t, cols[j], "noise is added to numbers", &err)) {
             free(*x);
             *x = NULL;
-            return cli_fail(c, &err);
+            return cmd_fail(c, &err);
         }
         for (size_t i = 0; i < n; i++) {
             double v = keps_table_num(t, cols[j], i);
@@ -29,7 +29,7 @@ int kdp_numeric(cli_ctx *c, const keps_schema *s, keps_table *t, const size_t *c
                                       "impute first)");
                 free(*x);
                 *x = NULL;
-                return cli_fail(c, &err);
+                return cmd_fail(c, &err);
             }
             (*x)[colmajor ? j * n + i : i * m + j] = v;
         }
@@ -39,43 +39,43 @@ int kdp_numeric(cli_ctx *c, const keps_schema *s, keps_table *t, const size_t *c
 
 /* "LO:HI" of --bounds: decimal numbers within KEPS_NUM_MAX, as data cells
  * (a domain beyond it would overflow the noise scale and the sums), LO < HI. */
-static int parse_range(cli_ctx *c, const char *arg, const char *text, double *lo, double *hi)
+static int parse_range(cmd_ctx *c, const char *arg, const char *text, double *lo, double *hi)
 {
     const char *colon = strchr(text, ':');
     char a[128];
     if (!colon || (size_t)(colon - text) >= sizeof a)
-        return cli_usage_error(c, "{bounds} '%s': expected NAME=LO:HI with numbers LO < HI", arg);
+        return cmd_usage_error(c, "{bounds} '%s': expected NAME=LO:HI with numbers LO < HI", arg);
     memcpy(a, text, (size_t)(colon - text));
     a[colon - text] = '\0';
     keps_num_status sl = keps_parse_number(a, lo), sh = keps_parse_number(colon + 1, hi);
     if (sl == KEPS_NUM_HEX || sh == KEPS_NUM_HEX)
-        return cli_usage_error(c, "{bounds} '%s': hexadecimal numbers are not accepted; write LO and HI in decimal",
+        return cmd_usage_error(c, "{bounds} '%s': hexadecimal numbers are not accepted; write LO and HI in decimal",
                                arg);
     if (sl == KEPS_NUM_RANGE || sh == KEPS_NUM_RANGE)
-        return cli_usage_error(c, "{bounds} '%s': LO and HI must lie within [-%g, %g], the numbers keps accepts",
+        return cmd_usage_error(c, "{bounds} '%s': LO and HI must lie within [-%g, %g], the numbers keps accepts",
                                arg, KEPS_NUM_MAX, KEPS_NUM_MAX);
     if (sl || sh || !(*lo < *hi))
-        return cli_usage_error(c, "{bounds} '%s': expected NAME=LO:HI with finite numbers LO < HI", arg);
+        return cmd_usage_error(c, "{bounds} '%s': expected NAME=LO:HI with finite numbers LO < HI", arg);
     return 0;
 }
 
-int kdp_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, double *lo, double *hi,
+int kdp_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, double *lo, double *hi,
                int *given)
 {
     char **v;
-    size_t nb = cli_list(c, "bounds", &v);
+    size_t nb = cmd_list(c, "bounds", &v);
     for (size_t j = 0; j < m; j++)
         given[j] = 0;
     for (size_t b = 0; b < nb; b++) {
         const char *eq = strrchr(v[b], '=');
         if (!eq)
-            return cli_usage_error(c, "{bounds} '%s': expected NAME=LO:HI, e.g. {bounds} FICA=0:10000", v[b]);
+            return cmd_usage_error(c, "{bounds} '%s': expected NAME=LO:HI, e.g. {bounds} FICA=0:10000", v[b]);
         size_t j = 0;
         while (j < m && !(strlen(t->cols[cols[j]].name) == (size_t)(eq - v[b]) &&
                           strncmp(t->cols[cols[j]].name, v[b], (size_t)(eq - v[b])) == 0))
             j++;
         if (j == m)
-            return cli_usage_error(c, "{bounds} '%s': '%.*s' is not one of the noisy columns", v[b],
+            return cmd_usage_error(c, "{bounds} '%s': '%.*s' is not one of the noisy columns", v[b],
                                    (int)(eq - v[b]), v[b]);
         if (parse_range(c, v[b], eq + 1, &lo[j], &hi[j]))
             return 2;

@@ -16,12 +16,12 @@
  * categorical unless declared NAME:numeric), a missing or non-numeric cell
  * is an error naming the cell. Returns 0 or an exit code after printing the
  * error. *x is malloc'ed. */
-int kdp_numeric(cli_ctx *c, const keps_schema *s, keps_table *t, const size_t *cols, size_t m, int colmajor,
+int kdp_numeric(cmd_ctx *c, const keps_schema *s, keps_table *t, const size_t *cols, size_t m, int colmajor,
                 double **x);
 
 /* --bounds NAME=LO:HI for the columns cols[0..m): fills lo/hi and given[j].
  * A name that is not one of cols, or a malformed value, is a usage error. */
-int kdp_bounds(cli_ctx *c, const keps_table *t, const size_t *cols, size_t m, double *lo, double *hi,
+int kdp_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, double *lo, double *hi,
                int *given);
 
 /* "noise_scale": {"COL": b, ...} */

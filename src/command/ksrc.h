@@ -28,9 +28,9 @@ struct ksrc {
 };
 
 /* Each returns 0 or an exit code after printing the error. */
-int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out);
-int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out);
-int ksrc_mondrian(cli_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out);
+int ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out);
+int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out);
+int ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out);
 
 #pragma GCC visibility pop
 #endif

@@ -37,7 +37,7 @@ static size_t drop_small(uint32_t *cls, size_t n, size_t nc, size_t k)
     return sup;
 }
 
-int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
+int ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
 {
     const keps_table *t = s->t;
     size_t n = t->nrows, q = s->nqi;
@@ -46,7 +46,7 @@ int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     out->free = given_free; /* from here on the caller frees cls, on every path */
     if (!keys || !out->cls) {
         free(keys);
-        return cli_oom(c);
+        return cmd_oom(c);
     }
     for (size_t a = 0; a < q; a++)
         for (size_t i = 0; i < n; i++)
@@ -55,15 +55,15 @@ int ksrc_given(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     free(keys);
     size_t sup = nc == (size_t)-1 ? (size_t)-1 : drop_small(out->cls, n, nc, k);
     if (sup == (size_t)-1) {
-        return cli_oom(c);
+        return cmd_oom(c);
     }
     /* The same limit as OLA's: at most floor(suppress * n) rows. */
     double frac;
-    if (cli_double(c, "suppress", 0, 1, 0, &frac) < 0)
+    if (cmd_double(c, "suppress", 0, 1, 0, &frac) < 0)
         return 2;
     size_t limit = (size_t)(frac * (double)n + 1e-9);
     if (sup > limit)
-        return cli_over_limit(c, "grouping by the input's own QI values", k, limit, sup, n);
+        return cmd_over_limit(c, "grouping by the input's own QI values", k, limit, sup, n);
     out->suppressed = sup;
     out->generalize = NULL; /* the input's QI values are released as they stand */
     out->json = given_json;

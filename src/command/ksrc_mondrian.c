@@ -28,7 +28,7 @@ static void mondrian_free(ksrc *src)
     free(src->cls);
 }
 
-int ksrc_mondrian(cli_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out)
+int ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out)
 {
     keps_error err = {0};
     keps_mondrian_result *r = calloc(1, sizeof *r);
@@ -37,7 +37,7 @@ int ksrc_mondrian(cli_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out
         free(r);
         free(out->cls);
         out->cls = NULL;
-        return cli_oom(c);
+        return cmd_oom(c);
     }
     out->state = r;
     out->s = s;
@@ -45,7 +45,7 @@ int ksrc_mondrian(cli_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out
     out->json = mondrian_json;
     out->free = mondrian_free;
     if (keps_mondrian(s, t, k, r, &err))
-        return cli_fail(c, &err);
+        return cmd_fail(c, &err);
     memcpy(out->cls, r->cls, t->nrows * sizeof *out->cls);
     return 0;
 }

@@ -15,7 +15,7 @@ typedef struct {
     keps_lattice *L;
     keps_ola_result res;
     size_t k;
-    cli_objective obj;
+    cmd_objective obj;
 } ola_state;
 
 /* The node's labels for every row ('*' in the QIs of classes smaller than k). */
@@ -33,7 +33,7 @@ static void ola_json(ksrc *src, keps_json *j)
     for (size_t q = 0; q < src->s->nqi; q++)
         keps_json_int(j, src->s->t->cols[src->s->qi[q].col].name, st->res.levels[q]);
     keps_json_end(j);
-    cli_objective_json(j, src->s, &st->obj, st->res.score, st->res.score_len, st->res.attributes);
+    cmd_objective_json(j, src->s, &st->obj, st->res.score, st->res.score_len, st->res.attributes);
     keps_json_object(j, "k_anonymization_metrics");
     for (int m = 0; m < KEPS_METRIC_COUNT; m++)
         keps_json_num(j, keps_metric_name((keps_metric)m), st->res.metrics.v[m]);
@@ -52,31 +52,31 @@ static void ola_free(ksrc *src)
     if (st) {
         keps_ola_result_free(&st->res);
         keps_lattice_free(st->L);
-        cli_objective_free(&st->obj);
+        cmd_objective_free(&st->obj);
         free(st);
     }
     free(src->cls);
 }
 
-int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
+int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
 {
     keps_error err = {0};
     keps_ola_params p = {.k = k, .threads = c->threads == 1 ? 1 : 0};
-    cli_objective obj;
-    int rc = cli_objective_read(c, &obj);
+    cmd_objective obj;
+    int rc = cmd_objective_read(c, &obj);
     if (rc)
         return rc;
     p.metric = obj.cfg.metric;
-    if (cli_double(c, "suppress", 0, 1, 0, &p.suppress) < 0)
+    if (cmd_double(c, "suppress", 0, 1, 0, &p.suppress) < 0)
         return 2;
     for (size_t q = 0; q < s->nqi; q++)
         if (!s->qi[q].h)
-            return cli_usage_error(c, "{algorithm} ola needs a hierarchy for every {qi} (NAME:FILE.csv or "
+            return cmd_usage_error(c, "{algorithm} ola needs a hierarchy for every {qi} (NAME:FILE.csv or "
                                       "NAME:interval=...); '%s' has none",
                                    s->t->cols[s->qi[q].col].name);
     ola_state *st = calloc(1, sizeof *st);
     if (!st)
-        return cli_oom(c);
+        return cmd_oom(c);
     out->state = st;
     out->s = s;
     st->k = k;
@@ -84,24 +84,24 @@ int ksrc_ola(cli_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     out->generalize = ola_generalize;
     out->json = ola_json;
     out->free = ola_free;
-    if ((rc = cli_objective_weights(c, s, &st->obj)))
+    if ((rc = cmd_objective_weights(c, s, &st->obj)))
         return rc;
     if (keps_lattice_new(s, &st->L, &err))
-        return cli_fail(c, &err);
-    cli_note_lattice(c, st->L);
-    if (cli_k_above_records(c, k, s->t->nrows))
+        return cmd_fail(c, &err);
+    cmd_note_lattice(c, st->L);
+    if (cmd_k_above_records(c, k, s->t->nrows))
         return 1;
     if (keps_ola_run_objective(st->L, &p, &st->obj.cfg, &st->res, &err))
-        return cli_fail(c, &err);
-    cli_ola_debug(c, &st->res);
+        return cmd_fail(c, &err);
+    cmd_ola_debug(c, &st->res);
     if (!st->res.found)
-        return cli_over_limit(c, "even the top node (every QI fully generalized)", k, st->res.suppress_limit,
+        return cmd_over_limit(c, "even the top node (every QI fully generalized)", k, st->res.suppress_limit,
                               st->res.top_suppressed, s->t->nrows);
     out->cls = malloc((s->t->nrows ? s->t->nrows : 1) * sizeof *out->cls);
     if (!out->cls) {
-        return cli_oom(c);
+        return cmd_oom(c);
     }
     if (keps_kepsilon_node_classes(s, st->res.levels, k, out->cls, &out->suppressed, &err) == (size_t)-1)
-        return cli_fail(c, &err);
+        return cmd_fail(c, &err);
     return 0;
 }

@@ -1,16 +1,16 @@
 #include "micro.h"
 
-int micro_setup(cli_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps_schema **s, size_t *k)
+int micro_setup(cmd_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps_schema **s, size_t *k)
 {
     *t = NULL;
     *s = NULL;
     long kk;
-    if (cli_k(c, 1, 0, &kk) < 0)
+    if (cmd_k(c, 1, 0, &kk) < 0)
         return 2;
     *k = (size_t)kk;
-    int rc = cli_load_records(c, t);
+    int rc = cmd_load_records(c, t);
     if (!rc)
-        rc = cli_build_schema_extra(c, *t, extra_qi, nextra, s);
+        rc = cmd_build_schema_extra(c, *t, extra_qi, nextra, s);
     if (rc) {
         keps_table_free(*t);
         *t = NULL;
@@ -18,11 +18,11 @@ int micro_setup(cli_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps
     return rc;
 }
 
-void micro_report_head(cli_ctx *c, keps_json *j, const char *method, size_t rows, size_t k)
+void micro_report_head(cmd_ctx *c, keps_json *j, const char *method, size_t rows, size_t k)
 {
-    cli_report_begin(c, j, method);
+    cmd_report_begin(c, j, method);
     keps_counts n = {.input_rows = rows, .output_rows = rows};
-    cli_report_counts(j, &n);
+    cmd_report_counts(j, &n);
     keps_json_object(j, "guarantee");
     keps_json_str(j, "model", "k-anonymity");
     keps_json_int(j, "k", (long long)k);
@@ -39,10 +39,10 @@ void micro_report_timing(keps_json *j, double start, double loaded, double done,
     keps_json_end(j);
 }
 
-int micro_write_release(cli_ctx *c, keps_status st, const keps_error *err, keps_table *rel, double *written)
+int micro_write_release(cmd_ctx *c, keps_status st, const keps_error *err, keps_table *rel, double *written)
 {
-    int rc = st ? cli_fail(c, err) : cli_write_release(c, &rel);
+    int rc = st ? cmd_fail(c, err) : cmd_write_release(c, &rel);
     keps_table_free(rel);
-    *written = cli_now_ms();
+    *written = cmd_now_ms();
     return rc;
 }

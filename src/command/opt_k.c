@@ -2,9 +2,9 @@
  * (see cli.h). */
 #include "command_internal.h"
 
-int cli_k(const cli_ctx *c, int required, long dflt, long *k)
+int cmd_k(const cmd_ctx *c, int required, long dflt, long *k)
 {
-    if (required && cli_require(c, "k"))
+    if (required && cmd_require(c, "k"))
         return -1;
-    return cli_long(c, "k", 1, CLI_K_MAX, dflt, k);
+    return cmd_long(c, "k", 1, CLI_K_MAX, dflt, k);
 }

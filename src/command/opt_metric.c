@@ -8,63 +8,63 @@
 
 #include "command_internal.h"
 
-const cli_opt cli_opt_metric = {
+const cmd_opt cmd_opt_metric = {
     "metric", 'm', "prec|loss|dm|aecs|entropy|height", 0,
     "OLA: the information loss to minimize, as ARX 3.9.2 defines it (default loss): prec = precision, loss = "
     "ARX's Loss, dm = discernibility, aecs = average class size, entropy = non-uniform entropy, height = "
     "the generalization levels",
     "entropy"};
-const cli_opt cli_opt_gs_factor = {
+const cmd_opt cmd_opt_gs_factor = {
     "gs-factor", 0, "F", CLI_NUMBER,
     "OLA: weight of generalization against suppression in prec, loss, entropy and aecs, in [0, 1] (ARX's "
     "coding model): 0 favours suppression (a suppressed row costs no more than if it were released), 1 favours "
     "generalization (only suppression costs), 0.5 (default) weighs both equally",
     "0.3"};
-const cli_opt cli_opt_monotonic = {
+const cmd_opt cmd_opt_monotonic = {
     "monotonic", 0, NULL, 0,
     "OLA: ARX's monotonic variant of prec, dm (DM*) or entropy, which ignores suppression (a suppressed "
     "record counts as if released at the node's levels); height is monotonic anyway, loss and aecs have none",
     ""};
-const cli_opt cli_opt_aggregate = {
+const cmd_opt cmd_opt_aggregate = {
     "aggregate", 0, "geometric|arithmetic|sum|max|rank", 0,
     "OLA: how prec, loss, entropy and height combine their per-QI values: geometric mean (loss's default), "
     "arithmetic mean (prec's), sum (entropy's and height's), max, or rank (the per-QI values sorted "
     "largest first, compared in that order; the score is then that list)",
     "rank"};
-const cli_opt cli_opt_weight = {
+const cmd_opt cmd_opt_weight = {
     "weight", 0, "NAME=W", CLI_REPEAT,
     "OLA: weight W >= 0 of quasi-identifier NAME in prec, loss, entropy and height, repeatable; unnamed QIs "
     "weigh 0.5 (ARX's default) and every weight is divided by the largest",
     "age=1\nsex=0.25"};
 
-int cli_objective_read(cli_ctx *c, cli_objective *o)
+int cmd_objective_read(cmd_ctx *c, cmd_objective *o)
 {
     memset(o, 0, sizeof *o);
     o->cfg = keps_metric_config_default(KEPS_METRIC_LOSS);
-    const char *m = cli_str(c, "metric");
+    const char *m = cmd_str(c, "metric");
     if (m && keps_metric_parse(m, &o->cfg.metric))
-        return cli_usage_error(c, "{metric} '%s': expected prec, loss, dm, aecs, entropy or height", m);
+        return cmd_usage_error(c, "{metric} '%s': expected prec, loss, dm, aecs, entropy or height", m);
     keps_metric mt = o->cfg.metric;
     const char *name = mt == KEPS_METRIC_DM ? "dm" : keps_metric_name(mt);
     int per_qi = mt != KEPS_METRIC_DM && mt != KEPS_METRIC_AECS;
-    int gs = cli_double(c, "gs-factor", 0, 1, 0.5, &o->cfg.gs_factor);
+    int gs = cmd_double(c, "gs-factor", 0, 1, 0.5, &o->cfg.gs_factor);
     if (gs < 0)
         return 2;
     if (gs && (mt == KEPS_METRIC_DM || mt == KEPS_METRIC_HEIGHT))
-        return cli_usage_error(c, "{gs-factor}: {metric} %s weighs no suppression (ARX offers the gs-factor for "
+        return cmd_usage_error(c, "{gs-factor}: {metric} %s weighs no suppression (ARX offers the gs-factor for "
                                   "prec, loss, entropy and aecs)",
                                name);
-    o->cfg.monotonic = cli_flag(c, "monotonic") && mt != KEPS_METRIC_HEIGHT;
+    o->cfg.monotonic = cmd_flag(c, "monotonic") && mt != KEPS_METRIC_HEIGHT;
     if (o->cfg.monotonic && (mt == KEPS_METRIC_LOSS || mt == KEPS_METRIC_AECS))
-        return cli_usage_error(c, "{monotonic}: ARX has no monotonic %s (it has one for prec, dm and entropy)",
+        return cmd_usage_error(c, "{monotonic}: ARX has no monotonic %s (it has one for prec, dm and entropy)",
                                name);
-    const char *a = cli_str(c, "aggregate");
+    const char *a = cmd_str(c, "aggregate");
     if (a && keps_aggregate_parse(a, &o->cfg.aggregate))
-        return cli_usage_error(c, "{aggregate} '%s': expected geometric, arithmetic, sum, max or rank", a);
+        return cmd_usage_error(c, "{aggregate} '%s': expected geometric, arithmetic, sum, max or rank", a);
     char **w;
-    size_t nw = cli_list(c, "weight", &w);
+    size_t nw = cmd_list(c, "weight", &w);
     if ((a || nw) && !per_qi)
-        return cli_usage_error(c, "--%s: {metric} %s is one number per transformation, not a value per "
+        return cmd_usage_error(c, "--%s: {metric} %s is one number per transformation, not a value per "
                                   "quasi-identifier ({aggregate} and {weight} apply to prec, loss, entropy and "
                                   "height)",
                                a ? "aggregate" : "weight", name);
@@ -82,22 +82,22 @@ static int qi_named(const keps_schema *s, const char *name, size_t len)
     return -1;
 }
 
-int cli_objective_weights(cli_ctx *c, const keps_schema *s, cli_objective *o)
+int cmd_objective_weights(cmd_ctx *c, const keps_schema *s, cmd_objective *o)
 {
     char **w;
-    size_t nw = cli_list(c, "weight", &w);
+    size_t nw = cmd_list(c, "weight", &w);
     if (!nw)
         return 0;
     o->weights = malloc((s->nqi ? s->nqi : 1) * sizeof *o->weights);
     if (!o->weights) {
-        return cli_oom(c);
+        return cmd_oom(c);
     }
     for (size_t i = 0; i < s->nqi; i++)
         o->weights[i] = 0.5;
     for (size_t j = 0; j < nw; j++) {
         const char *eq = strrchr(w[j], '='); /* the last '=': a name may hold one */
         if (!eq)
-            return cli_usage_error(c, "%s--weight '%s': expected NAME=W, e.g. {weight} age=1", cli_origin(c, "weight"),
+            return cmd_usage_error(c, "%s--weight '%s': expected NAME=W, e.g. {weight} age=1", cmd_origin(c, "weight"),
                                    w[j]);
         int i = qi_named(s, w[j], (size_t)(eq - w[j]));
         if (i < 0) {
@@ -105,20 +105,20 @@ int cli_objective_weights(cli_ctx *c, const keps_schema *s, cli_objective *o)
             size_t len = 0;
             FILE *f = open_memstream(&list, &len);
             if (!f)
-                return cli_oom(c);
+                return cmd_oom(c);
             for (size_t q = 0; q < s->nqi; q++)
                 fprintf(f, "%s%s", q ? ", " : "", s->t->cols[s->qi[q].col].name);
             if (fclose(f) != 0)
-                return cli_oom(c);
-            cli_error(c, KEPS_EINPUT, "%s{weight} '%s': '%.*s' is not a {qi} column; the quasi-identifiers are: %s",
-                      cli_origin(c, "weight"), w[j], (int)(eq - w[j]), w[j], list);
+                return cmd_oom(c);
+            cmd_error(c, KEPS_EINPUT, "%s{weight} '%s': '%.*s' is not a {qi} column; the quasi-identifiers are: %s",
+                      cmd_origin(c, "weight"), w[j], (int)(eq - w[j]), w[j], list);
             free(list);
             return 2;
         }
         char *end;
         double v = strtod(eq + 1, &end);
         if (end == eq + 1 || *end || !(v >= 0 && v <= DBL_MAX))
-            return cli_usage_error(c, "%s--weight '%s': the weight must be a number >= 0", cli_origin(c, "weight"),
+            return cmd_usage_error(c, "%s--weight '%s': the weight must be a number >= 0", cmd_origin(c, "weight"),
                                    w[j]);
         o->weights[i] = v;
     }
@@ -126,14 +126,14 @@ int cli_objective_weights(cli_ctx *c, const keps_schema *s, cli_objective *o)
     return 0;
 }
 
-void cli_objective_free(cli_objective *o)
+void cmd_objective_free(cmd_objective *o)
 {
     free(o->weights);
     o->weights = NULL;
     o->cfg.weights = NULL;
 }
 
-void cli_objective_json(keps_json *j, const keps_schema *s, const cli_objective *o, const double *score,
+void cmd_objective_json(keps_json *j, const keps_schema *s, const cmd_objective *o, const double *score,
                         size_t score_len, const double *attributes)
 {
     const keps_metric_config *cfg = &o->cfg;
@@ -174,7 +174,7 @@ void cli_objective_json(keps_json *j, const keps_schema *s, const cli_objective 
     }
 }
 
-int cli_objective_text(char *buf, size_t len, const cli_objective *o, const double *score, size_t score_len)
+int cmd_objective_text(char *buf, size_t len, const cmd_objective *o, const double *score, size_t score_len)
 {
     const keps_metric_config *cfg = &o->cfg;
     keps_aggregate agg = keps_metric_config_aggregate(cfg);

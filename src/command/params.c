@@ -17,30 +17,30 @@
 #include "keps/sample.h"
 
 /* ---- common options (CLI.md) ---- */
-const cli_opt cli_opt_input = {"input", 'i', "FILE", 0, "input CSV with a header row; '-' reads stdin",
+const cmd_opt cmd_opt_input = {"input", 'i', "FILE", 0, "input CSV with a header row; '-' reads stdin",
                                "data/adult/adult.csv"};
-const cli_opt cli_opt_output = {"output", 'o', "FILE", KEPS_PARAM_PATH | KEPS_PARAM_OUTPUT | KEPS_PARAM_RELEASE,
+const cmd_opt cmd_opt_output = {"output", 'o', "FILE", KEPS_PARAM_PATH | KEPS_PARAM_OUTPUT | KEPS_PARAM_RELEASE,
                                 "released CSV (required); '-' or /dev/stdout writes stdout; a device, FIFO or "
                                 "/dev/fd/N is written in place. A file (a symbolic link: its target) is written "
                                 "to a temporary file and renamed with the report at the end, keeping the mode, "
                                 "owner and group of the file it replaces, so a failed run leaves nothing; "
                                 "concurrent runs writing it take turns (a lock file .FILE.keps-lock beside it)",
                                 "out.csv"};
-const cli_opt cli_opt_delimiter = {"delimiter", 'd', "C", 0,
+const cmd_opt cmd_opt_delimiter = {"delimiter", 'd', "C", 0,
                                    "field separator of the input and output; default: sniffed from the header "
                                    "(',' ';' tab '|'); 'tab' for a tab",
                                    ";"};
-const cli_opt cli_opt_report = {"report", 0, "FILE", 0,
+const cmd_opt cmd_opt_report = {"report", 0, "FILE", 0,
                                  "write the JSON report to FILE ('-' = stdout, the summary then goes to stderr), "
                                  "written as -o is and renamed into place together with the release; it may not "
                                  "name the same file or stream as -o",
                                  "report.json"};
-const cli_opt cli_opt_html = {"html", 0, "FILE", 0,
+const cmd_opt cmd_opt_html = {"html", 0, "FILE", 0,
                                "also write the report as one self-contained HTML page (tables and charts, no "
                                "network needed) to FILE ('-' = stdout); the same page as 'keps report' draws "
                                "from the {report} file",
                                "report.html"};
-const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
+const cmd_opt cmd_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
                             "quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: "
                             "paths of an unbalanced tree ending at one root; the missing value as the empty field "
                             "gets a row ';;*'), a builder made from the column's values (interval=5,10,20 with "
@@ -49,86 +49,86 @@ const cli_opt cli_opt_qi = {"qi", 0, "NAME[:HIERARCHY]", CLI_REPEAT,
                             "read as numbers even if it holds codes such as 01097 (which make it categorical "
                             "otherwise). A NAME holding ':' (\"Q1: age:q1.csv\") is matched whole first",
                             "age:interval=5,10,20\nzip:mask=1,2,3\nsex:data/adult/adult_hierarchy_sex.csv"};
-const cli_opt cli_opt_noisy = {"noisy", 0, "NAME", CLI_REPEAT,
+const cmd_opt cmd_opt_noisy = {"noisy", 0, "NAME", CLI_REPEAT,
                                "numeric quasi-identifier that receives Laplace noise, repeatable (NAME:numeric "
                                "reads a column of codes such as 0170 as numbers)",
                                "height"};
-const cli_opt cli_opt_sensitive = {"sensitive", 0, "NAME", CLI_REPEAT,
+const cmd_opt cmd_opt_sensitive = {"sensitive", 0, "NAME", CLI_REPEAT,
                                    "sensitive attribute, released as is (used by l-diversity, t-closeness, RR)",
                                    "salary-class"};
-const cli_opt cli_opt_insensitive = {"insensitive", 0, "NAME", CLI_REPEAT, "attribute released as is",
+const cmd_opt cmd_opt_insensitive = {"insensitive", 0, "NAME", CLI_REPEAT, "attribute released as is",
                                      "workclass"};
-const cli_opt cli_opt_identifier = {"identifier", 0, "NAME", CLI_REPEAT, "direct identifier, dropped from the output",
+const cmd_opt cmd_opt_identifier = {"identifier", 0, "NAME", CLI_REPEAT, "direct identifier, dropped from the output",
                                     "name"};
-const cli_opt cli_opt_others = {"others", 0, "keep|drop", 0,
+const cmd_opt cmd_opt_others = {"others", 0, "keep|drop", 0,
                                  "what to do with columns given no role; without it they are an error",
                                  "keep"};
-const cli_opt cli_opt_k = {"k", 'k', "K", CLI_NUMBER,
+const cmd_opt cmd_opt_k = {"k", 'k', "K", CLI_NUMBER,
                            "every released record hides among at least K (k-anonymity); 1 to 1,000,000,000", "5"};
-const cli_opt cli_opt_suppress = {"suppress", 0, "FRACTION", CLI_NUMBER,
+const cmd_opt cmd_opt_suppress = {"suppress", 0, "FRACTION", CLI_NUMBER,
                                   "largest fraction of records that may be suppressed (0..1, default 0)",
                                   "0.05"};
-const cli_opt cli_opt_suppressed = {"suppressed", 0, "exclude|class", 0,
+const cmd_opt cmd_opt_suppressed = {"suppressed", 0, "exclude|class", 0,
                                     "rows whose every QI is '*' (suppressed records): leave them out (default, "
                                     "as ARX) or treat them as one ordinary class",
                                     "class"};
-const cli_opt cli_opt_epsilon = {"epsilon", 0, "E", CLI_NUMBER, "privacy budget epsilon (> 0)", "1.0"};
-const cli_opt cli_opt_delta = {"delta", 0, "D", CLI_NUMBER, "privacy parameter delta (0..1)", "1e-6"};
-const cli_opt cli_opt_beta = {"beta", 0, "B", CLI_NUMBER, "sampling probability beta (0..1]", "0.7"};
-const cli_opt cli_opt_seed = {"seed", 0, "N", CLI_NUMBER,
+const cmd_opt cmd_opt_epsilon = {"epsilon", 0, "E", CLI_NUMBER, "privacy budget epsilon (> 0)", "1.0"};
+const cmd_opt cmd_opt_delta = {"delta", 0, "D", CLI_NUMBER, "privacy parameter delta (0..1)", "1e-6"};
+const cmd_opt cmd_opt_beta = {"beta", 0, "B", CLI_NUMBER, "sampling probability beta (0..1]", "0.7"};
+const cmd_opt cmd_opt_seed = {"seed", 0, "N", CLI_NUMBER,
                               "reproducible randomness for tests and papers; the output is then NOT private "
                               "(a warning says so on stderr)",
                               "42"};
-const cli_opt cli_opt_missing = {"missing", 0, "TOKEN", 0,
+const cmd_opt cmd_opt_missing = {"missing", 0, "TOKEN", 0,
                                  "token that marks a missing value (default: the empty field)", "?"};
-const cli_opt cli_opt_decimal_comma = {"decimal-comma", 0, NULL, 0,
+const cmd_opt cmd_opt_decimal_comma = {"decimal-comma", 0, NULL, 0,
                                         "numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so "
                                         "in numeric columns and written so in computed ones; a '.' in a number is "
                                         "then an error. The field separator must then be another character than "
                                         "',' (give -d ';' if it is not sniffed)",
                                         ""};
-const cli_opt cli_opt_digits = {"digits", 0, "N|exact", CLI_NUMBER,
+const cmd_opt cmd_opt_digits = {"digits", 0, "N|exact", CLI_NUMBER,
                                 "decimals of the numbers this command computes and writes (noisy values, "
                                 "centroids); default: each column's input precision, the most decimals any of "
                                 "its cells is written with (170 and 170.5 give 1); 'exact' writes the exact "
                                 "double. Rounding is post-processing: the guarantee stands, and the report's "
                                 "metrics describe the rounded values",
                                 "1"};
-const cli_opt cli_opt_keep_order = {"keep-order", 0, NULL, 0,
+const cmd_opt cmd_opt_keep_order = {"keep-order", 0, NULL, 0,
                                     "write released rows in input order instead of shuffling them (row order "
                                     "can leak; a warning says so)",
                                     ""};
-const cli_opt cli_opt_threads = {"threads", 0, "N", CLI_NUMBER,
+const cmd_opt cmd_opt_threads = {"threads", 0, "N", CLI_NUMBER,
                                  "worker threads, 1 to 64 (default: the cores available): the lattice scan and "
                                  "MDAV's distance scans use up to N (MDAV at most 8), OLA's search 2 (1 with "
                                  "{threads} 1: a sequential search). The result is the same whatever N",
                                  "2"};
-const cli_opt cli_opt_remove_suppressed = {"remove-suppressed", 0, NULL, 0,
+const cmd_opt cmd_opt_remove_suppressed = {"remove-suppressed", 0, NULL, 0,
                                            "leave suppressed records out instead of starring their QIs",
                                            ""};
 
 /* The front-end's own parameters (KEPS_PARAM_COMMON): every command lists
  * them, keps_run ignores them. */
-static const cli_opt opt_help = {"help", 'h', NULL, KEPS_PARAM_COMMON, "show this help and exit", ""};
-static const cli_opt opt_json = {"json", 0, NULL, KEPS_PARAM_COMMON, "print the result as JSON on stdout instead of text", ""};
-static const cli_opt opt_quiet = {"quiet", 'q', NULL, KEPS_PARAM_COMMON,
+static const cmd_opt opt_help = {"help", 'h', NULL, KEPS_PARAM_COMMON, "show this help and exit", ""};
+static const cmd_opt opt_json = {"json", 0, NULL, KEPS_PARAM_COMMON, "print the result as JSON on stdout instead of text", ""};
+static const cmd_opt opt_quiet = {"quiet", 'q', NULL, KEPS_PARAM_COMMON,
                                   "no progress, notes or text summary (errors, and warnings that weaken the "
                                   "privacy guarantee, still print on stderr; {json}, {report} - and -o - still "
                                   "write what they ask for)",
                                   ""};
-static const cli_opt opt_job = {"job", 0, "FILE", KEPS_PARAM_COMMON,
+static const cmd_opt opt_job = {"job", 0, "FILE", KEPS_PARAM_COMMON,
                                 "YAML job file holding any of these options (long names as keys); flags given "
                                 "on the command line override it. Relative paths in the file are relative to "
                                 "the file's own directory",
                                 "examples/adult-ola.yml"};
-const cli_opt *const cli_common_opts[] = {&opt_job, &opt_json, &opt_quiet, &opt_help, NULL};
+const cmd_opt *const cmd_common_opts[] = {&opt_job, &opt_json, &opt_quiet, &opt_help, NULL};
 
 /* ---- accessors ---- */
 
 /* Parameter name as the host spells it (a buffer of the calling line). */
-#define SPELL(name) cli_spell(c, (name), (char[128]){0}, 128)
+#define SPELL(name) cmd_spell(c, (name), (char[128]){0}, 128)
 
-static int find_opt(const cli_ctx *c, const char *name)
+static int find_opt(const cmd_ctx *c, const char *name)
 {
     for (size_t i = 0; i < c->nopts; i++)
         if (strcmp(c->opts[i]->name, name) == 0)
@@ -136,7 +136,7 @@ static int find_opt(const cli_ctx *c, const char *name)
     return -1;
 }
 
-const char *cli_str(const cli_ctx *c, const char *name)
+const char *cmd_str(const cmd_ctx *c, const char *name)
 {
     int i = find_opt(c, name);
     if (i < 0 || c->vals[i].n == 0)
@@ -144,7 +144,7 @@ const char *cli_str(const cli_ctx *c, const char *name)
     return c->vals[i].v[c->vals[i].n - 1];
 }
 
-size_t cli_list(const cli_ctx *c, const char *name, char ***vals)
+size_t cmd_list(const cmd_ctx *c, const char *name, char ***vals)
 {
     int i = find_opt(c, name);
     if (i < 0) {
@@ -155,45 +155,45 @@ size_t cli_list(const cli_ctx *c, const char *name, char ***vals)
     return c->vals[i].n;
 }
 
-int cli_flag(const cli_ctx *c, const char *name)
+int cmd_flag(const cmd_ctx *c, const char *name)
 {
-    const char *v = cli_str(c, name);
+    const char *v = cmd_str(c, name);
     return v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0 && strcmp(v, "no") != 0;
 }
 
-int cli_usage_error(const cli_ctx *c, const char *fmt, ...)
+int cmd_usage_error(const cmd_ctx *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *m = cli_vformat(c, fmt, ap);
+    char *m = cmd_vformat(c, fmt, ap);
     va_end(ap);
-    cli_error_text(c, KEPS_EINPUT, m ? m : "out of memory", 1);
+    cmd_error_text(c, KEPS_EINPUT, m ? m : "out of memory", 1);
     free(m);
     return 2;
 }
 
-int cli_fail(const cli_ctx *c, const keps_error *err)
+int cmd_fail(const cmd_ctx *c, const keps_error *err)
 {
     keps_status st = err->code ? err->code : KEPS_EINPUT;
-    cli_error_text(c, st, err->msg[0] ? err->msg : "failed", 0);
+    cmd_error_text(c, st, err->msg[0] ? err->msg : "failed", 0);
     return keps_exit_code(st);
 }
 
-int cli_require(const cli_ctx *c, const char *name)
+int cmd_require(const cmd_ctx *c, const char *name)
 {
-    if (cli_str(c, name))
+    if (cmd_str(c, name))
         return 0;
     int i = find_opt(c, name);
-    const cli_opt *o = i >= 0 ? c->opts[i] : NULL;
+    const cmd_opt *o = i >= 0 ? c->opts[i] : NULL;
     char sp[128];
     int n = o && o->metavar && !strchr(o->example, '{') ? (int)strcspn(o->example, "\n") : -1; /* its first example */
-    cli_usage_error(c, "%s is required%s%s%s%.*s", SPELL(name), n >= 0 ? ", e.g. " : "",
-                    n >= 0 ? cli_spell(c, name, sp, sizeof sp) : "", n >= 0 ? " " : "", n >= 0 ? n : 0,
+    cmd_usage_error(c, "%s is required%s%s%s%.*s", SPELL(name), n >= 0 ? ", e.g. " : "",
+                    n >= 0 ? cmd_spell(c, name, sp, sizeof sp) : "", n >= 0 ? " " : "", n >= 0 ? n : 0,
                     n >= 0 ? o->example : "");
     return -1;
 }
 
-const char *cli_origin(const cli_ctx *c, const char *name)
+const char *cmd_origin(const cmd_ctx *c, const char *name)
 {
     static _Thread_local char buf[4200]; /* one per thread: hosts may run commands on several */
     int i = find_opt(c, name);
@@ -203,17 +203,17 @@ const char *cli_origin(const cli_ctx *c, const char *name)
     return buf;
 }
 
-int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double dflt, double *out)
+int cmd_double(const cmd_ctx *c, const char *name, double lo, double hi, double dflt, double *out)
 {
-    const char *s = cli_str(c, name);
+    const char *s = cmd_str(c, name);
     *out = dflt;
     if (!s)
         return 0;
     char *end;
     double v = strtod(s, &end);
     if (end > s && !*end && strpbrk(s, "xX")) { /* strtod reads hex floats; keps's numbers are decimal */
-        cli_usage_error(c, "%s%s '%s': hexadecimal numbers are not accepted; write it in decimal (%.17g)",
-                        cli_origin(c, name), SPELL(name), s, v);
+        cmd_usage_error(c, "%s%s '%s': hexadecimal numbers are not accepted; write it in decimal (%.17g)",
+                        cmd_origin(c, name), SPELL(name), s, v);
         return -1;
     }
     if (end == s || *end || !(v >= lo && v <= hi)) {
@@ -225,16 +225,16 @@ int cli_double(const cli_ctx *c, const char *name, double lo, double hi, double 
             snprintf(range, sizeof range, "a finite number >= %.15g", lo);
         else
             snprintf(range, sizeof range, "a number in [%.15g, %.15g]", lo, hi);
-        cli_usage_error(c, "%s%s '%s': expected %s", cli_origin(c, name), SPELL(name), s, range);
+        cmd_usage_error(c, "%s%s '%s': expected %s", cmd_origin(c, name), SPELL(name), s, range);
         return -1;
     }
     *out = v;
     return 1;
 }
 
-int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, long *out)
+int cmd_long(const cmd_ctx *c, const char *name, long lo, long hi, long dflt, long *out)
 {
-    const char *s = cli_str(c, name);
+    const char *s = cmd_str(c, name);
     *out = dflt;
     if (!s)
         return 0;
@@ -242,7 +242,7 @@ int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, lo
     errno = 0;
     long v = strtol(s, &end, 10); /* clamps on overflow: ERANGE says so */
     if (end == s || *end || errno == ERANGE || v < lo || v > hi) {
-        cli_usage_error(c, "%s%s '%s': expected a whole number in [%ld, %ld]", cli_origin(c, name), SPELL(name), s,
+        cmd_usage_error(c, "%s%s '%s': expected a whole number in [%ld, %ld]", cmd_origin(c, name), SPELL(name), s,
                         lo, hi);
         return -1;
     }
@@ -250,36 +250,36 @@ int cli_long(const cli_ctx *c, const char *name, long lo, long hi, long dflt, lo
     return 1;
 }
 
-int cli_probability(const cli_ctx *c, const char *name, double *p)
+int cmd_probability(const cmd_ctx *c, const char *name, double *p)
 {
-    const char *s = cli_str(c, name);
+    const char *s = cmd_str(c, name);
     uint64_t num, den;
     keps_error err = {0};
     *p = NAN;
     if (!s)
         return 0;
     if (keps_parse_probability(s, &num, &den, &err)) {
-        cli_usage_error(c, "%s%s: %s", cli_origin(c, name), SPELL(name), err.msg);
+        cmd_usage_error(c, "%s%s: %s", cmd_origin(c, name), SPELL(name), err.msg);
         return -1;
     }
     *p = (double)num / (double)den;
     if (!(*p > 0.0 && *p < 1.0)) {
-        cli_usage_error(c, "%s%s %s: expected a probability strictly between 0 and 1", cli_origin(c, name),
+        cmd_usage_error(c, "%s%s %s: expected a probability strictly between 0 and 1", cmd_origin(c, name),
                         SPELL(name), s);
         return -1;
     }
     return 1;
 }
 
-int cli_suppressed_mode(const cli_ctx *c, keps_suppressed_mode *mode)
+int cmd_suppressed_mode(const cmd_ctx *c, keps_suppressed_mode *mode)
 {
-    const char *s = cli_str(c, "suppressed");
+    const char *s = cmd_str(c, "suppressed");
     if (!s || !strcmp(s, "exclude"))
         *mode = KEPS_SUPPRESSED_EXCLUDE;
     else if (!strcmp(s, "class"))
         *mode = KEPS_SUPPRESSED_CLASS;
     else
-        return cli_usage_error(c, "{suppressed} '%s': expected exclude or class", s);
+        return cmd_usage_error(c, "{suppressed} '%s': expected exclude or class", s);
     return 0;
 }
 
@@ -339,13 +339,13 @@ static char *job_path(const char *dir, const char *path)
     return p;
 }
 
-char *cli_job_file(const cli_ctx *c, const char *opt, const char *path)
+char *cmd_job_file(const cmd_ctx *c, const char *opt, const char *path)
 {
     int i = find_opt(c, opt);
     return job_path(i >= 0 && c->vals[i].origin ? c->job_dir : NULL, path);
 }
 
-char *cli_spec_path(const cli_ctx *c, const char *opt, const keps_table *t, const char *spec)
+char *cmd_spec_path(const cmd_ctx *c, const char *opt, const keps_table *t, const char *spec)
 {
     const char *rest;
     int i = find_opt(c, opt);
@@ -363,32 +363,32 @@ char *cli_spec_path(const cli_ctx *c, const char *opt, const keps_table *t, cons
 /* Merges a job file: keys must be options of this command; values given on
  * the command line win. Relative paths in it resolve against its own
  * directory: FILE values here, the PATH of NAME:PATH values where the name
- * is resolved (cli_spec_path). */
+ * is resolved (cmd_spec_path). */
 
-int cli_run_checked(cli_ctx *c)
+int cmd_run_checked(cmd_ctx *c)
 {
     long seed;
     /* Checked here, not at the first draw: a run that draws nothing (OLA
      * with keep-order) must still refuse a bad seed. */
-    int rc = cli_long(c, "seed", 0, __LONG_MAX__, 0, &seed);
+    int rc = cmd_long(c, "seed", 0, __LONG_MAX__, 0, &seed);
     if (rc < 0)
         return 2;
     /* Said once, whether or not a draw follows. Commands that release
      * nothing (evaluate, audit) carry their own seed parameter: their
      * output is a measurement, so there is no privacy to lose, only a note. */
-    if (rc > 0 && c->opts[find_opt(c, "seed")] != &cli_opt_seed) {
+    if (rc > 0 && c->opts[find_opt(c, "seed")] != &cmd_opt_seed) {
         if (!c->quiet)
-            cli_msg(c, KEPS_MSG_NOTE,
+            cmd_msg(c, KEPS_MSG_NOTE,
                     "note: {seed} %ld makes the run reproducible; %s releases no data, so no privacy depends on it",
                     seed, c->cmd->name);
     } else if (rc > 0)
-        cli_msg(c, KEPS_MSG_PRIVACY,
+        cmd_msg(c, KEPS_MSG_PRIVACY,
                 "warning: {seed} %ld makes the randomness reproducible; the output is NOT private. Use it for tests "
                 "and experiments only.",
                 seed);
     long th;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cli_long(c, "threads", 1, 64, cores < 1 ? 1 : cores > 64 ? 64 : cores, &th) < 0)
+    if (cmd_long(c, "threads", 1, 64, cores < 1 ? 1 : cores > 64 ? 64 : cores, &th) < 0)
         return 2;
     c->threads = (int)th;
     if (find_opt(c, "threads") >= 0)
@@ -396,18 +396,18 @@ int cli_run_checked(cli_ctx *c)
     return c->cmd->run(c);
 }
 
-int cli_error(const cli_ctx *c, keps_status st, const char *fmt, ...)
+int cmd_error(const cmd_ctx *c, keps_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *m = cli_vformat(c, fmt, ap);
+    char *m = cmd_vformat(c, fmt, ap);
     va_end(ap);
-    cli_error_text(c, st, m ? m : "out of memory", 0);
+    cmd_error_text(c, st, m ? m : "out of memory", 0);
     free(m);
     return keps_exit_code(st);
 }
 
-const char *cli_nearest(const char *word, const char *const *cands, size_t n)
+const char *cmd_nearest(const char *word, const char *const *cands, size_t n)
 {
     return keps_nearest(word, cands, n);
 }

@@ -11,20 +11,20 @@
 /* beta, epsilon' and the gap eps - eps' from --beta, --epsilon-prime,
  * --epsilon. Without --epsilon the gap is the default -ln(1-beta) (eps' = 0
  * when --epsilon-prime is absent too). Returns 0 or an exit code. */
-static int delta_params(cli_ctx *c, double *beta, double *epsp, double *gap)
+static int delta_params(cmd_ctx *c, double *beta, double *epsp, double *gap)
 {
-    if (cli_require(c, "beta"))
+    if (cmd_require(c, "beta"))
         return 2;
     double eps;
-    if (cli_probability(c, "beta", beta) < 0) /* "0.7" or "7/10", read as keps safela reads it */
+    if (cmd_probability(c, "beta", beta) < 0) /* "0.7" or "7/10", read as keps safela reads it */
         return 2;
     /* Finite only: inf - inf is no gap, and an infinite epsilon bounds nothing. */
-    int pe = cli_double(c, "epsilon-prime", 0.0, DBL_MAX, 0.0, epsp);
-    int ge = cli_double(c, "epsilon", 0.0, DBL_MAX, NAN, &eps);
+    int pe = cmd_double(c, "epsilon-prime", 0.0, DBL_MAX, 0.0, epsp);
+    int ge = cmd_double(c, "epsilon", 0.0, DBL_MAX, NAN, &eps);
     if (pe < 0 || ge < 0)
         return 2;
     if (ge && !pe)
-        return cli_usage_error(c, "{epsilon} needs {epsilon-prime} too (delta depends on epsilon - epsilon')");
+        return cmd_usage_error(c, "{epsilon} needs {epsilon-prime} too (delta depends on epsilon - epsilon')");
     *gap = ge ? eps - *epsp : NAN;
     return 0;
 }
@@ -45,7 +45,7 @@ static void delta_json(keps_json *j, const keps_delta_result *r, long k, double 
     keps_json_bool(j, "capped", r->capped);
 }
 
-static int emit(cli_ctx *c, const keps_delta_result *r, long k, double beta, double epsp, int mink,
+static int emit(cmd_ctx *c, const keps_delta_result *r, long k, double beta, double epsp, int mink,
                 double target)
 {
     keps_json j;
@@ -59,7 +59,7 @@ static int emit(cli_ctx *c, const keps_delta_result *r, long k, double beta, dou
         keps_json_num(&j, "result", r->delta);
     }
     delta_json(&j, r, k, beta, epsp);
-    cli_report_total(c, &j);
+    cmd_report_total(c, &j);
     keps_json_end(&j);
     char head[96], full[640];
     if (mink)
@@ -73,13 +73,13 @@ static int emit(cli_ctx *c, const keps_delta_result *r, long k, double beta, dou
              "%ld%s\n",
              head, k, beta, epsp + r->eps_gap, epsp, r->gamma, r->n_min, r->n_argmax,
              r->capped ? " (search capped: delta is the Chernoff bound there)" : "");
-    int rc = cli_emit_report(c, &j, full);
+    int rc = cmd_emit_report(c, &j, full);
     keps_json_free(&j);
     return rc;
 }
 
 /* Shared by delta and min-k: k is the k (delta) or the largest k (min-k). */
-static int calc(cli_ctx *c, int mink, long k, double target)
+static int calc(cmd_ctx *c, int mink, long k, double target)
 {
     double beta = 0, epsp = 0, gap = NAN;
     int rc = delta_params(c, &beta, &epsp, &gap);
@@ -90,24 +90,24 @@ static int calc(cli_ctx *c, int mink, long k, double target)
     keps_status st = mink ? keps_safela_min_k(target, beta, gap, k, &k, &r, &err)
                           : keps_safela_delta(k, beta, gap, &r, &err);
     if (st)
-        return cli_fail(c, &err);
+        return cmd_fail(c, &err);
     return emit(c, &r, k, beta, epsp, mink, target);
 }
 
-int cli_privacy_delta(cli_ctx *c)
+int cmd_privacy_delta(cmd_ctx *c)
 {
     long k;
-    if (cli_require(c, "k") || cli_long(c, "k", 1, 100000000L, 1, &k) < 0)
+    if (cmd_require(c, "k") || cmd_long(c, "k", 1, 100000000L, 1, &k) < 0)
         return 2;
     return calc(c, 0, k, 0);
 }
 
-int cli_privacy_min_k(cli_ctx *c)
+int cmd_privacy_min_k(cmd_ctx *c)
 {
     double target;
     long maxk;
-    if (cli_require(c, "delta") || cli_double(c, "delta", 0.0, 1.0, 0, &target) < 0 ||
-        cli_long(c, "max-k", 1, 100000000L, 100000, &maxk) < 0)
+    if (cmd_require(c, "delta") || cmd_double(c, "delta", 0.0, 1.0, 0, &target) < 0 ||
+        cmd_long(c, "max-k", 1, 100000000L, 100000, &maxk) < 0)
         return 2;
     return calc(c, 1, maxk, target);
 }

@@ -8,27 +8,27 @@
 #include "command_internal.h"
 #include "keps/rr.h"
 
-static int emit(cli_ctx *c, keps_json *j, const char *text)
+static int emit(cmd_ctx *c, keps_json *j, const char *text)
 {
-    cli_report_total(c, j);
+    cmd_report_total(c, j);
     keps_json_end(j);
-    int rc = cli_emit_report(c, j, text);
+    int rc = cmd_emit_report(c, j, text);
     keps_json_free(j);
     return rc;
 }
 
-int cli_privacy_rr_epsilon(cli_ctx *c)
+int cmd_privacy_rr_epsilon(cmd_ctx *c)
 {
     double p, eps;
     long n;
-    int hp = cli_double(c, "p", 0.0, 1.0, 0.0, &p), he = cli_double(c, "epsilon", 0.0, INFINITY, 0.0, &eps);
-    int hn = cli_long(c, "categories", 1, KEPS_RR_MAX_CATEGORIES * 1000L, 0, &n);
+    int hp = cmd_double(c, "p", 0.0, 1.0, 0.0, &p), he = cmd_double(c, "epsilon", 0.0, INFINITY, 0.0, &eps);
+    int hn = cmd_long(c, "categories", 1, KEPS_RR_MAX_CATEGORIES * 1000L, 0, &n);
     if (hp < 0 || he < 0 || hn < 0)
         return 2;
     if (!hn)
-        return cli_usage_error(c, "rr-epsilon needs the number of categories -n, e.g. -p 0.6 -n 4");
+        return cmd_usage_error(c, "rr-epsilon needs the number of categories -n, e.g. -p 0.6 -n 4");
     if (hp == he)
-        return cli_usage_error(c, "rr-epsilon takes either -p P (gives epsilon) or {epsilon} E (gives the largest p)");
+        return cmd_usage_error(c, "rr-epsilon takes either -p P (gives epsilon) or {epsilon} E (gives the largest p)");
     if (hp)
         eps = keps_rr_ldp_epsilon(p, (size_t)n);
     else
@@ -55,20 +55,20 @@ int cli_privacy_rr_epsilon(cli_ctx *c)
 
 /* --frequencies F1,F2,... (probabilities or counts, normalized) or -n N
  * (uniform). Returns 0 and a malloc'ed freq[*n], or an exit code. */
-static int rr_frequencies(cli_ctx *c, double **freq, size_t *n)
+static int rr_frequencies(cmd_ctx *c, double **freq, size_t *n)
 {
-    const char *fs = cli_str(c, "frequencies");
+    const char *fs = cmd_str(c, "frequencies");
     long nc;
-    int hn = cli_long(c, "categories", 1, KEPS_RR_MAX_CATEGORIES, 0, &nc);
+    int hn = cmd_long(c, "categories", 1, KEPS_RR_MAX_CATEGORIES, 0, &nc);
     if (hn < 0)
         return 2;
     if (!fs && !hn)
-        return cli_usage_error(c, "rr-t needs the distribution: {frequencies} 0.2,0.3,0.5 or -n N (uniform)");
+        return cmd_usage_error(c, "rr-t needs the distribution: {frequencies} 0.2,0.3,0.5 or -n N (uniform)");
     size_t cap = fs ? strlen(fs) / 2 + 2 : (size_t)nc;
     double *f = malloc(cap * sizeof *f), sum = 0.0;
     size_t k = 0;
     if (!f)
-        return cli_oom(c);
+        return cmd_oom(c);
     if (fs) {
         const char *s = fs;
         for (;;) {
@@ -76,7 +76,7 @@ static int rr_frequencies(cli_ctx *c, double **freq, size_t *n)
             double v = strtod(s, &end);
             if (end == s || !(v >= 0.0) || isinf(v) || (*end && *end != ',') || k == cap) {
                 free(f);
-                return cli_usage_error(c, "{frequencies} '%s': expected non-negative numbers separated by commas", fs);
+                return cmd_usage_error(c, "{frequencies} '%s': expected non-negative numbers separated by commas", fs);
             }
             f[k++] = v;
             sum += v;
@@ -86,7 +86,7 @@ static int rr_frequencies(cli_ctx *c, double **freq, size_t *n)
         }
         if (!(sum > 0.0)) {
             free(f);
-            return cli_usage_error(c, "{frequencies} '%s': at least one value must be positive", fs);
+            return cmd_usage_error(c, "{frequencies} '%s': at least one value must be positive", fs);
         }
     } else {
         for (; k < (size_t)nc; k++)
@@ -100,19 +100,19 @@ static int rr_frequencies(cli_ctx *c, double **freq, size_t *n)
     return 0;
 }
 
-int cli_privacy_rr_t(cli_ctx *c)
+int cmd_privacy_rr_t(cmd_ctx *c)
 {
     double pt, t;
-    if (cli_str(c, "pt") && cli_str(c, "p")) /* -p is --pt's other name here: one would be dropped */
-        return cli_usage_error(c, "rr-t: -p and {pt} both give the keep probability p_t; give one");
-    int hp = cli_double(c, "pt", 0.0, 1.0, 0.0, &pt);
+    if (cmd_str(c, "pt") && cmd_str(c, "p")) /* -p is --pt's other name here: one would be dropped */
+        return cmd_usage_error(c, "rr-t: -p and {pt} both give the keep probability p_t; give one");
+    int hp = cmd_double(c, "pt", 0.0, 1.0, 0.0, &pt);
     if (hp == 0)
-        hp = cli_double(c, "p", 0.0, 1.0, 0.0, &pt);
-    int ht = cli_double(c, "t", 1.0, INFINITY, 1.0, &t);
+        hp = cmd_double(c, "p", 0.0, 1.0, 0.0, &pt);
+    int ht = cmd_double(c, "t", 1.0, INFINITY, 1.0, &t);
     if (hp < 0 || ht < 0)
         return 2;
     if (hp == ht)
-        return cli_usage_error(c, "rr-t takes either {pt} P (gives t) or {t} T (gives the largest p_t)");
+        return cmd_usage_error(c, "rr-t takes either {pt} P (gives t) or {t} T (gives the largest p_t)");
     double *f = NULL;
     size_t n = 0;
     int rc = rr_frequencies(c, &f, &n);
@@ -157,39 +157,39 @@ static const char *level_key(keps_pmodel m)
     return m == KEPS_PM_LDP || m == KEPS_PM_KDP ? "epsilon" : "t";
 }
 
-int cli_privacy_implies(cli_ctx *c)
+int cmd_privacy_implies(cmd_ctx *c)
 {
     keps_plevel from = {0};
     keps_pmodel to;
-    const char *fs = cli_str(c, "from"), *ts = cli_str(c, "to");
+    const char *fs = cmd_str(c, "from"), *ts = cmd_str(c, "to");
     if (!fs || keps_pmodel_parse(fs, &from.model))
-        return cli_usage_error(c, "{from} ldp|tclose|kt|kdp is required (ldp = epsilon-LDP, tclose = "
+        return cmd_usage_error(c, "{from} ldp|tclose|kt|kdp is required (ldp = epsilon-LDP, tclose = "
                                   "multiplicative t-closeness, kt = (k,t)-closeness, kdp = (k,epsilon)-DP)");
     if (!ts || keps_pmodel_parse(ts, &to))
-        return cli_usage_error(c, "{to} ldp|tclose|kt|kdp is required");
+        return cmd_usage_error(c, "{to} ldp|tclose|kt|kdp is required");
     /* The source's level is --epsilon or --t, by its model; the other one
      * would be ignored. */
-    static const cli_mode_opt level[] = {
+    static const cmd_mode_opt level[] = {
         {"epsilon", "ldp|kdp", "the level of tclose and kt is {t}", 0},
         {"t", "tclose|kt", "the level of ldp and kdp is {epsilon}", 0},
     };
-    cli_mode_options(c, "{from} ", fs, level, sizeof level / sizeof *level); /* notes only */
+    cmd_mode_options(c, "{from} ", fs, level, sizeof level / sizeof *level); /* notes only */
     const char *lk = level_key(from.model);
-    int hl = strcmp(lk, "t") == 0 ? cli_double(c, "t", 1.0, INFINITY, 0.0, &from.level)
-                                  : cli_double(c, "epsilon", 0.0, INFINITY, 0.0, &from.level);
+    int hl = strcmp(lk, "t") == 0 ? cmd_double(c, "t", 1.0, INFINITY, 0.0, &from.level)
+                                  : cmd_double(c, "epsilon", 0.0, INFINITY, 0.0, &from.level);
     if (hl < 0)
         return 2;
     if (!hl)
-        return cli_usage_error(c, "{from} %s needs its level --%s", fs, lk);
+        return cmd_usage_error(c, "{from} %s needs its level --%s", fs, lk);
     long k, to_k, N;
-    if (cli_long(c, "k", 1, __LONG_MAX__, 0, &k) < 0 || cli_long(c, "to-k", 1, __LONG_MAX__, 0, &to_k) < 0 ||
-        cli_long(c, "records", 1, __LONG_MAX__, 0, &N) < 0)
+    if (cmd_long(c, "k", 1, __LONG_MAX__, 0, &k) < 0 || cmd_long(c, "to-k", 1, __LONG_MAX__, 0, &to_k) < 0 ||
+        cmd_long(c, "records", 1, __LONG_MAX__, 0, &N) < 0)
         return 2;
     /* -k belongs to the side that has a group size: the source unless it is
      * epsilon-LDP (which has none), then the target. */
     if (from.model == KEPS_PM_LDP) {
         if (k && to_k) /* both would be the target's: one would be dropped, and the answer print the other */
-            return cli_usage_error(c, "{from} ldp has no group size, so {k} %ld and {to-k} %ld both give the "
+            return cmd_usage_error(c, "{from} ldp has no group size, so {k} %ld and {to-k} %ld both give the "
                                       "target's; give one",
                                    k, to_k);
         if (!to_k)
@@ -197,12 +197,12 @@ int cli_privacy_implies(cli_ctx *c)
     } else {
         from.k = k;
         if ((from.model == KEPS_PM_KT || from.model == KEPS_PM_KDP) && !k)
-            return cli_usage_error(c, "{from} %s needs its group size {k}", fs);
+            return cmd_usage_error(c, "{from} %s needs its group size {k}", fs);
     }
     keps_implication imp;
     keps_error err = {0};
     if (keps_rr_implies(&from, to, to_k, N, &imp, &err))
-        return cli_fail(c, &err);
+        return cmd_fail(c, &err);
     keps_json j;
     keps_json_init(&j);
     keps_json_object(&j, NULL);
