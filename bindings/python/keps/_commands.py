@@ -214,9 +214,12 @@ def _tell(messages):
             _log.info(text)
 
 
-def run(command, data=None, *, progress=None, quiet=False, **kwargs):
+def run(command, data=None, /, *, progress=None, quiet=False, **kwargs):
     """Runs keps command `command` (as the CLI's `keps COMMAND`) on data (a
-    DataFrame or a path) with the given parameters; returns a Result."""
+    DataFrame or a path) with the given parameters; returns a Result.
+    `command` and `data` are positional-only, so that a parameter of the
+    same name (audit's `command`: the words of the audited run) passes
+    through kwargs."""
     if command not in catalog():
         raise ValueError(f"no keps command {command!r}; there are {', '.join(catalog())}")
     args = _build_args(command, data, kwargs)

@@ -28,12 +28,18 @@ def hierarchy_path(name):
 
 
 @pytest.fixture(scope="session")
-def keps_cli():
-    """Runs the keps CLI (KEPS_BINARY, default the tree's build/keps):
-    keps_cli(*args) -> (exit code, stdout, stderr)."""
+def keps_binary():
+    """The keps CLI's path (KEPS_BINARY, default the tree's build/keps)."""
     exe = Path(os.environ.get("KEPS_BINARY", TREE / "build" / "keps"))
     if not exe.exists():
         missing(f"no keps binary at {exe} (set KEPS_BINARY)")
+    return exe
+
+
+@pytest.fixture(scope="session")
+def keps_cli(keps_binary):
+    """Runs the keps CLI: keps_cli(*args) -> (exit code, stdout, stderr)."""
+    exe = keps_binary
 
     def run(*args, json_out=False):
         p = subprocess.run([str(exe), *map(str, args)], capture_output=True, text=True)
