@@ -190,6 +190,30 @@ test_that("audit of a mechanism reports as the CLI does", {
   expect_false(au$finding)
 })
 
+test_that("audit of a whole command on neighbouring inputs finds a claim below the mechanism's epsilon", {
+  # x differs in one record (b -> a). RR over the public domain {a, b} at
+  # epsilon = 3 releases a with probability e^3/(1+e^3) = 0.9526 from a and
+  # 0.0474 from b: a loss of exactly 3. 300 runs per input bound it from
+  # below near 1: a violation of a claim of 0.05, none of the true 3.
+  a <- data.frame(x = c("a", "b", "a", "b"), y = 1:4)
+  b <- data.frame(x = c("a", "b", "a", "a"), y = 1:4)
+  fa <- tempfile(fileext = ".csv")
+  fb <- tempfile(fileext = ".csv")
+  on.exit(unlink(c(fa, fb)))
+  write.csv(a, fa, row.names = FALSE, quote = FALSE)
+  write.csv(b, fb, row.names = FALSE, quote = FALSE)
+  rr <- c("rr", "--mechanism", "ldp", "--sensitive", "x", "--qi", "y", "--epsilon", "3", "--domain", "x=a,b")
+  run <- function(claim) suppressWarnings(audit(neighbours = fa, second = fb, command = rr, binary = keps_cli(),
+                                                runs = 300, seed = 1, epsilon = claim, quiet = TRUE))
+  low <- run(0.05)
+  expect_true(low$finding)
+  expect_true(low$report$audit$violation)
+  expect_true(low$report$audit$epsilon_lower > 0.05 && low$report$audit$epsilon_lower <= 3)
+  true <- run(3)
+  expect_false(true$finding)
+  expect_false(true$report$audit$violation)
+})
+
 test_that("a hierarchy data frame for a qi is the builder's hierarchy, and is checked", {
   adult <- read_csv(ex("adult.csv"))
   age <- hierarchy_interval(adult$age, c(5, 10, 20), top = 80)
