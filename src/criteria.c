@@ -503,6 +503,13 @@ static int entropy_caps(keps_criteria *k, size_t i);
 keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, size_t nsens, const keps_criterion *c,
                               size_t nc, const uint8_t *released, keps_criteria **out, keps_error *err)
 {
+    return keps_criteria_new_weighted(t, NULL, sens, nsens, c, nc, released, out, err);
+}
+
+keps_status keps_criteria_new_weighted(keps_table *t, const uint32_t *weight, const keps_sensitive_spec *sens,
+                                       size_t nsens, const keps_criterion *c, size_t nc, const uint8_t *released,
+                                       keps_criteria **out, keps_error *err)
+{
     *out = NULL;
     keps_status st = KEPS_OK;
     for (size_t i = 0; i < nc && !st; i++)
@@ -534,12 +541,11 @@ keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, si
         memcpy(k->c, c, nc * sizeof *c);
     if (nsens)
         memcpy(k->spec, sens, nsens * sizeof *sens);
-    k->released = t->nrows;
-    if (released) {
-        k->released = 0;
-        for (size_t r = 0; r < t->nrows; r++)
-            k->released += (k->subset[r] = released[r] != 0);
-    }
+    /* records: a frequency table's row counts its weight */
+    k->released = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (!released || (k->subset[r] = released[r] != 0))
+            k->released += weight ? weight[r] : 1;
     if (!(k->derived_k = calloc(nc + 1, sizeof *k->derived_k)))
         goto oom;
     for (size_t i = 0; i < nc; i++) {
@@ -571,8 +577,8 @@ keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, si
         for (size_t r = 0; r < t->nrows; r++) {
             uint32_t v = sc->vmap[col->codes[r]];
             if (v != KEPS_NONE && (!released || released[r])) {
-                sc->gcnt[v]++;
-                sc->total++;
+                sc->gcnt[v] += weight ? weight[r] : 1;
+                sc->total += weight ? weight[r] : 1;
             }
         }
         for (size_t v = 0; v < sc->m; v++)

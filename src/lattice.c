@@ -751,14 +751,15 @@ static keps_status bottom_histograms(keps_lattice *L, const uint8_t *released, c
         free(B->hist[j].off);
         free(B->hist[j].val);
         free(B->hist[j].cnt);
-        if (keps_hist_from_rows(L->nrows_table, L->row_class, B->n, codes[j], L->hist_m[j], released, &B->hist[j]))
+        if (keps_hist_from_rows(L->nrows_table, L->row_class, B->n, codes[j], L->hist_m[j], released, L->weight,
+                                &B->hist[j]))
             return KEPS_ENOMEM;
     }
     return KEPS_OK;
 }
 
-/* Histograms count table rows, so the builders never pass weight and
- * hist_codes together. */
+/* weight NULL: every row is one record. With weights, counts, population
+ * counts and histograms all count records. */
 static keps_status lattice_build(const keps_schema *s, const uint32_t *weight, const uint8_t *released,
                                  const uint32_t *const *hist_codes, const size_t *hist_m, size_t nhist,
                                  keps_lattice **out, keps_error *err)
@@ -870,6 +871,13 @@ keps_status keps_lattice_new_weighted(const keps_schema *s, const uint32_t *weig
                                       keps_error *err)
 {
     return lattice_build(s, weight, NULL, NULL, NULL, 0, out, err);
+}
+
+keps_status keps_lattice_new_weighted_ex(const keps_schema *s, const uint32_t *weight, const uint8_t *released,
+                                         const uint32_t *const *hist_codes, const size_t *hist_m, size_t nhist,
+                                         keps_lattice **out, keps_error *err)
+{
+    return lattice_build(s, weight, released, hist_codes, hist_m, nhist, out, err);
 }
 
 void keps_lattice_free(keps_lattice *L)

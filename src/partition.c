@@ -33,7 +33,7 @@ void keps_partition_free(keps_partition *p)
  * class, values increasing. Rows are grouped by class with a counting sort
  * and each class's values summed in a dense array. */
 int keps_hist_from_rows(size_t nrows, const uint32_t *class_of, size_t nclasses, const uint32_t *vals, size_t m,
-                        const uint8_t *released, keps_class_hist *out)
+                        const uint8_t *released, const uint32_t *weight, keps_class_hist *out)
 {
     memset(out, 0, sizeof *out);
     uint32_t *start = calloc(nclasses + 2, sizeof *start), *rows = malloc((nrows ? nrows : 1) * sizeof *rows);
@@ -66,7 +66,7 @@ int keps_hist_from_rows(size_t nrows, const uint32_t *class_of, size_t nclasses,
                 continue;
             if (!sc[v])
                 tv[nt++] = v;
-            sc[v]++;
+            sc[v] += weight ? weight[r] : 1;
         }
         for (uint32_t i = 1; i < nt; i++) { /* increasing values; few per class */
             uint32_t v = tv[i], p = i;
@@ -138,7 +138,7 @@ static keps_status fill(const keps_table *t, const keps_criteria *crit, keps_par
             for (size_t r = 0; r < n; r++)
                 vals[r] = keps_criteria_value(crit, s, codes[r]);
             if (keps_hist_from_rows(n, p->class_of, nc, vals, keps_criteria_nvalues(crit, s), p->released,
-                                    &p->hist[s]))
+                                    NULL, &p->hist[s]))
                 goto oom;
         }
     }

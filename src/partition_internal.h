@@ -21,8 +21,10 @@ KEPS_INTERNAL size_t keps_group_rows(const keps_table *t, const size_t *cols, si
 /* Per-class histograms of vals[r] (values below m; KEPS_NONE = not
  * counted) over the rows of a class (class_of[r] != KEPS_NONE) that are
  * released (released NULL = all), values increasing; out's arrays are new.
+ * Row r counts weight[r] (a frequency table's count; NULL = 1 each).
  * 0, or -1 out of memory. */
 KEPS_INTERNAL int keps_hist_from_rows(size_t nrows, const uint32_t *class_of, size_t nclasses, const uint32_t *vals,
-                                      size_t m, const uint8_t *released, keps_class_hist *out);
+                                      size_t m, const uint8_t *released, const uint32_t *weight,
+                                      keps_class_hist *out);
 
 #endif

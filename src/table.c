@@ -463,6 +463,147 @@ keps_status keps_table_no_column_spec(keps_error *err, const keps_table *t, cons
     return no_column(err, t, spec, strcspn(spec, ":"));
 }
 
+/* A count as keps_table_counts reads it, or 0 if it is none. */
+static uint32_t parse_count(const char *v)
+{
+    uint64_t n = 0;
+    if (!*v)
+        return 0;
+    for (; *v; v++) {
+        if (*v < '0' || *v > '9')
+            return 0;
+        n = n * 10 + (uint64_t)(*v - '0');
+        if (n > UINT32_MAX)
+            return 0;
+    }
+    return (uint32_t)n;
+}
+
+keps_status keps_table_counts(const keps_table *t, size_t col, uint32_t **weight, uint64_t *records,
+                              keps_error *err)
+{
+    *weight = NULL;
+    *records = 0;
+    if (col >= t->ncols)
+        return keps_error_set(err, KEPS_EINPUT, "count column %zu is out of range: %s has %zu columns", col + 1,
+                              t->source, t->ncols);
+    const keps_column *c = &t->cols[col];
+    /* each distinct value is parsed once; rows look their code up */
+    uint32_t *byval = malloc((c->nvalues ? c->nvalues : 1) * sizeof *byval);
+    uint32_t *w = malloc((t->nrows ? t->nrows : 1) * sizeof *w);
+    if (!byval || !w) {
+        free(byval), free(w);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory reading the counts");
+    }
+    for (uint32_t v = 0; v < c->nvalues; v++)
+        byval[v] = parse_count(c->values[v]);
+    uint64_t sum = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        w[r] = byval[c->codes[r]];
+        sum += w[r];
+        if (!w[r] || sum > UINT32_MAX) {
+            keps_status st = keps_table_cell_error(
+                err, t, col, r,
+                !w[r] ? "count '%s': expected a number of records, a whole number from 1 to 4294967295 in "
+                        "digits (a GROUP BY's COUNT(*); drop rows that stand for no record)"
+                      : "count '%s' brings the records to more than 4294967295, the most keps counts; split "
+                        "the table",
+                c->values[c->codes[r]]);
+            free(byval), free(w);
+            return st;
+        }
+    }
+    free(byval);
+    *weight = w;
+    *records = sum;
+    return KEPS_OK;
+}
+
+/* Rows a and b hold the same codes outside column skip? */
+static int same_tuple(const keps_table *t, size_t skip, size_t a, size_t b)
+{
+    for (size_t j = 0; j < t->ncols; j++)
+        if (j != skip && t->cols[j].codes[a] != t->cols[j].codes[b])
+            return 0;
+    return 1;
+}
+
+/* The groups of t's rows by every column but skip: group[r], the first
+ * row of each group and their number. Open addressing on the code tuple. */
+static keps_status group_rows_by(const keps_table *t, size_t skip, uint32_t *group, uint32_t *first, size_t *ng)
+{
+    size_t cap = 16;
+    while (cap < 2 * t->nrows)
+        cap *= 2;
+    uint32_t *slot = malloc(cap * sizeof *slot);
+    if (!slot)
+        return KEPS_ENOMEM;
+    memset(slot, 0xff, cap * sizeof *slot);
+    *ng = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        uint64_t h = 0x9e3779b97f4a7c15ull;
+        for (size_t j = 0; j < t->ncols; j++)
+            if (j != skip)
+                h = (h ^ t->cols[j].codes[r]) * 0x100000001b3ull;
+        size_t i = (size_t)(h ^ (h >> 29)) & (cap - 1);
+        while (slot[i] != KEPS_NONE && !same_tuple(t, skip, first[slot[i]], r))
+            i = (i + 1) & (cap - 1);
+        if (slot[i] == KEPS_NONE) {
+            slot[i] = (uint32_t)*ng;
+            first[(*ng)++] = (uint32_t)r;
+        }
+        group[r] = slot[i];
+    }
+    free(slot);
+    return KEPS_OK;
+}
+
+keps_status keps_table_group_counts(const keps_table *t, size_t col, keps_table **out, keps_error *err)
+{
+    *out = NULL;
+    uint32_t *w = NULL;
+    uint64_t records = 0;
+    keps_status st = keps_table_counts(t, col, &w, &records, err);
+    if (st)
+        return st;
+    size_t n = t->nrows ? t->nrows : 1, ng = 0;
+    uint32_t *group = malloc(n * sizeof *group), *first = malloc(n * sizeof *first);
+    uint64_t *sum = calloc(n, sizeof *sum);
+    const char **names = malloc((t->ncols + 1) * sizeof *names), **f = malloc((t->ncols + 1) * sizeof *f);
+    keps_table *g = NULL;
+    st = KEPS_ENOMEM;
+    if (!group || !first || !sum || !names || !f || group_rows_by(t, col, group, first, &ng))
+        goto done;
+    for (size_t r = 0; r < t->nrows; r++)
+        sum[group[r]] += w[r];
+    for (size_t j = 0; j < t->ncols; j++)
+        names[j] = t->cols[j].name;
+    if (!(g = keps_table_new(t->ncols, names, t->missing_token, t->source, err))) {
+        st = err ? err->code : KEPS_ENOMEM;
+        goto done;
+    }
+    g->delimiter = t->delimiter;
+    g->decimal_comma = t->decimal_comma;
+    for (size_t x = 0; x < ng; x++) {
+        char num[24];
+        snprintf(num, sizeof num, "%llu", (unsigned long long)sum[x]);
+        for (size_t j = 0; j < t->ncols; j++)
+            f[j] = j == col ? num : keps_table_str(t, j, first[x]);
+        if ((st = keps_table_append(g, f, NULL, 0, err)))
+            goto done;
+    }
+    st = KEPS_OK;
+done:
+    if (st == KEPS_ENOMEM)
+        keps_error_set(err, st, "out of memory grouping the release by its counts");
+    if (st)
+        keps_table_free(g);
+    else
+        *out = g;
+    free(w), free(group), free(first), free(sum), free(names), free(f);
+    return st;
+}
+
 keps_status keps_table_cell_error(keps_error *err, const keps_table *t, size_t col,
                                   size_t row, const char *fmt, ...)
 {

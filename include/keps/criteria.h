@@ -130,6 +130,12 @@ typedef struct keps_criteria keps_criteria;
  * parsed. The specs' hierarchies must outlive the result. */
 keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, size_t nsens, const keps_criterion *c,
                               size_t nc, const uint8_t *released, keps_criteria **out, keps_error *err);
+/* The same on a frequency table: row r stands for weight[r] records (NULL:
+ * one each), so the record count and the table's sensitive distributions
+ * are those of the expanded rows. */
+keps_status keps_criteria_new_weighted(keps_table *t, const uint32_t *weight, const keps_sensitive_spec *sens,
+                                       size_t nsens, const keps_criterion *c, size_t nc, const uint8_t *released,
+                                       keps_criteria **out, keps_error *err);
 void keps_criteria_free(keps_criteria *k);
 
 size_t keps_criteria_count(const keps_criteria *k);

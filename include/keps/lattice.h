@@ -118,6 +118,14 @@ keps_status keps_lattice_new_ex(const keps_schema *s, const uint8_t *released, c
  * 32-bit). A row of weight 0 stands for no record. */
 keps_status keps_lattice_new_weighted(const keps_schema *s, const uint32_t *weight, keps_lattice **out,
                                       keps_error *err);
+/* Both: a frequency table (weight, NULL = 1 per row) with the research
+ * subset and histograms of keps_lattice_new_ex, all counted in records. A
+ * frequency table grouped by the QIs and the sensitive columns (one
+ * sensitive value per row, a QI tuple on several rows) gives every class
+ * the histograms of the expanded rows. */
+keps_status keps_lattice_new_weighted_ex(const keps_schema *s, const uint32_t *weight, const uint8_t *released,
+                                         const uint32_t *const *hist_codes, const size_t *hist_m, size_t nhist,
+                                         keps_lattice **out, keps_error *err);
 void keps_lattice_free(keps_lattice *L);
 
 uint64_t keps_lattice_id(const keps_lattice *L, const int *levels);

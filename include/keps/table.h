@@ -194,6 +194,22 @@ typedef struct keps_column_codes {
 keps_status keps_table_append_columns(keps_table *t, size_t nrows, const keps_column_codes *cols,
                                       uint32_t first_line, keps_error *err);
 
+/* A frequency table's count column: *weight (malloc'd, [t->nrows]) gets
+ * each row's number of records and *records their sum. A count must be a
+ * whole number from 1 to 4,294,967,295 written in decimal digits (a
+ * GROUP BY never yields 0; "12.0", "-3", "1e3" and a missing cell are
+ * refused); the sum may not exceed 4,294,967,295 either. KEPS_EINPUT names
+ * the first bad cell's file, line and column. */
+keps_status keps_table_counts(const keps_table *t, size_t col, uint32_t **weight, uint64_t *records,
+                              keps_error *err);
+
+/* The frequency table of a frequency table's rows: one row per distinct
+ * tuple of the columns other than the count column col, holding the sum of
+ * their counts (keps_table_counts); as a multiset, SQL's SELECT others...,
+ * SUM(col) ... GROUP BY others... . Rows in order of first appearance. *out
+ * is the caller's (keps_table_free). */
+keps_status keps_table_group_counts(const keps_table *t, size_t col, keps_table **out, keps_error *err);
+
 /* Bytes held by the table (for benchmarks). */
 size_t keps_table_memory(const keps_table *t);
 

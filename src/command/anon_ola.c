@@ -26,6 +26,8 @@ typedef struct ola_run {
     const char *sql_path;  /* --emit-sql, or NULL */
     keps_sql_dialect dialect;
     char *sql_table;
+    const uint32_t *weight; /* --counts: each input row's records, else NULL */
+    size_t rows_read, release_rows; /* --counts: the tables' rows (counts speak of records) */
     double t_start, t_loaded, t_searched, t_written;
 } ola_run;
 
@@ -108,6 +110,8 @@ static void report(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     cmd_criteria_model(model, sizeof model, &p->cc);
     cmd_report_begin(c, j, "ola");
     cmd_report_counts(j, n);
+    if (p->weight) /* the counts above are records (frequency_table: the rows read) */
+        keps_json_int(j, "release_table_rows", (long long)p->release_rows);
     keps_json_object(j, "guarantee");
     keps_json_str(j, "model", model);
     if (p->cc.k)
@@ -181,9 +185,9 @@ static int summary(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
         o += (size_t)snprintf(text + o, len - o, " %s=%d/%d", s->t->cols[s->qi[i].col].name, r->levels[i],
                               L->height[i]);
     o += (size_t)snprintf(text + o, len - o,
-                          "%s%s\n  %zu of %zu rows suppressed (limit %zu)%s; %zu classes\n  ",
+                          "%s%s\n  %zu of %zu %s suppressed (limit %zu)%s; %zu classes\n  ",
                           r->kalone ? "" : "\n  holds ", r->kalone ? "" : crit, n->suppressed_rows,
-                          n->input_rows - n->unsampled_rows, r->suppress_limit,
+                          n->input_rows - n->unsampled_rows, p->weight ? "records" : "rows", r->suppress_limit,
                           n->removed_rows ? ", removed" : "", r->nclasses);
     o += (size_t)cmd_objective_text(text + o, len - o, &p->obj, r->score, r->score_len);
     o += (size_t)snprintf(text + o, len - o,
@@ -196,6 +200,11 @@ static int summary(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     if (r->minimal)
         o += (size_t)snprintf(text + o, len - o, ", %zu k-minimal", r->nminimal);
     o += (size_t)snprintf(text + o, len - o, "\n");
+    if (p->weight)
+        o += (size_t)snprintf(text + o, len - o,
+                              "  frequency table: %zu rows read for %zu records; the release has %zu rows "
+                              "(%s summed per released tuple)\n",
+                              p->rows_read, n->input_rows, p->release_rows, cmd_str(c, "counts"));
     if (n->unsampled_rows)
         snprintf(text + o, len - o, "  %zu input rows outside the research subset are not released\n",
                  n->unsampled_rows);
@@ -274,7 +283,11 @@ static int emit_sql(cmd_ctx *c, const keps_lattice *L, const ola_run *p, const o
 static int finish(cmd_ctx *c, const keps_lattice *L, ola_run *p, const ola_found *f, keps_table *rel,
                   const keps_counts *n)
 {
-    int rc = cmd_write_release(c, &rel);
+    int rc = p->weight ? cmd_counts_group(c, &rel) : 0;
+    if (!rc) {
+        p->release_rows = rel->nrows;
+        rc = cmd_write_release(c, &rel);
+    }
     keps_table_free(rel);
     if (!rc && p->sql_path)
         rc = emit_sql(c, L, p, f, n->suppressed_rows);
@@ -365,7 +378,8 @@ static int search_and_write(cmd_ctx *c, const keps_lattice *L, ola_run *p)
 
 /* The lattice with what the criteria read: the research subset and, per
  * sensitive column, each row's value. */
-static int build_lattice(cmd_ctx *c, const keps_schema *s, const cmd_criteria *cc, keps_lattice **L)
+static int build_lattice(cmd_ctx *c, const keps_schema *s, const cmd_criteria *cc, const uint32_t *weight,
+                         keps_lattice **L)
 {
     keps_error err = {0};
     size_t ns = keps_criteria_need_histograms(cc->crit) ? cc->nsens : 0, n = s->t->nrows;
@@ -382,13 +396,26 @@ static int build_lattice(cmd_ctx *c, const keps_schema *s, const cmd_criteria *c
         for (size_t r = 0; r < n && !rc; r++)
             codes[j][r] = keps_criteria_value(cc->crit, j, tc[r]);
     }
-    if (!rc && keps_lattice_new_ex(s, cc->subset, (const uint32_t *const *)codes, m, ns, L, &err))
+    if (!rc && keps_lattice_new_weighted_ex(s, weight, cc->subset, (const uint32_t *const *)codes, m, ns, L, &err))
         rc = cmd_fail(c, &err);
     for (size_t j = 0; codes && j < ns; j++)
         free(codes[j]);
     free(codes);
     free(m);
     return rc;
+}
+
+/* --counts: the criteria count records (the table's sensitive
+ * distributions are the expanded rows'); a research subset is matched row
+ * by row against records the frequency table does not hold. */
+static int counts_criteria(cmd_ctx *c, keps_table *t, const uint32_t *weight, cmd_criteria *cc)
+{
+    keps_error err = {0};
+    keps_criteria_free(cc->crit);
+    cc->crit = NULL;
+    if (keps_criteria_new_weighted(t, weight, cc->spec, cc->nsens, cc->c, cc->nc, cc->subset, &cc->crit, &err))
+        return cmd_fail(c, &err);
+    return 0;
 }
 
 int cmd_anonymize_ola(cmd_ctx *c)
@@ -408,18 +435,37 @@ int cmd_anonymize_ola(cmd_ctx *c)
         rc = cmd_usage_error(c, "ola needs at least one {qi} NAME:HIERARCHY.csv (or NAME:interval=W1,W2,...)");
     if (!rc)
         rc = cmd_objective_weights(c, s, &p.obj);
+    uint32_t *weight = NULL;
+    uint64_t records = 0;
+    if (!rc)
+        rc = cmd_counts_read(c, t, &weight, &records);
+    if (!rc && weight && (cmd_str(c, "subset") || p.sql_path))
+        rc = cmd_usage_error(c, "{counts} with %s: %s", cmd_str(c, "subset") ? "{subset}" : "{emit-sql}",
+                             cmd_str(c, "subset")
+                                 ? "a research subset is matched record by record, and a frequency table holds "
+                                   "no records; run on the expanded rows"
+                                 : "the script's suppression counts rows, not the counts column; run on the "
+                                   "expanded table");
+    if (weight) { /* the release's rows are grouped; its comparison with the input would count rows */
+        p.weight = weight;
+        p.rows_read = t->nrows;
+        c->schema = NULL;
+    }
     if (!rc)
         rc = cmd_criteria_read(c, t, 1, 0, &p.cc);
+    if (!rc && weight)
+        rc = counts_criteria(c, t, weight, &p.cc);
     if (!rc && p.sql_path && (p.cc.nc != 1 || p.cc.c[0].kind != KEPS_CRIT_K_ANONYMITY))
         rc = cmd_usage_error(c, "{emit-sql} writes k-anonymity's suppression (the classes below k) in SQL; the "
                                 "classes other privacy criteria suppress cannot be written that way: drop "
                                 "{emit-sql} or the other criteria");
-    if (!rc && !(rc = build_lattice(c, s, &p.cc, &L))) {
+    if (!rc && !(rc = build_lattice(c, s, &p.cc, weight, &L))) {
         p.t_loaded = cmd_now_ms();
         cmd_note_lattice(c, L);
         rc = search_and_write(c, L, &p);
     }
     keps_lattice_free(L);
+    free(weight);
     cmd_criteria_free(&p.cc);
     cmd_objective_free(&p.obj);
     free(p.sql_table);

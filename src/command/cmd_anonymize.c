@@ -36,7 +36,7 @@ static const cmd_opt opt_sql_table = {"sql-table", 0, "NAME", 0,
 static const cmd_opt *const opts[] = {&opt_algorithm, &cmd_opt_input, &cmd_opt_output, &cmd_opt_qi, &cmd_opt_k, &cmd_opt_threads,
                                       &cmd_opt_suppress, &cmd_opt_metric, &cmd_opt_gs_factor,
                                       &cmd_opt_monotonic, &cmd_opt_aggregate, &cmd_opt_weight,
-                                      &cmd_opt_remove_suppressed, &opt_emit_sql, &opt_sql_dialect, &opt_sql_table,
+                                      &cmd_opt_remove_suppressed, &opt_emit_sql, &opt_sql_dialect, &opt_sql_table, &cmd_opt_counts,
                                       &opt_insensitive_mdav, &opt_columns, &crit_opt_sensitive, CRIT_OPTS,
                                       &cmd_opt_insensitive, &cmd_opt_identifier, &cmd_opt_others,
                                       &cmd_opt_delimiter, &cmd_opt_missing, &cmd_opt_decimal_comma, &cmd_opt_digits, &cmd_opt_report, &cmd_opt_seed,
@@ -61,6 +61,7 @@ static const cmd_mode_opt foreign[] = {
     {"emit-sql", "ola", "only OLA's full-domain generalization is written as SQL", 1},
     {"sql-dialect", "ola", "it is for {emit-sql}", 0},
     {"sql-table", "ola", "it is for {emit-sql}", 0},
+    {"counts", "ola", "Mondrian and MDAV split and average records, which a frequency table does not list", 1},
 #define CRIT_FOREIGN(o) {o, "ola|mondrian", "mdav takes no privacy criterion besides -k", 1}
 #define LATTICE_ONLY(o) {o, "ola", "Mondrian checks a class by itself; this criterion needs the lattice search", 1}
     CRIT_FOREIGN("l-diversity"), CRIT_FOREIGN("entropy-l"), CRIT_FOREIGN("entropy-estimator"),

@@ -79,7 +79,7 @@ static const cmd_opt opt_direction = {"linkage-direction", 0, "original|released
 static const cmd_opt *const opts[] = {&opt_input,      &opt_original,        &opt_release,  &opt_qi,
                                       &opt_population, &opt_population_size, &opt_fraction, &opt_max_comb,
                                       &opt_weights,    &opt_dis,             &opt_output,             &opt_columns,  &opt_direction,
-                                      &cmd_opt_suppressed, &cmd_opt_delimiter, &cmd_opt_missing, &cmd_opt_decimal_comma, &cmd_opt_report,
+                                      &cmd_opt_counts, &cmd_opt_suppressed, &cmd_opt_delimiter, &cmd_opt_missing, &cmd_opt_decimal_comma, &cmd_opt_report,
                                       NULL};
 
 typedef struct names {
@@ -258,6 +258,12 @@ static int load_tables(cmd_ctx *c, job *J)
         rc = cmd_load_table(c, orig, &J->orig);
     if (!rc && rel)
         rc = cmd_load_table(c, rel, &J->t);
+    /* --counts: frequency tables, analysed as their expanded records (the
+     * original too when it has the column) */
+    if (!rc)
+        rc = cmd_counts_expand(c, &J->t);
+    if (!rc && J->orig && cmd_str(c, "counts") && keps_table_column(J->orig, cmd_str(c, "counts")) >= 0)
+        rc = cmd_counts_expand(c, &J->orig);
     /* an empty release is a release (risk 0); an empty original is not
      * what any release was made from */
     if (!rc && J->orig && J->orig->nrows == 0)

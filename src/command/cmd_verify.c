@@ -25,7 +25,7 @@ static const cmd_opt opt_show = {"show", 0, "N", CLI_NUMBER, "how many of the sm
                                  "10"};
 
 static const cmd_opt *const opts[] = {&cmd_opt_input, &opt_qi, &cmd_opt_k, &crit_opt_sensitive, CRIT_OPTS,
-                                      &opt_population, &cmd_opt_suppressed, &opt_show, &cmd_opt_delimiter,
+                                      &opt_population, &cmd_opt_suppressed, &opt_show, &cmd_opt_counts, &cmd_opt_delimiter,
                                       &cmd_opt_missing, &cmd_opt_decimal_comma, &cmd_opt_report, NULL};
 
 /* What verify found, for the report. */
@@ -618,6 +618,8 @@ static int run(cmd_ctx *c)
     uint8_t *star = NULL;
     int need_pop = cmd_str(c, "delta-presence") || (cmd_str(c, "k-map") && !cmd_str(c, "population-size"));
     int rc = cmd_load_input(c, &t);
+    if (!rc) /* --counts: a frequency table, checked as its expanded records */
+        rc = cmd_counts_expand(c, &t);
     if (!rc)
         rc = resolve_qi(c, t, &qi, &nqi);
     if (!rc && need_pop && !cmd_str(c, "population"))

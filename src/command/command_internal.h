@@ -69,6 +69,7 @@ struct cmd_ctx {
     char *job_dir;         /* base directory of values with an origin (keps_args_base_dir) */
     const keps_schema *schema; /* set by cmd_build_schema: the roles, for the report */
     char *before_after;    /* the release compared with its input (cmd_write_release) */
+    size_t counts_rows, counts_records; /* --counts: the frequency table's rows and records (0: none) */
     const keps_host *host;
     keps_result *res;      /* what the command makes */
     keps_status status;    /* the status of the last error (cmd_fail) */
@@ -84,6 +85,21 @@ extern const cmd_opt cmd_opt_input, cmd_opt_output, cmd_opt_delimiter, cmd_opt_r
     cmd_opt_decimal_comma, cmd_opt_digits;
 /* --html FILE: every command that lists --report takes it too (cmd_parse). */
 extern const cmd_opt cmd_opt_html;
+/* --counts COL (counts.c): the input as a frequency table. cmd_counts_column
+ * finds COL (-1 without --counts); cmd_counts_read gives each row's records
+ * (*weight NULL without --counts, *records = t's rows then); cmd_counts_expand
+ * replaces *t by its rows repeated COL times; cmd_counts_group makes the
+ * release its own frequency table (the rows of a tuple merged, COL summed). */
+extern const cmd_opt cmd_opt_counts;
+int cmd_counts_column(cmd_ctx *c, const keps_table *t, int *col);
+int cmd_counts_read(cmd_ctx *c, const keps_table *t, uint32_t **weight, uint64_t *records);
+int cmd_counts_expand(cmd_ctx *c, keps_table **t);
+int cmd_counts_group(cmd_ctx *c, keps_table **release);
+/* The counts column keeps its numbers in the release (role insensitive);
+ * any other role is an error. */
+keps_status cmd_counts_role(const cmd_ctx *c, keps_schema *s, keps_error *err);
+/* The report's "frequency_table": the column, rows read, records. */
+void cmd_counts_json(const cmd_ctx *c, keps_json *j);
 
 /* Values: the last one given, all of them, presence of a flag. */
 const char *cmd_str(const cmd_ctx *c, const char *name);

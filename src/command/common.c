@@ -274,6 +274,8 @@ int cmd_build_schema_extra(cmd_ctx *c, keps_table *t, char **extra_qi, size_t ne
             }
         }
     }
+    if (!st)
+        st = cmd_counts_role(c, s, &err); /* --counts COL is released with the tuples */
     if (!st && (st = keps_schema_check(s, &err))) { /* the schema names roles; these are their parameters */
         char *hint = cmd_strf(" (%s, %s, ...; %s keep|drop)", cmd_spell(c, "qi", (char[128]){0}, 128),
                               cmd_spell(c, "sensitive", (char[128]){0}, 128), cmd_spell(c, "others", (char[128]){0}, 128));
@@ -594,6 +596,8 @@ void cmd_report_begin(cmd_ctx *c, keps_json *j, const char *method)
     }
     keps_json_end(j);
     keps_json_bool(j, "seeded", cmd_str(c, "seed") != NULL); /* seeded output is not private */
+    if (c->counts_rows) /* --counts: the report's counts are records */
+        cmd_counts_json(c, j);
     if (c->input) {
         /* Missing values are a value of their own; say how many there were. */
         keps_json_object(j, "missing_values");

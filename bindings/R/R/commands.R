@@ -62,6 +62,10 @@
 #' `sql_dialect = "postgresql"`.
 #' @param sql_table source table the `emit_sql` script reads (default: the input file's name without extension, adult
 #' for adult.csv). Example: `sql_table = "census"`.
+#' @param counts the input is a frequency table: one row per distinct tuple (as SQL's SELECT qi..., sensitive...,
+#' COUNT(*) AS COL ... GROUP BY qi..., sensitive...), COL holding its number of records (a whole
+#' number >= 1); results, counts and the guarantee are those of the expanded records, and anonymize
+#' writes the release's frequency table with COL. Example: `counts = "n"`.
 #' @param insensitive_mdav MDAV: use the insensitive variant (fixed group sizes along a total order), as DP microaggregation
 #' does. `TRUE` or `FALSE`. Example: `insensitive_mdav = TRUE`.
 #' @param columns MDAV: numeric column to microaggregate, repeatable (alternative to `qi`). One value or a vector of
@@ -167,8 +171,8 @@
 anonymize <- function(input = NULL, algorithm = NULL, qi = NULL, k = NULL, threads = NULL,
                       suppress = NULL, metric = NULL, gs_factor = NULL, monotonic = NULL,
                       aggregate = NULL, weight = NULL, remove_suppressed = NULL, emit_sql = NULL,
-                      sql_dialect = NULL, sql_table = NULL, insensitive_mdav = NULL, columns = NULL,
-                      sensitive = NULL, l_diversity = NULL, entropy_l = NULL,
+                      sql_dialect = NULL, sql_table = NULL, counts = NULL, insensitive_mdav = NULL,
+                      columns = NULL, sensitive = NULL, l_diversity = NULL, entropy_l = NULL,
                       entropy_estimator = NULL, recursive_l = NULL, t_closeness = NULL,
                       sensitive_type = NULL, beta_likeness = NULL, beta_likeness_variant = NULL,
                       delta_disclosure = NULL, multiplicative_t = NULL, kt_closeness = NULL,
@@ -183,8 +187,9 @@ anonymize <- function(input = NULL, algorithm = NULL, qi = NULL, k = NULL, threa
                                 gs_factor = gs_factor, monotonic = monotonic, aggregate = aggregate,
                                 weight = weight, remove_suppressed = remove_suppressed,
                                 emit_sql = emit_sql, sql_dialect = sql_dialect,
-                                sql_table = sql_table, insensitive_mdav = insensitive_mdav,
-                                columns = columns, sensitive = sensitive, l_diversity = l_diversity,
+                                sql_table = sql_table, counts = counts,
+                                insensitive_mdav = insensitive_mdav, columns = columns,
+                                sensitive = sensitive, l_diversity = l_diversity,
                                 entropy_l = entropy_l, entropy_estimator = entropy_estimator,
                                 recursive_l = recursive_l, t_closeness = t_closeness,
                                 sensitive_type = sensitive_type, beta_likeness = beta_likeness,
@@ -688,6 +693,10 @@ rr <- function(input = NULL, mechanism = NULL, sensitive = NULL, domain = NULL, 
 #' @param suppressed rows whose every QI is '*' (suppressed records): leave them out (default, as ARX) or treat them as
 #' one ordinary class. Example: `suppressed = "class"`.
 #' @param show how many of the smallest classes to list (default 5). Example: `show = 10`.
+#' @param counts the input is a frequency table: one row per distinct tuple (as SQL's SELECT qi..., sensitive...,
+#' COUNT(*) AS COL ... GROUP BY qi..., sensitive...), COL holding its number of records (a whole
+#' number >= 1); results, counts and the guarantee are those of the expanded records, and anonymize
+#' writes the release's frequency table with COL. Example: `counts = "n"`.
 #' @param delimiter field separator of the input and output; default: sniffed from the header (',' ';' tab '|'); 'tab'
 #' for a tab. Example: `delimiter = ";"`.
 #' @param missing token that marks a missing value (default: the empty field). Example: `missing = "?"`.
@@ -713,8 +722,8 @@ verify <- function(input = NULL, qi = NULL, k = NULL, sensitive = NULL, l_divers
                    kt_closeness = NULL, delta_presence = NULL, k_map = NULL, population_size = NULL,
                    k_map_estimator = NULL, significance = NULL, subset = NULL, average_risk = NULL,
                    sample_uniqueness = NULL, population = NULL, suppressed = NULL, show = NULL,
-                   delimiter = NULL, missing = NULL, decimal_comma = NULL, html = NULL,
-                   quiet = FALSE) {
+                   counts = NULL, delimiter = NULL, missing = NULL, decimal_comma = NULL,
+                   html = NULL, quiet = FALSE) {
   run_command("verify", list(input = input, qi = qi, k = k, sensitive = sensitive,
                              l_diversity = l_diversity, entropy_l = entropy_l,
                              entropy_estimator = entropy_estimator, recursive_l = recursive_l,
@@ -728,7 +737,7 @@ verify <- function(input = NULL, qi = NULL, k = NULL, sensitive = NULL, l_divers
                              significance = significance, subset = subset,
                              average_risk = average_risk, sample_uniqueness = sample_uniqueness,
                              population = population, suppressed = suppressed, show = show,
-                             delimiter = delimiter, missing = missing,
+                             counts = counts, delimiter = delimiter, missing = missing,
                              decimal_comma = decimal_comma, html = html), quiet, like = input)
 }
 
@@ -794,6 +803,10 @@ verify <- function(input = NULL, qi = NULL, k = NULL, sensitive = NULL, l_divers
 #' @param linkage_direction record linkage: original (default): for each original record, the nearest released records;
 #' released (the paper's formula): for each released record, the nearest originals. Example:
 #' `linkage_direction = "released"`.
+#' @param counts the input is a frequency table: one row per distinct tuple (as SQL's SELECT qi..., sensitive...,
+#' COUNT(*) AS COL ... GROUP BY qi..., sensitive...), COL holding its number of records (a whole
+#' number >= 1); results, counts and the guarantee are those of the expanded records, and anonymize
+#' writes the release's frequency table with COL. Example: `counts = "n"`.
 #' @param suppressed rows whose every QI is '*' (suppressed records): leave them out (default, as ARX) or treat them as
 #' one ordinary class. Example: `suppressed = "class"`.
 #' @param delimiter field separator of the input and output; default: sniffed from the header (',' ';' tab '|'); 'tab'
@@ -815,15 +828,15 @@ verify <- function(input = NULL, qi = NULL, k = NULL, sensitive = NULL, l_divers
 risk <- function(input = NULL, original = NULL, release = NULL, qi = NULL, population = NULL,
                  population_size = NULL, sampling_fraction = NULL, max_combination = NULL,
                  weights = NULL, dis_fraction = NULL, columns = NULL, linkage_direction = NULL,
-                 suppressed = NULL, delimiter = NULL, missing = NULL, decimal_comma = NULL,
-                 html = NULL, quiet = FALSE) {
+                 counts = NULL, suppressed = NULL, delimiter = NULL, missing = NULL,
+                 decimal_comma = NULL, html = NULL, quiet = FALSE) {
   run_command("risk", list(input = input, original = original, release = release, qi = qi,
                            population = population, population_size = population_size,
                            sampling_fraction = sampling_fraction, max_combination = max_combination,
                            weights = weights, dis_fraction = dis_fraction, columns = columns,
-                           linkage_direction = linkage_direction, suppressed = suppressed,
-                           delimiter = delimiter, missing = missing, decimal_comma = decimal_comma,
-                           html = html), quiet, like = input)
+                           linkage_direction = linkage_direction, counts = counts,
+                           suppressed = suppressed, delimiter = delimiter, missing = missing,
+                           decimal_comma = decimal_comma, html = html), quiet, like = input)
 }
 
 #' information loss and classifier accuracy of a release

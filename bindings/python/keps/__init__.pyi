@@ -45,6 +45,7 @@ def anonymize(
     emit_sql: Optional[bool] = ...,
     sql_dialect: Optional[str] = ...,
     sql_table: Optional[str] = ...,
+    counts: Optional[str] = ...,
     insensitive_mdav: Optional[bool] = ...,
     columns: Union[str, Sequence[str], None] = ...,
     sensitive: Union[str, Sequence[str], None] = ...,
@@ -99,6 +100,7 @@ def anonymize(
       emit_sql: ola: also write a SQL script that applies the chosen transformation to the source table inside a database (hierarchy tables, classes below k suppressed by GROUP BY ... HAVING; it creates TABLE_release, the same rows as -o); - for stdout (e.g. True)
       sql_dialect: SQL of emit_sql (default ansi; postgresql and sqlite also shuffle the rows) (e.g. postgresql)
       sql_table: source table the emit_sql script reads (default: the input file's name without extension, adult for adult.csv) (e.g. census)
+      counts: the input is a frequency table: one row per distinct tuple (as SQL's SELECT qi..., sensitive..., COUNT(*) AS COL ... GROUP BY qi..., sensitive...), COL holding its number of records (a whole number >= 1); results, counts and the guarantee are those of the expanded records, and anonymize writes the release's frequency table with COL (e.g. n)
       insensitive_mdav: MDAV: use the insensitive variant (fixed group sizes along a total order), as DP microaggregation does
       columns: MDAV: numeric column to microaggregate, repeatable (alternative to qi) (e.g. FICA)
       sensitive: sensitive attribute, released as is and read by the criteria that name a column (l-diversity, t-closeness, beta-likeness, delta-disclosure, multiplicative t, (k,t)); a HIERARCHY gives t-closeness its hierarchical ground distance (e.g. salary-class)
@@ -390,6 +392,7 @@ def verify(
     population: Optional[Data] = ...,
     suppressed: Optional[str] = ...,
     show: Optional[Union[float, str]] = ...,
+    counts: Optional[str] = ...,
     delimiter: Optional[str] = ...,
     missing: Optional[str] = ...,
     decimal_comma: Optional[bool] = ...,
@@ -427,6 +430,7 @@ def verify(
       population: the population the release was drawn from (the input of anonymize subset), for delta-presence and k-map: its rows are generalized through the qi hierarchies to the release's level and counted per class (e.g. data/adult/adult.csv)
       suppressed: rows whose every QI is '*' (suppressed records): leave them out (default, as ARX) or treat them as one ordinary class (e.g. class)
       show: how many of the smallest classes to list (default 5) (e.g. 10)
+      counts: the input is a frequency table: one row per distinct tuple (as SQL's SELECT qi..., sensitive..., COUNT(*) AS COL ... GROUP BY qi..., sensitive...), COL holding its number of records (a whole number >= 1); results, counts and the guarantee are those of the expanded records, and anonymize writes the release's frequency table with COL (e.g. n)
       delimiter: field separator of the input and output; default: sniffed from the header (',' ';' tab '|'); 'tab' for a tab (e.g. ;)
       missing: token that marks a missing value (default: the empty field) (e.g. ?)
       decimal_comma: numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so in numeric columns and written so in computed ones; a '.' in a number is then an error. The field separator must then be another character than ',' (give -d ';' if it is not sniffed)
@@ -449,6 +453,7 @@ def risk(
     output: Optional[bool] = ...,
     columns: Union[str, Sequence[str], None] = ...,
     linkage_direction: Optional[str] = ...,
+    counts: Optional[str] = ...,
     suppressed: Optional[str] = ...,
     delimiter: Optional[str] = ...,
     missing: Optional[str] = ...,
@@ -474,6 +479,7 @@ def risk(
       output: per-record risks (CSV, one row per input row in input order: row, line, class_size, prosecutor, individual_risk, suda_score, dis_score, msus; empty for suppressed rows left out); written with the report, '-' writes stdout (e.g. True)
       columns: numeric column compared by record linkage (default: the qi columns, else every column both files share) (e.g. FICA)
       linkage_direction: record linkage: original (default): for each original record, the nearest released records; released (the paper's formula): for each released record, the nearest originals (e.g. released)
+      counts: the input is a frequency table: one row per distinct tuple (as SQL's SELECT qi..., sensitive..., COUNT(*) AS COL ... GROUP BY qi..., sensitive...), COL holding its number of records (a whole number >= 1); results, counts and the guarantee are those of the expanded records, and anonymize writes the release's frequency table with COL (e.g. n)
       suppressed: rows whose every QI is '*' (suppressed records): leave them out (default, as ARX) or treat them as one ordinary class (e.g. class)
       delimiter: field separator of the input and output; default: sniffed from the header (',' ';' tab '|'); 'tab' for a tab (e.g. ;)
       missing: token that marks a missing value (default: the empty field) (e.g. ?)
