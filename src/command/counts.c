@@ -44,8 +44,9 @@ int cmd_counts_read(cmd_ctx *c, const keps_table *t, uint32_t **weight, uint64_t
         return cmd_fail(c, &err);
     c->counts_rows = t->nrows;
     c->counts_records = (size_t)*records;
-    cmd_msg(c, KEPS_MSG_NOTE, "{counts} %s: %zu rows read stand for %zu records; counts are of records",
-            cmd_str(c, "counts"), c->counts_rows, c->counts_records);
+    if (!c->quiet)
+        cmd_msg(c, KEPS_MSG_NOTE, "note: {counts} %s: %zu rows read stand for %zu records; counts are of records",
+                cmd_str(c, "counts"), c->counts_rows, c->counts_records);
     return 0;
 }
 
