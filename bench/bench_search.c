@@ -1,11 +1,12 @@
 /* The lattice search (keps/search.h) on Adult: the 20 k-anonymity
  * configurations (k in {2, 5, 10, 50, 100} x suppression {0, 0.05} x metric
  * {loss, prec}) with all nine QIs, and with a criterion on a sensitive
- * column added (8 QIs, occupation sensitive: none, distinct 2-diversity,
- * t-closeness 0.2 equal distance, Shannon entropy 3-diversity, recursive
- * (4,3)-diversity).
- * Usage: bench_search [kanon|criteria|all [REPS]]. One JSON object per line:
- * search wall and CPU time (best of REPS), nodes evaluated, node, score. */
+ * column added (8 QIs, occupation sensitive; k 2, 5, 10, loss and prec:
+ * none, distinct 2-diversity, t-closeness 0.2 equal distance, Shannon
+ * entropy 3-diversity, recursive (4,3)-diversity).
+ * Usage: bench_search [kanon|criteria|all [REPS [LABEL]]] (LABEL: only the
+ * configurations whose label contains it, e.g. entropy). One JSON object
+ * per line: search wall and CPU time (best of REPS), nodes evaluated, node, score. */
 #include <math.h>
 #include <string.h>
 
@@ -13,12 +14,15 @@
 #include "keps/search.h"
 
 static int reps = 3;
+static const char *only; /* run only the configurations whose label contains it */
 
 static void run_one(const char *set, keps_table *t, const keps_lattice *L, const keps_criterion *c, size_t nc,
                     const keps_sensitive_spec *sp, size_t ns, double s, keps_metric metric, const char *label)
 {
     keps_error err = {0};
     keps_criteria *k = NULL;
+    if (only && !strstr(label, only))
+        return;
     if (keps_criteria_new(t, sp, ns, c, nc, NULL, &k, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         exit(2);
@@ -114,28 +118,31 @@ static void criteria(void)
         exit(2);
     }
     static const size_t ks[] = {2, 5, 10};
-    for (size_t i = 0; i < 3; i++)
-        for (int j = 0; j < 2; j++) {
-            double sup = j ? 0.05 : 0;
-            keps_criterion c[5] = {{KEPS_CRIT_K_ANONYMITY, 0, {(double)ks[i], 0}, 0},
-                                   {KEPS_CRIT_DISTINCT_L, 0, {2, 0}, 0},
-                                   {KEPS_CRIT_T_CLOSENESS, 0, {0.2, 0}, 0},
-                                   {KEPS_CRIT_ENTROPY_L, 0, {3, 0}, KEPS_ENTROPY_SHANNON},
-                                   {KEPS_CRIT_RECURSIVE_CL, 0, {4, 3}, 0}};
-            char label[64];
-            snprintf(label, sizeof label, "k=%zu", ks[i]);
-            run_one("adult8", t, L0, c, 1, NULL, 0, sup, KEPS_METRIC_LOSS, label);
-            snprintf(label, sizeof label, "k=%zu+distinct-2", ks[i]);
-            run_one("adult8", t, L, c, 2, &sp, 1, sup, KEPS_METRIC_LOSS, label);
-            keps_criterion kt[2] = {c[0], c[2]};
-            snprintf(label, sizeof label, "k=%zu+t=0.2", ks[i]);
-            run_one("adult8", t, L, kt, 2, &sp, 1, sup, KEPS_METRIC_LOSS, label);
-            keps_criterion ke[2] = {c[0], c[3]}, kr[2] = {c[0], c[4]};
-            snprintf(label, sizeof label, "k=%zu+entropy-3", ks[i]);
-            run_one("adult8", t, L, ke, 2, &sp, 1, sup, KEPS_METRIC_LOSS, label);
-            snprintf(label, sizeof label, "k=%zu+recursive-(4,3)", ks[i]);
-            run_one("adult8", t, L, kr, 2, &sp, 1, sup, KEPS_METRIC_LOSS, label);
-        }
+    static const keps_metric ms[] = {KEPS_METRIC_LOSS, KEPS_METRIC_PREC};
+    for (size_t mi = 0; mi < 2; mi++) {
+        for (size_t i = 0; i < 3; i++)
+            for (int j = 0; j < 2; j++) {
+                double sup = j ? 0.05 : 0;
+                keps_criterion c[5] = {{KEPS_CRIT_K_ANONYMITY, 0, {(double)ks[i], 0}, 0},
+                                       {KEPS_CRIT_DISTINCT_L, 0, {2, 0}, 0},
+                                       {KEPS_CRIT_T_CLOSENESS, 0, {0.2, 0}, 0},
+                                       {KEPS_CRIT_ENTROPY_L, 0, {3, 0}, KEPS_ENTROPY_SHANNON},
+                                       {KEPS_CRIT_RECURSIVE_CL, 0, {4, 3}, 0}};
+                char label[64];
+                snprintf(label, sizeof label, "k=%zu", ks[i]);
+                run_one("adult8", t, L0, c, 1, NULL, 0, sup, ms[mi], label);
+                snprintf(label, sizeof label, "k=%zu+distinct-2", ks[i]);
+                run_one("adult8", t, L, c, 2, &sp, 1, sup, ms[mi], label);
+                keps_criterion kt[2] = {c[0], c[2]};
+                snprintf(label, sizeof label, "k=%zu+t=0.2", ks[i]);
+                run_one("adult8", t, L, kt, 2, &sp, 1, sup, ms[mi], label);
+                keps_criterion ke[2] = {c[0], c[3]}, kr[2] = {c[0], c[4]};
+                snprintf(label, sizeof label, "k=%zu+entropy-3", ks[i]);
+                run_one("adult8", t, L, ke, 2, &sp, 1, sup, ms[mi], label);
+                snprintf(label, sizeof label, "k=%zu+recursive-(4,3)", ks[i]);
+                run_one("adult8", t, L, kr, 2, &sp, 1, sup, ms[mi], label);
+            }
+    }
     keps_lattice_free(L);
     keps_lattice_free(L0);
     free(codes);
@@ -147,6 +154,7 @@ int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "all";
     reps = argc > 2 ? atoi(argv[2]) : 3;
+    only = argc > 3 ? argv[3] : NULL;
     if (!strcmp(what, "kanon") || !strcmp(what, "all"))
         kanon();
     if (!strcmp(what, "criteria") || !strcmp(what, "all"))

@@ -154,7 +154,17 @@ struct keps_criteria {
                           else NULL */
     double **ecap;     /* [nc] Shannon entropy l-diversity: [m + 1, at most ECAP_MAX + 1] the
                           largest share of one value in a passing class of m values */
+    struct etable *etab; /* [nc] entropy l-diversity: its estimator's terms by count */
 };
+
+/* An entropy l-diversity's terms for counts c < n: psi[c] = psi(c) (ln c, or
+ * Grassberger's G_c) and term[c] = c psi(c), the products the sums add, so a
+ * class's sum is lookups that give the very values computed one by one;
+ * larger counts are computed. lnl = ln l. */
+typedef struct etable {
+    size_t n;
+    double *psi, *term, lnl;
+} etable;
 
 size_t keps_criteria_count(const keps_criteria *k)
 {
@@ -272,6 +282,11 @@ void keps_criteria_free(keps_criteria *k)
     for (size_t i = 0; k->ecap && i < k->nc; i++)
         free(k->ecap[i]);
     free(k->ecap);
+    for (size_t i = 0; k->etab && i < k->nc; i++) {
+        free(k->etab[i].psi);
+        free(k->etab[i].term);
+    }
+    free(k->etab);
     free(k);
 }
 
@@ -499,6 +514,7 @@ static keps_status check_params(const keps_criterion *c, size_t i, size_t nsens,
 
 static int vertices(keps_criteria *k, size_t i);
 static int entropy_caps(keps_criteria *k, size_t i);
+static int entropy_table(keps_criteria *k, size_t i);
 
 keps_status keps_criteria_new(keps_table *t, const keps_sensitive_spec *sens, size_t nsens, const keps_criterion *c,
                               size_t nc, const uint8_t *released, keps_criteria **out, keps_error *err)
@@ -621,6 +637,11 @@ keps_status keps_criteria_new_weighted(keps_table *t, const uint32_t *weight, co
     for (size_t i = 0; i < nc; i++)
         if (c[i].kind == KEPS_CRIT_ENTROPY_L && c[i].variant == KEPS_ENTROPY_SHANNON && entropy_caps(k, i))
             goto oom;
+    if (!(k->etab = calloc(nc + 1, sizeof *k->etab)))
+        goto oom;
+    for (size_t i = 0; i < nc; i++)
+        if (c[i].kind == KEPS_CRIT_ENTROPY_L && entropy_table(k, i))
+            goto oom;
     *out = k;
     return KEPS_OK;
 oom:
@@ -663,11 +684,27 @@ static double psi(int est, uint32_t n)
     return est == KEPS_ENTROPY_GRASSBERGER ? keps_grassberger_g(n) : log((double)n);
 }
 
-static double entropy_sum(const keps_class_view *v, size_t s, int est)
+static double e_psi(const etable *e, int est, uint32_t n)
 {
+    return n < e->n ? e->psi[n] : psi(est, n);
+}
+
+static double e_term(const etable *e, int est, uint32_t n)
+{
+    return n < e->n ? e->term[n] : (double)n * psi(est, n);
+}
+
+/* sum_v n_v psi(n_v) of the class, and its rows in *total. */
+static double entropy_sum(const etable *e, const keps_class_view *v, size_t s, int est, uint32_t *total)
+{
+    const uint32_t *cnt = v->cnt[s];
     double sum = 0;
-    for (uint32_t i = 0; i < v->nval[s]; i++)
-        sum += (double)v->cnt[s][i] * psi(est, v->cnt[s][i]);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < v->nval[s]; i++) {
+        n += cnt[i];
+        sum += e_term(e, est, cnt[i]);
+    }
+    *total = n;
     return sum;
 }
 
@@ -828,11 +865,12 @@ int keps_criterion_check(const keps_criteria *k, size_t i, const keps_class_view
     case KEPS_CRIT_DISTINCT_L:
         return v->nval[s] >= c->p[0];
     case KEPS_CRIT_ENTROPY_L: {
-        if (v->nval[s] < ceil(c->p[0]))
+        if (v->nval[s] < ceil(c->p[0])) /* H <= ln(values) < ln l: no log needed */
             return 0;
-        uint32_t n = hist_total(v, s);
-        double lim = (double)n * (psi(c->variant, n) - log(c->p[0]));
-        return le(entropy_sum(v, s, c->variant), lim);
+        const etable *e = &k->etab[i];
+        uint32_t n;
+        double sum = entropy_sum(e, v, s, c->variant, &n);
+        return le(sum, (double)n * (e_psi(e, c->variant, n) - e->lnl));
     }
     case KEPS_CRIT_RECURSIVE_CL: {
         if (v->nval[s] < c->p[1])
@@ -900,8 +938,10 @@ double keps_criterion_figure(const keps_criteria *k, size_t i, const keps_class_
     case KEPS_CRIT_DISTINCT_L:
         return v->nval[s];
     case KEPS_CRIT_ENTROPY_L: {
-        uint32_t n = hist_total(v, s);
-        return n ? exp(psi(c->variant, n) - entropy_sum(v, s, c->variant) / n) : 0;
+        const etable *e = &k->etab[i];
+        uint32_t n;
+        double sum = entropy_sum(e, v, s, c->variant, &n);
+        return n ? exp(e_psi(e, c->variant, n) - sum / n) : 0;
     }
     case KEPS_CRIT_RECURSIVE_CL: {
         if (v->nval[s] < c->p[1])
@@ -1169,6 +1209,29 @@ static int entropy_caps(keps_criteria *k, size_t i)
     return 0;
 }
 
+/* The largest count tabulated: class counts are mostly small, and the
+ * table stays in cache. */
+#define ETAB_MAX 4096
+
+/* k->etab[i] for entropy l-diversity i: counts up to the released rows. */
+static int entropy_table(keps_criteria *k, size_t i)
+{
+    const keps_criterion *c = &k->c[i];
+    etable *e = &k->etab[i];
+    size_t n = (k->released < ETAB_MAX ? k->released : ETAB_MAX) + 1;
+    e->psi = malloc(n * sizeof *e->psi);
+    e->term = malloc(n * sizeof *e->term);
+    if (!e->psi || !e->term)
+        return -1;
+    for (size_t x = 0; x < n; x++) {
+        e->psi[x] = psi(c->variant, (uint32_t)x);
+        e->term[x] = x ? (double)x * e->psi[x] : 0;
+    }
+    e->n = n;
+    e->lnl = log(c->p[0]);
+    return 0;
+}
+
 /* Criterion i's bound on the failing rows of class view v's sub-classes
  * (column s = its column), not counting a class failing whole. */
 static double class_mass(const keps_criteria *k, size_t i, const keps_class_view *v)
@@ -1203,10 +1266,11 @@ static double class_mass(const keps_criteria *k, size_t i, const keps_class_view
         if (k->ecap[i] && nv <= ECAP_MAX)
             cap = k->ecap[i][nv];
         if (c->variant == KEPS_ENTROPY_SHANNON) {
+            const etable *et = &k->etab[i];
             double sum = 0, h = entropy_floor(c); /* n H = n ln n - sum c ln c */
             for (uint32_t e = 0; e < nv; e++)
-                sum += (double)cnt[e] * log((double)cnt[e]);
-            double H = (n * log(n) - sum) / n;
+                sum += e_term(et, KEPS_ENTROPY_SHANNON, cnt[e]);
+            double H = (e_term(et, KEPS_ENTROPY_SHANNON, (uint32_t)n) - sum) / n;
             if (h > 0)
                 best = n * (1 - H / h);
         }
