@@ -6,6 +6,7 @@
 #include "keps/progress.h"
 
 #include "class_cache.h"
+#include "cone.h"
 
 #include <assert.h>
 #include <math.h>
@@ -77,8 +78,7 @@ typedef struct ola {
     uint64_t out_work;      /* classes produced (the floor of work) */
     uint64_t *kmin;         /* the k-minimal nodes, read off the tags */
     size_t nkmin, capkmin;
-    uint64_t *stack;        /* for tagging */
-    size_t capstack;
+    keps_cone_stack stack;  /* for tagging */
     uint64_t *skey;         /* scores of evaluated nodes: id + 1, 0 = empty */
     double *sval, *sbound;  /* [slot * dim] score, class-based lower bound */
     size_t nscore, capscore;
@@ -449,59 +449,34 @@ static int eval(ola *o, const int *levels, held *keep)
 
 /* ---- predictive tagging ------------------------------------------------ */
 
-static int push(ola *o, size_t *n, uint64_t id)
+typedef struct {
+    ola *o;
+    uint8_t tag;
+} claim_ctx;
+
+/* Tags node y; 1 if it did not have the tag. A plain load first: most
+ * neighbours are tagged already, and the locked read-modify-write
+ * serializes the cache misses (16 QIs: 3/4 of tag_cone's time sat on it). */
+static inline int claim(void *ctx, uint64_t y)
 {
-    if (*n == o->capstack) {
-        size_t cap = o->capstack ? 2 * o->capstack : 256;
-        uint64_t *s = realloc(o->stack, cap * sizeof *s);
-        if (!s) {
-            o->oom = 1;
-            return -1;
-        }
-        o->stack = s;
-        o->capstack = cap;
-    }
-    o->stack[(*n)++] = id;
-    return 0;
+    claim_ctx *c = ctx;
+    return !(tag_get(c->o, y) & c->tag || tag_or(c->o, y, c->tag) & c->tag);
 }
 
 /* Tags id and every node above (up) or below (!up) with tag. A node that
  * already has the tag has its whole cone tagged, so the walk stops there. */
 static void tag_cone(ola *o, uint64_t id, int up, uint8_t tag)
 {
-    const keps_lattice *L = o->L;
-    size_t n = 0;
-    uint64_t fresh = 1;
-    if (tag_get(o, id) & tag || tag_or(o, id, tag) & tag)
+    claim_ctx c = {o, tag};
+    int oom;
+    if (!claim(&c, id))
         return;
-    if (push(o, &n, id))
-        goto out;
-    while (n > 0) {
-        uint64_t x = o->stack[--n], rest = x;
-        for (size_t i = 0; i < L->q; i++) {
-            int l = (int)(rest % (uint64_t)(L->height[i] + 1));
-            rest /= (uint64_t)(L->height[i] + 1);
-            uint64_t y;
-            if (up && l < L->height[i])
-                y = x + L->stride[i];
-            else if (!up && l > 0)
-                y = x - L->stride[i];
-            else
-                continue;
-            /* a plain load first: most neighbours are tagged already, and
-             * the locked read-modify-write serializes the cache misses (16
-             * QIs: 3/4 of tag_cone's time sat on it) */
-            if (tag_get(o, y) & tag || tag_or(o, y, tag) & tag)
-                continue;
-            fresh++;
-            if (push(o, &n, y))
-                goto out; /* out of memory: the search stops */
-        }
-    }
-out:
+    uint64_t fresh = 1 + keps_cone_walk(o->L, &o->stack, id, up, claim, &c, &oom);
+    if (oom)
+        o->oom = 1; /* the search stops */
     /* A node never gets both tags (they are true), so each node is counted
      * once, by the thread whose tag_or set its bit. */
-    if (atomic_fetch_add_explicit(&o->tc->n, fresh, memory_order_relaxed) + fresh == L->nnodes)
+    if (atomic_fetch_add_explicit(&o->tc->n, fresh, memory_order_relaxed) + fresh == o->L->nnodes)
         atomic_store_explicit(&o->tc->all, 1, memory_order_relaxed);
 }
 
@@ -1061,7 +1036,7 @@ static void ola_free(ola *o)
     keps_lattice_work_free(o->w);
     keps_metrics_free(o->m);
     free(o->kmin);
-    free(o->stack);
+    free(o->stack.id);
     free(o->memo);
     free(o->skey);
     free(o->sval);

@@ -3,6 +3,7 @@
 #include "keps/progress.h"
 
 #include "class_cache.h"
+#include "cone.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -76,8 +77,7 @@ typedef struct search {
     /* search state */
     heap_item *heap;
     size_t nheap, capheap;
-    uint64_t *stack;
-    size_t capstack;
+    keps_cone_stack stack;
     uint64_t *chain;
     pending *pend;        /* evaluated nodes whose class bound may prune later */
     size_t npend, cappend;
@@ -318,49 +318,31 @@ static const keps_node_classes *classes_of(search *o, const int *levels, int his
 
 /* ---- tagging ------------------------------------------------------------------ */
 
-static int push_stack(search *o, size_t *n, uint64_t id)
+typedef struct {
+    search *o;
+    uint8_t bit;
+} claim_ctx;
+
+static inline int claim(void *ctx, uint64_t y)
 {
-    if (*n == o->capstack) {
-        size_t cap = o->capstack ? 2 * o->capstack : 256;
-        uint64_t *s = realloc(o->stack, cap * sizeof *s);
-        if (!s) {
-            o->oom = 1;
-            return -1;
-        }
-        o->stack = s;
-        o->capstack = cap;
-    }
-    o->stack[(*n)++] = id;
-    return 0;
+    claim_ctx *c = ctx;
+    if (c->o->tag[y] & c->bit)
+        return 0;
+    c->o->tag[y] |= c->bit;
+    return 1;
 }
 
 /* Tags id and every node above (up) or below it; a node already tagged has
  * its cone tagged, so the walk stops there. */
 static void tag_cone(search *o, uint64_t id, int up, uint8_t bit)
 {
-    const keps_lattice *L = o->L;
-    size_t n = 0;
-    if (o->tag[id] & bit)
+    claim_ctx c = {o, bit};
+    int oom;
+    if (!claim(&c, id))
         return;
-    o->tag[id] |= bit;
-    if (push_stack(o, &n, id))
-        return;
-    while (n) {
-        uint64_t x = o->stack[--n];
-        uint64_t rest = x;
-        for (size_t i = 0; i < L->q; i++) {
-            int l = (int)(rest % (uint64_t)(L->height[i] + 1));
-            rest /= (uint64_t)(L->height[i] + 1);
-            if (up ? l < L->height[i] : l > 0) {
-                uint64_t y = up ? x + L->stride[i] : x - L->stride[i];
-                if (!(o->tag[y] & bit)) {
-                    o->tag[y] |= bit;
-                    if (push_stack(o, &n, y))
-                        return;
-                }
-            }
-        }
-    }
+    keps_cone_walk(o->L, &o->stack, id, up, claim, &c, &oom);
+    if (oom)
+        o->oom = 1;
 }
 
 /* ---- evaluating a node -------------------------------------------------------- */
@@ -726,7 +708,7 @@ static void search_free(search *o)
     free(o->lv2);
     star_free(o->L, o->star);
     free(o->heap);
-    free(o->stack);
+    free(o->stack.id);
     free(o->chain);
     free(o->pend);
     free(o->sup);
