@@ -408,24 +408,50 @@ static size_t enforce_rows(const keps_criteria *k, const keps_partition *p, int 
     return st.rows;
 }
 
+/* A table of one column s: runs[0] rows of a, then runs[1] of b, ... */
+static keps_table *runs_table(const int *runs, size_t nruns)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nruns; i++)
+        n += (size_t)runs[i];
+    char *csv = malloc(8 + 2 * n), *w = csv;
+    w += sprintf(w, "s\n");
+    for (size_t i = 0; i < nruns; i++)
+        for (int r = 0; r < runs[i]; r++)
+            w += sprintf(w, "%c\n", (char)('a' + i));
+    keps_table *t = table_from_csv(csv);
+    free(csv);
+    return t;
+}
+
+/* Criterion c on column s of t (nominal), the rows in nc classes cls:
+ * the rows failing class by class, and in *below the rows the mass bounds
+ * promise to fail in every refinement of the partition. */
+static size_t rows_and_bound(keps_table *t, keps_criterion c, const uint32_t *cls, size_t nc, size_t *below)
+{
+    keps_error err = {0};
+    keps_sensitive_spec sp = {0, KEPS_SENSITIVE_NOMINAL, NULL};
+    keps_criteria *k = NULL;
+    assert_int_equal(keps_criteria_new(t, &sp, 1, &c, 1, NULL, &k, &err), KEPS_OK);
+    keps_partition p;
+    assert_int_equal(keps_partition_from_classes(t, cls, nc, k, &p, &err), KEPS_OK);
+    size_t rows = enforce_rows(k, &p, 0, NULL);
+    enforce_rows(k, &p, 1, below);
+    keps_partition_free(&p);
+    keps_criteria_free(k);
+    return rows;
+}
+
 static void test_mass_bounds(void **state)
 {
     (void)state;
     keps_error err = {0};
     keps_table *t = table_from_csv("s\na\na\nb\nb\n");
-    keps_sensitive_spec sp = {0, KEPS_SENSITIVE_NOMINAL, NULL};
     keps_criterion c = {KEPS_CRIT_T_CLOSENESS, 0, {0.2, 0}, 0};
-    keps_criteria *k = NULL;
-    assert_int_equal(keps_criteria_new(t, &sp, 1, &c, 1, NULL, &k, &err), KEPS_OK);
     uint32_t cls[4] = {0, 0, 1, 1};
-    keps_partition p;
-    assert_int_equal(keps_partition_from_classes(t, cls, 2, k, &p, &err), KEPS_OK);
     size_t below;
-    assert_int_equal(enforce_rows(k, &p, 0, NULL), 4);
-    enforce_rows(k, &p, 1, &below);
+    assert_int_equal(rows_and_bound(t, c, cls, 2, &below), 4);
     assert_int_equal(below, 4);
-    keps_partition_free(&p);
-    keps_criteria_free(k);
     keps_table_free(t);
     /* per class, tight: q = .5, .5 over 340 rows; fine classes S1 = 100 a
      * (EMD .5, fails t = .2), S2 = 70 a + 30 b (EMD .2, passes), S3 = 140 b
@@ -435,27 +461,15 @@ static void test_mass_bounds(void **state)
      * holds one value and fails whole: 140. Together 239 <= 240 failing in
      * the fine partition; a bound 10% stronger per class would promise 249. */
     {
-        char *c3 = malloc(4096), *w = c3;
-        w += sprintf(w, "s\n");
-        for (int i = 0; i < 340; i++)
-            w += sprintf(w, "%c\n", i < 170 ? 'a' : 'b');
-        keps_table *t3 = table_from_csv(c3);
-        free(c3);
+        keps_table *t3 = runs_table((int[]){170, 170}, 2);
         uint32_t fine3[340], coarse3[340];
         for (int i = 0; i < 340; i++) {
             fine3[i] = i < 100 ? 0 : i < 200 ? 1 : 2; /* rows 100-199: 70 a, 30 b */
             coarse3[i] = fine3[i] == 2 ? 1 : 0;
         }
-        assert_int_equal(keps_criteria_new(t3, &sp, 1, &c, 1, NULL, &k, &err), KEPS_OK);
-        keps_partition pf3, pc3;
-        assert_int_equal(keps_partition_from_classes(t3, fine3, 3, k, &pf3, &err), KEPS_OK);
-        assert_int_equal(keps_partition_from_classes(t3, coarse3, 2, k, &pc3, &err), KEPS_OK);
-        assert_int_equal(enforce_rows(k, &pf3, 0, NULL), 240);
-        enforce_rows(k, &pc3, 1, &below);
+        assert_int_equal(rows_and_bound(t3, c, fine3, 3, &below), 240);
+        rows_and_bound(t3, c, coarse3, 2, &below);
         assert_int_equal(below, 239);
-        keps_partition_free(&pf3);
-        keps_partition_free(&pc3);
-        keps_criteria_free(k);
         keps_table_free(t3);
     }
     /* beta-likeness and delta-disclosure cap a value's share in a passing
@@ -473,12 +487,7 @@ static void test_mass_bounds(void **state)
      * 1/2 + 2.2e-4), so at most 100 a pass with the 100 b: (300 - .50022 x
      * 400) / (1 - .50022) = 199.9, 199 rows. */
     {
-        char *c4 = malloc(4096), *w = c4;
-        w += sprintf(w, "s\n");
-        for (int i = 0; i < 350; i++)
-            w += sprintf(w, "%c\n", i < 175 ? 'a' : 'b');
-        keps_table *t4 = table_from_csv(c4);
-        free(c4);
+        keps_table *t4 = runs_table((int[]){175, 175}, 2);
         uint32_t fine4[350], coarse4[350];
         for (int i = 0; i < 350; i++) { /* rows 100-199: 75 a, 25 b */
             fine4[i] = i < 100 ? 0 : i < 200 ? 1 : 2;
@@ -488,33 +497,16 @@ static void test_mass_bounds(void **state)
                                  {KEPS_CRIT_DELTA_DISCLOSURE, 0, {log2(1.5), 0}, 0},
                                  {KEPS_CRIT_RECURSIVE_CL, 0, {3, 2}, 0}};
         for (int i = 0; i < 3; i++) {
-            assert_int_equal(keps_criteria_new(t4, &sp, 1, &c4s[i], 1, NULL, &k, &err), KEPS_OK);
-            keps_partition pf4, pc4;
-            assert_int_equal(keps_partition_from_classes(t4, fine4, 3, k, &pf4, &err), KEPS_OK);
-            assert_int_equal(keps_partition_from_classes(t4, coarse4, 2, k, &pc4, &err), KEPS_OK);
-            assert_int_equal(enforce_rows(k, &pf4, 0, NULL), i ? 350 : 250);
-            enforce_rows(k, &pc4, 1, &below);
+            assert_int_equal(rows_and_bound(t4, c4s[i], fine4, 3, &below), i ? 350 : 250);
+            rows_and_bound(t4, c4s[i], coarse4, 2, &below);
             assert_int_equal(below, 249);
-            keps_partition_free(&pf4);
-            keps_partition_free(&pc4);
-            keps_criteria_free(k);
         }
         keps_table_free(t4);
-        c4 = malloc(4096), w = c4;
-        w += sprintf(w, "s\n");
-        for (int i = 0; i < 400; i++)
-            w += sprintf(w, "%c\n", i < 300 ? 'a' : 'b');
-        t4 = table_from_csv(c4);
-        free(c4);
+        t4 = runs_table((int[]){300, 100}, 2);
         uint32_t one4[400] = {0};
         keps_criterion e2 = {KEPS_CRIT_ENTROPY_L, 0, {2, 0}, KEPS_ENTROPY_SHANNON};
-        assert_int_equal(keps_criteria_new(t4, &sp, 1, &e2, 1, NULL, &k, &err), KEPS_OK);
-        keps_partition p4;
-        assert_int_equal(keps_partition_from_classes(t4, one4, 1, k, &p4, &err), KEPS_OK);
-        enforce_rows(k, &p4, 1, &below);
+        rows_and_bound(t4, e2, one4, 1, &below);
         assert_int_equal(below, 199);
-        keps_partition_free(&p4);
-        keps_criteria_free(k);
         keps_table_free(t4);
         /* recursive (2,3) on one class of 300 a, 50 b, 50 c: r_1 < 2 r_3,
          * and with three values r_3 <= (n - r_1) / 2, so a passing class
@@ -523,42 +515,24 @@ static void test_mass_bounds(void **state)
          * margin. Two values (10 a, 10 b) are fewer than l = 3: all 20 fail
          * in every refinement, for recursive (2,3) and for Grassberger
          * entropy 3-diversity alike. */
-        c4 = malloc(4096), w = c4;
-        w += sprintf(w, "s\n");
-        for (int i = 0; i < 400; i++)
-            w += sprintf(w, "%c\n", i < 300 ? 'a' : i < 350 ? 'b' : 'c');
-        t4 = table_from_csv(c4);
-        free(c4);
+        t4 = runs_table((int[]){300, 50, 50}, 3);
         keps_criterion r23 = {KEPS_CRIT_RECURSIVE_CL, 0, {2, 3}, 0};
-        assert_int_equal(keps_criteria_new(t4, &sp, 1, &r23, 1, NULL, &k, &err), KEPS_OK);
-        assert_int_equal(keps_partition_from_classes(t4, one4, 1, k, &p4, &err), KEPS_OK);
-        enforce_rows(k, &p4, 1, &below);
+        rows_and_bound(t4, r23, one4, 1, &below);
         assert_int_equal(below, 199);
-        keps_partition_free(&p4);
-        keps_criteria_free(k);
         keps_table_free(t4);
-        t4 = table_from_csv("s\na\na\na\na\na\na\na\na\na\na\nb\nb\nb\nb\nb\nb\nb\nb\nb\nb\n");
+        t4 = runs_table((int[]){10, 10}, 2);
         keps_criterion few[2] = {{KEPS_CRIT_RECURSIVE_CL, 0, {2, 3}, 0},
                                  {KEPS_CRIT_ENTROPY_L, 0, {3, 0}, KEPS_ENTROPY_GRASSBERGER}};
         for (int i = 0; i < 2; i++) {
-            assert_int_equal(keps_criteria_new(t4, &sp, 1, &few[i], 1, NULL, &k, &err), KEPS_OK);
-            assert_int_equal(keps_partition_from_classes(t4, one4, 1, k, &p4, &err), KEPS_OK);
-            enforce_rows(k, &p4, 1, &below);
+            rows_and_bound(t4, few[i], one4, 1, &below);
             assert_int_equal(below, 20);
-            keps_partition_free(&p4);
-            keps_criteria_free(k);
         }
         keps_table_free(t4);
     }
     /* tight: 50 a and 50 b in two pure classes, t = 0.5: both pass (EMD .5),
      * and W = 100 * .5 = N t: the bound is 0, as it must be; so is the
      * entropy's for 2-diversity of two {25 a, 25 b} classes (H = ln 2) */
-    char *csv = malloc(1024), *o = csv;
-    o += sprintf(o, "s\n");
-    for (int i = 0; i < 100; i++)
-        o += sprintf(o, "%c\n", i < 50 ? 'a' : 'b');
-    t = table_from_csv(csv);
-    free(csv);
+    t = runs_table((int[]){50, 50}, 2);
     uint32_t pure[100], mixed[100];
     for (int i = 0; i < 100; i++) {
         pure[i] = i < 50 ? 0 : 1;
@@ -566,13 +540,8 @@ static void test_mass_bounds(void **state)
     }
     keps_criterion tc[2] = {{KEPS_CRIT_T_CLOSENESS, 0, {0.5, 0}, 0}, {KEPS_CRIT_ENTROPY_L, 0, {2, 0}, 0}};
     for (int i = 0; i < 2; i++) {
-        assert_int_equal(keps_criteria_new(t, &sp, 1, &tc[i], 1, NULL, &k, &err), KEPS_OK);
-        assert_int_equal(keps_partition_from_classes(t, i ? mixed : pure, 2, k, &p, &err), KEPS_OK);
-        assert_int_equal(enforce_rows(k, &p, 0, NULL), 0);
-        enforce_rows(k, &p, 1, &below);
+        assert_int_equal(rows_and_bound(t, tc[i], i ? mixed : pure, 2, &below), 0);
         assert_int_equal(below, 0);
-        keps_partition_free(&p);
-        keps_criteria_free(k);
     }
     keps_table_free(t);
 
