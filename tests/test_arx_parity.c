@@ -142,6 +142,17 @@ static const char *cup_dir(void)
     return dir;
 }
 
+/* cup with these QIs; 0 (the test is skipped) when the data is absent. */
+static int load_cup(dataset *d, const char *const *qi, size_t nq)
+{
+    const char *dir = cup_dir();
+    if (!dir)
+        return 0;
+    ds_load(d, dir, "cup", qi, nq);
+    assert_int_equal(d->t->nrows, 63441);
+    return 1;
+}
+
 /* "[1, 0, 2]" -> levels; checks the count. */
 static void parse_levels(const char *s, int *lv, size_t q)
 {
@@ -454,12 +465,9 @@ static const metric_case cup_metric_cases[] = {
 static void test_cup_metric_values(void **state)
 {
     (void)state;
-    const char *dir = cup_dir();
-    if (!dir)
-        return;
     dataset d;
-    ds_load(&d, dir, "cup", cup_qi7, 7);
-    assert_int_equal(d.t->nrows, 63441);
+    if (!load_cup(&d, cup_qi7, 7))
+        return;
     int nalt;
     int bad = check_metric_cases(&d, NULL, cup_metric_cases, sizeof cup_metric_cases / sizeof *cup_metric_cases, &nalt);
     assert_int_equal(bad, 0);
@@ -588,10 +596,14 @@ static void check_optimum(dataset *d, const arx_optimum *c, keps_metric_config c
     keps_metrics_free(m);
 }
 
-static void check_ola_case(dataset *d, const ola_case *c, int same_node, int scan)
+/* The n cases on d; keps's node must be ARX's unless the gs-factor is 1
+ * (only suppression costs: every node without any scores 0, a tie). */
+static void check_ola_cases(dataset *d, const ola_case *c, size_t n, int scan)
 {
-    arx_optimum o = {c->id, c->k, c->s, c->node, c->loss};
-    check_optimum(d, &o, case_config(c), same_node, scan);
+    for (size_t i = 0; i < n; i++) {
+        arx_optimum o = {c[i].id, c[i].k, c[i].s, c[i].node, c[i].loss};
+        check_optimum(d, &o, case_config(&c[i]), c[i].gs != 1, scan);
+    }
 }
 
 /* arx-deidentifier/arx, src/test/java/org/deidentifier/arx/test/
@@ -618,8 +630,7 @@ static void test_adult_ola(void **state)
     (void)state;
     dataset d;
     load_adult(&d, adult_qi9, 9, 0);
-    for (size_t i = 0; i < sizeof adult_ola_cases / sizeof *adult_ola_cases; i++)
-        check_ola_case(&d, &adult_ola_cases[i], 1, 1);
+    check_ola_cases(&d, adult_ola_cases, sizeof adult_ola_cases / sizeof *adult_ola_cases, 1);
     ds_free(&d);
 }
 
@@ -646,13 +657,10 @@ static const ola_case cup_ola_cases[] = {
 static void test_cup_ola(void **state)
 {
     (void)state;
-    const char *dir = cup_dir();
-    if (!dir)
-        return;
     dataset d;
-    ds_load(&d, dir, "cup", cup_qi8, 8);
-    for (size_t i = 0; i < sizeof cup_ola_cases / sizeof *cup_ola_cases; i++)
-        check_ola_case(&d, &cup_ola_cases[i], 1, 0);
+    if (!load_cup(&d, cup_qi8, 8))
+        return;
+    check_ola_cases(&d, cup_ola_cases, sizeof cup_ola_cases / sizeof *cup_ola_cases, 0);
     ds_free(&d);
 }
 
@@ -703,11 +711,8 @@ static void test_adult_loss_cases(void **state)
     (void)state;
     dataset d;
     load_adult(&d, adult_qi8, 8, 0);
-    for (size_t i = 0; i < sizeof adult_loss_cases / sizeof *adult_loss_cases; i++) {
-        const ola_case *c = &adult_loss_cases[i];
-        int tie = c->gs == 1; /* only suppression costs: every node without any scores 0 */
-        check_ola_case(&d, c, !tie, !getenv("KEPS_SANITIZED"));
-    }
+    check_ola_cases(&d, adult_loss_cases, sizeof adult_loss_cases / sizeof *adult_loss_cases,
+                    !getenv("KEPS_SANITIZED"));
     ds_free(&d);
 }
 
@@ -835,11 +840,9 @@ static void test_adult_harness(void **state)
 static void test_cup_harness(void **state)
 {
     (void)state;
-    const char *dir = cup_dir();
-    if (!dir)
-        return;
     dataset d;
-    ds_load(&d, dir, "cup", cup_qi7, 7);
+    if (!load_cup(&d, cup_qi7, 7))
+        return;
     check_harness(&d, "cup");
     ds_free(&d);
 }
