@@ -160,10 +160,10 @@ struct keps_criteria {
 /* An entropy l-diversity's terms for counts c < n: psi[c] = psi(c) (ln c, or
  * Grassberger's G_c) and term[c] = c psi(c), the products the sums add, so a
  * class's sum is lookups that give the very values computed one by one;
- * larger counts are computed. lnl = ln l. */
+ * larger counts are computed. lnl = ln l; floor: entropy_floor's value. */
 typedef struct etable {
     size_t n;
-    double *psi, *term, lnl;
+    double *psi, *term, lnl, floor;
 } etable;
 
 size_t keps_criteria_count(const keps_criteria *k)
@@ -1229,6 +1229,7 @@ static int entropy_table(keps_criteria *k, size_t i)
     }
     e->n = n;
     e->lnl = log(c->p[0]);
+    e->floor = entropy_floor(c);
     return 0;
 }
 
@@ -1267,7 +1268,7 @@ static double class_mass(const keps_criteria *k, size_t i, const keps_class_view
             cap = k->ecap[i][nv];
         if (c->variant == KEPS_ENTROPY_SHANNON) {
             const etable *et = &k->etab[i];
-            double sum = 0, h = entropy_floor(c); /* n H = n ln n - sum c ln c */
+            double sum = 0, h = et->floor; /* n H = n ln n - sum c ln c */
             for (uint32_t e = 0; e < nv; e++)
                 sum += e_term(et, KEPS_ENTROPY_SHANNON, cnt[e]);
             double H = (e_term(et, KEPS_ENTROPY_SHANNON, (uint32_t)n) - sum) / n;
