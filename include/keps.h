@@ -13,6 +13,7 @@
 #include "keps/dpmicro.h"
 #include "keps/error.h"
 #include "keps/evaluate.h"
+#include "keps/guarantee.h"
 #include "keps/expmech.h"
 #include "keps/hierarchy.h"
 #include "keps/json.h"

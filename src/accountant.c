@@ -1,6 +1,8 @@
 /* Basic sequential / parallel composition (see include/keps/accountant.h). */
 #include "keps/accountant.h"
 
+#include "fp_up.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -11,8 +13,8 @@ void keps_acct_init(keps_accountant *a)
 
 void keps_acct_add(keps_accountant *a, const char *label, double epsilon, double delta)
 {
-    a->epsilon += epsilon;
-    a->delta += delta;
+    a->epsilon = keps_add_up(a->epsilon, epsilon); /* a stated total is never below the true one */
+    a->delta = keps_add_up(a->delta, delta);
     if (a->nsteps < KEPS_ACCT_MAX_STEPS) {
         keps_acct_step *s = &a->steps[a->nsteps];
         snprintf(s->label, sizeof s->label, "%s", label ? label : "");

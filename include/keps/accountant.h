@@ -3,7 +3,8 @@
  * Sequential composition: steps applied to the same records add up
  * (epsilon_1 + epsilon_2, delta_1 + delta_2). Parallel composition: steps
  * applied to disjoint sets of records cost the maximum over the parts (each
- * record is touched by one part only). Basic composition only: no advanced
+ * record is touched by one part only). Sums are rounded up (never below
+ * the exact total). Basic composition only: no advanced
  * or Renyi accounting, so the totals are simple upper bounds. */
 #ifndef KEPS_ACCOUNTANT_H
 #define KEPS_ACCOUNTANT_H

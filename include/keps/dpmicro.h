@@ -43,6 +43,7 @@
 #include "keps/error.h"
 #include "keps/rng.h"
 #include "keps/schema.h"
+#include "keps/guarantee.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -142,6 +143,14 @@ keps_status keps_dpmicro_data_bounds(const double *x, size_t n, size_t m, size_t
  * multivariate scale rests on (0 for univariate). */
 double keps_dpmicro_scales(keps_dpm_mode mode, size_t n, size_t m, size_t k, double epsilon, const double *lo,
                            const double *hi, int paper_accounting, double *scale);
+
+/* The guarantee of a run over s's --qi columns (Soria-Comas et al. 2013):
+ * bounds_given[a] 0 when QI a's bounds were read from the data (listed as
+ * data-dependent); unlinked: the columns were released shuffled apart
+ * (keps_dpmicro_unlink); keep_order: rows kept their input order. The
+ * released columns outside the QIs are listed as not covered. */
+void keps_dpmicro_guarantee(const keps_dpmicro_params *p, const keps_dpmicro_result *r, const keps_schema *s,
+                            const int *bounds_given, int unlinked, int keep_order, keps_guarantee *g);
 
 #ifdef __cplusplus
 }

@@ -47,6 +47,7 @@
 #include "keps/rng.h"
 #include "keps/schema.h"
 #include "keps/table.h" /* KEPS_NONE */
+#include "keps/guarantee.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -165,6 +166,10 @@ size_t keps_classes_from_keys(const uint32_t *keys, size_t n, size_t nkeys, cons
  * [0, its height]; KEPS_ENOMEM. */
 size_t keps_kepsilon_node_classes(const keps_schema *s, const int *levels, size_t k, uint32_t *cls,
                                   size_t *suppressed, keps_error *err);
+
+/* The guarantee of a run (Holohan et al. 2017): (k,epsilon)-anonymity with
+ * the epsilon the grid-rounded scales guarantee (p->k the k used). */
+void keps_kepsilon_guarantee(const keps_kepsilon_params *p, const keps_kepsilon_result *r, keps_guarantee *g);
 
 #ifdef __cplusplus
 }

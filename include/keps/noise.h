@@ -51,6 +51,7 @@
 #include <stdint.h>
 
 #include "keps/rng.h"
+#include "keps/guarantee.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -112,6 +113,11 @@ int64_t keps_discrete_laplace(keps_rng *r, uint64_t s, unsigned shift);
  * (s = ceil(t) when t >= 2^40), then common factors of two removed (1.5 is
  * 3/2^1). Returns 0, or -1 if t is not finite/positive or >= 2^61. */
 int keps_scale_rational(double t, uint64_t *s, unsigned *shift);
+
+/* The guarantee of releases drawn with info (docs/spec.md, "The guarantee
+ * value"): epsilon-DP; rows 1: each row of a file is its own query,
+ * 0: a single value. */
+void keps_noise_guarantee(const keps_noise_info *info, int rows, keps_guarantee *g);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,7 @@
 #include "keps/sample.h"
 #include "keps/schema.h"
 #include "keps/table.h"
+#include "keps/guarantee.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -288,6 +289,19 @@ keps_status keps_rr_classes(size_t ncols, const uint32_t *const *codes, size_t N
 
 /* Empirical distribution of value[] over n categories (freq[n]). */
 void keps_rr_frequencies(const uint32_t *value, size_t N, size_t n, double *freq);
+
+/* How a run's parameters were chosen, for its guarantee. */
+typedef struct keps_rr_choice {
+    const uint8_t *public_domain; /* [ncols] 1: the column's domain is public (given), 0: read from the data */
+    int from_t;                   /* the keep probability was chosen from a target t */
+    int p_given;                  /* p was given */
+    size_t k, N;                  /* smallest class size, records */
+} keps_rr_choice;
+/* The guarantee of a run (Ekenstedt et al.): epsilon-LDP and/or
+ * multiplicative t-closeness at the closed-form levels cl, over s's
+ * --sensitive columns (one joint value); data-dependent choices listed. */
+void keps_rr_guarantee(const keps_rr_params *par, const keps_rr_levels *cl, const keps_rr_choice *ch,
+                       const keps_schema *s, keps_guarantee *g);
 
 #ifdef __cplusplus
 }

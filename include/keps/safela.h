@@ -20,6 +20,7 @@
 #include "keps/rng.h"
 #include "keps/schema.h"
 #include "keps/table.h"
+#include "keps/guarantee.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -134,6 +135,11 @@ typedef struct keps_safela_result {
 keps_status keps_safela_run(const keps_schema *s, const keps_safela_params *p, keps_rng *rng,
                             keps_safela_result *r, keps_error *err);
 void keps_safela_result_free(keps_safela_result *r);
+
+/* The guarantee of a run (Li, Qardaji, Su 2012): (beta,epsilon,delta)-DPS
+ * over the whole release; the composition steps are the node choice and
+ * the sampled k-threshold release. */
+void keps_safela_guarantee(const keps_safela_params *p, const keps_safela_result *r, keps_guarantee *g);
 
 #ifdef __cplusplus
 }

@@ -21,17 +21,15 @@ static int finish(cmd_ctx *c, const keps_schema *s, const keps_mondrian_result *
     if (rc)
         return rc;
     keps_json j;
-    char model[512], crit[2048];
-    cmd_criteria_model(model, sizeof model, cc);
+    char crit[2048];
     cmd_criteria_text(crit, sizeof crit, cc, s->t);
     cmd_report_begin(c, &j, "mondrian");
     keps_counts n = {.input_rows = r->n, .output_rows = r->n};
     cmd_report_counts(&j, &n);
-    keps_json_object(&j, "guarantee");
-    keps_json_str(&j, "model", model);
-    keps_json_int(&j, "k", (long long)r->k); /* the criteria's minimal class size if larger than -k */
-    cmd_criteria_json(&j, cc, s->t);
-    keps_json_end(&j);
+    keps_guarantee g; /* k: the criteria's minimal class size if larger than -k */
+    cmd_criteria_guarantee(&g, (long long)r->k, cc, s->t);
+    keps_guarantee_json(&g, &j, "guarantee");
+    keps_guarantee_free(&g);
     keps_json_object(&j, "metrics");
     keps_json_num(&j, "ncp", r->ncp);
     keps_json_num(&j, "discernibility", r->discernibility);

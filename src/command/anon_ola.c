@@ -106,22 +106,18 @@ static void report(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
                    const keps_counts *n)
 {
     const keps_schema *s = L->s;
-    char model[512];
-    cmd_criteria_model(model, sizeof model, &p->cc);
     cmd_report_begin(c, j, "ola");
     cmd_report_counts(j, n);
     if (p->weight) /* the counts above are records (frequency_table: the rows read) */
         keps_json_int(j, "release_table_rows", (long long)p->release_rows);
-    keps_json_object(j, "guarantee");
-    keps_json_str(j, "model", model);
-    if (p->cc.k)
-        keps_json_int(j, "k", (long long)p->cc.k);
-    cmd_criteria_json(j, &p->cc, s->t);
-    keps_json_num(j, "suppression_limit", p->suppress);
-    keps_json_int(j, "suppression_limit_rows", (long long)r->suppress_limit);
+    keps_guarantee g;
+    cmd_criteria_guarantee(&g, p->cc.k, &p->cc, s->t);
+    keps_guarantee_num(&g, "suppression_limit", p->suppress, "the largest share of rows suppressed");
+    keps_guarantee_int(&g, "suppression_limit_rows", (long long)r->suppress_limit, NULL);
     if (p->cc.subset)
-        keps_json_str(j, "released", "the research subset (--subset); the other input rows are not released");
-    keps_json_end(j);
+        keps_guarantee_str(&g, "released", "the research subset (--subset); the other input rows are not released");
+    keps_guarantee_json(&g, j, "guarantee");
+    keps_guarantee_free(&g);
     keps_json_object(j, "transformation");
     for (size_t i = 0; i < L->q; i++)
         keps_json_int(j, s->t->cols[s->qi[i].col].name, r->levels[i]);

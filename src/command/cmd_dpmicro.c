@@ -56,10 +56,10 @@ static const cmd_opt *const opts[] = {&opt_mode, &cmd_opt_input, &cmd_opt_output
 
 /* Bounds per column: given by --bounds, or read from the data by
  * keps_dpmicro_data_bounds (which refuses a column of zeros only). The
- * warning is the CLI's: those bounds are outside the DP guarantee, and the
- * columns go into guarantee.data_dependent. */
+ * warning is the CLI's: those bounds are outside the DP guarantee, and
+ * keps_dpmicro_guarantee lists the columns in guarantee.data_dependent. */
 static int fill_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, const double *x, size_t n,
-                       double *lo, double *hi, int *given, cmd_dd *dd)
+                       double *lo, double *hi, int *given)
 {
     int rc = kdp_bounds(c, t, cols, m, lo, hi, given);
     for (size_t j = 0; j < m && !rc; j++) {
@@ -73,21 +73,6 @@ static int fill_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size
             cmd_msg(c, KEPS_MSG_PRIVACY, "warning: no {bounds} for '%s'; using [%g, %g] read from the data (the paper's "
                     "rule). Bounds taken from the data weaken the DP guarantee; give public bounds.", t->cols[cols[j]].name, lo[j], hi[j]);
     }
-    if (!rc) {
-        size_t len = 16, k = 0;
-        for (size_t j = 0; j < m; j++)
-            len += given[j] ? 0 : strlen(t->cols[cols[j]].name) + 2;
-        char *names = malloc(len);
-        if (!names)
-            return 2;
-        names[0] = '\0';
-        for (size_t j = 0; j < m; j++)
-            if (!given[j])
-                k += (size_t)snprintf(names + k, len - k, "%s%s", k ? ", " : "", t->cols[cols[j]].name);
-        if (k)
-            cmd_dd_add(dd, "bounds: %s", names);
-        free(names);
-    }
     return rc;
 }
 
@@ -99,63 +84,8 @@ static int order_leaks(const cmd_ctx *c, const keps_dpmicro_params *p, int unlin
     return cmd_flag(c, "keep-order") && p->k > 1 && !unlink;
 }
 
-/* A released column the noise does not touch (sensitive, insensitive,
- * --others keep). */
-static int uncovered_col(const keps_schema *s, const int *slot, size_t j)
-{
-    return slot[j] < 0 && keps_schema_released(s, j);
-}
-
-typedef struct uncovered_ctx {
-    const keps_schema *s;
-    const int *slot;
-} uncovered_ctx;
-
-static int uncovered_pick(const void *ctx, size_t j)
-{
-    const uncovered_ctx *u = ctx;
-    return uncovered_col(u->s, u->slot, j);
-}
-
-static void guarantee_json(const cmd_ctx *c, keps_json *j, const keps_dpmicro_result *r,
-                           const keps_dpmicro_params *p, int unlink, const cmd_dd *dd, const keps_schema *s,
-                           const int *slot)
-{
-    keps_json_object(j, "guarantee");
-    if (order_leaks(c, p, unlink)) {
-        keps_json_str(j, "model", "heuristic, not DP");
-        keps_json_num(j, "epsilon_if_shuffled", r->epsilon);
-        keps_json_str(j, "note", "--keep-order with k > 1 (allowed only with --seed, for tests): rows sharing a "
-                                 "noisy centroid keep their records' positions and show the data-dependent "
-                                 "clusters");
-    } else if (p->paper_accounting) {
-        keps_json_str(j, "model", "heuristic, not DP"); /* one of the contract's model strings */
-        keps_json_num(j, "claimed_epsilon", p->epsilon);
-        keps_json_str(j, "note", "the paper's noise accounting (--paper-accounting), which is not differential "
-                                 "privacy (docs/spec.md, section 5): claimed_epsilon is the paper's figure, not a guarantee");
-    } else if (r->row_linked_dp || unlink) {
-        keps_json_str(j, "model", cmd_dd_model(dd, "epsilon-DP"));
-        keps_json_num(j, "epsilon", r->epsilon);
-        keps_json_str(j, "neighbours", "bounded (replace one record; N public)");
-        keps_json_str(j, "covers", unlink && !r->row_linked_dp
-                                       ? "the --qi columns, each released unlinked (rows shuffled per column)"
-                                       : "the --qi columns (every row and the row order)");
-    } else {
-        keps_json_str(j, "model", "heuristic, not DP");
-        keps_json_num(j, "epsilon_if_unlinked", r->epsilon);
-        keps_json_str(j, "note", "univariate with several columns: rows pair each record's per-column groups "
-                                 "without noise, which leaks; use --unlink-columns for epsilon-DP");
-    }
-    keps_json_bool(j, "bounds_from_data", dd->n > 0);
-    cmd_dd_json(j, dd);
-    uncovered_ctx u = {s, slot};
-    cmd_uncovered_json(j, s->t, uncovered_pick, &u);
-    keps_json_end(j);
-}
-
-static int report(cmd_ctx *c, const keps_schema *s, const int *slot, const size_t *cols,
-                  const keps_dpmicro_result *r, const keps_dpmicro_params *p, int unlink, const cmd_dd *dd, double rl,
-                  double ms)
+static int report(cmd_ctx *c, const keps_schema *s, const size_t *cols, const keps_dpmicro_result *r,
+                  const keps_dpmicro_params *p, int unlink, const keps_guarantee *g, double rl, double ms)
 {
     keps_json j;
     cmd_report_begin(c, &j, "dpmicro");
@@ -164,7 +94,7 @@ static int report(cmd_ctx *c, const keps_schema *s, const int *slot, const size_
     keps_json_str(&j, "report_note", "metrics (SSE, record linkage), clamped_inputs and any bounds read from the "
                                      "data come from the original values and are not covered by the guarantee: "
                                      "keep this report with the curator and publish the release only");
-    guarantee_json(c, &j, r, p, unlink, dd, s, slot);
+    keps_guarantee_json(g, &j, "guarantee");
     kdp_noise_scale_json(&j, s->t, cols, r->m, r->scale);
     keps_json_object(&j, "noise_scale_used");
     for (size_t a = 0; a < r->m; a++)
@@ -203,20 +133,20 @@ static int report(cmd_ctx *c, const keps_schema *s, const int *slot, const size_
     keps_json_num(&j, "total", ms);
     keps_json_end(&j);
     keps_json_end(&j);
-    char text[512], g[200];
+    char text[512], gs[200];
     if (order_leaks(c, p, unlink)) /* the summary states what the report's guarantee states */
-        snprintf(g, sizeof g, "no DP guarantee (--keep-order shows the clusters)");
+        snprintf(gs, sizeof gs, "no DP guarantee (--keep-order shows the clusters)");
     else if (p->paper_accounting)
-        snprintf(g, sizeof g, "no DP guarantee (the paper's accounting, claimed epsilon %g)", p->epsilon);
-    else if (r->row_linked_dp || unlink)
-        snprintf(g, sizeof g, "%s, epsilon %.17g%s", cmd_dd_model(dd, "epsilon-DP"), r->epsilon,
-                 dd->n ? " (bounds read from the data)" : "");
+        snprintf(gs, sizeof gs, "no DP guarantee (the paper's accounting, claimed epsilon %g)", p->epsilon);
+    else if (g->dp)
+        snprintf(gs, sizeof gs, "%s, epsilon %.17g%s", keps_guarantee_model(g), keps_guarantee_value(g, "epsilon"),
+                 g->ndd ? " (bounds read from the data)" : "");
     else
-        snprintf(g, sizeof g, "heuristic, not DP (epsilon %g only with --unlink-columns)", r->epsilon);
+        snprintf(gs, sizeof gs, "heuristic, not DP (epsilon %g only with --unlink-columns)", r->epsilon);
     snprintf(text, sizeof text,
              "dpmicro: %zu records, %zu clusters, %s\n  for the curator only (from the original values): SSE "
              "%.6g, RL %.3f%%\n",
-             r->n, r->nclusters, g, r->sse, 100 * rl);
+             r->n, r->nclusters, gs, r->sse, 100 * rl);
     int rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
@@ -261,14 +191,14 @@ static int run(cmd_ctx *c)
     double t0 = cmd_now_ms();
     keps_dpmicro_params p;
     int unlink = 0, rc = 0;
-    cmd_dd dd = {0};
+    keps_guarantee g = {0};
     if ((rc = parse_params(c, &p, &unlink)))
         return rc;
     keps_table *t = NULL;
     keps_schema *s = NULL;
     double *x = NULL, *bounds = NULL;
     size_t *cols = NULL;
-    int *slot = NULL, *given = NULL, *digits = NULL;
+    int *given = NULL, *digits = NULL;
     keps_dpmicro_result r = {0};
     keps_rng *rng = NULL;
     if ((rc = cmd_load_records(c, &t)) || (rc = cmd_build_schema(c, t, &s)))
@@ -280,14 +210,11 @@ static int run(cmd_ctx *c)
     }
     cols = malloc(m * sizeof *cols);
     bounds = malloc(2 * m * sizeof *bounds);
-    slot = malloc(t->ncols * sizeof *slot);
     given = malloc(m * sizeof *given);
-    if (!cols || !bounds || !slot || !given) {
+    if (!cols || !bounds || !given) {
         rc = 2;
         goto done;
     }
-    for (size_t j = 0; j < t->ncols; j++)
-        slot[j] = -1;
     for (size_t a = 0; a < m; a++) {
         if (s->qi[a].h) { /* as keps anonymize --algorithm mdav: the noisy centroid replaces the value */
             rc = cmd_usage_error(c, "dpmicro releases numeric {qi} columns as noisy centroids; {qi} '%s' has a "
@@ -297,10 +224,9 @@ static int run(cmd_ctx *c)
             goto done;
         }
         cols[a] = s->qi[a].col;
-        slot[cols[a]] = (int)a;
     }
     if ((rc = kdp_numeric(c, s, t, cols, m, 0, &x)) ||
-        (rc = fill_bounds(c, t, cols, m, x, n, bounds, bounds + m, given, &dd)))
+        (rc = fill_bounds(c, t, cols, m, x, n, bounds, bounds + m, given)))
         goto done;
     p.lo = bounds;
     p.hi = bounds + m;
@@ -314,6 +240,11 @@ static int run(cmd_ctx *c)
     keps_error err = {0};
     if (keps_dpmicro_run(x, n, m, &p, rng, &r, &err)) {
         rc = cmd_fail(c, &err);
+        goto done;
+    }
+    keps_dpmicro_guarantee(&p, &r, s, given, unlink, cmd_flag(c, "keep-order"), &g);
+    if (g.oom) {
+        rc = cmd_oom(c);
         goto done;
     }
     if (r.clamped_inputs && !c->quiet)
@@ -330,10 +261,8 @@ static int run(cmd_ctx *c)
         cmd_msg(c, KEPS_MSG_PRIVACY, "warning: {keep-order} with {k} %zu shows which rows share a noisy centroid, i.e. the "
                         "data-dependent clusters: the release has no DP guarantee (allowed with {seed} only, for "
                         "tests)", p.k);
-    else if (!p.paper_accounting && (r.row_linked_dp || unlink))
-        cmd_dd_warn(c, &dd, "epsilon-DP");
-    uncovered_ctx u = {s, slot};
-    cmd_uncovered_warn(c, s->t, uncovered_pick, &u, "only the {qi} columns");
+    cmd_dd_warn(c, &g); /* a DP guarantee's data-dependent bounds */
+    cmd_uncovered_warn(c, &g, "only the {qi} columns");
     double rl = r.record_linkage; /* before any column unlinking */
     if (unlink && keps_dpmicro_unlink(rng, r.out, n, m)) {
         rc = 2;
@@ -347,16 +276,15 @@ static int run(cmd_ctx *c)
     keps_table_free(rel);
     if (rc)
         goto done;
-    rc = report(c, s, slot, cols, &r, &p, unlink, &dd, rl, cmd_now_ms() - t0);
+    rc = report(c, s, cols, &r, &p, unlink, &g, rl, cmd_now_ms() - t0);
 done:
     keps_dpmicro_result_free(&r);
     free(x);
     free(bounds);
     free(cols);
-    free(slot);
     free(digits);
     free(given);
-    cmd_dd_free(&dd);
+    keps_guarantee_free(&g);
     keps_schema_free(s);
     keps_table_free(t);
     return rc;

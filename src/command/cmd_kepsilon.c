@@ -229,17 +229,10 @@ static int report(cmd_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, c
                      .removed_rows = removed ? src->suppressed + csup : 0};
     cmd_report_counts(&j, &n);
     keps_json_int(&j, "k_anonymization_suppressed_rows", (long long)src->suppressed);
-    keps_json_object(&j, "guarantee");
-    keps_json_str(&j, "model", "(k,epsilon)-anonymity");
-    keps_json_int(&j, "k", (long long)o->k);
-    keps_json_num(&j, "epsilon", r->epsilon_used);
-    keps_json_num(&j, "epsilon_requested", o->p.epsilon);
-    keps_json_str(&j, "note", o->p.scale == KEPS_KSCALE_DOMAIN
-                                   ? "not differential privacy: the classes come from the data (k-anonymity), the "
-                                     "noise uses public bounds"
-                                   : "not differential privacy: the noise scale is read from the data (the "
-                                     "diameter of each class or of the data set)");
-    keps_json_end(&j);
+    keps_guarantee g;
+    keps_kepsilon_guarantee(&o->p, r, &g);
+    keps_guarantee_json(&g, &j, "guarantee");
+    keps_guarantee_free(&g);
     kdp_noise_scale_json(&j, t, s->noisy, r->m, r->mean_scale);
     keps_json_str(&j, "noise_scale_formula",
                   o->p.scale == KEPS_KSCALE_EC       ? "b_j(EC) = m*diam_j(EC)/epsilon per class; noise_scale = mean over classes"

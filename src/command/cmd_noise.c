@@ -182,17 +182,10 @@ static int run(cmd_ctx *c)
     keps_json j;
     cmd_report_begin(c, &j, "noise");
     keps_json_str(&j, "mechanism", cmd_str(c, "mechanism"));
-    keps_json_object(&j, "guarantee");
-    keps_json_str(&j, "model", "epsilon-DP");
-    keps_json_num(&j, "epsilon", p.info.epsilon);
-    keps_json_num(&j, "sensitivity", p.info.sensitivity);
-    keps_json_str(&j, "neighbours", file ? "inputs that differ in one row by at most the sensitivity"
-                                         : "values at most the sensitivity apart");
-    keps_json_array(&j, "data_dependent");
-    keps_json_end(&j);
-    keps_json_array(&j, "not_covered");
-    keps_json_end(&j);
-    keps_json_end(&j);
+    keps_guarantee g;
+    keps_noise_guarantee(&p.info, file, &g);
+    keps_guarantee_json(&g, &j, "guarantee");
+    keps_guarantee_free(&g);
     keps_json_num(&j, "granularity", p.info.granularity);
     keps_json_num(&j, "noise_scale", p.info.scale);
     int rc = 0;

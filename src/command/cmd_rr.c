@@ -78,7 +78,8 @@ typedef struct rr_run {
     ksrc ola;                  /* with --partition ola */
     int use_ola;
     uint8_t *public_domain;    /* [ncols] 1: the column's domain came from --domain */
-    cmd_dd dd;                 /* what the guarantee read from the data */
+    keps_rr_levels cl;         /* the closed-form levels the parameters promise */
+    keps_guarantee g;          /* what the run guarantees (keps_rr_guarantee) */
 } rr_run;
 
 static void rr_run_free(rr_run *r)
@@ -94,7 +95,7 @@ static void rr_run_free(rr_run *r)
     free(r->cls);
     free(r->freq);
     free(r->public_domain);
-    cmd_dd_free(&r->dd);
+    keps_guarantee_free(&r->g);
     keps_schema_free(r->s);
     keps_table_free(r->t);
 }
@@ -364,82 +365,26 @@ static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, 
     keps_json_end(j);
 }
 
-/* A released column the guarantee does not cover: everything but the
- * randomized --sensitive columns (QIs, insensitive, --others keep). */
-static int uncovered_pick(const void *ctx, size_t j)
+/* The run's guarantee, from the closed-form levels and what was read from
+ * the data (docs/spec.md, "What must be public"): the domain, RR-t's
+ * distribution, a keep probability chosen from class sizes or the
+ * distribution. Said on stderr. */
+static int rr_guarantee(cmd_ctx *c, rr_run *r)
 {
-    const keps_schema *s = ctx;
-    return keps_schema_released(s, j) && s->role[j] != KEPS_ROLE_SENSITIVE;
-}
-
-static int no_domain_pick(const void *ctx, size_t j)
-{
-    const rr_run *r = ctx;
-    return r->s->role[j] == KEPS_ROLE_SENSITIVE && !r->public_domain[j];
-}
-
-static int sensitive_pick(const void *ctx, size_t j)
-{
-    const keps_schema *s = ctx;
-    return s->role[j] == KEPS_ROLE_SENSITIVE;
-}
-
-static const char *plain_model(const rr_run *r)
-{
-    return r->par.kind == KEPS_RR_TCLOSE ? "multiplicative-t-closeness" : "epsilon-LDP";
-}
-
-/* What the guarantee read from the data (docs/spec.md, "What must be
- * public"): the domain, RR-t's distribution, a keep probability chosen
- * from class sizes or the distribution. Said on stderr. */
-static void rr_data_dependent(cmd_ctx *c, rr_run *r)
-{
-    int tcl = r->par.kind != KEPS_RR_LDP, ldp = r->par.kind != KEPS_RR_TCLOSE;
-    if (cmd_print_columns(NULL, r->t, no_domain_pick, r))
-        cmd_dd_add_columns(&r->dd, "domain (and with it the categories drawn and p)", r->t, no_domain_pick, r);
-    if (tcl)
-        cmd_dd_add_columns(&r->dd, "distribution (RR-t draws from the data's own distribution)", r->t,
-                           sensitive_pick, r->s);
-    if (tcl && cmd_str(c, "t"))
-        cmd_dd_add(&r->dd, "keep probability p_t (chosen from --t and the data's distribution)");
-    if (ldp && r->par.kind == KEPS_RR_LDP && cmd_str(c, "t") && !cmd_str(c, "p"))
-        cmd_dd_add(&r->dd, "keep probability p (chosen from --t, the smallest class size %zu and N = %zu)", r->k,
-                   r->N);
-    cmd_dd_warn(c, &r->dd, plain_model(r));
-    cmd_uncovered_warn(c, r->t, uncovered_pick, r->s, "only each record's {sensitive} value(s)");
-}
-
-static void json_guarantee(keps_json *j, const rr_run *r, const keps_rr_levels *cl)
-{
-    keps_json_object(j, "guarantee");
-    keps_json_str(j, "model", cmd_dd_model(&r->dd, plain_model(r)));
-    keps_json_array(j, "models");
-    if (r->par.kind != KEPS_RR_TCLOSE)
-        keps_json_str(j, NULL, cmd_dd_model(&r->dd, "epsilon-LDP"));
-    keps_json_str(j, NULL, cmd_dd_model(&r->dd, "multiplicative-t-closeness"));
-    keps_json_end(j);
-    keps_json_num(j, "epsilon", cl->epsilon_ldp);
-    keps_json_num(j, "t", cl->mult_t);
-    keps_json_int(j, "k", (long long)r->k);
-    keps_json_str(j, "buckets", "single values");
-    keps_json_str(j, "covers", "each record's --sensitive value(s), randomized on its own (local DP)");
-    int from_data = 0;
-    for (size_t a = 0; a < r->s->nsensitive; a++)
-        from_data |= !r->public_domain[r->s->sensitive[a]];
-    keps_json_bool(j, "domain_from_data", from_data);
-    cmd_dd_json(j, &r->dd);
-    cmd_uncovered_json(j, r->t, uncovered_pick, r->s);
-    if (r->par.kind != KEPS_RR_LDP)
-        keps_json_str(j, "note", "RR-t draws from the data's own distribution, so its t (and any epsilon of its "
-                                 "matrix) holds for this data set's distribution, which the release reveals");
-    keps_json_end(j);
+    keps_rr_closed_levels(&r->par, &r->M, r->freq, r->N, r->k, r->k_dp, &r->cl);
+    keps_rr_choice ch = {r->public_domain, cmd_str(c, "t") != NULL, cmd_str(c, "p") != NULL, r->k, r->N};
+    keps_rr_guarantee(&r->par, &r->cl, &ch, r->s, &r->g);
+    if (r->g.oom)
+        return cmd_oom(c);
+    cmd_dd_warn(c, &r->g);
+    cmd_uncovered_warn(c, &r->g, "only each record's {sensitive} value(s)");
+    return 0;
 }
 
 static int rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_mech)
 {
     double t_ver = cmd_now_ms();
-    keps_rr_levels cl, ver;
-    keps_rr_closed_levels(&r->par, &r->M, r->freq, r->N, r->k, r->k_dp, &cl);
+    keps_rr_levels ver;
     keps_rr_verified_levels(&r->M, r->value, r->cls, r->N, r->nclasses, r->k, r->k_dp, &ver);
     double u = keps_rr_utility(&r->M, r->freq);
     double t_end = cmd_now_ms();
@@ -462,8 +407,8 @@ static int rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_
         keps_json_num(&j, "p", r->par.p);
     if (r->par.kind != KEPS_RR_LDP)
         keps_json_num(&j, "pt", r->par.pt);
-    json_guarantee(&j, r, &cl);
-    json_levels(&j, "closed_form", &cl, r);
+    keps_guarantee_json(&r->g, &j, "guarantee");
+    json_levels(&j, "closed_form", &r->cl, r);
     json_levels(&j, "verified", &ver, r);
     keps_json_object(&j, "metrics");
     keps_json_num(&j, "utility_binary_gain", u);
@@ -482,8 +427,8 @@ static int rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_
              "  for the curator only (from the original values): %zu values changed; verified on this data: "
              "epsilon-LDP %.4g, multiplicative t %.4g, (%zu,t) %.4g; (%zu,eps)-DP of Def. 8 (one value drawn "
              "from the release, not DP of the release) %.4g; utility (binary gain) %.4f\n",
-             cmd_str(c, "mechanism"), r->N, r->n, r->nclasses, r->k, cmd_dd_model(&r->dd, plain_model(r)),
-             cl.epsilon_ldp, cl.mult_t, r->dd.n ? "; parameters read from the data, see data_dependent" : "",
+             cmd_str(c, "mechanism"), r->N, r->n, r->nclasses, r->k, keps_guarantee_model(&r->g),
+             keps_guarantee_value(&r->g, "epsilon"), r->cl.mult_t, r->g.ndd ? "; parameters read from the data, see data_dependent" : "",
              changed, ver.epsilon_ldp, ver.mult_t, r->k < r->N ? r->k : r->N - 1, ver.kt, r->k_dp, ver.kdp, u);
     int rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
@@ -536,7 +481,7 @@ static int run(cmd_ctx *c)
         if (keps_rr_apply(&r.par, r.n, r.value, r.N, rng, r.out, &err))
             rc = cmd_fail(c, &err);
     if (!rc)
-        rr_data_dependent(c, &r);
+        rc = rr_guarantee(c, &r);
     double t_mech = cmd_now_ms() - t1;
     size_t changed = 0;
     if (!rc)

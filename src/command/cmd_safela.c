@@ -85,28 +85,10 @@ static void report(cmd_ctx *c, keps_json *j, const keps_schema *s, const keps_sa
                                     "probabilities, good_node_probability and metrics come from the original "
                                     "values and are not covered by the guarantee: keep this report with the "
                                     "curator and publish the release only");
-    keps_json_object(j, "guarantee");
-    keps_json_str(j, "model", "(beta,epsilon,delta)-DPS");
-    keps_json_str(j, "covers", "the whole release: the QIs generalized to the node, every other released column "
-                               "part of the equivalence-class key at level 0, classes below k removed");
-    keps_json_num(j, "beta", r->beta);
-    keps_json_num(j, "epsilon", r->epsilon);
-    keps_json_num(j, "delta", r->delta.delta);
-    keps_json_num(j, "log_delta", r->delta.log_delta);
-    keps_json_num(j, "epsilon_prime", r->epsilon_prime_effective);
-    if (r->epsilon_prime_effective > p->epsilon_prime) {
-        keps_json_num(j, "epsilon_prime_requested", p->epsilon_prime);
-        keps_json_str(j, "note", "penalty f < 1/k: the sample size the utility is scaled by moves with the data, "
-                                 "so the node choice costs eps' (k + 1/f) / (2k)");
-    }
-    keps_json_int(j, "k", (long long)p->k);
-    keps_json_num(j, "gamma", r->delta.gamma);
-    keps_json_int(j, "n_min", r->delta.n_min);
-    keps_json_array(j, "data_dependent"); /* k, beta, eps', f and the hierarchies are the user's */
-    keps_json_end(j);
-    keps_json_array(j, "not_covered");
-    keps_json_end(j);
-    keps_json_end(j);
+    keps_guarantee g;
+    keps_safela_guarantee(p, r, &g);
+    keps_guarantee_json(&g, j, "guarantee");
+    keps_guarantee_free(&g);
     keps_json_object(j, "transformation");
     for (size_t i = 0; i < s->nqi; i++)
         keps_json_int(j, s->t->cols[s->qi[i].col].name, r->levels[i]);

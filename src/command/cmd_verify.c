@@ -9,6 +9,7 @@
 
 #include "command_internal.h"
 #include "crit.h"
+#include "keps/guarantee.h"
 #include "keps/hierarchy.h"
 #include "keps/partition.h"
 
@@ -343,11 +344,6 @@ static int column_figures(const verdict_set *v, col_figs *f)
     return rc;
 }
 
-static const char *ground_name(keps_sensitive_type ty)
-{
-    return ty == KEPS_SENSITIVE_ORDERED ? "ordered" : ty == KEPS_SENSITIVE_HIERARCHICAL ? "hierarchical" : "equal";
-}
-
 /* The first criterion of a kind naming column s, or NULL. */
 static const keps_criterion *asked(const verdict_set *v, keps_criterion_kind kind, size_t s)
 {
@@ -407,7 +403,7 @@ static void report_columns(const verdict_set *v, const col_figs *f)
     for (size_t s = 0; s < cc->nsens; s++) {
         const char *name = v->t->cols[cc->spec[s].col].name;
         const keps_criterion *ct = asked(v, KEPS_CRIT_T_CLOSENESS, s);
-        const char *gd = ground_name(f[s].type);
+        const char *gd = keps_sensitive_type_name(f[s].type);
         keps_json_object(v->j, name);
         keps_json_str(v->j, "ground_distance", gd);
         keps_json_num(v->j, "max_emd", f[s].emd.figure);

@@ -368,110 +368,30 @@ int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population,
     return 0;
 }
 
-static void param_names(keps_criterion_kind k, const char **a, const char **b)
+void cmd_criteria_guarantee(keps_guarantee *g, long long k, const cmd_criteria *cc, const keps_table *t)
 {
-    *a = *b = NULL;
-    switch (k) {
-    case KEPS_CRIT_K_ANONYMITY:
-    case KEPS_CRIT_K_MAP:
-        *a = "k";
-        break;
-    case KEPS_CRIT_DISTINCT_L:
-    case KEPS_CRIT_ENTROPY_L:
-        *a = "l";
-        break;
-    case KEPS_CRIT_RECURSIVE_CL:
-        *a = "c", *b = "l";
-        break;
-    case KEPS_CRIT_T_CLOSENESS:
-    case KEPS_CRIT_MULT_T:
-        *a = "t";
-        break;
-    case KEPS_CRIT_BETA_LIKENESS:
-        *a = "beta";
-        break;
-    case KEPS_CRIT_DELTA_DISCLOSURE:
-        *a = "delta";
-        break;
-    case KEPS_CRIT_DELTA_PRESENCE:
-        *a = "dmin", *b = "dmax";
-        break;
-    case KEPS_CRIT_AVERAGE_RISK:
-    case KEPS_CRIT_SAMPLE_UNIQUENESS:
-        *a = "risk";
-        break;
-    case KEPS_CRIT_KT_CLOSENESS:
-        *a = "k", *b = "t";
-        break;
-    default:
-        break;
-    }
-}
-
-static const char *ground_name(keps_sensitive_type ty)
-{
-    return ty == KEPS_SENSITIVE_ORDERED ? "ordered" : ty == KEPS_SENSITIVE_HIERARCHICAL ? "hierarchical" : "equal";
-}
-
-void cmd_criteria_json(keps_json *j, const cmd_criteria *cc, const keps_table *t)
-{
-    keps_json_array(j, "criteria");
-    for (size_t i = 0; i < cc->nc; i++) {
-        const keps_criterion *c = &cc->c[i];
-        const char *a, *b;
-        param_names(c->kind, &a, &b);
-        keps_json_object(j, NULL);
-        keps_json_str(j, "model", keps_criterion_name(c->kind));
-        if (keps_criterion_names_column(c->kind))
-            keps_json_str(j, "column", t->cols[cc->spec[c->sens].col].name);
-        if (a)
-            keps_json_num(j, a, c->p[0]);
-        if (b)
-            keps_json_num(j, b, c->p[1]);
-        if (c->kind == KEPS_CRIT_ENTROPY_L)
-            keps_json_str(j, "estimator", c->variant == KEPS_ENTROPY_GRASSBERGER ? "grassberger" : "shannon");
-        if (c->kind == KEPS_CRIT_BETA_LIKENESS)
-            keps_json_str(j, "variant", c->variant == KEPS_BETA_ENHANCED ? "enhanced" : "basic");
-        if (c->kind == KEPS_CRIT_T_CLOSENESS)
-            keps_json_str(j, "ground_distance", ground_name(keps_criteria_sensitive_type(cc->crit, c->sens)));
-        if (c->kind == KEPS_CRIT_K_MAP && c->variant != KEPS_KMAP_SUBSET) {
-            keps_json_str(j, "estimator", c->variant == KEPS_KMAP_POISSON ? "poisson" : "zero-truncated-poisson");
-            keps_json_num(j, "significance", c->p[1]);
-            keps_json_num(j, "population_size", c->p[2]);
-            keps_json_int(j, "derived_k", (long long)keps_criteria_kmap_derived_k(cc->crit, i));
-        }
-        keps_json_end(j);
-    }
-    keps_json_end(j);
-}
-
-void cmd_criteria_model(char *buf, size_t len, const cmd_criteria *cc)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < cc->nc && o < len; i++) {
-        int dup = 0; /* one name per kind */
-        for (size_t j = 0; j < i; j++)
-            dup |= cc->c[j].kind == cc->c[i].kind;
-        if (!dup)
-            o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? " + " : "", keps_criterion_name(cc->c[i].kind));
-    }
+    keps_criteria_guarantee(g, k, cc->crit, cc->c, cc->nc, cc->spec, t);
 }
 
 void cmd_criteria_text(char *buf, size_t len, const cmd_criteria *cc, const keps_table *t)
 {
+    keps_guarantee g;
+    cmd_criteria_guarantee(&g, cc->k, cc, t);
+    const keps_gfield *list = keps_guarantee_get(&g, "criteria");
     size_t o = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < cc->nc && o < len; i++) {
-        const keps_criterion *c = &cc->c[i];
-        const char *a, *b;
-        param_names(c->kind, &a, &b);
-        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", keps_criterion_name(c->kind));
-        if (o < len && a)
-            o += (size_t)snprintf(buf + o, len - o, " %s=%g", a, c->p[0]);
-        if (o < len && b)
-            o += (size_t)snprintf(buf + o, len - o, ",%s=%g", b, c->p[1]);
-        if (o < len && keps_criterion_names_column(c->kind))
-            o += (size_t)snprintf(buf + o, len - o, " of '%s'", t->cols[cc->spec[c->sens].col].name);
+    for (size_t i = 0; list && i < list->nsub && o < len; i++) {
+        const keps_guarantee *c = &list->sub[i];
+        const keps_gfield *f = c->field, *end = c->field + c->nfield, *col = NULL;
+        if (f < end && f->kind == KEPS_G_STR && !strcmp(f->name, "column"))
+            col = f++;
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", c->model);
+        if (o < len && f < end && f->kind == KEPS_G_NUM) /* the criterion's parameters come first */
+            o += (size_t)snprintf(buf + o, len - o, " %s=%g", f->name, f->num);
+        if (o < len && f + 1 < end && f[1].kind == KEPS_G_NUM)
+            o += (size_t)snprintf(buf + o, len - o, ",%s=%g", f[1].name, f[1].num);
+        if (o < len && col)
+            o += (size_t)snprintf(buf + o, len - o, " of '%s'", col->str);
     }
+    keps_guarantee_free(&g);
 }

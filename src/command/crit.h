@@ -9,6 +9,7 @@
 
 #include "command_internal.h"
 #include "keps/criteria.h"
+#include "keps/guarantee.h"
 
 #pragma GCC visibility push(hidden) /* private to libkeps */
 
@@ -48,12 +49,12 @@ int cmd_criteria_given(const cmd_ctx *c);
  * printing the error. */
 int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population, cmd_criteria *out);
 void cmd_criteria_free(cmd_criteria *cc);
-/* The report's "criteria": [{"model": ..., "column": ..., parameters}], and
- * a short text ("5-anonymity, distinct 2-diversity of salary") in buf. */
-void cmd_criteria_json(keps_json *j, const cmd_criteria *cc, const keps_table *t);
+/* The guarantee (keps_criteria_guarantee): the criteria's model, k when
+ * k > 0, and "criteria": every criterion with its parameters. */
+void cmd_criteria_guarantee(keps_guarantee *g, long long k, const cmd_criteria *cc, const keps_table *t);
+/* A short text of the criteria ("k-anonymity k=5, distinct-l-diversity
+ * l=2 of 'salary'") in buf. */
 void cmd_criteria_text(char *buf, size_t len, const cmd_criteria *cc, const keps_table *t);
-/* guarantee.model: the one criterion's name, or the names joined by " + ". */
-void cmd_criteria_model(char *buf, size_t len, const cmd_criteria *cc);
 
 #pragma GCC visibility pop
 #endif

@@ -1,48 +1,25 @@
-/* Guarantee labels shared by the DP commands (dpmicro, safela, rr, noise):
+/* Printing a method's keps_guarantee (include/keps/guarantee.h) on stderr:
  * docs/cli.md, "Guarantee labels". A parameter of a DP guarantee that was
- * read from the data (bounds, a domain, a distribution, a class size) goes
- * into guarantee.data_dependent, turns the model string into "MODEL
- * (data-dependent)" and is said on stderr even with --quiet; a released
- * column the guarantee does not cover goes into guarantee.not_covered and is
- * said on stderr too. */
+ * read from the data (bounds, a domain, a distribution, a class size) is
+ * said even with --quiet, and so is a released column the guarantee does
+ * not cover. The report's object is keps_guarantee_json. */
 #ifndef KEPS_CLI_GUARANTEE_H
 #define KEPS_CLI_GUARANTEE_H
 
 #include <stddef.h>
 
 #include "command_internal.h"
+#include "keps/guarantee.h"
 
 #pragma GCC visibility push(hidden) /* private to libkeps */
 
-typedef struct cmd_dd {
-    char *item[16]; /* e.g. "bounds: FICA, FEDTAX" */
-    size_t n;
-} cmd_dd;
-
-void cmd_dd_add(cmd_dd *d, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-/* "WHAT: a, b" over t's columns for which pick holds (every name, however
- * long). */
-void cmd_dd_add_columns(cmd_dd *d, const char *what, const keps_table *t, int (*pick)(const void *, size_t),
-                        const void *ctx);
-void cmd_dd_free(cmd_dd *d);
-/* plain, or "plain (data-dependent)" when d holds an item (a static buffer:
- * use it before the next call). */
-const char *cmd_dd_model(const cmd_dd *d, const char *plain);
-/* "data_dependent": [...] (empty when none). */
-void cmd_dd_json(keps_json *j, const cmd_dd *d);
-/* One warning per item (not silenced by --quiet). */
-void cmd_dd_warn(const cmd_ctx *c, const cmd_dd *d, const char *plain);
-
-/* "not_covered": [names of t's columns for which pick holds]. */
-void cmd_uncovered_json(keps_json *j, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx);
-/* The warning naming them (not silenced by --quiet); covered says what the
- * guarantee covers. Returns how many. */
-size_t cmd_uncovered_warn(const cmd_ctx *c, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx,
-                          const char *covered);
+/* One warning per data-dependent item of a DP guarantee (not silenced by
+ * --quiet). */
+void cmd_dd_warn(const cmd_ctx *c, const keps_guarantee *g);
+/* The warning naming g's not_covered columns (not silenced by --quiet);
+ * covered says what the guarantee covers ({name} markup). Returns how
+ * many. */
+size_t cmd_uncovered_warn(const cmd_ctx *c, const keps_guarantee *g, const char *covered);
 
 #pragma GCC visibility pop
 #endif

@@ -1,5 +1,7 @@
 #include "micro.h"
 
+#include "keps/guarantee.h"
+
 int micro_setup(cmd_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps_schema **s, size_t *k)
 {
     *t = NULL;
@@ -23,10 +25,10 @@ void micro_report_head(cmd_ctx *c, keps_json *j, const char *method, size_t rows
     cmd_report_begin(c, j, method);
     keps_counts n = {.input_rows = rows, .output_rows = rows};
     cmd_report_counts(j, &n);
-    keps_json_object(j, "guarantee");
-    keps_json_str(j, "model", "k-anonymity");
-    keps_json_int(j, "k", (long long)k);
-    keps_json_end(j);
+    keps_guarantee g;
+    keps_criteria_guarantee(&g, (long long)k, NULL, NULL, 0, NULL, NULL);
+    keps_guarantee_json(&g, j, "guarantee");
+    keps_guarantee_free(&g);
 }
 
 void micro_report_timing(keps_json *j, double start, double loaded, double done, double written)
