@@ -24,6 +24,16 @@ void keps_acct_add(keps_accountant *a, const char *label, double epsilon, double
     a->nsteps++;
 }
 
+void keps_acct_add_times(keps_accountant *a, const char *label, double epsilon, double delta, double times)
+{
+    keps_acct_add(a, label, keps_mul_up(epsilon, times), keps_mul_up(delta, times));
+}
+
+double keps_acct_sum(double epsilon_a, double epsilon_b)
+{
+    return keps_add_up(epsilon_a, epsilon_b);
+}
+
 void keps_acct_max(keps_accountant *group, double epsilon, double delta)
 {
     if (epsilon > group->epsilon)

@@ -2,6 +2,7 @@
  * from the parameters it used and filled in the order its report lists
  * them. Declared in each method's header; kept here, next to the value
  * they fill, so that every model's wording is in one place. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,13 @@
 static const char *const EPS_MEANING = "privacy-loss bound: any output is at most e^epsilon times as likely on "
                                        "a neighbouring input";
 
-void keps_noise_guarantee(const keps_noise_info *info, int rows, keps_guarantee *g)
+void keps_noise_guarantee(const keps_noise_info *info, int rows, double releases, keps_guarantee *g)
 {
     keps_guarantee_init(g, "epsilon-DP", 1);
-    keps_acct_add(&g->acct, "noise", info->epsilon, 0);
+    if (releases > 1) /* releases of the same value compose sequentially */
+        keps_acct_add_times(&g->acct, "independent releases of the value", info->epsilon, 0, releases);
+    else /* a file: a neighbour moves one row, i.e. one release */
+        keps_acct_add(&g->acct, rows ? "one release per row" : "one release", info->epsilon, 0);
     keps_guarantee_num(g, "epsilon", g->acct.epsilon, EPS_MEANING);
     keps_guarantee_num(g, "sensitivity", info->sensitivity, "how far apart neighbouring values may be");
     keps_guarantee_str(g, "neighbours", rows ? "inputs that differ in one row by at most the sensitivity"
@@ -32,8 +36,11 @@ void keps_noise_guarantee(const keps_noise_info *info, int rows, keps_guarantee 
 void keps_kepsilon_guarantee(const keps_kepsilon_params *p, const keps_kepsilon_result *r, keps_guarantee *g)
 {
     keps_guarantee_init(g, "(k,epsilon)-anonymity", 0);
+    /* per class the m columns' noise adds up, classes are disjoint (the
+     * maximum): composed in keps_kepsilon_run with the accountant's rules */
+    keps_acct_add(&g->acct, "Laplace noise: the largest class's sum over its columns", r->epsilon_used, 0);
     keps_guarantee_int(g, "k", (long long)p->k, "every released class holds at least k records");
-    keps_guarantee_num(g, "epsilon", r->epsilon_used, "Laplace noise per record at scale m*width/epsilon "
+    keps_guarantee_num(g, "epsilon", g->acct.epsilon, "Laplace noise per record at scale m*width/epsilon "
                                                       "(Holohan et al. 2017), with the grid rounding");
     keps_guarantee_num(g, "epsilon_requested", p->epsilon, NULL);
     keps_guarantee_str(g, "note", p->scale == KEPS_KSCALE_DOMAIN
@@ -50,8 +57,14 @@ void keps_safela_guarantee(const keps_safela_params *p, const keps_safela_result
     keps_guarantee_str(g, "covers", "the whole release: the QIs generalized to the node, every other released "
                                     "column part of the equivalence-class key at level 0, classes below k removed");
     keps_guarantee_num(g, "beta", r->beta, "each record is sampled with probability beta");
-    keps_guarantee_num(g, "epsilon", r->epsilon, EPS_MEANING);
-    keps_guarantee_num(g, "delta", r->delta.delta, "probability the epsilon bound fails");
+    keps_acct_add(&g->acct, "node choice (exponential mechanism)", r->epsilon_prime_effective, 0);
+    /* the sampled k-threshold release: (beta, gap, delta)-DPS; the default gap
+     * -ln(1 - beta) is rounded up, a given epsilon's gap down (delta was
+     * computed at it) */
+    keps_acct_add(&g->acct, "sampling and k-threshold release",
+                  isnan(p->epsilon) ? nextafter(r->delta.eps_gap, INFINITY) : r->delta.eps_gap, r->delta.delta);
+    keps_guarantee_num(g, "epsilon", g->acct.epsilon, EPS_MEANING);
+    keps_guarantee_num(g, "delta", g->acct.delta, "probability the epsilon bound fails");
     keps_guarantee_num(g, "log_delta", r->delta.log_delta, NULL);
     keps_guarantee_num(g, "epsilon_prime", r->epsilon_prime_effective, "the exponential mechanism's node choice");
     if (r->epsilon_prime_effective > p->epsilon_prime) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keps/accountant.h"
 #include "keps/noise.h"
 #include "keps/release.h"
 #include "release_internal.h"
@@ -496,17 +497,18 @@ static keps_status compute_scales(keps_kepsilon_result *r, const double *x, cons
                                     "scales that are not finite or below 2^-900 cannot be sampled: rescale the "
                                     "column or change epsilon",
                                     j + 1, diam, b);
-            else if (diam > 0)
-                eps[c] += info.epsilon;
+            else if (diam > 0) /* a record's columns compose sequentially */
+                eps[c] = keps_acct_sum(eps[c], info.epsilon);
             r->scale[c * m + j] = b;
             sum += b;
         }
         r->mean_scale[j] = nc ? sum / (double)nc : 0;
     }
-    double worst = 0;
+    keps_accountant classes; /* disjoint records: parallel composition, the maximum */
+    keps_acct_init(&classes);
     for (size_t c = 0; c < nc && !st; c++)
-        worst = fmax(worst, eps[c]);
-    r->epsilon_used = fmax(worst, p->epsilon);
+        keps_acct_max(&classes, eps[c], 0);
+    r->epsilon_used = fmax(classes.epsilon, p->epsilon);
     free(mn);
     free(mx);
     free(eps);

@@ -33,6 +33,12 @@ typedef struct keps_accountant {
 void keps_acct_init(keps_accountant *a);
 /* Sequential step (label may be NULL). */
 void keps_acct_add(keps_accountant *a, const char *label, double epsilon, double delta);
+/* The same step applied times times to the same records: one step costing
+ * times * (epsilon, delta), rounded up. */
+void keps_acct_add_times(keps_accountant *a, const char *label, double epsilon, double delta, double times);
+/* Sequential composition of two costs without a record of the steps (a
+ * running tally per class, say): epsilon_a + epsilon_b rounded up. */
+double keps_acct_sum(double epsilon_a, double epsilon_b);
 /* Parallel composition: adds (max epsilon, max delta) over parts[0..n) as
  * one sequential step of `a`. Build each part with its own accountant. */
 void keps_acct_add_parallel(keps_accountant *a, const char *label, const keps_accountant *parts,

@@ -115,9 +115,10 @@ int64_t keps_discrete_laplace(keps_rng *r, uint64_t s, unsigned shift);
 int keps_scale_rational(double t, uint64_t *s, unsigned *shift);
 
 /* The guarantee of releases drawn with info (docs/spec.md, "The guarantee
- * value"): epsilon-DP; rows 1: each row of a file is its own query,
- * 0: a single value. */
-void keps_noise_guarantee(const keps_noise_info *info, int rows, keps_guarantee *g);
+ * value"): epsilon-DP; rows 1: each row of a file is its own query
+ * (releases 1), 0: releases independent releases of one value, which
+ * compose sequentially (releases * epsilon). */
+void keps_noise_guarantee(const keps_noise_info *info, int rows, double releases, keps_guarantee *g);
 
 #ifdef __cplusplus
 }

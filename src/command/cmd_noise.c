@@ -183,7 +183,7 @@ static int run(cmd_ctx *c)
     cmd_report_begin(c, &j, "noise");
     keps_json_str(&j, "mechanism", cmd_str(c, "mechanism"));
     keps_guarantee g;
-    keps_noise_guarantee(&p.info, file, &g);
+    keps_noise_guarantee(&p.info, file, file ? 1 : (double)count, &g);
     keps_guarantee_json(&g, &j, "guarantee");
     keps_guarantee_free(&g);
     keps_json_num(&j, "granularity", p.info.granularity);

@@ -11,11 +11,12 @@ out=$("$KEPS" noise --mechanism laplace --epsilon 1 --sensitivity 1 --value 42 -
 echo "$out" | grep -qvE '^-?[0-9.e+-]+$' && fail "noise laplace: non-numeric line: $out"
 
 # Geometric: whole numbers; JSON carries the guarantee. epsilon 0.5 with
-# sensitivity 1 is scale 2 (dyadic), so the guarantee is exactly 0.5.
+# sensitivity 1 is scale 2 (dyadic), so each release is exactly 0.5-DP and
+# the three releases of the same value compose to 3 x 0.5 = 1.5.
 out=$("$KEPS" noise --mechanism geometric --epsilon 0.5 --value 7 -n 3 --seed 3 2>/dev/null) || fail "noise geometric rc"
 echo "$out" | grep -qvE '^-?[0-9]+$' && fail "noise geometric: non-integer line: $out"
 js=$("$KEPS" noise --mechanism geometric --epsilon 0.5 --value 7 -n 3 --seed 3 --json 2>/dev/null) || fail "noise json rc"
-echo "$js" | grep -q '"guarantee":{"model":"epsilon-DP","epsilon":0.5,' || fail "noise json guarantee: $js"
+echo "$js" | grep -q '"guarantee":{"model":"epsilon-DP","epsilon":1.5,' || fail "noise json guarantee: $js"
 echo "$js" | grep -q '"noise_scale":2,' || fail "noise json scale: $js"
 js=$("$KEPS" noise --mechanism laplace --epsilon 1 --value 7 -n 1 --seed 3 --json 2>/dev/null) || fail "noise json rc"
 # The scale is calibrated so that the stated epsilon, grid rounding included,
