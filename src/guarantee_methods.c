@@ -317,3 +317,11 @@ void keps_criteria_guarantee(keps_guarantee *g, long long k, const keps_criteria
     for (size_t i = 0; i < nc; i++)
         criterion(g, crit, &c[i], i, spec, t);
 }
+
+void keps_suppression_guarantee(keps_guarantee *g, double limit, size_t limit_rows, int subset)
+{
+    keps_guarantee_num(g, "suppression_limit", limit, "the largest share of rows suppressed");
+    keps_guarantee_int(g, "suppression_limit_rows", (long long)limit_rows, "the same in rows");
+    if (subset)
+        keps_guarantee_str(g, "released", "the research subset (--subset); the other input rows are not released");
+}

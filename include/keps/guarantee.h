@@ -106,6 +106,9 @@ double keps_guarantee_value(const keps_guarantee *g, const char *name);
  * and column. crit, spec and t name the sensitive columns. */
 void keps_criteria_guarantee(keps_guarantee *g, long long k, const keps_criteria *crit, const keps_criterion *c,
                              size_t nc, const keps_sensitive_spec *spec, const keps_table *t);
+/* The lattice search's suppression terms after the criteria: the limit as
+ * a share and in rows; subset: only the research subset is released. */
+void keps_suppression_guarantee(keps_guarantee *g, double limit, size_t limit_rows, int subset);
 /* The report's names of a criterion's parameters p[0] and p[1] (NULL: none)
  * and of a ground distance. */
 void keps_criterion_param_names(keps_criterion_kind k, const char **a, const char **b);

@@ -112,10 +112,7 @@ static void report(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
         keps_json_int(j, "release_table_rows", (long long)p->release_rows);
     keps_guarantee g;
     cmd_criteria_guarantee(&g, p->cc.k, &p->cc, s->t);
-    keps_guarantee_num(&g, "suppression_limit", p->suppress, "the largest share of rows suppressed");
-    keps_guarantee_int(&g, "suppression_limit_rows", (long long)r->suppress_limit, NULL);
-    if (p->cc.subset)
-        keps_guarantee_str(&g, "released", "the research subset (--subset); the other input rows are not released");
+    keps_suppression_guarantee(&g, p->suppress, r->suppress_limit, p->cc.subset != NULL);
     keps_guarantee_json(&g, j, "guarantee");
     keps_guarantee_free(&g);
     keps_json_object(j, "transformation");
