@@ -2,6 +2,8 @@
  * printed by the CLI. */
 #include "keps/guarantee.h"
 
+#include "keps/command.h" /* keps_render */
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,6 +49,7 @@ void keps_guarantee_free(keps_guarantee *g)
     free(g->field);
     free(g->model);
     free_strs(g->data_dependent, g->ndd);
+    free(g->dd_markup);
     free_strs(g->not_covered, g->nnc);
     memset(g, 0, sizeof *g);
 }
@@ -82,6 +85,19 @@ static int push(keps_guarantee *g, char ***list, size_t *n, char *s)
     return 0;
 }
 
+static void dd_push(keps_guarantee *g, char *s, int markup)
+{
+    unsigned char *m = realloc(g->dd_markup, g->ndd + 1);
+    if (!m) {
+        free(s);
+        g->oom = 1;
+        return;
+    }
+    g->dd_markup = m;
+    m[g->ndd] = (unsigned char)markup;
+    push(g, &g->data_dependent, &g->ndd, s);
+}
+
 void keps_guarantee_num(keps_guarantee *g, const char *name, double v, const char *meaning)
 {
     keps_gfield *f = add(g, name, KEPS_G_NUM);
@@ -105,6 +121,15 @@ void keps_guarantee_str(keps_guarantee *g, const char *name, const char *v)
     keps_gfield *f = add(g, name, KEPS_G_STR);
     if (f)
         f->str = dup(g, v);
+}
+
+void keps_guarantee_note(keps_guarantee *g, const char *name, const char *text)
+{
+    keps_gfield *f = add(g, name, KEPS_G_STR);
+    if (f) {
+        f->str = dup(g, text);
+        f->markup = 1;
+    }
 }
 
 void keps_guarantee_bool(keps_guarantee *g, const char *name, int v)
@@ -174,12 +199,47 @@ void keps_guarantee_data_dependent(keps_guarantee *g, const char *fmt, ...)
         vsnprintf(s, (size_t)len + 1, fmt, ap);
         va_end(ap);
     }
-    push(g, &g->data_dependent, &g->ndd, s);
+    dd_push(g, s, 1);
+}
+
+void keps_guarantee_data_dependent_text(keps_guarantee *g, const char *text)
+{
+    dd_push(g, dup(g, text), 0);
 }
 
 void keps_guarantee_not_covered(keps_guarantee *g, const char *column)
 {
     push(g, &g->not_covered, &g->nnc, dup(g, column));
+}
+
+static void spell_one(keps_guarantee *g, char **s,
+                      const char *(*spell)(void *ud, const char *name, char *buf, size_t len), void *ud)
+{
+    char *r = *s ? keps_render(*s, spell, ud) : NULL;
+    if (!r) {
+        g->oom |= *s != NULL;
+        return;
+    }
+    free(*s);
+    *s = r;
+}
+
+void keps_guarantee_spell(keps_guarantee *g, const char *(*spell)(void *ud, const char *name, char *buf, size_t len),
+                          void *ud)
+{
+    for (size_t i = 0; i < g->nfield; i++) {
+        keps_gfield *f = &g->field[i];
+        if (f->markup)
+            spell_one(g, &f->str, spell, ud);
+        f->markup = 0;
+        for (size_t k = 0; k < f->nsub; k++)
+            keps_guarantee_spell(&f->sub[k], spell, ud);
+    }
+    for (size_t i = 0; i < g->ndd; i++) {
+        if (g->dd_markup[i])
+            spell_one(g, &g->data_dependent[i], spell, ud);
+        g->dd_markup[i] = 0;
+    }
 }
 
 static const char *marked(const keps_guarantee *g, const char *plain)

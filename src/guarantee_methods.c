@@ -97,7 +97,7 @@ static void dd_columns(keps_guarantee *g, const char *what, const keps_schema *s
         if (pick(ctx, s, j))
             at += (size_t)snprintf(list + at, len - at, "%s%s", n++ ? ", " : "", s->t->cols[j].name);
     if (n)
-        keps_guarantee_data_dependent(g, "%s", list);
+        keps_guarantee_data_dependent_text(g, list);
     free(list);
 }
 
@@ -105,21 +105,21 @@ static void dd_columns(keps_guarantee *g, const char *what, const keps_schema *s
  * the data. */
 static void dd_bounds(keps_guarantee *g, const keps_schema *s, const int *given)
 {
-    size_t len = 16, at = 0;
+    size_t len = 16, at = 0, n = 0;
     for (size_t a = 0; a < s->nqi; a++)
         len += given[a] ? 0 : strlen(s->t->cols[s->qi[a].col].name) + 2;
-    char *names = malloc(len);
-    if (!names) {
+    char *item = malloc(len);
+    if (!item) {
         g->oom = 1;
         return;
     }
-    names[0] = '\0';
+    at = (size_t)snprintf(item, len, "bounds: ");
     for (size_t a = 0; a < s->nqi; a++)
         if (!given[a])
-            at += (size_t)snprintf(names + at, len - at, "%s%s", at ? ", " : "", s->t->cols[s->qi[a].col].name);
-    if (at)
-        keps_guarantee_data_dependent(g, "bounds: %s", names);
-    free(names);
+            at += (size_t)snprintf(item + at, len - at, "%s%s", n++ ? ", " : "", s->t->cols[s->qi[a].col].name);
+    if (n) /* column names: verbatim */
+        keps_guarantee_data_dependent_text(g, item);
+    free(item);
 }
 
 void keps_dpmicro_guarantee(const keps_dpmicro_params *p, const keps_dpmicro_result *r, const keps_schema *s,
@@ -138,24 +138,24 @@ void keps_dpmicro_guarantee(const keps_dpmicro_params *p, const keps_dpmicro_res
     dd_bounds(g, s, bounds_given);
     if (leaks) {
         keps_guarantee_num(g, "epsilon_if_shuffled", g->acct.epsilon, NULL);
-        keps_guarantee_str(g, "note", "--keep-order with k > 1 (allowed only with --seed, for tests): rows sharing a "
+        keps_guarantee_note(g, "note", "{keep-order} with k > 1 (allowed only with {seed}, for tests): rows sharing a "
                                       "noisy centroid keep their records' positions and show the data-dependent "
                                       "clusters");
     } else if (p->paper_accounting) {
         keps_guarantee_num(g, "claimed_epsilon", p->epsilon, NULL);
-        keps_guarantee_str(g, "note", "the paper's noise accounting (--paper-accounting), which is not differential "
+        keps_guarantee_note(g, "note", "the paper's noise accounting ({paper-accounting}), which is not differential "
                                       "privacy (docs/spec.md, section 5): claimed_epsilon is the paper's figure, not "
                                       "a guarantee");
     } else if (dp) {
         keps_guarantee_num(g, "epsilon", g->acct.epsilon, EPS_MEANING);
         keps_guarantee_str(g, "neighbours", "bounded (replace one record; N public)");
-        keps_guarantee_str(g, "covers", unlinked && !r->row_linked_dp
-                                            ? "the --qi columns, each released unlinked (rows shuffled per column)"
-                                            : "the --qi columns (every row and the row order)");
+        keps_guarantee_note(g, "covers", unlinked && !r->row_linked_dp
+                                            ? "the {qi} columns, each released unlinked (rows shuffled per column)"
+                                            : "the {qi} columns (every row and the row order)");
     } else {
         keps_guarantee_num(g, "epsilon_if_unlinked", g->acct.epsilon, NULL);
-        keps_guarantee_str(g, "note", "univariate with several columns: rows pair each record's per-column groups "
-                                      "without noise, which leaks; use --unlink-columns for epsilon-DP");
+        keps_guarantee_note(g, "note", "univariate with several columns: rows pair each record's per-column groups "
+                                      "without noise, which leaks; use {unlink-columns} for epsilon-DP");
     }
     keps_guarantee_bool(g, "bounds_from_data", g->ndd > 0);
     keps_guarantee_place_data_dependent(g);
@@ -191,9 +191,9 @@ void keps_rr_guarantee(const keps_rr_params *par, const keps_rr_levels *cl, cons
     if (tcl)
         dd_columns(g, "distribution (RR-t draws from the data's own distribution)", s, sensitive, NULL);
     if (tcl && ch->from_t)
-        keps_guarantee_data_dependent(g, "keep probability p_t (chosen from --t and the data's distribution)");
+        keps_guarantee_data_dependent(g, "keep probability p_t (chosen from {t} and the data's distribution)");
     if (par->kind == KEPS_RR_LDP && ch->from_t && !ch->p_given)
-        keps_guarantee_data_dependent(g, "keep probability p (chosen from --t, the smallest class size %zu and N = %zu)",
+        keps_guarantee_data_dependent(g, "keep probability p (chosen from {t}, the smallest class size %zu and N = %zu)",
                                       ch->k, ch->N);
     /* several --sensitive columns are randomized as one joint value: one mechanism, one step */
     keps_acct_add(&g->acct, "randomized response", cl->epsilon_ldp, 0);
@@ -205,7 +205,7 @@ void keps_rr_guarantee(const keps_rr_params *par, const keps_rr_levels *cl, cons
     keps_guarantee_num(g, "t", cl->mult_t, "multiplicative t-closeness of every class (Def. 4)");
     keps_guarantee_int(g, "k", (long long)ch->k, "the smallest class size");
     keps_guarantee_str(g, "buckets", "single values");
-    keps_guarantee_str(g, "covers", "each record's --sensitive value(s), randomized on its own (local DP)");
+    keps_guarantee_note(g, "covers", "each record's {sensitive} value(s), randomized on its own (local DP)");
     int from_data = 0;
     for (size_t j = 0; j < s->t->ncols; j++)
         from_data |= no_domain(ch->public_domain, s, j);
@@ -323,5 +323,5 @@ void keps_suppression_guarantee(keps_guarantee *g, double limit, size_t limit_ro
     keps_guarantee_num(g, "suppression_limit", limit, "the largest share of rows suppressed");
     keps_guarantee_int(g, "suppression_limit_rows", (long long)limit_rows, "the same in rows");
     if (subset)
-        keps_guarantee_str(g, "released", "the research subset (--subset); the other input rows are not released");
+        keps_guarantee_note(g, "released", "the research subset ({subset}); the other input rows are not released");
 }

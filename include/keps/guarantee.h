@@ -50,6 +50,7 @@ typedef struct keps_gfield {
     keps_guarantee *sub;
     size_t nsub;
     const char *meaning; /* what the parameter means (static text), NULL if none given */
+    int markup;          /* str names parameters as {name} (keps_guarantee_spell) */
 } keps_gfield;
 
 struct keps_guarantee {
@@ -59,6 +60,7 @@ struct keps_guarantee {
     keps_gfield *field;     /* in the report's order */
     size_t nfield;
     char **data_dependent;  /* parameters read from the data, e.g. "bounds: FICA, FEDTAX" */
+    unsigned char *dd_markup; /* [ndd] 1: the item names parameters as {name} */
     size_t ndd;
     char **not_covered;     /* released columns outside the guarantee */
     size_t nnc;
@@ -74,6 +76,9 @@ void keps_guarantee_num(keps_guarantee *g, const char *name, double v, const cha
 void keps_guarantee_int(keps_guarantee *g, const char *name, long long v, const char *meaning);
 void keps_guarantee_str(keps_guarantee *g, const char *name, const char *v);
 void keps_guarantee_bool(keps_guarantee *g, const char *name, int v);
+/* A text that names parameters as {name} (the library speaks of parameters,
+ * a front-end spells them: keps_guarantee_spell). */
+void keps_guarantee_note(keps_guarantee *g, const char *name, const char *text);
 /* A list of model names (e.g. rr's "models"); add them with keps_guarantee_model_add. */
 void keps_guarantee_models(keps_guarantee *g, const char *name);
 void keps_guarantee_model_add(keps_guarantee *g, const char *model);
@@ -85,12 +90,21 @@ keps_guarantee *keps_guarantee_criterion(keps_guarantee *g, const char *model);
 /* Where "data_dependent" and "not_covered" go in the report. */
 void keps_guarantee_place_data_dependent(keps_guarantee *g);
 void keps_guarantee_place_not_covered(keps_guarantee *g);
+/* A data-dependent item: a sentence that may name parameters as {name},
+ * or a text kept verbatim (one holding column names). */
 void keps_guarantee_data_dependent(keps_guarantee *g, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+void keps_guarantee_data_dependent_text(keps_guarantee *g, const char *text);
 void keps_guarantee_not_covered(keps_guarantee *g, const char *column);
+
+/* Spells the {name} markup of notes and data-dependent items the way a
+ * front-end spells its parameters (keps/command.h's keps_render; the CLI:
+ * "--name"), in place. */
+void keps_guarantee_spell(keps_guarantee *g, const char *(*spell)(void *ud, const char *name, char *buf, size_t len),
+                          void *ud);
 
 /* The model as stated: "MODEL (data-dependent)" for a DP model with
  * data-dependent items, else MODEL. Static per-thread buffer. */

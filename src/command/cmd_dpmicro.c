@@ -243,10 +243,8 @@ static int run(cmd_ctx *c)
         goto done;
     }
     keps_dpmicro_guarantee(&p, &r, s, given, unlink, cmd_flag(c, "keep-order"), &g);
-    if (g.oom) {
-        rc = cmd_oom(c);
+    if ((rc = cmd_guarantee_spell(c, &g)))
         goto done;
-    }
     if (r.clamped_inputs && !c->quiet)
         cmd_msg(c, KEPS_MSG_NOTE, "note: %zu input value(s) lay outside {bounds} and were clamped into them", r.clamped_inputs);
     /* warnings that weaken the guarantee print even with --quiet */

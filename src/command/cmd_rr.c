@@ -374,8 +374,9 @@ static int rr_guarantee(cmd_ctx *c, rr_run *r)
     keps_rr_closed_levels(&r->par, &r->M, r->freq, r->N, r->k, r->k_dp, &r->cl);
     keps_rr_choice ch = {r->public_domain, cmd_str(c, "t") != NULL, cmd_str(c, "p") != NULL, r->k, r->N};
     keps_rr_guarantee(&r->par, &r->cl, &ch, r->s, &r->g);
-    if (r->g.oom)
-        return cmd_oom(c);
+    int rc = cmd_guarantee_spell(c, &r->g);
+    if (rc)
+        return rc;
     cmd_dd_warn(c, &r->g);
     cmd_uncovered_warn(c, &r->g, "only each record's {sensitive} value(s)");
     return 0;

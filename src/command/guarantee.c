@@ -6,6 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int cmd_guarantee_spell(cmd_ctx *c, keps_guarantee *g)
+{
+    keps_guarantee_spell(g, c->host->spell, c->host->ud);
+    return g->oom ? cmd_oom(c) : 0;
+}
+
 void cmd_dd_warn(const cmd_ctx *c, const keps_guarantee *g)
 {
     for (size_t i = 0; g->dp && i < g->ndd; i++) /* weakens the guarantee: printed even with --quiet */
