@@ -12,6 +12,7 @@
 
 #include "command_internal.h"
 #include "crit.h"
+#include "guarantee.h"
 #include "keps/lattice_view.h"
 #include "keps/ola.h"
 #include "keps/outfile.h"
@@ -113,7 +114,7 @@ static void report(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     keps_guarantee g;
     cmd_criteria_guarantee(&g, p->cc.k, &p->cc, s->t);
     keps_suppression_guarantee(&g, p->suppress, r->suppress_limit, p->cc.subset != NULL);
-    keps_guarantee_spell(&g, c->host->spell, c->host->ud); /* {subset} */
+    cmd_guarantee_spell(c, &g); /* {subset} */
     keps_guarantee_json(&g, j, "guarantee");
     keps_guarantee_free(&g);
     keps_json_object(j, "transformation");

@@ -13,9 +13,10 @@
 
 #pragma GCC visibility push(hidden) /* private to libkeps */
 
-/* g's {name} markup in the host's spelling (keps_guarantee_spell); returns
- * 0, or an exit code after saying the command ran out of memory. */
-int cmd_guarantee_spell(cmd_ctx *c, keps_guarantee *g);
+/* g's {name} markup spelled as the report spells parameters, the same for
+ * every front-end ("--name"; keps_guarantee_spell); returns 0, or an exit
+ * code after saying the command ran out of memory. */
+int cmd_guarantee_spell(const cmd_ctx *c, keps_guarantee *g);
 /* One warning per data-dependent item of a DP guarantee (not silenced by
  * --quiet). */
 void cmd_dd_warn(const cmd_ctx *c, const keps_guarantee *g);
