@@ -169,6 +169,28 @@ keps_status keps_partition_from_classes(const keps_table *t, const uint32_t *cla
     return fill(t, crit, out, err);
 }
 
+/* A method's own row -> class map, checked against the table it came from. */
+static keps_status from_result(const keps_table *t, size_t n, const uint32_t *class_of, size_t nclasses,
+                               const char *what, const keps_criteria *crit, keps_partition *out, keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (n != t->nrows)
+        return keps_error_set(err, KEPS_EINPUT, "%s result has %zu rows, %s has %zu", what, n, t->source, t->nrows);
+    return keps_partition_from_classes(t, class_of, nclasses, crit, out, err);
+}
+
+keps_status keps_partition_from_mondrian(const keps_table *t, const keps_mondrian_result *m,
+                                         const keps_criteria *crit, keps_partition *out, keps_error *err)
+{
+    return from_result(t, m->n, m->cls, m->nclasses, "the Mondrian", crit, out, err);
+}
+
+keps_status keps_partition_from_mdav(const keps_table *t, const keps_mdav_result *m, const keps_criteria *crit,
+                                     keps_partition *out, keps_error *err)
+{
+    return from_result(t, m->n, m->group, m->ngroups, "the MDAV", crit, out, err);
+}
+
 static uint32_t mix(uint32_t h, uint32_t v)
 {
     h ^= v + 0x9e3779b9u + (h << 6) + (h >> 2);

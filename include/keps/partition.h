@@ -1,5 +1,5 @@
-/* keps: a partition of the rows into equivalence classes, whatever made it
- * (a lattice node, Mondrian, MDAV, or the values of given columns), with
+/* keps: a partition of the rows into equivalence classes, whatever made it,
+ * with
  * what the privacy criteria (keps/criteria.h) read: released and
  * population counts, each class's first row and its histograms of
  * sensitive values; and which classes are suppressed.
@@ -9,7 +9,13 @@
  * released rows of a class, pcount all of them. Every method that releases
  * or checks classes builds one of these and lets keps_partition_enforce
  * decide what is suppressed, so the search, Mondrian, verify and the
- * reports agree. */
+ * reports agree.
+ *
+ * Sources, one call each: a row -> class map (keps_partition_from_classes),
+ * the values of given columns (_from_columns), a lattice node (_from_node),
+ * Mondrian's partitions (_from_mondrian) and MDAV's groups (_from_mdav).
+ * kepsilon, rr, verify, the search and Mondrian take their classes from
+ * these; keps_lattice_apply writes a lattice node's release. */
 #ifndef KEPS_PARTITION_H
 #define KEPS_PARTITION_H
 
@@ -19,7 +25,9 @@
 #include "keps/criteria.h"
 #include "keps/error.h"
 #include "keps/lattice.h"
+#include "keps/mdav.h"
 #include "keps/metrics.h"
+#include "keps/mondrian.h"
 #include "keps/schema.h"
 #include "keps/table.h"
 
@@ -64,6 +72,16 @@ keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols,
  * crit's needs, or keps_lattice_new when crit is NULL), with the fully
  * generalized classes marked. KEPS_EINPUT for a level out of range. */
 keps_status keps_partition_from_node(const keps_lattice *L, const int *levels, const keps_criteria *crit,
+                                     keps_partition *out, keps_error *err);
+
+/* Mondrian's partitions (keps_mondrian, keps_mondrian_criteria on t) as
+ * classes, in Mondrian's numbering; nothing is suppressed. */
+keps_status keps_partition_from_mondrian(const keps_table *t, const keps_mondrian_result *m,
+                                         const keps_criteria *crit, keps_partition *out, keps_error *err);
+
+/* MDAV's groups (keps_mdav, keps_mdav_insensitive over t's rows) as
+ * classes, in MDAV's numbering. */
+keps_status keps_partition_from_mdav(const keps_table *t, const keps_mdav_result *m, const keps_criteria *crit,
                                      keps_partition *out, keps_error *err);
 
 /* Population counts for a partition of a release: pcount[c] = the rows of
