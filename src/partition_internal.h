@@ -27,4 +27,13 @@ KEPS_INTERNAL int keps_hist_from_rows(size_t nrows, const uint32_t *class_of, si
                                       size_t m, const uint8_t *released, const uint32_t *weight,
                                       keps_class_hist *out);
 
+/* Dense class ids from key tuples: entries i < n with equal (keys[j*n + i],
+ * j < nkeys) share an id, ids increasing with the tuples (lexicographic);
+ * entries with skip[i] != 0 (may be NULL) get KEPS_NONE. Returns the
+ * number of ids, or (size_t)-1 out of memory. kepsilon.c's; keps_kepsilon_run
+ * renumbers its given classes with it, and the command layer numbers a
+ * partition's classes by their QI tuples. */
+KEPS_INTERNAL size_t keps_classes_from_keys(const uint32_t *keys, size_t n, size_t nkeys, const uint8_t *skip,
+                                            uint32_t *cls);
+
 #endif

@@ -281,11 +281,6 @@ void keps_rr_joint_split(uint32_t v, size_t ncols, const uint32_t *nvalues, uint
 keps_status keps_rr_release(const keps_schema *s, const uint32_t *out, const keps_table *generalized,
                             keps_table **release, keps_error *err);
 
-/* Classes from equal tuples of codes of the given columns. cls[N] gets ids
- * 0..*nclasses-1 in order of first appearance; *min_size the smallest. */
-keps_status keps_rr_classes(size_t ncols, const uint32_t *const *codes, size_t N, uint32_t *cls,
-                            size_t *nclasses, size_t *min_size, keps_error *err);
-
 /* Empirical distribution of value[] over n categories (freq[n]). */
 void keps_rr_frequencies(const uint32_t *value, size_t N, size_t n, double *freq);
 
