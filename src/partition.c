@@ -1,6 +1,5 @@
 /* keps: partitions into equivalence classes (see keps/partition.h). */
 #include "keps/partition.h"
-#include "keps/ola.h"
 #include "keps/release.h"
 #include "partition_internal.h"
 #include "table_internal.h"
@@ -546,27 +545,23 @@ keps_status keps_partition_enforce(keps_partition *p, const keps_criteria *crit,
     return KEPS_OK;
 }
 
-/* The release of a lattice node, the one writer behind keps_lattice_apply
- * and keps_ola_apply: row r is left out when released[r] == 0 (released
- * NULL: every row is), its QIs are '*' when suppressed[class_of[r]] (the
- * row is left out with remove_suppressed), else the hierarchy labels at
- * levels. Each cell goes by code: remap[x] takes a source code (a QI's
- * label code at its level, nlabels for '*'; another column's own code) to
- * the release's, interned at its first use, so the dictionaries come out
- * as appending the strings row by row would make them, at one lookup per
- * distinct value instead of per cell. */
-static keps_status apply_node(const keps_lattice *L, const int *levels, const uint32_t *class_of,
-                              const uint8_t *suppressed, const uint8_t *released, int remove_suppressed,
-                              keps_table **release, keps_counts *counts, keps_error *err)
+/* The one writer of a lattice node's release (partition_internal.h). Each
+ * cell goes by code: remap[x] takes a source code (a QI's label code at its
+ * level, nlabels for '*'; another column's own code) to the release's,
+ * interned at its first use, so the dictionaries come out as appending the
+ * strings row by row would make them, at one lookup per distinct value
+ * instead of per cell. */
+keps_status keps_node_release(const keps_schema *s, const uint32_t *weight, size_t records, const int *levels,
+                              const uint32_t *class_of, const uint8_t *suppressed, const uint8_t *released,
+                              int remove_suppressed, keps_table **release, keps_counts *counts, keps_error *err)
 {
-    const keps_schema *s = L->s;
     const keps_table *t = s->t;
     *release = NULL;
     memset(counts, 0, sizeof *counts);
-    for (size_t i = 0; i < L->q; i++)
-        if (levels[i] < 0 || levels[i] > L->height[i])
+    for (size_t i = 0; i < s->nqi; i++)
+        if (levels[i] < 0 || levels[i] > s->qi[i].height)
             return keps_error_set(err, KEPS_EINPUT, "level %d of quasi-identifier %zu is out of range: 0 to %d",
-                                  levels[i], i + 1, L->height[i]);
+                                  levels[i], i + 1, s->qi[i].height);
     size_t *cols = calloc(t->ncols + 1, sizeof *cols), nc = 0;
     int *qi_of = malloc((t->ncols + 1) * sizeof *qi_of);
     uint32_t **remap = NULL, *rowc = NULL;
@@ -586,10 +581,10 @@ static keps_status apply_node(const keps_lattice *L, const int *levels, const ui
         if (keps_schema_released(s, j))
             cols[nc++] = j;
     }
-    for (size_t i = 0; i < L->q; i++)
+    for (size_t i = 0; i < s->nqi; i++)
         qi_of[s->qi[i].col] = (int)i;
     /* counts are in records: on a weighted lattice a row counts its weight */
-    counts->input_rows = L->nrows;
+    counts->input_rows = records;
     if (!(remap = calloc(nc ? nc : 1, sizeof *remap)) || !(rowc = malloc((nc ? nc : 1) * sizeof *rowc))) {
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
         goto done;
@@ -604,16 +599,16 @@ static keps_status apply_node(const keps_lattice *L, const int *levels, const ui
         memset(remap[x], 0xff, (dom ? dom : 1) * sizeof **remap);
     }
     for (size_t row = 0; row < t->nrows; row++) {
-        size_t records = L->weight ? L->weight[row] : 1;
+        size_t w = weight ? weight[row] : 1;
         if (released && !released[row]) {
-            counts->unsampled_rows += records;
+            counts->unsampled_rows += w;
             continue;
         }
         int sup = suppressed[class_of[row]];
         if (sup) {
-            counts->suppressed_rows += records;
+            counts->suppressed_rows += w;
             if (remove_suppressed) {
-                counts->removed_rows += records;
+                counts->removed_rows += w;
                 continue;
             }
         }
@@ -623,7 +618,7 @@ static keps_status apply_node(const keps_lattice *L, const int *levels, const ui
             int i = qi_of[j];
             uint32_t src = i < 0 ? code
                            : sup ? keps_hierarchy_size(s->qi[i].h, levels[i])
-                                 : L->map[i][levels[i]][code];
+                                 : s->qi[i].map[levels[i]][code];
             uint32_t rc = remap[x][src];
             if (rc == KEPS_NONE) {
                 const char *str = i < 0 ? t->cols[j].values[code]
@@ -664,37 +659,6 @@ keps_status keps_lattice_apply(const keps_lattice *L, const int *levels, const k
     memset(counts, 0, sizeof *counts);
     if (p->nrows != L->s->t->nrows)
         return keps_error_set(err, KEPS_EINPUT, "the partition is not of this lattice's table");
-    return apply_node(L, levels, p->class_of, p->suppressed, p->released, remove_suppressed, release, counts, err);
-}
-
-/* k-anonymity's partition of the node without building one: the node's
- * classes rolled up from the bottom, a bottom class suppressed when its
- * node class holds fewer than k rows. */
-keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed,
-                           keps_table **release, keps_counts *counts, keps_error *err)
-{
-    *release = NULL;
-    memset(counts, 0, sizeof *counts);
-    for (size_t i = 0; i < L->q; i++)
-        if (levels[i] < 0 || levels[i] > L->height[i])
-            return keps_error_set(err, KEPS_EINPUT, "level %d of quasi-identifier %zu is out of range: 0 to %d",
-                                  levels[i], i + 1, L->height[i]);
-    keps_lattice_work *w = keps_lattice_work_new(L);
-    uint32_t *assign = malloc((L->bottom.n ? L->bottom.n : 1) * sizeof *assign);
-    uint8_t *sup = malloc(L->bottom.n ? L->bottom.n : 1);
-    keps_node_classes c;
-    keps_node_classes_init(&c);
-    keps_status st;
-    if (!w || !assign || !sup || keps_lattice_rollup(L, w, NULL, levels, &c, assign)) {
-        st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
-    } else {
-        for (size_t b = 0; b < L->bottom.n; b++)
-            sup[b] = c.count[assign[b]] < k;
-        st = apply_node(L, levels, L->row_class, sup, NULL, remove_suppressed, release, counts, err);
-    }
-    keps_lattice_work_free(w);
-    keps_node_classes_free(&c);
-    free(assign);
-    free(sup);
-    return st;
+    return keps_node_release(L->s, L->weight, L->nrows, levels, p->class_of, p->suppressed, p->released,
+                             remove_suppressed, release, counts, err);
 }

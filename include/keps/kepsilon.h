@@ -131,13 +131,13 @@ size_t keps_kepsilon_confident(const uint32_t *cls, size_t n, size_t nclasses, c
                                uint8_t *supp, size_t *records, size_t *classes);
 
 /* The (k,epsilon)-anonymous release, in input order (the rows of s->t),
- * as keps_ola_apply and keps_mondrian_release build theirs. r comes from
+ * as keps_lattice_apply and keps_mondrian_release build theirs. r comes from
  * keps_kepsilon_run on the schema's noisy columns in order (x[j*n + i] =
  * column s->noisy[j] of row i). Each released cell holds:
  *  - a QI column (s->qi): the k-anonymization's label, read from the same
  *    column of generalized: the release that k-anonymization builds for s,
- *    one row per input row (keps_ola_apply with remove_suppressed = 0 at the
- *    node the classes came from, keps_mondrian_release). generalized NULL
+ *    one row per input row (keps_lattice_apply with remove_suppressed = 0
+ *    at the node the classes came from, keps_mondrian_release). generalized NULL
  *    releases the input's own QI values (classes given by the input);
  *  - a noisy column (s->noisy[j]): r->noisy[j*n + i] written by
  *    keps_format_number (the exact double, e.g. "170.70000000000002");
