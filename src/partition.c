@@ -209,8 +209,12 @@ static uint32_t finish(uint32_t h)
     return h;
 }
 
-size_t keps_group_rows(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
-                       uint32_t *class_of, uint32_t *first)
+/* Rows grouped by their codes in t's columns cols[0..ncols), classes
+ * numbered by first appearance: class_of[r] (KEPS_NONE where skip[r];
+ * skip may be NULL), first[c] the class's first row (both [t->nrows]);
+ * returns the number of classes, or (size_t)-1 out of memory. */
+static size_t group_rows(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
+                         uint32_t *class_of, uint32_t *first)
 {
     size_t n = t->nrows, nslots = 64;
     while (nslots < 2 * n)
@@ -247,21 +251,31 @@ size_t keps_group_rows(const keps_table *t, const size_t *cols, size_t ncols, co
     return nc;
 }
 
-keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
-                                        const keps_criteria *crit, keps_partition *out, keps_error *err)
+/* Column indices come from the caller: one past the table would read
+ * another allocation's codes. */
+static keps_status check_columns(const keps_table *t, const size_t *cols, size_t ncols, keps_error *err)
 {
-    memset(out, 0, sizeof *out);
     if (ncols == 0)
         return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier given: name the QI columns");
     for (size_t j = 0; j < ncols; j++)
         if (cols[j] >= t->ncols)
             return keps_error_set(err, KEPS_EINPUT, "quasi-identifier column index %zu is out of range: %s has %zu "
                                   "columns", cols[j], t->source, t->ncols);
+    return KEPS_OK;
+}
+
+keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
+                                        const keps_criteria *crit, keps_partition *out, keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    keps_status st = check_columns(t, cols, ncols, err);
+    if (st)
+        return st;
     size_t n = t->nrows, nc = (size_t)-1;
     uint32_t *first = malloc((n ? n : 1) * sizeof *first);
     out->class_of = malloc((n ? n : 1) * sizeof *out->class_of);
     if (first && out->class_of)
-        nc = keps_group_rows(t, cols, ncols, skip, out->class_of, first);
+        nc = group_rows(t, cols, ncols, skip, out->class_of, first);
     free(first);
     if (nc == (size_t)-1) {
         free(out->class_of);
@@ -271,6 +285,48 @@ keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols,
     out->nrows = n;
     out->nclasses = nc;
     return fill(t, crit, out, err);
+}
+
+keps_status keps_partition_from_release(const keps_table *t, const size_t *cols, size_t ncols,
+                                        keps_suppressed_mode mode, const keps_criteria *crit, keps_partition *out,
+                                        size_t *star_rows, keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (star_rows)
+        *star_rows = 0;
+    keps_status st = check_columns(t, cols, ncols, err);
+    if (st)
+        return st;
+    if ((unsigned)mode > KEPS_SUPPRESSED_CLASS)
+        return keps_error_set(err, KEPS_EINPUT, "unknown suppressed-row mode %d (expected exclude or class)",
+                              (int)mode);
+    size_t n = t->nrows, nstar = 0;
+    uint32_t *star = malloc(ncols * sizeof *star);
+    uint8_t *skip = calloc(n ? n : 1, 1);
+    if (!star || !skip) {
+        free(star);
+        free(skip);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory grouping %zu rows into classes", n);
+    }
+    /* the star's code per column, or none: then no row is all '*' */
+    int has_star = 1;
+    for (size_t j = 0; j < ncols && has_star; j++)
+        has_star = (star[j] = keps_table_lookup(t, cols[j], "*", 1)) != KEPS_NONE;
+    for (size_t r = 0; r < n && has_star; r++) {
+        int all = 1;
+        for (size_t j = 0; j < ncols && all; j++)
+            all = t->cols[cols[j]].codes[r] == star[j];
+        nstar += (size_t)(skip[r] = (uint8_t)all);
+    }
+    int all_star = n > 0 && nstar == n;
+    /* exclude: starred rows form no class (unless every row is one) */
+    st = keps_partition_from_columns(t, cols, ncols, mode == KEPS_SUPPRESSED_EXCLUDE && !all_star ? skip : NULL, crit,
+                                     out, err);
+    free(star);
+    free(skip);
+    if (!st && star_rows)
+        *star_rows = nstar;
+    return st;
 }
 
 keps_status keps_partition_from_node(const keps_lattice *L, const int *levels, const keps_criteria *crit,

@@ -10,15 +10,6 @@
 #include "keps/schema.h"
 #include "keps/table.h"
 
-/* Rows grouped by their codes in t's columns cols[0..ncols), classes
- * numbered by first appearance: class_of[r] (KEPS_NONE where skip[r];
- * skip may be NULL), first[c] the class's first row (both [t->nrows]);
- * returns the number of classes, or (size_t)-1 out of memory. The one
- * grouping of given columns: keps_partition_from_columns and
- * keps_classes_build (models.c) use it. */
-KEPS_INTERNAL size_t keps_group_rows(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
-                                     uint32_t *class_of, uint32_t *first);
-
 /* Per-class histograms of vals[r] (values below m; KEPS_NONE = not
  * counted) over the rows of a class (class_of[r] != KEPS_NONE) that are
  * released (released NULL = all), values increasing; out's arrays are new.

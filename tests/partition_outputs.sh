@@ -68,3 +68,12 @@ run fanon anonymize --algorithm ola -i "$fx" --qi q:$out/hq.csv --qi r:$out/hr.c
 run fanon_drop anonymize --algorithm ola -i "$fx" --qi q:$out/hq.csv --qi r:$out/hr.csv -k 3 --suppress 0.5 --others keep --remove-suppressed
 check verify verify -i "$out/anon5.csv" --qi age --qi sex --qi race --qi marital-status -k 5
 check risk risk -i "$out/anon5.csv" --qi age --qi sex --qi race --qi marital-status
+check risk_class risk -i "$out/anon50.csv" --qi age --qi sex --qi race --qi marital-status --suppressed class \
+    --max-combination 3 -o "$out/risk_class.records.csv"
+check risk_pop risk -i "$out/anon10.csv" --qi age --qi sex --qi race --population "$out/anon10.csv"
+check risk_pop2 risk -i "$fx" --qi q --qi r --population "$fx"
+check risk_input risk -i "$B" --qi age --qi sex --qi race --qi education --max-combination 2 -o "$out/risk_input.records.csv"
+check verify_l verify -i "$out/anon10.csv" --qi age --qi sex --qi race --qi marital-status -k 10 --sensitive occupation \
+    --l-diversity 3 --t-closeness 0.3 --suppressed class
+check fverify verify -i "$out/fanon_drop.csv" --qi q --qi r -k 3
+check frisk risk -i "$out/fanon.csv" --qi q --qi r -o "$out/frisk.records.csv"

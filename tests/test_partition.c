@@ -261,6 +261,42 @@ static void test_method_sources(void **state)
     keps_table_free(t);
 }
 
+/* A release read back: rows 3 and 5 are '*' in both QIs, row 4 only in
+ * one. Excluded: classes {0, 2} (a,x), {1} (b,x), {3} (*,x); rows 4 and 5
+ * in none, 2 star rows. As a class: the same plus {4, 5}. When every row is
+ * '*', one class in either mode. */
+static void test_release_source(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("q,r\na,x\nb,x\na,x\n*,x\n*,*\n*,*\n");
+    const size_t cols[] = {0, 1};
+    keps_error err = {0};
+    keps_partition p;
+    size_t star = 99;
+    assert_int_equal(keps_partition_from_release(t, cols, 2, KEPS_SUPPRESSED_EXCLUDE, NULL, &p, &star, &err), KEPS_OK);
+    assert_int_equal(star, 2);
+    assert_int_equal(p.nclasses, 3);
+    assert_int_equal(p.class_of[0], p.class_of[2]);
+    assert_int_equal(p.count[p.class_of[0]], 2);
+    assert_int_equal(p.class_of[4], KEPS_NONE), assert_int_equal(p.class_of[5], KEPS_NONE);
+    keps_partition_free(&p);
+    assert_int_equal(keps_partition_from_release(t, cols, 2, KEPS_SUPPRESSED_CLASS, NULL, &p, &star, &err), KEPS_OK);
+    assert_int_equal(p.nclasses, 4);
+    assert_int_equal(p.class_of[4], p.class_of[5]);
+    assert_int_equal(p.count[p.class_of[4]], 2);
+    keps_partition_free(&p);
+    assert_int_equal(keps_partition_from_release(t, cols, 2, (keps_suppressed_mode)7, NULL, &p, &star, &err),
+                     KEPS_EINPUT);
+    keps_table_free(t);
+    t = table_from_csv("q,r\n*,*\n*,*\n");
+    assert_int_equal(keps_partition_from_release(t, cols, 2, KEPS_SUPPRESSED_EXCLUDE, NULL, &p, &star, &err), KEPS_OK);
+    assert_int_equal(star, 2);
+    assert_int_equal(p.nclasses, 1);
+    assert_int_equal(p.count[0], 2);
+    keps_partition_free(&p);
+    keps_table_free(t);
+}
+
 /* Population counts of a release: the release's classes (level 1: A, B)
  * counted in a population of 5 rows (1, 1, 2, 3, 3): A 3, B 2. */
 static void test_population(void **state)
@@ -466,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_li_example),      cmocka_unit_test(test_node_subset_apply),
         cmocka_unit_test(test_population),      cmocka_unit_test(test_random_classes),
         cmocka_unit_test(test_rollup_histograms), cmocka_unit_test(test_method_sources),
+        cmocka_unit_test(test_release_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
