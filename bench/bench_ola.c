@@ -6,6 +6,7 @@
 
 #include "bench_adult.h"
 #include "keps/ola.h"
+#include "keps/partition.h"
 
 static int threads;
 
@@ -25,10 +26,14 @@ static void run_one(const keps_lattice *L, size_t k, double s, keps_metric metri
     if (r.found) {
         keps_table *rel = NULL;
         keps_counts cnt;
-        if (keps_ola_apply(L, r.levels, k, 0, &rel, &cnt, &err)) {
+        keps_partition part;
+        if (keps_partition_from_node(L, r.levels, NULL, &part, &err) ||
+            keps_partition_enforce(&part, NULL, k, NULL, &err) ||
+            keps_lattice_apply(L, r.levels, &part, 0, &rel, &cnt, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             exit(2);
         }
+        keps_partition_free(&part);
         apply_ms = bench_now_ms() - b;
         keps_table_free(rel);
     }

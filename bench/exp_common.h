@@ -10,6 +10,7 @@
 #include "keps/kepsilon.h"
 #include "keps/mondrian.h"
 #include "keps/ola.h"
+#include "keps/partition.h"
 
 /* Running mean and sample standard deviation. */
 typedef struct {
@@ -80,9 +81,14 @@ static inline long kanon_classes(const char *algo, keps_schema *s, keps_table *t
     if (keps_lattice_new(s, &L, err))
         return -1;
     long sup = keps_ola_run(L, &p, &r, err) || !r.found ? -1 : (long)r.suppressed;
-    size_t got;
-    if (sup >= 0 && cls && keps_kepsilon_node_classes(s, r.levels, k, cls, &got, err) == (size_t)-1)
-        sup = -1;
+    keps_partition part;
+    if (sup >= 0 && cls) {
+        if (keps_partition_from_node(L, r.levels, NULL, &part, err) || keps_partition_enforce(&part, NULL, k, NULL, err))
+            sup = -1;
+        for (size_t i = 0; sup >= 0 && i < t->nrows; i++)
+            cls[i] = part.suppressed[part.class_of[i]] ? KEPS_NONE : part.class_of[i];
+        keps_partition_free(&part);
+    }
     keps_ola_result_free(&r); /* keps_ola_run zeroes it first */
     keps_lattice_free(L);
     return sup;

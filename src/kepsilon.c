@@ -10,6 +10,7 @@
 #include "keps/accountant.h"
 #include "keps/noise.h"
 #include "keps/release.h"
+#include "partition_internal.h"
 #include "release_internal.h"
 
 typedef struct {
@@ -76,56 +77,6 @@ size_t keps_classes_from_keys(const uint32_t *keys, size_t n, size_t nkeys, cons
     free(kr);
     free(tmp);
     free(prev);
-    return nc;
-}
-
-/* The level maps exist only for QIs with a hierarchy, up to its height. */
-static keps_status check_node(const keps_schema *s, const int *levels, keps_error *err)
-{
-    for (size_t a = 0; a < s->nqi; a++) {
-        const keps_qi *q = &s->qi[a];
-        const char *name = s->t->cols[q->col].name;
-        if (!q->h)
-            return keps_error_set(err, KEPS_EINPUT,
-                                  "quasi-identifier '%s' has no hierarchy: a full-domain node needs one for every QI",
-                                  name);
-        if (levels[a] < 0 || levels[a] > q->height)
-            return keps_error_set(err, KEPS_EINPUT, "level %d of quasi-identifier '%s' is out of range: 0 to %d",
-                                  levels[a], name, q->height);
-    }
-    return KEPS_OK;
-}
-
-size_t keps_kepsilon_node_classes(const keps_schema *s, const int *levels, size_t k, uint32_t *cls,
-                                  size_t *suppressed, keps_error *err)
-{
-    size_t n = s->t->nrows, q = s->nqi;
-    if (check_node(s, levels, err))
-        return (size_t)-1;
-    uint32_t *keys = malloc((n * q > 0 ? n * q : 1) * sizeof *keys);
-    if (!keys) {
-        keps_error_set(err, KEPS_ENOMEM, "out of memory");
-        return (size_t)-1;
-    }
-    for (size_t a = 0; a < q; a++)
-        for (size_t i = 0; i < n; i++)
-            keys[a * n + i] = s->qi[a].map[levels[a]][s->t->cols[s->qi[a].col].codes[i]];
-    size_t nc = keps_classes_from_keys(keys, n, q, NULL, cls);
-    free(keys);
-    uint32_t *size = nc == (size_t)-1 ? NULL : calloc(nc ? nc : 1, sizeof *size);
-    if (!size) {
-        keps_error_set(err, KEPS_ENOMEM, "out of memory");
-        return (size_t)-1;
-    }
-    for (size_t i = 0; i < n; i++)
-        size[cls[i]]++;
-    *suppressed = 0;
-    for (size_t i = 0; i < n; i++)
-        if (size[cls[i]] < k) {
-            cls[i] = KEPS_NONE;
-            ++*suppressed;
-        }
-    free(size);
     return nc;
 }
 

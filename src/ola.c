@@ -1,6 +1,6 @@
 /* keps: OLA search with suppression and the global-optimum pass (see
- * include/keps/ola.h); keps_ola_apply is partition.c's, beside
- * keps_lattice_apply. */
+ * include/keps/ola.h); a node's release is keps_lattice_apply's
+ * (keps/partition.h). */
 #include "keps/ola.h"
 #include "keps/release.h"
 #include "keps/progress.h"

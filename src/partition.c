@@ -1,6 +1,5 @@
 /* keps: partitions into equivalence classes (see keps/partition.h). */
 #include "keps/partition.h"
-#include "keps/ola.h"
 #include "keps/release.h"
 #include "partition_internal.h"
 #include "table_internal.h"
@@ -169,6 +168,28 @@ keps_status keps_partition_from_classes(const keps_table *t, const uint32_t *cla
     return fill(t, crit, out, err);
 }
 
+/* A method's own row -> class map, checked against the table it came from. */
+static keps_status from_result(const keps_table *t, size_t n, const uint32_t *class_of, size_t nclasses,
+                               const char *what, const keps_criteria *crit, keps_partition *out, keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (n != t->nrows)
+        return keps_error_set(err, KEPS_EINPUT, "%s result has %zu rows, %s has %zu", what, n, t->source, t->nrows);
+    return keps_partition_from_classes(t, class_of, nclasses, crit, out, err);
+}
+
+keps_status keps_partition_from_mondrian(const keps_table *t, const keps_mondrian_result *m,
+                                         const keps_criteria *crit, keps_partition *out, keps_error *err)
+{
+    return from_result(t, m->n, m->cls, m->nclasses, "the Mondrian", crit, out, err);
+}
+
+keps_status keps_partition_from_mdav(const keps_table *t, const keps_mdav_result *m, const keps_criteria *crit,
+                                     keps_partition *out, keps_error *err)
+{
+    return from_result(t, m->n, m->group, m->ngroups, "the MDAV", crit, out, err);
+}
+
 static uint32_t mix(uint32_t h, uint32_t v)
 {
     h ^= v + 0x9e3779b9u + (h << 6) + (h >> 2);
@@ -188,8 +209,12 @@ static uint32_t finish(uint32_t h)
     return h;
 }
 
-size_t keps_group_rows(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
-                       uint32_t *class_of, uint32_t *first)
+/* Rows grouped by their codes in t's columns cols[0..ncols), classes
+ * numbered by first appearance: class_of[r] (KEPS_NONE where skip[r];
+ * skip may be NULL), first[c] the class's first row (both [t->nrows]);
+ * returns the number of classes, or (size_t)-1 out of memory. */
+static size_t group_rows(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
+                         uint32_t *class_of, uint32_t *first)
 {
     size_t n = t->nrows, nslots = 64;
     while (nslots < 2 * n)
@@ -226,21 +251,31 @@ size_t keps_group_rows(const keps_table *t, const size_t *cols, size_t ncols, co
     return nc;
 }
 
-keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
-                                        const keps_criteria *crit, keps_partition *out, keps_error *err)
+/* Column indices come from the caller: one past the table would read
+ * another allocation's codes. */
+static keps_status check_columns(const keps_table *t, const size_t *cols, size_t ncols, keps_error *err)
 {
-    memset(out, 0, sizeof *out);
     if (ncols == 0)
         return keps_error_set(err, KEPS_EINPUT, "no quasi-identifier given: name the QI columns");
     for (size_t j = 0; j < ncols; j++)
         if (cols[j] >= t->ncols)
             return keps_error_set(err, KEPS_EINPUT, "quasi-identifier column index %zu is out of range: %s has %zu "
                                   "columns", cols[j], t->source, t->ncols);
+    return KEPS_OK;
+}
+
+keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
+                                        const keps_criteria *crit, keps_partition *out, keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    keps_status st = check_columns(t, cols, ncols, err);
+    if (st)
+        return st;
     size_t n = t->nrows, nc = (size_t)-1;
     uint32_t *first = malloc((n ? n : 1) * sizeof *first);
     out->class_of = malloc((n ? n : 1) * sizeof *out->class_of);
     if (first && out->class_of)
-        nc = keps_group_rows(t, cols, ncols, skip, out->class_of, first);
+        nc = group_rows(t, cols, ncols, skip, out->class_of, first);
     free(first);
     if (nc == (size_t)-1) {
         free(out->class_of);
@@ -250,6 +285,48 @@ keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols,
     out->nrows = n;
     out->nclasses = nc;
     return fill(t, crit, out, err);
+}
+
+keps_status keps_partition_from_release(const keps_table *t, const size_t *cols, size_t ncols,
+                                        keps_suppressed_mode mode, const keps_criteria *crit, keps_partition *out,
+                                        size_t *star_rows, keps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (star_rows)
+        *star_rows = 0;
+    keps_status st = check_columns(t, cols, ncols, err);
+    if (st)
+        return st;
+    if ((unsigned)mode > KEPS_SUPPRESSED_CLASS)
+        return keps_error_set(err, KEPS_EINPUT, "unknown suppressed-row mode %d (expected exclude or class)",
+                              (int)mode);
+    size_t n = t->nrows, nstar = 0;
+    uint32_t *star = malloc(ncols * sizeof *star);
+    uint8_t *skip = calloc(n ? n : 1, 1);
+    if (!star || !skip) {
+        free(star);
+        free(skip);
+        return keps_error_set(err, KEPS_ENOMEM, "out of memory grouping %zu rows into classes", n);
+    }
+    /* the star's code per column, or none: then no row is all '*' */
+    int has_star = 1;
+    for (size_t j = 0; j < ncols && has_star; j++)
+        has_star = (star[j] = keps_table_lookup(t, cols[j], "*", 1)) != KEPS_NONE;
+    for (size_t r = 0; r < n && has_star; r++) {
+        int all = 1;
+        for (size_t j = 0; j < ncols && all; j++)
+            all = t->cols[cols[j]].codes[r] == star[j];
+        nstar += (size_t)(skip[r] = (uint8_t)all);
+    }
+    int all_star = n > 0 && nstar == n;
+    /* exclude: starred rows form no class (unless every row is one) */
+    st = keps_partition_from_columns(t, cols, ncols, mode == KEPS_SUPPRESSED_EXCLUDE && !all_star ? skip : NULL, crit,
+                                     out, err);
+    free(star);
+    free(skip);
+    if (!st && star_rows)
+        *star_rows = nstar;
+    return st;
 }
 
 keps_status keps_partition_from_node(const keps_lattice *L, const int *levels, const keps_criteria *crit,
@@ -524,27 +601,23 @@ keps_status keps_partition_enforce(keps_partition *p, const keps_criteria *crit,
     return KEPS_OK;
 }
 
-/* The release of a lattice node, the one writer behind keps_lattice_apply
- * and keps_ola_apply: row r is left out when released[r] == 0 (released
- * NULL: every row is), its QIs are '*' when suppressed[class_of[r]] (the
- * row is left out with remove_suppressed), else the hierarchy labels at
- * levels. Each cell goes by code: remap[x] takes a source code (a QI's
- * label code at its level, nlabels for '*'; another column's own code) to
- * the release's, interned at its first use, so the dictionaries come out
- * as appending the strings row by row would make them, at one lookup per
- * distinct value instead of per cell. */
-static keps_status apply_node(const keps_lattice *L, const int *levels, const uint32_t *class_of,
-                              const uint8_t *suppressed, const uint8_t *released, int remove_suppressed,
-                              keps_table **release, keps_counts *counts, keps_error *err)
+/* The one writer of a lattice node's release (partition_internal.h). Each
+ * cell goes by code: remap[x] takes a source code (a QI's label code at its
+ * level, nlabels for '*'; another column's own code) to the release's,
+ * interned at its first use, so the dictionaries come out as appending the
+ * strings row by row would make them, at one lookup per distinct value
+ * instead of per cell. */
+keps_status keps_node_release(const keps_schema *s, const uint32_t *weight, size_t records, const int *levels,
+                              const uint32_t *class_of, const uint8_t *suppressed, const uint8_t *released,
+                              int remove_suppressed, keps_table **release, keps_counts *counts, keps_error *err)
 {
-    const keps_schema *s = L->s;
     const keps_table *t = s->t;
     *release = NULL;
     memset(counts, 0, sizeof *counts);
-    for (size_t i = 0; i < L->q; i++)
-        if (levels[i] < 0 || levels[i] > L->height[i])
+    for (size_t i = 0; i < s->nqi; i++)
+        if (levels[i] < 0 || levels[i] > s->qi[i].height)
             return keps_error_set(err, KEPS_EINPUT, "level %d of quasi-identifier %zu is out of range: 0 to %d",
-                                  levels[i], i + 1, L->height[i]);
+                                  levels[i], i + 1, s->qi[i].height);
     size_t *cols = calloc(t->ncols + 1, sizeof *cols), nc = 0;
     int *qi_of = malloc((t->ncols + 1) * sizeof *qi_of);
     uint32_t **remap = NULL, *rowc = NULL;
@@ -564,10 +637,10 @@ static keps_status apply_node(const keps_lattice *L, const int *levels, const ui
         if (keps_schema_released(s, j))
             cols[nc++] = j;
     }
-    for (size_t i = 0; i < L->q; i++)
+    for (size_t i = 0; i < s->nqi; i++)
         qi_of[s->qi[i].col] = (int)i;
     /* counts are in records: on a weighted lattice a row counts its weight */
-    counts->input_rows = L->nrows;
+    counts->input_rows = records;
     if (!(remap = calloc(nc ? nc : 1, sizeof *remap)) || !(rowc = malloc((nc ? nc : 1) * sizeof *rowc))) {
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
         goto done;
@@ -582,16 +655,16 @@ static keps_status apply_node(const keps_lattice *L, const int *levels, const ui
         memset(remap[x], 0xff, (dom ? dom : 1) * sizeof **remap);
     }
     for (size_t row = 0; row < t->nrows; row++) {
-        size_t records = L->weight ? L->weight[row] : 1;
+        size_t w = weight ? weight[row] : 1;
         if (released && !released[row]) {
-            counts->unsampled_rows += records;
+            counts->unsampled_rows += w;
             continue;
         }
         int sup = suppressed[class_of[row]];
         if (sup) {
-            counts->suppressed_rows += records;
+            counts->suppressed_rows += w;
             if (remove_suppressed) {
-                counts->removed_rows += records;
+                counts->removed_rows += w;
                 continue;
             }
         }
@@ -601,7 +674,7 @@ static keps_status apply_node(const keps_lattice *L, const int *levels, const ui
             int i = qi_of[j];
             uint32_t src = i < 0 ? code
                            : sup ? keps_hierarchy_size(s->qi[i].h, levels[i])
-                                 : L->map[i][levels[i]][code];
+                                 : s->qi[i].map[levels[i]][code];
             uint32_t rc = remap[x][src];
             if (rc == KEPS_NONE) {
                 const char *str = i < 0 ? t->cols[j].values[code]
@@ -642,37 +715,6 @@ keps_status keps_lattice_apply(const keps_lattice *L, const int *levels, const k
     memset(counts, 0, sizeof *counts);
     if (p->nrows != L->s->t->nrows)
         return keps_error_set(err, KEPS_EINPUT, "the partition is not of this lattice's table");
-    return apply_node(L, levels, p->class_of, p->suppressed, p->released, remove_suppressed, release, counts, err);
-}
-
-/* k-anonymity's partition of the node without building one: the node's
- * classes rolled up from the bottom, a bottom class suppressed when its
- * node class holds fewer than k rows. */
-keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed,
-                           keps_table **release, keps_counts *counts, keps_error *err)
-{
-    *release = NULL;
-    memset(counts, 0, sizeof *counts);
-    for (size_t i = 0; i < L->q; i++)
-        if (levels[i] < 0 || levels[i] > L->height[i])
-            return keps_error_set(err, KEPS_EINPUT, "level %d of quasi-identifier %zu is out of range: 0 to %d",
-                                  levels[i], i + 1, L->height[i]);
-    keps_lattice_work *w = keps_lattice_work_new(L);
-    uint32_t *assign = malloc((L->bottom.n ? L->bottom.n : 1) * sizeof *assign);
-    uint8_t *sup = malloc(L->bottom.n ? L->bottom.n : 1);
-    keps_node_classes c;
-    keps_node_classes_init(&c);
-    keps_status st;
-    if (!w || !assign || !sup || keps_lattice_rollup(L, w, NULL, levels, &c, assign)) {
-        st = keps_error_set(err, KEPS_ENOMEM, "out of memory applying the transformation");
-    } else {
-        for (size_t b = 0; b < L->bottom.n; b++)
-            sup[b] = c.count[assign[b]] < k;
-        st = apply_node(L, levels, L->row_class, sup, NULL, remove_suppressed, release, counts, err);
-    }
-    keps_lattice_work_free(w);
-    keps_node_classes_free(&c);
-    free(assign);
-    free(sup);
-    return st;
+    return keps_node_release(L->s, L->weight, L->nrows, levels, p->class_of, p->suppressed, p->released,
+                             remove_suppressed, release, counts, err);
 }

@@ -476,22 +476,21 @@ keps_status keps_prosecutor_risk(const keps_table *t, const size_t *cols, size_t
             out->below[b] = t->nrows < lim[b];
         return KEPS_OK;
     }
-    keps_classes ec;
-    keps_status st = keps_classes_build(t, cols, m, mode, &ec, err);
+    keps_partition ec;
+    keps_status st = keps_partition_from_release(t, cols, m, mode, NULL, &ec, &out->suppressed, err);
     if (st)
         return st;
     size_t smallest = SIZE_MAX, in_small[3] = {0, 0, 0};
-    out->suppressed = ec.suppressed;
-    out->all_star = ec.all_star;
+    out->all_star = t->nrows > 0 && out->suppressed == t->nrows;
     out->classes = ec.nclasses;
     for (size_t c = 0; c < ec.nclasses; c++) {
-        size_t sz = ec.size[c];
+        size_t sz = ec.count[c];
         out->records += sz;
         smallest = sz < smallest ? sz : smallest;
         for (int b = 0; b < 3; b++)
             in_small[b] += sz < lim[b] ? sz : 0;
     }
-    keps_classes_free(&ec);
+    keps_partition_free(&ec);
     if (out->records == 0) /* every row suppressed */
         return KEPS_OK;
     out->max = 1.0 / (double)smallest;

@@ -50,7 +50,7 @@ static keps_status check_weights(const keps_table *t, const double *w, keps_erro
 }
 
 /* Per-class individual risk on classes ec: risk[c]. */
-static keps_status class_risks(const keps_classes *ec, const double *w, double **risk, keps_error *err)
+static keps_status class_risks(const keps_partition *ec, const double *w, double **risk, keps_error *err)
 {
     double *F = calloc(ec->nclasses + 1, sizeof *F);
     if (!F)
@@ -61,7 +61,7 @@ static keps_status class_risks(const keps_classes *ec, const double *w, double *
                 F[ec->class_of[r]] += w[r];
     }
     for (size_t c = 0; c < ec->nclasses; c++)
-        F[c] = bf_risk(ec->size[c], w ? F[c] : ec->size[c]);
+        F[c] = bf_risk(ec->count[c], w ? F[c] : ec->count[c]);
     *risk = F;
     return KEPS_OK;
 }
@@ -73,8 +73,8 @@ keps_status keps_individual_risk_compute(const keps_table *t, const size_t *cols
     keps_status st = check_weights(t, weights, err);
     if (st)
         return st;
-    keps_classes ec;
-    if ((st = keps_classes_build(t, cols, m, mode, &ec, err)))
+    keps_partition ec;
+    if ((st = keps_partition_from_release(t, cols, m, mode, NULL, &ec, NULL, err)))
         return st;
     double *cr = NULL;
     st = class_risks(&ec, weights, &cr, err);
@@ -94,7 +94,7 @@ keps_status keps_individual_risk_compute(const keps_table *t, const size_t *cols
     }
     out->mean = out->records ? out->sum / (double)out->records : 0;
     free(cr);
-    keps_classes_free(&ec);
+    keps_partition_free(&ec);
     if (st)
         keps_individual_risk_free(out);
     return st;
@@ -112,18 +112,18 @@ static keps_status one_combination(const keps_table *t, const size_t *cols, cons
 {
     for (size_t j = 0; j < c->size; j++)
         sel[j] = cols[c->pos[j]];
-    keps_classes ec;
-    keps_status st = keps_classes_build(t, sel, c->size, mode, &ec, err);
+    keps_partition ec;
+    keps_status st = keps_partition_from_release(t, sel, c->size, mode, NULL, &ec, NULL, err);
     if (st)
         return st;
     double *cr = NULL;
     st = class_risks(&ec, w, &cr, err);
     double n = 0, same_pairs = 0;
     for (size_t k = 0; !st && k < ec.nclasses; k++) {
-        double f = ec.size[k];
+        double f = ec.count[k];
         n += f;
         same_pairs += f * (f - 1) / 2;
-        c->uniques += ec.size[k] == 1;
+        c->uniques += ec.count[k] == 1;
         c->risk_sum += f * cr[k];
     }
     c->records = (size_t)n;
@@ -133,7 +133,7 @@ static keps_status one_combination(const keps_table *t, const size_t *cols, cons
     c->separation = pairs > 0 ? (pairs - same_pairs) / pairs : 0;
     c->risk_mean = n > 0 ? c->risk_sum / n : 0;
     free(cr);
-    keps_classes_free(&ec);
+    keps_partition_free(&ec);
     return st;
 }
 

@@ -74,9 +74,9 @@ keps_status keps_class_sizes_make(const uint32_t *size, const uint32_t *count, s
     return st;
 }
 
-keps_status keps_class_sizes_of(const keps_classes *ec, keps_class_sizes *out, keps_error *err)
+keps_status keps_class_sizes_of(const keps_partition *p, keps_class_sizes *out, keps_error *err)
 {
-    return keps_class_sizes_make(ec->size, NULL, ec->nclasses, out, err);
+    return keps_class_sizes_make(p->count, NULL, p->nclasses, out, err);
 }
 
 void keps_class_sizes_free(keps_class_sizes *h)
@@ -89,7 +89,7 @@ void keps_class_sizes_free(keps_class_sizes *h)
 /* ---- classes of the population table, looked up by value ---- */
 
 typedef struct pop_index {
-    keps_classes ec;
+    keps_partition ec;
     uint32_t *slot; /* open addressing over the classes' code tuples */
     size_t nslots;
 } pop_index;
@@ -108,7 +108,7 @@ static uint32_t tuple_hash(const uint32_t *codes, size_t m)
 static keps_status pop_index_build(const keps_table *p, const size_t *pcols, size_t m, pop_index *x, keps_error *err)
 {
     memset(x, 0, sizeof *x);
-    keps_status st = keps_classes_build(p, pcols, m, KEPS_SUPPRESSED_CLASS, &x->ec, err);
+    keps_status st = keps_partition_from_release(p, pcols, m, KEPS_SUPPRESSED_CLASS, NULL, &x->ec, NULL, err);
     if (st)
         return st;
     x->nslots = 16;
@@ -156,13 +156,13 @@ static uint32_t pop_lookup(const pop_index *x, const keps_table *p, const size_t
 
 static void pop_index_free(pop_index *x)
 {
-    keps_classes_free(&x->ec);
+    keps_partition_free(&x->ec);
     free(x->slot);
 }
 
 /* Journalist and marketer risk against the population: F_c for each class
  * of ec (t's classes). */
-static keps_status against_population(const keps_table *t, const size_t *cols, size_t m, const keps_classes *ec,
+static keps_status against_population(const keps_table *t, const size_t *cols, size_t m, const keps_partition *ec,
                                       const keps_table *p, const size_t *pcols, keps_sample_risk *out,
                                       keps_error *err)
 {
@@ -175,7 +175,7 @@ static keps_status against_population(const keps_table *t, const size_t *cols, s
     for (size_t c = 0; !st && c < ec->nclasses; c++) {
         size_t r = ec->first_row[c];
         uint32_t pc = pop_lookup(&x, p, pcols, t, cols, m, r, codes);
-        double F = pc == KEPS_NONE ? 0 : x.ec.size[pc], f = ec->size[c];
+        double F = pc == KEPS_NONE ? 0 : x.ec.count[pc], f = ec->count[c];
         if (F < f) {
             st = keps_table_cell_error(err, t, cols[0], r,
                                        "these quasi-identifier values occur %.0f time%s in %s but %.0f time%s in "
@@ -209,12 +209,11 @@ keps_status keps_sample_risk_compute(const keps_table *t, const size_t *cols, si
                                      keps_error *err)
 {
     memset(out, 0, sizeof *out);
-    keps_classes ec;
-    keps_status st = keps_classes_build(t, cols, m, mode, &ec, err);
+    keps_partition ec;
+    keps_status st = keps_partition_from_release(t, cols, m, mode, NULL, &ec, &out->suppressed, err);
     if (st)
         return st;
     out->rows = t->nrows;
-    out->suppressed = ec.suppressed;
     st = keps_class_sizes_of(&ec, &out->sizes, err);
     const keps_class_sizes *h = &out->sizes;
     out->records = h->records;
@@ -243,7 +242,7 @@ keps_status keps_sample_risk_compute(const keps_table *t, const size_t *cols, si
         if (h->n)
             st = against_population(t, cols, m, &ec, population, pcols, out, err);
     }
-    keps_classes_free(&ec);
+    keps_partition_free(&ec);
     if (st)
         keps_sample_risk_free(out);
     return st;

@@ -855,63 +855,6 @@ void keps_rr_joint_split(uint32_t v, size_t ncols, const uint32_t *nvalues, uint
     }
 }
 
-static uint64_t tuple_hash(size_t ncols, const uint32_t *const *codes, size_t row)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t j = 0; j < ncols; j++) {
-        h ^= codes[j][row];
-        h *= 1099511628211ull;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
-static int tuple_eq(size_t ncols, const uint32_t *const *codes, size_t a, size_t b)
-{
-    for (size_t j = 0; j < ncols; j++)
-        if (codes[j][a] != codes[j][b])
-            return 0;
-    return 1;
-}
-
-keps_status keps_rr_classes(size_t ncols, const uint32_t *const *codes, size_t N, uint32_t *cls, size_t *nclasses,
-                            size_t *min_size, keps_error *err)
-{
-    size_t cap = 16;
-    while (cap < 2 * N)
-        cap *= 2;
-    size_t *slot_row = malloc(cap * sizeof *slot_row); /* representative row + 1; 0 = empty */
-    size_t *sizes = calloc(N ? N : 1, sizeof *sizes);
-    if (!slot_row || !sizes) {
-        free(slot_row);
-        free(sizes);
-        return keps_error_set(err, KEPS_ENOMEM, "out of memory");
-    }
-    memset(slot_row, 0, cap * sizeof *slot_row);
-    size_t nc = 0;
-    for (size_t i = 0; i < N; i++) {
-        size_t s = (size_t)tuple_hash(ncols, codes, i) & (cap - 1);
-        while (slot_row[s] && !tuple_eq(ncols, codes, slot_row[s] - 1, i))
-            s = (s + 1) & (cap - 1);
-        if (!slot_row[s]) {
-            slot_row[s] = i + 1;
-            cls[i] = (uint32_t)nc++;
-        } else {
-            cls[i] = cls[slot_row[s] - 1];
-        }
-        sizes[cls[i]]++;
-    }
-    size_t mn = N;
-    for (size_t c = 0; c < nc; c++)
-        if (sizes[c] < mn)
-            mn = sizes[c];
-    *nclasses = nc;
-    *min_size = nc ? mn : 0;
-    free(slot_row);
-    free(sizes);
-    return KEPS_OK;
-}
-
 void keps_rr_frequencies(const uint32_t *value, size_t N, size_t n, double *freq)
 {
     for (size_t y = 0; y < n; y++)

@@ -9,9 +9,11 @@
 #include "keps/expmech.h"
 #include "keps/release.h"
 #include "keps/lattice.h"
+#include "keps/partition.h"
 #include "keps/safela.h"
 #include "keps/sample.h"
 #include "fp_up.h"
+#include "partition_internal.h"
 
 static double now_ms(void)
 {
@@ -358,71 +360,57 @@ void keps_safela_result_free(keps_safela_result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Class of every kept row at node lv over the released tuple (tuple_key),
- * and whether it is smaller than k; then appends the kept rows of classes
- * of at least k, generalized, to r->release. Suppressed rows are removed,
- * as Li, Qardaji and Su's method does: starred, their data-dependent number
- * would show in the release (a run of D = 150 Male;White, 149 Female;White
- * and one Female;Amer-Indian-Eskimo at k = 40 starred some rows and not
- * others in ~27% of releases, never for D without that row). */
+/* The release at node lv: the classes of the kept rows over the released
+ * tuple (tuple_key: the QIs at lv, every other released column at level
+ * 0), those smaller than k suppressed, and the node's release written by
+ * keps_lattice_apply's writer with the rows not kept unsampled.
+ * Suppressed rows are removed, as Li, Qardaji and Su's method does:
+ * starred, their data-dependent number would show in the release (a run of
+ * D = 150 Male;White, 149 Female;White and one Female;Amer-Indian-Eskimo at
+ * k = 40 starred some rows and not others in ~27% of releases, never for D
+ * without that row). */
 static keps_status build_release(const keps_schema *s, const uint8_t *keep, const int *lv, size_t k,
                                  keps_safela_result *r, keps_error *err)
 {
     view v = {0};
     tuple_key key;
     keps_lattice *L = NULL;
-    keps_lattice_work *w = NULL;
-    keps_node_classes cl;
-    keps_node_classes_init(&cl);
-    uint32_t *assign = NULL;
+    keps_partition p = {0};
     int *lvk = NULL;
-    const char **fields = NULL;
+    const keps_table *t = s->t;
+    uint32_t *class_of = malloc((t->nrows ? t->nrows : 1) * sizeof *class_of);
     keps_status st = KEPS_OK;
-    if (tuple_key_init(&key, s) || !(lvk = calloc(key.s.nqi, sizeof *lvk))) {
+    if (tuple_key_init(&key, s) || !(lvk = calloc(key.s.nqi, sizeof *lvk)) || !class_of) {
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory building the release");
         goto out;
     }
     memcpy(lvk, lv, s->nqi * sizeof *lvk); /* the extras stay at level 0 */
-    if (view_init(&v, &key.s, keep, 0, key.nreal) || (st = keps_lattice_new(&v.s, &L, err)) ||
-        !(w = keps_lattice_work_new(L)) || !(assign = malloc((L->bottom.n + 1) * sizeof *assign)) ||
-        !(fields = malloc((s->t->ncols + 1) * sizeof *fields)) || keps_lattice_rollup(L, w, NULL, lvk, &cl, assign)) {
-        if (!st)
-            st = keps_error_set(err, KEPS_ENOMEM, "out of memory building the release");
+    if (view_init(&v, &key.s, keep, 0, key.nreal)) {
+        st = keps_error_set(err, KEPS_ENOMEM, "out of memory building the release");
         goto out;
     }
-    if (!(r->release = keps_release_new(s, err))) {
-        st = err ? err->code : KEPS_ENOMEM;
+    if ((st = keps_lattice_new(&v.s, &L, err)) || (st = keps_partition_from_node(L, lvk, NULL, &p, err)) ||
+        (st = keps_partition_enforce(&p, NULL, k, NULL, err)))
         goto out;
-    }
-    const keps_table *t = s->t;
-    size_t vr = 0;
-    for (size_t row = 0; row < t->nrows && !st; row++) {
-        if (keep && !keep[row])
-            continue;
-        if (cl.count[assign[L->row_class[vr++]]] < k) {
-            r->counts.suppressed_rows++;
-            r->counts.removed_rows++;
-            continue;
-        }
-        size_t nf = 0;
-        for (size_t j = 0; j < t->ncols; j++) {
-            if (!keps_schema_released(s, j))
-                continue;
-            const char *val = keps_table_str(t, j, row);
-            for (size_t i = 0; i < s->nqi; i++)
-                if (s->qi[i].col == j)
-                    val = keps_hierarchy_label(s->qi[i].h, lv[i], s->qi[i].map[lv[i]][t->cols[j].codes[row]]);
-            fields[nf++] = val;
-        }
-        st = keps_table_append(r->release, fields, NULL, 0, err);
-    }
-    r->counts.output_rows = r->release->nrows;
+    for (size_t row = 0, vr = 0; row < t->nrows; row++) /* the sample's rows back in the input's */
+        class_of[row] = keep && !keep[row] ? KEPS_NONE : p.class_of[vr++];
+    /* The release carries no input line numbers: the report's before/after
+     * (suppressed_values) would match its rows to the input's and count
+     * the rows not sampled as suppressed. */
+    keps_table nolines = *t;
+    nolines.row_line = NULL;
+    keps_schema sl = *s;
+    sl.t = &nolines;
+    keps_counts c;
+    if ((st = keps_node_release(&sl, NULL, t->nrows, lv, class_of, p.suppressed, keep, 1, &r->release, &c, err)))
+        goto out;
+    r->counts.suppressed_rows = c.suppressed_rows;
+    r->counts.removed_rows = c.removed_rows;
+    r->counts.output_rows = c.output_rows;
 out:
-    free(fields);
-    free(assign);
+    free(class_of);
     free(lvk);
-    keps_node_classes_free(&cl);
-    keps_lattice_work_free(w);
+    keps_partition_free(&p);
     keps_lattice_free(L);
     view_free(&v);
     tuple_key_free(&key);

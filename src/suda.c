@@ -189,11 +189,11 @@ static void free_level(word **lv, size_t n)
 }
 
 /* U, P and the DIS score of every record, in sdcMicro's arithmetic. */
-static void dis_scores(keps_suda *o, const keps_classes *full)
+static void dis_scores(keps_suda *o, const keps_partition *full)
 {
     for (size_t c = 0; c < full->nclasses; c++) {
-        o->full_uniques += full->size[c] == 1;
-        o->pair_records += full->size[c] == 2 ? 2 : 0;
+        o->full_uniques += full->count[c] == 1;
+        o->pair_records += full->count[c] == 2 ? 2 : 0;
     }
     float f = (float)o->dis_fraction, U = (float)o->full_uniques, P = (float)o->pair_records;
     float dis = U * f / (U * f + P * (1.0f - f));
@@ -238,8 +238,8 @@ keps_status keps_suda_compute(const keps_table *t, const size_t *cols, size_t m,
                               "searching MSUs of up to %zu of %zu attributes over %zu rows needs more than 4 GiB: "
                               "give a smaller MSU size",
                               max_size, m, t->nrows);
-    keps_classes full;
-    keps_status st = keps_classes_build(t, cols, m, mode, &full, err);
+    keps_partition full;
+    keps_status st = keps_partition_from_release(t, cols, m, mode, NULL, &full, NULL, err);
     if (st)
         return st;
     out->rows = t->nrows;
@@ -325,7 +325,7 @@ done:
     free(S.slot_row);
     free(S.slot_cnt);
     free(all);
-    keps_classes_free(&full);
+    keps_partition_free(&full);
     if (st)
         keps_suda_free(out);
     return st;

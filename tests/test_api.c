@@ -84,7 +84,7 @@ static void test_release_write_needs_rng(void **state)
 }
 
 /* Levels outside [0, 1] for the one QI of height 1. */
-static void test_ola_apply_levels_out_of_range(void **state)
+static void test_apply_levels_out_of_range(void **state)
 {
     (void)state;
     keps_table *t;
@@ -96,11 +96,11 @@ static void test_ola_apply_levels_out_of_range(void **state)
     keps_counts cnt;
     const int bad[] = {2, -1, 1000};
     for (int b = 0; b < 3; b++) {
-        expect_einput(keps_ola_apply(L, &bad[b], 1, 0, &rel, &cnt, &err), &err, "out of range: 0 to 1");
+        expect_einput(apply_k(L, &bad[b], 1, 0, &rel, &cnt, &err), &err, "out of range: 0 to 1");
         assert_null(rel);
     }
     const int top = 1; /* the valid top node: one class of 3, every label "*" */
-    assert_int_equal(keps_ola_apply(L, &top, 1, 0, &rel, &cnt, &err), KEPS_OK);
+    assert_int_equal(apply_k(L, &top, 1, 0, &rel, &cnt, &err), KEPS_OK);
     assert_int_equal(rel->nrows, 3);
     assert_string_equal(keps_table_str(rel, 0, 1), "*");
     keps_table_free(rel);
@@ -181,7 +181,7 @@ int main(void)
         cmocka_unit_test(test_rr_randomize_value_out_of_range),
         cmocka_unit_test(test_rr_implies_unknown_model),
         cmocka_unit_test(test_release_write_needs_rng),
-        cmocka_unit_test(test_ola_apply_levels_out_of_range),
+        cmocka_unit_test(test_apply_levels_out_of_range),
         cmocka_unit_test(test_column_indices),
         cmocka_unit_test(test_unknown_enums),
     };

@@ -9,8 +9,10 @@
 #include "keps/lattice.h"
 #include "keps/noise.h"
 #include "keps/ola.h"
+#include "keps/partition.h"
 #include "keps/release.h"
 #include "keps/schema.h"
+#include "partition_internal.h"
 #include "testutil.h"
 
 #define NO KEPS_NONE
@@ -396,6 +398,31 @@ static void test_bad_input(void **state)
 }
 
 
+/* Rows of a partition as keps_kepsilon_run takes them: KEPS_NONE in its
+ * suppressed classes. */
+static void partition_rows(const keps_partition *p, uint32_t *cls)
+{
+    for (size_t i = 0; i < p->nrows; i++)
+        cls[i] = p->suppressed[p->class_of[i]] ? NO : p->class_of[i];
+}
+
+/* A lattice node's classes (keps_partition_from_node) with classes smaller
+ * than k suppressed, as kepsilon --algorithm ola takes them. */
+static void node_classes(const keps_schema *s, int level, size_t k, uint32_t *cls, size_t *nclasses, size_t *sup)
+{
+    keps_lattice *L = NULL;
+    keps_partition p;
+    keps_error err = {0};
+    assert_int_equal(keps_lattice_new(s, &L, &err), KEPS_OK);
+    assert_int_equal(keps_partition_from_node(L, &level, NULL, &p, &err), KEPS_OK);
+    assert_int_equal(keps_partition_enforce(&p, NULL, k, NULL, &err), KEPS_OK);
+    partition_rows(&p, cls);
+    *nclasses = p.nclasses;
+    *sup = p.suppressed_rows;
+    keps_partition_free(&p);
+    keps_lattice_free(L);
+}
+
 static void test_node_classes(void **state)
 {
     (void)state;
@@ -411,14 +438,15 @@ static void test_node_classes(void **state)
     keps_schema *s = keps_schema_new(t);
     assert_int_equal(keps_schema_add_qi_hierarchy(s, 0, h, &err), KEPS_OK);
     uint32_t cls[4];
-    size_t sup = 99;
-    int l1 = 1, l0 = 0;
-    assert_int_equal(keps_kepsilon_node_classes(s, &l1, 2, cls, &sup, &err), 2);
+    size_t sup = 99, nc = 0;
+    node_classes(s, 1, 2, cls, &nc, &sup);
+    assert_int_equal(nc, 2);
     assert_int_equal(sup, 1);
     assert_int_equal(cls[0], cls[1]);
     assert_int_equal(cls[0], cls[3]);
     assert_int_equal(cls[2], NO);
-    assert_int_equal(keps_kepsilon_node_classes(s, &l0, 2, cls, &sup, &err), 3);
+    node_classes(s, 0, 2, cls, &nc, &sup);
+    assert_int_equal(nc, 3);
     assert_int_equal(sup, 2);
     assert_int_equal(cls[0], NO);
     assert_int_equal(cls[2], NO);
@@ -427,9 +455,9 @@ static void test_node_classes(void **state)
     keps_table_free(t);
 }
 
-/* A node the schema cannot map is an error, not a read past the level
+/* A node the lattice cannot map is an error, not a read past the level
  * maps: the hierarchy above has height 2 (levels 0..2), so 3 and -1 are
- * outside; a QI added without a hierarchy has no maps at all. */
+ * outside. */
 static void test_node_classes_bad_node(void **state)
 {
     (void)state;
@@ -440,21 +468,16 @@ static void test_node_classes_bad_node(void **state)
     assert_int_equal(keps_hierarchy_load_buffer(hcsv, strlen(hcsv), "h.csv", ';', &h, &err), KEPS_OK);
     keps_schema *s = keps_schema_new(t);
     assert_int_equal(keps_schema_add_qi_hierarchy(s, 0, h, &err), KEPS_OK);
-    uint32_t cls[2];
-    size_t sup = 0;
+    keps_lattice *L = NULL;
+    assert_int_equal(keps_lattice_new(s, &L, &err), KEPS_OK);
+    keps_partition p;
     int bad[] = {3, -1};
     for (int b = 0; b < 2; b++) {
         err.code = KEPS_OK;
-        assert_int_equal(keps_kepsilon_node_classes(s, &bad[b], 1, cls, &sup, &err), (size_t)-1);
-        assert_int_equal(err.code, KEPS_EINPUT);
+        assert_int_equal(keps_partition_from_node(L, &bad[b], NULL, &p, &err), KEPS_EINPUT);
         assert_non_null(strstr(err.msg, "out of range"));
     }
-    assert_int_equal(keps_schema_add_qi_hierarchy(s, 1, NULL, &err), KEPS_OK);
-    int lv[] = {1, 0};
-    err.code = KEPS_OK;
-    assert_int_equal(keps_kepsilon_node_classes(s, lv, 1, cls, &sup, &err), (size_t)-1);
-    assert_int_equal(err.code, KEPS_EINPUT);
-    assert_non_null(strstr(err.msg, "'zip' has no hierarchy"));
+    keps_lattice_free(L);
     keps_schema_free(s);
     keps_table_free(t);
 }
@@ -766,7 +789,7 @@ static void test_release_errors(void **state)
 
 /* The library flow end to end: OLA's node (level 1 of the age hierarchy,
  * k = 2) gives classes {21,22,22} and the suppressed {37}; noise from
- * keps_kepsilon_run; QI labels from keps_ola_apply. Row 2 (37) is '*' in
+ * keps_kepsilon_run; QI labels from keps_lattice_apply. Row 2 (37) is '*' in
  * age and h (its noise was never drawn); the others carry "20-24" and their
  * noisy value exactly. */
 static void test_release_after_ola(void **state)
@@ -783,8 +806,9 @@ static void test_release_after_ola(void **state)
     assert_int_equal(keps_schema_set_role(s, "z", KEPS_ROLE_INSENSITIVE, &err), KEPS_OK);
     int level = 1;
     uint32_t cls[4];
-    size_t sup;
-    assert_int_equal(keps_kepsilon_node_classes(s, &level, 2, cls, &sup, &err), 2);
+    size_t sup, nc;
+    node_classes(s, level, 2, cls, &nc, &sup);
+    assert_int_equal(nc, 2);
     assert_int_equal(keps_table_numeric(t, 1, &err), KEPS_OK);
     double x[4];
     for (size_t i = 0; i < 4; i++)
@@ -796,8 +820,12 @@ static void test_release_after_ola(void **state)
     keps_lattice *L = NULL;
     keps_table *gen = NULL, *rel = NULL;
     keps_counts counts;
+    keps_partition part;
     assert_int_equal(keps_lattice_new(s, &L, &err), KEPS_OK);
-    assert_int_equal(keps_ola_apply(L, &level, 2, 0, &gen, &counts, &err), KEPS_OK);
+    assert_int_equal(keps_partition_from_node(L, &level, NULL, &part, &err), KEPS_OK);
+    assert_int_equal(keps_partition_enforce(&part, NULL, 2, NULL, &err), KEPS_OK);
+    assert_int_equal(keps_lattice_apply(L, &level, &part, 0, &gen, &counts, &err), KEPS_OK);
+    keps_partition_free(&part);
     assert_int_equal(keps_kepsilon_release(s, &r, gen, 0, &rel, &err), KEPS_OK);
     char v[4][32];
     for (size_t i = 0; i < 4; i++)

@@ -281,7 +281,7 @@ static void test_apply_is_k_anonymous(void **state)
             for (int rem = 0; rem <= 1; rem++) {
                 keps_table *rel = NULL;
                 keps_counts cnt;
-                assert_int_equal(keps_ola_apply(L, r.levels, k, rem, &rel, &cnt, &err), KEPS_OK);
+                assert_int_equal(apply_k(L, r.levels, k, rem, &rel, &cnt, &err), KEPS_OK);
                 check_release(&x, rel, r.levels, k, rem, r.suppress_limit);
                 assert_int_equal(cnt.input_rows, (size_t)x.n);
                 assert_int_equal(cnt.suppressed_rows, r.suppressed);

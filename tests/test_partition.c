@@ -209,6 +209,94 @@ static void test_node_subset_apply(void **state)
     keps_table_free(t);
 }
 
+/* MDAV and Mondrian as partition sources. MDAV at k = 2 on the points 0,
+ * 1, 10, 11 (one attribute): the farthest from the mean 5.5 is 0 (ties go
+ * to the first), grouped with its nearest 1; 10 and 11 are the rest: groups
+ * {0, 1}, {10, 11}, two rows each. Mondrian at k = 2 on the same column as
+ * a numeric QI cuts at the median into the same two halves. With l = 2
+ * distinct diversity of s (x, y, x, x), the second class (x, x) fails. */
+static void test_method_sources(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("a,s\n0,x\n1,y\n10,x\n11,x\n");
+    keps_error err = {0};
+    keps_sensitive_spec sp = {1, KEPS_SENSITIVE_NOMINAL, NULL};
+    keps_criterion c = {KEPS_CRIT_DISTINCT_L, 0, {2, 0}, 0};
+    keps_criteria *k = NULL;
+    assert_int_equal(keps_criteria_new(t, &sp, 1, &c, 1, NULL, &k, &err), KEPS_OK);
+    double x[4] = {0, 1, 10, 11};
+    keps_mdav_result m;
+    assert_int_equal(keps_mdav(x, 4, 1, 2, &m, &err), KEPS_OK);
+    keps_partition p;
+    assert_int_equal(keps_partition_from_mdav(t, &m, k, &p, &err), KEPS_OK);
+    assert_int_equal(p.nclasses, 2);
+    assert_int_equal(p.class_of[0], p.class_of[1]);
+    assert_int_equal(p.class_of[2], p.class_of[3]);
+    assert_true(p.class_of[0] != p.class_of[2]);
+    assert_int_equal(p.count[0], 2), assert_int_equal(p.count[1], 2);
+    assert_int_equal(keps_partition_enforce(&p, k, 0, NULL, &err), KEPS_OK);
+    assert_int_equal(p.suppressed_rows, 2);
+    assert_true(!p.suppressed[p.class_of[0]] && p.suppressed[p.class_of[2]]);
+    keps_partition_free(&p);
+    m.n = 3; /* a result of another table */
+    assert_int_equal(keps_partition_from_mdav(t, &m, NULL, &p, &err), KEPS_EINPUT);
+    m.n = 4;
+    keps_mdav_result_free(&m);
+
+    keps_schema *s = keps_schema_new(t);
+    assert_int_equal(keps_schema_add_qi(s, t, "a", &err), KEPS_OK);
+    keps_mondrian_result mr;
+    assert_int_equal(keps_mondrian(s, t, 2, &mr, &err), KEPS_OK);
+    assert_int_equal(keps_partition_from_mondrian(t, &mr, NULL, &p, &err), KEPS_OK);
+    assert_int_equal(p.nclasses, 2);
+    assert_int_equal(p.class_of[0], p.class_of[1]);
+    assert_int_equal(p.class_of[2], p.class_of[3]);
+    assert_true(p.class_of[0] != p.class_of[2]);
+    assert_int_equal(keps_partition_enforce(&p, NULL, 2, NULL, &err), KEPS_OK);
+    assert_int_equal(p.suppressed_rows, 0);
+    keps_partition_free(&p);
+    keps_mondrian_result_free(&mr);
+    keps_schema_free(s);
+    keps_criteria_free(k);
+    keps_table_free(t);
+}
+
+/* A release read back: rows 3 and 5 are '*' in both QIs, row 4 only in
+ * one. Excluded: classes {0, 2} (a,x), {1} (b,x), {3} (*,x); rows 4 and 5
+ * in none, 2 star rows. As a class: the same plus {4, 5}. When every row is
+ * '*', one class in either mode. */
+static void test_release_source(void **state)
+{
+    (void)state;
+    keps_table *t = table_from_csv("q,r\na,x\nb,x\na,x\n*,x\n*,*\n*,*\n");
+    const size_t cols[] = {0, 1};
+    keps_error err = {0};
+    keps_partition p;
+    size_t star = 99;
+    assert_int_equal(keps_partition_from_release(t, cols, 2, KEPS_SUPPRESSED_EXCLUDE, NULL, &p, &star, &err), KEPS_OK);
+    assert_int_equal(star, 2);
+    assert_int_equal(p.nclasses, 3);
+    assert_int_equal(p.class_of[0], p.class_of[2]);
+    assert_int_equal(p.count[p.class_of[0]], 2);
+    assert_int_equal(p.class_of[4], KEPS_NONE), assert_int_equal(p.class_of[5], KEPS_NONE);
+    keps_partition_free(&p);
+    assert_int_equal(keps_partition_from_release(t, cols, 2, KEPS_SUPPRESSED_CLASS, NULL, &p, &star, &err), KEPS_OK);
+    assert_int_equal(p.nclasses, 4);
+    assert_int_equal(p.class_of[4], p.class_of[5]);
+    assert_int_equal(p.count[p.class_of[4]], 2);
+    keps_partition_free(&p);
+    assert_int_equal(keps_partition_from_release(t, cols, 2, (keps_suppressed_mode)7, NULL, &p, &star, &err),
+                     KEPS_EINPUT);
+    keps_table_free(t);
+    t = table_from_csv("q,r\n*,*\n*,*\n");
+    assert_int_equal(keps_partition_from_release(t, cols, 2, KEPS_SUPPRESSED_EXCLUDE, NULL, &p, &star, &err), KEPS_OK);
+    assert_int_equal(star, 2);
+    assert_int_equal(p.nclasses, 1);
+    assert_int_equal(p.count[0], 2);
+    keps_partition_free(&p);
+    keps_table_free(t);
+}
+
 /* Population counts of a release: the release's classes (level 1: A, B)
  * counted in a population of 5 rows (1, 1, 2, 3, 3): A 3, B 2. */
 static void test_population(void **state)
@@ -413,7 +501,8 @@ int main(void)
         cmocka_unit_test(test_release_figures), cmocka_unit_test(test_missing_ordered),
         cmocka_unit_test(test_li_example),      cmocka_unit_test(test_node_subset_apply),
         cmocka_unit_test(test_population),      cmocka_unit_test(test_random_classes),
-        cmocka_unit_test(test_rollup_histograms),
+        cmocka_unit_test(test_rollup_histograms), cmocka_unit_test(test_method_sources),
+        cmocka_unit_test(test_release_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

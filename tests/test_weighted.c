@@ -100,9 +100,9 @@ static void same_search(const keps_lattice *A, const keps_lattice *B, size_t k, 
             }
         keps_table *rel = NULL;
         keps_counts ca = {0}, cb = {0};
-        assert_int_equal(keps_ola_apply(A, ra.levels, k, 0, &rel, &ca, &err), KEPS_OK);
+        assert_int_equal(apply_k(A, ra.levels, k, 0, &rel, &ca, &err), KEPS_OK);
         keps_table_free(rel);
-        assert_int_equal(keps_ola_apply(B, rb.levels, k, 1, &rel, &cb, &err), KEPS_OK);
+        assert_int_equal(apply_k(B, rb.levels, k, 1, &rel, &cb, &err), KEPS_OK);
         keps_table_free(rel);
         assert_int_equal(ca.input_rows, cb.input_rows);
         assert_int_equal(ca.suppressed_rows, cb.suppressed_rows);

@@ -84,3 +84,15 @@ const char *temp_file(const char *text)
     fclose(f);
     return buf[k];
 }
+
+keps_status apply_k(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed, keps_table **release,
+                    keps_counts *counts, keps_error *err)
+{
+    keps_partition p;
+    *release = NULL;
+    keps_status st = keps_partition_from_node(L, levels, NULL, &p, err);
+    if (!st && !(st = keps_partition_enforce(&p, NULL, k, NULL, err)))
+        st = keps_lattice_apply(L, levels, &p, remove_suppressed, release, counts, err);
+    keps_partition_free(&p);
+    return st;
+}

@@ -12,6 +12,7 @@
 /* cmocka needs these before its header */
 #include <cmocka.h>
 
+#include "keps/partition.h"
 #include "keps/table.h"
 
 /* Absolute path of a file in the source tree (static buffer, rotates 8). */
@@ -27,6 +28,12 @@ const char *temp_file(const char *text);
 
 /* Fails unless t has nrows x ncols cells equal to want (row-major). */
 void assert_table_cells(const keps_table *t, size_t nrows, size_t ncols, const char *const *want);
+
+/* k-anonymity's release of lattice node levels: the node's partition
+ * (keps_partition_from_node), classes below k suppressed, written by
+ * keps_lattice_apply. Returns the first failing call's status. */
+keps_status apply_k(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed, keps_table **release,
+                    keps_counts *counts, keps_error *err);
 
 #define assert_double_near(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
 

@@ -19,6 +19,7 @@
 #include <keps/error.h>
 #include <keps/lattice.h>
 #include <keps/ola.h>
+#include <keps/partition.h>
 #include <keps/rng.h>
 #include <keps/schema.h>
 #include <keps/table.h>
@@ -60,10 +61,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "anonymize: no generalization is %zu-anonymous within the suppression limit\n", p.k);
         rc = 1;
     }
+    /* the node's classes, those below k suppressed ('*'), and its release */
+    keps_partition part = {0};
     keps_table *release = NULL;
     keps_counts n = {0};
-    if (!rc && keps_ola_apply(L, r.levels, p.k, 0, &release, &n, &err))
+    if (!rc && (keps_partition_from_node(L, r.levels, NULL, &part, &err) ||
+                keps_partition_enforce(&part, NULL, p.k, NULL, &err) ||
+                keps_lattice_apply(L, r.levels, &part, 0, &release, &n, &err)))
         rc = fail(&err);
+    keps_partition_free(&part);
     keps_rng *rng = rc ? NULL : keps_rng_new(); /* the CSPRNG shuffles the rows: input order can leak */
     if (!rc && !rng) {
         fprintf(stderr, "anonymize: cannot initialize the random number generator\n");

@@ -108,7 +108,10 @@ typedef struct keps_kepsilon_result {
 
 /* Runs the mechanism and the metrics. cls[i] are arbitrary ids (< n or any
  * uint32 except KEPS_NONE), KEPS_NONE = suppressed by the k-anonymization
- * (its x is never read and may be anything). The metrics use the noisy
+ * (its x is never read and may be anything): a keps_partition's class_of
+ * (keps/partition.h: a lattice node, Mondrian, MDAV, given columns) with
+ * KEPS_NONE in its suppressed classes. Classes are numbered (and their
+ * figures summed, e.g. mean_scale) in the order of their ids. The metrics use the noisy
  * values of every classed row before they are set to NAN (see noisy).
  * Errors: epsilon <= 0, m = 0, an unknown scale, a non-finite value, DOMAIN
  * without bounds or a value outside them, confidence outside [0,1)
@@ -129,13 +132,13 @@ size_t keps_kepsilon_confident(const uint32_t *cls, size_t n, size_t nclasses, c
                                uint8_t *supp, size_t *records, size_t *classes);
 
 /* The (k,epsilon)-anonymous release, in input order (the rows of s->t),
- * as keps_ola_apply and keps_mondrian_release build theirs. r comes from
+ * as keps_lattice_apply and keps_mondrian_release build theirs. r comes from
  * keps_kepsilon_run on the schema's noisy columns in order (x[j*n + i] =
  * column s->noisy[j] of row i). Each released cell holds:
  *  - a QI column (s->qi): the k-anonymization's label, read from the same
  *    column of generalized: the release that k-anonymization builds for s,
- *    one row per input row (keps_ola_apply with remove_suppressed = 0 at the
- *    node the classes came from, keps_mondrian_release). generalized NULL
+ *    one row per input row (keps_lattice_apply with remove_suppressed = 0
+ *    at the node the classes came from, keps_mondrian_release). generalized NULL
  *    releases the input's own QI values (classes given by the input);
  *  - a noisy column (s->noisy[j]): r->noisy[j*n + i] written by
  *    keps_format_number (the exact double, e.g. "170.70000000000002");
@@ -151,21 +154,6 @@ size_t keps_kepsilon_confident(const uint32_t *cls, size_t n, size_t nclasses, c
  * (KEPS_EJOB); OOM. */
 keps_status keps_kepsilon_release(const keps_schema *s, const keps_kepsilon_result *r, const keps_table *generalized,
                                   int remove_suppressed, keps_table **release, keps_error *err);
-
-/* Dense class ids from per-record keys: rows with equal key tuples
- * (keys[j*n + i], j < nkeys) share a class; rows with skip[i] != 0 (may be
- * NULL) get KEPS_NONE. Returns the number of classes, or (size_t)-1 on OOM. */
-size_t keps_classes_from_keys(const uint32_t *keys, size_t n, size_t nkeys, const uint8_t *skip,
-                              uint32_t *cls);
-
-/* Classes of a full-domain generalization node (e.g. OLA's answer): rows
- * whose QIs map to the same labels at levels[q] share a class; classes
- * smaller than k get KEPS_NONE (suppressed; counted in *suppressed).
- * Returns the number of classes before suppression, or (size_t)-1 with err
- * set: KEPS_EINPUT if a QI of s has no hierarchy or levels[q] is outside
- * [0, its height]; KEPS_ENOMEM. */
-size_t keps_kepsilon_node_classes(const keps_schema *s, const int *levels, size_t k, uint32_t *cls,
-                                  size_t *suppressed, keps_error *err);
 
 /* The guarantee of a run (Holohan et al. 2017): (k,epsilon)-anonymity with
  * the epsilon the grid-rounded scales guarantee (p->k the k used). */

@@ -58,6 +58,7 @@
 extern "C" {
 #endif
 
+/* The groups as classes: keps_partition_from_mdav (keps/partition.h). */
 typedef struct keps_mdav_result {
     size_t n, m;          /* records, attributes */
     size_t k;             /* minimum group size used */

@@ -69,6 +69,8 @@ typedef struct keps_mondrian_extent {
     double width;      /* normalized width (the NCP term) */
 } keps_mondrian_extent;
 
+/* The partitions as classes (the criteria, kepsilon, rr):
+ * keps_partition_from_mondrian (keps/partition.h). */
 typedef struct keps_mondrian_result {
     size_t n, nqi, k;
     size_t nclasses;

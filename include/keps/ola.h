@@ -92,17 +92,6 @@ keps_status keps_ola_run_objective(const keps_lattice *L, const keps_ola_params 
                                    const keps_metric_config *objective, keps_ola_result *res, keps_error *err);
 void keps_ola_result_free(keps_ola_result *r);
 
-/* Applies node levels to the schema's table: a release (keps_release_new
- * columns) whose QIs hold the hierarchy labels at the node's levels; rows
- * in classes smaller than k get '*' in every QI, or are left out if
- * remove_suppressed. counts gets the accounting. On a weighted lattice
- * (keps_lattice_new_weighted) the release has one row per table row and
- * counts are in records (a row counts its weight). *release is the caller's,
- * to free with keps_table_free. KEPS_EINPUT if a level lies outside
- * [0, L->height[q]]. */
-keps_status keps_ola_apply(const keps_lattice *L, const int *levels, size_t k, int remove_suppressed,
-                           keps_table **release, keps_counts *counts, keps_error *err);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
-/* keps: a partition of the rows into equivalence classes, whatever made it
- * (a lattice node, Mondrian, MDAV, or the values of given columns), with
+/* keps: a partition of the rows into equivalence classes, whatever made it,
+ * with
  * what the privacy criteria (keps/criteria.h) read: released and
  * population counts, each class's first row and its histograms of
  * sensitive values; and which classes are suppressed.
@@ -9,7 +9,14 @@
  * released rows of a class, pcount all of them. Every method that releases
  * or checks classes builds one of these and lets keps_partition_enforce
  * decide what is suppressed, so the search, Mondrian, verify and the
- * reports agree. */
+ * reports agree.
+ *
+ * Sources, one call each: a row -> class map (keps_partition_from_classes),
+ * the values of given columns (_from_columns), a release read back with its
+ * suppressed rows (_from_release), a lattice node (_from_node), Mondrian's
+ * partitions (_from_mondrian) and MDAV's groups (_from_mdav). kepsilon, rr,
+ * risk, suda, verify, the search and Mondrian take their classes from
+ * these; keps_lattice_apply writes a lattice node's release. */
 #ifndef KEPS_PARTITION_H
 #define KEPS_PARTITION_H
 
@@ -19,7 +26,10 @@
 #include "keps/criteria.h"
 #include "keps/error.h"
 #include "keps/lattice.h"
+#include "keps/mdav.h"
 #include "keps/metrics.h"
+#include "keps/models.h"
+#include "keps/mondrian.h"
 #include "keps/schema.h"
 #include "keps/table.h"
 
@@ -60,10 +70,34 @@ keps_status keps_partition_from_classes(const keps_table *t, const uint32_t *cla
 keps_status keps_partition_from_columns(const keps_table *t, const size_t *cols, size_t ncols, const uint8_t *skip,
                                         const keps_criteria *crit, keps_partition *out, keps_error *err);
 
+/* A release read back (keps risk, keps verify): rows grouped by their
+ * values in columns cols as written (keps_partition_from_columns, classes
+ * by first appearance). Rows whose every one of them is "*" are suppressed:
+ * in no class (KEPS_SUPPRESSED_EXCLUDE, as ARX does) or one ordinary class
+ * (KEPS_SUPPRESSED_CLASS); when every row is "*" they form one class
+ * whatever the mode: a release generalized to the top of every hierarchy
+ * looks exactly like one whose rows were all suppressed, and excluding them
+ * would let every property hold vacuously. *star_rows (may be NULL) gets
+ * the rows that are "*" in every column. KEPS_EINPUT if ncols is 0, an
+ * index is >= t->ncols or mode is unknown. */
+keps_status keps_partition_from_release(const keps_table *t, const size_t *cols, size_t ncols,
+                                        keps_suppressed_mode mode, const keps_criteria *crit,
+                                        keps_partition *out, size_t *star_rows, keps_error *err);
+
 /* The classes of lattice node levels (L built with keps_lattice_new_ex for
  * crit's needs, or keps_lattice_new when crit is NULL), with the fully
  * generalized classes marked. KEPS_EINPUT for a level out of range. */
 keps_status keps_partition_from_node(const keps_lattice *L, const int *levels, const keps_criteria *crit,
+                                     keps_partition *out, keps_error *err);
+
+/* Mondrian's partitions (keps_mondrian, keps_mondrian_criteria on t) as
+ * classes, in Mondrian's numbering; nothing is suppressed. */
+keps_status keps_partition_from_mondrian(const keps_table *t, const keps_mondrian_result *m,
+                                         const keps_criteria *crit, keps_partition *out, keps_error *err);
+
+/* MDAV's groups (keps_mdav, keps_mdav_insensitive over t's rows) as
+ * classes, in MDAV's numbering. */
+keps_status keps_partition_from_mdav(const keps_table *t, const keps_mdav_result *m, const keps_criteria *crit,
                                      keps_partition *out, keps_error *err);
 
 /* Population counts for a partition of a release: pcount[c] = the rows of

@@ -37,6 +37,7 @@
 #include "keps/error.h"
 #include "keps/json.h"
 #include "keps/models.h"
+#include "keps/partition.h"
 #include "keps/table.h"
 
 #ifdef __cplusplus
@@ -57,7 +58,7 @@ typedef struct keps_prosecutor {
     double max;          /* max over records of 1/|EC| (0 if no record is in a class) */
     double avg;          /* mean over records of 1/|EC| = classes / records */
     double below[3];     /* share of records in classes of size < 2, < 5, < 10 */
-    int all_star;        /* every row is '*': one class whatever the mode (keps_classes_build) */
+    int all_star;        /* every row is '*': one class whatever the mode (keps_partition_from_release) */
 } keps_prosecutor;
 
 /* Classes on columns cols[0..m-1] of t (m == 0: all records form one
@@ -75,8 +76,8 @@ keps_status keps_prosecutor_risk(const keps_table *t, const size_t *cols, size_t
  * rows with identical values on the quasi-identifiers cols[0..m-1]; rows
  * whose every QI is '*' are suppressed and left out (KEPS_SUPPRESSED_EXCLUDE,
  * as ARX does) or form one class (KEPS_SUPPRESSED_CLASS); when every row is
- * '*' they are one class either way (keps_classes_build). With n records in
- * classes and f_c the size of class c:
+ * '*' they are one class either way (keps_partition_from_release). With n
+ * records in classes and f_c the size of class c:
  *  - prosecutor (the attacker knows the person is in the file): a record's
  *    risk is 1/f_c. highest = 1/min f_c; average = classes / n;
  *    share_at_highest = records in the smallest classes / n.
@@ -100,8 +101,8 @@ typedef struct keps_class_sizes {
     size_t classes;   /* sum count */
 } keps_class_sizes;
 
-/* The distribution of the classes of ec (sizes of ec->size). */
-keps_status keps_class_sizes_of(const keps_classes *ec, keps_class_sizes *out, keps_error *err);
+/* The distribution of the classes of p (sizes of p->count). */
+keps_status keps_class_sizes_of(const keps_partition *p, keps_class_sizes *out, keps_error *err);
 /* A distribution from n (size, count) pairs in any order (a size may
  * repeat; counts add up; a size or count of 0 is skipped). For callers that
  * hold only the histogram, and for tests. */

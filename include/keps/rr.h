@@ -261,7 +261,7 @@ keps_status keps_rr_joint_codes(size_t ncols, const uint32_t *const *codes, cons
 void keps_rr_joint_split(uint32_t v, size_t ncols, const uint32_t *nvalues, uint32_t *out);
 
 /* The randomized-response release, in input order (the rows of s->t), as
- * keps_ola_apply and keps_mondrian_release build theirs. out[i] is row i's
+ * keps_lattice_apply and keps_mondrian_release build theirs. out[i] is row i's
  * released joint value (keps_rr_randomize's output) over the joint domain
  * of the schema's sensitive columns in order: keps_rr_joint_codes on the
  * codes of s->sensitive[0..nsensitive) with nvalues = each column's
@@ -271,7 +271,7 @@ void keps_rr_joint_split(uint32_t v, size_t ncols, const uint32_t *nvalues, uint
  *    salary: 2 values) releases sex's value 1 and salary's value 1;
  *  - a QI column: the label in the same column of generalized, the
  *    release of the partition the classes came from (keps_mondrian_release,
- *    keps_ola_apply with remove_suppressed = 0), one row per input row; NULL
+ *    keps_lattice_apply with remove_suppressed = 0), one row per input row; NULL
  *    releases the input's QI values (the input is already k-anonymous);
  *  - every other released column: the input's value.
  * Nothing is suppressed here: every row is released (a row generalized
@@ -281,11 +281,6 @@ void keps_rr_joint_split(uint32_t v, size_t ncols, const uint32_t *nvalues, uint
  * not a release of s with every row (KEPS_EINPUT); OOM. */
 keps_status keps_rr_release(const keps_schema *s, const uint32_t *out, const keps_table *generalized,
                             keps_table **release, keps_error *err);
-
-/* Classes from equal tuples of codes of the given columns. cls[N] gets ids
- * 0..*nclasses-1 in order of first appearance; *min_size the smallest. */
-keps_status keps_rr_classes(size_t ncols, const uint32_t *const *codes, size_t N, uint32_t *cls,
-                            size_t *nclasses, size_t *min_size, keps_error *err);
 
 /* Empirical distribution of value[] over n categories (freq[n]). */
 void keps_rr_frequencies(const uint32_t *value, size_t N, size_t n, double *freq);

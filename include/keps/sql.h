@@ -11,8 +11,8 @@
  * values) of fewer than k rows get '*' in every QI, or are left out with
  * remove_suppressed. Classes are counted by the database (GROUP BY ...
  * HAVING COUNT(*) < k), so the result is k-anonymous on whatever table it
- * runs. On the table keps read it equals keps_ola_apply's release as a
- * multiset of rows.
+ * runs. On the table keps read it equals keps_lattice_apply's release
+ * (classes below k suppressed) as a multiset of rows.
  *
  * What it assumes: the source table's columns are named as in the CSV
  * header and hold the same strings (a column of another type is cast to

@@ -684,9 +684,9 @@ static int write_records(cmd_ctx *c, const job *J)
         return 0;
     static const char *const head[] = {"row", "line", "class_size", "prosecutor", "individual_risk",
                                        "suda_score", "dis_score", "msus"};
-    keps_classes ec;
+    keps_partition ec;
     keps_error err = {0};
-    if (keps_classes_build(J->t, J->cols, J->qi.n, J->mode, &ec, &err))
+    if (keps_partition_from_release(J->t, J->cols, J->qi.n, J->mode, NULL, &ec, NULL, &err))
         return cmd_fail(c, &err);
     keps_table *rec = keps_table_new(8, head, NULL, "<records>", &err);
     keps_status st = rec ? KEPS_OK : KEPS_ENOMEM;
@@ -703,7 +703,7 @@ static int write_records(cmd_ctx *c, const job *J)
             size_t msus = 0;
             for (size_t k = 0; k < J->su.max_size; k++)
                 msus += J->su.msus[r * J->su.max_size + k];
-            uint32_t size = ec.size[ec.class_of[r]];
+            uint32_t size = ec.count[ec.class_of[r]];
             snprintf(buf[2], sizeof buf[2], "%u", size);
             snprintf(buf[3], sizeof buf[3], "%.17g", 1.0 / size);
             snprintf(buf[4], sizeof buf[4], "%.17g", J->ir.risk[r]);
@@ -713,7 +713,7 @@ static int write_records(cmd_ctx *c, const job *J)
         }
         st = keps_table_append(rec, f, NULL, 0, &err);
     }
-    keps_classes_free(&ec);
+    keps_partition_free(&ec);
     if (st) {
         keps_table_free(rec);
         return rec ? cmd_fail(c, &err) : cmd_oom(c);

@@ -69,7 +69,8 @@ typedef struct rr_run {
     uint32_t *nvalues; /* [nsens] */
     uint32_t *value;   /* [N] joint category of each record */
     uint32_t *out;     /* [N] released category */
-    uint32_t *cls;     /* [N] class of each record */
+    const uint32_t *cls; /* [N] class of each record: classes' class_of */
+    keps_partition part; /* the classes with --partition given or mondrian */
     double *freq;      /* [n] */
     keps_rr_params par;
     keps_rr_matrix M;
@@ -92,7 +93,7 @@ static void rr_run_free(rr_run *r)
     free(r->nvalues);
     free(r->value);
     free(r->out);
-    free(r->cls);
+    keps_partition_free(&r->part);
     free(r->freq);
     free(r->public_domain);
     keps_guarantee_free(&r->g);
@@ -176,7 +177,7 @@ static int rr_domains(cmd_ctx *c, rr_run *r)
     return 0;
 }
 
-/* Joint values of the sensitive columns and classes of the QI codes. */
+/* Joint values of the sensitive columns. */
 static int rr_prepare(cmd_ctx *c, rr_run *r)
 {
     keps_schema *s = r->s;
@@ -188,28 +189,21 @@ static int rr_prepare(cmd_ctx *c, rr_run *r)
     if (r->nsens > 64)
         return cmd_usage_error(c, "at most 64 {sensitive} columns can form one joint value");
     const uint32_t **sc = malloc(r->nsens * sizeof *sc);
-    const uint32_t **qc = malloc((s->nqi ? s->nqi : 1) * sizeof *qc);
     r->nvalues = malloc(r->nsens * sizeof *r->nvalues);
     r->value = malloc((r->N ? r->N : 1) * sizeof *r->value);
     r->out = malloc((r->N ? r->N : 1) * sizeof *r->out);
-    r->cls = malloc((r->N ? r->N : 1) * sizeof *r->cls);
     keps_error err = {0};
-    keps_status st = (sc && qc && r->nvalues && r->value && r->out && r->cls) ? KEPS_OK : KEPS_ENOMEM;
+    keps_status st = (sc && r->nvalues && r->value && r->out) ? KEPS_OK : KEPS_ENOMEM;
     for (size_t j = 0; j < r->nsens && !st; j++) {
         const keps_column *col = &r->t->cols[s->sensitive[j]];
         sc[j] = col->codes;
         r->nvalues[j] = col->nvalues;
     }
-    for (size_t j = 0; j < s->nqi && !st; j++)
-        qc[j] = r->t->cols[s->qi[j].col].codes;
     if (!st)
         st = keps_rr_joint_codes(r->nsens, sc, r->nvalues, r->N, r->value, &r->n, &err);
-    if (!st && !r->use_mondrian && !r->use_ola)
-        st = keps_rr_classes(s->nqi, qc, r->N, r->cls, &r->nclasses, &r->k, &err);
     if (!st && !(r->freq = malloc(r->n * sizeof *r->freq)))
         st = KEPS_ENOMEM;
     free(sc);
-    free(qc);
     if (st == KEPS_ENOMEM && !err.msg[0])
         keps_error_set(&err, st, "out of memory");
     if (st)
@@ -309,40 +303,40 @@ static int rr_partition(cmd_ctx *c, rr_run *r, long k)
     return 0;
 }
 
-/* After rr_prepare: take Mondrian's classes. */
-static void rr_use_mondrian_classes(rr_run *r)
+/* The classes: OLA's (it ran without suppression: a suppressed record is
+ * refused), Mondrian's or the --qi values as they stand (one class without
+ * {qi}); r->k the smallest. */
+static int rr_classes(cmd_ctx *c, rr_run *r)
 {
-    memcpy(r->cls, r->mond.cls, r->N * sizeof *r->cls);
-    r->nclasses = r->mond.nclasses;
-    r->k = r->N;
-    for (size_t c = 0; c < r->nclasses; c++)
-        if (r->mond.size[c] < r->k)
-            r->k = r->mond.size[c];
-}
-
-/* After rr_prepare: take OLA's classes (it ran without suppression, so no
- * row is KEPS_NONE); count them and find the smallest. */
-static int rr_use_ola_classes(cmd_ctx *c, rr_run *r)
-{
-    uint32_t *size = calloc(r->N, sizeof *size);
-    if (!size)
-        return cmd_oom(c);
-    r->nclasses = 0;
-    for (size_t i = 0; i < r->N; i++) {
-        uint32_t k = r->cls[i] = r->ola.cls[i];
-        if (k == KEPS_NONE || k >= r->N) {
-            free(size);
-            return cmd_usage_error(c, "{partition} ola: a record was suppressed; use {partition} given on an "
-                                      "anonymized input instead");
-        }
-        if (size[k]++ == 0)
-            r->nclasses++;
+    keps_error err = {0};
+    keps_status st = KEPS_OK;
+    const keps_partition *p = r->use_ola ? &r->ola.part : &r->part;
+    if (r->use_mondrian) {
+        st = keps_partition_from_mondrian(r->t, &r->mond, NULL, &r->part, &err);
+    } else if (!r->use_ola) {
+        size_t q = r->s->nqi, *cols = malloc((q + 1) * sizeof *cols);
+        uint32_t *one = q ? NULL : calloc(r->N + 1, sizeof *one);
+        if (!cols || (!q && !one))
+            st = keps_error_set(&err, KEPS_ENOMEM, "out of memory");
+        for (size_t a = 0; a < q && !st; a++)
+            cols[a] = r->s->qi[a].col;
+        if (!st)
+            st = q ? keps_partition_from_columns(r->t, cols, q, NULL, NULL, &r->part, &err)
+                   : keps_partition_from_classes(r->t, one, r->N > 0, NULL, &r->part, &err);
+        free(cols);
+        free(one);
+    } else if (p->suppressed_rows) {
+        return cmd_usage_error(c, "{partition} ola: a record was suppressed; use {partition} given on an "
+                                  "anonymized input instead");
     }
-    r->k = r->N;
-    for (size_t k = 0; k < r->N; k++)
-        if (size[k] && size[k] < r->k)
-            r->k = size[k];
-    free(size);
+    if (st)
+        return cmd_fail(c, &err);
+    r->cls = p->class_of;
+    r->nclasses = p->nclasses;
+    r->k = p->nclasses ? r->N : 0;
+    for (size_t x = 0; x < p->nclasses; x++)
+        if (p->count[x] < r->k)
+            r->k = p->count[x];
     return 0;
 }
 
@@ -454,10 +448,8 @@ static int run(cmd_ctx *c)
         rc = rr_partition(c, &r, kreq);
     if (!rc)
         rc = rr_prepare(c, &r);
-    if (!rc && r.use_mondrian)
-        rr_use_mondrian_classes(&r);
-    if (!rc && r.use_ola)
-        rc = rr_use_ola_classes(c, &r);
+    if (!rc)
+        rc = rr_classes(c, &r);
     if (!rc && r.N < 2)
         rc = cmd_usage_error(c, "the input has %zu record(s): randomized response needs at least 2", r.N);
     if (!rc && kreq && r.k < (size_t)kreq) {

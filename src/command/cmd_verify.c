@@ -54,28 +54,6 @@ static int no_column(cmd_ctx *c, const keps_table *t, const char *flag, const ch
 
 /* ---- classes -------------------------------------------------------------- */
 
-/* Rows whose every QI is '*' (suppressed records). */
-static uint8_t *star_rows(const keps_table *t, const size_t *qi, size_t nqi, size_t *n)
-{
-    uint8_t *s = calloc(t->nrows + 1, 1);
-    *n = 0;
-    if (!s)
-        return NULL;
-    uint32_t *star = malloc(nqi * sizeof *star);
-    int all = star != NULL;
-    for (size_t i = 0; i < nqi && all; i++)
-        all = (star[i] = keps_table_lookup(t, qi[i], "*", 1)) != KEPS_NONE;
-    for (size_t r = 0; r < t->nrows && all; r++) {
-        int st = 1;
-        for (size_t i = 0; i < nqi && st; i++)
-            st = t->cols[qi[i]].codes[r] == star[i];
-        s[r] = (uint8_t)st;
-        *n += (size_t)st;
-    }
-    free(star);
-    return s;
-}
-
 /* Class ids by size, smallest first, stable. */
 static uint32_t *sort_by_size(const keps_partition *p)
 {
@@ -611,7 +589,6 @@ static int run(cmd_ctx *c)
     memset(&cc, 0, sizeof cc);
     keps_partition p;
     memset(&p, 0, sizeof p);
-    uint8_t *star = NULL;
     int need_pop = cmd_str(c, "delta-presence") || (cmd_str(c, "k-map") && !cmd_str(c, "population-size"));
     int rc = cmd_load_input(c, &t);
     if (!rc) /* --counts: a frequency table, checked as its expanded records */
@@ -631,13 +608,9 @@ static int run(cmd_ctx *c)
             }
     if (!rc) {
         keps_error err = {0};
-        star = star_rows(t, qi, nqi, &v.star_rows);
-        v.all_star = t->nrows > 0 && v.star_rows == t->nrows;
-        if (!star)
-            rc = cmd_oom(c);
-        else if (keps_partition_from_columns(t, qi, nqi, v.mode == KEPS_SUPPRESSED_EXCLUDE && !v.all_star ? star : NULL,
-                                             cc.crit, &p, &err))
+        if (keps_partition_from_release(t, qi, nqi, v.mode, cc.crit, &p, &v.star_rows, &err))
             rc = cmd_fail(c, &err);
+        v.all_star = t->nrows > 0 && v.star_rows == t->nrows;
     }
     if (!rc && need_pop)
         rc = population_counts(c, t, qi, nqi, &p);
@@ -652,7 +625,6 @@ static int run(cmd_ctx *c)
         rc = report(c, &v);
     }
     free(v.by_size);
-    free(star);
     keps_partition_free(&p);
     cmd_criteria_free(&cc);
     free(qi);

@@ -1,6 +1,7 @@
-/* Where `keps kepsilon` gets its equivalence classes: OLA (ksrc_ola.c),
+/* Where `keps kepsilon` and `keps rr` get their equivalence classes: a
+ * keps_partition (keps/partition.h) from an OLA node (ksrc_ola.c),
  * Mondrian (ksrc_mondrian.c) or the input's own QI values (given). Each
- * source fills one of these; cmd_kepsilon.c does the rest. */
+ * source fills one of these; cmd_kepsilon.c and cmd_rr.c do the rest. */
 #ifndef KEPS_CLI_KSRC_H
 #define KEPS_CLI_KSRC_H
 
@@ -8,12 +9,14 @@
 #include <stdint.h>
 
 #include "command_internal.h"
+#include "keps/partition.h"
 
 #pragma GCC visibility push(hidden) /* private to libkeps */
 
 typedef struct ksrc ksrc;
 struct ksrc {
-    uint32_t *cls;        /* [n] class per row; KEPS_NONE = suppressed by the k-anonymization */
+    keps_partition part;  /* the classes; those suppressed are the k-anonymization's */
+    uint32_t *cls;        /* [n] class per row for keps_kepsilon_run; KEPS_NONE = suppressed */
     size_t suppressed;    /* rows the k-anonymization suppressed */
     double search_ms;     /* time spent in the k-anonymization */
     /* The k-anonymization's release of every row (the QI labels that
@@ -31,6 +34,15 @@ struct ksrc {
 int ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out);
 int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out);
 int ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out);
+
+/* src->cls and src->suppressed from src->part (classes smaller than k
+ * suppressed first when k > 0): KEPS_NONE in the suppressed classes, the
+ * others numbered in the order of their QI tuples (the codes at levels;
+ * levels NULL: as they stand), the order keps_kepsilon_run sums its
+ * per-class figures in. 0, or -1 out of memory. */
+int ksrc_rows(ksrc *src, const keps_schema *s, const int *levels, size_t k);
+/* Frees what every source holds (the partition, cls). */
+void ksrc_free_classes(ksrc *src);
 
 #pragma GCC visibility pop
 #endif

@@ -1,5 +1,6 @@
 /* kepsilon --algorithm mondrian: the classes are Mondrian's partitions
- * (include/keps/mondrian.h); nothing is suppressed. */
+ * (include/keps/mondrian.h, keps_partition_from_mondrian); nothing is
+ * suppressed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,27 +26,24 @@ static void mondrian_free(ksrc *src)
 {
     keps_mondrian_result_free(src->state);
     free(src->state);
-    free(src->cls);
+    ksrc_free_classes(src);
 }
 
 int ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out)
 {
     keps_error err = {0};
     keps_mondrian_result *r = calloc(1, sizeof *r);
-    out->cls = malloc((t->nrows ? t->nrows : 1) * sizeof *out->cls);
-    if (!r || !out->cls) {
-        free(r);
-        free(out->cls);
-        out->cls = NULL;
+    if (!r)
         return cmd_oom(c);
-    }
     out->state = r;
     out->s = s;
     out->generalize = mondrian_generalize;
     out->json = mondrian_json;
     out->free = mondrian_free;
-    if (keps_mondrian(s, t, k, r, &err))
+    if (keps_mondrian(s, t, k, r, &err) || keps_partition_from_mondrian(t, r, NULL, &out->part, &err))
         return cmd_fail(c, &err);
-    memcpy(out->cls, r->cls, t->nrows * sizeof *out->cls);
+    if (!(out->cls = malloc((t->nrows ? t->nrows : 1) * sizeof *out->cls)))
+        return cmd_oom(c);
+    memcpy(out->cls, out->part.class_of, t->nrows * sizeof *out->cls);
     return 0;
 }

@@ -1,12 +1,10 @@
 /* kepsilon --algorithm ola: OLA (include/keps/ola.h) picks the optimal
- * full-domain generalization under --suppress; the classes are the rows'
- * generalized QI tuples at that node (schema maps), classes smaller than k
- * are suppressed. */
+ * full-domain generalization under --suppress; the classes are the node's
+ * (keps_partition_from_node), classes smaller than k are suppressed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "keps/kepsilon.h"
 #include "keps/lattice_view.h"
 #include "keps/ola.h"
 #include "ksrc.h"
@@ -23,7 +21,7 @@ static keps_status ola_generalize(ksrc *src, keps_table **gen, keps_error *err)
 {
     ola_state *st = src->state;
     keps_counts n;
-    return keps_ola_apply(st->L, st->res.levels, st->k, 0, gen, &n, err);
+    return keps_lattice_apply(st->L, st->res.levels, &src->part, 0, gen, &n, err);
 }
 
 static void ola_json(ksrc *src, keps_json *j)
@@ -55,7 +53,7 @@ static void ola_free(ksrc *src)
         cmd_objective_free(&st->obj);
         free(st);
     }
-    free(src->cls);
+    ksrc_free_classes(src);
 }
 
 int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
@@ -97,11 +95,7 @@ int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     if (!st->res.found)
         return cmd_over_limit(c, "even the top node (every QI fully generalized)", k, st->res.suppress_limit,
                               st->res.top_suppressed, s->t->nrows);
-    out->cls = malloc((s->t->nrows ? s->t->nrows : 1) * sizeof *out->cls);
-    if (!out->cls) {
-        return cmd_oom(c);
-    }
-    if (keps_kepsilon_node_classes(s, st->res.levels, k, out->cls, &out->suppressed, &err) == (size_t)-1)
+    if (keps_partition_from_node(st->L, st->res.levels, NULL, &out->part, &err))
         return cmd_fail(c, &err);
-    return 0;
+    return ksrc_rows(out, s, st->res.levels, k) ? cmd_oom(c) : 0;
 }
