@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "exit_code.h"
 #include "job.h"
 #include "keps/hierarchy.h"
 #include "keps/outfile.h"
@@ -67,7 +68,7 @@ int kc_usage_error(const kc_ctx *c, const char *fmt, ...)
 int kc_fail(const kc_ctx *c, const keps_error *err)
 {
     fprintf(stderr, "keps %s: %s\n", c && c->cmd ? c->cmd->name : "", err->msg[0] ? err->msg : "failed");
-    return keps_exit_code(err->code ? err->code : KEPS_EINPUT);
+    return cli_exit_code(err->code ? err->code : KEPS_EINPUT);
 }
 
 /* ---- help ---- */
@@ -588,7 +589,7 @@ static int check_outputs(kc_ctx *c)
     keps_error err = {0};
     if (n && keps_outfile_open(files, n, o, &err)) {
         fprintf(stderr, "keps %s: %s\n", c->cmd->name, err.msg);
-        return keps_exit_code(err.code);
+        return cli_exit_code(err.code);
     }
     for (size_t i = 0; i < n; i++)
         keps_outfile_abort(o[i]);

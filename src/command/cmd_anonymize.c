@@ -74,14 +74,14 @@ static const cmd_mode_opt foreign[] = {
 #undef LATTICE_ONLY
 };
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     const char *a = cmd_str(c, "algorithm");
     if (!a)
         return cmd_usage_error(c, "{algorithm} is required: ola, mondrian or mdav");
     if (strcmp(a, "ola") != 0 && strcmp(a, "mondrian") != 0 && strcmp(a, "mdav") != 0)
         return cmd_usage_error(c, "{algorithm} '%s': expected ola, mondrian or mdav", a);
-    int rc = cmd_mode_options(c, "{algorithm} ", a, foreign, sizeof foreign / sizeof *foreign);
+    keps_status rc = cmd_mode_options(c, "{algorithm} ", a, foreign, sizeof foreign / sizeof *foreign);
     if (rc)
         return rc;
     if (strcmp(a, "ola") == 0)

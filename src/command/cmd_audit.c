@@ -91,7 +91,7 @@ static const char *const primitive_only[] = {"mechanism", "sensitivity", "value-
 static const char *const neighbours_only[] = {"runs", "selection", "jobs", "binary", "delta",
                                               "include-uncovered"};
 
-static int other_kind(cmd_ctx *c, int neighbours)
+static keps_status other_kind(cmd_ctx *c, int neighbours)
 {
     const char *const *l = neighbours ? primitive_only : neighbours_only;
     size_t n = neighbours ? sizeof primitive_only / sizeof *primitive_only
@@ -107,7 +107,7 @@ static int other_kind(cmd_ctx *c, int neighbours)
         return cmd_usage_error(c, "unexpected argument '%s': a command to audit goes with {neighbours} FILE FILE2 "
                                   "-- COMMAND ...",
                                c->npos ? c->pos[0] : c->rest[0]);
-    return 0;
+    return KEPS_OK;
 }
 
 static const cmd_opt opt_second = {"second", 0, "FILE2", KEPS_PARAM_POSITIONAL | KEPS_PARAM_REPEAT | KEPS_PARAM_PATH,
@@ -118,7 +118,7 @@ static const cmd_opt opt_command = {"command", 0, "WORD", KEPS_PARAM_POSITIONAL 
 static const cmd_opt *const pos_opts[] = {&opt_second, &opt_command, NULL};
 
 /* Parses "a,b;c,d" into a malloc'd n x n matrix. */
-static int parse_matrix(cmd_ctx *c, const char *s, double **out, uint32_t *n)
+static keps_status parse_matrix(cmd_ctx *c, const char *s, double **out, uint32_t *n)
 {
     uint32_t rows = 1, cells = 1;
     for (const char *p = s; *p; p++) {
@@ -144,7 +144,7 @@ static int parse_matrix(cmd_ctx *c, const char *s, double **out, uint32_t *n)
     }
     *out = m;
     *n = rows;
-    return 0;
+    return KEPS_OK;
 }
 
 typedef struct audit_setup {
@@ -160,12 +160,12 @@ typedef struct audit_setup {
     double *ua, *ub;
 } audit_setup;
 
-static int setup_laplace(cmd_ctx *c, audit_setup *a, double eps, double sens, int geometric)
+static keps_status setup_laplace(cmd_ctx *c, audit_setup *a, double eps, double sens, int geometric)
 {
     double va, vb, f;
     if (cmd_double(c, "value-a", -1e300, 1e300, 0, &va) < 0 || cmd_double(c, "value-b", -1e300, 1e300, va + sens, &vb) < 0 ||
         cmd_double(c, "scale-factor", 1e-6, 1e6, 1, &f) < 0)
-        return 2;
+        return KEPS_EINPUT;
     keps_noise_info info;
     if (geometric) {
         if (sens != floor(sens) || va != floor(va) || vb != floor(vb) || keps_geometric_info(eps, (int64_t)sens, &info))
@@ -186,10 +186,10 @@ static int setup_laplace(cmd_ctx *c, audit_setup *a, double eps, double sens, in
     if (fabs(va - vb) > sens && !c->quiet)
         cmd_msg(c, KEPS_MSG_NOTE, "note: |value-a - value-b| > sensitivity: these inputs are not neighbours");
     a->claim = info.epsilon;
-    return 0;
+    return KEPS_OK;
 }
 
-static int setup_rr(cmd_ctx *c, audit_setup *a)
+static keps_status setup_rr(cmd_ctx *c, audit_setup *a)
 {
     double p;
     long n, va, vb;
@@ -198,10 +198,10 @@ static int setup_rr(cmd_ctx *c, audit_setup *a)
     const char *ms = cmd_str(c, "matrix");
     if (ms) {
         if (parse_matrix(c, ms, &m, &nn))
-            return 2;
+            return KEPS_EINPUT;
     } else {
         if (cmd_double(c, "p", 0, 1, 0.6, &p) < 0 || cmd_long(c, "categories", 2, 4096, 4, &n) < 0)
-            return 2;
+            return KEPS_EINPUT;
         nn = (uint32_t)n;
         m = malloc((size_t)nn * nn * sizeof *m);
         if (!m)
@@ -214,20 +214,20 @@ static int setup_rr(cmd_ctx *c, audit_setup *a)
     if (rc)
         return cmd_fail(c, &err);
     if (cmd_long(c, "value-a", 0, (long)nn - 1, 0, &va) < 0 || cmd_long(c, "value-b", 0, (long)nn - 1, 1, &vb) < 0)
-        return 2;
+        return KEPS_EINPUT;
     a->rra = (keps_audit_rr){&a->rr, (uint32_t)va, (uint32_t)vb};
     a->fn = keps_audit_rr_fn;
     a->ctx = &a->rra;
     a->claim = a->rr.epsilon;
     a->discrete = 1;
-    return 0;
+    return KEPS_OK;
 }
 
-static int setup_expmech(cmd_ctx *c, audit_setup *a, double eps, double sens)
+static keps_status setup_expmech(cmd_ctx *c, audit_setup *a, double eps, double sens)
 {
     long n;
     if (cmd_long(c, "candidates", 2, 10000000, 20, &n) < 0)
-        return 2;
+        return KEPS_EINPUT;
     a->ua = calloc((size_t)n, sizeof *a->ua);
     a->ub = calloc((size_t)n, sizeof *a->ub);
     if (!a->ua || !a->ub)
@@ -242,7 +242,7 @@ static int setup_expmech(cmd_ctx *c, audit_setup *a, double eps, double sens)
     a->ctx = &a->em;
     a->claim = eps;
     a->discrete = 1;
-    return 0;
+    return KEPS_OK;
 }
 
 /* An option of another mechanism would be ignored, and the audit would
@@ -262,38 +262,38 @@ static const cmd_mode_opt foreign[] = {
     {"bins", "laplace|geometric", "rr and expmech outputs are categories, one bin each", 0},
 };
 
-static int foreign_option(cmd_ctx *c, const char *mech)
+static keps_status foreign_option(cmd_ctx *c, const char *mech)
 {
     if (cmd_mode_options(c, "{mechanism} ", mech, foreign, sizeof foreign / sizeof *foreign))
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_str(c, "matrix") && (cmd_str(c, "p") || cmd_str(c, "categories")))
         return cmd_usage_error(c, "{matrix} gives the whole mechanism: drop -p and {categories}");
-    return 0;
+    return KEPS_OK;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     const char *mech = cmd_str(c, "mechanism");
     double eps, sens, claim, alpha;
     long trials, bins;
     int neighbours = cmd_str(c, "neighbours") != NULL;
     if (other_kind(c, neighbours))
-        return 2;
+        return KEPS_EINPUT;
     if (neighbours)
         return cmd_audit_neighbours(c);
     if (cmd_require(c, "mechanism"))
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_double(c, "epsilon", 1e-9, 1e9, 1, &eps) < 0 || cmd_double(c, "sensitivity", 1e-300, 1e300, 1, &sens) < 0 ||
         cmd_long(c, "trials", 10, 20000000L, 100000, &trials) < 0 || cmd_long(c, "bins", 2, 100000, 20, &bins) < 0 ||
         cmd_double(c, "alpha", 1e-12, 0.5, 0.05, &alpha) < 0)
-        return 2;
+        return KEPS_EINPUT;
     audit_setup a;
     memset(&a, 0, sizeof a);
-    int rc = 0;
+    keps_status rc = KEPS_OK;
     if (strcmp(mech, "laplace") && strcmp(mech, "geometric") && strcmp(mech, "rr") && strcmp(mech, "expmech"))
         rc = cmd_usage_error(c, "{mechanism} '%s': expected laplace, geometric, rr or expmech", mech);
     else if (foreign_option(c, mech))
-        rc = 2;
+        rc = KEPS_EINPUT;
     else if (!strcmp(mech, "laplace") || !strcmp(mech, "geometric"))
         rc = setup_laplace(c, &a, eps, sens, mech[0] == 'g');
     else if (!strcmp(mech, "rr"))
@@ -302,9 +302,9 @@ static int run(cmd_ctx *c)
         rc = setup_expmech(c, &a, eps, sens);
     keps_rng *r = rc ? NULL : cmd_rng(c);
     if (!rc && !r)
-        rc = 2;
+        rc = KEPS_EINPUT;
     if (!rc && cmd_double(c, "claim", 0, 1e9, a.claim, &claim) < 0)
-        rc = 2;
+        rc = KEPS_EINPUT;
     keps_audit_result res;
     if (!rc) {
         keps_audit_opts o;

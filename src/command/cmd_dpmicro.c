@@ -58,10 +58,10 @@ static const cmd_opt *const opts[] = {&opt_mode, &cmd_opt_input, &cmd_opt_output
  * keps_dpmicro_data_bounds (which refuses a column of zeros only). The
  * warning is the CLI's: those bounds are outside the DP guarantee, and the
  * columns go into guarantee.data_dependent. */
-static int fill_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, const double *x, size_t n,
+static keps_status fill_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, const double *x, size_t n,
                        double *lo, double *hi, int *given, cmd_dd *dd)
 {
-    int rc = kdp_bounds(c, t, cols, m, lo, hi, given);
+    keps_status rc = kdp_bounds(c, t, cols, m, lo, hi, given);
     for (size_t j = 0; j < m && !rc; j++) {
         if (given[j])
             continue;
@@ -79,7 +79,7 @@ static int fill_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size
             len += given[j] ? 0 : strlen(t->cols[cols[j]].name) + 2;
         char *names = malloc(len);
         if (!names)
-            return 2;
+            return KEPS_EINPUT;
         names[0] = '\0';
         for (size_t j = 0; j < m; j++)
             if (!given[j])
@@ -153,7 +153,7 @@ static void guarantee_json(const cmd_ctx *c, keps_json *j, const keps_dpmicro_re
     keps_json_end(j);
 }
 
-static int report(cmd_ctx *c, const keps_schema *s, const int *slot, const size_t *cols,
+static keps_status report(cmd_ctx *c, const keps_schema *s, const int *slot, const size_t *cols,
                   const keps_dpmicro_result *r, const keps_dpmicro_params *p, int unlink, const cmd_dd *dd, double rl,
                   double ms)
 {
@@ -217,12 +217,12 @@ static int report(cmd_ctx *c, const keps_schema *s, const int *slot, const size_
              "dpmicro: %zu records, %zu clusters, %s\n  for the curator only (from the original values): SSE "
              "%.6g, RL %.3f%%\n",
              r->n, r->nclusters, g, r->sse, 100 * rl);
-    int rc = cmd_emit_report(c, &j, text);
+    keps_status rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
-static int parse_params(cmd_ctx *c, keps_dpmicro_params *p, int *unlink)
+static keps_status parse_params(cmd_ctx *c, keps_dpmicro_params *p, int *unlink)
 {
     long k;
     const char *mode = cmd_str(c, "mode");
@@ -233,11 +233,11 @@ static int parse_params(cmd_ctx *c, keps_dpmicro_params *p, int *unlink)
     else if (mode && strcmp(mode, "multivariate") != 0)
         return cmd_usage_error(c, "{mode} '%s': expected multivariate or univariate", mode);
     if (cmd_k(c, 1, 1, &k) < 0) /* the shared -k range (cli.h) */
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_require(c, "epsilon") || cmd_double(c, "epsilon", 1e-300, 1e300, 1, &p->epsilon) < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_mode_options(c, "{mode} ", mode ? mode : "multivariate", by_mode, sizeof by_mode / sizeof *by_mode))
-        return 2;
+        return KEPS_EINPUT;
     p->k = (size_t)k;
     p->paper_accounting = cmd_flag(c, "paper-accounting");
     *unlink = cmd_flag(c, "unlink-columns");
@@ -253,14 +253,15 @@ static int parse_params(cmd_ctx *c, keps_dpmicro_params *p, int *unlink)
                                   "(the rows are then shuffled); the report's record_linkage already measures "
                                   "linkage against the original rows",
                                k);
-    return 0;
+    return KEPS_OK;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     double t0 = cmd_now_ms();
     keps_dpmicro_params p;
-    int unlink = 0, rc = 0;
+    int unlink = 0;
+    keps_status rc = KEPS_OK;
     cmd_dd dd = {0};
     if ((rc = parse_params(c, &p, &unlink)))
         return rc;
@@ -283,7 +284,7 @@ static int run(cmd_ctx *c)
     slot = malloc(t->ncols * sizeof *slot);
     given = malloc(m * sizeof *given);
     if (!cols || !bounds || !slot || !given) {
-        rc = 2;
+        rc = KEPS_EINPUT;
         goto done;
     }
     for (size_t j = 0; j < t->ncols; j++)
@@ -308,7 +309,7 @@ static int run(cmd_ctx *c)
         goto done;
     p.digits = digits;
     if (!(rng = cmd_rng(c))) {
-        rc = 2;
+        rc = KEPS_EINPUT;
         goto done;
     }
     keps_error err = {0};
@@ -336,7 +337,7 @@ static int run(cmd_ctx *c)
     cmd_uncovered_warn(c, s->t, uncovered_pick, &u, "only the {qi} columns");
     double rl = r.record_linkage; /* before any column unlinking */
     if (unlink && keps_dpmicro_unlink(rng, r.out, n, m)) {
-        rc = 2;
+        rc = KEPS_EINPUT;
         goto done;
     }
     keps_table *rel = NULL;

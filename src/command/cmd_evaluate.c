@@ -194,16 +194,16 @@ static void warn_unmatched(const cmd_ctx *c, const keps_eval_result *r)
     free(list);
 }
 
-/* Loads --hierarchy NAME:FILE values for columns of orig; returns 0 or an
- * exit code. */
-static int load_hierarchies(cmd_ctx *c, const keps_table *orig, keps_eval_hier **out, size_t *nout)
+/* Loads --hierarchy NAME:FILE values for columns of orig; returns KEPS_OK or the
+ * status of the error. */
+static keps_status load_hierarchies(cmd_ctx *c, const keps_table *orig, keps_eval_hier **out, size_t *nout)
 {
     char **v;
     size_t n = cmd_list(c, "hierarchy", &v);
     keps_eval_hier *h = calloc(n + 1, sizeof *h);
     int *col = calloc(n + 1, sizeof *col);
     *out = h;
-    int rc = h && col ? 0 : cmd_oom(c);
+    keps_status rc = h && col ? KEPS_OK : cmd_oom(c);
     for (size_t i = 0; i < n && !rc; i++) {
         const char *file;
         col[i] = keps_table_column_spec(orig, v[i], &file);
@@ -247,16 +247,16 @@ static void free_hierarchies(keps_eval_hier *h, size_t n)
     free(h);
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     if (cmd_require(c, "original") || cmd_require(c, "release"))
-        return 2;
+        return KEPS_EINPUT;
     keps_eval_options o = {0};
     o.target = cmd_str(c, "target");
     cmd_mode_options(c, "", o.target ? "{target}" : "no {target}", classifier,
                      sizeof classifier / sizeof *classifier); /* notes only */
     if (cmd_double(c, "split", 0.0, 1.0, 0.2, &o.split) < 0 || cmd_double(c, "C", DBL_MIN, DBL_MAX, 1.0, &o.c) < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_str(c, "split") && cmd_str(c, "test"))
         return cmd_usage_error(c, "{split} and {test} both choose the test rows: give one ({test} FILE holds them "
                                   "apart; {split} F takes them from {original})");
@@ -269,7 +269,7 @@ static int run(cmd_ctx *c)
     keps_table *orig = NULL, *rel = NULL, *test = NULL;
     keps_eval_hier *hier = NULL;
     keps_eval_result r = {0};
-    int rc = cmd_load_table(c, cmd_str(c, "original"), &orig);
+    keps_status rc = cmd_load_table(c, cmd_str(c, "original"), &orig);
     if (!rc)
         rc = cmd_load_table(c, cmd_str(c, "release"), &rel);
     if (!rc && o.target && cmd_str(c, "test")) /* without --target nothing reads it (noted above) */
@@ -279,7 +279,7 @@ static int run(cmd_ctx *c)
     if (!rc && o.target && !test && !(o.split > 0 && o.split < 1))
         rc = cmd_usage_error(c, "{split} %g: give a fraction strictly between 0 and 1", o.split);
     if (!rc && o.target && !test && !(o.rng = cmd_rng(c)))
-        rc = 2;
+        rc = KEPS_EINPUT;
     if (!rc && o.target && !test) /* an inflated figure must not pass unsaid, --quiet or not */
         cmd_msg(c, KEPS_MSG_PRIVACY, "warning: {split} tests on rows of {original}; a release made from %s contains "
                         "them, so the accuracy on the release is optimistic. For an honest figure: keps split, "

@@ -23,7 +23,7 @@ static const cmd_opt *const opts[] = {&cmd_opt_input,     &opt_output,      &opt
                                       &cmd_opt_missing,   &cmd_opt_decimal_comma, NULL};
 
 /* "distinct values per level: 5, 3, 1" and the JSON of the same. */
-static int report(cmd_ctx *c, const keps_table *t, size_t col, const char *spec, const keps_hierarchy *h)
+static keps_status report(cmd_ctx *c, const keps_table *t, size_t col, const char *spec, const keps_hierarchy *h)
 {
     keps_json j;
     int height = keps_hierarchy_height(h);
@@ -49,7 +49,7 @@ static int report(cmd_ctx *c, const keps_table *t, size_t col, const char *spec,
         fputc('\n', f);
         fclose(f);
     }
-    int rc = cmd_emit_report(c, &j, text);
+    keps_status rc = cmd_emit_report(c, &j, text);
     free(text);
     keps_json_free(&j);
     return rc;
@@ -58,7 +58,7 @@ static int report(cmd_ctx *c, const keps_table *t, size_t col, const char *spec,
 static const cmd_opt opt_action = {"action", 0, "ACTION", KEPS_PARAM_POSITIONAL, "what to do: build", "build"};
 static const cmd_opt *const pos_opts[] = {&opt_action, NULL};
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     if (c->npos != 1 || strcmp(c->pos[0], "build") != 0)
         return cmd_usage_error(c, "%s%s%s: the action is 'build': keps hierarchy build -i DATA.csv {qi} "
@@ -66,10 +66,10 @@ static int run(cmd_ctx *c)
                                c->npos ? "unknown action '" : "no action", c->npos ? c->pos[0] : "",
                                c->npos ? "'" : "");
     if (cmd_require(c, "qi") || cmd_require(c, "output"))
-        return 2;
+        return KEPS_EINPUT;
     const char *spec = cmd_str(c, "qi"), *rest;
     keps_table *t;
-    int rc = cmd_load_input(c, &t);
+    keps_status rc = cmd_load_input(c, &t);
     if (rc)
         return rc;
     int col = keps_table_column_spec(t, spec, &rest);

@@ -78,10 +78,10 @@ static int whole(double v)
 /* -i: every row of the column, in input order (row i's release depends on
  * row i alone, so the order leaks nothing the neighbouring relation does
  * not fix: neighbours differ in one row by at most the sensitivity). */
-static int release_file(cmd_ctx *c, const noise_plan *p, keps_rng *r, size_t *rows)
+static keps_status release_file(cmd_ctx *c, const noise_plan *p, keps_rng *r, size_t *rows)
 {
     keps_table *t = NULL, *rel = NULL;
-    int rc = cmd_load_records(c, &t);
+    keps_status rc = cmd_load_records(c, &t);
     if (rc)
         return rc;
     const char *name = cmd_str(c, "column");
@@ -134,19 +134,19 @@ out:
     return rc;
 }
 
-static int plan(cmd_ctx *c, noise_plan *p, int file)
+static keps_status plan(cmd_ctx *c, noise_plan *p, int file)
 {
     const char *mech = cmd_str(c, "mechanism");
     double value;
     if (cmd_require(c, "mechanism") || cmd_require(c, "epsilon"))
-        return 2;
+        return KEPS_EINPUT;
     p->geometric = strcmp(mech, "geometric") == 0;
     if (!p->geometric && strcmp(mech, "laplace") != 0)
         return cmd_usage_error(c, "{mechanism} '%s': expected laplace or geometric", mech);
     if (cmd_double(c, "epsilon", 1e-300, 1e300, 1, &p->eps) < 0 ||
         cmd_double(c, "sensitivity", 1e-300, 1e300, 1, &p->sens) < 0 ||
         cmd_double(c, "value", -1.7e308, 1.7e308, 0, &value) < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (p->geometric && (!whole(p->sens) || (!file && !whole(value))))
         return cmd_usage_error(c, "{mechanism} geometric releases whole numbers: give a whole %s--sensitivity "
                                   "(below 2^62)",
@@ -158,10 +158,10 @@ static int plan(cmd_ctx *c, noise_plan *p, int file)
                            : isnan(p->scale) || keps_laplace_info(p->scale, p->sens, &p->info) != 0;
     if (bad)
         return cmd_usage_error(c, "noise scale sensitivity/epsilon = %g is out of range", p->sens / p->eps);
-    return 0;
+    return KEPS_OK;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     int file = cmd_str(c, "input") != NULL;
     long count;
@@ -171,14 +171,14 @@ static int run(cmd_ctx *c)
     if (!file && (cmd_str(c, "output") || cmd_str(c, "column")))
         return cmd_usage_error(c, "-o and {column} go with -i FILE; with {value} the releases are printed");
     if (file && cmd_require(c, "output"))
-        return 2;
+        return KEPS_EINPUT;
     if (!file && cmd_require(c, "value"))
-        return 2;
+        return KEPS_EINPUT;
     if (plan(c, &p, file) || cmd_long(c, "count", 0, 1000000000L, 1, &count) < 0)
-        return 2;
+        return KEPS_EINPUT;
     keps_rng *r = cmd_rng(c);
     if (!r)
-        return 2;
+        return KEPS_EINPUT;
     keps_json j;
     cmd_report_begin(c, &j, "noise");
     keps_json_str(&j, "mechanism", cmd_str(c, "mechanism"));
@@ -195,7 +195,7 @@ static int run(cmd_ctx *c)
     keps_json_end(&j);
     keps_json_num(&j, "granularity", p.info.granularity);
     keps_json_num(&j, "noise_scale", p.info.scale);
-    int rc = 0;
+    keps_status rc = KEPS_OK;
     if (file) {
         size_t rows = 0;
         rc = release_file(c, &p, r, &rows);

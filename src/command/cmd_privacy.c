@@ -65,7 +65,7 @@ static const cmd_opt opt_calc = {"calculator", 0, "CALCULATOR", KEPS_PARAM_POSIT
                                  "which calculator: delta, min-k, rr-epsilon, rr-t or implies", "delta"};
 static const cmd_opt *const pos_opts[] = {&opt_calc, NULL};
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     if (c->npos < 1)
         return cmd_usage_error(c, "which calculator? delta, min-k, rr-epsilon, rr-t or implies");

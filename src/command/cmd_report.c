@@ -45,7 +45,7 @@ static char *slurp(FILE *f, size_t *len)
     return b;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     const char *out = cmd_str(c, "output");
     if (c->npos != 1)
@@ -61,7 +61,7 @@ static int run(cmd_ctx *c)
     FILE *f = std_in ? stdin : fopen(in, "rb");
     if (!f) {
         cmd_error(c, KEPS_EINPUT, "%s: cannot read the report: %s", in, strerror(errno));
-        return 2;
+        return KEPS_EINPUT;
     }
     size_t len = 0;
     char *json = slurp(f, &len);
@@ -70,12 +70,12 @@ static int run(cmd_ctx *c)
         fclose(f);
     if (!json) {
         cmd_error(c, KEPS_EINPUT, "%s: cannot read the report: %s", std_in ? "<stdin>" : in, strerror(e));
-        return 2;
+        return KEPS_EINPUT;
     }
     char *html;
     size_t n;
     keps_error err = {0};
-    int rc = keps_report_html(json, len, std_in ? "<stdin>" : in, &html, &n, &err) ? cmd_fail(c, &err) : 0;
+    keps_status rc = keps_report_html(json, len, std_in ? "<stdin>" : in, &html, &n, &err) ? cmd_fail(c, &err) : KEPS_OK;
     free(json);
     if (!rc) {
         rc = cmd_stage_text(c, "output", html, n);

@@ -120,14 +120,14 @@ static int common_names(const keps_table *o, const keps_table *r, names *out)
     return 0;
 }
 
-static int no_column(cmd_ctx *c, const keps_table *t, const char *name)
+static keps_status no_column(cmd_ctx *c, const keps_table *t, const char *name)
 {
     keps_error err = {0};
     keps_table_no_column(&err, t, name);
     return cmd_usage_error(c, "%s", err.msg);
 }
 
-static int resolve(cmd_ctx *c, const keps_table *t, const names *nm, size_t *cols)
+static keps_status resolve(cmd_ctx *c, const keps_table *t, const names *nm, size_t *cols)
 {
     for (size_t i = 0; i < nm->n; i++) {
         int j = keps_table_column(t, nm->v[i]);
@@ -135,7 +135,7 @@ static int resolve(cmd_ctx *c, const keps_table *t, const names *nm, size_t *col
             return no_column(c, t, nm->v[i]);
         cols[i] = (size_t)j;
     }
-    return 0;
+    return KEPS_OK;
 }
 
 /* ---- record linkage ---- */
@@ -173,13 +173,13 @@ static keps_status numbers(keps_table *t, const size_t *cols, size_t m, double *
 
 /* Record linkage over the named columns. Returns 0 with *rl set, 0 with
  * *skipped set when the release is not numeric and the columns were not
- * asked for explicitly, or an exit code. */
-static int linkage(cmd_ctx *c, keps_table *o, keps_table *r, const names *nm, int explicit_cols, double *rl,
+ * asked for explicitly, or the status of the error. */
+static keps_status linkage(cmd_ctx *c, keps_table *o, keps_table *r, const names *nm, int explicit_cols, double *rl,
                    char *skipped, size_t skiplen)
 {
     size_t *co = malloc((nm->n + 1) * sizeof *co), *cr = malloc((nm->n + 1) * sizeof *cr);
     double *xo = NULL, *xr = NULL;
-    int rc = !co || !cr ? 2 : 0;
+    keps_status rc = !co || !cr ? KEPS_EINPUT : KEPS_OK;
     if (!rc)
         rc = resolve(c, o, nm, co);
     if (!rc)
@@ -241,7 +241,7 @@ typedef struct job {
     keps_suda su;
 } job;
 
-static int load_tables(cmd_ctx *c, job *J)
+static keps_status load_tables(cmd_ctx *c, job *J)
 {
     const char *in = cmd_str(c, "input"), *orig = cmd_str(c, "original"), *rel = cmd_str(c, "release");
     if (in && rel)
@@ -253,7 +253,7 @@ static int load_tables(cmd_ctx *c, job *J)
     if (orig && !rel)
         return cmd_usage_error(c, "{original} compares a release with the original it was made from: give the "
                                   "release as {release} FILE, not -i");
-    int rc = in ? cmd_load_input(c, &J->t) : 0;
+    keps_status rc = in ? cmd_load_input(c, &J->t) : KEPS_OK;
     if (!rc && orig)
         rc = cmd_load_table(c, orig, &J->orig);
     if (!rc && rel)
@@ -276,7 +276,7 @@ static int load_tables(cmd_ctx *c, job *J)
 }
 
 /* --qi (hierarchy parts ignored) and, with --original, the linkage columns. */
-static int quasi_identifiers(cmd_ctx *c, job *J)
+static keps_status quasi_identifiers(cmd_ctx *c, job *J)
 {
     char **v, **cv;
     size_t n = cmd_list(c, "qi", &v), ncv = cmd_list(c, "columns", &cv);
@@ -292,7 +292,7 @@ static int quasi_identifiers(cmd_ctx *c, job *J)
             return cmd_usage_error(c, "{qi} '%s': %s", v[i], err.msg);
         }
         if (!(J->qi.v[J->qi.n++] = strdup(J->t->cols[col].name)))
-            return 2;
+            return KEPS_EINPUT;
     }
     if (J->orig) {
         int bad = ncv || J->qi.n ? copy_names(ncv ? cv : J->qi.v, ncv ? ncv : J->qi.n, &J->rlcols)
@@ -305,7 +305,7 @@ static int quasi_identifiers(cmd_ctx *c, job *J)
         if (!J->qi.n) { /* classes on the linkage columns, as before */
             names_free(&J->qi);
             if (copy_names(J->rlcols.v, J->rlcols.n, &J->qi))
-                return 2;
+                return KEPS_EINPUT;
         }
     } else if (ncv) {
         return cmd_usage_error(c, "{columns} names record-linkage columns, which need {original} FILE {release} "
@@ -324,16 +324,16 @@ static int quasi_identifiers(cmd_ctx *c, job *J)
     J->pcols = malloc(J->qi.n * sizeof *J->pcols);
     if (!J->cols || !J->pcols)
         return cmd_oom(c);
-    int rc = resolve(c, J->t, &J->qi, J->cols);
+    keps_status rc = resolve(c, J->t, &J->qi, J->cols);
     if (!rc && J->pop)
         rc = resolve(c, J->pop, &J->qi, J->pcols);
     return rc;
 }
 
-static int parameters(cmd_ctx *c, job *J)
+static keps_status parameters(cmd_ctx *c, job *J)
 {
     if (cmd_suppressed_mode(c, &J->mode))
-        return 2;
+        return KEPS_EINPUT;
     double n = 0, f = 0;
     int hn = cmd_double(c, "population-size", 1, 9007199254740992.0, 0, &n);
     int hf = cmd_double(c, "sampling-fraction", DBL_MIN, 1, 0, &f);
@@ -341,7 +341,7 @@ static int parameters(cmd_ctx *c, job *J)
     int hm = cmd_long(c, "max-combination", 1, 64, 2, &m);
     int hd = cmd_double(c, "dis-fraction", DBL_MIN, 1, KEPS_SUDA_DIS_FRACTION, &J->dis_fraction);
     if (hn < 0 || hf < 0 || hm < 0 || hd < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (hn && hf)
         return cmd_usage_error(c, "give the population as {population-size} N or as {sampling-fraction} F, not "
                                   "both");
@@ -388,10 +388,10 @@ static int parameters(cmd_ctx *c, job *J)
         }
         J->weight_col = col;
     }
-    return 0;
+    return KEPS_OK;
 }
 
-static int analyse(cmd_ctx *c, job *J)
+static keps_status analyse(cmd_ctx *c, job *J)
 {
     keps_error err = {0};
     size_t m = J->qi.n;
@@ -402,7 +402,7 @@ static int analyse(cmd_ctx *c, job *J)
         keps_suda_compute(J->t, J->cols, m, (size_t)J->max_comb, J->dis_fraction, J->mode, &J->su, &err))
         return cmd_fail(c, &err);
     J->has_pu = J->population > 0;
-    return 0;
+    return KEPS_OK;
 }
 
 /* ---- the report ---- */
@@ -643,7 +643,7 @@ static char *text_summary(const job *J)
     return buf;
 }
 
-static int report(cmd_ctx *c, const job *J)
+static keps_status report(cmd_ctx *c, const job *J)
 {
     keps_json j;
     cmd_report_begin(c, &j, "risk");
@@ -669,7 +669,7 @@ static int report(cmd_ctx *c, const job *J)
     cmd_report_total(c, &j);
     keps_json_end(&j);
     char *text = text_summary(J);
-    int rc = text ? cmd_emit_report(c, &j, text) : cmd_oom(c);
+    keps_status rc = text ? cmd_emit_report(c, &j, text) : cmd_oom(c);
     free(text);
     keps_json_free(&j);
     return rc;
@@ -677,11 +677,11 @@ static int report(cmd_ctx *c, const job *J)
 
 /* --output: the figures of every record, in input order (they describe
  * the input's rows; nothing of their values is written), as a table. */
-static int write_records(cmd_ctx *c, const job *J)
+static keps_status write_records(cmd_ctx *c, const job *J)
 {
     const char *out = cmd_str(c, "output");
     if (!out)
-        return 0;
+        return KEPS_OK;
     static const char *const head[] = {"row", "line", "class_size", "prosecutor", "individual_risk",
                                        "suda_score", "dis_score", "msus"};
     keps_classes ec;
@@ -718,7 +718,7 @@ static int write_records(cmd_ctx *c, const job *J)
         keps_table_free(rec);
         return rec ? cmd_fail(c, &err) : cmd_oom(c);
     }
-    int rc = cmd_stage_table(c, "output", &rec, ',');
+    keps_status rc = cmd_stage_table(c, "output", &rec, ',');
     keps_table_free(rec);
     return rc;
 }
@@ -739,10 +739,10 @@ static void job_free(job *J)
     keps_suda_free(&J->su);
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     job J = {0};
-    int rc = load_tables(c, &J);
+    keps_status rc = load_tables(c, &J);
     if (!rc)
         rc = quasi_identifiers(c, &J);
     if (!rc)

@@ -101,7 +101,7 @@ static void rr_run_free(rr_run *r)
 
 /* The values of one --domain: the CSV record after '=' or the lines of
  * @FILE, read by the CSV reader like any input (no header). */
-static int domain_values(cmd_ctx *c, const char *spec, const char *rest, char delim, keps_table **vt)
+static keps_status domain_values(cmd_ctx *c, const char *spec, const char *rest, char delim, keps_table **vt)
 {
     keps_csv_options o = {0};
     keps_error err = {0};
@@ -114,19 +114,19 @@ static int domain_values(cmd_ctx *c, const char *spec, const char *rest, char de
             return cmd_usage_error(c, "{domain} %s: %s has %zu fields per line; it holds one value per line (quote a "
                                       "value that holds '%c')",
                                    spec, rest + 1, (*vt)->ncols, o.delimiter);
-        return 0;
+        return KEPS_OK;
     }
     o.delimiter = ',';
     if (!rest[0])
         return cmd_usage_error(c, "{domain} '%s': no value after '='; give COL=V1,V2,... or COL=@FILE", spec);
     if (keps_csv_read_buffer(rest, strlen(rest), "--domain", &o, vt, &err))
         return cmd_fail(c, &err);
-    return 0;
+    return KEPS_OK;
 }
 
 /* --domain COL=...: COL is the shortest text before an '=' that names a
  * --sensitive column (names and values may hold '=': 'salary=<=50K,>50K'). */
-static int rr_domains(cmd_ctx *c, rr_run *r)
+static keps_status rr_domains(cmd_ctx *c, rr_run *r)
 {
     char **v;
     size_t nd = cmd_list(c, "domain", &v);
@@ -153,7 +153,7 @@ static int rr_domains(cmd_ctx *c, rr_run *r)
             return cmd_usage_error(c, "{domain}: '%s' is given twice; give one list per column",
                                    r->t->cols[col].name);
         keps_table *vt = NULL;
-        int rc = domain_values(c, v[d], eq + 1, r->t->delimiter, &vt);
+        keps_status rc = domain_values(c, v[d], eq + 1, r->t->delimiter, &vt);
         const char **vals = NULL;
         size_t nv = 0;
         if (!rc && !(vals = malloc((vt->nrows * vt->ncols + 1) * sizeof *vals)))
@@ -172,11 +172,11 @@ static int rr_domains(cmd_ctx *c, rr_run *r)
             return rc;
         r->public_domain[col] = 1;
     }
-    return 0;
+    return KEPS_OK;
 }
 
 /* Joint values of the sensitive columns and classes of the QI codes. */
-static int rr_prepare(cmd_ctx *c, rr_run *r)
+static keps_status rr_prepare(cmd_ctx *c, rr_run *r)
 {
     keps_schema *s = r->s;
     r->N = r->t->nrows;
@@ -214,7 +214,7 @@ static int rr_prepare(cmd_ctx *c, rr_run *r)
     if (st)
         return cmd_fail(c, &err);
     keps_rr_frequencies(r->value, r->N, r->n, r->freq);
-    return 0;
+    return KEPS_OK;
 }
 
 /* Privacy warnings (printed even with --quiet) for a stage that keeps every
@@ -235,7 +235,7 @@ static void warn_keep_all(const cmd_ctx *c, const rr_run *r, int ldp, int tcl)
  * keps_rr_choose_params holds the rules (which flags each mechanism takes,
  * the paper's mechanism 1 for ldp with --t); its refusals name the flags and
  * are usage errors here. The CLI parses the strings and warns. */
-static int rr_choose(cmd_ctx *c, rr_run *r)
+static keps_status rr_choose(cmd_ctx *c, rr_run *r)
 {
     const char *m = cmd_str(c, "mechanism");
     keps_rr_kind kind;
@@ -254,17 +254,17 @@ static int rr_choose(cmd_ctx *c, rr_run *r)
     int he = cmd_double(c, "epsilon", 0.0, INFINITY, NAN, &tg.epsilon);
     int ht = cmd_double(c, "t", 1.0, INFINITY, NAN, &tg.t);
     if (hp < 0 || hpt < 0 || he < 0 || ht < 0)
-        return 2;
+        return KEPS_EINPUT;
     keps_error err = {0};
     if (keps_rr_choose_params(kind, &tg, r->freq, r->n, r->N, r->k, &r->par, &err))
         return err.code == KEPS_EINPUT ? cmd_usage_error(c, "%s", err.msg) : cmd_fail(c, &err);
     warn_keep_all(c, r, kind != KEPS_RR_TCLOSE, kind != KEPS_RR_LDP);
-    return 0;
+    return KEPS_OK;
 }
 
 /* The release (keps_rr_release): the randomized sensitive values, and the
  * generalized QIs when Mondrian or OLA partitioned. */
-static int rr_release(cmd_ctx *c, rr_run *r, size_t *changed)
+static keps_status rr_release(cmd_ctx *c, rr_run *r, size_t *changed)
 {
     keps_error err = {0};
     keps_table *gen = NULL, *rel = NULL;
@@ -276,7 +276,7 @@ static int rr_release(cmd_ctx *c, rr_run *r, size_t *changed)
                                      : KEPS_OK;
     if (!st)
         st = keps_rr_release(r->s, r->out, gen, &rel, &err);
-    int rc = st ? cmd_fail(c, &err) : cmd_write_release(c, &rel);
+    keps_status rc = st ? cmd_fail(c, &err) : cmd_write_release(c, &rel);
     keps_table_free(gen);
     keps_table_free(rel);
     return rc;
@@ -284,20 +284,20 @@ static int rr_release(cmd_ctx *c, rr_run *r, size_t *changed)
 
 /* --partition mondrian|ola: classes from Mondrian or OLA at -k on the --qi
  * columns (OLA without suppression, so that every class has >= k records). */
-static int rr_partition(cmd_ctx *c, rr_run *r, long k)
+static keps_status rr_partition(cmd_ctx *c, rr_run *r, long k)
 {
     const char *part = cmd_str(c, "partition");
     if (!part || !strcmp(part, "given")) {
         cmd_note_unused_hierarchies(c, r->s, "with {partition} given the classes are the {qi} values as they "
                                              "stand ({partition} ola generalizes them with it)");
-        return 0;
+        return KEPS_OK;
     }
     if (strcmp(part, "mondrian") && strcmp(part, "ola"))
         return cmd_usage_error(c, "{partition} '%s': expected given, mondrian or ola", part);
     if (!k)
         return cmd_usage_error(c, "{partition} %s needs {k} K", part);
     if (!strcmp(part, "ola")) {
-        int rc = ksrc_ola(c, r->s, (size_t)k, &r->ola);
+        keps_status rc = ksrc_ola(c, r->s, (size_t)k, &r->ola);
         r->use_ola = r->ola.free != NULL; /* so that rr_run_free releases it */
         return rc;
     }
@@ -305,7 +305,7 @@ static int rr_partition(cmd_ctx *c, rr_run *r, long k)
     if (keps_mondrian(r->s, r->t, (size_t)k, &r->mond, &err))
         return cmd_fail(c, &err);
     r->use_mondrian = 1;
-    return 0;
+    return KEPS_OK;
 }
 
 /* After rr_prepare: take Mondrian's classes. */
@@ -321,7 +321,7 @@ static void rr_use_mondrian_classes(rr_run *r)
 
 /* After rr_prepare: take OLA's classes (it ran without suppression, so no
  * row is KEPS_NONE); count them and find the smallest. */
-static int rr_use_ola_classes(cmd_ctx *c, rr_run *r)
+static keps_status rr_use_ola_classes(cmd_ctx *c, rr_run *r)
 {
     uint32_t *size = calloc(r->N, sizeof *size);
     if (!size)
@@ -342,7 +342,7 @@ static int rr_use_ola_classes(cmd_ctx *c, rr_run *r)
         if (size[k] && size[k] < r->k)
             r->k = size[k];
     free(size);
-    return 0;
+    return KEPS_OK;
 }
 
 static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, const rr_run *r)
@@ -435,7 +435,7 @@ static void json_guarantee(keps_json *j, const rr_run *r, const keps_rr_levels *
     keps_json_end(j);
 }
 
-static int rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_mech)
+static keps_status rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_mech)
 {
     double t_ver = cmd_now_ms();
     keps_rr_levels cl, ver;
@@ -485,19 +485,19 @@ static int rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_
              cmd_str(c, "mechanism"), r->N, r->n, r->nclasses, r->k, cmd_dd_model(&r->dd, plain_model(r)),
              cl.epsilon_ldp, cl.mult_t, r->dd.n ? "; parameters read from the data, see data_dependent" : "",
              changed, ver.epsilon_ldp, ver.mult_t, r->k < r->N ? r->k : r->N - 1, ver.kt, r->k_dp, ver.kdp, u);
-    int rc = cmd_emit_report(c, &j, text);
+    keps_status rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     double t0 = cmd_now_ms();
     rr_run r = {0};
     long kreq, kdp;
-    int rc = 0;
+    keps_status rc = KEPS_OK;
     if (cmd_long(c, "k", 1, __LONG_MAX__, 0, &kreq) < 0 || cmd_long(c, "dp-k", 1, __LONG_MAX__, 1, &kdp) < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (!rc)
         rc = cmd_load_records(c, &r.t);
     if (!rc)
@@ -518,7 +518,7 @@ static int run(cmd_ctx *c)
         cmd_error(c, KEPS_EJOB, "the input is not %ld-anonymous on the {qi} columns: its smallest class has %zu "
                                 "record(s); anonymize it first (keps anonymize) or lower {k}",
                   kreq, r.k);
-        rc = 1;
+        rc = KEPS_EJOB;
     }
     if (!rc && (size_t)kdp >= r.N)
         rc = cmd_usage_error(c, "{dp-k} %ld: must be below the number of records %zu", kdp, r.N);
@@ -530,7 +530,7 @@ static int run(cmd_ctx *c)
         rc = cmd_fail(c, &err);
     keps_rng *rng = rc ? NULL : cmd_rng(c);
     if (!rc && !rng)
-        rc = 2;
+        rc = KEPS_EINPUT;
     double t1 = cmd_now_ms();
     if (!rc) /* exact draws of the paper's mechanisms: the levels stated are those of what is sampled */
         if (keps_rr_apply(&r.par, r.n, r.value, r.N, rng, r.out, &err))

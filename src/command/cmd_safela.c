@@ -50,7 +50,7 @@ static const cmd_opt *const opts[] = {&cmd_opt_input, &cmd_opt_output, &cmd_opt_
 #define POS_MIN 1e-300
 #define POS_MAX 1e300
 
-static int read_params(cmd_ctx *c, keps_safela_params *p)
+static keps_status read_params(cmd_ctx *c, keps_safela_params *p)
 {
     long k;
     double beta;
@@ -58,7 +58,7 @@ static int read_params(cmd_ctx *c, keps_safela_params *p)
         cmd_double(c, "epsilon-prime", POS_MIN, POS_MAX, 0.5, &p->epsilon_prime) < 0 ||
         cmd_double(c, "epsilon", 0.0, POS_MAX, NAN, &p->epsilon) < 0 ||
         cmd_double(c, "penalty", POS_MIN, POS_MAX, 2.0, &p->penalty) < 0)
-        return 2;
+        return KEPS_EINPUT;
     p->k = (size_t)k;
     p->nthreads = c->threads;
     p->beta = cmd_str(c, "beta");
@@ -72,7 +72,7 @@ static int read_params(cmd_ctx *c, keps_safela_params *p)
                                   "guarantee needs them removed). Drop 'remove-suppressed: false'; the report "
                                   "counts them (suppressed_rows)",
                                cmd_origin(c, "remove-suppressed"));
-    return 0;
+    return KEPS_OK;
 }
 
 static void report(cmd_ctx *c, keps_json *j, const keps_schema *s, const keps_safela_result *r,
@@ -158,11 +158,11 @@ static void warn_nothing_released(const cmd_ctx *c, const keps_safela_result *r,
                         "row is suppressed and no row is released with its values", k);
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     double t0 = cmd_now_ms();
     keps_safela_params p = {0};
-    int rc = read_params(c, &p);
+    keps_status rc = read_params(c, &p);
     keps_table *t = NULL;
     keps_schema *s = NULL;
     keps_safela_result r = {0};
@@ -170,7 +170,7 @@ static int run(cmd_ctx *c)
     if (rc || (rc = cmd_load_records(c, &t)) || (rc = cmd_build_schema(c, t, &s)))
         goto out;
     if (!(rng = cmd_rng(c))) {
-        rc = 2;
+        rc = KEPS_EINPUT;
         goto out;
     }
     keps_error err = {0};

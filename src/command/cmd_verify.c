@@ -44,7 +44,7 @@ typedef struct verdict_set {
     keps_json *j;
 } verdict_set;
 
-static int no_column(cmd_ctx *c, const keps_table *t, const char *flag, const char *name)
+static keps_status no_column(cmd_ctx *c, const keps_table *t, const char *flag, const char *name)
 {
     keps_error err = {0};
     keps_table_no_column(&err, t, name);
@@ -479,7 +479,7 @@ static void report_criteria(const verdict_set *v, const crit_eval *ev)
     keps_json_end(v->j);
 }
 
-static int report(cmd_ctx *c, verdict_set *v)
+static keps_status report(cmd_ctx *c, verdict_set *v)
 {
     const cmd_criteria *cc = v->cc;
     keps_json j;
@@ -535,7 +535,7 @@ static int report(cmd_ctx *c, verdict_set *v)
         fprintf(txt, "\n");
     }
     fclose(txt);
-    int rc = cmd_emit_finding(c, &j, text, !all);
+    keps_status rc = cmd_emit_finding(c, &j, text, !all);
     keps_json_free(&j);
     free(text);
     free(ev);
@@ -545,7 +545,7 @@ static int report(cmd_ctx *c, verdict_set *v)
 
 /* ---- reading the input -------------------------------------------------------------- */
 
-static int resolve_qi(cmd_ctx *c, const keps_table *t, size_t **qi, size_t *nqi)
+static keps_status resolve_qi(cmd_ctx *c, const keps_table *t, size_t **qi, size_t *nqi)
 {
     char **v;
     *nqi = cmd_list(c, "qi", &v);
@@ -561,11 +561,11 @@ static int resolve_qi(cmd_ctx *c, const keps_table *t, size_t **qi, size_t *nqi)
             return no_column(c, t, "--qi", v[i]);
         (*qi)[i] = (size_t)j;
     }
-    return 0;
+    return KEPS_OK;
 }
 
 /* --population: the release's classes counted in the population. */
-static int population_counts(cmd_ctx *c, const keps_table *t, const size_t *qi, size_t nqi, keps_partition *p)
+static keps_status population_counts(cmd_ctx *c, const keps_table *t, const size_t *qi, size_t nqi, keps_partition *p)
 {
     const char *path = cmd_str(c, "population");
     char **v;
@@ -573,7 +573,7 @@ static int population_counts(cmd_ctx *c, const keps_table *t, const size_t *qi, 
     keps_table *pop = NULL;
     keps_hierarchy **h = calloc(nqi + 1, sizeof *h);
     size_t *pcol = calloc(nqi + 1, sizeof *pcol);
-    int rc = !h || !pcol ? cmd_oom(c) : cmd_load_table(c, path, &pop);
+    keps_status rc = !h || !pcol ? cmd_oom(c) : cmd_load_table(c, path, &pop);
     for (size_t i = 0; i < nqi && !rc; i++) {
         const char *rest;
         keps_table_column_spec(t, v[i], &rest);
@@ -603,12 +603,12 @@ static int population_counts(cmd_ctx *c, const keps_table *t, const size_t *qi, 
     return rc;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     verdict_set v;
     memset(&v, 0, sizeof v);
     if (cmd_long(c, "show", 0, 1L << 31, 5, &v.show) < 0 || cmd_suppressed_mode(c, &v.mode))
-        return 2;
+        return KEPS_EINPUT;
     keps_table *t = NULL;
     size_t *qi = NULL, nqi = 0;
     cmd_criteria cc;
@@ -617,7 +617,7 @@ static int run(cmd_ctx *c)
     memset(&p, 0, sizeof p);
     uint8_t *star = NULL;
     int need_pop = cmd_str(c, "delta-presence") || (cmd_str(c, "k-map") && !cmd_str(c, "population-size"));
-    int rc = cmd_load_input(c, &t);
+    keps_status rc = cmd_load_input(c, &t);
     if (!rc) /* --counts: a frequency table, checked as its expanded records */
         rc = cmd_counts_expand(c, &t);
     if (!rc)

@@ -167,7 +167,7 @@ static int add(cmd_criteria *cc, size_t *cap, keps_criterion cr)
 }
 
 /* --sensitive NAME[:HIERARCHY] and --sensitive-type. */
-static int read_sensitive(cmd_ctx *c, keps_table *t, cmd_criteria *cc)
+static keps_status read_sensitive(cmd_ctx *c, keps_table *t, cmd_criteria *cc)
 {
     char **v;
     size_t n = cmd_list(c, "sensitive", &v);
@@ -216,16 +216,16 @@ static int read_sensitive(cmd_ctx *c, keps_table *t, cmd_criteria *cc)
                                       "%.*s:HIERARCHY.csv", v[i], (int)(eq - v[i]), v[i]);
         cc->spec[s].type = ty;
     }
-    return 0;
+    return KEPS_OK;
 }
 
 /* One column-naming option: a value per --sensitive column. */
-static int read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria *cc, size_t *cap, size_t o)
+static keps_status read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria *cc, size_t *cap, size_t o)
 {
     char **v;
     size_t n = cmd_list(c, col_opts[o].opt, &v);
     if (!n)
-        return 0;
+        return KEPS_OK;
     if (!cc->nsens)
         return cmd_usage_error(c, "--%s needs a {sensitive} NAME column", col_opts[o].opt);
     int variant = 0;
@@ -239,7 +239,7 @@ static int read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria *cc, si
     int has_all = 0;
     if (!named)
         return cmd_oom(c);
-    int rc = 0;
+    keps_status rc = KEPS_OK;
     for (size_t i = 0; i < n && !rc; i++) {
         const char *eq = strrchr(v[i], '='), *val = eq ? eq + 1 : v[i];
         double a = 0, b = 0;
@@ -281,14 +281,15 @@ static int read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria *cc, si
     return rc;
 }
 
-int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population, cmd_criteria *out)
+keps_status cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population, cmd_criteria *out)
 {
     memset(out, 0, sizeof *out);
     size_t cap = 0;
-    int given = cmd_criteria_given(c), rc;
+    int given = cmd_criteria_given(c);
+    keps_status rc;
     long k = 0;
-    if ((rc = cmd_k(c, k_required && !given, 0, &k)) < 0)
-        return 2;
+    if (cmd_k(c, k_required && !given, 0, &k) < 0)
+        return KEPS_EINPUT;
     out->k = k;
     const char *est = cmd_str(c, "entropy-estimator"), *bv = cmd_str(c, "beta-likeness-variant");
     if (est && strcmp(est, "shannon") && strcmp(est, "grassberger"))
@@ -312,17 +313,18 @@ int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population,
     }
     long km;
     double pop = 0, alpha = 0.01;
-    if ((rc = cmd_long(c, "k-map", 1, CLI_K_MAX, 0, &km)) < 0)
-        return 2;
+    int got = cmd_long(c, "k-map", 1, CLI_K_MAX, 0, &km);
+    if (got < 0)
+        return KEPS_EINPUT;
     int kest = KEPS_KMAP_SUBSET, haspop = cmd_double(c, "population-size", 1, 1e300, 0, &pop);
     if (haspop < 0 || cmd_double(c, "significance", 0, 1, 0.01, &alpha) < 0)
-        return 2;
+        return KEPS_EINPUT;
     const char *ke = cmd_str(c, "k-map-estimator");
     if (ke && strcmp(ke, "poisson") && strcmp(ke, "zero-truncated-poisson"))
         return cmd_usage_error(c, "{k-map-estimator} '%s': expected poisson or zero-truncated-poisson", ke);
     if (haspop)
         kest = ke && !strcmp(ke, "zero-truncated-poisson") ? KEPS_KMAP_ZERO_TRUNCATED_POISSON : KEPS_KMAP_POISSON;
-    if (rc && add(out, &cap, (keps_criterion){KEPS_CRIT_K_MAP, 0, {(double)km, alpha, pop}, kest}))
+    if (got && add(out, &cap, (keps_criterion){KEPS_CRIT_K_MAP, 0, {(double)km, alpha, pop}, kest}))
         return cmd_oom(c);
     static const struct {
         const char *opt;
@@ -330,9 +332,9 @@ int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population,
     } risk[] = {{"average-risk", KEPS_CRIT_AVERAGE_RISK}, {"sample-uniqueness", KEPS_CRIT_SAMPLE_UNIQUENESS}};
     for (size_t i = 0; i < 2; i++) {
         double r;
-        if ((rc = cmd_double(c, risk[i].opt, 0, 1, 0, &r)) < 0)
-            return 2;
-        if (rc && add(out, &cap, (keps_criterion){risk[i].kind, 0, {r, 0}, 0}))
+        if ((got = cmd_double(c, risk[i].opt, 0, 1, 0, &r)) < 0)
+            return KEPS_EINPUT;
+        if (got && add(out, &cap, (keps_criterion){risk[i].kind, 0, {r, 0}, 0}))
             return cmd_oom(c);
     }
     const char *sub = population ? NULL : cmd_str(c, "subset");
@@ -365,7 +367,7 @@ int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population,
     keps_error err = {0};
     if (keps_criteria_new(t, out->spec, out->nsens, out->c, out->nc, out->subset, &out->crit, &err))
         return cmd_fail(c, &err);
-    return 0;
+    return KEPS_OK;
 }
 
 static void param_names(keps_criterion_kind k, const char **a, const char **b)

@@ -44,9 +44,9 @@ int cmd_criteria_given(const cmd_ctx *c);
  * population when --subset is given). k_required: without any criterion,
  * -k is required. population: t is a release whose population counts the
  * caller supplies (verify --population): delta-presence and k-map need no
- * --subset, every row of t is released. Returns 0 or an exit code after
+ * --subset, every row of t is released. Returns KEPS_OK or the status of the error after
  * printing the error. */
-int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population, cmd_criteria *out);
+keps_status cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population, cmd_criteria *out);
 void cmd_criteria_free(cmd_criteria *cc);
 /* The report's "criteria": [{"model": ..., "column": ..., parameters}], and
  * a short text ("5-anonymity, distinct 2-diversity of salary") in buf. */

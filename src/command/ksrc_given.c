@@ -37,7 +37,7 @@ static size_t drop_small(uint32_t *cls, size_t n, size_t nc, size_t k)
     return sup;
 }
 
-int ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
+keps_status ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
 {
     const keps_table *t = s->t;
     size_t n = t->nrows, q = s->nqi;
@@ -60,7 +60,7 @@ int ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     /* The same limit as OLA's: at most floor(suppress * n) rows. */
     double frac;
     if (cmd_double(c, "suppress", 0, 1, 0, &frac) < 0)
-        return 2;
+        return KEPS_EINPUT;
     size_t limit = (size_t)(frac * (double)n + 1e-9);
     if (sup > limit)
         return cmd_over_limit(c, "grouping by the input's own QI values", k, limit, sup, n);
@@ -68,5 +68,5 @@ int ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     out->generalize = NULL; /* the input's QI values are released as they stand */
     out->json = given_json;
     out->s = s;
-    return 0;
+    return KEPS_OK;
 }

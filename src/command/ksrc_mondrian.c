@@ -28,7 +28,7 @@ static void mondrian_free(ksrc *src)
     free(src->cls);
 }
 
-int ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out)
+keps_status ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out)
 {
     keps_error err = {0};
     keps_mondrian_result *r = calloc(1, sizeof *r);
@@ -47,5 +47,5 @@ int ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out
     if (keps_mondrian(s, t, k, r, &err))
         return cmd_fail(c, &err);
     memcpy(out->cls, r->cls, t->nrows * sizeof *out->cls);
-    return 0;
+    return KEPS_OK;
 }

@@ -58,17 +58,17 @@ static void ola_free(ksrc *src)
     free(src->cls);
 }
 
-int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
+keps_status ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
 {
     keps_error err = {0};
     keps_ola_params p = {.k = k, .threads = c->threads == 1 ? 1 : 0};
     cmd_objective obj;
-    int rc = cmd_objective_read(c, &obj);
+    keps_status rc = cmd_objective_read(c, &obj);
     if (rc)
         return rc;
     p.metric = obj.cfg.metric;
     if (cmd_double(c, "suppress", 0, 1, 0, &p.suppress) < 0)
-        return 2;
+        return KEPS_EINPUT;
     for (size_t q = 0; q < s->nqi; q++)
         if (!s->qi[q].h)
             return cmd_usage_error(c, "{algorithm} ola needs a hierarchy for every {qi} (NAME:FILE.csv or "
@@ -90,7 +90,7 @@ int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
         return cmd_fail(c, &err);
     cmd_note_lattice(c, st->L);
     if (cmd_k_above_records(c, k, s->t->nrows))
-        return 1;
+        return KEPS_EJOB;
     if (keps_ola_run_objective(st->L, &p, &st->obj.cfg, &st->res, &err))
         return cmd_fail(c, &err);
     cmd_ola_debug(c, &st->res);
@@ -103,5 +103,5 @@ int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     }
     if (keps_kepsilon_node_classes(s, st->res.levels, k, out->cls, &out->suppressed, &err) == (size_t)-1)
         return cmd_fail(c, &err);
-    return 0;
+    return KEPS_OK;
 }

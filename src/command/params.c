@@ -161,7 +161,7 @@ int cmd_flag(const cmd_ctx *c, const char *name)
     return v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0 && strcmp(v, "no") != 0;
 }
 
-int cmd_usage_error(const cmd_ctx *c, const char *fmt, ...)
+keps_status cmd_usage_error(const cmd_ctx *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -169,14 +169,14 @@ int cmd_usage_error(const cmd_ctx *c, const char *fmt, ...)
     va_end(ap);
     cmd_error_text(c, KEPS_EINPUT, m ? m : "out of memory", 1);
     free(m);
-    return 2;
+    return KEPS_EINPUT;
 }
 
-int cmd_fail(const cmd_ctx *c, const keps_error *err)
+keps_status cmd_fail(const cmd_ctx *c, const keps_error *err)
 {
     keps_status st = err->code ? err->code : KEPS_EINPUT;
     cmd_error_text(c, st, err->msg[0] ? err->msg : "failed", 0);
-    return keps_exit_code(st);
+    return st;
 }
 
 int cmd_require(const cmd_ctx *c, const char *name)
@@ -271,7 +271,7 @@ int cmd_probability(const cmd_ctx *c, const char *name, double *p)
     return 1;
 }
 
-int cmd_suppressed_mode(const cmd_ctx *c, keps_suppressed_mode *mode)
+keps_status cmd_suppressed_mode(const cmd_ctx *c, keps_suppressed_mode *mode)
 {
     const char *s = cmd_str(c, "suppressed");
     if (!s || !strcmp(s, "exclude"))
@@ -280,7 +280,7 @@ int cmd_suppressed_mode(const cmd_ctx *c, keps_suppressed_mode *mode)
         *mode = KEPS_SUPPRESSED_CLASS;
     else
         return cmd_usage_error(c, "{suppressed} '%s': expected exclude or class", s);
-    return 0;
+    return KEPS_OK;
 }
 
 /* ---- "did you mean" ---- */
@@ -365,14 +365,14 @@ char *cmd_spec_path(const cmd_ctx *c, const char *opt, const keps_table *t, cons
  * directory: FILE values here, the PATH of NAME:PATH values where the name
  * is resolved (cmd_spec_path). */
 
-int cmd_run_checked(cmd_ctx *c)
+keps_status cmd_run_checked(cmd_ctx *c)
 {
     long seed;
     /* Checked here, not at the first draw: a run that draws nothing (OLA
      * with keep-order) must still refuse a bad seed. */
     int rc = cmd_long(c, "seed", 0, __LONG_MAX__, 0, &seed);
     if (rc < 0)
-        return 2;
+        return KEPS_EINPUT;
     /* Said once, whether or not a draw follows. Commands that release
      * nothing (evaluate, audit) carry their own seed parameter: their
      * output is a measurement, so there is no privacy to lose, only a note. */
@@ -389,14 +389,14 @@ int cmd_run_checked(cmd_ctx *c)
     long th;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cmd_long(c, "threads", 1, 64, cores < 1 ? 1 : cores > 64 ? 64 : cores, &th) < 0)
-        return 2;
+        return KEPS_EINPUT;
     c->threads = (int)th;
     if (find_opt(c, "threads") >= 0)
         keps_mdav_threads(c->threads); /* MDAV's setting is process-wide (keps/mdav.h) */
     return c->cmd->run(c);
 }
 
-int cmd_error(const cmd_ctx *c, keps_status st, const char *fmt, ...)
+keps_status cmd_error(const cmd_ctx *c, keps_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -404,7 +404,7 @@ int cmd_error(const cmd_ctx *c, keps_status st, const char *fmt, ...)
     va_end(ap);
     cmd_error_text(c, st, m ? m : "out of memory", 0);
     free(m);
-    return keps_exit_code(st);
+    return st;
 }
 
 const char *cmd_nearest(const char *word, const char *const *cands, size_t n)
