@@ -49,8 +49,21 @@ const char *kc_spell(void *ud, const char *name, char *buf, size_t len)
 {
     const kc_ctx *c = ud;
     const keps_param_info *p = c ? keps_command_param(c->cmd, name) : NULL;
-    /* "-k" for a one-letter parameter with that short form, else "--name" */
-    snprintf(buf, len, "%s%s", strlen(name) == 1 && (!p || p->shortc == name[0]) ? "-" : "--", name);
+    const keps_command_info *const *all;
+    size_t n = keps_commands(&all);
+    for (size_t i = 0; !p && i < n; i++) /* a parameter of another command ("keps split -i ...") */
+        p = keps_command_param(all[i], name);
+    /* "-k" for a one-letter parameter with that short form; the short form
+     * of the parameters docs/cli.md writes short ("-i FILE -o FILE", "-d ';'",
+     * "-n COUNT"); else "--name" */
+    static const char *const short_ones[] = {"input", "output", "delimiter", "count", "categories"};
+    int brief = strlen(name) == 1 && (!p || p->shortc == name[0]);
+    for (size_t i = 0; !brief && p && p->shortc && i < sizeof short_ones / sizeof *short_ones; i++)
+        brief = strcmp(name, short_ones[i]) == 0;
+    if (brief && strlen(name) > 1)
+        snprintf(buf, len, "-%c", p->shortc);
+    else
+        snprintf(buf, len, "%s%s", brief ? "-" : "--", name);
     return buf;
 }
 
@@ -163,7 +176,7 @@ void kc_print_help(FILE *f, const keps_command_info *cmd)
     for (size_t i = 0; i < cmd->nparams; i++)
         if (!(cmd->params[i].flags & KEPS_PARAM_POSITIONAL))
             print_opt(f, cmd, &cmd->params[i]);
-    fprintf(f, "\nexample:\n  %s\n\nexit codes: 0 success; 1 the job could not be done; 2 bad usage or bad input; 3 an "
+    fprintf(f, "\nexample:\n  keps %s\n\nexit codes: 0 success; 1 the job could not be done; 2 bad usage or bad input; 3 an "
                "I/O or resource failure (a full disk, a read-only file system, out of memory).\n",
             ex);
     free(usage);
@@ -231,7 +244,7 @@ void kc_print_man(FILE *f)
         roff(f, usage);
         fputs("\"\n", f);
         roff(f, desc);
-        fputs("\n.PP\nExample:\n.nf\n", f);
+        fputs("\n.PP\nExample:\n.nf\nkeps ", f);
         roff(f, ex);
         fputs("\n.fi\n", f);
         for (size_t i = 0; i < c->nparams; i++)

@@ -63,17 +63,17 @@ static keps_status read_sql_params(cmd_ctx *c, ola_run *p)
     p->sql_path = cmd_str(c, "emit-sql");
     if (!p->sql_path) {
         if (d || tab)
-            return cmd_usage_error(c, "--%s is for {emit-sql} FILE; give that too", d ? "sql-dialect" : "sql-table");
+            return cmd_usage_error(c, "%s is for {emit-sql} FILE; give that too", CMD_SPELL(c, d ? "sql-dialect" : "sql-table"));
         return KEPS_OK;
     }
     if (!*p->sql_path)
         return cmd_usage_error(c, "{emit-sql} '' names no file; give a file name, e.g. {emit-sql} release.sql");
     const char *outs[] = {in, cmd_str(c, "output"), cmd_str(c, "report"), cmd_str(c, "html")};
-    const char *names[] = {"-i", "-o", "--report", "--html"};
+    const char *names[] = {"input", "output", "report", "html"};
     for (int i = 0; i < 4; i++) /* outputs compared as they resolve: /dev/stdout is '-' (keps/outfile.h) */
         if (same_file(p->sql_path, outs[i]) || (i && outs[i] && keps_output_same(p->sql_path, outs[i])))
             return cmd_usage_error(c, "{emit-sql} %s is also %s %s; give the script its own %s", p->sql_path,
-                                   names[i], outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");
+                                   CMD_SPELL(c, names[i]), outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");
     if (d && keps_sql_dialect_parse(d, &p->dialect))
         return cmd_usage_error(c, "{sql-dialect} '%s': expected ansi, postgresql or sqlite", d);
     if (!tab && (!in || strcmp(in, "-") == 0))
@@ -120,7 +120,7 @@ static void report(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     keps_json_num(j, "suppression_limit", p->suppress);
     keps_json_int(j, "suppression_limit_rows", (long long)r->suppress_limit);
     if (p->cc.subset)
-        keps_json_str(j, "released", "the research subset (--subset); the other input rows are not released");
+        keps_json_str(j, "released", "the research subset (parameter subset); the other input rows are not released");
     keps_json_end(j);
     keps_json_object(j, "transformation");
     for (size_t i = 0; i < L->q; i++)
@@ -256,7 +256,7 @@ static keps_status emit_sql(cmd_ctx *c, const keps_lattice *L, const ola_run *p,
 {
     char comment[512];
     snprintf(comment, sizeof comment,
-             "keps anonymize --algorithm ola: %zu-anonymity; on %s the node leaves %zu of %zu rows in classes "
+             "keps anonymize, algorithm ola: %zu-anonymity; on %s the node leaves %zu of %zu rows in classes "
              "below k (limit %zu).",
              (size_t)p->cc.k, L->s->t->source, suppressed, L->nrows, r->suppress_limit);
     keps_sql_options o = {p->dialect, p->sql_table, (size_t)p->cc.k, cmd_flag(c, "remove-suppressed"), comment};

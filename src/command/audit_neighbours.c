@@ -20,6 +20,10 @@
 #include "keps/audit_release.h"
 #include "keps/csv.h"
 
+/* A flag of the keps executable's command line (a run's argv), not a
+ * message: the only flags the library spells. */
+#define ARGV(flag) flag
+
 extern char **environ;
 
 /* Options that the auditor supplies itself (or that would make a run
@@ -108,19 +112,22 @@ static keps_status spawn_run(nbrs *b, slot *s, int side, size_t run)
     size_t n = 0;
     if (b->nargs + 14 > sizeof argv / sizeof *argv)
         return cmd_usage_error(b->c, "the audited command has too many arguments (at most 64)");
+    /* The run is the keps executable's command line: its own flags, the
+     * one place the library writes them (ARGV marks them for
+     * tests/library_speaks.sh). */
     argv[n++] = b->binary;
     for (size_t i = 0; i < b->nargs; i++)
         argv[n++] = b->args[i];
-    argv[n++] = "-i";
+    argv[n++] = ARGV("-i");
     argv[n++] = b->input[side];
-    argv[n++] = "-o";
+    argv[n++] = ARGV("-o");
     argv[n++] = s->out;
-    argv[n++] = "--report";
+    argv[n++] = ARGV("--report");
     argv[n++] = s->rep;
-    argv[n++] = "--quiet";
+    argv[n++] = ARGV("--quiet");
     if (b->seeds) { /* reproducible: a seed per run from the auditor's own */
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)(keps_rng_u64(b->seeds) >> 1));
-        argv[n++] = "--seed";
+        argv[n++] = ARGV("--seed");
         argv[n++] = seed;
     }
     argv[n] = NULL;
@@ -353,8 +360,9 @@ static void print_text(nbrs *b, const keps_release_audit_result *r, const char *
             r->alpha);
     const char *ig[256];
     size_t nig = left_out(b, ig, 256);
-    fprintf(f, "claim: %s, epsilon %.6g, delta %.3g%s; columns left out (not covered): ", model[0] ? model : "(none)",
-            r->epsilon, r->delta, cmd_str(b->c, "epsilon") ? " (from --epsilon)" : " (from the reports)");
+    fprintf(f, "claim: %s, epsilon %.6g, delta %.3g%s%s%s; columns left out (not covered): ", model[0] ? model : "(none)",
+            r->epsilon, r->delta, cmd_str(b->c, "epsilon") ? " (from " : " (from the reports)", cmd_str(b->c, "epsilon") ? CMD_SPELL(b->c, "epsilon") : "",
+            cmd_str(b->c, "epsilon") ? ")" : "");
     for (size_t i = 0; i < nig; i++)
         fprintf(f, "%s%s", i ? ", " : "", ig[i]);
     fprintf(f, "%s\n", nig ? "" : "none");
@@ -380,8 +388,11 @@ static void print_text(nbrs *b, const keps_release_audit_result *r, const char *
     if (r->violation)
         fprintf(f, ": %zu event(s) whose loss exceeds epsilon %.6g with confidence %g", r->violations, r->epsilon,
                 1 - r->alpha);
-    fprintf(f, "\n%s\n", b->seeds ? "reproducible: every run's seed was drawn from --seed"
-                                  : "every run drew its own entropy (give --seed to reproduce the audit)");
+    const char *seed = CMD_SPELL(b->c, "seed");
+    if (b->seeds)
+        fprintf(f, "\nreproducible: every run's seed was drawn from %s\n", seed);
+    else
+        fprintf(f, "\nevery run drew its own entropy (give %s to reproduce the audit)\n", seed);
 }
 
 static keps_status report(nbrs *b, const keps_release_audit_result *r, const char *model)
@@ -397,7 +408,7 @@ static keps_status report(nbrs *b, const keps_release_audit_result *r, const cha
     keps_json_str(&j, "input_a", b->input[0]);
     keps_json_str(&j, "input_b", b->input[1]);
     keps_json_str(&j, "claim_model", model);
-    keps_json_str(&j, "claim_source", cmd_str(c, "epsilon") ? "--epsilon" : "report");
+    keps_json_str(&j, "claim_source", cmd_str(c, "epsilon") ? "epsilon" : "report");
     const char *ig[256];
     size_t nig = left_out(b, ig, 256);
     keps_json_array(&j, "columns_left_out");
@@ -435,8 +446,8 @@ static keps_status check_usage(cmd_ctx *c, nbrs *b, long *runs, long *jobs, doub
                                c->rest[0]);
     for (size_t i = 1; i < c->nrest; i++)
         if (supplied_option(c->rest[i]))
-            return cmd_usage_error(c, "'%s' after '--': the auditor gives every run its own -i (the two inputs), "
-                                      "-o, {report} and {seed}; leave them out",
+            return cmd_usage_error(c, "'%s' after '--': the auditor gives every run its own {input} (the two inputs), "
+                                      "{output}, {report} and {seed}; leave them out",
                                    c->rest[i]);
     if (cmd_long(c, "runs", 20, 100000000L, 1000, runs) < 0 || cmd_long(c, "jobs", 1, 64, 2, jobs) < 0 ||
         cmd_double(c, "selection", 0.01, 0.9, 0.2, sel) < 0 || cmd_double(c, "alpha", 1e-12, 0.5, 0.05, alpha) < 0)

@@ -51,7 +51,7 @@ static const cmd_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
 static const cmd_opt opt_neighbours = {
     "neighbours", 0, "FILE FILE2", 0,
     "audit a whole keps command end to end: the command after '--' runs {runs} times on each of the two "
-    "neighbouring inputs (this keps, as a subprocess: -i, -o, {report} and {seed} are the auditor's), and every "
+    "neighbouring inputs (this keps, as a subprocess: {input}, {output}, {report} and {seed} are the auditor's), and every "
     "release is tested against events that do not know the mechanism (see the description); the claim is the "
     "guarantee the command's report states",
     "{neighbours} d.csv d2.csv -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1"};
@@ -98,11 +98,11 @@ static keps_status other_kind(cmd_ctx *c, int neighbours)
                           : sizeof neighbours_only / sizeof *neighbours_only;
     for (size_t i = 0; i < n; i++)
         if (cmd_str(c, l[i]))
-            return cmd_usage_error(c, neighbours ? "--%s belongs to the audit of one {mechanism}; with {neighbours} "
+            return cmd_usage_error(c, neighbours ? "%s belongs to the audit of one {mechanism}; with {neighbours} "
                                                    "the command after '--' is audited (its claim: {epsilon}, {delta})"
-                                                 : "--%s belongs to the end-to-end audit, {neighbours} FILE FILE2 -- "
+                                                 : "%s belongs to the end-to-end audit, {neighbours} FILE FILE2 -- "
                                                    "COMMAND ...",
-                                   l[i]);
+                                   CMD_SPELL(c, l[i]));
     if (!neighbours && c->npos)
         return cmd_usage_error(c, "unexpected argument '%s': a command to audit goes with {neighbours} FILE FILE2 "
                                   "-- COMMAND ...",
@@ -250,7 +250,7 @@ static keps_status setup_expmech(cmd_ctx *c, audit_setup *a, double eps, double 
  * matrix, say): refused. --bins only shapes the estimate: a note. */
 static const cmd_mode_opt foreign[] = {
     {"epsilon", "laplace|geometric|expmech",
-     "rr's epsilon follows from -p and {categories} or {matrix}; test another claim with {claim} E", 1},
+     "rr's epsilon follows from {p} and {categories} or {matrix}; test another claim with {claim} E", 1},
     {"sensitivity", "laplace|geometric|expmech", "rr's inputs are categories ({value-a}, {value-b})", 1},
     {"value-a", "laplace|geometric|rr", "expmech's inputs are fixed utility vectors ({candidates})", 1},
     {"value-b", "laplace|geometric|rr", "expmech's inputs are fixed utility vectors ({candidates})", 1},
@@ -267,7 +267,7 @@ static keps_status foreign_option(cmd_ctx *c, const char *mech)
     if (cmd_mode_options(c, "{mechanism} ", mech, foreign, sizeof foreign / sizeof *foreign))
         return KEPS_EINPUT;
     if (cmd_str(c, "matrix") && (cmd_str(c, "p") || cmd_str(c, "categories")))
-        return cmd_usage_error(c, "{matrix} gives the whole mechanism: drop -p and {categories}");
+        return cmd_usage_error(c, "{matrix} gives the whole mechanism: drop {p} and {categories}");
     return KEPS_OK;
 }
 
@@ -353,7 +353,7 @@ const cmd_cmd cmd_audit = {
     "{mechanism}: runs the mechanism {trials} times on input A and on input B, histograms the outputs (quantile "
     "bins, or one bin per category), and reports the largest log probability ratio with simultaneous "
     "Clopper-Pearson bounds. {neighbours} D.csv D2.csv -- COMMAND ARGS: runs the whole keps command (dpmicro, "
-    "safela, rr, noise, ...: its own flags, without -i, -o, {report} and {seed}, which the auditor supplies) "
+    "safela, rr, noise, ...: its own flags, without {input}, {output}, {report} and {seed}, which the auditor supplies) "
     "{runs} times on each of two neighbouring inputs, as a subprocess of this executable (or {binary}), each run "
     "with fresh randomness (with {seed}, each run's seed is drawn from it and the audit is reproducible), and "
     "tests each release against events that do not know the mechanism: the exit status, header and row count; "
@@ -368,7 +368,7 @@ const cmd_cmd cmd_audit = {
     "violation is an event with P(D) > e^epsilon P(D2) + delta beyond the bounds (or the reverse). Events that "
     "held under one input only are listed first. A violation exits 1 and, like every exit 1, writes no {report} "
     "file ({json} prints the report on stdout). An audit can refute a claim, never prove it.",
-    "keps audit {neighbours} d.csv d2.csv {runs} 1000 {seed} 1 -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1",
+    "audit {neighbours} d.csv d2.csv {runs} 1000 {seed} 1 -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1",
     opts,
     run,
     (size_t)-1, /* FILE2 and the audited command; other_kind() checks them */

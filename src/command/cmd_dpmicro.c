@@ -125,26 +125,26 @@ static void guarantee_json(const cmd_ctx *c, keps_json *j, const keps_dpmicro_re
     if (order_leaks(c, p, unlink)) {
         keps_json_str(j, "model", "heuristic, not DP");
         keps_json_num(j, "epsilon_if_shuffled", r->epsilon);
-        keps_json_str(j, "note", "--keep-order with k > 1 (allowed only with --seed, for tests): rows sharing a "
+        keps_json_str(j, "note", "keep-order with k > 1 (allowed only with seed, for tests): rows sharing a "
                                  "noisy centroid keep their records' positions and show the data-dependent "
                                  "clusters");
     } else if (p->paper_accounting) {
         keps_json_str(j, "model", "heuristic, not DP"); /* one of the contract's model strings */
         keps_json_num(j, "claimed_epsilon", p->epsilon);
-        keps_json_str(j, "note", "the paper's noise accounting (--paper-accounting), which is not differential "
+        keps_json_str(j, "note", "the paper's noise accounting (paper-accounting), which is not differential "
                                  "privacy (docs/spec.md, section 5): claimed_epsilon is the paper's figure, not a guarantee");
     } else if (r->row_linked_dp || unlink) {
         keps_json_str(j, "model", cmd_dd_model(dd, "epsilon-DP"));
         keps_json_num(j, "epsilon", r->epsilon);
         keps_json_str(j, "neighbours", "bounded (replace one record; N public)");
         keps_json_str(j, "covers", unlink && !r->row_linked_dp
-                                       ? "the --qi columns, each released unlinked (rows shuffled per column)"
-                                       : "the --qi columns (every row and the row order)");
+                                       ? "the qi columns, each released unlinked (rows shuffled per column)"
+                                       : "the qi columns (every row and the row order)");
     } else {
         keps_json_str(j, "model", "heuristic, not DP");
         keps_json_num(j, "epsilon_if_unlinked", r->epsilon);
         keps_json_str(j, "note", "univariate with several columns: rows pair each record's per-column groups "
-                                 "without noise, which leaks; use --unlink-columns for epsilon-DP");
+                                 "without noise, which leaks; use unlink-columns for epsilon-DP");
     }
     keps_json_bool(j, "bounds_from_data", dd->n > 0);
     cmd_dd_json(j, dd);
@@ -205,14 +205,14 @@ static keps_status report(cmd_ctx *c, const keps_schema *s, const int *slot, con
     keps_json_end(&j);
     char text[512], g[200];
     if (order_leaks(c, p, unlink)) /* the summary states what the report's guarantee states */
-        snprintf(g, sizeof g, "no DP guarantee (--keep-order shows the clusters)");
+        snprintf(g, sizeof g, "no DP guarantee (%s shows the clusters)", CMD_SPELL(c, "keep-order"));
     else if (p->paper_accounting)
         snprintf(g, sizeof g, "no DP guarantee (the paper's accounting, claimed epsilon %g)", p->epsilon);
     else if (r->row_linked_dp || unlink)
         snprintf(g, sizeof g, "%s, epsilon %.17g%s", cmd_dd_model(dd, "epsilon-DP"), r->epsilon,
                  dd->n ? " (bounds read from the data)" : "");
     else
-        snprintf(g, sizeof g, "heuristic, not DP (epsilon %g only with --unlink-columns)", r->epsilon);
+        snprintf(g, sizeof g, "heuristic, not DP (epsilon %g only with %s)", r->epsilon, CMD_SPELL(c, "unlink-columns"));
     snprintf(text, sizeof text,
              "dpmicro: %zu records, %zu clusters, %s\n  for the curator only (from the original values): SSE "
              "%.6g, RL %.3f%%\n",
@@ -366,7 +366,7 @@ done:
 const cmd_cmd cmd_dpmicro = {
     "dpmicro",
     "differentially private microaggregation (insensitive MDAV + Laplace)",
-    "dpmicro {mode} multivariate|univariate -i FILE -o FILE {qi} NAME ... {k} K {epsilon} E {bounds} NAME=LO:HI "
+    "dpmicro {mode} multivariate|univariate {input} FILE {output} FILE {qi} NAME ... {k} K {epsilon} E {bounds} NAME=LO:HI "
     "... [options]",
     "Releases the {qi} numeric columns with epsilon-differential privacy (Soria-Comas et al. 2013, with the "
     "sound accounting of docs/spec.md, section 5): records are grouped by insensitive microaggregation into clusters of k (group "
@@ -381,7 +381,7 @@ const cmd_cmd cmd_dpmicro = {
     "noisy centroid would show the data's clusters). Other released columns are not covered (guarantee.not_covered, "
     "and a warning). It assumes public bounds: bounds read from the data are listed in guarantee.data_dependent and "
     "the model is then 'epsilon-DP (data-dependent)' (docs/spec.md, section 15, \"What must be public\").",
-    "keps dpmicro {mode} multivariate -i data/casc/casc.csv -o out.csv {qi} FICA {qi} FEDTAX {qi} INTVAL "
+    "dpmicro {mode} multivariate {input} data/casc/casc.csv {output} out.csv {qi} FICA {qi} FEDTAX {qi} INTVAL "
     "{qi} POTHVAL {others} drop {k} 50 {epsilon} 1 {bounds} FICA=0:10000 {bounds} FEDTAX=0:40000 "
     "{bounds} INTVAL=0:50000 {bounds} POTHVAL=0:150000 {report} report.json",
     opts,

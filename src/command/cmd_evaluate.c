@@ -103,7 +103,7 @@ static void report_test_rows(const cmd_ctx *c, keps_json *j, const keps_eval_opt
         keps_json_num(j, "fraction", o->split);
         keps_json_str(j, "selection", "round(fraction x original_rows) rows, uniformly at random");
         keps_json_str(j, "note", "the release was likely made from every original row, these included, so the "
-                                 "accuracy trained on the release is optimistic; keps split and --test avoid it");
+                                 "accuracy trained on the release is optimistic; keps split and the test parameter avoid it");
     }
     keps_json_end(j);
 }
@@ -140,7 +140,7 @@ static const char *level_text(const keps_eval_attr *a, char *buf, size_t len)
 
 /* The per-attribute lines of the text summary, and a note on the levels
  * that are not plain numbers. */
-static void text_attrs(const keps_eval_result *r, FILE *txt)
+static void text_attrs(const cmd_ctx *c, const keps_eval_result *r, FILE *txt)
 {
     int unknown = 0, mixed = 0;
     for (size_t a = 0; a < r->nattrs; a++) {
@@ -152,7 +152,8 @@ static void text_attrs(const keps_eval_result *r, FILE *txt)
                 level_text(x, lv, sizeof lv), x->non_original_share, x->suppressed_share, x->distinct_ratio);
     }
     if (unknown)
-        fputs("level unknown: no --hierarchy for the column (--hierarchy NAME:FILE detects it)\n", txt);
+        fprintf(txt, "level unknown: no %s for the column (%s NAME:FILE detects it)\n", CMD_SPELL(c, "hierarchy"),
+                CMD_SPELL(c, "hierarchy"));
     if (mixed)
         fputs("level mixed: the release holds values of several hierarchy levels\n", txt);
 }
@@ -262,8 +263,8 @@ static keps_status run(cmd_ctx *c)
                                   "apart; {split} F takes them from {original})");
     if (o.target && !cmd_str(c, "split") && !cmd_str(c, "test"))
         return cmd_usage_error(
-            c, "{target} needs test rows the release was not made from: split the data first (keps split -i "
-               "DATA.csv -o train.csv {test-output} test.csv), anonymize train.csv, then evaluate with {original} "
+            c, "{target} needs test rows the release was not made from: split the data first (keps split {input} "
+               "DATA.csv {output} train.csv {test-output} test.csv), anonymize train.csv, then evaluate with {original} "
                "train.csv {test} test.csv; {split} F instead tests on rows of {original}, which a release made from "
                "it contains, and overstates the accuracy");
     keps_table *orig = NULL, *rel = NULL, *test = NULL;
@@ -322,7 +323,7 @@ static keps_status run(cmd_ctx *c)
                     r.accuracy, r.train_rows, r.accuracy_original, r.original_train_rows, r.baseline,
                     r.majority ? r.majority : "", r.test_rows,
                     test ? "from the test file" : "split from the original (optimistic for the release)");
-        text_attrs(&r, txt);
+        text_attrs(c, &r, txt);
         fclose(txt);
     }
     warn_unmatched(c, &r);
@@ -353,7 +354,7 @@ const cmd_cmd cmd_evaluate = {
     "thesis evaluating it; docs/spec.md, section 6). The test rows must be ones the release was not made from: "
     "make them with keps split before anonymizing and give them with {test} ({split} takes them from "
     "{original} instead, and says that the figure is then optimistic).",
-    "keps evaluate {original} train.csv {release} out.csv {test} test.csv {target} salary-class "
+    "evaluate {original} train.csv {release} out.csv {test} test.csv {target} salary-class "
     "{hierarchy} age:data/adult/adult_hierarchy_age.csv",
     opts,
     run,

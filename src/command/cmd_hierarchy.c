@@ -61,8 +61,8 @@ static const cmd_opt *const pos_opts[] = {&opt_action, NULL};
 static keps_status run(cmd_ctx *c)
 {
     if (c->npos != 1 || strcmp(c->pos[0], "build") != 0)
-        return cmd_usage_error(c, "%s%s%s: the action is 'build': keps hierarchy build -i DATA.csv {qi} "
-                                  "'NAME:BUILDER' -o FILE",
+        return cmd_usage_error(c, "%s%s%s: the action is 'build': keps hierarchy build {input} DATA.csv {qi} "
+                                  "'NAME:BUILDER' {output} FILE",
                                c->npos ? "unknown action '" : "no action", c->npos ? c->pos[0] : "",
                                c->npos ? "'" : "");
     if (cmd_require(c, "qi") || cmd_require(c, "output"))
@@ -112,7 +112,7 @@ static keps_status run(cmd_ctx *c)
 const cmd_cmd cmd_hierarchy = {
     "hierarchy",
     "build a generalization hierarchy from the data and write it as an ARX hierarchy file",
-    "hierarchy build -i FILE {qi} NAME:BUILDER -o FILE [options]",
+    "hierarchy build {input} FILE {qi} NAME:BUILDER {output} FILE [options]",
     "Builds the hierarchy a {qi} NAME:BUILDER spec would build on the fly (docs/spec.md, section 1, 'Hierarchy "
     "builders'), from the column's own values, and writes it in ARX's layout for reading and editing; give the "
     "edited file back as {qi} NAME:FILE. Builders, modelled on ARX's: interval=5,10,20 ([20-25[, [20-30[, "
@@ -123,7 +123,7 @@ const cmd_cmd cmd_hierarchy = {
     "date=month,year,decade for ISO 8601 dates YYYY-MM-DD with an optional time (2020-03, 2020, [2020, 2030[; "
     "also day, quarter, century); bottom=B,top=T alone code the extremes and keep the rest. Every hierarchy ends "
     "at '*'; the missing value stays itself below it. Rows are sorted as the builder orders the values.",
-    "keps hierarchy build -i data/adult/adult.csv {qi} age:interval=5,10,20,top=80 -o age_hierarchy.csv",
+    "hierarchy build {input} data/adult/adult.csv {qi} age:interval=5,10,20,top=80 {output} age_hierarchy.csv",
     opts,
     run,
     1,

@@ -144,10 +144,11 @@ static keps_status check_domain(cmd_ctx *c, const keps_schema *s, const kopts *o
                 continue;
             keps_error err = {0};
             keps_table_cell_error(&err, s->t, s->noisy[j], i,
-                                  "%.17g lies outside --bounds %s=%.17g:%.17g; %s needs every released value "
+                                  "%.17g lies outside %s %s=%.17g:%.17g; %s%s needs every released value "
                                   "inside the public bounds: widen them",
-                                  v, s->t->cols[s->noisy[j]].name, lo, hi,
-                                  o->p.scale == KEPS_KSCALE_DOMAIN ? "--scale domain" : "--clamp");
+                                  v, CMD_SPELL(c, "bounds"), s->t->cols[s->noisy[j]].name, lo, hi,
+                                  CMD_SPELL(c, o->p.scale == KEPS_KSCALE_DOMAIN ? "scale" : "clamp"),
+                                  o->p.scale == KEPS_KSCALE_DOMAIN ? " domain" : "");
             return cmd_fail(c, &err);
         }
     return KEPS_OK;
@@ -357,7 +358,7 @@ done:
 const cmd_cmd cmd_kepsilon = {
     "kepsilon",
     "(k,epsilon)-anonymity: k-anonymize, then Laplace noise per class on {noisy} columns",
-    "kepsilon {algorithm} ola|mondrian|given -i FILE -o FILE {qi} ... {noisy} NAME {k} K {epsilon} E [options]",
+    "kepsilon {algorithm} ola|mondrian|given {input} FILE {output} FILE {qi} ... {noisy} NAME {k} K {epsilon} E [options]",
     "Holohan et al.'s (k,epsilon)-anonymity (2017; docs/spec.md, section 4): the {qi} columns are k-anonymized (OLA or Mondrian), then "
     "every record's {noisy} columns get Laplace noise whose scale is the diameter (max - min) of the column "
     "inside the record's equivalence class over epsilon (with m noisy columns epsilon is split over them: "
@@ -365,7 +366,7 @@ const cmd_cmd cmd_kepsilon = {
     "paper's eq. 8, before noise), the measured one, the nearest-neighbour linking risk and, with {confidence}, "
     "the rows removed for c-confident k-anonymity. This is NOT differential privacy: the scale is read from the "
     "data; the report says so.",
-    "keps kepsilon {algorithm} ola -i data/adult/adult_height.csv -o out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
+    "kepsilon {algorithm} ola {input} data/adult/adult_height.csv {output} out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
     "{qi} sex:data/adult/adult_hierarchy_sex.csv {qi} race:data/adult/adult_hierarchy_race.csv "
     "{qi} marital-status:data/adult/adult_hierarchy_marital-status.csv {noisy} height {others} keep {k} 10 "
     "{suppress} 0.05 {epsilon} 1 {confidence} 0.99 {report} report.json",

@@ -20,19 +20,19 @@ static const cmd_opt opt_sens = {"sensitivity", 0, "S", 0,
                                  "sensitivity of the released value (default 1; geometric: a whole number)",
                                  "1"};
 static const cmd_opt opt_value = {"value", 0, "V", CLI_NUMBER,
-                                  "the true value to release (geometric: a whole number); or give -i",
+                                  "the true value to release (geometric: a whole number); or give {input}",
                                   "42"};
 static const cmd_opt opt_count = {"count", 'n', "COUNT", CLI_NUMBER,
                                   "number of independent releases of {value} (default 1)", "10"};
 static const cmd_opt opt_input = {"input", 'i', "FILE", 0,
                                   "instead of {value}: a CSV with a header and one column (or {column}) whose "
-                                  "every row is a value to release, each with its own noise; needs -o",
+                                  "every row is a value to release, each with its own noise; needs {output}",
                                   "counts.csv"};
 static const cmd_opt opt_output = {"output", 'o', "FILE", 0,
-                                   "with -i: the released column (same header), row i the release of input row "
+                                   "with {input}: the released column (same header), row i the release of input row "
                                    "i ('-' = stdout)",
                                    "noisy.csv"};
-static const cmd_opt opt_column = {"column", 0, "NAME", 0, "with -i: the column to release (default: the only one)",
+static const cmd_opt opt_column = {"column", 0, "NAME", 0, "with {input}: the column to release (default: the only one)",
                                    "count"};
 
 static const cmd_opt *const opts[] = {&opt_mech, &cmd_opt_epsilon, &opt_sens, &opt_value, &opt_count, &opt_input,
@@ -107,7 +107,8 @@ static keps_status release_file(cmd_ctx *c, const noise_plan *p, keps_rng *r, si
         if (isnan(v) || (p->geometric && !whole(v))) {
             keps_table_cell_error(&err, t, (size_t)col, i,
                                   isnan(v) ? "missing value: every row needs a number to release"
-                                           : "--mechanism geometric releases whole numbers (below 2^62)");
+                                           : "%s geometric releases whole numbers (below 2^62)",
+                                  CMD_SPELL(c, "mechanism"));
             rc = cmd_fail(c, &err);
             break;
         }
@@ -148,9 +149,10 @@ static keps_status plan(cmd_ctx *c, noise_plan *p, int file)
         cmd_double(c, "value", -1.7e308, 1.7e308, 0, &value) < 0)
         return KEPS_EINPUT;
     if (p->geometric && (!whole(p->sens) || (!file && !whole(value))))
-        return cmd_usage_error(c, "{mechanism} geometric releases whole numbers: give a whole %s--sensitivity "
-                                  "(below 2^62)",
-                               file ? "" : "--value and ");
+        return file ? cmd_usage_error(c, "{mechanism} geometric releases whole numbers: give a whole {sensitivity} "
+                                         "(below 2^62)")
+                    : cmd_usage_error(c, "{mechanism} geometric releases whole numbers: give a whole {value} and "
+                                         "{sensitivity} (below 2^62)");
     /* laplace: the scale is calibrated so that the stated epsilon, the grid
      * rounding included, is at most --epsilon (keps_laplace_calibrate) */
     p->scale = p->geometric ? NAN : keps_laplace_calibrate(p->sens, 1, p->eps);
@@ -167,9 +169,9 @@ static keps_status run(cmd_ctx *c)
     long count;
     noise_plan p;
     if (file && (cmd_str(c, "value") || cmd_str(c, "count")))
-        return cmd_usage_error(c, "-i releases every row of the file: drop {value} and -n");
+        return cmd_usage_error(c, "{input} releases every row of the file: drop {value} and {count}");
     if (!file && (cmd_str(c, "output") || cmd_str(c, "column")))
-        return cmd_usage_error(c, "-o and {column} go with -i FILE; with {value} the releases are printed");
+        return cmd_usage_error(c, "{output} and {column} go with {input} FILE; with {value} the releases are printed");
     if (file && cmd_require(c, "output"))
         return KEPS_EINPUT;
     if (!file && cmd_require(c, "value"))
@@ -232,9 +234,9 @@ static keps_status run(cmd_ctx *c)
 const cmd_cmd cmd_noise = {
     "noise",
     "print independent noisy releases of a value (Laplace, geometric), or noise every row of a file",
-    "noise {mechanism} laplace|geometric {epsilon} E {sensitivity} S ({value} V [-n COUNT] | -i FILE -o FILE)",
-    "Prints COUNT independent noisy releases of V, one per line; or, with -i, releases every row of a one-column "
-    "file (or {column}) with its own noise, in input order, to -o. laplace: V rounded to a power-of-two grid "
+    "noise {mechanism} laplace|geometric {epsilon} E {sensitivity} S ({value} V [{count} COUNT] | {input} FILE {output} FILE)",
+    "Prints COUNT independent noisy releases of V, one per line; or, with {input}, releases every row of a one-column "
+    "file (or {column}) with its own noise, in input order, to {output}. laplace: V rounded to a power-of-two grid "
     "g = 2^(ceil(log2 b) - 40) plus g times an exactly sampled two-sided geometric variable (no floating-point "
     "logarithms: safe against the Mironov 2012 attack), with the scale b calibrated a hair above S/E so that the "
     "guaranteed epsilon, (floor(S/g) + 1)/(b/g) with the grid rounding, is at most E; {json} reports it with the "
@@ -243,7 +245,7 @@ const cmd_cmd cmd_noise = {
     "values at most S apart, or files that differ in one row by at most S (each row is its own query); "
     "nothing is read from the data but the values themselves (docs/spec.md, section 15, \"What must be "
     "public\").",
-    "keps noise {mechanism} laplace {epsilon} 1 {sensitivity} 1 {value} 42 -n 5",
+    "noise {mechanism} laplace {epsilon} 1 {sensitivity} 1 {value} 42 {count} 5",
     opts,
     run,
     0,

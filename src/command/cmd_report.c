@@ -49,13 +49,13 @@ static keps_status run(cmd_ctx *c)
 {
     const char *out = cmd_str(c, "output");
     if (c->npos != 1)
-        return cmd_usage_error(c, c->npos ? "give one report" : "which report? keps report REPORT.json -o FILE.html");
+        return cmd_usage_error(c, c->npos ? "give one report" : "which report? keps report REPORT.json {output} FILE.html");
     if (!out)
-        return cmd_usage_error(c, "-o is required: -o FILE.html writes the page there, -o - to stdout");
+        return cmd_usage_error(c, "{output} is required: {output} FILE.html writes the page there, {output} - to stdout");
     const char *in = c->pos[0];
     int std_in = strcmp(in, "-") == 0;
     if (!std_in && strcmp(in, out) == 0)
-        return cmd_usage_error(c, "-o %s is the report itself: writing it would destroy the report; choose another "
+        return cmd_usage_error(c, "{output} %s is the report itself: writing it would destroy the report; choose another "
                                   "file",
                                out);
     FILE *f = std_in ? stdin : fopen(in, "rb");
@@ -87,7 +87,7 @@ static keps_status run(cmd_ctx *c)
 const cmd_cmd cmd_report = {
     "report",
     "draw a saved JSON report as one self-contained HTML page",
-    "report REPORT.json -o FILE.html",
+    "report REPORT.json {output} FILE.html",
     "Reads a JSON report written by any command's {report} (or {report} -, or {json}) and writes it as one "
     "HTML page a reviewer can read without reading JSON: the guarantee in words and numbers (what it covers, "
     "what it does not, what came from the data), the parameters, the row accounting, and every section the "
@@ -96,7 +96,7 @@ const cmd_cmd cmd_report = {
     "accuracy, ...). The page needs no network: its style and drawing script are inside it, and so is the "
     "report. It is the same page, byte for byte, as the command's {html} wrote in the same run. '-' reads "
     "the report from stdin. A file that is not a JSON object is bad input (exit 2) naming its line and column.",
-    "keps report adult-k5.json -o adult-k5.html",
+    "report adult-k5.json {output} adult-k5.html",
     opts,
     run,
     1,

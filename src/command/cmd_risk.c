@@ -28,7 +28,7 @@ static const cmd_opt opt_original = {"original", 0, "FILE", 0,
                                      "the original CSV a {release} was made from: adds record linkage",
                                      "data/casc/casc.csv"};
 static const cmd_opt opt_release = {"release", 0, "FILE", 0,
-                                    "the released CSV to analyse (as -i); for record linkage written with "
+                                    "the released CSV to analyse (as {input}); for record linkage written with "
                                     "{keep-order} (row i releases original row i)",
                                     "out.csv"};
 static const cmd_opt opt_columns = {"columns", 0, "NAME", CLI_REPEAT,
@@ -142,20 +142,22 @@ static keps_status resolve(cmd_ctx *c, const keps_table *t, const names *nm, siz
 
 /* The named columns of t as a row-major matrix. A missing cell is refused
  * with what record linkage needs (keps_mdav_matrix would blame
- * microaggregation). */
-static keps_status numbers(keps_table *t, const size_t *cols, size_t m, double **x, keps_error *err)
+ * microaggregation), the parameters spelled for the host (c), or by their
+ * names when c is NULL (the message becomes a report value). */
+static keps_status numbers(const cmd_ctx *cx, keps_table *t, const size_t *cols, size_t m, double **x,
+                           keps_error *err)
 {
     *x = NULL;
+    const char *cols_p = CMD_SPELL(cx, "columns"), *qi_p = CMD_SPELL(cx, "qi");
     for (size_t j = 0; j < m; j++) {
         const keps_column *c = &t->cols[cols[j]];
         if (c->missing != KEPS_NONE && c->missing_count > 0)
             return keps_table_cell_error(err, t, cols[j], c->first_row[c->missing],
                                          "missing value (the missing token '%s'); record linkage measures "
                                          "distances between rows, so every compared cell needs a number: compare "
-                                         "complete numeric columns only (--columns NAME; the default is the --qi "
-                                         "columns, else every column both files share), or remove or impute the "
-                                         "row",
-                                         t->missing_token);
+                                         "complete numeric columns only (%s NAME; the default is the %s columns, "
+                                         "else every column both files share), or remove or impute the row",
+                                         t->missing_token, cols_p, qi_p);
         size_t row;
         const char *why;
         double v;
@@ -165,8 +167,8 @@ static keps_status numbers(keps_table *t, const size_t *cols, size_t m, double *
             keps_table_parse(t, keps_table_str(t, cols[j], row), &v) == KEPS_NUM_OK)
             return keps_table_cell_error(err, t, cols[j], row,
                                          "'%s' %s, so the column holds codes, not numbers; record linkage measures "
-                                         "distances between numbers: compare numeric columns only (--columns NAME)",
-                                         keps_table_str(t, cols[j], row), why);
+                                         "distances between numbers: compare numeric columns only (%s NAME)",
+                                         keps_table_str(t, cols[j], row), why, cols_p);
     }
     return keps_mdav_matrix(t, cols, m, x, err);
 }
@@ -186,11 +188,12 @@ static keps_status linkage(cmd_ctx *c, keps_table *o, keps_table *r, const names
         rc = resolve(c, r, nm, cr);
     keps_error err = {0};
     *rl = 0; /* stays 0 for an empty release: no released record, none to link */
-    if (!rc && r->nrows > 0 && (numbers(o, co, nm->n, &xo, &err) || numbers(r, cr, nm->n, &xr, &err))) {
+    if (!rc && r->nrows > 0 && (numbers(explicit_cols ? c : NULL, o, co, nm->n, &xo, &err) ||
+                                 numbers(explicit_cols ? c : NULL, r, cr, nm->n, &xr, &err))) {
         if (explicit_cols)
             rc = cmd_fail(c, &err);
         else
-            snprintf(skipped, skiplen, "needs numeric columns without missing cells (name them with --columns): %s",
+            snprintf(skipped, skiplen, "needs numeric columns without missing cells (name them with columns): %s",
                      err.msg);
         free(xr);
         xr = NULL;
@@ -245,14 +248,14 @@ static keps_status load_tables(cmd_ctx *c, job *J)
 {
     const char *in = cmd_str(c, "input"), *orig = cmd_str(c, "original"), *rel = cmd_str(c, "release");
     if (in && rel)
-        return cmd_usage_error(c, "give the table once: -i FILE, or {release} FILE (with {original} for record "
+        return cmd_usage_error(c, "give the table once: {input} FILE, or {release} FILE (with {original} for record "
                                   "linkage), not both");
     if (!in && !rel)
-        return cmd_usage_error(c, "name the table to analyse: keps risk -i FILE {qi} NAME ..., or {original} FILE "
+        return cmd_usage_error(c, "name the table to analyse: keps risk {input} FILE {qi} NAME ..., or {original} FILE "
                                   "{release} FILE for a release and its record linkage");
     if (orig && !rel)
         return cmd_usage_error(c, "{original} compares a release with the original it was made from: give the "
-                                  "release as {release} FILE, not -i");
+                                  "release as {release} FILE, not {input}");
     keps_status rc = in ? cmd_load_input(c, &J->t) : KEPS_OK;
     if (!rc && orig)
         rc = cmd_load_table(c, orig, &J->orig);
@@ -352,7 +355,7 @@ static keps_status parameters(cmd_ctx *c, job *J)
         return cmd_usage_error(c,
                                "%s: the population (%.0f records%s) is smaller than %s's %zu rows; the population "
                                "holds the table",
-                               hn ? "--population-size" : hf ? "--sampling-fraction" : "--population", J->population,
+                               CMD_SPELL(c, hn ? "population-size" : hf ? "sampling-fraction" : "population"), J->population,
                                hf ? ", rows / F" : "", J->t->source, J->t->nrows);
     if (hm && (size_t)m > J->qi.n)
         return cmd_usage_error(c, "{max-combination} %ld: there %s only %zu quasi-identifier%s; give at most %zu", m,
@@ -579,7 +582,7 @@ static const char *pct(char *b, size_t len, double share)
     return b;
 }
 
-static char *text_summary(const job *J)
+static char *text_summary(const cmd_ctx *c, const job *J)
 {
     const keps_sample_risk *s = &J->sr;
     char *buf = NULL;
@@ -598,8 +601,9 @@ static char *text_summary(const job *J)
                 s->records < s->rows ? "left out" : "counted as one class");
     fprintf(f, "\nprosecutor risk: highest %.4g (%s of records), average %.4g\n", s->prosecutor_highest,
             pct(p1, sizeof p1, s->prosecutor_share_at_highest), s->prosecutor_average);
-    fprintf(f, "journalist risk: highest %.4g, average %.4g%s\n", s->journalist_highest, s->journalist_average,
-            J->pop ? "" : " (no --population table: the file is its own population)");
+    fprintf(f, "journalist risk: highest %.4g, average %.4g%s%s%s\n", s->journalist_highest, s->journalist_average,
+            J->pop ? "" : " (no ", J->pop ? "" : CMD_SPELL(c, "population"),
+            J->pop ? "" : " table: the file is its own population)");
     fprintf(f, "marketer risk: average %.4g\n", s->marketer_average);
     fprintf(f, "sample uniques: %s of records (%zu)\n", pct(p1, sizeof p1, s->sample_uniques), s->unique_records);
     if (J->has_pu) {
@@ -609,7 +613,8 @@ static char *text_summary(const job *J)
                 pct(p3, sizeof p3, u->share[2]), pct(p4, sizeof p4, u->share[3]));
         fprintf(f, u->model == KEPS_UNIQ_NONE ? " (no sample unique)\n" : " (%s)\n", keps_uniq_model_name(u->model));
     } else {
-        fprintf(f, "population uniques: not estimated (give --population-size N or --sampling-fraction F)\n");
+        fprintf(f, "population uniques: not estimated (give %s N or %s F)\n", CMD_SPELL(c, "population-size"),
+                CMD_SPELL(c, "sampling-fraction"));
     }
     fprintf(f, "individual risk (Benedetti-Franconi%s%s): expected re-identifications %.4g, mean %.4g, highest %.4g\n",
             J->weight_col >= 0 ? ", weights " : ", no weights", J->weight_col >= 0 ? J->t->cols[J->weight_col].name : "",
@@ -668,7 +673,7 @@ static keps_status report(cmd_ctx *c, const job *J)
     json_metrics(&j, J);
     cmd_report_total(c, &j);
     keps_json_end(&j);
-    char *text = text_summary(J);
+    char *text = text_summary(c, J);
     keps_status rc = text ? cmd_emit_report(c, &j, text) : cmd_oom(c);
     free(text);
     keps_json_free(&j);
@@ -765,7 +770,7 @@ const cmd_cmd cmd_risk = {
     "risk",
     "re-identification risk of a table (prosecutor, journalist, marketer, population uniques, attributes, "
     "special uniques); record linkage of a release",
-    "risk -i FILE {qi} NAME ... [{population-size} N | {sampling-fraction} F] [{population} FILE] "
+    "risk {input} FILE {qi} NAME ... [{population-size} N | {sampling-fraction} F] [{population} FILE] "
     "[{max-combination} M] [{weights} COL] [options]\n"
     "       keps risk {original} FILE {release} FILE [{qi} NAME ...] [{columns} NAME ...] [options]",
     "Measures how identifiable the records of one table are on its quasi-identifiers ({qi}), as ARX 3.9.2 and "
@@ -793,7 +798,7 @@ const cmd_cmd cmd_risk = {
     "{keep-order} and do not remove rows (differing row counts are an error). A release that is not numeric "
     "(generalized ranges) gets record_linkage null unless {columns} demands it. The QIs default to the linkage "
     "columns there. An empty table has no record to single out: every risk is 0.",
-    "keps risk -i data/adult/adult.csv {qi} age {qi} sex {qi} race {qi} marital-status {sampling-fraction} 0.01 "
+    "risk {input} data/adult/adult.csv {qi} age {qi} sex {qi} race {qi} marital-status {sampling-fraction} 0.01 "
     "{json}",
     opts,
     run,

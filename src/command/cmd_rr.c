@@ -27,7 +27,7 @@ static const cmd_opt opt_pt = {"pt", 0, "P", CLI_NUMBER, "keep probability of th
 static const cmd_opt opt_t = {"t", 0, "T", CLI_NUMBER,
                               "target multiplicative t (>= 1): picks the largest p_t (tclose, both) or, for ldp, "
                               "the largest p whose epsilon implies t for classes of the input's smallest size "
-                              "(Lemma 1); with {epsilon} too, ldp meets both; not with -p, which fixes p",
+                              "(Lemma 1); with {epsilon} too, ldp meets both; not with {p}, which fixes p",
                               "2"};
 static const cmd_opt opt_eps = {"epsilon", 0, "E", CLI_NUMBER, "target epsilon-LDP: picks the largest p of the RR-LDP stage",
                                 "1.0"};
@@ -119,7 +119,7 @@ static keps_status domain_values(cmd_ctx *c, const char *spec, const char *rest,
     o.delimiter = ',';
     if (!rest[0])
         return cmd_usage_error(c, "{domain} '%s': no value after '='; give COL=V1,V2,... or COL=@FILE", spec);
-    if (keps_csv_read_buffer(rest, strlen(rest), "--domain", &o, vt, &err))
+    if (keps_csv_read_buffer(rest, strlen(rest), CMD_SPELL(c, "domain"), &o, vt, &err))
         return cmd_fail(c, &err);
     return KEPS_OK;
 }
@@ -162,7 +162,7 @@ static keps_status rr_domains(cmd_ctx *c, rr_run *r)
             for (size_t j = 0; j < vt->ncols; j++)
                 vals[nv++] = keps_table_str(vt, j, i);
         char src[64];
-        snprintf(src, sizeof src, "--domain %.40s", v[d]);
+        snprintf(src, sizeof src, "%s %.40s", CMD_SPELL(c, "domain"), v[d]);
         keps_error err = {0};
         if (!rc && keps_rr_domain(r->t, (size_t)col, vals, nv, eq[1] == '@' ? eq + 2 : src, &err))
             rc = cmd_fail(c, &err);
@@ -401,9 +401,9 @@ static void rr_data_dependent(cmd_ctx *c, rr_run *r)
         cmd_dd_add_columns(&r->dd, "distribution (RR-t draws from the data's own distribution)", r->t,
                            sensitive_pick, r->s);
     if (tcl && cmd_str(c, "t"))
-        cmd_dd_add(&r->dd, "keep probability p_t (chosen from --t and the data's distribution)");
+        cmd_dd_add(&r->dd, "keep probability p_t (chosen from t and the data's distribution)");
     if (ldp && r->par.kind == KEPS_RR_LDP && cmd_str(c, "t") && !cmd_str(c, "p"))
-        cmd_dd_add(&r->dd, "keep probability p (chosen from --t, the smallest class size %zu and N = %zu)", r->k,
+        cmd_dd_add(&r->dd, "keep probability p (chosen from t, the smallest class size %zu and N = %zu)", r->k,
                    r->N);
     cmd_dd_warn(c, &r->dd, plain_model(r));
     cmd_uncovered_warn(c, r->t, uncovered_pick, r->s, "only each record's {sensitive} value(s)");
@@ -422,7 +422,7 @@ static void json_guarantee(keps_json *j, const rr_run *r, const keps_rr_levels *
     keps_json_num(j, "t", cl->mult_t);
     keps_json_int(j, "k", (long long)r->k);
     keps_json_str(j, "buckets", "single values");
-    keps_json_str(j, "covers", "each record's --sensitive value(s), randomized on its own (local DP)");
+    keps_json_str(j, "covers", "each record's sensitive value(s), randomized on its own (local DP)");
     int from_data = 0;
     for (size_t a = 0; a < r->s->nsensitive; a++)
         from_data |= !r->public_domain[r->s->sensitive[a]];
@@ -478,7 +478,7 @@ static keps_status rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, d
     char text[1400];
     snprintf(text, sizeof text,
              "rr %s: %zu records, %zu categories, %zu classes (smallest %zu)\n"
-             "  guarantee: %s, epsilon %.4g, multiplicative t %.4g (each record's --sensitive value%s)\n"
+             "  guarantee: %s, epsilon %.4g, multiplicative t %.4g (each record's sensitive value%s)\n"
              "  for the curator only (from the original values): %zu values changed; verified on this data: "
              "epsilon-LDP %.4g, multiplicative t %.4g, (%zu,t) %.4g; (%zu,eps)-DP of Def. 8 (one value drawn "
              "from the release, not DP of the release) %.4g; utility (binary gain) %.4f\n",
@@ -550,7 +550,7 @@ static keps_status run(cmd_ctx *c)
 const cmd_cmd cmd_rr = {
     "rr",
     "randomized response on a nominal sensitive column (epsilon-LDP and t-closeness)",
-    "rr {mechanism} ldp|tclose|both -i FILE -o FILE {sensitive} NAME {qi} NAME (-p P | {epsilon} E | {t} T) "
+    "rr {mechanism} ldp|tclose|both {input} FILE {output} FILE {sensitive} NAME {qi} NAME ({p} P | {epsilon} E | {t} T) "
     "[options]",
     "Randomizes a nominal sensitive column (several {sensitive} columns are randomized as one joint value) "
     "record by record, as Ekenstedt et al. 2022 (docs/spec.md, section 7). The input should be k-anonymous: its records are "
@@ -558,7 +558,7 @@ const cmd_cmd cmd_rr = {
     "by Mondrian or OLA at {k}, whose generalized QIs are released). ldp keeps each value with probability "
     "p and otherwise draws uniformly from the categories (epsilon = ln(1 + n p/(1-p))); tclose keeps with p_t "
     "and otherwise draws from the data's own distribution (multiplicative t by eq. (2)); both runs tclose then "
-    "ldp. Keep probabilities come from -p/{pt} or, as the largest that meet them, from {epsilon}/{t}. The "
+    "ldp. Keep probabilities come from {p}/{pt} or, as the largest that meet them, from {epsilon}/{t}. The "
     "report gives the guarantee, the closed-form levels, and the levels verified exactly on this data from the "
     "transition matrix: epsilon-LDP (Def. 6), multiplicative t over the classes (Def. 4), (k,t)-closeness at the "
     "smallest class size (Def. 7) and (k,epsilon)-DP (Def. 8: one released value drawn at random, not DP of the "
@@ -568,7 +568,7 @@ const cmd_cmd cmd_rr = {
     "({domain}): without it the categories, and with them p, come from the data, and RR-t always draws from the "
     "data's own distribution; such parameters are listed in guarantee.data_dependent and the model says "
     "'(data-dependent)' (docs/spec.md, section 15, \"What must be public\").",
-    "keps rr {mechanism} ldp -i data/adult/adult.csv -o out.csv {sensitive} salary-class "
+    "rr {mechanism} ldp {input} data/adult/adult.csv {output} out.csv {sensitive} salary-class "
     "{domain} 'salary-class=<=50K,>50K' {qi} sex {qi} race {epsilon} 1 {others} keep {report} rr.json",
     opts,
     run,

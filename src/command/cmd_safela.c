@@ -217,7 +217,7 @@ out:
 const cmd_cmd cmd_safela = {
     "safela",
     "epsilon-safe lattice anonymization: sampling + exponential mechanism",
-    "safela -i FILE -o FILE {qi} NAME:HIERARCHY ... {k} K {beta} B [{epsilon-prime} E1] [{penalty} F] [options]",
+    "safela {input} FILE {output} FILE {qi} NAME:HIERARCHY ... {k} K {beta} B [{epsilon-prime} E1] [{penalty} F] [options]",
     "Samples each record with probability {beta}, scores every node of the full-domain generalization lattice "
     "over the sample with u = -(G + f*S) (G: mean generalization level l/h, S: share of sampled records in classes "
     "smaller than k, f: {penalty}), picks a node with the exponential mechanism (epsilon', sensitivity f*k/n), "
@@ -232,7 +232,7 @@ const cmd_cmd cmd_safela = {
     "\"What must be public\"). The report gives the node, the guarantee, and, for the curator only (from the "
     "original values), the sample size, suppressed and unsampled counts and the probability that the mechanism "
     "picks a good node (S < 15% and G < 0.6).",
-    "keps safela -i data/adult/adult.csv -o out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
+    "safela {input} data/adult/adult.csv {output} out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
     "{qi} education:data/adult/adult_hierarchy_education.csv {insensitive} salary-class {others} drop {k} 75 "
     "{beta} 0.7 {epsilon-prime} 0.5 {penalty} 2 {report} report.json",
     opts,

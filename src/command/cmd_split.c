@@ -112,14 +112,14 @@ static keps_status run(cmd_ctx *c)
 const cmd_cmd cmd_split = {
     "split",
     "hold out random test rows before anonymizing, for an honest keps evaluate",
-    "split -i FILE -o TRAIN.csv {test-output} TEST.csv [{fraction} F] [options]",
-    "Splits a data set at random into training rows (-o) and test rows ({test-output}), both in input order with "
+    "split {input} FILE {output} TRAIN.csv {test-output} TEST.csv [{fraction} F] [options]",
+    "Splits a data set at random into training rows ({output}) and test rows ({test-output}), both in input order with "
     "the input's header and separator: round(F x rows) test rows, chosen uniformly with the CSPRNG (at least one "
     "on each side). Anonymize the training file, then measure the release with keps evaluate {original} "
     "TRAIN.csv {release} RELEASE.csv {test} TEST.csv {target} COLUMN: the classifier is then tested on records "
     "the release never contained (testing on rows of the release itself overstates its accuracy). The test "
     "file holds raw records: it is for evaluation only, never for publication.",
-    "keps split -i data/adult/adult.csv -o train.csv {test-output} test.csv {fraction} 0.2",
+    "split {input} data/adult/adult.csv {output} train.csv {test-output} test.csv {fraction} 0.2",
     opts,
     run,
     0,

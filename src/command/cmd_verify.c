@@ -44,11 +44,11 @@ typedef struct verdict_set {
     keps_json *j;
 } verdict_set;
 
-static keps_status no_column(cmd_ctx *c, const keps_table *t, const char *flag, const char *name)
+static keps_status no_column(cmd_ctx *c, const keps_table *t, const char *param, const char *name)
 {
     keps_error err = {0};
     keps_table_no_column(&err, t, name);
-    return cmd_usage_error(c, "%s '%s': %s", flag, name, err.msg);
+    return cmd_usage_error(c, "%s '%s': %s", CMD_SPELL(c, param), name, err.msg);
 }
 
 /* ---- classes -------------------------------------------------------------- */
@@ -505,7 +505,7 @@ static keps_status report(cmd_ctx *c, verdict_set *v)
     fprintf(txt, "%s: %zu rows; %zu suppressed (every QI '*'), %s\n", v->t->source, v->t->nrows, v->star_rows,
             v->all_star ? "checked as one class (every row is '*': a release generalized to the top looks the same, "
                           "and leaving them out would pass every check vacuously)"
-            : v->mode == KEPS_SUPPRESSED_EXCLUDE ? "left out of the checks (--suppressed class checks them)"
+            : v->mode == KEPS_SUPPRESSED_EXCLUDE ? "left out of the checks (suppressed class checks them)"
                                                  : "checked as one class");
     report_k(v, ev);
     if (cc->nsens)
@@ -558,7 +558,7 @@ static keps_status resolve_qi(cmd_ctx *c, const keps_table *t, size_t **qi, size
         const char *rest; /* NAME:HIERARCHY is accepted; read only with --population */
         int j = keps_table_column_spec(t, v[i], &rest);
         if (j < 0)
-            return no_column(c, t, "--qi", v[i]);
+            return no_column(c, t, "qi", v[i]);
         (*qi)[i] = (size_t)j;
     }
     return KEPS_OK;
@@ -584,7 +584,7 @@ static keps_status population_counts(cmd_ctx *c, const keps_table *t, const size
         }
         int j = keps_table_column(pop, t->cols[qi[i]].name);
         if (j < 0) {
-            rc = no_column(c, pop, "--population", t->cols[qi[i]].name);
+            rc = no_column(c, pop, "population", t->cols[qi[i]].name);
             break;
         }
         pcol[i] = (size_t)j;
@@ -667,7 +667,7 @@ static keps_status run(cmd_ctx *c)
 const cmd_cmd cmd_verify = {
     "verify",
     "check a released CSV against privacy criteria: k-anonymity, l-diversity, t-closeness and the rest",
-    "verify -i FILE {qi} NAME ... [{k} K] [{sensitive} NAME {l-diversity} L {t-closeness} T ...] "
+    "verify {input} FILE {qi} NAME ... [{k} K] [{sensitive} NAME {l-diversity} L {t-closeness} T ...] "
     "[{population} FILE {delta-presence} A,B]",
     "Groups the rows of a released CSV into equivalence classes by their quasi-identifier values as written "
     "(generalized strings, '*', intervals) and checks every criterion asked for with the tests the lattice search "
@@ -684,7 +684,7 @@ const cmd_cmd cmd_verify = {
     "every {sensitive} column, or with NAME=VALUE to one. Exit 0 if every property asked for holds, 1 if one "
     "fails (the worst class is printed; like every exit 1 it writes no {report} file, {json} prints the report on "
     "stdout), 2 on bad input.",
-    "keps verify -i out.csv {qi} age {qi} sex {k} 5 {sensitive} salary-class {t-closeness} 0.3",
+    "verify {input} out.csv {qi} age {qi} sex {k} 5 {sensitive} salary-class {t-closeness} 0.3",
     opts,
     run,
     0,

@@ -282,6 +282,10 @@ struct keps_search_result;
 void cmd_search_debug(const cmd_ctx *c, const struct keps_search_result *r);
 /* How the host spells parameter name (keps_host.spell), into buf. */
 const char *cmd_spell(const cmd_ctx *c, const char *name, char *buf, size_t len);
+/* The same in a buffer that lives to the end of the enclosing block: for a
+ * parameter named in a text that is no {name} markup (an argument of a
+ * message, a summary line, an error from another module). */
+#define CMD_SPELL(c, name) cmd_spell((c), (name), (char[128]){0}, 128)
 /* The command called name, or NULL. */
 const cmd_cmd *cmd_command(const char *name);
 /* The checks every command makes first (seed), then its run function. */

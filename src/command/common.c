@@ -57,9 +57,9 @@ static keps_status comma_clash(const cmd_ctx *c, const char *path, char delim, i
         return KEPS_OK;
     return cmd_usage_error(c,
                            "{decimal-comma}: the field separator of %s is ',' (%s), the decimal mark as well, so "
-                           "170,5 would be two fields; give the file's separator with -d (e.g. -d ';', or -d tab; "
-                           "for a file of one column any -d but ',' works)",
-                           strcmp(path, "-") ? path : "stdin", sniffed ? "sniffed from its header" : "-d");
+                           "170,5 would be two fields; give the file's separator with {delimiter} (e.g. {delimiter} ';', or {delimiter} tab; "
+                           "for a file of one column any {delimiter} but ',' works)",
+                           strcmp(path, "-") ? path : "stdin", sniffed ? "sniffed from its header" : CMD_SPELL(c, "delimiter"));
 }
 
 /* The in-memory table given for the parameter whose value is path

@@ -9,7 +9,7 @@
 #include "keps/subset.h"
 
 #define PER_COLUMN                                                                                                  \
-    "; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME " \
+    "; applies to every {sensitive} column, NAME=VALUE (repeatable) sets it for one column (a value without NAME " \
     "covers the columns not named)"
 
 const cmd_opt crit_opt_sensitive = {
@@ -49,7 +49,7 @@ const cmd_opt crit_opt_beta = {"beta-likeness", 0, "[NAME=]B", CLI_REPEAT | CLI_
                                "the table by at most B*q" PER_COLUMN,
                                "1.5"};
 const cmd_opt crit_opt_beta_variant = {"beta-likeness-variant", 0, "basic|enhanced", 0,
-                                       "basic (default) or enhanced beta-likeness (the bound is min(B, -ln q))",
+                                       "basic (default) or enhanced beta-likeness (the bound is min(B, ln(1/q)))",
                                        "enhanced"};
 const cmd_opt crit_opt_delta_disclosure = {"delta-disclosure", 0, "[NAME=]D", CLI_REPEAT | CLI_NUMBER,
                                            "delta-disclosure privacy (Brickell & Shmatikov 2008): |log2(p/q)| < D for "
@@ -227,7 +227,7 @@ static keps_status read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria
     if (!n)
         return KEPS_OK;
     if (!cc->nsens)
-        return cmd_usage_error(c, "--%s needs a {sensitive} NAME column", col_opts[o].opt);
+        return cmd_usage_error(c, "%s needs a {sensitive} NAME column", CMD_SPELL(c, col_opts[o].opt));
     int variant = 0;
     const char *est = cmd_str(c, "entropy-estimator"), *bv = cmd_str(c, "beta-likeness-variant");
     if (col_opts[o].kind == KEPS_CRIT_ENTROPY_L && est)
@@ -244,15 +244,15 @@ static keps_status read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria
         const char *eq = strrchr(v[i], '='), *val = eq ? eq + 1 : v[i];
         double a = 0, b = 0;
         if (parse_value(val, col_opts[o].pair, &a, &b)) {
-            rc = cmd_usage_error(c, "--%s '%s': expected %s%s", col_opts[o].opt, v[i],
+            rc = cmd_usage_error(c, "%s '%s': expected %s%s", CMD_SPELL(c, col_opts[o].opt), v[i],
                                  col_opts[o].pair ? "two numbers A,B" : "a number", " (optionally NAME= before it)");
             break;
         }
         keps_criterion cr = {col_opts[o].kind, 0, {a, b}, variant};
         if (!eq) {
             if (has_all) {
-                rc = cmd_usage_error(c, "--%s: two values without NAME=; give one for every column and NAME=VALUE "
-                                        "for the columns that differ", col_opts[o].opt);
+                rc = cmd_usage_error(c, "%s: two values without NAME=; give one for every column and NAME=VALUE "
+                                        "for the columns that differ", CMD_SPELL(c, col_opts[o].opt));
                 break;
             }
             has_all = 1;
@@ -264,9 +264,9 @@ static keps_status read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria
                                  strncmp(t->cols[cc->spec[s].col].name, v[i], (size_t)(eq - v[i]))))
             s++;
         if (s == cc->nsens)
-            rc = cmd_usage_error(c, "--%s '%s': no {sensitive} column of that name", col_opts[o].opt, v[i]);
+            rc = cmd_usage_error(c, "%s '%s': no {sensitive} column of that name", CMD_SPELL(c, col_opts[o].opt), v[i]);
         else if (named[s])
-            rc = cmd_usage_error(c, "--%s: column '%s' is named twice", col_opts[o].opt, t->cols[cc->spec[s].col].name);
+            rc = cmd_usage_error(c, "%s: column '%s' is named twice", CMD_SPELL(c, col_opts[o].opt), t->cols[cc->spec[s].col].name);
         else {
             named[s] = 1;
             cr.sens = s;

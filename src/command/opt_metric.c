@@ -64,10 +64,10 @@ keps_status cmd_objective_read(cmd_ctx *c, cmd_objective *o)
     char **w;
     size_t nw = cmd_list(c, "weight", &w);
     if ((a || nw) && !per_qi)
-        return cmd_usage_error(c, "--%s: {metric} %s is one number per transformation, not a value per "
+        return cmd_usage_error(c, "%s: {metric} %s is one number per transformation, not a value per "
                                   "quasi-identifier ({aggregate} and {weight} apply to prec, loss, entropy and "
                                   "height)",
-                               a ? "aggregate" : "weight", name);
+                               CMD_SPELL(c, a ? "aggregate" : "weight"), name);
     return KEPS_OK;
 }
 

@@ -32,8 +32,8 @@ const cmd_opt cmd_opt_delimiter = {"delimiter", 'd', "C", 0,
                                    ";"};
 const cmd_opt cmd_opt_report = {"report", 0, "FILE", 0,
                                  "write the JSON report to FILE ('-' = stdout, the summary then goes to stderr), "
-                                 "written as -o is and renamed into place together with the release; it may not "
-                                 "name the same file or stream as -o",
+                                 "written as {output} is and renamed into place together with the release; it may not "
+                                 "name the same file or stream as {output}",
                                  "report.json"};
 const cmd_opt cmd_opt_html = {"html", 0, "FILE", 0,
                                "also write the report as one self-contained HTML page (tables and charts, no "
@@ -85,7 +85,7 @@ const cmd_opt cmd_opt_decimal_comma = {"decimal-comma", 0, NULL, 0,
                                         "numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so "
                                         "in numeric columns and written so in computed ones; a '.' in a number is "
                                         "then an error. The field separator must then be another character than "
-                                        "',' (give -d ';' if it is not sniffed)",
+                                        "',' (give {delimiter} ';' if it is not sniffed)",
                                         ""};
 const cmd_opt cmd_opt_digits = {"digits", 0, "N|exact", CLI_NUMBER,
                                 "decimals of the numbers this command computes and writes (noisy values, "
@@ -113,7 +113,7 @@ static const cmd_opt opt_help = {"help", 'h', NULL, KEPS_PARAM_COMMON, "show thi
 static const cmd_opt opt_json = {"json", 0, NULL, KEPS_PARAM_COMMON, "print the result as JSON on stdout instead of text", ""};
 static const cmd_opt opt_quiet = {"quiet", 'q', NULL, KEPS_PARAM_COMMON,
                                   "no progress, notes or text summary (errors, and warnings that weaken the "
-                                  "privacy guarantee, still print on stderr; {json}, {report} - and -o - still "
+                                  "privacy guarantee, still print on stderr; {json}, {report} - and {output} - still "
                                   "write what they ask for)",
                                   ""};
 static const cmd_opt opt_job = {"job", 0, "FILE", KEPS_PARAM_COMMON,
@@ -126,7 +126,7 @@ const cmd_opt *const cmd_common_opts[] = {&opt_job, &opt_json, &opt_quiet, &opt_
 /* ---- accessors ---- */
 
 /* Parameter name as the host spells it (a buffer of the calling line). */
-#define SPELL(name) cmd_spell(c, (name), (char[128]){0}, 128)
+#define SPELL(name) CMD_SPELL(c, name)
 
 static int find_opt(const cmd_ctx *c, const char *name)
 {

@@ -26,9 +26,9 @@ keps_status cmd_privacy_rr_epsilon(cmd_ctx *c)
     if (hp < 0 || he < 0 || hn < 0)
         return KEPS_EINPUT;
     if (!hn)
-        return cmd_usage_error(c, "rr-epsilon needs the number of categories -n, e.g. -p 0.6 -n 4");
+        return cmd_usage_error(c, "rr-epsilon needs the number of categories {categories}, e.g. {p} 0.6 {categories} 4");
     if (hp == he)
-        return cmd_usage_error(c, "rr-epsilon takes either -p P (gives epsilon) or {epsilon} E (gives the largest p)");
+        return cmd_usage_error(c, "rr-epsilon takes either {p} P (gives epsilon) or {epsilon} E (gives the largest p)");
     if (hp)
         eps = keps_rr_ldp_epsilon(p, (size_t)n);
     else
@@ -63,7 +63,7 @@ static keps_status rr_frequencies(cmd_ctx *c, double **freq, size_t *n)
     if (hn < 0)
         return KEPS_EINPUT;
     if (!fs && !hn)
-        return cmd_usage_error(c, "rr-t needs the distribution: {frequencies} 0.2,0.3,0.5 or -n N (uniform)");
+        return cmd_usage_error(c, "rr-t needs the distribution: {frequencies} 0.2,0.3,0.5 or {categories} N (uniform)");
     size_t cap = fs ? strlen(fs) / 2 + 2 : (size_t)nc;
     double *f = malloc(cap * sizeof *f), sum = 0.0;
     size_t k = 0;
@@ -104,7 +104,7 @@ keps_status cmd_privacy_rr_t(cmd_ctx *c)
 {
     double pt, t;
     if (cmd_str(c, "pt") && cmd_str(c, "p")) /* -p is --pt's other name here: one would be dropped */
-        return cmd_usage_error(c, "rr-t: -p and {pt} both give the keep probability p_t; give one");
+        return cmd_usage_error(c, "rr-t: {p} and {pt} both give the keep probability p_t; give one");
     int hp = cmd_double(c, "pt", 0.0, 1.0, 0.0, &pt);
     if (hp == 0)
         hp = cmd_double(c, "p", 0.0, 1.0, 0.0, &pt);
@@ -180,7 +180,7 @@ keps_status cmd_privacy_implies(cmd_ctx *c)
     if (hl < 0)
         return KEPS_EINPUT;
     if (!hl)
-        return cmd_usage_error(c, "{from} %s needs its level --%s", fs, lk);
+        return cmd_usage_error(c, "{from} %s needs its level %s", fs, CMD_SPELL(c, lk));
     long k, to_k, N;
     if (cmd_long(c, "k", 1, __LONG_MAX__, 0, &k) < 0 || cmd_long(c, "to-k", 1, __LONG_MAX__, 0, &to_k) < 0 ||
         cmd_long(c, "records", 1, __LONG_MAX__, 0, &N) < 0)
