@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "exit_code.h"
+#include "param_lookup.h"
 #include "job.h"
 #include "keps/hierarchy.h"
 #include "keps/outfile.h"
@@ -23,26 +24,21 @@
 
 /* ---- accessors ---- */
 
+/* The same lookup as the command layer's (param_lookup.h). */
 static int find_opt(const kc_ctx *c, const char *name)
 {
-    for (size_t i = 0; i < c->nopts; i++)
-        if (strcmp(c->opts[i]->name, name) == 0)
-            return (int)i;
-    return -1;
+    return param_index(c->opts, c->nopts, name);
 }
 
 const char *kc_str(const kc_ctx *c, const char *name)
 {
     int i = find_opt(c, name);
-    if (i < 0 || c->vals[i].n == 0)
-        return NULL;
-    return c->vals[i].v[c->vals[i].n - 1];
+    return i < 0 ? NULL : param_last(c->vals[i].v, c->vals[i].n);
 }
 
 int kc_flag(const kc_ctx *c, const char *name)
 {
-    const char *v = kc_str(c, name);
-    return v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0 && strcmp(v, "no") != 0;
+    return param_true(kc_str(c, name));
 }
 
 const char *kc_spell(void *ud, const char *name, char *buf, size_t len)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "command_internal.h"
+#include "param_lookup.h"
 #include "keps/mdav.h"
 #include "keps/csv.h"
 #include "keps/hierarchy.h"
@@ -130,18 +131,13 @@ const cmd_opt *const cmd_common_opts[] = {&opt_job, &opt_json, &opt_quiet, &opt_
 
 static int find_opt(const cmd_ctx *c, const char *name)
 {
-    for (size_t i = 0; i < c->nopts; i++)
-        if (strcmp(c->opts[i]->name, name) == 0)
-            return (int)i;
-    return -1;
+    return param_index(c->opts, c->nopts, name);
 }
 
 const char *cmd_str(const cmd_ctx *c, const char *name)
 {
     int i = find_opt(c, name);
-    if (i < 0 || c->vals[i].n == 0)
-        return NULL;
-    return c->vals[i].v[c->vals[i].n - 1];
+    return i < 0 ? NULL : param_last(c->vals[i].v, c->vals[i].n);
 }
 
 size_t cmd_list(const cmd_ctx *c, const char *name, char ***vals)
@@ -157,8 +153,7 @@ size_t cmd_list(const cmd_ctx *c, const char *name, char ***vals)
 
 int cmd_flag(const cmd_ctx *c, const char *name)
 {
-    const char *v = cmd_str(c, name);
-    return v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0 && strcmp(v, "no") != 0;
+    return param_true(cmd_str(c, name));
 }
 
 keps_status cmd_usage_error(const cmd_ctx *c, const char *fmt, ...)
