@@ -364,19 +364,6 @@ static int yaml_bool(const char *v)
     return -1;
 }
 
-/* dir/path for a relative path (not "-") read from the job file; else a
- * copy of path. */
-static char *job_path(const char *dir, const char *path)
-{
-    if (!dir || path[0] == '/' || strcmp(path, "-") == 0 || !path[0])
-        return strdup(path);
-    size_t n = strlen(dir) + strlen(path) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, path);
-    return p;
-}
-
 /* Merges a job file: keys must be options of this command; values given on
  * the command line win. Relative paths in it resolve against its own
  * directory: FILE values here, the PATH of NAME:PATH values where the name
@@ -433,7 +420,7 @@ static int merge_job(kc_ctx *c, const char *path)
         } else {
             int file = strcmp(o->metavar, "FILE") == 0;
             for (size_t k = 0; k < en->nvalues; k++) {
-                char *v = file ? job_path(c->job_dir, en->values[k]) : NULL;
+                char *v = file ? param_job_path(c->job_dir, en->values[k]) : NULL;
                 add_value(&c->vals[i], v ? v : en->values[k]);
                 free(v);
             }
@@ -509,7 +496,7 @@ static const char *each_input(const kc_ctx *c, int (*fn)(const char *path, const
             if (!hier && fn(v, name, ud))
                 return v;
             for (const char *p = hier ? strchr(v, ':') : NULL; p; p = strchr(p + 1, ':')) {
-                char *path = job_path(dir, p + 1);
+                char *path = param_job_path(dir, p + 1);
                 int hit = path && fn(path, name, ud);
                 free(path);
                 if (hit)

@@ -321,23 +321,10 @@ const char *keps_nearest(const char *word, const char *const *cands, size_t n)
     return best && bd <= (len <= 4 ? 1u : 2u) && bd < len ? best : NULL;
 }
 
-/* dir/path for a relative path (not "-") read from the job file; else a
- * copy of path. */
-static char *job_path(const char *dir, const char *path)
-{
-    if (!dir || path[0] == '/' || strcmp(path, "-") == 0 || !path[0])
-        return strdup(path);
-    size_t n = strlen(dir) + strlen(path) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, path);
-    return p;
-}
-
 char *cmd_job_file(const cmd_ctx *c, const char *opt, const char *path)
 {
     int i = find_opt(c, opt);
-    return job_path(i >= 0 && c->vals[i].origin ? c->job_dir : NULL, path);
+    return param_job_path(i >= 0 && c->vals[i].origin ? c->job_dir : NULL, path);
 }
 
 char *cmd_spec_path(const cmd_ctx *c, const char *opt, const keps_table *t, const char *spec)
@@ -347,7 +334,7 @@ char *cmd_spec_path(const cmd_ctx *c, const char *opt, const keps_table *t, cons
     if (i < 0 || !c->vals[i].origin || !c->job_dir || keps_table_column_spec(t, spec, &rest) < 0 || !rest ||
         !strcmp(rest, "numeric") || keps_hierarchy_is_spec(rest))
         return strdup(spec);
-    char *path = job_path(c->job_dir, rest), *out = NULL;
+    char *path = param_job_path(c->job_dir, rest), *out = NULL;
     size_t n = path ? (size_t)(rest - spec) + strlen(path) + 1 : 0;
     if (path && (out = malloc(n)))
         snprintf(out, n, "%.*s%s", (int)(rest - spec), spec, path);
