@@ -102,6 +102,7 @@ typedef struct tag_count {
     _Atomic uint64_t n;
     char pad[64 - sizeof(uint64_t)];
     atomic_int all;
+    atomic_int cancel;             /* the caller's progress hook cancelled: all is set too, so every loop ends */
     _Atomic(untagged_list *) list; /* see box_settled */
     pthread_mutex_t mu;            /* builds the list */
     int has_mu;
@@ -522,7 +523,10 @@ static void report_progress(const ola *o)
     if (left == 0) /* the other thread just finished: nothing left to report */
         return;
     double settled = 1 - log(left + 1) / log((double)o->L->nnodes + 1);
-    keps_progress("OLA search", settled > o->mid_done ? settled : o->mid_done, 1);
+    if (keps_progress("OLA search", settled > o->mid_done ? settled : o->mid_done, 1)) {
+        atomic_store_explicit(&o->tc->cancel, 1, memory_order_relaxed);
+        atomic_store_explicit(&o->tc->all, 1, memory_order_relaxed); /* both threads' loops end */
+    }
 }
 
 /* A new list of the untagged nodes (tags only grow: every node untagged
@@ -1340,6 +1344,10 @@ keps_status keps_ola_run_objective(const keps_lattice *L, const keps_ola_params 
     tag_cone(&o, L->nnodes - 1, 1, TAG_ANON);
     kmin_top(&o, p, cfg, bot, top, &res->stats);
     assert(o.oom || all_tagged(&o)); /* see kmin */
+    if (atomic_load(&o.tc->cancel)) {
+        st = KEPS_ECANCEL;
+        goto done;
+    }
     kmin_from_tags(&o);
     res->stats.kmin_evaluated = o.evaluated;
     res->stats.kmin_rolled_up = o.work;
@@ -1386,9 +1394,9 @@ done:
     free(top);
     free(bot);
     ola_free(&o);
-    if (st == KEPS_ENOMEM) {
+    if (st == KEPS_ENOMEM || st == KEPS_ECANCEL) {
         keps_ola_result_free(res);
-        return keps_error_set(err, st, "out of memory in the OLA search");
+        return keps_error_set(err, st, st == KEPS_ECANCEL ? "cancelled" : "out of memory in the OLA search");
     }
     return st;
 }
