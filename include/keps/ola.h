@@ -79,7 +79,9 @@ typedef struct keps_ola_result {
 } keps_ola_result;
 
 /* Runs the search. Returns KEPS_OK also when no node satisfies the
- * constraints (res->found = 0); errors are out of memory or bad params.
+ * constraints (res->found = 0); errors are out of memory or bad params,
+ * or KEPS_ECANCEL when the calling thread's progress hook cancelled
+ * (keps/progress.h): the search stops at its next report.
  * With k above L->nrows no class reaches k: every node suppresses every
  * row, so a node is found only under a suppression limit of 1, and its
  * release is all stars (the CLI refuses that case, exit 1). */
