@@ -473,10 +473,50 @@ static void test_progress(void **state)
     keps_table_free(t);
 }
 
+/* OLA's search on 1, 2, 3 and 5 threads (issue 27: it honours the threads
+ * parameter) finds the same node with the same score, suppressed rows,
+ * classes and metrics on Adult (9 QIs, k = 5, 5%): the threads share the
+ * tags, and the optimum is read from the tags alone. */
+static void test_threads_same_result(void **state)
+{
+    (void)state;
+    keps_error err = {0};
+    keps_table *t = NULL;
+    keps_schema *s = NULL;
+    keps_lattice *L = adult_lattice(9, &t, &s);
+    keps_ola_result one;
+    keps_ola_params p1 = {5, 0.05, KEPS_METRIC_LOSS, 1};
+    assert_int_equal(keps_ola_run(L, &p1, &one, &err), KEPS_OK);
+    assert_true(one.found);
+    assert_int_equal(one.stats.thread_evaluated[1], 0); /* sequential: no other thread */
+    static const int counts[] = {2, 3, 5};
+    for (size_t c = 0; c < 3; c++) {
+        keps_ola_params p = {5, 0.05, KEPS_METRIC_LOSS, counts[c]};
+        keps_ola_result r;
+        assert_int_equal(keps_ola_run(L, &p, &r, &err), KEPS_OK);
+        assert_true(r.found);
+        assert_true(r.node == one.node);
+        assert_int_equal(r.score_len, one.score_len);
+        for (size_t i = 0; i < r.score_len; i++)
+            assert_true(r.score[i] == one.score[i]);
+        assert_int_equal(r.suppressed, one.suppressed);
+        assert_int_equal(r.nclasses, one.nclasses);
+        assert_memory_equal(&r.metrics, &one.metrics, sizeof r.metrics);
+        assert_int_equal(r.nminimal, one.nminimal);
+        assert_memory_equal(r.minimal, one.minimal, r.nminimal * sizeof *r.minimal);
+        keps_ola_result_free(&r);
+    }
+    keps_ola_result_free(&one);
+    keps_lattice_free(L);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle_random),
+        cmocka_unit_test(test_threads_same_result),
         cmocka_unit_test(test_apply_is_k_anonymous),
         cmocka_unit_test(test_no_solution),
         cmocka_unit_test(test_adult_exhaustive),

@@ -312,7 +312,7 @@ static keps_status k_minimal(cmd_ctx *c, const keps_lattice *L, const ola_run *p
         !c->json) /* c->json: the host looks at the report */
         return KEPS_OK;
     keps_error err = {0};
-    keps_ola_params prm = {(size_t)p->cc.k, p->suppress, p->obj.cfg.metric, c->threads == 1 ? 1 : 0};
+    keps_ola_params prm = {(size_t)p->cc.k, p->suppress, p->obj.cfg.metric, c->threads};
     if (keps_ola_run_objective(L, &prm, &p->obj.cfg, o, &err))
         return cmd_fail(c, &err);
     cmd_ola_debug(c, o);

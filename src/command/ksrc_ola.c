@@ -61,7 +61,7 @@ static void ola_free(ksrc *src)
 keps_status ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
 {
     keps_error err = {0};
-    keps_ola_params p = {.k = k, .threads = c->threads == 1 ? 1 : 0};
+    keps_ola_params p = {.k = k, .threads = c->threads};
     cmd_objective obj;
     keps_status rc = cmd_objective_read(c, &obj);
     if (rc)

@@ -101,8 +101,8 @@ const cmd_opt cmd_opt_keep_order = {"keep-order", 0, NULL, 0,
                                     ""};
 const cmd_opt cmd_opt_threads = {"threads", 0, "N", CLI_NUMBER,
                                  "worker threads, 1 to 64 (default: the cores available): the lattice scan and "
-                                 "MDAV's distance scans use up to N (MDAV at most 8), OLA's search 2 (1 with "
-                                 "{threads} 1: a sequential search). The result is the same whatever N",
+                                 "MDAV's distance scans use up to N (MDAV at most 8), and OLA's search N "
+                                 "({threads} 1: a sequential search). The result is the same whatever N",
                                  "2"};
 const cmd_opt cmd_opt_remove_suppressed = {"remove-suppressed", 0, NULL, 0,
                                            "leave suppressed records out instead of starring their QIs",

@@ -32,8 +32,8 @@
 #' "sex:data/adult/adult_hierarchy_sex.csv")`.
 #' @param k every released record hides among at least K (k-anonymity); 1 to 1,000,000,000. Example: `k = 5`.
 #' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
-#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
-#' is the same whatever N. Example: `threads = 2`.
+#' use up to N (MDAV at most 8), and OLA's search N (`threads` 1: a sequential search). The result is
+#' the same whatever N. Example: `threads = 2`.
 #' @param suppress largest fraction of records that may be suppressed (0..1, default 0). Example: `suppress = 0.05`.
 #' @param metric OLA: the information loss to minimize, as ARX 3.9.2 defines it (default loss): prec = precision,
 #' loss = ARX's Loss, dm = discernibility, aecs = average class size, entropy = non-uniform entropy,
@@ -276,8 +276,8 @@ anonymize <- function(input = NULL, algorithm = NULL, qi = NULL, k = NULL, threa
 #' @param remove_suppressed leave suppressed records out instead of starring their QIs. `TRUE` or `FALSE`. Example:
 #' `remove_suppressed = TRUE`.
 #' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
-#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
-#' is the same whatever N. Example: `threads = 2`.
+#' use up to N (MDAV at most 8), and OLA's search N (`threads` 1: a sequential search). The result is
+#' the same whatever N. Example: `threads = 2`.
 #' @param sensitive sensitive attribute, released as is (used by l-diversity, t-closeness, RR). One value or a vector
 #' of them. Example: `sensitive = "salary-class"`.
 #' @param insensitive attribute released as is. One value or a vector of them. Example: `insensitive = "workclass"`.
@@ -391,8 +391,8 @@ kepsilon <- function(input = NULL, algorithm = NULL, qi = NULL, noisy = NULL, k 
 #' @param keep_order write released rows in input order instead of shuffling them (row order can leak; a warning says
 #' so). `TRUE` or `FALSE`. Example: `keep_order = TRUE`.
 #' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
-#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
-#' is the same whatever N. Example: `threads = 2`.
+#' use up to N (MDAV at most 8), and OLA's search N (`threads` 1: a sequential search). The result is
+#' the same whatever N. Example: `threads = 2`.
 #' @param quiet `TRUE`: no notes (warnings that weaken the privacy guarantee still come).
 #' @return A [keps_result]: `$release` (a data frame, or `NULL`), `$report` (the JSON report as a list), `$summary`, `$outputs`.
 #' @family commands
@@ -456,8 +456,8 @@ dpmicro <- function(input = NULL, mode = NULL, qi = NULL, k = NULL, epsilon = NU
 #' @param interpolate level: count classes on even levels only; odd-level nodes get the mean utility of their neighbours
 #' (thesis 3.3, about half the work). Example: `interpolate = "level"`.
 #' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
-#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
-#' is the same whatever N. Example: `threads = 2`.
+#' use up to N (MDAV at most 8), and OLA's search N (`threads` 1: a sequential search). The result is
+#' the same whatever N. Example: `threads = 2`.
 #' @param remove_suppressed always on: suppressed records are left out, as Li, Qardaji and Su's method does (starred rows would
 #' show their data-dependent number, which the guarantee does not cover); accepted for older scripts,
 #' 'remove-suppressed: false' is refused. `TRUE` or `FALSE`. Example: `remove_suppressed = TRUE`.

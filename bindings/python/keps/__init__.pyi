@@ -89,7 +89,7 @@ def anonymize(
       algorithm: ola: optimal full-domain generalization (El Emam et al. 2009, docs/spec.md section 2); mondrian: strict multidimensional partitioning; mdav: microaggregation of numeric columns (e.g. ola)
       qi: quasi-identifier, repeatable; HIERARCHY is an ARX hierarchy CSV (rows of different lengths: paths of an unbalanced tree ending at one root; the missing value as the empty field gets a row ';;*'), a builder made from the column's values (interval=5,10,20 with optional bottom=18,top=90; mask=1,2,3; order=2,4; date=month,year,decade; 'keps hierarchy build' writes one to a file), or 'numeric': no hierarchy, and the column read as numbers even if it holds codes such as 01097 (which make it categorical otherwise). A NAME holding ':' ("Q1: age:q1.csv") is matched whole first (e.g. age:interval=5,10,20)
       k: every released record hides among at least K (k-anonymity); 1 to 1,000,000,000 (e.g. 5)
-      threads: worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans use up to N (MDAV at most 8), OLA's search 2 (1 with threads 1: a sequential search). The result is the same whatever N (e.g. 2)
+      threads: worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans use up to N (MDAV at most 8), and OLA's search N (threads 1: a sequential search). The result is the same whatever N (e.g. 2)
       suppress: largest fraction of records that may be suppressed (0..1, default 0) (e.g. 0.05)
       metric: OLA: the information loss to minimize, as ARX 3.9.2 defines it (default loss): prec = precision, loss = ARX's Loss, dm = discernibility, aecs = average class size, entropy = non-uniform entropy, height = the generalization levels (e.g. entropy)
       gs_factor: OLA: weight of generalization against suppression in prec, loss, entropy and aecs, in [0, 1] (ARX's coding model): 0 favours suppression (a suppressed row costs no more than if it were released), 1 favours generalization (only suppression costs), 0.5 (default) weighs both equally (e.g. 0.3)
@@ -191,7 +191,7 @@ def kepsilon(
       aggregate: OLA: how prec, loss, entropy and height combine their per-QI values: geometric mean (loss's default), arithmetic mean (prec's), sum (entropy's and height's), max, or rank (the per-QI values sorted largest first, compared in that order; the score is then that list) (e.g. rank)
       weight: OLA: weight W >= 0 of quasi-identifier NAME in prec, loss, entropy and height, repeatable; unnamed QIs weigh 0.5 (ARX's default) and every weight is divided by the largest (e.g. age=1)
       remove_suppressed: leave suppressed records out instead of starring their QIs
-      threads: worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans use up to N (MDAV at most 8), OLA's search 2 (1 with threads 1: a sequential search). The result is the same whatever N (e.g. 2)
+      threads: worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans use up to N (MDAV at most 8), and OLA's search N (threads 1: a sequential search). The result is the same whatever N (e.g. 2)
       sensitive: sensitive attribute, released as is (used by l-diversity, t-closeness, RR) (e.g. salary-class)
       insensitive: attribute released as is (e.g. workclass)
       identifier: direct identifier, dropped from the output (e.g. name)
@@ -254,7 +254,7 @@ def dpmicro(
       html: also write the report as one self-contained HTML page (tables and charts, no network needed) to FILE ('-' = stdout); the same page as 'keps report' draws from the report file (e.g. True)
       seed: reproducible randomness for tests and papers; the output is then NOT private (a warning says so on stderr) (e.g. 42)
       keep_order: write released rows in input order instead of shuffling them (row order can leak; a warning says so)
-      threads: worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans use up to N (MDAV at most 8), OLA's search 2 (1 with threads 1: a sequential search). The result is the same whatever N (e.g. 2)
+      threads: worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans use up to N (MDAV at most 8), and OLA's search N (threads 1: a sequential search). The result is the same whatever N (e.g. 2)
     """
     ...
 
@@ -295,7 +295,7 @@ def safela(
       epsilon: the epsilon to claim (>= epsilon' - ln(1-beta), the default); a larger one gives a smaller delta (e.g. 2.0)
       penalty: penalty factor f of the suppression share S in the utility -(G + f*S) (default 2: the thesis's 0.02 with S in percent; an f below 1/(q*h) makes suppressing every record the best node; below 1/k the node choice costs more than epsilon' and keps states the larger value) (e.g. 2)
       interpolate: level: count classes on even levels only; odd-level nodes get the mean utility of their neighbours (thesis 3.3, about half the work) (e.g. level)
-      threads: worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans use up to N (MDAV at most 8), OLA's search 2 (1 with threads 1: a sequential search). The result is the same whatever N (e.g. 2)
+      threads: worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans use up to N (MDAV at most 8), and OLA's search N (threads 1: a sequential search). The result is the same whatever N (e.g. 2)
       remove_suppressed: always on: suppressed records are left out, as Li, Qardaji and Su's method does (starred rows would show their data-dependent number, which the guarantee does not cover); accepted for older scripts, 'remove-suppressed: false' is refused
       sensitive: sensitive attribute, released as is (used by l-diversity, t-closeness, RR) (e.g. salary-class)
       insensitive: attribute released as is (e.g. workclass)
