@@ -41,23 +41,6 @@ static int cancel_in(void *ud, const char *what, double done, double total)
     return 1;
 }
 
-static keps_lattice *adult(int nq, keps_table **t, keps_schema **s)
-{
-    static const char *const q[] = {"sex", "age", "race", "marital-status", "education",
-                                    "native-country", "workclass", "occupation", "salary-class"};
-    keps_error err = {0};
-    assert_int_equal(keps_csv_read(src_path("data/adult/adult.csv"), NULL, t, &err), KEPS_OK);
-    *s = keps_schema_new(*t);
-    for (int i = 0; i < nq; i++) {
-        char spec[512];
-        snprintf(spec, sizeof spec, "%s:%s/data/adult/adult_hierarchy_%s.csv", q[i], KEPS_SOURCE_DIR, q[i]);
-        assert_int_equal(keps_schema_add_qi(*s, *t, spec, &err), KEPS_OK);
-    }
-    keps_lattice *L = NULL;
-    assert_int_equal(keps_lattice_new(*s, &L, &err), KEPS_OK);
-    return L;
-}
-
 static void adult_free(keps_lattice *L, keps_table *t, keps_schema *s)
 {
     keps_lattice_free(L);
@@ -79,7 +62,7 @@ static void test_ola(void **state)
     (void)state;
     keps_table *t;
     keps_schema *s;
-    keps_lattice *L = adult(9, &t, &s);
+    keps_lattice *L = adult_lattice(9, &t, &s);
     /* sequential: with more threads on a loaded machine the others can take
      * every middle node before the caller's thread reports once */
     {
@@ -110,7 +93,7 @@ static void test_lattice_scan(void **state)
     (void)state;
     keps_table *t;
     keps_schema *s;
-    keps_lattice *L = adult(6, &t, &s);
+    keps_lattice *L = adult_lattice(6, &t, &s);
     uint64_t visited = 0;
     keps_error err = {0};
     hook h = {"lattice scan", 0, 0};
@@ -127,7 +110,7 @@ static void test_criteria_search(void **state)
     (void)state;
     keps_table *t;
     keps_schema *s;
-    keps_lattice *L = adult(9, &t, &s);
+    keps_lattice *L = adult_lattice(9, &t, &s);
     keps_criterion k5 = {KEPS_CRIT_K_ANONYMITY, 0, {5, 0, 0}, 0};
     keps_criteria *crit = NULL;
     keps_error err = {0};
