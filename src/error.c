@@ -42,18 +42,6 @@ keps_status keps_error_at(keps_error *err, keps_status code, const char *file,
     return code;
 }
 
-int keps_exit_code(keps_status s)
-{
-    switch (s) {
-    case KEPS_OK: return 0;
-    case KEPS_EJOB: return 1;
-    case KEPS_ENOMEM:
-    case KEPS_EIO: return 3;
-    case KEPS_ECANCEL: return 130;
-    default: return 2;
-    }
-}
-
 keps_status keps_status_of_errno(int e)
 {
     switch (e) {

@@ -948,7 +948,7 @@ typedef struct scan_ctx {
     uint64_t ntasks;
     uint64_t *order;   /* [ntasks] tasks by the level sum of their root, lowest first */
     atomic_ullong next;
-    atomic_int stop;   /* 1 callback stopped, 2 out of memory */
+    atomic_int stop;   /* 1 callback stopped, 2 out of memory, 3 cancelled */
 } scan_ctx;
 
 typedef struct scan_thread {
@@ -1077,8 +1077,11 @@ static void *scan_main(void *arg)
     scan_ctx *x = t->ctx;
     for (;;) {
         uint64_t i = atomic_fetch_add(&x->next, 1);
-        if (t->id == 0 && i < x->ntasks) /* thread 0 is the caller's: progress is its to report */
-            keps_progress("lattice scan", (double)i, (double)x->ntasks);
+        /* thread 0 is the caller's: progress, and a cancel, are its to hear */
+        if (t->id == 0 && i < x->ntasks && keps_progress("lattice scan", (double)i, (double)x->ntasks)) {
+            atomic_store(&x->stop, 3);
+            break;
+        }
         if (i >= x->ntasks || atomic_load(&x->stop) || scan_task(t, x->order[i]))
             break;
     }
@@ -1219,6 +1222,8 @@ static keps_status scan_run(const keps_lattice *L, size_t k, int even, keps_latt
         st = KEPS_ENOMEM;
     else if (atomic_load(&x.stop) == 1)
         st = KEPS_EJOB;
+    else if (atomic_load(&x.stop) == 3)
+        st = KEPS_ECANCEL;
 done:
     if (th)
         for (int i = 0; i < nthreads; i++) {
@@ -1240,5 +1245,7 @@ done:
         return keps_error_set(err, st, "out of memory scanning the lattice");
     if (st == KEPS_EJOB)
         return keps_error_set(err, st, "lattice scan stopped by its callback");
+    if (st == KEPS_ECANCEL)
+        return keps_error_set(err, st, "cancelled");
     return KEPS_OK;
 }

@@ -636,7 +636,10 @@ static void set_centroid_point(mdav_run *r)
         r->point[j] = r->total[j] / (double)r->nrem;
 }
 
-static void mdav_loop(mdav_run *r)
+/* KEPS_OK, or KEPS_ECANCEL when the caller's progress hook cancelled (it
+ * hears of the loop every 1% of the records: a few groups, so that a hook
+ * that costs a call into Python stays unmeasurable). */
+static keps_status mdav_loop(mdav_run *r)
 {
     size_t k = r->k;
     /* initial sum of all records (the centroid of the first round) */
@@ -644,7 +647,8 @@ static void mdav_loop(mdav_run *r)
     size_t n = r->nrem, step = n / 100 + 1, next = step;
     while (r->nrem >= 3 * k) {
         if (n - r->nrem >= next) {
-            keps_progress("mdav", (double)(n - r->nrem), (double)n);
+            if (keps_progress("mdav", (double)(n - r->nrem), (double)n))
+                return KEPS_ECANCEL;
             next += step;
         }
         set_centroid_point(r);
@@ -664,6 +668,7 @@ static void mdav_loop(mdav_run *r)
             r->gpos[i] = (uint32_t)i;
         take_group(r, r->nrem);
     }
+    return KEPS_OK;
 }
 
 /* ---- MDAV on a k-d tree ----
@@ -867,21 +872,26 @@ static keps_status mdav_fast_loop(mdav_run *r)
         while (mdav_index_live(f.ix) >= 3 * k) {
             size_t live = mdav_index_live(f.ix);
             if (n - live >= next) {
-                keps_progress("mdav", (double)(n - live), (double)n);
+                if (keps_progress("mdav", (double)(n - live), (double)n))
+                    break; /* cancelled: st says so below */
                 next += step;
             }
             uint32_t s = fast_group(&f, fast_centroid_farthest(&f), 0, 1);
             fast_group(&f, s, 1, 0);
         }
-        if (mdav_index_live(f.ix) >= 2 * k)
-            fast_group(&f, fast_centroid_farthest(&f), 0, 0);
-        fast_take_pending(&f);
-        for (size_t i = 0; i < r->nrem; i++)
-            r->gpos[i] = (uint32_t)i;
-        if (r->nrem > 0)
-            take_group(r, r->nrem);
-        atomic_store(&mdav_fallbacks_last, f.fallbacks);
-        st = KEPS_OK;
+        if (keps_progress_cancelled()) {
+            st = KEPS_ECANCEL;
+        } else {
+            if (mdav_index_live(f.ix) >= 2 * k)
+                fast_group(&f, fast_centroid_farthest(&f), 0, 0);
+            fast_take_pending(&f);
+            for (size_t i = 0; i < r->nrem; i++)
+                r->gpos[i] = (uint32_t)i;
+            if (r->nrem > 0)
+                take_group(r, r->nrem);
+            atomic_store(&mdav_fallbacks_last, f.fallbacks);
+            st = KEPS_OK;
+        }
     }
     mdav_index_free(f.ix);
     free(f.sum);
@@ -929,13 +939,13 @@ keps_status keps_mdav(const double *x, size_t n, size_t m, size_t k, keps_mdav_r
     if (use_tree(n, m))
         st = mdav_fast_loop(&r);
     else
-        mdav_loop(&r);
+        st = mdav_loop(&r);
     pool_stop(&r.pl);
     out->ngroups = r.ngroups;
     run_free(&r);
     if (st) {
         keps_mdav_result_free(out);
-        return keps_error_set(err, st, "out of memory");
+        return keps_error_set(err, st, st == KEPS_ECANCEL ? "cancelled" : "out of memory");
     }
     return finish(x, out, err);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keps/progress.h"
 #include "keps/release.h"
 
 typedef struct qinfo {
@@ -374,12 +375,18 @@ static int try_split(mond *m, uint32_t lo, uint32_t hi)
     return 0;
 }
 
+/* 0, -1 out of memory, -2 cancelled by the caller's progress hook (it
+ * hears of the cut every 256 partitions: a hook that costs a call into
+ * Python stays unmeasurable). */
 static int run(mond *m)
 {
     if (push(m, 0, (uint32_t)m->n))
         return -1;
+    size_t parts = 0, done = 0; /* partitions taken, rows in final classes */
     while (m->nstack) {
         part p = m->stack[--m->nstack];
+        if ((++parts & 255) == 0 && keps_progress("mondrian", (double)done, (double)m->n))
+            return -2;
         for (size_t j = 0; j < m->nqi; j++) {
             if (m->q[j].numeric)
                 num_extent(&m->q[j], m->perm, p.lo, p.hi, &m->ext[j]);
@@ -390,6 +397,8 @@ static int run(mond *m)
         int rc = try_split(m, p.lo, p.hi);
         if (rc < 0 || (rc == 0 && emit(m, p.lo, p.hi)))
             return -1;
+        if (rc == 0)
+            done += p.hi - p.lo;
     }
     return 0;
 }
@@ -590,6 +599,7 @@ keps_status keps_mondrian_criteria(const keps_schema *s, keps_table *t, size_t k
     if (!st && crit)
         st = critctx_new(crit, t, &m.cc, err);
     if (!st) {
+        int run_rc;
         for (size_t i = 0; i < n; i++)
             m.perm[i] = (uint32_t)i;
         if (m.cc && !part_ok(&m, m.perm, n))
@@ -597,8 +607,9 @@ keps_status keps_mondrian_criteria(const keps_schema *s, keps_table *t, size_t k
                                 "no partition satisfies the criteria: even all %zu records together fail them; relax "
                                 "them",
                                 n);
-        else if (run(&m))
-            st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+        else if ((run_rc = run(&m)) != 0)
+            st = run_rc == -2 ? keps_error_set(err, KEPS_ECANCEL, "cancelled")
+                              : keps_error_set(err, KEPS_ENOMEM, "out of memory");
     }
     critctx_free(m.cc);
     free_qinfo(m.q, nqi);

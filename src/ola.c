@@ -102,6 +102,7 @@ typedef struct tag_count {
     _Atomic uint64_t n;
     char pad[64 - sizeof(uint64_t)];
     atomic_int all;
+    atomic_int cancel;             /* the caller's progress hook cancelled: all is set too, so every loop ends */
     _Atomic(untagged_list *) list; /* see box_settled */
     pthread_mutex_t mu;            /* builds the list */
     int has_mu;
@@ -497,7 +498,10 @@ static void report_progress(const ola *o)
     if (left == 0) /* the other thread just finished: nothing left to report */
         return;
     double settled = 1 - log(left + 1) / log((double)o->L->nnodes + 1);
-    keps_progress("OLA search", settled > o->mid_done ? settled : o->mid_done, 1);
+    if (keps_progress("OLA search", settled > o->mid_done ? settled : o->mid_done, 1)) {
+        atomic_store_explicit(&o->tc->cancel, 1, memory_order_relaxed);
+        atomic_store_explicit(&o->tc->all, 1, memory_order_relaxed); /* both threads' loops end */
+    }
 }
 
 /* A new list of the untagged nodes (tags only grow: every node untagged
@@ -1212,16 +1216,18 @@ static void par_merge(ola *a, ola *b)
     a->oom |= b->oom;
 }
 
-/* Kmin(bottom, top): its loop over the middle level runs here, on two
- * threads unless one is asked for (the memo and the Kmin shortcuts never
- * apply to the top call itself), so that the position in that loop can be
- * reported as progress. */
+/* Kmin(bottom, top): its loop over the middle level runs here, on
+ * p->threads threads (0: two; at most 64, and not more than there are
+ * middle nodes, two at least), so that the position in that loop can be
+ * reported as progress (the memo and the Kmin shortcuts never apply to the
+ * top call itself). The threads share the tags, so the nodes found do not
+ * depend on how many there are. */
 static void kmin_top(ola *o, const keps_ola_params *p, const keps_metric_config *cfg, const int *bot,
                      const int *top, keps_ola_stats *stats)
 {
     const keps_lattice *L = o->L;
     int hh = keps_lattice_level_sum(L, top);
-    int threads = p->threads == 1 ? 1 : 2;
+    int threads = p->threads <= 0 ? 2 : p->threads > 64 ? 64 : p->threads;
     if (hh <= 1) {
         kmin(o, bot, 0, top, L->nnodes - 1);
         return;
@@ -1234,36 +1240,59 @@ static void kmin_top(ola *o, const keps_ola_params *p, const keps_metric_config 
     x.top = top;
     size_t cap = 0;
     int *n = calloc(L->q, sizeof *n);
-    ola o2;
     int oom = !n;
     if (!oom)
         collect_level(L, 0, hh / 2, n, &x.mids, &x.nmids, &cap, &oom);
     free(n);
+    if (!oom && threads > 1 && x.nmids < (size_t)threads)
+        threads = x.nmids > 1 ? (int)x.nmids : 2; /* no thread without a middle node to take */
     if (!oom && threads == 1) {
         par_arg a1 = {o, &x, 1};
         par_main(&a1);
         free(x.mids);
         return;
     }
-    if (oom || ola_init(&o2, L, p, cfg, o)) {
-        if (!oom)
-            ola_free(&o2);
-        free(x.mids);
+    /* The caller's thread and threads - 1 others, each with its own search
+     * state over the shared tags and class cache (ola_init with o). */
+    size_t nother = (size_t)threads - 1, ready = 0;
+    ola *other = oom ? NULL : calloc(nother, sizeof *other);
+    par_arg *arg = oom ? NULL : calloc(nother, sizeof *arg);
+    pthread_t *tid = oom ? NULL : calloc(nother, sizeof *tid);
+    int *started = oom ? NULL : calloc(nother, sizeof *started);
+    oom = oom || !other || !arg || !tid || !started;
+    for (; !oom && ready < nother; ready++)
+        if (ola_init(&other[ready], L, p, cfg, o)) {
+            ola_free(&other[ready]);
+            oom = 1;
+            break;
+        }
+    if (!oom) {
+        par_arg a1 = {o, &x, 1};
+        for (size_t i = 0; i < nother; i++) {
+            arg[i] = (par_arg){&other[i], &x, 0};
+            started[i] = pthread_create(&tid[i], NULL, par_main, &arg[i]) == 0;
+        }
+        par_main(&a1);
+        for (size_t i = 0; i < nother; i++)
+            if (started[i])
+                pthread_join(tid[i], NULL);
+        /* thread 0 is the caller's, thread 1 every other one together */
+        stats->thread_evaluated[0] = o->evaluated;
+        stats->thread_rolled_up[0] = o->work;
+        for (size_t i = 0; i < nother; i++) {
+            stats->thread_evaluated[1] += other[i].evaluated;
+            stats->thread_rolled_up[1] += other[i].work;
+            par_merge(o, &other[i]);
+        }
+    } else {
         o->oom = 1;
-        return;
     }
-    par_arg a1 = {o, &x, 1}, a2 = {&o2, &x, 0};
-    pthread_t t;
-    int started = pthread_create(&t, NULL, par_main, &a2) == 0;
-    par_main(&a1);
-    if (started)
-        pthread_join(t, NULL);
-    stats->thread_evaluated[0] = o->evaluated;
-    stats->thread_evaluated[1] = o2.evaluated;
-    stats->thread_rolled_up[0] = o->work;
-    stats->thread_rolled_up[1] = o2.work;
-    par_merge(o, &o2);
-    ola_free(&o2);
+    for (size_t i = 0; i < ready; i++)
+        ola_free(&other[i]);
+    free(other);
+    free(arg);
+    free(tid);
+    free(started);
     free(x.mids);
 }
 
@@ -1315,6 +1344,10 @@ keps_status keps_ola_run_objective(const keps_lattice *L, const keps_ola_params 
     tag_cone(&o, L->nnodes - 1, 1, TAG_ANON);
     kmin_top(&o, p, cfg, bot, top, &res->stats);
     assert(o.oom || all_tagged(&o)); /* see kmin */
+    if (atomic_load(&o.tc->cancel)) {
+        st = KEPS_ECANCEL;
+        goto done;
+    }
     kmin_from_tags(&o);
     res->stats.kmin_evaluated = o.evaluated;
     res->stats.kmin_rolled_up = o.work;
@@ -1361,9 +1394,9 @@ done:
     free(top);
     free(bot);
     ola_free(&o);
-    if (st == KEPS_ENOMEM) {
+    if (st == KEPS_ENOMEM || st == KEPS_ECANCEL) {
         keps_ola_result_free(res);
-        return keps_error_set(err, st, "out of memory in the OLA search");
+        return keps_error_set(err, st, st == KEPS_ECANCEL ? "cancelled" : "out of memory in the OLA search");
     }
     return st;
 }

@@ -831,8 +831,10 @@ keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, 
         int cb = cmp_best(&o, vec_of(&o, &it.lb, it.vec));
         if (!(cb < 0 || (cb == 0 && it.id < o.best_id)))
             break;
-        if ((++popped & 255) == 0)
-            keps_progress("lattice search", (double)popped, (double)L->nnodes);
+        if ((++popped & 255) == 0 && keps_progress("lattice search", (double)popped, (double)L->nnodes)) {
+            st = KEPS_ECANCEL; /* the caller's progress hook cancelled */
+            goto done;
+        }
         uint64_t id = it.id;
         if (!(o.tag[id] & T_PRUNE)) {
             uint64_t rest = id;
@@ -884,9 +886,9 @@ finish:
     }
 done:
     search_free(&o);
-    if (st == KEPS_ENOMEM) {
+    if (st == KEPS_ENOMEM || st == KEPS_ECANCEL) {
         keps_search_result_free(res);
-        return keps_error_set(err, st, "out of memory in the lattice search");
+        return keps_error_set(err, st, st == KEPS_ECANCEL ? "cancelled" : "out of memory in the lattice search");
     }
     return st;
 }

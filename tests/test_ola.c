@@ -353,24 +353,6 @@ static int adult_cb(const keps_node_info *ni, int thread, void *ud)
 }
 
 /* Adult with the bundled hierarchies of its first nq QIs (in this order). */
-static keps_lattice *adult_lattice(int nq, keps_table **t, keps_schema **s)
-{
-    static const char *const q[] = {"sex", "age", "race", "marital-status", "education",
-                                    "native-country", "workclass", "occupation", "salary-class"};
-    keps_error err = {0};
-    assert_int_equal(keps_csv_read(src_path("data/adult/adult.csv"), NULL, t, &err), KEPS_OK);
-    assert_int_equal((*t)->nrows, 30162);
-    *s = keps_schema_new(*t);
-    for (int i = 0; i < nq; i++) {
-        char spec[512];
-        snprintf(spec, sizeof spec, "%s:%s/data/adult/adult_hierarchy_%s.csv", q[i], KEPS_SOURCE_DIR, q[i]);
-        assert_int_equal(keps_schema_add_qi(*s, *t, spec, &err), KEPS_OK);
-    }
-    keps_lattice *L = NULL;
-    assert_int_equal(keps_lattice_new(*s, &L, &err), KEPS_OK);
-    return L;
-}
-
 static void test_adult_exhaustive(void **state)
 {
     (void)state;
@@ -473,10 +455,50 @@ static void test_progress(void **state)
     keps_table_free(t);
 }
 
+/* OLA's search on 1, 2, 3 and 5 threads (issue 27: it honours the threads
+ * parameter) finds the same node with the same score, suppressed rows,
+ * classes and metrics on Adult (9 QIs, k = 5, 5%): the threads share the
+ * tags, and the optimum is read from the tags alone. */
+static void test_threads_same_result(void **state)
+{
+    (void)state;
+    keps_error err = {0};
+    keps_table *t = NULL;
+    keps_schema *s = NULL;
+    keps_lattice *L = adult_lattice(9, &t, &s);
+    keps_ola_result one;
+    keps_ola_params p1 = {5, 0.05, KEPS_METRIC_LOSS, 1};
+    assert_int_equal(keps_ola_run(L, &p1, &one, &err), KEPS_OK);
+    assert_true(one.found);
+    assert_int_equal(one.stats.thread_evaluated[1], 0); /* sequential: no other thread */
+    static const int counts[] = {2, 3, 5};
+    for (size_t c = 0; c < 3; c++) {
+        keps_ola_params p = {5, 0.05, KEPS_METRIC_LOSS, counts[c]};
+        keps_ola_result r;
+        assert_int_equal(keps_ola_run(L, &p, &r, &err), KEPS_OK);
+        assert_true(r.found);
+        assert_true(r.node == one.node);
+        assert_int_equal(r.score_len, one.score_len);
+        for (size_t i = 0; i < r.score_len; i++)
+            assert_true(r.score[i] == one.score[i]);
+        assert_int_equal(r.suppressed, one.suppressed);
+        assert_int_equal(r.nclasses, one.nclasses);
+        assert_memory_equal(&r.metrics, &one.metrics, sizeof r.metrics);
+        assert_int_equal(r.nminimal, one.nminimal);
+        assert_memory_equal(r.minimal, one.minimal, r.nminimal * sizeof *r.minimal);
+        keps_ola_result_free(&r);
+    }
+    keps_ola_result_free(&one);
+    keps_lattice_free(L);
+    keps_schema_free(s);
+    keps_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle_random),
+        cmocka_unit_test(test_threads_same_result),
         cmocka_unit_test(test_apply_is_k_anonymous),
         cmocka_unit_test(test_no_solution),
         cmocka_unit_test(test_adult_exhaustive),

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "keps/csv.h"
+#include "keps/lattice.h"
+#include "keps/schema.h"
 
 const char *src_path(const char *rel)
 {
@@ -95,4 +97,22 @@ keps_status apply_k(const keps_lattice *L, const int *levels, size_t k, int remo
         st = keps_lattice_apply(L, levels, &p, remove_suppressed, release, counts, err);
     keps_partition_free(&p);
     return st;
+}
+
+keps_lattice *adult_lattice(int nq, keps_table **t, keps_schema **s)
+{
+    static const char *const q[] = {"sex", "age", "race", "marital-status", "education",
+                                    "native-country", "workclass", "occupation", "salary-class"};
+    keps_error err = {0};
+    assert_int_equal(keps_csv_read(src_path("data/adult/adult.csv"), NULL, t, &err), KEPS_OK);
+    assert_int_equal((*t)->nrows, 30162);
+    *s = keps_schema_new(*t);
+    for (int i = 0; i < nq; i++) {
+        char spec[512];
+        snprintf(spec, sizeof spec, "%s:%s/data/adult/adult_hierarchy_%s.csv", q[i], KEPS_SOURCE_DIR, q[i]);
+        assert_int_equal(keps_schema_add_qi(*s, *t, spec, &err), KEPS_OK);
+    }
+    keps_lattice *L = NULL;
+    assert_int_equal(keps_lattice_new(*s, &L, &err), KEPS_OK);
+    return L;
 }

@@ -12,7 +12,9 @@
 /* cmocka needs these before its header */
 #include <cmocka.h>
 
+#include "keps/lattice.h"
 #include "keps/partition.h"
+#include "keps/schema.h"
 #include "keps/table.h"
 
 /* Absolute path of a file in the source tree (static buffer, rotates 8). */
@@ -23,6 +25,10 @@ keps_table *table_from_csv(const char *csv);
  * binary path); returns its exit code; stdout/stderr captured into the
  * given buffers (may be NULL). */
 int run_keps(const char *args, char *out, size_t outlen, char *errbuf, size_t errlen);
+/* Adult (data/adult, 30162 rows) with its first nq of nine QIs (sex, age,
+ * race, marital-status, education, native-country, workclass, occupation,
+ * salary-class) and their hierarchies, and the lattice over them. */
+keps_lattice *adult_lattice(int nq, keps_table **t, keps_schema **s);
 /* Writes text to a fresh temporary file; returns its path (static, rotates 8). */
 const char *temp_file(const char *text);
 

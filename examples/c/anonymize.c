@@ -24,10 +24,12 @@
 #include <keps/schema.h>
 #include <keps/table.h>
 
+/* The exit code of a failure, as the keps CLI would give it (docs/cli.md):
+ * 1 the job cannot be done, 2 bad input, 3 an I/O or memory failure. */
 static int fail(const keps_error *err)
 {
     fprintf(stderr, "anonymize: %s\n", err->msg);
-    return keps_exit_code(err->code);
+    return err->code == KEPS_EJOB ? 1 : err->code == KEPS_EINPUT ? 2 : 3;
 }
 
 int main(int argc, char **argv)

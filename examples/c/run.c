@@ -53,5 +53,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
     keps_result_free(&r);
     keps_args_free(a);
-    return keps_exit_code(st);
+    /* the exit codes of the keps CLI (docs/cli.md) */
+    return st == KEPS_OK ? 0 : st == KEPS_EJOB ? 1 : st == KEPS_EINPUT ? 2 : 3;
 }

@@ -193,9 +193,13 @@ typedef struct keps_param_info {
 typedef struct keps_command_info {
     const char *name;
     const char *summary;     /* one line */
-    const char *usage;       /* the synopsis, with {name} markup: "{input} FILE ..." */
+    const char *usage;       /* the synopsis after the program's name, with {name}
+                                markup: "split {input} FILE ..." */
     const char *description; /* paragraphs with {name} markup */
-    const char *example;     /* one call, with {name} markup */
+    const char *example;     /* one call after the program's name, with {name}
+                                markup: "split {input} data.csv ...": a front-end
+                                renders it in its own form (the CLI: "keps split
+                                -i data.csv ...") */
     const keps_param_info *params;
     size_t nparams;
 } keps_command_info;

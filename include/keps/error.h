@@ -12,16 +12,16 @@
 extern "C" {
 #endif
 
-/* Status codes; keps_exit_code() maps them to the CLI's exit codes
- * (docs/cli.md). */
+/* Status codes. The keps CLI turns them into its exit codes (docs/cli.md,
+ * "Exit codes"); a library caller reads the status itself. */
 typedef enum {
     KEPS_OK = 0,
     KEPS_EJOB = 1,   /* valid inputs, but the job cannot be done: no node satisfies
                         the constraints, noise of an extreme epsilon overflows... */
     KEPS_EINPUT = 2, /* bad usage or bad input (a value, a file's content, a path) */
-    KEPS_ENOMEM = 3, /* out of memory (exit code 3) */
+    KEPS_ENOMEM = 3, /* out of memory */
     KEPS_EIO = 4,    /* the system failed: a full disk, a read-only file system, an
-                        I/O error (exit code 3) */
+                        I/O error */
     KEPS_ECANCEL = 5 /* the caller cancelled (a progress hook, keps/progress.h) */
 } keps_status;
 
@@ -44,11 +44,6 @@ keps_status keps_error_at(keps_error *err, keps_status code, const char *file,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
-
-/* Exit code for a status (docs/cli.md): 0 success; 1 the job cannot be done;
- * 2 bad usage or bad input; 3 an I/O or resource failure (EIO, ENOMEM);
- * 130 a cancelled run (as a shell reports an interrupt). */
-int keps_exit_code(keps_status s);
 
 #ifdef __cplusplus
 }

@@ -176,7 +176,8 @@ typedef int (*keps_lattice_cb)(const keps_node_info *node, int thread, void *use
 
 /* Evaluates every node of the lattice for k and calls cb for each, in no
  * particular order. nthreads <= 0 means 2. Returns KEPS_OK, KEPS_ENOMEM,
- * or KEPS_EJOB if a callback stopped the scan. */
+ * KEPS_EJOB if a callback stopped the scan, or KEPS_ECANCEL when the
+ * calling thread's progress hook cancelled (keps/progress.h). */
 keps_status keps_lattice_scan(const keps_lattice *L, size_t k, keps_lattice_cb cb, void *userdata,
                               int nthreads, keps_error *err);
 

@@ -73,7 +73,9 @@ typedef struct keps_mdav_result {
 
 /* Standard MDAV. Errors: k < 1 or m < 1 (KEPS_EINPUT); n < k, including
  * n == 0 (KEPS_EJOB: fewer records than k cannot be k-anonymous); a
- * non-finite value (KEPS_EINPUT); out of memory. On error *out is zeroed. */
+ * non-finite value (KEPS_EINPUT); out of memory; KEPS_ECANCEL when the
+ * calling thread's progress hook cancelled (keps/progress.h, heard every
+ * 1% of the records). On error *out is zeroed. */
 keps_status keps_mdav(const double *x, size_t n, size_t m, size_t k, keps_mdav_result *out,
                       keps_error *err);
 

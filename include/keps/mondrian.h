@@ -84,7 +84,9 @@ typedef struct keps_mondrian_result {
 /* Partitions the records of s->t on the schema's QIs; t must be s->t (not
  * const: numeric QIs are parsed in place by keps_table_numeric). Errors: k < 1
  * or no QI (KEPS_EINPUT); a numeric QI cell that is not a number or is
- * missing (KEPS_EINPUT, file:line:col); fewer than k records (KEPS_EJOB). */
+ * missing (KEPS_EINPUT, file:line:col); fewer than k records (KEPS_EJOB);
+ * KEPS_ECANCEL when the calling thread's progress hook cancelled
+ * (keps/progress.h, heard every 256 partitions). */
 keps_status keps_mondrian(const keps_schema *s, keps_table *t, size_t k, keps_mondrian_result *out,
                           keps_error *err);
 /* The same under privacy criteria (keps/criteria.h, bound to t; NULL: k

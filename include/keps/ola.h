@@ -14,7 +14,7 @@
  * every node above one whose lower bound (keps_metrics_objective_bound) does
  * not compare below the best score (with floor(s*N) = 0 the default metrics
  * are monotone and every node above a k-minimal node is pruned at once).
- * The top-level Kmin call's middle nodes are shared out to two threads
+ * The top-level Kmin call's middle nodes are shared out to the threads
  * (tags shared); the result does not depend on the thread count, the
  * number of nodes evaluated may vary a little from run to run. Progress
  * (keps/progress.h, "OLA search") is the larger of the caller's position in
@@ -40,7 +40,8 @@ typedef struct keps_ola_params {
     size_t k;           /* >= 1 */
     double suppress;    /* fraction s in [0, 1]: up to floor(s*N) rows suppressed */
     keps_metric metric; /* what to minimize (KEPS_METRIC_LOSS as ARX), with ARX's defaults */
-    int threads;        /* 1: sequential; otherwise (0 = default) 2 search threads */
+    int threads;        /* search threads: 1 sequential, N > 1 N threads (at most 64),
+                           0 (default) 2; the result does not depend on it */
 } keps_ola_params;
 
 /* What the search did, for tuning (the CLI prints it when KEPS_OLA_DEBUG
@@ -50,7 +51,8 @@ typedef struct keps_ola_stats {
     uint64_t kmin_evaluated, kmin_rolled_up; /* after the search for the k-minimal nodes */
     size_t kmin_calls;                       /* its memoized Kmin(bottom, top) calls */
     uint64_t nodes_tagged;                   /* nodes tagged then, of nodes_total */
-    uint64_t thread_evaluated[2], thread_rolled_up[2]; /* the two threads' shares of
+    uint64_t thread_evaluated[2], thread_rolled_up[2]; /* the caller's thread's and the
+                                                          other threads' (together) shares of
                                                           that search; 0 if sequential */
     uint64_t evaluated, rolled_up, classes_made; /* after the optimum pass, before the
                                                     chosen node is counted again */
@@ -79,7 +81,9 @@ typedef struct keps_ola_result {
 } keps_ola_result;
 
 /* Runs the search. Returns KEPS_OK also when no node satisfies the
- * constraints (res->found = 0); errors are out of memory or bad params.
+ * constraints (res->found = 0); errors are out of memory or bad params,
+ * or KEPS_ECANCEL when the calling thread's progress hook cancelled
+ * (keps/progress.h): the search stops at its next report.
  * With k above L->nrows no class reaches k: every node suppresses every
  * row, so a node is found only under a suppression limit of 1, and its
  * release is all stars (the CLI refuses that case, exit 1). */

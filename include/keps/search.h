@@ -85,7 +85,8 @@ typedef struct keps_search_result {
  * columns' histograms). Returns KEPS_OK also when nothing is feasible
  * (found = 0); KEPS_EINPUT for bad parameters (an objective that
  * keps_metric_config_check refuses) or a lattice that lacks what the
- * criteria need; KEPS_ENOMEM. */
+ * criteria need; KEPS_ENOMEM; KEPS_ECANCEL when the calling thread's
+ * progress hook cancelled (keps/progress.h), at its next report. */
 keps_status keps_search_run(const keps_lattice *L, const keps_search_params *p, keps_search_result *res,
                             keps_error *err);
 void keps_search_result_free(keps_search_result *r);

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "exit_code.h"
+#include "param_lookup.h"
 #include "job.h"
 #include "keps/hierarchy.h"
 #include "keps/outfile.h"
@@ -22,34 +24,42 @@
 
 /* ---- accessors ---- */
 
+/* The same lookup as the command layer's (param_lookup.h). */
 static int find_opt(const kc_ctx *c, const char *name)
 {
-    for (size_t i = 0; i < c->nopts; i++)
-        if (strcmp(c->opts[i]->name, name) == 0)
-            return (int)i;
-    return -1;
+    return param_index(c->opts, c->nopts, name);
 }
 
 const char *kc_str(const kc_ctx *c, const char *name)
 {
     int i = find_opt(c, name);
-    if (i < 0 || c->vals[i].n == 0)
-        return NULL;
-    return c->vals[i].v[c->vals[i].n - 1];
+    return i < 0 ? NULL : param_last(c->vals[i].v, c->vals[i].n);
 }
 
 int kc_flag(const kc_ctx *c, const char *name)
 {
-    const char *v = kc_str(c, name);
-    return v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0 && strcmp(v, "no") != 0;
+    return param_true(kc_str(c, name));
 }
 
 const char *kc_spell(void *ud, const char *name, char *buf, size_t len)
 {
     const kc_ctx *c = ud;
     const keps_param_info *p = c ? keps_command_param(c->cmd, name) : NULL;
-    /* "-k" for a one-letter parameter with that short form, else "--name" */
-    snprintf(buf, len, "%s%s", strlen(name) == 1 && (!p || p->shortc == name[0]) ? "-" : "--", name);
+    const keps_command_info *const *all;
+    size_t n = keps_commands(&all);
+    for (size_t i = 0; !p && i < n; i++) /* a parameter of another command ("keps split -i ...") */
+        p = keps_command_param(all[i], name);
+    /* "-k" for a one-letter parameter with that short form; the short form
+     * of the parameters docs/cli.md writes short ("-i FILE -o FILE", "-d ';'",
+     * "-n COUNT"); else "--name" */
+    static const char *const short_ones[] = {"input", "output", "delimiter", "count", "categories"};
+    int brief = strlen(name) == 1 && (!p || p->shortc == name[0]);
+    for (size_t i = 0; !brief && p && p->shortc && i < sizeof short_ones / sizeof *short_ones; i++)
+        brief = strcmp(name, short_ones[i]) == 0;
+    if (brief && strlen(name) > 1)
+        snprintf(buf, len, "-%c", p->shortc);
+    else
+        snprintf(buf, len, "%s%s", brief ? "-" : "--", name);
     return buf;
 }
 
@@ -67,7 +77,7 @@ int kc_usage_error(const kc_ctx *c, const char *fmt, ...)
 int kc_fail(const kc_ctx *c, const keps_error *err)
 {
     fprintf(stderr, "keps %s: %s\n", c && c->cmd ? c->cmd->name : "", err->msg[0] ? err->msg : "failed");
-    return keps_exit_code(err->code ? err->code : KEPS_EINPUT);
+    return cli_exit_code(err->code ? err->code : KEPS_EINPUT);
 }
 
 /* ---- help ---- */
@@ -162,7 +172,7 @@ void kc_print_help(FILE *f, const keps_command_info *cmd)
     for (size_t i = 0; i < cmd->nparams; i++)
         if (!(cmd->params[i].flags & KEPS_PARAM_POSITIONAL))
             print_opt(f, cmd, &cmd->params[i]);
-    fprintf(f, "\nexample:\n  %s\n\nexit codes: 0 success; 1 the job could not be done; 2 bad usage or bad input; 3 an "
+    fprintf(f, "\nexample:\n  keps %s\n\nexit codes: 0 success; 1 the job could not be done; 2 bad usage or bad input; 3 an "
                "I/O or resource failure (a full disk, a read-only file system, out of memory).\n",
             ex);
     free(usage);
@@ -230,7 +240,7 @@ void kc_print_man(FILE *f)
         roff(f, usage);
         fputs("\"\n", f);
         roff(f, desc);
-        fputs("\n.PP\nExample:\n.nf\n", f);
+        fputs("\n.PP\nExample:\n.nf\nkeps ", f);
         roff(f, ex);
         fputs("\n.fi\n", f);
         for (size_t i = 0; i < c->nparams; i++)
@@ -354,19 +364,6 @@ static int yaml_bool(const char *v)
     return -1;
 }
 
-/* dir/path for a relative path (not "-") read from the job file; else a
- * copy of path. */
-static char *job_path(const char *dir, const char *path)
-{
-    if (!dir || path[0] == '/' || strcmp(path, "-") == 0 || !path[0])
-        return strdup(path);
-    size_t n = strlen(dir) + strlen(path) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, path);
-    return p;
-}
-
 /* Merges a job file: keys must be options of this command; values given on
  * the command line win. Relative paths in it resolve against its own
  * directory: FILE values here, the PATH of NAME:PATH values where the name
@@ -423,7 +420,7 @@ static int merge_job(kc_ctx *c, const char *path)
         } else {
             int file = strcmp(o->metavar, "FILE") == 0;
             for (size_t k = 0; k < en->nvalues; k++) {
-                char *v = file ? job_path(c->job_dir, en->values[k]) : NULL;
+                char *v = file ? param_job_path(c->job_dir, en->values[k]) : NULL;
                 add_value(&c->vals[i], v ? v : en->values[k]);
                 free(v);
             }
@@ -499,7 +496,7 @@ static const char *each_input(const kc_ctx *c, int (*fn)(const char *path, const
             if (!hier && fn(v, name, ud))
                 return v;
             for (const char *p = hier ? strchr(v, ':') : NULL; p; p = strchr(p + 1, ':')) {
-                char *path = job_path(dir, p + 1);
+                char *path = param_job_path(dir, p + 1);
                 int hit = path && fn(path, name, ud);
                 free(path);
                 if (hit)
@@ -588,7 +585,7 @@ static int check_outputs(kc_ctx *c)
     keps_error err = {0};
     if (n && keps_outfile_open(files, n, o, &err)) {
         fprintf(stderr, "keps %s: %s\n", c->cmd->name, err.msg);
-        return keps_exit_code(err.code);
+        return cli_exit_code(err.code);
     }
     for (size_t i = 0; i < n; i++)
         keps_outfile_abort(o[i]);

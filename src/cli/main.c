@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "exit_code.h"
 #include "keps/outfile.h"
 #include <unistd.h>
 
@@ -78,7 +79,7 @@ static int run_parsed(kc_ctx *c)
         fprintf(stderr, "keps %s: %s\n", c->cmd->name, r.error ? r.error : err.msg);
         if (r.usage)
             fprintf(stderr, "(see 'keps %s --help')\n", c->cmd->name);
-        rc = keps_exit_code(st);
+        rc = cli_exit_code(st);
     } else {
         rc = kc_emit(c, &r);
     }
@@ -98,7 +99,7 @@ static int run(const keps_command_info *cmd, int argc, char **argv)
     kc_ctx_free(&c);
     if ((fflush(stdout) != 0 || ferror(stdout)) && rc < 2) { /* an I/O failure (exit 3) */
         fprintf(stderr, "keps %s: cannot write to standard output: %s\n", cmd->name, strerror(errno));
-        rc = keps_exit_code(KEPS_EIO);
+        rc = cli_exit_code(KEPS_EIO);
     }
     return rc;
 }

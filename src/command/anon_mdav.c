@@ -33,14 +33,14 @@ static void report_histogram(keps_json *j, const keps_mdav_result *r)
     free(h);
 }
 
-static int finish(cmd_ctx *c, const keps_schema *s, const size_t *cols, const int *digits, const keps_mdav_result *r,
+static keps_status finish(cmd_ctx *c, const keps_schema *s, const size_t *cols, const int *digits, const keps_mdav_result *r,
                   double ts[3])
 {
     keps_table *rel = NULL;
     keps_error err = {0};
     double written;
     keps_status st = keps_mdav_release(s, NULL, r, &rel, &err);
-    int rc = micro_write_release(c, st, &err, rel, &written);
+    keps_status rc = micro_write_release(c, st, &err, rel, &written);
     if (rc)
         return rc;
     int insens = cmd_flag(c, "insensitive-mdav");
@@ -68,7 +68,7 @@ static int finish(cmd_ctx *c, const keps_schema *s, const size_t *cols, const in
 }
 
 /* Every microaggregated column must be numeric: a hierarchy is an error. */
-static int columns_of(cmd_ctx *c, const keps_schema *s, size_t *cols)
+static keps_status columns_of(cmd_ctx *c, const keps_schema *s, size_t *cols)
 {
     for (size_t q = 0; q < s->nqi; q++) {
         if (s->qi[q].h)
@@ -79,7 +79,7 @@ static int columns_of(cmd_ctx *c, const keps_schema *s, size_t *cols)
     }
     if (s->nqi == 0)
         return cmd_usage_error(c, "mdav needs numeric columns: {columns} NAME (repeatable) or {qi} NAME");
-    return 0;
+    return KEPS_OK;
 }
 
 static void note_constant(cmd_ctx *c, const keps_schema *s, const keps_mdav_result *r)
@@ -90,7 +90,7 @@ static void note_constant(cmd_ctx *c, const keps_schema *s, const keps_mdav_resu
                             "released unchanged", s->t->cols[s->qi[a].col].name);
 }
 
-int cmd_anonymize_mdav(cmd_ctx *c)
+keps_status cmd_anonymize_mdav(cmd_ctx *c)
 {
     double ts[3] = {cmd_now_ms(), 0, 0};
     char **extra;
@@ -98,7 +98,7 @@ int cmd_anonymize_mdav(cmd_ctx *c)
     keps_table *t;
     keps_schema *s;
     size_t k;
-    int rc = micro_setup(c, extra, nextra, &t, &s, &k);
+    keps_status rc = micro_setup(c, extra, nextra, &t, &s, &k);
     if (rc)
         return rc;
     size_t *cols = malloc((s->nqi + 1) * sizeof *cols);
@@ -106,7 +106,7 @@ int cmd_anonymize_mdav(cmd_ctx *c)
     int *digits = NULL;
     keps_error err = {0};
     if (!cols)
-        rc = 2;
+        rc = KEPS_EINPUT;
     else
         rc = columns_of(c, s, cols);
     for (size_t q = 0; q < s->nqi && !rc; q++) /* codes such as 01097 are no numbers (keps/table.h) */

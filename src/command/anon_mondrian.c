@@ -10,14 +10,14 @@
 #include "crit.h"
 #include "micro.h"
 
-static int finish(cmd_ctx *c, const keps_schema *s, const keps_mondrian_result *r, const cmd_criteria *cc,
+static keps_status finish(cmd_ctx *c, const keps_schema *s, const keps_mondrian_result *r, const cmd_criteria *cc,
                   double ts[3])
 {
     keps_table *rel = NULL;
     keps_error err = {0};
     double written;
     keps_status st = keps_mondrian_release(s, r, &rel, &err);
-    int rc = micro_write_release(c, st, &err, rel, &written);
+    keps_status rc = micro_write_release(c, st, &err, rel, &written);
     if (rc)
         return rc;
     keps_json j;
@@ -46,14 +46,14 @@ static int finish(cmd_ctx *c, const keps_schema *s, const keps_mondrian_result *
     return rc;
 }
 
-int cmd_anonymize_mondrian(cmd_ctx *c)
+keps_status cmd_anonymize_mondrian(cmd_ctx *c)
 {
     double ts[3] = {cmd_now_ms(), 0, 0};
     keps_table *t = NULL;
     keps_schema *s = NULL;
     cmd_criteria cc;
     memset(&cc, 0, sizeof cc);
-    int rc = cmd_load_records(c, &t);
+    keps_status rc = cmd_load_records(c, &t);
     if (!rc)
         rc = cmd_build_schema(c, t, &s);
     if (!rc)

@@ -58,23 +58,23 @@ static int same_file(const char *a, const char *b)
 
 /* --emit-sql, --sql-dialect, --sql-table; the table's default is the
  * input's file name without its extension. */
-static int read_sql_params(cmd_ctx *c, ola_run *p)
+static keps_status read_sql_params(cmd_ctx *c, ola_run *p)
 {
     const char *d = cmd_str(c, "sql-dialect"), *tab = cmd_str(c, "sql-table"), *in = cmd_str(c, "input");
     p->sql_path = cmd_str(c, "emit-sql");
     if (!p->sql_path) {
         if (d || tab)
-            return cmd_usage_error(c, "--%s is for {emit-sql} FILE; give that too", d ? "sql-dialect" : "sql-table");
-        return 0;
+            return cmd_usage_error(c, "%s is for {emit-sql} FILE; give that too", CMD_SPELL(c, d ? "sql-dialect" : "sql-table"));
+        return KEPS_OK;
     }
     if (!*p->sql_path)
         return cmd_usage_error(c, "{emit-sql} '' names no file; give a file name, e.g. {emit-sql} release.sql");
     const char *outs[] = {in, cmd_str(c, "output"), cmd_str(c, "report"), cmd_str(c, "html")};
-    const char *names[] = {"-i", "-o", "--report", "--html"};
+    const char *names[] = {"input", "output", "report", "html"};
     for (int i = 0; i < 4; i++) /* outputs compared as they resolve: /dev/stdout is '-' (keps/outfile.h) */
         if (same_file(p->sql_path, outs[i]) || (i && outs[i] && keps_output_same(p->sql_path, outs[i])))
             return cmd_usage_error(c, "{emit-sql} %s is also %s %s; give the script its own %s", p->sql_path,
-                                   names[i], outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");
+                                   CMD_SPELL(c, names[i]), outs[i], strcmp(p->sql_path, "-") ? "file" : "place (one of them can use stdout)");
     if (d && keps_sql_dialect_parse(d, &p->dialect))
         return cmd_usage_error(c, "{sql-dialect} '%s': expected ansi, postgresql or sqlite", d);
     if (!tab && (!in || strcmp(in, "-") == 0))
@@ -92,14 +92,14 @@ static int read_sql_params(cmd_ctx *c, ola_run *p)
         return cmd_oom(c);
     if (!*p->sql_table)
         return cmd_usage_error(c, "{sql-table} '' names no table; give the source table's name");
-    return 0;
+    return KEPS_OK;
 }
 
-static int read_params(cmd_ctx *c, ola_run *p)
+static keps_status read_params(cmd_ctx *c, ola_run *p)
 {
     if (cmd_double(c, "suppress", 0, 1, 0, &p->suppress) < 0)
-        return 2;
-    int rc = cmd_objective_read(c, &p->obj);
+        return KEPS_EINPUT;
+    keps_status rc = cmd_objective_read(c, &p->obj);
     return rc ? rc : read_sql_params(c, p);
 }
 
@@ -159,7 +159,7 @@ static void report(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     keps_json_end(j);
 }
 
-static int summary(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const ola_found *r,
+static keps_status summary(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_run *p, const ola_found *r,
                    const keps_counts *n)
 {
     const keps_schema *s = L->s;
@@ -203,13 +203,13 @@ static int summary(cmd_ctx *c, keps_json *j, const keps_lattice *L, const ola_ru
     if (n->unsampled_rows)
         snprintf(text + o, len - o, "  %zu input rows outside the research subset are not released\n",
                  n->unsampled_rows);
-    int rc = cmd_emit_report(c, j, text);
+    keps_status rc = cmd_emit_report(c, j, text);
     free(text);
     return rc;
 }
 
 /* Nothing feasible: say why and what would work. */
-static int infeasible(cmd_ctx *c, const ola_run *p, const keps_lattice *L, const keps_search_result *r)
+static keps_status infeasible(cmd_ctx *c, const ola_run *p, const keps_lattice *L, const keps_search_result *r)
 {
     if (p->cc.nc == 1 && p->cc.c[0].kind == KEPS_CRIT_K_ANONYMITY)
         return cmd_over_limit(c, "even the top node (every QI fully generalized)", (size_t)p->cc.k, r->suppress_limit,
@@ -224,7 +224,7 @@ static int infeasible(cmd_ctx *c, const ola_run *p, const keps_lattice *L, const
                     "(k,t)-closeness of '%s' fails whatever the generalization: some %g released rows "
                     "reach t = %g > %g (it depends on the sensitive values only). Raise its T or lower its K.",
                     L->s->t->cols[p->cc.spec[k->sens].col].name, k->p[0], level, k->p[1]);
-            return 1;
+            return KEPS_EJOB;
         }
     }
     if (r->top_blocked) {
@@ -233,7 +233,7 @@ static int infeasible(cmd_ctx *c, const ola_run *p, const keps_lattice *L, const
                 "and fails delta-presence, and such a class cannot be suppressed. Lower the delta-presence minimum "
                 "or add {k} (ARX's rule: with a minimal class size those classes are left alone).",
                 crit);
-        return 1;
+        return KEPS_EJOB;
     }
     cmd_error(c, KEPS_EJOB,
             "no node satisfies %s with at most %zu of %zu released rows suppressed; the top node (every "
@@ -242,16 +242,16 @@ static int infeasible(cmd_ctx *c, const ola_run *p, const keps_lattice *L, const
             crit, r->suppress_limit, L->nreleased, r->top_suppressed,
             L->nreleased ? ceil((double)r->top_suppressed / (double)L->nreleased * 1e6) / 1e6 : 0.0,
             keps_criteria_monotone(p->cc.crit, 1) ? "" : "; with these criteria a lower node may need fewer");
-    return 1;
+    return KEPS_EJOB;
 }
 
 /* The transformation as a SQL script, staged with the release. */
-static int emit_sql(cmd_ctx *c, const keps_lattice *L, const ola_run *p, const ola_found *r,
+static keps_status emit_sql(cmd_ctx *c, const keps_lattice *L, const ola_run *p, const ola_found *r,
                     size_t suppressed)
 {
     char comment[512];
     snprintf(comment, sizeof comment,
-             "keps anonymize --algorithm ola: %zu-anonymity; on %s the node leaves %zu of %zu rows in classes "
+             "keps anonymize, algorithm ola: %zu-anonymity; on %s the node leaves %zu of %zu rows in classes "
              "below k (limit %zu).",
              (size_t)p->cc.k, L->s->t->source, suppressed, L->nrows, r->suppress_limit);
     keps_sql_options o = {p->dialect, p->sql_table, (size_t)p->cc.k, cmd_flag(c, "remove-suppressed"), comment};
@@ -260,7 +260,7 @@ static int emit_sql(cmd_ctx *c, const keps_lattice *L, const ola_run *p, const o
     keps_error err = {0};
     if (keps_sql_lattice(L->s, r->levels, &o, &sql, &len, &err))
         return cmd_fail(c, &err);
-    int rc = cmd_stage_text(c, "emit-sql", sql, len);
+    keps_status rc = cmd_stage_text(c, "emit-sql", sql, len);
     free(sql);
     /* row order: a privacy warning, printed even with --quiet */
     if (!rc && p->dialect == KEPS_SQL_ANSI)
@@ -275,10 +275,10 @@ static int emit_sql(cmd_ctx *c, const keps_lattice *L, const ola_run *p, const o
 
 /* Writes the release rel (owned here) with the SQL script, the report and
  * the summary. */
-static int finish(cmd_ctx *c, const keps_lattice *L, ola_run *p, const ola_found *f, keps_table *rel,
+static keps_status finish(cmd_ctx *c, const keps_lattice *L, ola_run *p, const ola_found *f, keps_table *rel,
                   const keps_counts *n)
 {
-    int rc = p->weight ? cmd_counts_group(c, &rel) : 0;
+    keps_status rc = p->weight ? cmd_counts_group(c, &rel) : KEPS_OK;
     if (!rc) {
         p->release_rows = rel->nrows;
         rc = cmd_write_release(c, &rel);
@@ -300,18 +300,18 @@ static int finish(cmd_ctx *c, const keps_lattice *L, ola_run *p, const ola_found
  * --json): OLA's k-minimal nodes, the frontier of the report's lattice
  * view. Only they are taken from OLA; the node is the search's (both are
  * optima of the same objective). */
-static int k_minimal(cmd_ctx *c, const keps_lattice *L, const ola_run *p, keps_ola_result *o)
+static keps_status k_minimal(cmd_ctx *c, const keps_lattice *L, const ola_run *p, keps_ola_result *o)
 {
     memset(o, 0, sizeof *o);
     if (!(p->cc.nc == 1 && p->cc.c[0].kind == KEPS_CRIT_K_ANONYMITY) ||
         !c->json) /* c->json: the host looks at the report */
-        return 0;
+        return KEPS_OK;
     keps_error err = {0};
-    keps_ola_params prm = {(size_t)p->cc.k, p->suppress, p->obj.cfg.metric, c->threads == 1 ? 1 : 0};
+    keps_ola_params prm = {(size_t)p->cc.k, p->suppress, p->obj.cfg.metric, c->threads};
     if (keps_ola_run_objective(L, &prm, &p->obj.cfg, o, &err))
         return cmd_fail(c, &err);
     cmd_ola_debug(c, o);
-    return 0;
+    return KEPS_OK;
 }
 
 /* The chosen node's partition under the criteria, with the classes they
@@ -334,10 +334,10 @@ static keps_status node_partition(const keps_lattice *L, const ola_run *p, const
     return st;
 }
 
-static int search_and_write(cmd_ctx *c, const keps_lattice *L, ola_run *p)
+static keps_status search_and_write(cmd_ctx *c, const keps_lattice *L, ola_run *p)
 {
     if (p->cc.k && cmd_k_above_records(c, (size_t)p->cc.k, L->nreleased))
-        return 1;
+        return KEPS_EJOB;
     keps_error err = {0};
     keps_search_params prm = {p->cc.crit, p->suppress, p->obj.cfg.metric, &p->obj.cfg};
     keps_search_result r;
@@ -345,13 +345,13 @@ static int search_and_write(cmd_ctx *c, const keps_lattice *L, ola_run *p)
         return cmd_fail(c, &err);
     cmd_search_debug(c, &r);
     if (!r.found) {
-        int rc = infeasible(c, p, L, &r);
+        keps_status rc = infeasible(c, p, L, &r);
         keps_search_result_free(&r);
         return rc;
     }
     p->t_searched = cmd_now_ms();
     keps_ola_result o;
-    int rc = k_minimal(c, L, p, &o);
+    keps_status rc = k_minimal(c, L, p, &o);
     int kalone = p->cc.nc == 1 && p->cc.c[0].kind == KEPS_CRIT_K_ANONYMITY;
     ola_found f = {kalone, r.levels, r.score, r.score_len, r.attributes, r.metrics, r.nclasses, r.suppress_limit,
                    r.nodes_total, r.nodes_evaluated, o.found ? o.minimal : NULL, o.nminimal};
@@ -373,14 +373,14 @@ static int search_and_write(cmd_ctx *c, const keps_lattice *L, ola_run *p)
 
 /* The lattice with what the criteria read: the research subset and, per
  * sensitive column, each row's value. */
-static int build_lattice(cmd_ctx *c, const keps_schema *s, const cmd_criteria *cc, const uint32_t *weight,
-                         keps_lattice **L)
+static keps_status build_lattice(cmd_ctx *c, const keps_schema *s, const cmd_criteria *cc, const uint32_t *weight,
+                                 keps_lattice **L)
 {
     keps_error err = {0};
     size_t ns = keps_criteria_need_histograms(cc->crit) ? cc->nsens : 0, n = s->t->nrows;
     uint32_t **codes = calloc(ns + 1, sizeof *codes);
     size_t *m = calloc(ns + 1, sizeof *m);
-    int rc = 0;
+    keps_status rc = KEPS_OK;
     if (!codes || !m)
         rc = cmd_oom(c);
     for (size_t j = 0; j < ns && !rc; j++) {
@@ -403,22 +403,22 @@ static int build_lattice(cmd_ctx *c, const keps_schema *s, const cmd_criteria *c
 /* --counts: the criteria count records (the table's sensitive
  * distributions are the expanded rows'); a research subset is matched row
  * by row against records the frequency table does not hold. */
-static int counts_criteria(cmd_ctx *c, keps_table *t, const uint32_t *weight, cmd_criteria *cc)
+static keps_status counts_criteria(cmd_ctx *c, keps_table *t, const uint32_t *weight, cmd_criteria *cc)
 {
     keps_error err = {0};
     keps_criteria_free(cc->crit);
     cc->crit = NULL;
     if (keps_criteria_new_weighted(t, weight, cc->spec, cc->nsens, cc->c, cc->nc, cc->subset, &cc->crit, &err))
         return cmd_fail(c, &err);
-    return 0;
+    return KEPS_OK;
 }
 
-int cmd_anonymize_ola(cmd_ctx *c)
+keps_status cmd_anonymize_ola(cmd_ctx *c)
 {
     ola_run p;
     memset(&p, 0, sizeof p);
     p.t_start = cmd_now_ms();
-    int rc = read_params(c, &p);
+    keps_status rc = read_params(c, &p);
     keps_table *t = NULL;
     keps_schema *s = NULL;
     if (!rc)

@@ -20,6 +20,10 @@
 #include "keps/audit_release.h"
 #include "keps/csv.h"
 
+/* A flag of the keps executable's command line (a run's argv), not a
+ * message: the only flags the library spells. */
+#define ARGV(flag) flag
+
 extern char **environ;
 
 /* Options that the auditor supplies itself (or that would make a run
@@ -101,26 +105,29 @@ static void slots_free(nbrs *b)
 }
 
 /* Starts run `run` of side on slot s. */
-static int spawn_run(nbrs *b, slot *s, int side, size_t run)
+static keps_status spawn_run(nbrs *b, slot *s, int side, size_t run)
 {
     char seed[32];
     const char *argv[64 + 16];
     size_t n = 0;
     if (b->nargs + 14 > sizeof argv / sizeof *argv)
         return cmd_usage_error(b->c, "the audited command has too many arguments (at most 64)");
+    /* The run is the keps executable's command line: its own flags, the
+     * one place the library writes them (ARGV marks them for
+     * tests/library_speaks.sh). */
     argv[n++] = b->binary;
     for (size_t i = 0; i < b->nargs; i++)
         argv[n++] = b->args[i];
-    argv[n++] = "-i";
+    argv[n++] = ARGV("-i");
     argv[n++] = b->input[side];
-    argv[n++] = "-o";
+    argv[n++] = ARGV("-o");
     argv[n++] = s->out;
-    argv[n++] = "--report";
+    argv[n++] = ARGV("--report");
     argv[n++] = s->rep;
-    argv[n++] = "--quiet";
+    argv[n++] = ARGV("--quiet");
     if (b->seeds) { /* reproducible: a seed per run from the auditor's own */
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)(keps_rng_u64(b->seeds) >> 1));
-        argv[n++] = "--seed";
+        argv[n++] = ARGV("--seed");
         argv[n++] = seed;
     }
     argv[n] = NULL;
@@ -136,7 +143,7 @@ static int spawn_run(nbrs *b, slot *s, int side, size_t run)
     }
     s->side = side;
     s->run = run;
-    return 0;
+    return KEPS_OK;
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -168,8 +175,8 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* A run that went wrong in a way the audit cannot count (a usage error,
- * a crash): what the child said, and exit 2. */
-static int child_failed(const nbrs *b, const slot *s, const char *how)
+ * a crash): what the child said, and KEPS_EINPUT. */
+static keps_status child_failed(const nbrs *b, const slot *s, const char *how)
 {
     size_t len = 0;
     char *msg = slurp(s->err, &len);
@@ -178,18 +185,18 @@ static int child_failed(const nbrs *b, const slot *s, const char *how)
     cmd_error(b->c, KEPS_EINPUT, "keps %s on %s %s; it said:\n%s", b->args[0], b->input[s->side], how,
               msg && len ? msg : "(nothing)");
     free(msg);
-    return 2;
+    return KEPS_EINPUT;
 }
 
 /* The stated guarantee of a side, from its first report. */
-static int read_claim(nbrs *b, const slot *s)
+static keps_status read_claim(nbrs *b, const slot *s)
 {
     size_t len = 0;
     char *js = slurp(s->rep, &len);
     keps_error err = {0};
     if (!js)
         return child_failed(b, s, "exited 0 but wrote no report");
-    int rc = keps_release_audit_claim(js, len, &b->claim[s->side], &err) ? 2 : 0;
+    keps_status rc = keps_release_audit_claim(js, len, &b->claim[s->side], &err) ? KEPS_EINPUT : KEPS_OK;
     if (rc)
         cmd_error(b->c, KEPS_EINPUT, "the report of keps %s on %s: %s", b->args[0], b->input[s->side], err.msg);
     free(js);
@@ -218,7 +225,7 @@ static slot *reap(nbrs *b, int *status)
 /* A finished run: counted by the audit (phase 0 selection, 1 test), or,
  * in phase -1 (run 0 of each side, before the audit exists: their reports
  * give the claim and the columns it does not cover), kept aside. */
-static int finish_run(nbrs *b, slot *s, int status, int phase)
+static keps_status finish_run(nbrs *b, slot *s, int status, int phase)
 {
     if (!WIFEXITED(status))
         return child_failed(b, s, WIFSIGNALED(status) ? "was killed by a signal" : "stopped");
@@ -227,7 +234,7 @@ static int finish_run(nbrs *b, slot *s, int status, int phase)
         return child_failed(b, s, "exited with status 2 (bad usage or input)");
     keps_table *t = NULL;
     keps_error err = {0};
-    int rc = 0;
+    keps_status rc = KEPS_OK;
     if (code == 0) {
         if (!b->have_claim[s->side] && (rc = read_claim(b, s)))
             return rc;
@@ -240,19 +247,20 @@ static int finish_run(nbrs *b, slot *s, int status, int phase)
     if (phase < 0) {
         b->first[s->side] = t;
         b->first_code[s->side] = code;
-        return 0;
+        return KEPS_OK;
     }
     keps_status st = phase ? keps_release_audit_add(b->audit, s->side, t, code, &err)
                            : keps_release_audit_select(b->audit, s->side, t, code, &err);
     keps_table_free(t);
-    return st ? cmd_fail(b->c, &err) : 0;
+    return st ? cmd_fail(b->c, &err) : KEPS_OK;
 }
 
 /* Runs [from, to) of both sides, interleaved, nslots at a time. */
-static int batch(nbrs *b, size_t from, size_t to, int phase)
+static keps_status batch(nbrs *b, size_t from, size_t to, int phase)
 {
     size_t next = 2 * from, end = 2 * to, busy = 0;
-    int rc = 0, status;
+    keps_status rc = KEPS_OK;
+    int status;
     while (!rc && (next < end || busy)) {
         for (size_t i = 0; i < b->nslots && next < end && !rc; i++)
             if (!b->slots[i].pid) {
@@ -279,11 +287,11 @@ static int batch(nbrs *b, size_t from, size_t to, int phase)
 
 /* The claim audited: --epsilon/--delta, else the larger of the two
  * reports' (a data-dependent guarantee may differ between the inputs). */
-static int claim_of(nbrs *b, double *eps, double *delta, char *model, size_t len)
+static keps_status claim_of(nbrs *b, double *eps, double *delta, char *model, size_t len)
 {
     int ge = cmd_double(b->c, "epsilon", 0, 1e9, NAN, eps), gd = cmd_double(b->c, "delta", 0, 0.999999, NAN, delta);
     if (ge < 0 || gd < 0)
-        return 2;
+        return KEPS_EINPUT;
     double e = -INFINITY, d = 0;
     model[0] = '\0';
     for (int s = 0; s < 2; s++) {
@@ -305,7 +313,7 @@ static int claim_of(nbrs *b, double *eps, double *delta, char *model, size_t len
     }
     if (!gd)
         *delta = ge ? 0 : d;
-    return 0;
+    return KEPS_OK;
 }
 
 /* Columns the claim does not cover, left out of the events unless
@@ -352,8 +360,9 @@ static void print_text(nbrs *b, const keps_release_audit_result *r, const char *
             r->alpha);
     const char *ig[256];
     size_t nig = left_out(b, ig, 256);
-    fprintf(f, "claim: %s, epsilon %.6g, delta %.3g%s; columns left out (not covered): ", model[0] ? model : "(none)",
-            r->epsilon, r->delta, cmd_str(b->c, "epsilon") ? " (from --epsilon)" : " (from the reports)");
+    fprintf(f, "claim: %s, epsilon %.6g, delta %.3g%s%s%s; columns left out (not covered): ", model[0] ? model : "(none)",
+            r->epsilon, r->delta, cmd_str(b->c, "epsilon") ? " (from " : " (from the reports)", cmd_str(b->c, "epsilon") ? CMD_SPELL(b->c, "epsilon") : "",
+            cmd_str(b->c, "epsilon") ? ")" : "");
     for (size_t i = 0; i < nig; i++)
         fprintf(f, "%s%s", i ? ", " : "", ig[i]);
     fprintf(f, "%s\n", nig ? "" : "none");
@@ -379,11 +388,14 @@ static void print_text(nbrs *b, const keps_release_audit_result *r, const char *
     if (r->violation)
         fprintf(f, ": %zu event(s) whose loss exceeds epsilon %.6g with confidence %g", r->violations, r->epsilon,
                 1 - r->alpha);
-    fprintf(f, "\n%s\n", b->seeds ? "reproducible: every run's seed was drawn from --seed"
-                                  : "every run drew its own entropy (give --seed to reproduce the audit)");
+    const char *seed = CMD_SPELL(b->c, "seed");
+    if (b->seeds)
+        fprintf(f, "\nreproducible: every run's seed was drawn from %s\n", seed);
+    else
+        fprintf(f, "\nevery run drew its own entropy (give %s to reproduce the audit)\n", seed);
 }
 
-static int report(nbrs *b, const keps_release_audit_result *r, const char *model)
+static keps_status report(nbrs *b, const keps_release_audit_result *r, const char *model)
 {
     cmd_ctx *c = b->c;
     keps_json j;
@@ -396,7 +408,7 @@ static int report(nbrs *b, const keps_release_audit_result *r, const char *model
     keps_json_str(&j, "input_a", b->input[0]);
     keps_json_str(&j, "input_b", b->input[1]);
     keps_json_str(&j, "claim_model", model);
-    keps_json_str(&j, "claim_source", cmd_str(c, "epsilon") ? "--epsilon" : "report");
+    keps_json_str(&j, "claim_source", cmd_str(c, "epsilon") ? "epsilon" : "report");
     const char *ig[256];
     size_t nig = left_out(b, ig, 256);
     keps_json_array(&j, "columns_left_out");
@@ -414,13 +426,13 @@ static int report(nbrs *b, const keps_release_audit_result *r, const char *model
         print_text(b, r, model, mf);
         fclose(mf);
     }
-    int rc = cmd_emit_finding(c, &j, text, r->violation);
+    keps_status rc = cmd_emit_finding(c, &j, text, r->violation);
     free(text);
     keps_json_free(&j);
     return rc;
 }
 
-static int check_usage(cmd_ctx *c, nbrs *b, long *runs, long *jobs, double *sel, double *alpha)
+static keps_status check_usage(cmd_ctx *c, nbrs *b, long *runs, long *jobs, double *sel, double *alpha)
 {
     if (c->npos - c->nrest != 1)
         return cmd_usage_error(c, "{neighbours} takes two files: {neighbours} D.csv D2.csv%s",
@@ -434,27 +446,27 @@ static int check_usage(cmd_ctx *c, nbrs *b, long *runs, long *jobs, double *sel,
                                c->rest[0]);
     for (size_t i = 1; i < c->nrest; i++)
         if (supplied_option(c->rest[i]))
-            return cmd_usage_error(c, "'%s' after '--': the auditor gives every run its own -i (the two inputs), "
-                                      "-o, {report} and {seed}; leave them out",
+            return cmd_usage_error(c, "'%s' after '--': the auditor gives every run its own {input} (the two inputs), "
+                                      "{output}, {report} and {seed}; leave them out",
                                    c->rest[i]);
     if (cmd_long(c, "runs", 20, 100000000L, 1000, runs) < 0 || cmd_long(c, "jobs", 1, 64, 2, jobs) < 0 ||
         cmd_double(c, "selection", 0.01, 0.9, 0.2, sel) < 0 || cmd_double(c, "alpha", 1e-12, 0.5, 0.05, alpha) < 0)
-        return 2;
+        return KEPS_EINPUT;
     b->input[0] = cmd_str(c, "neighbours");
     b->input[1] = c->pos[0];
     b->args = c->rest;
     b->nargs = c->nrest;
-    return 0;
+    return KEPS_OK;
 }
 
-int cmd_audit_neighbours(cmd_ctx *c)
+keps_status cmd_audit_neighbours(cmd_ctx *c)
 {
     nbrs b;
     memset(&b, 0, sizeof b);
     b.c = c;
     long runs, jobs;
     double sel, alpha;
-    int rc = check_usage(c, &b, &runs, &jobs, &sel, &alpha);
+    keps_status rc = check_usage(c, &b, &runs, &jobs, &sel, &alpha);
     if (rc)
         return rc;
     b.binary = cmd_str(c, "binary");
@@ -469,7 +481,7 @@ int cmd_audit_neighbours(cmd_ctx *c)
         return cmd_usage_error(c, "{runs} %ld leaves fewer than 10 test runs after %zu selection runs; raise {runs}",
                                runs, nsel);
     if (cmd_str(c, "seed") && !(b.seeds = cmd_rng(c)))
-        return 2;
+        return KEPS_EINPUT;
     b.nslots = (size_t)jobs;
     b.total = 2 * (size_t)runs;
     keps_release_audit_result res;
@@ -485,7 +497,7 @@ int cmd_audit_neighbours(cmd_ctx *c)
     if (!rc)
         rc = claim_of(&b, &eps, &delta, model, sizeof model);
     if (!rc && !(b.audit = new_audit(&b)))
-        rc = 2;
+        rc = KEPS_EINPUT;
     keps_error err = {0};
     for (int s = 0; s < 2 && !rc; s++)
         if (keps_release_audit_select(b.audit, s, b.first[s], b.first_code[s], &err))

@@ -22,7 +22,7 @@ static const cmd_opt opt_emit_sql = {
     "emit-sql", 0, "FILE", 0,
     "ola: also write a SQL script that applies the chosen transformation to the source table inside a database "
     "(hierarchy tables, classes below k suppressed by GROUP BY ... HAVING; it creates TABLE_release, the same rows "
-    "as -o); - for stdout",
+    "as {output}); - for stdout",
     "release.sql"};
 static const cmd_opt opt_sql_dialect = {"sql-dialect", 0, "ansi|postgresql|sqlite", 0,
                                         "SQL of {emit-sql} (default ansi; postgresql and sqlite also shuffle the "
@@ -62,7 +62,7 @@ static const cmd_mode_opt foreign[] = {
     {"sql-dialect", "ola", "it is for {emit-sql}", 0},
     {"sql-table", "ola", "it is for {emit-sql}", 0},
     {"counts", "ola", "Mondrian and MDAV split and average records, which a frequency table does not list", 1},
-#define CRIT_FOREIGN(o) {o, "ola|mondrian", "mdav takes no privacy criterion besides -k", 1}
+#define CRIT_FOREIGN(o) {o, "ola|mondrian", "mdav takes no privacy criterion besides {k}", 1}
 #define LATTICE_ONLY(o) {o, "ola", "Mondrian checks a class by itself; this criterion needs the lattice search", 1}
     CRIT_FOREIGN("l-diversity"), CRIT_FOREIGN("entropy-l"), CRIT_FOREIGN("entropy-estimator"),
     CRIT_FOREIGN("recursive-l"), CRIT_FOREIGN("t-closeness"), CRIT_FOREIGN("sensitive-type"),
@@ -74,14 +74,14 @@ static const cmd_mode_opt foreign[] = {
 #undef LATTICE_ONLY
 };
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     const char *a = cmd_str(c, "algorithm");
     if (!a)
         return cmd_usage_error(c, "{algorithm} is required: ola, mondrian or mdav");
     if (strcmp(a, "ola") != 0 && strcmp(a, "mondrian") != 0 && strcmp(a, "mdav") != 0)
         return cmd_usage_error(c, "{algorithm} '%s': expected ola, mondrian or mdav", a);
-    int rc = cmd_mode_options(c, "{algorithm} ", a, foreign, sizeof foreign / sizeof *foreign);
+    keps_status rc = cmd_mode_options(c, "{algorithm} ", a, foreign, sizeof foreign / sizeof *foreign);
     if (rc)
         return rc;
     if (strcmp(a, "ola") == 0)
@@ -94,7 +94,7 @@ static int run(cmd_ctx *c)
 const cmd_cmd cmd_anonymize = {
     "anonymize",
     "k-anonymity: OLA lattice search, Mondrian partitioning or MDAV microaggregation",
-    "anonymize {algorithm} ola|mondrian|mdav -i FILE -o FILE {qi} NAME[:HIERARCHY] {k} K [options]",
+    "anonymize {algorithm} ola|mondrian|mdav {input} FILE {output} FILE {qi} NAME[:HIERARCHY] {k} K [options]",
     "Makes every released record indistinguishable from at least K-1 others on the quasi-identifiers. "
     "ola searches the full-domain generalization lattice for the k-anonymous transformation with the least "
     "information loss (with up to {suppress} of the records suppressed); its time and memory grow with the "
@@ -104,7 +104,7 @@ const cmd_cmd cmd_anonymize = {
     "mondrian partitions the records "
     "multidimensionally; mdav replaces numeric values by group centroids. The report states the guarantee "
     "(k-anonymity with the k used), the transformation, suppressed rows and every metric.",
-    "keps anonymize {algorithm} ola -i data/adult/adult.csv -o out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
+    "anonymize {algorithm} ola {input} data/adult/adult.csv {output} out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
     "{qi} sex:data/adult/adult_hierarchy_sex.csv {k} 5 {suppress} 0.05 {others} keep {report} report.json",
     opts,
     run,

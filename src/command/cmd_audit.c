@@ -51,7 +51,7 @@ static const cmd_opt opt_seed = {"seed", 0, "N", CLI_NUMBER,
 static const cmd_opt opt_neighbours = {
     "neighbours", 0, "FILE FILE2", 0,
     "audit a whole keps command end to end: the command after '--' runs {runs} times on each of the two "
-    "neighbouring inputs (this keps, as a subprocess: -i, -o, {report} and {seed} are the auditor's), and every "
+    "neighbouring inputs (this keps, as a subprocess: {input}, {output}, {report} and {seed} are the auditor's), and every "
     "release is tested against events that do not know the mechanism (see the description); the claim is the "
     "guarantee the command's report states",
     "{neighbours} d.csv d2.csv -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1"};
@@ -91,23 +91,23 @@ static const char *const primitive_only[] = {"mechanism", "sensitivity", "value-
 static const char *const neighbours_only[] = {"runs", "selection", "jobs", "binary", "delta",
                                               "include-uncovered"};
 
-static int other_kind(cmd_ctx *c, int neighbours)
+static keps_status other_kind(cmd_ctx *c, int neighbours)
 {
     const char *const *l = neighbours ? primitive_only : neighbours_only;
     size_t n = neighbours ? sizeof primitive_only / sizeof *primitive_only
                           : sizeof neighbours_only / sizeof *neighbours_only;
     for (size_t i = 0; i < n; i++)
         if (cmd_str(c, l[i]))
-            return cmd_usage_error(c, neighbours ? "--%s belongs to the audit of one {mechanism}; with {neighbours} "
+            return cmd_usage_error(c, neighbours ? "%s belongs to the audit of one {mechanism}; with {neighbours} "
                                                    "the command after '--' is audited (its claim: {epsilon}, {delta})"
-                                                 : "--%s belongs to the end-to-end audit, {neighbours} FILE FILE2 -- "
+                                                 : "%s belongs to the end-to-end audit, {neighbours} FILE FILE2 -- "
                                                    "COMMAND ...",
-                                   l[i]);
+                                   CMD_SPELL(c, l[i]));
     if (!neighbours && c->npos)
         return cmd_usage_error(c, "unexpected argument '%s': a command to audit goes with {neighbours} FILE FILE2 "
                                   "-- COMMAND ...",
                                c->npos ? c->pos[0] : c->rest[0]);
-    return 0;
+    return KEPS_OK;
 }
 
 static const cmd_opt opt_second = {"second", 0, "FILE2", KEPS_PARAM_POSITIONAL | KEPS_PARAM_REPEAT | KEPS_PARAM_PATH,
@@ -118,7 +118,7 @@ static const cmd_opt opt_command = {"command", 0, "WORD", KEPS_PARAM_POSITIONAL 
 static const cmd_opt *const pos_opts[] = {&opt_second, &opt_command, NULL};
 
 /* Parses "a,b;c,d" into a malloc'd n x n matrix. */
-static int parse_matrix(cmd_ctx *c, const char *s, double **out, uint32_t *n)
+static keps_status parse_matrix(cmd_ctx *c, const char *s, double **out, uint32_t *n)
 {
     uint32_t rows = 1, cells = 1;
     for (const char *p = s; *p; p++) {
@@ -144,7 +144,7 @@ static int parse_matrix(cmd_ctx *c, const char *s, double **out, uint32_t *n)
     }
     *out = m;
     *n = rows;
-    return 0;
+    return KEPS_OK;
 }
 
 typedef struct audit_setup {
@@ -160,12 +160,12 @@ typedef struct audit_setup {
     double *ua, *ub;
 } audit_setup;
 
-static int setup_laplace(cmd_ctx *c, audit_setup *a, double eps, double sens, int geometric)
+static keps_status setup_laplace(cmd_ctx *c, audit_setup *a, double eps, double sens, int geometric)
 {
     double va, vb, f;
     if (cmd_double(c, "value-a", -1e300, 1e300, 0, &va) < 0 || cmd_double(c, "value-b", -1e300, 1e300, va + sens, &vb) < 0 ||
         cmd_double(c, "scale-factor", 1e-6, 1e6, 1, &f) < 0)
-        return 2;
+        return KEPS_EINPUT;
     keps_noise_info info;
     if (geometric) {
         if (sens != floor(sens) || va != floor(va) || vb != floor(vb) || keps_geometric_info(eps, (int64_t)sens, &info))
@@ -186,10 +186,10 @@ static int setup_laplace(cmd_ctx *c, audit_setup *a, double eps, double sens, in
     if (fabs(va - vb) > sens && !c->quiet)
         cmd_msg(c, KEPS_MSG_NOTE, "note: |value-a - value-b| > sensitivity: these inputs are not neighbours");
     a->claim = info.epsilon;
-    return 0;
+    return KEPS_OK;
 }
 
-static int setup_rr(cmd_ctx *c, audit_setup *a)
+static keps_status setup_rr(cmd_ctx *c, audit_setup *a)
 {
     double p;
     long n, va, vb;
@@ -198,10 +198,10 @@ static int setup_rr(cmd_ctx *c, audit_setup *a)
     const char *ms = cmd_str(c, "matrix");
     if (ms) {
         if (parse_matrix(c, ms, &m, &nn))
-            return 2;
+            return KEPS_EINPUT;
     } else {
         if (cmd_double(c, "p", 0, 1, 0.6, &p) < 0 || cmd_long(c, "categories", 2, 4096, 4, &n) < 0)
-            return 2;
+            return KEPS_EINPUT;
         nn = (uint32_t)n;
         m = malloc((size_t)nn * nn * sizeof *m);
         if (!m)
@@ -214,20 +214,20 @@ static int setup_rr(cmd_ctx *c, audit_setup *a)
     if (rc)
         return cmd_fail(c, &err);
     if (cmd_long(c, "value-a", 0, (long)nn - 1, 0, &va) < 0 || cmd_long(c, "value-b", 0, (long)nn - 1, 1, &vb) < 0)
-        return 2;
+        return KEPS_EINPUT;
     a->rra = (keps_audit_rr){&a->rr, (uint32_t)va, (uint32_t)vb};
     a->fn = keps_audit_rr_fn;
     a->ctx = &a->rra;
     a->claim = a->rr.epsilon;
     a->discrete = 1;
-    return 0;
+    return KEPS_OK;
 }
 
-static int setup_expmech(cmd_ctx *c, audit_setup *a, double eps, double sens)
+static keps_status setup_expmech(cmd_ctx *c, audit_setup *a, double eps, double sens)
 {
     long n;
     if (cmd_long(c, "candidates", 2, 10000000, 20, &n) < 0)
-        return 2;
+        return KEPS_EINPUT;
     a->ua = calloc((size_t)n, sizeof *a->ua);
     a->ub = calloc((size_t)n, sizeof *a->ub);
     if (!a->ua || !a->ub)
@@ -242,7 +242,7 @@ static int setup_expmech(cmd_ctx *c, audit_setup *a, double eps, double sens)
     a->ctx = &a->em;
     a->claim = eps;
     a->discrete = 1;
-    return 0;
+    return KEPS_OK;
 }
 
 /* An option of another mechanism would be ignored, and the audit would
@@ -250,7 +250,7 @@ static int setup_expmech(cmd_ctx *c, audit_setup *a, double eps, double sens)
  * matrix, say): refused. --bins only shapes the estimate: a note. */
 static const cmd_mode_opt foreign[] = {
     {"epsilon", "laplace|geometric|expmech",
-     "rr's epsilon follows from -p and {categories} or {matrix}; test another claim with {claim} E", 1},
+     "rr's epsilon follows from {p} and {categories} or {matrix}; test another claim with {claim} E", 1},
     {"sensitivity", "laplace|geometric|expmech", "rr's inputs are categories ({value-a}, {value-b})", 1},
     {"value-a", "laplace|geometric|rr", "expmech's inputs are fixed utility vectors ({candidates})", 1},
     {"value-b", "laplace|geometric|rr", "expmech's inputs are fixed utility vectors ({candidates})", 1},
@@ -262,38 +262,38 @@ static const cmd_mode_opt foreign[] = {
     {"bins", "laplace|geometric", "rr and expmech outputs are categories, one bin each", 0},
 };
 
-static int foreign_option(cmd_ctx *c, const char *mech)
+static keps_status foreign_option(cmd_ctx *c, const char *mech)
 {
     if (cmd_mode_options(c, "{mechanism} ", mech, foreign, sizeof foreign / sizeof *foreign))
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_str(c, "matrix") && (cmd_str(c, "p") || cmd_str(c, "categories")))
-        return cmd_usage_error(c, "{matrix} gives the whole mechanism: drop -p and {categories}");
-    return 0;
+        return cmd_usage_error(c, "{matrix} gives the whole mechanism: drop {p} and {categories}");
+    return KEPS_OK;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     const char *mech = cmd_str(c, "mechanism");
     double eps, sens, claim, alpha;
     long trials, bins;
     int neighbours = cmd_str(c, "neighbours") != NULL;
     if (other_kind(c, neighbours))
-        return 2;
+        return KEPS_EINPUT;
     if (neighbours)
         return cmd_audit_neighbours(c);
     if (cmd_require(c, "mechanism"))
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_double(c, "epsilon", 1e-9, 1e9, 1, &eps) < 0 || cmd_double(c, "sensitivity", 1e-300, 1e300, 1, &sens) < 0 ||
         cmd_long(c, "trials", 10, 20000000L, 100000, &trials) < 0 || cmd_long(c, "bins", 2, 100000, 20, &bins) < 0 ||
         cmd_double(c, "alpha", 1e-12, 0.5, 0.05, &alpha) < 0)
-        return 2;
+        return KEPS_EINPUT;
     audit_setup a;
     memset(&a, 0, sizeof a);
-    int rc = 0;
+    keps_status rc = KEPS_OK;
     if (strcmp(mech, "laplace") && strcmp(mech, "geometric") && strcmp(mech, "rr") && strcmp(mech, "expmech"))
         rc = cmd_usage_error(c, "{mechanism} '%s': expected laplace, geometric, rr or expmech", mech);
     else if (foreign_option(c, mech))
-        rc = 2;
+        rc = KEPS_EINPUT;
     else if (!strcmp(mech, "laplace") || !strcmp(mech, "geometric"))
         rc = setup_laplace(c, &a, eps, sens, mech[0] == 'g');
     else if (!strcmp(mech, "rr"))
@@ -302,9 +302,9 @@ static int run(cmd_ctx *c)
         rc = setup_expmech(c, &a, eps, sens);
     keps_rng *r = rc ? NULL : cmd_rng(c);
     if (!rc && !r)
-        rc = 2;
+        rc = KEPS_EINPUT;
     if (!rc && cmd_double(c, "claim", 0, 1e9, a.claim, &claim) < 0)
-        rc = 2;
+        rc = KEPS_EINPUT;
     keps_audit_result res;
     if (!rc) {
         keps_audit_opts o;
@@ -353,7 +353,7 @@ const cmd_cmd cmd_audit = {
     "{mechanism}: runs the mechanism {trials} times on input A and on input B, histograms the outputs (quantile "
     "bins, or one bin per category), and reports the largest log probability ratio with simultaneous "
     "Clopper-Pearson bounds. {neighbours} D.csv D2.csv -- COMMAND ARGS: runs the whole keps command (dpmicro, "
-    "safela, rr, noise, ...: its own flags, without -i, -o, {report} and {seed}, which the auditor supplies) "
+    "safela, rr, noise, ...: its own flags, without {input}, {output}, {report} and {seed}, which the auditor supplies) "
     "{runs} times on each of two neighbouring inputs, as a subprocess of this executable (or {binary}), each run "
     "with fresh randomness (with {seed}, each run's seed is drawn from it and the audit is reproducible), and "
     "tests each release against events that do not know the mechanism: the exit status, header and row count; "
@@ -368,7 +368,7 @@ const cmd_cmd cmd_audit = {
     "violation is an event with P(D) > e^epsilon P(D2) + delta beyond the bounds (or the reverse). Events that "
     "held under one input only are listed first. A violation exits 1 and, like every exit 1, writes no {report} "
     "file ({json} prints the report on stdout). An audit can refute a claim, never prove it.",
-    "keps audit {neighbours} d.csv d2.csv {runs} 1000 {seed} 1 -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1",
+    "audit {neighbours} d.csv d2.csv {runs} 1000 {seed} 1 -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds} x=0:1",
     opts,
     run,
     (size_t)-1, /* FILE2 and the audited command; other_kind() checks them */

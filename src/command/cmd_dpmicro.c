@@ -58,10 +58,10 @@ static const cmd_opt *const opts[] = {&opt_mode, &cmd_opt_input, &cmd_opt_output
  * keps_dpmicro_data_bounds (which refuses a column of zeros only). The
  * warning is the CLI's: those bounds are outside the DP guarantee, and
  * keps_dpmicro_guarantee lists the columns in guarantee.data_dependent. */
-static int fill_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, const double *x, size_t n,
-                       double *lo, double *hi, int *given)
+static keps_status fill_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, const double *x,
+                               size_t n, double *lo, double *hi, int *given)
 {
-    int rc = kdp_bounds(c, t, cols, m, lo, hi, given);
+    keps_status rc = kdp_bounds(c, t, cols, m, lo, hi, given);
     for (size_t j = 0; j < m && !rc; j++) {
         if (given[j])
             continue;
@@ -84,8 +84,8 @@ static int order_leaks(const cmd_ctx *c, const keps_dpmicro_params *p, int unlin
     return cmd_flag(c, "keep-order") && p->k > 1 && !unlink;
 }
 
-static int report(cmd_ctx *c, const keps_schema *s, const size_t *cols, const keps_dpmicro_result *r,
-                  const keps_dpmicro_params *p, int unlink, const keps_guarantee *g, double rl, double ms)
+static keps_status report(cmd_ctx *c, const keps_schema *s, const size_t *cols, const keps_dpmicro_result *r,
+                          const keps_dpmicro_params *p, int unlink, const keps_guarantee *g, double rl, double ms)
 {
     keps_json j;
     cmd_report_begin(c, &j, "dpmicro");
@@ -135,24 +135,25 @@ static int report(cmd_ctx *c, const keps_schema *s, const size_t *cols, const ke
     keps_json_end(&j);
     char text[512], gs[200];
     if (order_leaks(c, p, unlink)) /* the summary states what the report's guarantee states */
-        snprintf(gs, sizeof gs, "no DP guarantee (--keep-order shows the clusters)");
+        snprintf(gs, sizeof gs, "no DP guarantee (%s shows the clusters)", CMD_SPELL(c, "keep-order"));
     else if (p->paper_accounting)
         snprintf(gs, sizeof gs, "no DP guarantee (the paper's accounting, claimed epsilon %g)", p->epsilon);
     else if (g->dp)
         snprintf(gs, sizeof gs, "%s, epsilon %.17g%s", keps_guarantee_model(g), keps_guarantee_value(g, "epsilon"),
                  g->ndd ? " (bounds read from the data)" : "");
     else
-        snprintf(gs, sizeof gs, "heuristic, not DP (epsilon %g only with --unlink-columns)", r->epsilon);
+        snprintf(gs, sizeof gs, "heuristic, not DP (epsilon %g only with %s)", r->epsilon,
+                 CMD_SPELL(c, "unlink-columns"));
     snprintf(text, sizeof text,
              "dpmicro: %zu records, %zu clusters, %s\n  for the curator only (from the original values): SSE "
              "%.6g, RL %.3f%%\n",
              r->n, r->nclusters, gs, r->sse, 100 * rl);
-    int rc = cmd_emit_report(c, &j, text);
+    keps_status rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
-static int parse_params(cmd_ctx *c, keps_dpmicro_params *p, int *unlink)
+static keps_status parse_params(cmd_ctx *c, keps_dpmicro_params *p, int *unlink)
 {
     long k;
     const char *mode = cmd_str(c, "mode");
@@ -163,11 +164,11 @@ static int parse_params(cmd_ctx *c, keps_dpmicro_params *p, int *unlink)
     else if (mode && strcmp(mode, "multivariate") != 0)
         return cmd_usage_error(c, "{mode} '%s': expected multivariate or univariate", mode);
     if (cmd_k(c, 1, 1, &k) < 0) /* the shared -k range (cli.h) */
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_require(c, "epsilon") || cmd_double(c, "epsilon", 1e-300, 1e300, 1, &p->epsilon) < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_mode_options(c, "{mode} ", mode ? mode : "multivariate", by_mode, sizeof by_mode / sizeof *by_mode))
-        return 2;
+        return KEPS_EINPUT;
     p->k = (size_t)k;
     p->paper_accounting = cmd_flag(c, "paper-accounting");
     *unlink = cmd_flag(c, "unlink-columns");
@@ -183,14 +184,15 @@ static int parse_params(cmd_ctx *c, keps_dpmicro_params *p, int *unlink)
                                   "(the rows are then shuffled); the report's record_linkage already measures "
                                   "linkage against the original rows",
                                k);
-    return 0;
+    return KEPS_OK;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     double t0 = cmd_now_ms();
     keps_dpmicro_params p;
-    int unlink = 0, rc = 0;
+    int unlink = 0;
+    keps_status rc = KEPS_OK;
     keps_guarantee g = {0};
     if ((rc = parse_params(c, &p, &unlink)))
         return rc;
@@ -212,7 +214,7 @@ static int run(cmd_ctx *c)
     bounds = malloc(2 * m * sizeof *bounds);
     given = malloc(m * sizeof *given);
     if (!cols || !bounds || !given) {
-        rc = 2;
+        rc = KEPS_EINPUT;
         goto done;
     }
     for (size_t a = 0; a < m; a++) {
@@ -234,7 +236,7 @@ static int run(cmd_ctx *c)
         goto done;
     p.digits = digits;
     if (!(rng = cmd_rng(c))) {
-        rc = 2;
+        rc = KEPS_EINPUT;
         goto done;
     }
     keps_error err = {0};
@@ -263,7 +265,7 @@ static int run(cmd_ctx *c)
     cmd_uncovered_warn(c, &g, "only the {qi} columns");
     double rl = r.record_linkage; /* before any column unlinking */
     if (unlink && keps_dpmicro_unlink(rng, r.out, n, m)) {
-        rc = 2;
+        rc = KEPS_EINPUT;
         goto done;
     }
     keps_table *rel = NULL;
@@ -291,7 +293,7 @@ done:
 const cmd_cmd cmd_dpmicro = {
     "dpmicro",
     "differentially private microaggregation (insensitive MDAV + Laplace)",
-    "dpmicro {mode} multivariate|univariate -i FILE -o FILE {qi} NAME ... {k} K {epsilon} E {bounds} NAME=LO:HI "
+    "dpmicro {mode} multivariate|univariate {input} FILE {output} FILE {qi} NAME ... {k} K {epsilon} E {bounds} NAME=LO:HI "
     "... [options]",
     "Releases the {qi} numeric columns with epsilon-differential privacy (Soria-Comas et al. 2013, with the "
     "sound accounting of docs/spec.md, section 5): records are grouped by insensitive microaggregation into clusters of k (group "
@@ -306,7 +308,7 @@ const cmd_cmd cmd_dpmicro = {
     "noisy centroid would show the data's clusters). Other released columns are not covered (guarantee.not_covered, "
     "and a warning). It assumes public bounds: bounds read from the data are listed in guarantee.data_dependent and "
     "the model is then 'epsilon-DP (data-dependent)' (docs/spec.md, section 15, \"What must be public\").",
-    "keps dpmicro {mode} multivariate -i data/casc/casc.csv -o out.csv {qi} FICA {qi} FEDTAX {qi} INTVAL "
+    "dpmicro {mode} multivariate {input} data/casc/casc.csv {output} out.csv {qi} FICA {qi} FEDTAX {qi} INTVAL "
     "{qi} POTHVAL {others} drop {k} 50 {epsilon} 1 {bounds} FICA=0:10000 {bounds} FEDTAX=0:40000 "
     "{bounds} INTVAL=0:50000 {bounds} POTHVAL=0:150000 {report} report.json",
     opts,

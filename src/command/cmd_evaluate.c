@@ -103,7 +103,7 @@ static void report_test_rows(const cmd_ctx *c, keps_json *j, const keps_eval_opt
         keps_json_num(j, "fraction", o->split);
         keps_json_str(j, "selection", "round(fraction x original_rows) rows, uniformly at random");
         keps_json_str(j, "note", "the release was likely made from every original row, these included, so the "
-                                 "accuracy trained on the release is optimistic; keps split and --test avoid it");
+                                 "accuracy trained on the release is optimistic; keps split and the test parameter avoid it");
     }
     keps_json_end(j);
 }
@@ -140,7 +140,7 @@ static const char *level_text(const keps_eval_attr *a, char *buf, size_t len)
 
 /* The per-attribute lines of the text summary, and a note on the levels
  * that are not plain numbers. */
-static void text_attrs(const keps_eval_result *r, FILE *txt)
+static void text_attrs(const cmd_ctx *c, const keps_eval_result *r, FILE *txt)
 {
     int unknown = 0, mixed = 0;
     for (size_t a = 0; a < r->nattrs; a++) {
@@ -152,7 +152,8 @@ static void text_attrs(const keps_eval_result *r, FILE *txt)
                 level_text(x, lv, sizeof lv), x->non_original_share, x->suppressed_share, x->distinct_ratio);
     }
     if (unknown)
-        fputs("level unknown: no --hierarchy for the column (--hierarchy NAME:FILE detects it)\n", txt);
+        fprintf(txt, "level unknown: no %s for the column (%s NAME:FILE detects it)\n", CMD_SPELL(c, "hierarchy"),
+                CMD_SPELL(c, "hierarchy"));
     if (mixed)
         fputs("level mixed: the release holds values of several hierarchy levels\n", txt);
 }
@@ -194,16 +195,16 @@ static void warn_unmatched(const cmd_ctx *c, const keps_eval_result *r)
     free(list);
 }
 
-/* Loads --hierarchy NAME:FILE values for columns of orig; returns 0 or an
- * exit code. */
-static int load_hierarchies(cmd_ctx *c, const keps_table *orig, keps_eval_hier **out, size_t *nout)
+/* Loads --hierarchy NAME:FILE values for columns of orig; returns KEPS_OK or the
+ * status of the error. */
+static keps_status load_hierarchies(cmd_ctx *c, const keps_table *orig, keps_eval_hier **out, size_t *nout)
 {
     char **v;
     size_t n = cmd_list(c, "hierarchy", &v);
     keps_eval_hier *h = calloc(n + 1, sizeof *h);
     int *col = calloc(n + 1, sizeof *col);
     *out = h;
-    int rc = h && col ? 0 : cmd_oom(c);
+    keps_status rc = h && col ? KEPS_OK : cmd_oom(c);
     for (size_t i = 0; i < n && !rc; i++) {
         const char *file;
         col[i] = keps_table_column_spec(orig, v[i], &file);
@@ -247,29 +248,29 @@ static void free_hierarchies(keps_eval_hier *h, size_t n)
     free(h);
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     if (cmd_require(c, "original") || cmd_require(c, "release"))
-        return 2;
+        return KEPS_EINPUT;
     keps_eval_options o = {0};
     o.target = cmd_str(c, "target");
     cmd_mode_options(c, "", o.target ? "{target}" : "no {target}", classifier,
                      sizeof classifier / sizeof *classifier); /* notes only */
     if (cmd_double(c, "split", 0.0, 1.0, 0.2, &o.split) < 0 || cmd_double(c, "C", DBL_MIN, DBL_MAX, 1.0, &o.c) < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_str(c, "split") && cmd_str(c, "test"))
         return cmd_usage_error(c, "{split} and {test} both choose the test rows: give one ({test} FILE holds them "
                                   "apart; {split} F takes them from {original})");
     if (o.target && !cmd_str(c, "split") && !cmd_str(c, "test"))
         return cmd_usage_error(
-            c, "{target} needs test rows the release was not made from: split the data first (keps split -i "
-               "DATA.csv -o train.csv {test-output} test.csv), anonymize train.csv, then evaluate with {original} "
+            c, "{target} needs test rows the release was not made from: split the data first (keps split {input} "
+               "DATA.csv {output} train.csv {test-output} test.csv), anonymize train.csv, then evaluate with {original} "
                "train.csv {test} test.csv; {split} F instead tests on rows of {original}, which a release made from "
                "it contains, and overstates the accuracy");
     keps_table *orig = NULL, *rel = NULL, *test = NULL;
     keps_eval_hier *hier = NULL;
     keps_eval_result r = {0};
-    int rc = cmd_load_table(c, cmd_str(c, "original"), &orig);
+    keps_status rc = cmd_load_table(c, cmd_str(c, "original"), &orig);
     if (!rc)
         rc = cmd_load_table(c, cmd_str(c, "release"), &rel);
     if (!rc && o.target && cmd_str(c, "test")) /* without --target nothing reads it (noted above) */
@@ -279,7 +280,7 @@ static int run(cmd_ctx *c)
     if (!rc && o.target && !test && !(o.split > 0 && o.split < 1))
         rc = cmd_usage_error(c, "{split} %g: give a fraction strictly between 0 and 1", o.split);
     if (!rc && o.target && !test && !(o.rng = cmd_rng(c)))
-        rc = 2;
+        rc = KEPS_EINPUT;
     if (!rc && o.target && !test) /* an inflated figure must not pass unsaid, --quiet or not */
         cmd_msg(c, KEPS_MSG_PRIVACY, "warning: {split} tests on rows of {original}; a release made from %s contains "
                         "them, so the accuracy on the release is optimistic. For an honest figure: keps split, "
@@ -322,7 +323,7 @@ static int run(cmd_ctx *c)
                     r.accuracy, r.train_rows, r.accuracy_original, r.original_train_rows, r.baseline,
                     r.majority ? r.majority : "", r.test_rows,
                     test ? "from the test file" : "split from the original (optimistic for the release)");
-        text_attrs(&r, txt);
+        text_attrs(c, &r, txt);
         fclose(txt);
     }
     warn_unmatched(c, &r);
@@ -353,7 +354,7 @@ const cmd_cmd cmd_evaluate = {
     "thesis evaluating it; docs/spec.md, section 6). The test rows must be ones the release was not made from: "
     "make them with keps split before anonymizing and give them with {test} ({split} takes them from "
     "{original} instead, and says that the figure is then optimistic).",
-    "keps evaluate {original} train.csv {release} out.csv {test} test.csv {target} salary-class "
+    "evaluate {original} train.csv {release} out.csv {test} test.csv {target} salary-class "
     "{hierarchy} age:data/adult/adult_hierarchy_age.csv",
     opts,
     run,

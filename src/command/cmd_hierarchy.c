@@ -23,7 +23,7 @@ static const cmd_opt *const opts[] = {&cmd_opt_input,     &opt_output,      &opt
                                       &cmd_opt_missing,   &cmd_opt_decimal_comma, NULL};
 
 /* "distinct values per level: 5, 3, 1" and the JSON of the same. */
-static int report(cmd_ctx *c, const keps_table *t, size_t col, const char *spec, const keps_hierarchy *h)
+static keps_status report(cmd_ctx *c, const keps_table *t, size_t col, const char *spec, const keps_hierarchy *h)
 {
     keps_json j;
     int height = keps_hierarchy_height(h);
@@ -49,7 +49,7 @@ static int report(cmd_ctx *c, const keps_table *t, size_t col, const char *spec,
         fputc('\n', f);
         fclose(f);
     }
-    int rc = cmd_emit_report(c, &j, text);
+    keps_status rc = cmd_emit_report(c, &j, text);
     free(text);
     keps_json_free(&j);
     return rc;
@@ -58,18 +58,18 @@ static int report(cmd_ctx *c, const keps_table *t, size_t col, const char *spec,
 static const cmd_opt opt_action = {"action", 0, "ACTION", KEPS_PARAM_POSITIONAL, "what to do: build", "build"};
 static const cmd_opt *const pos_opts[] = {&opt_action, NULL};
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     if (c->npos != 1 || strcmp(c->pos[0], "build") != 0)
-        return cmd_usage_error(c, "%s%s%s: the action is 'build': keps hierarchy build -i DATA.csv {qi} "
-                                  "'NAME:BUILDER' -o FILE",
+        return cmd_usage_error(c, "%s%s%s: the action is 'build': keps hierarchy build {input} DATA.csv {qi} "
+                                  "'NAME:BUILDER' {output} FILE",
                                c->npos ? "unknown action '" : "no action", c->npos ? c->pos[0] : "",
                                c->npos ? "'" : "");
     if (cmd_require(c, "qi") || cmd_require(c, "output"))
-        return 2;
+        return KEPS_EINPUT;
     const char *spec = cmd_str(c, "qi"), *rest;
     keps_table *t;
-    int rc = cmd_load_input(c, &t);
+    keps_status rc = cmd_load_input(c, &t);
     if (rc)
         return rc;
     int col = keps_table_column_spec(t, spec, &rest);
@@ -112,7 +112,7 @@ static int run(cmd_ctx *c)
 const cmd_cmd cmd_hierarchy = {
     "hierarchy",
     "build a generalization hierarchy from the data and write it as an ARX hierarchy file",
-    "hierarchy build -i FILE {qi} NAME:BUILDER -o FILE [options]",
+    "hierarchy build {input} FILE {qi} NAME:BUILDER {output} FILE [options]",
     "Builds the hierarchy a {qi} NAME:BUILDER spec would build on the fly (docs/spec.md, section 1, 'Hierarchy "
     "builders'), from the column's own values, and writes it in ARX's layout for reading and editing; give the "
     "edited file back as {qi} NAME:FILE. Builders, modelled on ARX's: interval=5,10,20 ([20-25[, [20-30[, "
@@ -123,7 +123,7 @@ const cmd_cmd cmd_hierarchy = {
     "date=month,year,decade for ISO 8601 dates YYYY-MM-DD with an optional time (2020-03, 2020, [2020, 2030[; "
     "also day, quarter, century); bottom=B,top=T alone code the extremes and keep the rest. Every hierarchy ends "
     "at '*'; the missing value stays itself below it. Rows are sorted as the builder orders the values.",
-    "keps hierarchy build -i data/adult/adult.csv {qi} age:interval=5,10,20,top=80 -o age_hierarchy.csv",
+    "hierarchy build {input} data/adult/adult.csv {qi} age:interval=5,10,20,top=80 {output} age_hierarchy.csv",
     opts,
     run,
     1,

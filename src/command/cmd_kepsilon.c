@@ -73,7 +73,7 @@ typedef struct {
     const char *algorithm;
 } kopts;
 
-static int parse_opts(cmd_ctx *c, kopts *o)
+static keps_status parse_opts(cmd_ctx *c, kopts *o)
 {
     long k;
     memset(o, 0, sizeof *o);
@@ -83,11 +83,11 @@ static int parse_opts(cmd_ctx *c, kopts *o)
     if (strcmp(o->algorithm, "ola") && strcmp(o->algorithm, "mondrian") && strcmp(o->algorithm, "given"))
         return cmd_usage_error(c, "{algorithm} '%s': expected ola, mondrian or given", o->algorithm);
     if (cmd_k(c, 1, 2, &k) < 0) /* the shared -k range (cli.h) */
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_require(c, "epsilon") || cmd_double(c, "epsilon", 1e-300, 1e300, 1, &o->p.epsilon) < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (cmd_double(c, "confidence", 0, 0.999999999999, 0, &o->p.confidence) < 0)
-        return 2;
+        return KEPS_EINPUT;
     const char *sc = cmd_str(c, "scale");
     if (!sc || !strcmp(sc, "ec"))
         o->p.scale = KEPS_KSCALE_EC;
@@ -104,18 +104,18 @@ static int parse_opts(cmd_ctx *c, kopts *o)
     /* with --clamp the bounds are read whatever the scale */
     if (cmd_mode_options(c, "{algorithm} ", o->algorithm, by_algorithm, sizeof by_algorithm / sizeof *by_algorithm) ||
         (!o->p.clamp && cmd_mode_options(c, "{scale} ", sc ? sc : "ec", by_scale, sizeof by_scale / sizeof *by_scale)))
-        return 2;
+        return KEPS_EINPUT;
     o->k = o->p.k = (size_t)k;
-    return 0;
+    return KEPS_OK;
 }
 
-static int domain_bounds(cmd_ctx *c, const keps_schema *s, kopts *o, double *b)
+static keps_status domain_bounds(cmd_ctx *c, const keps_schema *s, kopts *o, double *b)
 {
     int *given = malloc(s->nnoisy * sizeof *given);
     if (!given)
         return cmd_oom(c);
     size_t m = s->nnoisy;
-    int rc = kdp_bounds(c, s->t, s->noisy, m, b, b + m, given);
+    keps_status rc = kdp_bounds(c, s->t, s->noisy, m, b, b + m, given);
     for (size_t j = 0; j < m && !rc; j++) {
         if (!given[j] && o->p.scale == KEPS_KSCALE_DOMAIN)
             rc = cmd_usage_error(c, "{scale} domain needs {bounds} %s=LO:HI", s->t->cols[s->noisy[j]].name);
@@ -134,7 +134,7 @@ static int domain_bounds(cmd_ctx *c, const keps_schema *s, kopts *o, double *b)
  * line and column here (the library would only say "noisy column j, record
  * i"). Rows the k-anonymization suppressed are never read, so they may lie
  * anywhere. */
-static int check_domain(cmd_ctx *c, const keps_schema *s, const kopts *o, const uint32_t *cls, const double *x)
+static keps_status check_domain(cmd_ctx *c, const keps_schema *s, const kopts *o, const uint32_t *cls, const double *x)
 {
     size_t n = s->t->nrows, m = s->nnoisy;
     for (size_t j = 0; j < m && (o->p.scale == KEPS_KSCALE_DOMAIN || o->p.clamp); j++)
@@ -144,13 +144,14 @@ static int check_domain(cmd_ctx *c, const keps_schema *s, const kopts *o, const 
                 continue;
             keps_error err = {0};
             keps_table_cell_error(&err, s->t, s->noisy[j], i,
-                                  "%.17g lies outside --bounds %s=%.17g:%.17g; %s needs every released value "
+                                  "%.17g lies outside %s %s=%.17g:%.17g; %s%s needs every released value "
                                   "inside the public bounds: widen them",
-                                  v, s->t->cols[s->noisy[j]].name, lo, hi,
-                                  o->p.scale == KEPS_KSCALE_DOMAIN ? "--scale domain" : "--clamp");
+                                  v, CMD_SPELL(c, "bounds"), s->t->cols[s->noisy[j]].name, lo, hi,
+                                  CMD_SPELL(c, o->p.scale == KEPS_KSCALE_DOMAIN ? "scale" : "clamp"),
+                                  o->p.scale == KEPS_KSCALE_DOMAIN ? " domain" : "");
             return cmd_fail(c, &err);
         }
-    return 0;
+    return KEPS_OK;
 }
 
 /* Rows released with their original value of noisy column j: their class
@@ -215,7 +216,7 @@ static void clamp_json(keps_json *j, const keps_schema *s, const kopts *o, const
     keps_json_end(j);
 }
 
-static int report(cmd_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, const keps_kepsilon_result *r,
+static keps_status report(cmd_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, const keps_kepsilon_result *r,
                   double ms, double noise_ms)
 {
     keps_json j;
@@ -269,12 +270,12 @@ static int report(cmd_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, c
              "kepsilon: %zu classes, expected ARE %.4g, measured ARE %.4g, linking risk %.4g, suppressed %zu "
              "(k-anonymization) + %zu (c-confident)\n",
              r->nclasses, r->expected_are, r->measured_are, r->linking_risk, src->suppressed, csup);
-    int rc = cmd_emit_report(c, &j, text);
+    keps_status rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
-static int get_classes(cmd_ctx *c, const kopts *o, keps_schema *s, keps_table *t, ksrc *src)
+static keps_status get_classes(cmd_ctx *c, const kopts *o, keps_schema *s, keps_table *t, ksrc *src)
 {
     if (s->nqi == 0)
         return cmd_usage_error(c, "give the columns to k-anonymize with {qi}");
@@ -284,18 +285,18 @@ static int get_classes(cmd_ctx *c, const kopts *o, keps_schema *s, keps_table *t
         cmd_note_unused_hierarchies(c, s, "with {algorithm} given the classes are the {qi} values as they stand "
                                           "({algorithm} ola generalizes them with it)");
     double t0 = cmd_now_ms();
-    int rc = !strcmp(o->algorithm, "ola")        ? ksrc_ola(c, s, o->k, src)
+    keps_status rc = !strcmp(o->algorithm, "ola")        ? ksrc_ola(c, s, o->k, src)
              : !strcmp(o->algorithm, "mondrian") ? ksrc_mondrian(c, s, t, o->k, src)
                                                  : ksrc_given(c, s, o->k, src);
     src->search_ms = cmd_now_ms() - t0;
     return rc;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     double t0 = cmd_now_ms();
     kopts o;
-    int rc = parse_opts(c, &o);
+    keps_status rc = parse_opts(c, &o);
     if (rc)
         return rc;
     keps_table *t = NULL, *gen = NULL, *rel = NULL;
@@ -310,7 +311,7 @@ static int run(cmd_ctx *c)
         goto done;
     size_t n = t->nrows, m = s->nnoisy;
     if (!(bounds = malloc((2 * m + 1) * sizeof *bounds))) {
-        rc = 2;
+        rc = KEPS_EINPUT;
         goto done;
     }
     if ((rc = get_classes(c, &o, s, t, &src)) || (rc = kdp_numeric(c, s, t, s->noisy, m, 1, &x)) ||
@@ -319,7 +320,7 @@ static int run(cmd_ctx *c)
         goto done;
     o.p.digits = digits;
     if (!(rng = cmd_rng(c))) {
-        rc = 2;
+        rc = KEPS_EINPUT;
         goto done;
     }
     double t1 = cmd_now_ms();
@@ -350,7 +351,7 @@ done:
 const cmd_cmd cmd_kepsilon = {
     "kepsilon",
     "(k,epsilon)-anonymity: k-anonymize, then Laplace noise per class on {noisy} columns",
-    "kepsilon {algorithm} ola|mondrian|given -i FILE -o FILE {qi} ... {noisy} NAME {k} K {epsilon} E [options]",
+    "kepsilon {algorithm} ola|mondrian|given {input} FILE {output} FILE {qi} ... {noisy} NAME {k} K {epsilon} E [options]",
     "Holohan et al.'s (k,epsilon)-anonymity (2017; docs/spec.md, section 4): the {qi} columns are k-anonymized (OLA or Mondrian), then "
     "every record's {noisy} columns get Laplace noise whose scale is the diameter (max - min) of the column "
     "inside the record's equivalence class over epsilon (with m noisy columns epsilon is split over them: "
@@ -358,7 +359,7 @@ const cmd_cmd cmd_kepsilon = {
     "paper's eq. 8, before noise), the measured one, the nearest-neighbour linking risk and, with {confidence}, "
     "the rows removed for c-confident k-anonymity. This is NOT differential privacy: the scale is read from the "
     "data; the report says so.",
-    "keps kepsilon {algorithm} ola -i data/adult/adult_height.csv -o out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
+    "kepsilon {algorithm} ola {input} data/adult/adult_height.csv {output} out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
     "{qi} sex:data/adult/adult_hierarchy_sex.csv {qi} race:data/adult/adult_hierarchy_race.csv "
     "{qi} marital-status:data/adult/adult_hierarchy_marital-status.csv {noisy} height {others} keep {k} 10 "
     "{suppress} 0.05 {epsilon} 1 {confidence} 0.99 {report} report.json",

@@ -20,19 +20,19 @@ static const cmd_opt opt_sens = {"sensitivity", 0, "S", 0,
                                  "sensitivity of the released value (default 1; geometric: a whole number)",
                                  "1"};
 static const cmd_opt opt_value = {"value", 0, "V", CLI_NUMBER,
-                                  "the true value to release (geometric: a whole number); or give -i",
+                                  "the true value to release (geometric: a whole number); or give {input}",
                                   "42"};
 static const cmd_opt opt_count = {"count", 'n', "COUNT", CLI_NUMBER,
                                   "number of independent releases of {value} (default 1)", "10"};
 static const cmd_opt opt_input = {"input", 'i', "FILE", 0,
                                   "instead of {value}: a CSV with a header and one column (or {column}) whose "
-                                  "every row is a value to release, each with its own noise; needs -o",
+                                  "every row is a value to release, each with its own noise; needs {output}",
                                   "counts.csv"};
 static const cmd_opt opt_output = {"output", 'o', "FILE", 0,
-                                   "with -i: the released column (same header), row i the release of input row "
+                                   "with {input}: the released column (same header), row i the release of input row "
                                    "i ('-' = stdout)",
                                    "noisy.csv"};
-static const cmd_opt opt_column = {"column", 0, "NAME", 0, "with -i: the column to release (default: the only one)",
+static const cmd_opt opt_column = {"column", 0, "NAME", 0, "with {input}: the column to release (default: the only one)",
                                    "count"};
 
 static const cmd_opt *const opts[] = {&opt_mech, &cmd_opt_epsilon, &opt_sens, &opt_value, &opt_count, &opt_input,
@@ -78,10 +78,10 @@ static int whole(double v)
 /* -i: every row of the column, in input order (row i's release depends on
  * row i alone, so the order leaks nothing the neighbouring relation does
  * not fix: neighbours differ in one row by at most the sensitivity). */
-static int release_file(cmd_ctx *c, const noise_plan *p, keps_rng *r, size_t *rows)
+static keps_status release_file(cmd_ctx *c, const noise_plan *p, keps_rng *r, size_t *rows)
 {
     keps_table *t = NULL, *rel = NULL;
-    int rc = cmd_load_records(c, &t);
+    keps_status rc = cmd_load_records(c, &t);
     if (rc)
         return rc;
     const char *name = cmd_str(c, "column");
@@ -107,7 +107,8 @@ static int release_file(cmd_ctx *c, const noise_plan *p, keps_rng *r, size_t *ro
         if (isnan(v) || (p->geometric && !whole(v))) {
             keps_table_cell_error(&err, t, (size_t)col, i,
                                   isnan(v) ? "missing value: every row needs a number to release"
-                                           : "--mechanism geometric releases whole numbers (below 2^62)");
+                                           : "%s geometric releases whole numbers (below 2^62)",
+                                  CMD_SPELL(c, "mechanism"));
             rc = cmd_fail(c, &err);
             break;
         }
@@ -134,23 +135,24 @@ out:
     return rc;
 }
 
-static int plan(cmd_ctx *c, noise_plan *p, int file)
+static keps_status plan(cmd_ctx *c, noise_plan *p, int file)
 {
     const char *mech = cmd_str(c, "mechanism");
     double value;
     if (cmd_require(c, "mechanism") || cmd_require(c, "epsilon"))
-        return 2;
+        return KEPS_EINPUT;
     p->geometric = strcmp(mech, "geometric") == 0;
     if (!p->geometric && strcmp(mech, "laplace") != 0)
         return cmd_usage_error(c, "{mechanism} '%s': expected laplace or geometric", mech);
     if (cmd_double(c, "epsilon", 1e-300, 1e300, 1, &p->eps) < 0 ||
         cmd_double(c, "sensitivity", 1e-300, 1e300, 1, &p->sens) < 0 ||
         cmd_double(c, "value", -1.7e308, 1.7e308, 0, &value) < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (p->geometric && (!whole(p->sens) || (!file && !whole(value))))
-        return cmd_usage_error(c, "{mechanism} geometric releases whole numbers: give a whole %s--sensitivity "
-                                  "(below 2^62)",
-                               file ? "" : "--value and ");
+        return file ? cmd_usage_error(c, "{mechanism} geometric releases whole numbers: give a whole {sensitivity} "
+                                         "(below 2^62)")
+                    : cmd_usage_error(c, "{mechanism} geometric releases whole numbers: give a whole {value} and "
+                                         "{sensitivity} (below 2^62)");
     /* laplace: the scale is calibrated so that the stated epsilon, the grid
      * rounding included, is at most --epsilon (keps_laplace_calibrate) */
     p->scale = p->geometric ? NAN : keps_laplace_calibrate(p->sens, 1, p->eps);
@@ -158,27 +160,27 @@ static int plan(cmd_ctx *c, noise_plan *p, int file)
                            : isnan(p->scale) || keps_laplace_info(p->scale, p->sens, &p->info) != 0;
     if (bad)
         return cmd_usage_error(c, "noise scale sensitivity/epsilon = %g is out of range", p->sens / p->eps);
-    return 0;
+    return KEPS_OK;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     int file = cmd_str(c, "input") != NULL;
     long count;
     noise_plan p;
     if (file && (cmd_str(c, "value") || cmd_str(c, "count")))
-        return cmd_usage_error(c, "-i releases every row of the file: drop {value} and -n");
+        return cmd_usage_error(c, "{input} releases every row of the file: drop {value} and {count}");
     if (!file && (cmd_str(c, "output") || cmd_str(c, "column")))
-        return cmd_usage_error(c, "-o and {column} go with -i FILE; with {value} the releases are printed");
+        return cmd_usage_error(c, "{output} and {column} go with {input} FILE; with {value} the releases are printed");
     if (file && cmd_require(c, "output"))
-        return 2;
+        return KEPS_EINPUT;
     if (!file && cmd_require(c, "value"))
-        return 2;
+        return KEPS_EINPUT;
     if (plan(c, &p, file) || cmd_long(c, "count", 0, 1000000000L, 1, &count) < 0)
-        return 2;
+        return KEPS_EINPUT;
     keps_rng *r = cmd_rng(c);
     if (!r)
-        return 2;
+        return KEPS_EINPUT;
     keps_json j;
     cmd_report_begin(c, &j, "noise");
     keps_json_str(&j, "mechanism", cmd_str(c, "mechanism"));
@@ -188,7 +190,7 @@ static int run(cmd_ctx *c)
     keps_guarantee_free(&g);
     keps_json_num(&j, "granularity", p.info.granularity);
     keps_json_num(&j, "noise_scale", p.info.scale);
-    int rc = 0;
+    keps_status rc = KEPS_OK;
     if (file) {
         size_t rows = 0;
         rc = release_file(c, &p, r, &rows);
@@ -225,9 +227,9 @@ static int run(cmd_ctx *c)
 const cmd_cmd cmd_noise = {
     "noise",
     "print independent noisy releases of a value (Laplace, geometric), or noise every row of a file",
-    "noise {mechanism} laplace|geometric {epsilon} E {sensitivity} S ({value} V [-n COUNT] | -i FILE -o FILE)",
-    "Prints COUNT independent noisy releases of V, one per line; or, with -i, releases every row of a one-column "
-    "file (or {column}) with its own noise, in input order, to -o. laplace: V rounded to a power-of-two grid "
+    "noise {mechanism} laplace|geometric {epsilon} E {sensitivity} S ({value} V [{count} COUNT] | {input} FILE {output} FILE)",
+    "Prints COUNT independent noisy releases of V, one per line; or, with {input}, releases every row of a one-column "
+    "file (or {column}) with its own noise, in input order, to {output}. laplace: V rounded to a power-of-two grid "
     "g = 2^(ceil(log2 b) - 40) plus g times an exactly sampled two-sided geometric variable (no floating-point "
     "logarithms: safe against the Mironov 2012 attack), with the scale b calibrated a hair above S/E so that the "
     "guaranteed epsilon, (floor(S/g) + 1)/(b/g) with the grid rounding, is at most E; {json} reports it with the "
@@ -236,7 +238,7 @@ const cmd_cmd cmd_noise = {
     "values at most S apart, or files that differ in one row by at most S (each row is its own query); "
     "nothing is read from the data but the values themselves (docs/spec.md, section 15, \"What must be "
     "public\").",
-    "keps noise {mechanism} laplace {epsilon} 1 {sensitivity} 1 {value} 42 -n 5",
+    "noise {mechanism} laplace {epsilon} 1 {sensitivity} 1 {value} 42 {count} 5",
     opts,
     run,
     0,

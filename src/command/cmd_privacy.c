@@ -18,7 +18,7 @@ static const cmd_opt opt_to = {"to", 0, "ldp|tclose|kt|kdp", 0, "implies: the mo
 static const cmd_opt opt_pt = {"pt", 0, "P", CLI_NUMBER, "rr-t: keep probability p_t of RR-t", "0.5"};
 static const cmd_opt opt_freq = {"frequencies", 0, "F1,F2,...", 0,
                                  "rr-t: the attribute's distribution over its values (probabilities or counts; "
-                                 "normalized); without it -n N means uniform",
+                                 "normalized); without it {categories} N means uniform",
                                  "0.2,0.3,0.5"};
 static const cmd_opt opt_to_k = {"to-k", 0, "K", CLI_NUMBER,
                                  "implies: group size of the target model when both sides have one (default: "
@@ -65,7 +65,7 @@ static const cmd_opt opt_calc = {"calculator", 0, "CALCULATOR", KEPS_PARAM_POSIT
                                  "which calculator: delta, min-k, rr-epsilon, rr-t or implies", "delta"};
 static const cmd_opt *const pos_opts[] = {&opt_calc, NULL};
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     if (c->npos < 1)
         return cmd_usage_error(c, "which calculator? delta, min-k, rr-epsilon, rr-t or implies");
@@ -91,14 +91,14 @@ const cmd_cmd cmd_privacy = {
     "privacy delta|min-k|rr-epsilon|rr-t|implies [options]",
     "delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012; docs/spec.md, section 6) for {k}, {beta} and optionally "
     "{epsilon}/{epsilon-prime}; min-k: the smallest k reaching {delta}. rr-epsilon: the exact epsilon-LDP of "
-    "randomized response with keep probability -p over -n categories ({epsilon} E instead gives the largest p); "
-    "rr-t: the multiplicative t of RR-t with keep probability {pt} over the distribution {frequencies} (or -n "
+    "randomized response with keep probability {p} over {categories} categories ({epsilon} E instead gives the largest p); "
+    "rr-t: the multiplicative t of RR-t with keep probability {pt} over the distribution {frequencies} (or {categories} "
     "uniform categories; {t} T instead gives the largest p_t); implies: translates between epsilon-LDP (ldp), "
     "multiplicative t-closeness with classes of at least {k} records (tclose), (k,t)-closeness (kt) and "
     "(k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7), e.g. {from} ldp {epsilon} E {to} kt {k} K "
     "{records} N; {k} is the source's group size (the target's when the source is ldp), {to-k} the target's. "
     "It refuses the directions the paper proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.",
-    "keps privacy delta {k} 75 {beta} 0.7 {json}",
+    "privacy delta {k} 75 {beta} 0.7 {json}",
     opts,
     run,
     1,

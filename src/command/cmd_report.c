@@ -45,23 +45,23 @@ static char *slurp(FILE *f, size_t *len)
     return b;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     const char *out = cmd_str(c, "output");
     if (c->npos != 1)
-        return cmd_usage_error(c, c->npos ? "give one report" : "which report? keps report REPORT.json -o FILE.html");
+        return cmd_usage_error(c, c->npos ? "give one report" : "which report? keps report REPORT.json {output} FILE.html");
     if (!out)
-        return cmd_usage_error(c, "-o is required: -o FILE.html writes the page there, -o - to stdout");
+        return cmd_usage_error(c, "{output} is required: {output} FILE.html writes the page there, {output} - to stdout");
     const char *in = c->pos[0];
     int std_in = strcmp(in, "-") == 0;
     if (!std_in && strcmp(in, out) == 0)
-        return cmd_usage_error(c, "-o %s is the report itself: writing it would destroy the report; choose another "
+        return cmd_usage_error(c, "{output} %s is the report itself: writing it would destroy the report; choose another "
                                   "file",
                                out);
     FILE *f = std_in ? stdin : fopen(in, "rb");
     if (!f) {
         cmd_error(c, KEPS_EINPUT, "%s: cannot read the report: %s", in, strerror(errno));
-        return 2;
+        return KEPS_EINPUT;
     }
     size_t len = 0;
     char *json = slurp(f, &len);
@@ -70,12 +70,12 @@ static int run(cmd_ctx *c)
         fclose(f);
     if (!json) {
         cmd_error(c, KEPS_EINPUT, "%s: cannot read the report: %s", std_in ? "<stdin>" : in, strerror(e));
-        return 2;
+        return KEPS_EINPUT;
     }
     char *html;
     size_t n;
     keps_error err = {0};
-    int rc = keps_report_html(json, len, std_in ? "<stdin>" : in, &html, &n, &err) ? cmd_fail(c, &err) : 0;
+    keps_status rc = keps_report_html(json, len, std_in ? "<stdin>" : in, &html, &n, &err) ? cmd_fail(c, &err) : KEPS_OK;
     free(json);
     if (!rc) {
         rc = cmd_stage_text(c, "output", html, n);
@@ -87,7 +87,7 @@ static int run(cmd_ctx *c)
 const cmd_cmd cmd_report = {
     "report",
     "draw a saved JSON report as one self-contained HTML page",
-    "report REPORT.json -o FILE.html",
+    "report REPORT.json {output} FILE.html",
     "Reads a JSON report written by any command's {report} (or {report} -, or {json}) and writes it as one "
     "HTML page a reviewer can read without reading JSON: the guarantee in words and numbers (what it covers, "
     "what it does not, what came from the data), the parameters, the row accounting, and every section the "
@@ -96,7 +96,7 @@ const cmd_cmd cmd_report = {
     "accuracy, ...). The page needs no network: its style and drawing script are inside it, and so is the "
     "report. It is the same page, byte for byte, as the command's {html} wrote in the same run. '-' reads "
     "the report from stdin. A file that is not a JSON object is bad input (exit 2) naming its line and column.",
-    "keps report adult-k5.json -o adult-k5.html",
+    "report adult-k5.json {output} adult-k5.html",
     opts,
     run,
     1,

@@ -28,7 +28,7 @@ static const cmd_opt opt_original = {"original", 0, "FILE", 0,
                                      "the original CSV a {release} was made from: adds record linkage",
                                      "data/casc/casc.csv"};
 static const cmd_opt opt_release = {"release", 0, "FILE", 0,
-                                    "the released CSV to analyse (as -i); for record linkage written with "
+                                    "the released CSV to analyse (as {input}); for record linkage written with "
                                     "{keep-order} (row i releases original row i)",
                                     "out.csv"};
 static const cmd_opt opt_columns = {"columns", 0, "NAME", CLI_REPEAT,
@@ -120,14 +120,14 @@ static int common_names(const keps_table *o, const keps_table *r, names *out)
     return 0;
 }
 
-static int no_column(cmd_ctx *c, const keps_table *t, const char *name)
+static keps_status no_column(cmd_ctx *c, const keps_table *t, const char *name)
 {
     keps_error err = {0};
     keps_table_no_column(&err, t, name);
     return cmd_usage_error(c, "%s", err.msg);
 }
 
-static int resolve(cmd_ctx *c, const keps_table *t, const names *nm, size_t *cols)
+static keps_status resolve(cmd_ctx *c, const keps_table *t, const names *nm, size_t *cols)
 {
     for (size_t i = 0; i < nm->n; i++) {
         int j = keps_table_column(t, nm->v[i]);
@@ -135,27 +135,29 @@ static int resolve(cmd_ctx *c, const keps_table *t, const names *nm, size_t *col
             return no_column(c, t, nm->v[i]);
         cols[i] = (size_t)j;
     }
-    return 0;
+    return KEPS_OK;
 }
 
 /* ---- record linkage ---- */
 
 /* The named columns of t as a row-major matrix. A missing cell is refused
  * with what record linkage needs (keps_mdav_matrix would blame
- * microaggregation). */
-static keps_status numbers(keps_table *t, const size_t *cols, size_t m, double **x, keps_error *err)
+ * microaggregation), the parameters spelled for the host (c), or by their
+ * names when c is NULL (the message becomes a report value). */
+static keps_status numbers(const cmd_ctx *cx, keps_table *t, const size_t *cols, size_t m, double **x,
+                           keps_error *err)
 {
     *x = NULL;
+    const char *cols_p = CMD_SPELL(cx, "columns"), *qi_p = CMD_SPELL(cx, "qi");
     for (size_t j = 0; j < m; j++) {
         const keps_column *c = &t->cols[cols[j]];
         if (c->missing != KEPS_NONE && c->missing_count > 0)
             return keps_table_cell_error(err, t, cols[j], c->first_row[c->missing],
                                          "missing value (the missing token '%s'); record linkage measures "
                                          "distances between rows, so every compared cell needs a number: compare "
-                                         "complete numeric columns only (--columns NAME; the default is the --qi "
-                                         "columns, else every column both files share), or remove or impute the "
-                                         "row",
-                                         t->missing_token);
+                                         "complete numeric columns only (%s NAME; the default is the %s columns, "
+                                         "else every column both files share), or remove or impute the row",
+                                         t->missing_token, cols_p, qi_p);
         size_t row;
         const char *why;
         double v;
@@ -165,32 +167,33 @@ static keps_status numbers(keps_table *t, const size_t *cols, size_t m, double *
             keps_table_parse(t, keps_table_str(t, cols[j], row), &v) == KEPS_NUM_OK)
             return keps_table_cell_error(err, t, cols[j], row,
                                          "'%s' %s, so the column holds codes, not numbers; record linkage measures "
-                                         "distances between numbers: compare numeric columns only (--columns NAME)",
-                                         keps_table_str(t, cols[j], row), why);
+                                         "distances between numbers: compare numeric columns only (%s NAME)",
+                                         keps_table_str(t, cols[j], row), why, cols_p);
     }
     return keps_mdav_matrix(t, cols, m, x, err);
 }
 
 /* Record linkage over the named columns. Returns 0 with *rl set, 0 with
  * *skipped set when the release is not numeric and the columns were not
- * asked for explicitly, or an exit code. */
-static int linkage(cmd_ctx *c, keps_table *o, keps_table *r, const names *nm, int explicit_cols, double *rl,
+ * asked for explicitly, or the status of the error. */
+static keps_status linkage(cmd_ctx *c, keps_table *o, keps_table *r, const names *nm, int explicit_cols, double *rl,
                    char *skipped, size_t skiplen)
 {
     size_t *co = malloc((nm->n + 1) * sizeof *co), *cr = malloc((nm->n + 1) * sizeof *cr);
     double *xo = NULL, *xr = NULL;
-    int rc = !co || !cr ? 2 : 0;
+    keps_status rc = !co || !cr ? KEPS_EINPUT : KEPS_OK;
     if (!rc)
         rc = resolve(c, o, nm, co);
     if (!rc)
         rc = resolve(c, r, nm, cr);
     keps_error err = {0};
     *rl = 0; /* stays 0 for an empty release: no released record, none to link */
-    if (!rc && r->nrows > 0 && (numbers(o, co, nm->n, &xo, &err) || numbers(r, cr, nm->n, &xr, &err))) {
+    if (!rc && r->nrows > 0 && (numbers(explicit_cols ? c : NULL, o, co, nm->n, &xo, &err) ||
+                                 numbers(explicit_cols ? c : NULL, r, cr, nm->n, &xr, &err))) {
         if (explicit_cols)
             rc = cmd_fail(c, &err);
         else
-            snprintf(skipped, skiplen, "needs numeric columns without missing cells (name them with --columns): %s",
+            snprintf(skipped, skiplen, "needs numeric columns without missing cells (name them with columns): %s",
                      err.msg);
         free(xr);
         xr = NULL;
@@ -241,19 +244,19 @@ typedef struct job {
     keps_suda su;
 } job;
 
-static int load_tables(cmd_ctx *c, job *J)
+static keps_status load_tables(cmd_ctx *c, job *J)
 {
     const char *in = cmd_str(c, "input"), *orig = cmd_str(c, "original"), *rel = cmd_str(c, "release");
     if (in && rel)
-        return cmd_usage_error(c, "give the table once: -i FILE, or {release} FILE (with {original} for record "
+        return cmd_usage_error(c, "give the table once: {input} FILE, or {release} FILE (with {original} for record "
                                   "linkage), not both");
     if (!in && !rel)
-        return cmd_usage_error(c, "name the table to analyse: keps risk -i FILE {qi} NAME ..., or {original} FILE "
+        return cmd_usage_error(c, "name the table to analyse: keps risk {input} FILE {qi} NAME ..., or {original} FILE "
                                   "{release} FILE for a release and its record linkage");
     if (orig && !rel)
         return cmd_usage_error(c, "{original} compares a release with the original it was made from: give the "
-                                  "release as {release} FILE, not -i");
-    int rc = in ? cmd_load_input(c, &J->t) : 0;
+                                  "release as {release} FILE, not {input}");
+    keps_status rc = in ? cmd_load_input(c, &J->t) : KEPS_OK;
     if (!rc && orig)
         rc = cmd_load_table(c, orig, &J->orig);
     if (!rc && rel)
@@ -276,7 +279,7 @@ static int load_tables(cmd_ctx *c, job *J)
 }
 
 /* --qi (hierarchy parts ignored) and, with --original, the linkage columns. */
-static int quasi_identifiers(cmd_ctx *c, job *J)
+static keps_status quasi_identifiers(cmd_ctx *c, job *J)
 {
     char **v, **cv;
     size_t n = cmd_list(c, "qi", &v), ncv = cmd_list(c, "columns", &cv);
@@ -292,7 +295,7 @@ static int quasi_identifiers(cmd_ctx *c, job *J)
             return cmd_usage_error(c, "{qi} '%s': %s", v[i], err.msg);
         }
         if (!(J->qi.v[J->qi.n++] = strdup(J->t->cols[col].name)))
-            return 2;
+            return KEPS_EINPUT;
     }
     if (J->orig) {
         int bad = ncv || J->qi.n ? copy_names(ncv ? cv : J->qi.v, ncv ? ncv : J->qi.n, &J->rlcols)
@@ -305,7 +308,7 @@ static int quasi_identifiers(cmd_ctx *c, job *J)
         if (!J->qi.n) { /* classes on the linkage columns, as before */
             names_free(&J->qi);
             if (copy_names(J->rlcols.v, J->rlcols.n, &J->qi))
-                return 2;
+                return KEPS_EINPUT;
         }
     } else if (ncv) {
         return cmd_usage_error(c, "{columns} names record-linkage columns, which need {original} FILE {release} "
@@ -324,16 +327,16 @@ static int quasi_identifiers(cmd_ctx *c, job *J)
     J->pcols = malloc(J->qi.n * sizeof *J->pcols);
     if (!J->cols || !J->pcols)
         return cmd_oom(c);
-    int rc = resolve(c, J->t, &J->qi, J->cols);
+    keps_status rc = resolve(c, J->t, &J->qi, J->cols);
     if (!rc && J->pop)
         rc = resolve(c, J->pop, &J->qi, J->pcols);
     return rc;
 }
 
-static int parameters(cmd_ctx *c, job *J)
+static keps_status parameters(cmd_ctx *c, job *J)
 {
     if (cmd_suppressed_mode(c, &J->mode))
-        return 2;
+        return KEPS_EINPUT;
     double n = 0, f = 0;
     int hn = cmd_double(c, "population-size", 1, 9007199254740992.0, 0, &n);
     int hf = cmd_double(c, "sampling-fraction", DBL_MIN, 1, 0, &f);
@@ -341,7 +344,7 @@ static int parameters(cmd_ctx *c, job *J)
     int hm = cmd_long(c, "max-combination", 1, 64, 2, &m);
     int hd = cmd_double(c, "dis-fraction", DBL_MIN, 1, KEPS_SUDA_DIS_FRACTION, &J->dis_fraction);
     if (hn < 0 || hf < 0 || hm < 0 || hd < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (hn && hf)
         return cmd_usage_error(c, "give the population as {population-size} N or as {sampling-fraction} F, not "
                                   "both");
@@ -352,7 +355,7 @@ static int parameters(cmd_ctx *c, job *J)
         return cmd_usage_error(c,
                                "%s: the population (%.0f records%s) is smaller than %s's %zu rows; the population "
                                "holds the table",
-                               hn ? "--population-size" : hf ? "--sampling-fraction" : "--population", J->population,
+                               CMD_SPELL(c, hn ? "population-size" : hf ? "sampling-fraction" : "population"), J->population,
                                hf ? ", rows / F" : "", J->t->source, J->t->nrows);
     if (hm && (size_t)m > J->qi.n)
         return cmd_usage_error(c, "{max-combination} %ld: there %s only %zu quasi-identifier%s; give at most %zu", m,
@@ -388,10 +391,10 @@ static int parameters(cmd_ctx *c, job *J)
         }
         J->weight_col = col;
     }
-    return 0;
+    return KEPS_OK;
 }
 
-static int analyse(cmd_ctx *c, job *J)
+static keps_status analyse(cmd_ctx *c, job *J)
 {
     keps_error err = {0};
     size_t m = J->qi.n;
@@ -402,7 +405,7 @@ static int analyse(cmd_ctx *c, job *J)
         keps_suda_compute(J->t, J->cols, m, (size_t)J->max_comb, J->dis_fraction, J->mode, &J->su, &err))
         return cmd_fail(c, &err);
     J->has_pu = J->population > 0;
-    return 0;
+    return KEPS_OK;
 }
 
 /* ---- the report ---- */
@@ -579,7 +582,7 @@ static const char *pct(char *b, size_t len, double share)
     return b;
 }
 
-static char *text_summary(const job *J)
+static char *text_summary(const cmd_ctx *c, const job *J)
 {
     const keps_sample_risk *s = &J->sr;
     char *buf = NULL;
@@ -598,8 +601,9 @@ static char *text_summary(const job *J)
                 s->records < s->rows ? "left out" : "counted as one class");
     fprintf(f, "\nprosecutor risk: highest %.4g (%s of records), average %.4g\n", s->prosecutor_highest,
             pct(p1, sizeof p1, s->prosecutor_share_at_highest), s->prosecutor_average);
-    fprintf(f, "journalist risk: highest %.4g, average %.4g%s\n", s->journalist_highest, s->journalist_average,
-            J->pop ? "" : " (no --population table: the file is its own population)");
+    fprintf(f, "journalist risk: highest %.4g, average %.4g%s%s%s\n", s->journalist_highest, s->journalist_average,
+            J->pop ? "" : " (no ", J->pop ? "" : CMD_SPELL(c, "population"),
+            J->pop ? "" : " table: the file is its own population)");
     fprintf(f, "marketer risk: average %.4g\n", s->marketer_average);
     fprintf(f, "sample uniques: %s of records (%zu)\n", pct(p1, sizeof p1, s->sample_uniques), s->unique_records);
     if (J->has_pu) {
@@ -609,7 +613,8 @@ static char *text_summary(const job *J)
                 pct(p3, sizeof p3, u->share[2]), pct(p4, sizeof p4, u->share[3]));
         fprintf(f, u->model == KEPS_UNIQ_NONE ? " (no sample unique)\n" : " (%s)\n", keps_uniq_model_name(u->model));
     } else {
-        fprintf(f, "population uniques: not estimated (give --population-size N or --sampling-fraction F)\n");
+        fprintf(f, "population uniques: not estimated (give %s N or %s F)\n", CMD_SPELL(c, "population-size"),
+                CMD_SPELL(c, "sampling-fraction"));
     }
     fprintf(f, "individual risk (Benedetti-Franconi%s%s): expected re-identifications %.4g, mean %.4g, highest %.4g\n",
             J->weight_col >= 0 ? ", weights " : ", no weights", J->weight_col >= 0 ? J->t->cols[J->weight_col].name : "",
@@ -643,7 +648,7 @@ static char *text_summary(const job *J)
     return buf;
 }
 
-static int report(cmd_ctx *c, const job *J)
+static keps_status report(cmd_ctx *c, const job *J)
 {
     keps_json j;
     cmd_report_begin(c, &j, "risk");
@@ -668,8 +673,8 @@ static int report(cmd_ctx *c, const job *J)
     json_metrics(&j, J);
     cmd_report_total(c, &j);
     keps_json_end(&j);
-    char *text = text_summary(J);
-    int rc = text ? cmd_emit_report(c, &j, text) : cmd_oom(c);
+    char *text = text_summary(c, J);
+    keps_status rc = text ? cmd_emit_report(c, &j, text) : cmd_oom(c);
     free(text);
     keps_json_free(&j);
     return rc;
@@ -677,11 +682,11 @@ static int report(cmd_ctx *c, const job *J)
 
 /* --output: the figures of every record, in input order (they describe
  * the input's rows; nothing of their values is written), as a table. */
-static int write_records(cmd_ctx *c, const job *J)
+static keps_status write_records(cmd_ctx *c, const job *J)
 {
     const char *out = cmd_str(c, "output");
     if (!out)
-        return 0;
+        return KEPS_OK;
     static const char *const head[] = {"row", "line", "class_size", "prosecutor", "individual_risk",
                                        "suda_score", "dis_score", "msus"};
     keps_partition ec;
@@ -718,7 +723,7 @@ static int write_records(cmd_ctx *c, const job *J)
         keps_table_free(rec);
         return rec ? cmd_fail(c, &err) : cmd_oom(c);
     }
-    int rc = cmd_stage_table(c, "output", &rec, ',');
+    keps_status rc = cmd_stage_table(c, "output", &rec, ',');
     keps_table_free(rec);
     return rc;
 }
@@ -739,10 +744,10 @@ static void job_free(job *J)
     keps_suda_free(&J->su);
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     job J = {0};
-    int rc = load_tables(c, &J);
+    keps_status rc = load_tables(c, &J);
     if (!rc)
         rc = quasi_identifiers(c, &J);
     if (!rc)
@@ -765,7 +770,7 @@ const cmd_cmd cmd_risk = {
     "risk",
     "re-identification risk of a table (prosecutor, journalist, marketer, population uniques, attributes, "
     "special uniques); record linkage of a release",
-    "risk -i FILE {qi} NAME ... [{population-size} N | {sampling-fraction} F] [{population} FILE] "
+    "risk {input} FILE {qi} NAME ... [{population-size} N | {sampling-fraction} F] [{population} FILE] "
     "[{max-combination} M] [{weights} COL] [options]\n"
     "       keps risk {original} FILE {release} FILE [{qi} NAME ...] [{columns} NAME ...] [options]",
     "Measures how identifiable the records of one table are on its quasi-identifiers ({qi}), as ARX 3.9.2 and "
@@ -793,7 +798,7 @@ const cmd_cmd cmd_risk = {
     "{keep-order} and do not remove rows (differing row counts are an error). A release that is not numeric "
     "(generalized ranges) gets record_linkage null unless {columns} demands it. The QIs default to the linkage "
     "columns there. An empty table has no record to single out: every risk is 0.",
-    "keps risk -i data/adult/adult.csv {qi} age {qi} sex {qi} race {qi} marital-status {sampling-fraction} 0.01 "
+    "risk {input} data/adult/adult.csv {qi} age {qi} sex {qi} race {qi} marital-status {sampling-fraction} 0.01 "
     "{json}",
     opts,
     run,

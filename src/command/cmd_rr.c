@@ -27,7 +27,7 @@ static const cmd_opt opt_pt = {"pt", 0, "P", CLI_NUMBER, "keep probability of th
 static const cmd_opt opt_t = {"t", 0, "T", CLI_NUMBER,
                               "target multiplicative t (>= 1): picks the largest p_t (tclose, both) or, for ldp, "
                               "the largest p whose epsilon implies t for classes of the input's smallest size "
-                              "(Lemma 1); with {epsilon} too, ldp meets both; not with -p, which fixes p",
+                              "(Lemma 1); with {epsilon} too, ldp meets both; not with {p}, which fixes p",
                               "2"};
 static const cmd_opt opt_eps = {"epsilon", 0, "E", CLI_NUMBER, "target epsilon-LDP: picks the largest p of the RR-LDP stage",
                                 "1.0"};
@@ -103,7 +103,7 @@ static void rr_run_free(rr_run *r)
 
 /* The values of one --domain: the CSV record after '=' or the lines of
  * @FILE, read by the CSV reader like any input (no header). */
-static int domain_values(cmd_ctx *c, const char *spec, const char *rest, char delim, keps_table **vt)
+static keps_status domain_values(cmd_ctx *c, const char *spec, const char *rest, char delim, keps_table **vt)
 {
     keps_csv_options o = {0};
     keps_error err = {0};
@@ -116,19 +116,19 @@ static int domain_values(cmd_ctx *c, const char *spec, const char *rest, char de
             return cmd_usage_error(c, "{domain} %s: %s has %zu fields per line; it holds one value per line (quote a "
                                       "value that holds '%c')",
                                    spec, rest + 1, (*vt)->ncols, o.delimiter);
-        return 0;
+        return KEPS_OK;
     }
     o.delimiter = ',';
     if (!rest[0])
         return cmd_usage_error(c, "{domain} '%s': no value after '='; give COL=V1,V2,... or COL=@FILE", spec);
-    if (keps_csv_read_buffer(rest, strlen(rest), "--domain", &o, vt, &err))
+    if (keps_csv_read_buffer(rest, strlen(rest), CMD_SPELL(c, "domain"), &o, vt, &err))
         return cmd_fail(c, &err);
-    return 0;
+    return KEPS_OK;
 }
 
 /* --domain COL=...: COL is the shortest text before an '=' that names a
  * --sensitive column (names and values may hold '=': 'salary=<=50K,>50K'). */
-static int rr_domains(cmd_ctx *c, rr_run *r)
+static keps_status rr_domains(cmd_ctx *c, rr_run *r)
 {
     char **v;
     size_t nd = cmd_list(c, "domain", &v);
@@ -155,7 +155,7 @@ static int rr_domains(cmd_ctx *c, rr_run *r)
             return cmd_usage_error(c, "{domain}: '%s' is given twice; give one list per column",
                                    r->t->cols[col].name);
         keps_table *vt = NULL;
-        int rc = domain_values(c, v[d], eq + 1, r->t->delimiter, &vt);
+        keps_status rc = domain_values(c, v[d], eq + 1, r->t->delimiter, &vt);
         const char **vals = NULL;
         size_t nv = 0;
         if (!rc && !(vals = malloc((vt->nrows * vt->ncols + 1) * sizeof *vals)))
@@ -164,7 +164,7 @@ static int rr_domains(cmd_ctx *c, rr_run *r)
             for (size_t j = 0; j < vt->ncols; j++)
                 vals[nv++] = keps_table_str(vt, j, i);
         char src[64];
-        snprintf(src, sizeof src, "--domain %.40s", v[d]);
+        snprintf(src, sizeof src, "%s %.40s", CMD_SPELL(c, "domain"), v[d]);
         keps_error err = {0};
         if (!rc && keps_rr_domain(r->t, (size_t)col, vals, nv, eq[1] == '@' ? eq + 2 : src, &err))
             rc = cmd_fail(c, &err);
@@ -174,11 +174,11 @@ static int rr_domains(cmd_ctx *c, rr_run *r)
             return rc;
         r->public_domain[col] = 1;
     }
-    return 0;
+    return KEPS_OK;
 }
 
 /* Joint values of the sensitive columns. */
-static int rr_prepare(cmd_ctx *c, rr_run *r)
+static keps_status rr_prepare(cmd_ctx *c, rr_run *r)
 {
     keps_schema *s = r->s;
     r->N = r->t->nrows;
@@ -209,7 +209,7 @@ static int rr_prepare(cmd_ctx *c, rr_run *r)
     if (st)
         return cmd_fail(c, &err);
     keps_rr_frequencies(r->value, r->N, r->n, r->freq);
-    return 0;
+    return KEPS_OK;
 }
 
 /* Privacy warnings (printed even with --quiet) for a stage that keeps every
@@ -230,7 +230,7 @@ static void warn_keep_all(const cmd_ctx *c, const rr_run *r, int ldp, int tcl)
  * keps_rr_choose_params holds the rules (which flags each mechanism takes,
  * the paper's mechanism 1 for ldp with --t); its refusals name the flags and
  * are usage errors here. The CLI parses the strings and warns. */
-static int rr_choose(cmd_ctx *c, rr_run *r)
+static keps_status rr_choose(cmd_ctx *c, rr_run *r)
 {
     const char *m = cmd_str(c, "mechanism");
     keps_rr_kind kind;
@@ -249,17 +249,17 @@ static int rr_choose(cmd_ctx *c, rr_run *r)
     int he = cmd_double(c, "epsilon", 0.0, INFINITY, NAN, &tg.epsilon);
     int ht = cmd_double(c, "t", 1.0, INFINITY, NAN, &tg.t);
     if (hp < 0 || hpt < 0 || he < 0 || ht < 0)
-        return 2;
+        return KEPS_EINPUT;
     keps_error err = {0};
     if (keps_rr_choose_params(kind, &tg, r->freq, r->n, r->N, r->k, &r->par, &err))
         return err.code == KEPS_EINPUT ? cmd_usage_error(c, "%s", err.msg) : cmd_fail(c, &err);
     warn_keep_all(c, r, kind != KEPS_RR_TCLOSE, kind != KEPS_RR_LDP);
-    return 0;
+    return KEPS_OK;
 }
 
 /* The release (keps_rr_release): the randomized sensitive values, and the
  * generalized QIs when Mondrian or OLA partitioned. */
-static int rr_release(cmd_ctx *c, rr_run *r, size_t *changed)
+static keps_status rr_release(cmd_ctx *c, rr_run *r, size_t *changed)
 {
     keps_error err = {0};
     keps_table *gen = NULL, *rel = NULL;
@@ -271,7 +271,7 @@ static int rr_release(cmd_ctx *c, rr_run *r, size_t *changed)
                                      : KEPS_OK;
     if (!st)
         st = keps_rr_release(r->s, r->out, gen, &rel, &err);
-    int rc = st ? cmd_fail(c, &err) : cmd_write_release(c, &rel);
+    keps_status rc = st ? cmd_fail(c, &err) : cmd_write_release(c, &rel);
     keps_table_free(gen);
     keps_table_free(rel);
     return rc;
@@ -279,20 +279,20 @@ static int rr_release(cmd_ctx *c, rr_run *r, size_t *changed)
 
 /* --partition mondrian|ola: classes from Mondrian or OLA at -k on the --qi
  * columns (OLA without suppression, so that every class has >= k records). */
-static int rr_partition(cmd_ctx *c, rr_run *r, long k)
+static keps_status rr_partition(cmd_ctx *c, rr_run *r, long k)
 {
     const char *part = cmd_str(c, "partition");
     if (!part || !strcmp(part, "given")) {
         cmd_note_unused_hierarchies(c, r->s, "with {partition} given the classes are the {qi} values as they "
                                              "stand ({partition} ola generalizes them with it)");
-        return 0;
+        return KEPS_OK;
     }
     if (strcmp(part, "mondrian") && strcmp(part, "ola"))
         return cmd_usage_error(c, "{partition} '%s': expected given, mondrian or ola", part);
     if (!k)
         return cmd_usage_error(c, "{partition} %s needs {k} K", part);
     if (!strcmp(part, "ola")) {
-        int rc = ksrc_ola(c, r->s, (size_t)k, &r->ola);
+        keps_status rc = ksrc_ola(c, r->s, (size_t)k, &r->ola);
         r->use_ola = r->ola.free != NULL; /* so that rr_run_free releases it */
         return rc;
     }
@@ -300,13 +300,13 @@ static int rr_partition(cmd_ctx *c, rr_run *r, long k)
     if (keps_mondrian(r->s, r->t, (size_t)k, &r->mond, &err))
         return cmd_fail(c, &err);
     r->use_mondrian = 1;
-    return 0;
+    return KEPS_OK;
 }
 
 /* The classes: OLA's (it ran without suppression: a suppressed record is
  * refused), Mondrian's or the --qi values as they stand (one class without
  * {qi}); r->k the smallest. */
-static int rr_classes(cmd_ctx *c, rr_run *r)
+static keps_status rr_classes(cmd_ctx *c, rr_run *r)
 {
     keps_error err = {0};
     keps_status st = KEPS_OK;
@@ -337,7 +337,7 @@ static int rr_classes(cmd_ctx *c, rr_run *r)
     for (size_t x = 0; x < p->nclasses; x++)
         if (p->count[x] < r->k)
             r->k = p->count[x];
-    return 0;
+    return KEPS_OK;
 }
 
 static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, const rr_run *r)
@@ -363,20 +363,20 @@ static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, 
  * the data (docs/spec.md, "What must be public"): the domain, RR-t's
  * distribution, a keep probability chosen from class sizes or the
  * distribution. Said on stderr. */
-static int rr_guarantee(cmd_ctx *c, rr_run *r)
+static keps_status rr_guarantee(cmd_ctx *c, rr_run *r)
 {
     keps_rr_closed_levels(&r->par, &r->M, r->freq, r->N, r->k, r->k_dp, &r->cl);
     keps_rr_choice ch = {r->public_domain, cmd_str(c, "t") != NULL, cmd_str(c, "p") != NULL, r->k, r->N};
     keps_rr_guarantee(&r->par, &r->cl, &ch, r->s, &r->g);
-    int rc = cmd_guarantee_spell(c, &r->g);
+    keps_status rc = cmd_guarantee_spell(c, &r->g);
     if (rc)
         return rc;
     cmd_dd_warn(c, &r->g);
     cmd_uncovered_warn(c, &r->g, "only each record's {sensitive} value(s)");
-    return 0;
+    return KEPS_OK;
 }
 
-static int rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_mech)
+static keps_status rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_mech)
 {
     double t_ver = cmd_now_ms();
     keps_rr_levels ver;
@@ -418,26 +418,26 @@ static int rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_
     char text[1400];
     snprintf(text, sizeof text,
              "rr %s: %zu records, %zu categories, %zu classes (smallest %zu)\n"
-             "  guarantee: %s, epsilon %.4g, multiplicative t %.4g (each record's --sensitive value%s)\n"
+             "  guarantee: %s, epsilon %.4g, multiplicative t %.4g (each record's sensitive value%s)\n"
              "  for the curator only (from the original values): %zu values changed; verified on this data: "
              "epsilon-LDP %.4g, multiplicative t %.4g, (%zu,t) %.4g; (%zu,eps)-DP of Def. 8 (one value drawn "
              "from the release, not DP of the release) %.4g; utility (binary gain) %.4f\n",
              cmd_str(c, "mechanism"), r->N, r->n, r->nclasses, r->k, keps_guarantee_model(&r->g),
              keps_guarantee_value(&r->g, "epsilon"), r->cl.mult_t, r->g.ndd ? "; parameters read from the data, see data_dependent" : "",
              changed, ver.epsilon_ldp, ver.mult_t, r->k < r->N ? r->k : r->N - 1, ver.kt, r->k_dp, ver.kdp, u);
-    int rc = cmd_emit_report(c, &j, text);
+    keps_status rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     double t0 = cmd_now_ms();
     rr_run r = {0};
     long kreq, kdp;
-    int rc = 0;
+    keps_status rc = KEPS_OK;
     if (cmd_long(c, "k", 1, __LONG_MAX__, 0, &kreq) < 0 || cmd_long(c, "dp-k", 1, __LONG_MAX__, 1, &kdp) < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (!rc)
         rc = cmd_load_records(c, &r.t);
     if (!rc)
@@ -456,7 +456,7 @@ static int run(cmd_ctx *c)
         cmd_error(c, KEPS_EJOB, "the input is not %ld-anonymous on the {qi} columns: its smallest class has %zu "
                                 "record(s); anonymize it first (keps anonymize) or lower {k}",
                   kreq, r.k);
-        rc = 1;
+        rc = KEPS_EJOB;
     }
     if (!rc && (size_t)kdp >= r.N)
         rc = cmd_usage_error(c, "{dp-k} %ld: must be below the number of records %zu", kdp, r.N);
@@ -468,7 +468,7 @@ static int run(cmd_ctx *c)
         rc = cmd_fail(c, &err);
     keps_rng *rng = rc ? NULL : cmd_rng(c);
     if (!rc && !rng)
-        rc = 2;
+        rc = KEPS_EINPUT;
     double t1 = cmd_now_ms();
     if (!rc) /* exact draws of the paper's mechanisms: the levels stated are those of what is sampled */
         if (keps_rr_apply(&r.par, r.n, r.value, r.N, rng, r.out, &err))
@@ -488,7 +488,7 @@ static int run(cmd_ctx *c)
 const cmd_cmd cmd_rr = {
     "rr",
     "randomized response on a nominal sensitive column (epsilon-LDP and t-closeness)",
-    "rr {mechanism} ldp|tclose|both -i FILE -o FILE {sensitive} NAME {qi} NAME (-p P | {epsilon} E | {t} T) "
+    "rr {mechanism} ldp|tclose|both {input} FILE {output} FILE {sensitive} NAME {qi} NAME ({p} P | {epsilon} E | {t} T) "
     "[options]",
     "Randomizes a nominal sensitive column (several {sensitive} columns are randomized as one joint value) "
     "record by record, as Ekenstedt et al. 2022 (docs/spec.md, section 7). The input should be k-anonymous: its records are "
@@ -496,7 +496,7 @@ const cmd_cmd cmd_rr = {
     "by Mondrian or OLA at {k}, whose generalized QIs are released). ldp keeps each value with probability "
     "p and otherwise draws uniformly from the categories (epsilon = ln(1 + n p/(1-p))); tclose keeps with p_t "
     "and otherwise draws from the data's own distribution (multiplicative t by eq. (2)); both runs tclose then "
-    "ldp. Keep probabilities come from -p/{pt} or, as the largest that meet them, from {epsilon}/{t}. The "
+    "ldp. Keep probabilities come from {p}/{pt} or, as the largest that meet them, from {epsilon}/{t}. The "
     "report gives the guarantee, the closed-form levels, and the levels verified exactly on this data from the "
     "transition matrix: epsilon-LDP (Def. 6), multiplicative t over the classes (Def. 4), (k,t)-closeness at the "
     "smallest class size (Def. 7) and (k,epsilon)-DP (Def. 8: one released value drawn at random, not DP of the "
@@ -506,7 +506,7 @@ const cmd_cmd cmd_rr = {
     "({domain}): without it the categories, and with them p, come from the data, and RR-t always draws from the "
     "data's own distribution; such parameters are listed in guarantee.data_dependent and the model says "
     "'(data-dependent)' (docs/spec.md, section 15, \"What must be public\").",
-    "keps rr {mechanism} ldp -i data/adult/adult.csv -o out.csv {sensitive} salary-class "
+    "rr {mechanism} ldp {input} data/adult/adult.csv {output} out.csv {sensitive} salary-class "
     "{domain} 'salary-class=<=50K,>50K' {qi} sex {qi} race {epsilon} 1 {others} keep {report} rr.json",
     opts,
     run,

@@ -50,7 +50,7 @@ static const cmd_opt *const opts[] = {&cmd_opt_input, &cmd_opt_output, &cmd_opt_
 #define POS_MIN 1e-300
 #define POS_MAX 1e300
 
-static int read_params(cmd_ctx *c, keps_safela_params *p)
+static keps_status read_params(cmd_ctx *c, keps_safela_params *p)
 {
     long k;
     double beta;
@@ -58,7 +58,7 @@ static int read_params(cmd_ctx *c, keps_safela_params *p)
         cmd_double(c, "epsilon-prime", POS_MIN, POS_MAX, 0.5, &p->epsilon_prime) < 0 ||
         cmd_double(c, "epsilon", 0.0, POS_MAX, NAN, &p->epsilon) < 0 ||
         cmd_double(c, "penalty", POS_MIN, POS_MAX, 2.0, &p->penalty) < 0)
-        return 2;
+        return KEPS_EINPUT;
     p->k = (size_t)k;
     p->nthreads = c->threads;
     p->beta = cmd_str(c, "beta");
@@ -72,7 +72,7 @@ static int read_params(cmd_ctx *c, keps_safela_params *p)
                                   "guarantee needs them removed). Drop 'remove-suppressed: false'; the report "
                                   "counts them (suppressed_rows)",
                                cmd_origin(c, "remove-suppressed"));
-    return 0;
+    return KEPS_OK;
 }
 
 static void report(cmd_ctx *c, keps_json *j, const keps_schema *s, const keps_safela_result *r,
@@ -140,11 +140,11 @@ static void warn_nothing_released(const cmd_ctx *c, const keps_safela_result *r,
                         "row is suppressed and no row is released with its values", k);
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     double t0 = cmd_now_ms();
     keps_safela_params p = {0};
-    int rc = read_params(c, &p);
+    keps_status rc = read_params(c, &p);
     keps_table *t = NULL;
     keps_schema *s = NULL;
     keps_safela_result r = {0};
@@ -152,7 +152,7 @@ static int run(cmd_ctx *c)
     if (rc || (rc = cmd_load_records(c, &t)) || (rc = cmd_build_schema(c, t, &s)))
         goto out;
     if (!(rng = cmd_rng(c))) {
-        rc = 2;
+        rc = KEPS_EINPUT;
         goto out;
     }
     keps_error err = {0};
@@ -199,7 +199,7 @@ out:
 const cmd_cmd cmd_safela = {
     "safela",
     "epsilon-safe lattice anonymization: sampling + exponential mechanism",
-    "safela -i FILE -o FILE {qi} NAME:HIERARCHY ... {k} K {beta} B [{epsilon-prime} E1] [{penalty} F] [options]",
+    "safela {input} FILE {output} FILE {qi} NAME:HIERARCHY ... {k} K {beta} B [{epsilon-prime} E1] [{penalty} F] [options]",
     "Samples each record with probability {beta}, scores every node of the full-domain generalization lattice "
     "over the sample with u = -(G + f*S) (G: mean generalization level l/h, S: share of sampled records in classes "
     "smaller than k, f: {penalty}), picks a node with the exponential mechanism (epsilon', sensitivity f*k/n), "
@@ -214,7 +214,7 @@ const cmd_cmd cmd_safela = {
     "\"What must be public\"). The report gives the node, the guarantee, and, for the curator only (from the "
     "original values), the sample size, suppressed and unsampled counts and the probability that the mechanism "
     "picks a good node (S < 15% and G < 0.6).",
-    "keps safela -i data/adult/adult.csv -o out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
+    "safela {input} data/adult/adult.csv {output} out.csv {qi} age:data/adult/adult_hierarchy_age.csv "
     "{qi} education:data/adult/adult_hierarchy_education.csv {insensitive} salary-class {others} drop {k} 75 "
     "{beta} 0.7 {epsilon-prime} 0.5 {penalty} 2 {report} report.json",
     opts,

@@ -30,7 +30,7 @@ static const cmd_opt *const opts[] = {&cmd_opt_input,     &opt_output,      &opt
 
 /* The two outputs must be two files (as they resolve: keps/outfile.h),
  * neither the input. */
-static int check_paths(cmd_ctx *c, const char *in, const char *train, const char *test)
+static keps_status check_paths(cmd_ctx *c, const char *in, const char *train, const char *test)
 {
     struct stat si, st;
     if (strcmp(train, test) == 0 || keps_output_same(train, test))
@@ -39,22 +39,22 @@ static int check_paths(cmd_ctx *c, const char *in, const char *train, const char
     if (strcmp(test, "-") && strcmp(in, "-") && stat(in, &si) == 0 && stat(test, &st) == 0 &&
         si.st_dev == st.st_dev && si.st_ino == st.st_ino)
         return cmd_usage_error(c, "{test-output} %s is also the input: writing it would destroy the input", test);
-    return 0;
+    return KEPS_OK;
 }
 
 /* rows[0..n) of t: the output for parameter param. */
-static int write_part(cmd_ctx *c, const keps_table *t, const size_t *rows, size_t n, const char *param)
+static keps_status write_part(cmd_ctx *c, const keps_table *t, const size_t *rows, size_t n, const char *param)
 {
     keps_error err = {0};
     keps_table *part = keps_table_rows(t, rows, n, &err);
     if (!part)
         return cmd_fail(c, &err);
-    int rc = cmd_stage_table(c, param, &part, t->delimiter ? t->delimiter : ',');
+    keps_status rc = cmd_stage_table(c, param, &part, t->delimiter ? t->delimiter : ',');
     keps_table_free(part);
     return rc;
 }
 
-static int report(cmd_ctx *c, size_t n, size_t ntest, double f)
+static keps_status report(cmd_ctx *c, size_t n, size_t ntest, double f)
 {
     keps_json j;
     cmd_report_begin(c, &j, "split");
@@ -68,18 +68,18 @@ static int report(cmd_ctx *c, size_t n, size_t ntest, double f)
     char text[512];
     snprintf(text, sizeof text, "split: %zu training rows to %s, %zu test rows to %s (round(%g x %zu) held out at random)\n",
              n - ntest, cmd_str(c, "output"), ntest, cmd_str(c, "test-output"), f, n);
-    int rc = cmd_emit_report(c, &j, text);
+    keps_status rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);
     return rc;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     double f;
     if (cmd_require(c, "output") || cmd_require(c, "test-output") || cmd_double(c, "fraction", 0, 1, 0.2, &f) < 0)
-        return 2;
+        return KEPS_EINPUT;
     const char *train = cmd_str(c, "output"), *test = cmd_str(c, "test-output");
-    int rc = check_paths(c, cmd_str(c, "input") ? cmd_str(c, "input") : "-", train, test);
+    keps_status rc = check_paths(c, cmd_str(c, "input") ? cmd_str(c, "input") : "-", train, test);
     if (rc)
         return rc;
     keps_table *t;
@@ -91,7 +91,7 @@ static int run(cmd_ctx *c)
     keps_error err = {0};
     const char *params[2] = {"output", "test-output"}; /* 0: training rows, 1: test rows */
     if (!rows || !is_test || !rng)
-        rc = rng ? cmd_oom(c) : 2;
+        rc = rng ? cmd_oom(c) : KEPS_EINPUT;
     else if (keps_eval_split(n, f, rng, is_test, &ntest, &err))
         rc = cmd_fail(c, &err);
     for (int side = 0; side < 2 && !rc; side++) {
@@ -112,14 +112,14 @@ static int run(cmd_ctx *c)
 const cmd_cmd cmd_split = {
     "split",
     "hold out random test rows before anonymizing, for an honest keps evaluate",
-    "split -i FILE -o TRAIN.csv {test-output} TEST.csv [{fraction} F] [options]",
-    "Splits a data set at random into training rows (-o) and test rows ({test-output}), both in input order with "
+    "split {input} FILE {output} TRAIN.csv {test-output} TEST.csv [{fraction} F] [options]",
+    "Splits a data set at random into training rows ({output}) and test rows ({test-output}), both in input order with "
     "the input's header and separator: round(F x rows) test rows, chosen uniformly with the CSPRNG (at least one "
     "on each side). Anonymize the training file, then measure the release with keps evaluate {original} "
     "TRAIN.csv {release} RELEASE.csv {test} TEST.csv {target} COLUMN: the classifier is then tested on records "
     "the release never contained (testing on rows of the release itself overstates its accuracy). The test "
     "file holds raw records: it is for evaluation only, never for publication.",
-    "keps split -i data/adult/adult.csv -o train.csv {test-output} test.csv {fraction} 0.2",
+    "split {input} data/adult/adult.csv {output} train.csv {test-output} test.csv {fraction} 0.2",
     opts,
     run,
     0,

@@ -45,11 +45,11 @@ typedef struct verdict_set {
     keps_json *j;
 } verdict_set;
 
-static int no_column(cmd_ctx *c, const keps_table *t, const char *flag, const char *name)
+static keps_status no_column(cmd_ctx *c, const keps_table *t, const char *param, const char *name)
 {
     keps_error err = {0};
     keps_table_no_column(&err, t, name);
-    return cmd_usage_error(c, "%s '%s': %s", flag, name, err.msg);
+    return cmd_usage_error(c, "%s '%s': %s", CMD_SPELL(c, param), name, err.msg);
 }
 
 /* ---- classes -------------------------------------------------------------- */
@@ -453,7 +453,7 @@ static void report_criteria(const verdict_set *v, const crit_eval *ev)
     keps_json_end(v->j);
 }
 
-static int report(cmd_ctx *c, verdict_set *v)
+static keps_status report(cmd_ctx *c, verdict_set *v)
 {
     const cmd_criteria *cc = v->cc;
     keps_json j;
@@ -479,7 +479,7 @@ static int report(cmd_ctx *c, verdict_set *v)
     fprintf(txt, "%s: %zu rows; %zu suppressed (every QI '*'), %s\n", v->t->source, v->t->nrows, v->star_rows,
             v->all_star ? "checked as one class (every row is '*': a release generalized to the top looks the same, "
                           "and leaving them out would pass every check vacuously)"
-            : v->mode == KEPS_SUPPRESSED_EXCLUDE ? "left out of the checks (--suppressed class checks them)"
+            : v->mode == KEPS_SUPPRESSED_EXCLUDE ? "left out of the checks (suppressed class checks them)"
                                                  : "checked as one class");
     report_k(v, ev);
     if (cc->nsens)
@@ -509,7 +509,7 @@ static int report(cmd_ctx *c, verdict_set *v)
         fprintf(txt, "\n");
     }
     fclose(txt);
-    int rc = cmd_emit_finding(c, &j, text, !all);
+    keps_status rc = cmd_emit_finding(c, &j, text, !all);
     keps_json_free(&j);
     free(text);
     free(ev);
@@ -519,7 +519,7 @@ static int report(cmd_ctx *c, verdict_set *v)
 
 /* ---- reading the input -------------------------------------------------------------- */
 
-static int resolve_qi(cmd_ctx *c, const keps_table *t, size_t **qi, size_t *nqi)
+static keps_status resolve_qi(cmd_ctx *c, const keps_table *t, size_t **qi, size_t *nqi)
 {
     char **v;
     *nqi = cmd_list(c, "qi", &v);
@@ -532,14 +532,14 @@ static int resolve_qi(cmd_ctx *c, const keps_table *t, size_t **qi, size_t *nqi)
         const char *rest; /* NAME:HIERARCHY is accepted; read only with --population */
         int j = keps_table_column_spec(t, v[i], &rest);
         if (j < 0)
-            return no_column(c, t, "--qi", v[i]);
+            return no_column(c, t, "qi", v[i]);
         (*qi)[i] = (size_t)j;
     }
-    return 0;
+    return KEPS_OK;
 }
 
 /* --population: the release's classes counted in the population. */
-static int population_counts(cmd_ctx *c, const keps_table *t, const size_t *qi, size_t nqi, keps_partition *p)
+static keps_status population_counts(cmd_ctx *c, const keps_table *t, const size_t *qi, size_t nqi, keps_partition *p)
 {
     const char *path = cmd_str(c, "population");
     char **v;
@@ -547,7 +547,7 @@ static int population_counts(cmd_ctx *c, const keps_table *t, const size_t *qi, 
     keps_table *pop = NULL;
     keps_hierarchy **h = calloc(nqi + 1, sizeof *h);
     size_t *pcol = calloc(nqi + 1, sizeof *pcol);
-    int rc = !h || !pcol ? cmd_oom(c) : cmd_load_table(c, path, &pop);
+    keps_status rc = !h || !pcol ? cmd_oom(c) : cmd_load_table(c, path, &pop);
     for (size_t i = 0; i < nqi && !rc; i++) {
         const char *rest;
         keps_table_column_spec(t, v[i], &rest);
@@ -558,7 +558,7 @@ static int population_counts(cmd_ctx *c, const keps_table *t, const size_t *qi, 
         }
         int j = keps_table_column(pop, t->cols[qi[i]].name);
         if (j < 0) {
-            rc = no_column(c, pop, "--population", t->cols[qi[i]].name);
+            rc = no_column(c, pop, "population", t->cols[qi[i]].name);
             break;
         }
         pcol[i] = (size_t)j;
@@ -577,12 +577,12 @@ static int population_counts(cmd_ctx *c, const keps_table *t, const size_t *qi, 
     return rc;
 }
 
-static int run(cmd_ctx *c)
+static keps_status run(cmd_ctx *c)
 {
     verdict_set v;
     memset(&v, 0, sizeof v);
     if (cmd_long(c, "show", 0, 1L << 31, 5, &v.show) < 0 || cmd_suppressed_mode(c, &v.mode))
-        return 2;
+        return KEPS_EINPUT;
     keps_table *t = NULL;
     size_t *qi = NULL, nqi = 0;
     cmd_criteria cc;
@@ -590,7 +590,7 @@ static int run(cmd_ctx *c)
     keps_partition p;
     memset(&p, 0, sizeof p);
     int need_pop = cmd_str(c, "delta-presence") || (cmd_str(c, "k-map") && !cmd_str(c, "population-size"));
-    int rc = cmd_load_input(c, &t);
+    keps_status rc = cmd_load_input(c, &t);
     if (!rc) /* --counts: a frequency table, checked as its expanded records */
         rc = cmd_counts_expand(c, &t);
     if (!rc)
@@ -635,7 +635,7 @@ static int run(cmd_ctx *c)
 const cmd_cmd cmd_verify = {
     "verify",
     "check a released CSV against privacy criteria: k-anonymity, l-diversity, t-closeness and the rest",
-    "verify -i FILE {qi} NAME ... [{k} K] [{sensitive} NAME {l-diversity} L {t-closeness} T ...] "
+    "verify {input} FILE {qi} NAME ... [{k} K] [{sensitive} NAME {l-diversity} L {t-closeness} T ...] "
     "[{population} FILE {delta-presence} A,B]",
     "Groups the rows of a released CSV into equivalence classes by their quasi-identifier values as written "
     "(generalized strings, '*', intervals) and checks every criterion asked for with the tests the lattice search "
@@ -652,7 +652,7 @@ const cmd_cmd cmd_verify = {
     "every {sensitive} column, or with NAME=VALUE to one. Exit 0 if every property asked for holds, 1 if one "
     "fails (the worst class is printed; like every exit 1 it writes no {report} file, {json} prints the report on "
     "stdout), 2 on bad input.",
-    "keps verify -i out.csv {qi} age {qi} sex {k} 5 {sensitive} salary-class {t-closeness} 0.3",
+    "verify {input} out.csv {qi} age {qi} sex {k} 5 {sensitive} salary-class {t-closeness} 0.3",
     opts,
     run,
     0,

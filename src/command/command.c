@@ -434,8 +434,8 @@ static void ctx_free(cmd_ctx *c)
 }
 
 /* The context of one run: the command's parameters with the values a
- * gives them; 0, or an exit code after the error (an unknown name). */
-static int ctx_init(cmd_ctx *c, const cmd_cmd *cmd, const keps_args *a)
+ * gives them; KEPS_OK, or the status of the error (an unknown name). */
+static keps_status ctx_init(cmd_ctx *c, const cmd_cmd *cmd, const keps_args *a)
 {
     size_t n = cmd_params(cmd, NULL);
     c->cmd = cmd;
@@ -492,21 +492,7 @@ static int ctx_init(cmd_ctx *c, const cmd_cmd *cmd, const keps_args *a)
                 c->nrest += c->vals[k].n;
         }
     }
-    return 0;
-}
-
-static keps_status status_of(const cmd_ctx *c, int rc)
-{
-    switch (rc) {
-    case 0:
-        return KEPS_OK;
-    case 1:
-        return KEPS_EJOB;
-    case 2:
-        return KEPS_EINPUT;
-    default:
-        return c->status == KEPS_ENOMEM ? KEPS_ENOMEM : KEPS_EIO;
-    }
+    return KEPS_OK;
 }
 
 keps_status keps_run(const char *name, const keps_args *a, const keps_host *host, keps_result *out,
@@ -524,7 +510,7 @@ keps_status keps_run(const char *name, const keps_args *a, const keps_host *host
     c.quiet = c.host->quiet;
     c.json = !c.host->lean;
     const cmd_cmd *cmd = name ? cmd_command(name) : NULL;
-    int rc;
+    keps_status st;
     if (!cmd) {
         const char *names[NCMDS];
         for (size_t i = 0; i < NCMDS; i++)
@@ -533,23 +519,21 @@ keps_status keps_run(const char *name, const keps_args *a, const keps_host *host
         keps_error e = {0};
         keps_error_set(&e, KEPS_EINPUT, "no command '%s'%s%s%s", name ? name : "(null)",
                        near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-        rc = cmd_fail(&c, &e);
+        st = cmd_fail(&c, &e);
     } else {
         void *prev_ud;
         keps_progress_cb prev = keps_progress_push(c.host->progress, c.host->ud, &prev_ud);
-        rc = ctx_init(&c, cmd, a);
-        if (!rc)
-            rc = cmd_run_checked(&c);
+        st = ctx_init(&c, cmd, a);
+        if (!st)
+            st = cmd_run_checked(&c);
         int cancelled = keps_progress_pop(prev, prev_ud);
         if (cancelled) {
             keps_result_free(out);
             keps_error e = {0};
             keps_error_set(&e, KEPS_ECANCEL, "cancelled");
-            cmd_fail(&c, &e);
-            rc = -1;
+            st = cmd_fail(&c, &e);
         }
     }
-    keps_status st = rc < 0 ? KEPS_ECANCEL : status_of(&c, rc);
     if (st && !out->error)
         cmd_error_text(&c, st, st == KEPS_ENOMEM ? "out of memory" : "failed", 0);
     if (st && err) {

@@ -3,7 +3,9 @@
  * and a run function; the common chores (input, roles, rng, release,
  * report, messages) live in common.c and params.c. Internal functions
  * take the cmd_ prefix; they run inside keps_run, read keps_args and put
- * what they make into a keps_result. */
+ * what they make into a keps_result. They speak keps_status (KEPS_OK, or
+ * the status of the error they recorded in the result); exit codes belong
+ * to the front-ends (src/cli/exit_code.h). */
 #ifndef KEPS_COMMAND_INTERNAL_H
 #define KEPS_COMMAND_INTERNAL_H
 
@@ -40,7 +42,7 @@ typedef struct cmd_cmd {
     const char *description;  /* paragraph(s) for --help and the man page */
     const char *example;      /* one full command line */
     const cmd_opt *const *opts; /* NULL-terminated */
-    int (*run)(cmd_ctx *c);
+    keps_status (*run)(cmd_ctx *c);
     size_t max_pos;           /* positional arguments accepted (privacy: the calculator) */
     const cmd_opt *const *pos_opts; /* positional parameters (NULL-terminated; KEPS_PARAM_POSITIONAL) */
 } cmd_cmd;
@@ -91,10 +93,10 @@ extern const cmd_opt cmd_opt_html;
  * replaces *t by its rows repeated COL times; cmd_counts_group makes the
  * release its own frequency table (the rows of a tuple merged, COL summed). */
 extern const cmd_opt cmd_opt_counts;
-int cmd_counts_column(cmd_ctx *c, const keps_table *t, int *col);
-int cmd_counts_read(cmd_ctx *c, const keps_table *t, uint32_t **weight, uint64_t *records);
-int cmd_counts_expand(cmd_ctx *c, keps_table **t);
-int cmd_counts_group(cmd_ctx *c, keps_table **release);
+keps_status cmd_counts_column(cmd_ctx *c, const keps_table *t, int *col);
+keps_status cmd_counts_read(cmd_ctx *c, const keps_table *t, uint32_t **weight, uint64_t *records);
+keps_status cmd_counts_expand(cmd_ctx *c, keps_table **t);
+keps_status cmd_counts_group(cmd_ctx *c, keps_table **release);
 /* The counts column keeps its numbers in the release (role insensitive);
  * any other role is an error. */
 keps_status cmd_counts_role(const cmd_ctx *c, keps_schema *s, keps_error *err);
@@ -120,17 +122,17 @@ int cmd_probability(const cmd_ctx *c, const char *name, double *p);
  * *k = dflt. Returns as cmd_long: 1 given, 0 absent, -1 after an error. */
 #define CLI_K_MAX 1000000000L
 int cmd_k(const cmd_ctx *c, int required, long dflt, long *k);
-/* --suppressed exclude|class (default exclude); returns 2 after a usage error. */
-int cmd_suppressed_mode(const cmd_ctx *c, keps_suppressed_mode *mode);
+/* --suppressed exclude|class (default exclude); returns KEPS_EINPUT after a usage error. */
+keps_status cmd_suppressed_mode(const cmd_ctx *c, keps_suppressed_mode *mode);
 /* OLA with k above the n records (keps_ola_run finds the release that
- * suppresses every row when the limit allows it): exit 1 with the message
- * Mondrian and MDAV give, rather than a release of stars. Returns 1 after
- * the message, else 0. */
-int cmd_k_above_records(const cmd_ctx *c, size_t k, size_t n);
-/* Exit 1 when the best partition (what, e.g. "even the top node") leaves
+ * suppresses every row when the limit allows it): KEPS_EJOB with the message
+ * Mondrian and MDAV give, rather than a release of stars. Returns KEPS_EJOB
+ * after the message, else KEPS_OK. */
+keps_status cmd_k_above_records(const cmd_ctx *c, size_t k, size_t n);
+/* KEPS_EJOB when the best partition (what, e.g. "even the top node") leaves
  * need of n rows in classes smaller than k, more than limit: says which
  * --suppress would work, or only -k for commands without --suppress. */
-int cmd_over_limit(const cmd_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n);
+keps_status cmd_over_limit(const cmd_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n);
 /* A NAME:PATH value of option opt (--qi NAME:HIERARCHY.csv, --hierarchy
  * NAME:FILE) with its PATH resolved against the job file's directory when
  * the value came from a job file (t resolves NAME; builders and "numeric"
@@ -146,7 +148,7 @@ int cmd_require(const cmd_ctx *c, const char *name);
 /* An option that only some modes of a command read (an --algorithm, a
  * --mode, a calculator). Outside them it would be ignored, which must not
  * pass unsaid: refuse = 1 when ignoring it could release something else than
- * asked or misstate the method (exit 2), else one note on stderr (--quiet
+ * asked or misstate the method (KEPS_EINPUT), else one note on stderr (--quiet
  * silences it). modes: '|'-separated, e.g. "ola|given"; why: why it does not
  * apply or what to give instead. */
 typedef struct cmd_mode_opt {
@@ -155,8 +157,8 @@ typedef struct cmd_mode_opt {
 } cmd_mode_opt;
 /* Checks tbl[0..n) against mode; sel says how a mode is chosen, for the
  * messages ("--algorithm ", "keps privacy "). A flag set to false, and a
- * note's value 0, ask for nothing and pass. Returns 0, or 2 after the error. */
-int cmd_mode_options(const cmd_ctx *c, const char *sel, const char *mode, const cmd_mode_opt *tbl, size_t n);
+ * note's value 0, ask for nothing and pass. Returns KEPS_OK, or KEPS_EINPUT after the error. */
+keps_status cmd_mode_options(const cmd_ctx *c, const char *sel, const char *mode, const cmd_mode_opt *tbl, size_t n);
 /* A note that the hierarchies of the --qi columns are not used (why says
  * by what), one line naming those columns; nothing if none has one. */
 void cmd_note_unused_hierarchies(const cmd_ctx *c, const keps_schema *s, const char *why);
@@ -176,8 +178,8 @@ typedef struct cmd_objective {
     keps_metric_config cfg;
     double *weights; /* [nqi] raw --weight values (0.5 unnamed); NULL if none */
 } cmd_objective;
-int cmd_objective_read(cmd_ctx *c, cmd_objective *o);
-int cmd_objective_weights(cmd_ctx *c, const keps_schema *s, cmd_objective *o);
+keps_status cmd_objective_read(cmd_ctx *c, cmd_objective *o);
+keps_status cmd_objective_weights(cmd_ctx *c, const keps_schema *s, cmd_objective *o);
 void cmd_objective_free(cmd_objective *o);
 /* Report keys "objective" (the quality model as used), "score" (a number,
  * or a list for rank aggregation) and "score_attributes" (per QI, if not
@@ -190,21 +192,21 @@ int cmd_objective_text(char *buf, size_t len, const cmd_objective *o, const doub
 /* The candidate a mistyped word most likely meant (a small edit distance),
  * or NULL: for "did you mean" in messages. */
 const char *cmd_nearest(const char *word, const char *const *cands, size_t n);
-/* The error "out of memory"; returns its exit code (3). */
-int cmd_oom(const cmd_ctx *c);
+/* The error "out of memory"; returns KEPS_ENOMEM. */
+keps_status cmd_oom(const cmd_ctx *c);
 /* The error err (its message becomes the result's error; a second error
- * adds a line); returns the exit code for err. */
-int cmd_fail(const cmd_ctx *c, const keps_error *err);
+ * adds a line); returns err->code (KEPS_EINPUT if unset). */
+keps_status cmd_fail(const cmd_ctx *c, const keps_error *err);
 /* "timing_ms": {"total": ms since the command started}, for reports that
  * time nothing else. */
 void cmd_report_total(const cmd_ctx *c, keps_json *j);
-int cmd_usage_error(const cmd_ctx *c, const char *fmt, ...)
+keps_status cmd_usage_error(const cmd_ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* An error (not a usage error) with {name} markup; returns its exit code. */
-int cmd_error(const cmd_ctx *c, keps_status st, const char *fmt, ...)
+/* An error (not a usage error) with {name} markup; returns st. */
+keps_status cmd_error(const cmd_ctx *c, keps_status st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -219,37 +221,37 @@ void cmd_msg(const cmd_ctx *c, keps_msg_kind kind, const char *fmt, ...)
 
 /* --digits for the computed columns cols[0..m) of t: digits[j] decimals
  * (-1: the exact double), by default the column's input precision
- * (keps_table_decimals). Returns 0 or an exit code; *digits is malloc'd. */
-int cmd_digits(const cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, int **digits);
+ * (keps_table_decimals). Returns KEPS_OK or the status of the error; *digits is malloc'd. */
+keps_status cmd_digits(const cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, int **digits);
 /* "digits": {"COL": d, ...} ("exact" for -1). */
 void cmd_report_digits(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const int *digits);
 
-/* Common chores. Each returns 0 or an exit code after printing the error. */
-int cmd_load_input(cmd_ctx *c, keps_table **t);
+/* Common chores. Each returns KEPS_OK or the status of the error (recorded in the result). */
+keps_status cmd_load_input(cmd_ctx *c, keps_table **t);
 /* The same for the commands that release data: an input without records
- * is bad input (exit 2), the same in every method. */
-int cmd_load_records(cmd_ctx *c, keps_table **t);
-int cmd_load_table(cmd_ctx *c, const char *path, keps_table **t);
-int cmd_build_schema(cmd_ctx *c, keps_table *t, keps_schema **s);
+ * is bad input (KEPS_EINPUT), the same in every method. */
+keps_status cmd_load_records(cmd_ctx *c, keps_table **t);
+keps_status cmd_load_table(cmd_ctx *c, const char *path, keps_table **t);
+keps_status cmd_build_schema(cmd_ctx *c, keps_table *t, keps_schema **s);
 /* The same with more QI specs (e.g. MDAV's --columns) after the --qi ones. */
-int cmd_build_schema_extra(cmd_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **s);
+keps_status cmd_build_schema_extra(cmd_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **s);
 keps_rng *cmd_rng(cmd_ctx *c);  /* NULL after the error */
 /* The release: the result takes it (*release becomes NULL), shuffled
  * (its order drawn now) unless keep-order, for the output parameter. */
-int cmd_write_release(cmd_ctx *c, keps_table **release);
+keps_status cmd_write_release(cmd_ctx *c, keps_table **release);
 /* The same in input order whatever keep-order says, for a release whose
  * row i depends on input row i alone (keps noise -i): the order then tells
  * nothing the neighbouring relation does not already fix. */
-int cmd_write_release_ordered(cmd_ctx *c, keps_table **release);
+keps_status cmd_write_release_ordered(cmd_ctx *c, keps_table **release);
 /* Another output: a copy of text[0..len) for the path parameter param. */
-int cmd_stage_text(cmd_ctx *c, const char *param, const char *text, size_t len);
+keps_status cmd_stage_text(cmd_ctx *c, const char *param, const char *text, size_t len);
 /* Another CSV output: the result takes t (*t becomes NULL). */
-int cmd_stage_table(cmd_ctx *c, const char *param, keps_table **t, char delimiter);
+keps_status cmd_stage_table(cmd_ctx *c, const char *param, keps_table **t, char delimiter);
 /* The report (and the summary text, may be NULL) into the result. */
-int cmd_emit_report(cmd_ctx *c, keps_json *report, const char *text);
+keps_status cmd_emit_report(cmd_ctx *c, keps_json *report, const char *text);
 /* The same for a check's result (verify, audit): failed != 0 makes it a
- * finding (the front-end exits 1 and writes no output file). Returns 0. */
-int cmd_emit_finding(cmd_ctx *c, keps_json *report, const char *text, int failed);
+ * finding (the front-end exits 1 and writes no output file). Returns KEPS_OK. */
+keps_status cmd_emit_finding(cmd_ctx *c, keps_json *report, const char *text, int failed);
 /* The row accounting every release reports: input_rows, output_rows (rows
  * written), released_rows, suppressed_rows, removed_rows, unsampled_rows,
  * with released + suppressed + unsampled = input. */
@@ -262,15 +264,15 @@ double cmd_now_ms(void);
 void cmd_progress(cmd_ctx *c, const char *what, double done, double total);
 
 /* Parts of commands that live in their own files. */
-int cmd_audit_neighbours(cmd_ctx *c);
-int cmd_anonymize_ola(cmd_ctx *c);
-int cmd_anonymize_mondrian(cmd_ctx *c);
-int cmd_anonymize_mdav(cmd_ctx *c);
-int cmd_privacy_delta(cmd_ctx *c);
-int cmd_privacy_min_k(cmd_ctx *c);
-int cmd_privacy_rr_epsilon(cmd_ctx *c);
-int cmd_privacy_rr_t(cmd_ctx *c);
-int cmd_privacy_implies(cmd_ctx *c);
+keps_status cmd_audit_neighbours(cmd_ctx *c);
+keps_status cmd_anonymize_ola(cmd_ctx *c);
+keps_status cmd_anonymize_mondrian(cmd_ctx *c);
+keps_status cmd_anonymize_mdav(cmd_ctx *c);
+keps_status cmd_privacy_delta(cmd_ctx *c);
+keps_status cmd_privacy_min_k(cmd_ctx *c);
+keps_status cmd_privacy_rr_epsilon(cmd_ctx *c);
+keps_status cmd_privacy_rr_t(cmd_ctx *c);
+keps_status cmd_privacy_implies(cmd_ctx *c);
 
 /* OLA's search statistics as notes when the host asks for them (debug). */
 struct keps_ola_result;
@@ -280,10 +282,14 @@ struct keps_search_result;
 void cmd_search_debug(const cmd_ctx *c, const struct keps_search_result *r);
 /* How the host spells parameter name (keps_host.spell), into buf. */
 const char *cmd_spell(const cmd_ctx *c, const char *name, char *buf, size_t len);
+/* The same in a buffer that lives to the end of the enclosing block: for a
+ * parameter named in a text that is no {name} markup (an argument of a
+ * message, a summary line, an error from another module). */
+#define CMD_SPELL(c, name) cmd_spell((c), (name), (char[128]){0}, 128)
 /* The command called name, or NULL. */
 const cmd_cmd *cmd_command(const char *name);
 /* The checks every command makes first (seed), then its run function. */
-int cmd_run_checked(cmd_ctx *c);
+keps_status cmd_run_checked(cmd_ctx *c);
 /* The front-end's own parameters (job, json, quiet, help), NULL-terminated. */
 extern const cmd_opt *const cmd_common_opts[];
 /* printf into a new string with {name} markup in fmt rendered through the

@@ -18,19 +18,19 @@
 #include "keps/progress.h"
 #include "keps/version.h"
 
-static int parse_delim(const cmd_ctx *c, char *out)
+static keps_status parse_delim(const cmd_ctx *c, char *out)
 {
     const char *d = cmd_str(c, "delimiter");
     *out = 0;
     if (!d)
-        return 0;
+        return KEPS_OK;
     if (strcmp(d, "tab") == 0 || strcmp(d, "\\t") == 0)
         *out = '\t';
     else if (strlen(d) == 1 && d[0] != '"' && d[0] != '\n' && d[0] != '\r')
         *out = d[0];
     else
         return cmd_usage_error(c, "{delimiter} '%s': give one character such as ',' ';' '|' or 'tab'", d);
-    return 0;
+    return KEPS_OK;
 }
 
 /* The separator the reader will sniff from a file's header, 0 when it
@@ -51,15 +51,15 @@ static char sniff_file(const char *path)
 }
 
 /* A decimal comma needs another field separator. */
-static int comma_clash(const cmd_ctx *c, const char *path, char delim, int sniffed)
+static keps_status comma_clash(const cmd_ctx *c, const char *path, char delim, int sniffed)
 {
     if (delim != ',')
-        return 0;
+        return KEPS_OK;
     return cmd_usage_error(c,
                            "{decimal-comma}: the field separator of %s is ',' (%s), the decimal mark as well, so "
-                           "170,5 would be two fields; give the file's separator with -d (e.g. -d ';', or -d tab; "
-                           "for a file of one column any -d but ',' works)",
-                           strcmp(path, "-") ? path : "stdin", sniffed ? "sniffed from its header" : "-d");
+                           "170,5 would be two fields; give the file's separator with {delimiter} (e.g. {delimiter} ';', or {delimiter} tab; "
+                           "for a file of one column any {delimiter} but ',' works)",
+                           strcmp(path, "-") ? path : "stdin", sniffed ? "sniffed from its header" : CMD_SPELL(c, "delimiter"));
 }
 
 /* The in-memory table given for the parameter whose value is path
@@ -109,16 +109,16 @@ static keps_status add_given_qi(keps_schema *s, keps_table *t, const char *spec,
     return st;
 }
 
-int cmd_load_table(cmd_ctx *c, const char *path, keps_table **t)
+keps_status cmd_load_table(cmd_ctx *c, const char *path, keps_table **t)
 {
     const keps_table *given = given_table(c, path);
     if (given) { /* the caller's table stays as it is: the command works on a copy */
         keps_error err = {0};
         *t = copy_table(given, &err);
-        return *t ? 0 : cmd_fail(c, &err);
+        return *t ? KEPS_OK : cmd_fail(c, &err);
     }
     keps_csv_options o = {0};
-    int rc = parse_delim(c, &o.delimiter);
+    keps_status rc = parse_delim(c, &o.delimiter);
     if (rc)
         return rc;
     int dc = cmd_flag(c, "decimal-comma");
@@ -131,7 +131,7 @@ int cmd_load_table(cmd_ctx *c, const char *path, keps_table **t)
     if (keps_progress_cancelled()) { /* the host cancelled while it was read: stop here */
         keps_table_free(*t);
         *t = NULL;
-        return 2;
+        return KEPS_EINPUT;
     }
     if (dc && (rc = comma_clash(c, path, (*t)->delimiter, !o.delimiter))) {
         keps_table_free(*t);
@@ -139,10 +139,10 @@ int cmd_load_table(cmd_ctx *c, const char *path, keps_table **t)
         return rc;
     }
     (*t)->decimal_comma = dc;
-    return 0;
+    return KEPS_OK;
 }
 
-int cmd_digits(const cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, int **digits)
+keps_status cmd_digits(const cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, int **digits)
 {
     const char *v = cmd_str(c, "digits");
     long n = -2;
@@ -160,7 +160,7 @@ int cmd_digits(const cmd_ctx *c, const keps_table *t, const size_t *cols, size_t
         return cmd_usage_error(c, "out of memory");
     for (size_t j = 0; j < m; j++)
         (*digits)[j] = n >= -1 ? (int)n : keps_table_decimals(t, cols[j]);
-    return 0;
+    return KEPS_OK;
 }
 
 void cmd_report_digits(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const int *digits)
@@ -175,19 +175,19 @@ void cmd_report_digits(keps_json *j, const keps_table *t, const size_t *cols, si
     keps_json_end(j);
 }
 
-int cmd_load_input(cmd_ctx *c, keps_table **t)
+keps_status cmd_load_input(cmd_ctx *c, keps_table **t)
 {
     if (cmd_require(c, "input"))
-        return 2;
-    int rc = cmd_load_table(c, cmd_str(c, "input"), t);
+        return KEPS_EINPUT;
+    keps_status rc = cmd_load_table(c, cmd_str(c, "input"), t);
     if (!rc)
         c->input = *t;
     return rc;
 }
 
-int cmd_load_records(cmd_ctx *c, keps_table **t)
+keps_status cmd_load_records(cmd_ctx *c, keps_table **t)
 {
-    int rc = cmd_load_input(c, t);
+    keps_status rc = cmd_load_input(c, t);
     if (!rc && (*t)->nrows == 0) { /* a failed load leaves no table to the caller */
         keps_error err = {0};
         keps_error_set(&err, KEPS_EINPUT, "%s: no records after the header: nothing to release", (*t)->source);
@@ -195,12 +195,12 @@ int cmd_load_records(cmd_ctx *c, keps_table **t)
         keps_table_free(*t);
         *t = NULL;
         c->input = NULL;
-        rc = 2;
+        rc = KEPS_EINPUT;
     }
     return rc;
 }
 
-int cmd_build_schema(cmd_ctx *c, keps_table *t, keps_schema **out)
+keps_status cmd_build_schema(cmd_ctx *c, keps_table *t, keps_schema **out)
 {
     return cmd_build_schema_extra(c, t, NULL, 0, out);
 }
@@ -223,7 +223,7 @@ static void schema_value_origin(const cmd_ctx *c, const char *opt, const char *v
     }
 }
 
-int cmd_build_schema_extra(cmd_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **out)
+keps_status cmd_build_schema_extra(cmd_ctx *c, keps_table *t, char **extra_qi, size_t nextra, keps_schema **out)
 {
     keps_error err = {0};
     keps_schema *s = keps_schema_new(t);
@@ -285,14 +285,14 @@ int cmd_build_schema_extra(cmd_ctx *c, keps_table *t, char **extra_qi, size_t ne
     }
     if (st) {
         keps_schema_free(s);
-        int rc = cmd_fail(c, &err);
+        keps_status rc = cmd_fail(c, &err);
         if (bad_opt)
             schema_value_origin(c, bad_opt, bad_val);
         return rc;
     }
     *out = s;
     c->schema = s; /* for the release's comparison with its input */
-    return 0;
+    return KEPS_OK;
 }
 
 keps_rng *cmd_rng(cmd_ctx *c)
@@ -335,10 +335,10 @@ static const char **schema_names(const keps_schema *s, size_t *nq, size_t *na)
 
 /* The release against its input (keps/before_after.h), kept for the
  * report (cmd_report_begin); only when someone will see the report. */
-static int compare_release(cmd_ctx *c, const keps_table *release)
+static keps_status compare_release(cmd_ctx *c, const keps_table *release)
 {
     if (!c->schema || !c->json) /* c->json: the host looks at the report */
-        return 0;
+        return KEPS_OK;
     size_t nq = 0, na = 0;
     const char **names = schema_names(c->schema, &nq, &na);
     keps_json j;
@@ -353,13 +353,13 @@ static int compare_release(cmd_ctx *c, const keps_table *release)
     free(names);
     if (!st && !c->before_after)
         st = keps_error_set(&err, KEPS_ENOMEM, "out of memory comparing the release with its input");
-    return st ? cmd_fail(c, &err) : 0;
+    return st ? cmd_fail(c, &err) : KEPS_OK;
 }
 
 /* The release goes into the result with its row order, drawn now. */
-static int write_release(cmd_ctx *c, keps_table **release, int keep);
+static keps_status write_release(cmd_ctx *c, keps_table **release, int keep);
 
-int cmd_write_release(cmd_ctx *c, keps_table **release)
+keps_status cmd_write_release(cmd_ctx *c, keps_table **release)
 {
     int keep = cmd_flag(c, "keep-order");
     if (keep) /* a privacy warning: sent even when quiet */
@@ -368,20 +368,20 @@ int cmd_write_release(cmd_ctx *c, keps_table **release)
     return write_release(c, release, keep);
 }
 
-int cmd_write_release_ordered(cmd_ctx *c, keps_table **release)
+keps_status cmd_write_release_ordered(cmd_ctx *c, keps_table **release)
 {
     return write_release(c, release, 1);
 }
 
-static int write_release(cmd_ctx *c, keps_table **release, int keep)
+static keps_status write_release(cmd_ctx *c, keps_table **release, int keep)
 {
     char delim;
-    int rc = parse_delim(c, &delim);
+    keps_status rc = parse_delim(c, &delim);
     if (rc)
         return rc;
     keps_rng *rng = keep ? NULL : cmd_rng(c);
     if (!keep && !rng)
-        return 2;
+        return KEPS_EINPUT;
     uint32_t *order = NULL;
     if (!keep && !(order = keps_rng_permutation(rng, (*release)->nrows)))
         return cmd_oom(c);
@@ -401,10 +401,10 @@ static int write_release(cmd_ctx *c, keps_table **release, int keep)
     o->delimiter = delim;
     *release = NULL;
     cmd_output_sync(c);
-    return 0;
+    return KEPS_OK;
 }
 
-int cmd_stage_text(cmd_ctx *c, const char *param, const char *text, size_t len)
+keps_status cmd_stage_text(cmd_ctx *c, const char *param, const char *text, size_t len)
 {
     keps_output *o = cmd_output_new(c, param);
     if (!o || !(o->text = malloc(len + 1)))
@@ -412,10 +412,10 @@ int cmd_stage_text(cmd_ctx *c, const char *param, const char *text, size_t len)
     memcpy(o->text, text, len);
     o->text[len] = '\0';
     o->len = len;
-    return 0;
+    return KEPS_OK;
 }
 
-int cmd_stage_table(cmd_ctx *c, const char *param, keps_table **t, char delimiter)
+keps_status cmd_stage_table(cmd_ctx *c, const char *param, keps_table **t, char delimiter)
 {
     keps_output *o = cmd_output_new(c, param);
     if (!o)
@@ -424,19 +424,19 @@ int cmd_stage_table(cmd_ctx *c, const char *param, keps_table **t, char delimite
     o->delimiter = delimiter;
     *t = NULL;
     cmd_output_sync(c);
-    return 0;
+    return KEPS_OK;
 }
 
-int cmd_oom(const cmd_ctx *c)
+keps_status cmd_oom(const cmd_ctx *c)
 {
     cmd_error_text(c, KEPS_ENOMEM, "out of memory", 0);
-    return keps_exit_code(KEPS_ENOMEM);
+    return KEPS_ENOMEM;
 }
 
-int cmd_k_above_records(const cmd_ctx *c, size_t k, size_t n)
+keps_status cmd_k_above_records(const cmd_ctx *c, size_t k, size_t n)
 {
     if (k <= n)
-        return 0;
+        return KEPS_OK;
     keps_error err = {0};
     keps_error_set(&err, KEPS_EJOB, "k = %zu is larger than the number of records (%zu): every record would be "
                                     "suppressed whatever the generalization; lower k",
@@ -444,7 +444,7 @@ int cmd_k_above_records(const cmd_ctx *c, size_t k, size_t n)
     return cmd_fail(c, &err);
 }
 
-int cmd_over_limit(const cmd_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n)
+keps_status cmd_over_limit(const cmd_ctx *c, const char *what, size_t k, size_t limit, size_t need, size_t n)
 {
     int has_suppress = 0;
     for (size_t i = 0; i < c->nopts; i++)
@@ -463,7 +463,7 @@ int cmd_over_limit(const cmd_ctx *c, const char *what, size_t k, size_t limit, s
                      k, limit, n, what, need, k, fk);
     cmd_error_text(c, KEPS_EJOB, m ? m : "out of memory", 0);
     free(m);
-    return 1;
+    return KEPS_EJOB;
 }
 
 void cmd_report_total(const cmd_ctx *c, keps_json *j)
@@ -487,7 +487,7 @@ static char *with_before_after(const char *js, const char *ba)
     return s;
 }
 
-int cmd_emit_report(cmd_ctx *c, keps_json *j, const char *text)
+keps_status cmd_emit_report(cmd_ctx *c, keps_json *j, const char *text)
 {
     keps_result *r = c->res;
     const char *js = keps_json_text(j);
@@ -498,10 +498,10 @@ int cmd_emit_report(cmd_ctx *c, keps_json *j, const char *text)
     r->report = joined;
     if (text && !(r->summary = strdup(text)))
         return cmd_oom(c);
-    return 0;
+    return KEPS_OK;
 }
 
-int cmd_emit_finding(cmd_ctx *c, keps_json *j, const char *text, int failed)
+keps_status cmd_emit_finding(cmd_ctx *c, keps_json *j, const char *text, int failed)
 {
     c->res->finding = failed != 0;
     return cmd_emit_report(c, j, text);
@@ -677,7 +677,7 @@ static int asks(const cmd_opt *o, const char *v, int refuse)
     return 1;
 }
 
-int cmd_mode_options(const cmd_ctx *c, const char *sel, const char *mode, const cmd_mode_opt *tbl, size_t n)
+keps_status cmd_mode_options(const cmd_ctx *c, const char *sel, const char *mode, const cmd_mode_opt *tbl, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const cmd_opt *o = NULL;
@@ -692,7 +692,7 @@ int cmd_mode_options(const cmd_ctx *c, const char *sel, const char *mode, const 
         const keps_host *h = c->host;
         char *rs = keps_render(sel, h->spell, h->ud), *rm = keps_render(mb, h->spell, h->ud);
         char *rmode = keps_render(mode, h->spell, h->ud), *rw = keps_render(tbl[i].why, h->spell, h->ud);
-        int rc = 0;
+        keps_status rc = KEPS_OK;
         if (!rs || !rm || !rmode || !rw)
             rc = cmd_oom(c);
         else if (tbl[i].refuse)
@@ -708,7 +708,7 @@ int cmd_mode_options(const cmd_ctx *c, const char *sel, const char *mode, const 
         if (rc)
             return rc;
     }
-    return 0;
+    return KEPS_OK;
 }
 
 void cmd_note_lattice(const cmd_ctx *c, const keps_lattice *L)

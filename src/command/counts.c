@@ -17,26 +17,26 @@ const cmd_opt cmd_opt_counts = {"counts", 0, "COL", 0,
                                 "release's frequency table with COL",
                                 "n"};
 
-int cmd_counts_column(cmd_ctx *c, const keps_table *t, int *col)
+keps_status cmd_counts_column(cmd_ctx *c, const keps_table *t, int *col)
 {
     const char *name = cmd_str(c, "counts");
     *col = -1;
     if (!name)
-        return 0;
+        return KEPS_OK;
     if ((*col = keps_table_column(t, name)) < 0) {
         keps_error err = {0};
         keps_table_no_column(&err, t, name);
         return cmd_usage_error(c, "{counts} '%s': %s", name, err.msg);
     }
-    return 0;
+    return KEPS_OK;
 }
 
-int cmd_counts_read(cmd_ctx *c, const keps_table *t, uint32_t **weight, uint64_t *records)
+keps_status cmd_counts_read(cmd_ctx *c, const keps_table *t, uint32_t **weight, uint64_t *records)
 {
     int col;
     *weight = NULL;
     *records = t->nrows;
-    int rc = cmd_counts_column(c, t, &col);
+    keps_status rc = cmd_counts_column(c, t, &col);
     if (rc || col < 0)
         return rc;
     keps_error err = {0};
@@ -47,7 +47,7 @@ int cmd_counts_read(cmd_ctx *c, const keps_table *t, uint32_t **weight, uint64_t
     if (!c->quiet)
         cmd_msg(c, KEPS_MSG_NOTE, "note: {counts} %s: %zu rows read stand for %zu records; counts are of records",
                 cmd_str(c, "counts"), c->counts_rows, c->counts_records);
-    return 0;
+    return KEPS_OK;
 }
 
 void cmd_counts_json(const cmd_ctx *c, keps_json *j)
@@ -59,12 +59,12 @@ void cmd_counts_json(const cmd_ctx *c, keps_json *j)
     keps_json_end(j);
 }
 
-int cmd_counts_expand(cmd_ctx *c, keps_table **t)
+keps_status cmd_counts_expand(cmd_ctx *c, keps_table **t)
 {
     size_t rows0 = c->counts_rows, records0 = c->counts_records; /* the first table's (risk reads two) */
     uint32_t *w;
     uint64_t records;
-    int rc = cmd_counts_read(c, *t, &w, &records);
+    keps_status rc = cmd_counts_read(c, *t, &w, &records);
     if (rc || !w)
         return rc;
     size_t *rows = malloc((records ? records : 1) * sizeof *rows), k = 0;
@@ -90,22 +90,22 @@ int cmd_counts_expand(cmd_ctx *c, keps_table **t)
     }
     keps_table_free(*t);
     *t = e;
-    return 0;
+    return KEPS_OK;
 }
 
-int cmd_counts_group(cmd_ctx *c, keps_table **release)
+keps_status cmd_counts_group(cmd_ctx *c, keps_table **release)
 {
     const char *name = cmd_str(c, "counts");
     int col = name ? keps_table_column(*release, name) : -1;
     if (col < 0)
-        return 0;
+        return KEPS_OK;
     keps_error err = {0};
     keps_table *g = NULL;
     if (keps_table_group_counts(*release, (size_t)col, &g, &err))
         return cmd_fail(c, &err);
     keps_table_free(*release);
     *release = g;
-    return 0;
+    return KEPS_OK;
 }
 
 keps_status cmd_counts_role(const cmd_ctx *c, keps_schema *s, keps_error *err)

@@ -9,7 +9,7 @@
 #include "keps/subset.h"
 
 #define PER_COLUMN                                                                                                  \
-    "; applies to every --sensitive column, NAME=VALUE (repeatable) sets it for one column (a value without NAME " \
+    "; applies to every {sensitive} column, NAME=VALUE (repeatable) sets it for one column (a value without NAME " \
     "covers the columns not named)"
 
 const cmd_opt crit_opt_sensitive = {
@@ -24,45 +24,52 @@ const cmd_opt crit_opt_sensitive_type = {
     "text), hierarchical (needs {sensitive} NAME:HIERARCHY.csv); default hierarchical with a hierarchy, else "
     "ordered if every non-missing value is a number, else nominal",
     "occupation=ordered"};
-const cmd_opt crit_opt_l = {"l-diversity", 0, "[NAME=]L", CLI_REPEAT | CLI_NUMBER,
-                            "distinct l-diversity (Machanavajjhala et al. 2007): every class holds at least L distinct "
-                            "sensitive values" PER_COLUMN,
-                            "3\ndisease=5"};
-const cmd_opt crit_opt_entropy_l = {"entropy-l", 0, "[NAME=]L", CLI_REPEAT | CLI_NUMBER,
-                                    "entropy l-diversity: the entropy of every class's sensitive values (natural "
-                                    "log, {entropy-estimator}) is at least ln L" PER_COLUMN,
-                                    "2.5"};
+/* The criteria that name a sensitive column, in the criteria's order: each
+ * one's catalog entry (repeatable, PER_COLUMN) and what read_column_opt
+ * makes of its value (the criterion's kind; pair: the value is "A,B"). */
+#define COL_OPT(name, metavar, flags, help, example, kind, pair)                                                  \
+    {{name, 0, metavar, CLI_REPEAT | (flags), help PER_COLUMN, example}, kind, pair}
+const crit_col_opt crit_col_opts[CRIT_NCOL] = {
+    COL_OPT("l-diversity", "[NAME=]L", CLI_NUMBER,
+            "distinct l-diversity (Machanavajjhala et al. 2007): every class holds at least L distinct "
+            "sensitive values",
+            "3\ndisease=5", KEPS_CRIT_DISTINCT_L, 0),
+    COL_OPT("entropy-l", "[NAME=]L", CLI_NUMBER,
+            "entropy l-diversity: the entropy of every class's sensitive values (natural "
+            "log, {entropy-estimator}) is at least ln L",
+            "2.5", KEPS_CRIT_ENTROPY_L, 0),
+    COL_OPT("recursive-l", "[NAME=]C,L", 0,
+            "recursive (c,l)-diversity: in every class the most frequent value is rarer than C "
+            "times the sum of all but the L-1 most frequent",
+            "4,3", KEPS_CRIT_RECURSIVE_CL, 1),
+    COL_OPT("t-closeness", "[NAME=]T", CLI_NUMBER,
+            "t-closeness (Li, Li, Venkatasubramanian 2007): the Earth Mover's Distance between every "
+            "class's sensitive distribution and the whole table's is at most T (0..1)",
+            "0.2", KEPS_CRIT_T_CLOSENESS, 0),
+    COL_OPT("beta-likeness", "[NAME=]B", CLI_NUMBER,
+            "beta-likeness (Cao & Karras 2012): a value's share in a class exceeds its share q in "
+            "the table by at most B*q",
+            "1.5", KEPS_CRIT_BETA_LIKENESS, 0),
+    COL_OPT("delta-disclosure", "[NAME=]D", CLI_NUMBER,
+            "delta-disclosure privacy (Brickell & Shmatikov 2008): |log2(p/q)| < D for "
+            "every value of a class (p its share there, q in the table)",
+            "1.2", KEPS_CRIT_DELTA_DISCLOSURE, 0),
+    COL_OPT("multiplicative-t", "[NAME=]T", CLI_NUMBER,
+            "multiplicative t-closeness (Ekenstedt et al. 2022, Def. 4): 1/T <= q/p <= T for "
+            "every value of the table in every class (T >= 1)",
+            "3", KEPS_CRIT_MULT_T, 0),
+    COL_OPT("kt-closeness", "[NAME=]K,T", 0,
+            "(k,t)-closeness (Ekenstedt et al. 2022, Def. 7): multiplicative T for every K released "
+            "rows; it depends on the sensitive values only, so it holds for every node or none",
+            "100,2", KEPS_CRIT_KT_CLOSENESS, 1),
+};
 const cmd_opt crit_opt_estimator = {"entropy-estimator", 0, "shannon|grassberger", 0,
                                     "estimator of {entropy-l}: shannon (the plug-in entropy, default) or grassberger "
                                     "(Grassberger 2003, corrected for small classes, as ARX offers)",
                                     "grassberger"};
-const cmd_opt crit_opt_recursive = {"recursive-l", 0, "[NAME=]C,L", CLI_REPEAT,
-                                    "recursive (c,l)-diversity: in every class the most frequent value is rarer than C "
-                                    "times the sum of all but the L-1 most frequent" PER_COLUMN,
-                                    "4,3"};
-const cmd_opt crit_opt_t = {"t-closeness", 0, "[NAME=]T", CLI_REPEAT | CLI_NUMBER,
-                            "t-closeness (Li, Li, Venkatasubramanian 2007): the Earth Mover's Distance between every "
-                            "class's sensitive distribution and the whole table's is at most T (0..1)" PER_COLUMN,
-                            "0.2"};
-const cmd_opt crit_opt_beta = {"beta-likeness", 0, "[NAME=]B", CLI_REPEAT | CLI_NUMBER,
-                               "beta-likeness (Cao & Karras 2012): a value's share in a class exceeds its share q in "
-                               "the table by at most B*q" PER_COLUMN,
-                               "1.5"};
 const cmd_opt crit_opt_beta_variant = {"beta-likeness-variant", 0, "basic|enhanced", 0,
-                                       "basic (default) or enhanced beta-likeness (the bound is min(B, -ln q))",
+                                       "basic (default) or enhanced beta-likeness (the bound is min(B, ln(1/q)))",
                                        "enhanced"};
-const cmd_opt crit_opt_delta_disclosure = {"delta-disclosure", 0, "[NAME=]D", CLI_REPEAT | CLI_NUMBER,
-                                           "delta-disclosure privacy (Brickell & Shmatikov 2008): |log2(p/q)| < D for "
-                                           "every value of a class (p its share there, q in the table)" PER_COLUMN,
-                                           "1.2"};
-const cmd_opt crit_opt_mult_t = {"multiplicative-t", 0, "[NAME=]T", CLI_REPEAT | CLI_NUMBER,
-                                 "multiplicative t-closeness (Ekenstedt et al. 2022, Def. 4): 1/T <= q/p <= T for "
-                                 "every value of the table in every class (T >= 1)" PER_COLUMN,
-                                 "3"};
-const cmd_opt crit_opt_kt = {"kt-closeness", 0, "[NAME=]K,T", CLI_REPEAT,
-                             "(k,t)-closeness (Ekenstedt et al. 2022, Def. 7): multiplicative T for every K released "
-                             "rows; it depends on the sensitive values only, so it holds for every node or none" PER_COLUMN,
-                             "100,2"};
 const cmd_opt crit_opt_delta_presence = {"delta-presence", 0, "DMIN,DMAX", 0,
                                          "delta-presence (Nergiz, Atzori, Clifton 2007) against {subset}: the share "
                                          "of a class's population rows that are released lies in [DMIN, DMAX]",
@@ -97,23 +104,13 @@ const cmd_opt crit_opt_sample_uniqueness = {"sample-uniqueness", 0, "R", CLI_NUM
                                             "are suppressed until it holds",
                                             "0.01"};
 
-/* Options that name a column, in the criteria's order. */
-static const struct {
-    const char *opt;
-    keps_criterion_kind kind;
-    int pair; /* value is "A,B" */
-} col_opts[] = {{"l-diversity", KEPS_CRIT_DISTINCT_L, 0},   {"entropy-l", KEPS_CRIT_ENTROPY_L, 0},
-                {"recursive-l", KEPS_CRIT_RECURSIVE_CL, 1}, {"t-closeness", KEPS_CRIT_T_CLOSENESS, 0},
-                {"beta-likeness", KEPS_CRIT_BETA_LIKENESS, 0}, {"delta-disclosure", KEPS_CRIT_DELTA_DISCLOSURE, 0},
-                {"multiplicative-t", KEPS_CRIT_MULT_T, 0},  {"kt-closeness", KEPS_CRIT_KT_CLOSENESS, 1}};
-#define NCOL_OPTS (sizeof col_opts / sizeof *col_opts)
 
 int cmd_criteria_given(const cmd_ctx *c)
 {
     char **v;
     static const char *const others[] = {"delta-presence", "k-map", "average-risk", "sample-uniqueness"};
-    for (size_t i = 0; i < NCOL_OPTS; i++)
-        if (cmd_list(c, col_opts[i].opt, &v))
+    for (size_t i = 0; i < CRIT_NCOL; i++)
+        if (cmd_list(c, crit_col_opts[i].opt.name, &v))
             return 1;
     for (size_t i = 0; i < sizeof others / sizeof *others; i++)
         if (cmd_list(c, others[i], &v))
@@ -167,7 +164,7 @@ static int add(cmd_criteria *cc, size_t *cap, keps_criterion cr)
 }
 
 /* --sensitive NAME[:HIERARCHY] and --sensitive-type. */
-static int read_sensitive(cmd_ctx *c, keps_table *t, cmd_criteria *cc)
+static keps_status read_sensitive(cmd_ctx *c, keps_table *t, cmd_criteria *cc)
 {
     char **v;
     size_t n = cmd_list(c, "sensitive", &v);
@@ -216,43 +213,45 @@ static int read_sensitive(cmd_ctx *c, keps_table *t, cmd_criteria *cc)
                                       "%.*s:HIERARCHY.csv", v[i], (int)(eq - v[i]), v[i]);
         cc->spec[s].type = ty;
     }
-    return 0;
+    return KEPS_OK;
 }
 
 /* One column-naming option: a value per --sensitive column. */
-static int read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria *cc, size_t *cap, size_t o)
+static keps_status read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria *cc, size_t *cap, size_t o)
 {
+    const crit_col_opt *co = &crit_col_opts[o];
+    const char *flag = CMD_SPELL(c, co->opt.name);
     char **v;
-    size_t n = cmd_list(c, col_opts[o].opt, &v);
+    size_t n = cmd_list(c, co->opt.name, &v);
     if (!n)
-        return 0;
+        return KEPS_OK;
     if (!cc->nsens)
-        return cmd_usage_error(c, "--%s needs a {sensitive} NAME column", col_opts[o].opt);
+        return cmd_usage_error(c, "%s needs a {sensitive} NAME column", flag);
     int variant = 0;
     const char *est = cmd_str(c, "entropy-estimator"), *bv = cmd_str(c, "beta-likeness-variant");
-    if (col_opts[o].kind == KEPS_CRIT_ENTROPY_L && est)
+    if (co->kind == KEPS_CRIT_ENTROPY_L && est)
         variant = !strcmp(est, "grassberger") ? KEPS_ENTROPY_GRASSBERGER : KEPS_ENTROPY_SHANNON;
-    if (col_opts[o].kind == KEPS_CRIT_BETA_LIKENESS && bv)
+    if (co->kind == KEPS_CRIT_BETA_LIKENESS && bv)
         variant = !strcmp(bv, "enhanced") ? KEPS_BETA_ENHANCED : KEPS_BETA_BASIC;
     int *named = calloc(cc->nsens, sizeof *named);
     double all[2] = {0, 0};
     int has_all = 0;
     if (!named)
         return cmd_oom(c);
-    int rc = 0;
+    keps_status rc = KEPS_OK;
     for (size_t i = 0; i < n && !rc; i++) {
         const char *eq = strrchr(v[i], '='), *val = eq ? eq + 1 : v[i];
         double a = 0, b = 0;
-        if (parse_value(val, col_opts[o].pair, &a, &b)) {
-            rc = cmd_usage_error(c, "--%s '%s': expected %s%s", col_opts[o].opt, v[i],
-                                 col_opts[o].pair ? "two numbers A,B" : "a number", " (optionally NAME= before it)");
+        if (parse_value(val, co->pair, &a, &b)) {
+            rc = cmd_usage_error(c, "%s '%s': expected %s%s", flag, v[i],
+                                 co->pair ? "two numbers A,B" : "a number", " (optionally NAME= before it)");
             break;
         }
-        keps_criterion cr = {col_opts[o].kind, 0, {a, b}, variant};
+        keps_criterion cr = {co->kind, 0, {a, b}, variant};
         if (!eq) {
             if (has_all) {
-                rc = cmd_usage_error(c, "--%s: two values without NAME=; give one for every column and NAME=VALUE "
-                                        "for the columns that differ", col_opts[o].opt);
+                rc = cmd_usage_error(c, "%s: two values without NAME=; give one for every column and NAME=VALUE "
+                                        "for the columns that differ", flag);
                 break;
             }
             has_all = 1;
@@ -264,9 +263,9 @@ static int read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria *cc, si
                                  strncmp(t->cols[cc->spec[s].col].name, v[i], (size_t)(eq - v[i]))))
             s++;
         if (s == cc->nsens)
-            rc = cmd_usage_error(c, "--%s '%s': no {sensitive} column of that name", col_opts[o].opt, v[i]);
+            rc = cmd_usage_error(c, "%s '%s': no {sensitive} column of that name", flag, v[i]);
         else if (named[s])
-            rc = cmd_usage_error(c, "--%s: column '%s' is named twice", col_opts[o].opt, t->cols[cc->spec[s].col].name);
+            rc = cmd_usage_error(c, "%s: column '%s' is named twice", flag, t->cols[cc->spec[s].col].name);
         else {
             named[s] = 1;
             cr.sens = s;
@@ -275,20 +274,21 @@ static int read_column_opt(cmd_ctx *c, const keps_table *t, cmd_criteria *cc, si
         }
     }
     for (size_t s = 0; s < cc->nsens && has_all && !rc; s++)
-        if (!named[s] && add(cc, cap, (keps_criterion){col_opts[o].kind, s, {all[0], all[1]}, variant}))
+        if (!named[s] && add(cc, cap, (keps_criterion){co->kind, s, {all[0], all[1]}, variant}))
             rc = cmd_oom(c);
     free(named);
     return rc;
 }
 
-int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population, cmd_criteria *out)
+keps_status cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population, cmd_criteria *out)
 {
     memset(out, 0, sizeof *out);
     size_t cap = 0;
-    int given = cmd_criteria_given(c), rc;
+    int given = cmd_criteria_given(c);
+    keps_status rc;
     long k = 0;
-    if ((rc = cmd_k(c, k_required && !given, 0, &k)) < 0)
-        return 2;
+    if (cmd_k(c, k_required && !given, 0, &k) < 0)
+        return KEPS_EINPUT;
     out->k = k;
     const char *est = cmd_str(c, "entropy-estimator"), *bv = cmd_str(c, "beta-likeness-variant");
     if (est && strcmp(est, "shannon") && strcmp(est, "grassberger"))
@@ -299,7 +299,7 @@ int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population,
         return cmd_oom(c);
     if ((rc = read_sensitive(c, t, out)))
         return rc;
-    for (size_t o = 0; o < NCOL_OPTS; o++)
+    for (size_t o = 0; o < CRIT_NCOL; o++)
         if ((rc = read_column_opt(c, t, out, &cap, o)))
             return rc;
     const char *dp = cmd_str(c, "delta-presence");
@@ -312,17 +312,18 @@ int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population,
     }
     long km;
     double pop = 0, alpha = 0.01;
-    if ((rc = cmd_long(c, "k-map", 1, CLI_K_MAX, 0, &km)) < 0)
-        return 2;
+    int got = cmd_long(c, "k-map", 1, CLI_K_MAX, 0, &km);
+    if (got < 0)
+        return KEPS_EINPUT;
     int kest = KEPS_KMAP_SUBSET, haspop = cmd_double(c, "population-size", 1, 1e300, 0, &pop);
     if (haspop < 0 || cmd_double(c, "significance", 0, 1, 0.01, &alpha) < 0)
-        return 2;
+        return KEPS_EINPUT;
     const char *ke = cmd_str(c, "k-map-estimator");
     if (ke && strcmp(ke, "poisson") && strcmp(ke, "zero-truncated-poisson"))
         return cmd_usage_error(c, "{k-map-estimator} '%s': expected poisson or zero-truncated-poisson", ke);
     if (haspop)
         kest = ke && !strcmp(ke, "zero-truncated-poisson") ? KEPS_KMAP_ZERO_TRUNCATED_POISSON : KEPS_KMAP_POISSON;
-    if (rc && add(out, &cap, (keps_criterion){KEPS_CRIT_K_MAP, 0, {(double)km, alpha, pop}, kest}))
+    if (got && add(out, &cap, (keps_criterion){KEPS_CRIT_K_MAP, 0, {(double)km, alpha, pop}, kest}))
         return cmd_oom(c);
     static const struct {
         const char *opt;
@@ -330,9 +331,9 @@ int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population,
     } risk[] = {{"average-risk", KEPS_CRIT_AVERAGE_RISK}, {"sample-uniqueness", KEPS_CRIT_SAMPLE_UNIQUENESS}};
     for (size_t i = 0; i < 2; i++) {
         double r;
-        if ((rc = cmd_double(c, risk[i].opt, 0, 1, 0, &r)) < 0)
-            return 2;
-        if (rc && add(out, &cap, (keps_criterion){risk[i].kind, 0, {r, 0}, 0}))
+        if ((got = cmd_double(c, risk[i].opt, 0, 1, 0, &r)) < 0)
+            return KEPS_EINPUT;
+        if (got && add(out, &cap, (keps_criterion){risk[i].kind, 0, {r, 0}, 0}))
             return cmd_oom(c);
     }
     const char *sub = population ? NULL : cmd_str(c, "subset");
@@ -365,7 +366,7 @@ int cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int population,
     keps_error err = {0};
     if (keps_criteria_new(t, out->spec, out->nsens, out->c, out->nc, out->subset, &out->crit, &err))
         return cmd_fail(c, &err);
-    return 0;
+    return KEPS_OK;
 }
 
 void cmd_criteria_guarantee(keps_guarantee *g, long long k, const cmd_criteria *cc, const keps_table *t)

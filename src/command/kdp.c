@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int kdp_numeric(cmd_ctx *c, const keps_schema *s, keps_table *t, const size_t *cols, size_t m, int colmajor,
+keps_status kdp_numeric(cmd_ctx *c, const keps_schema *s, keps_table *t, const size_t *cols, size_t m, int colmajor,
                 double **x)
 {
     size_t n = t->nrows;
@@ -34,12 +34,12 @@ int kdp_numeric(cmd_ctx *c, const keps_schema *s, keps_table *t, const size_t *c
             (*x)[colmajor ? j * n + i : i * m + j] = v;
         }
     }
-    return 0;
+    return KEPS_OK;
 }
 
 /* "LO:HI" of --bounds: decimal numbers within KEPS_NUM_MAX, as data cells
  * (a domain beyond it would overflow the noise scale and the sums), LO < HI. */
-static int parse_range(cmd_ctx *c, const char *arg, const char *text, double *lo, double *hi)
+static keps_status parse_range(cmd_ctx *c, const char *arg, const char *text, double *lo, double *hi)
 {
     const char *colon = strchr(text, ':');
     char a[128];
@@ -56,10 +56,10 @@ static int parse_range(cmd_ctx *c, const char *arg, const char *text, double *lo
                                arg, KEPS_NUM_MAX, KEPS_NUM_MAX);
     if (sl || sh || !(*lo < *hi))
         return cmd_usage_error(c, "{bounds} '%s': expected NAME=LO:HI with finite numbers LO < HI", arg);
-    return 0;
+    return KEPS_OK;
 }
 
-int kdp_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, double *lo, double *hi,
+keps_status kdp_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, double *lo, double *hi,
                int *given)
 {
     char **v;
@@ -78,10 +78,10 @@ int kdp_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, do
             return cmd_usage_error(c, "{bounds} '%s': '%.*s' is not one of the noisy columns", v[b],
                                    (int)(eq - v[b]), v[b]);
         if (parse_range(c, v[b], eq + 1, &lo[j], &hi[j]))
-            return 2;
+            return KEPS_EINPUT;
         given[j] = 1;
     }
-    return 0;
+    return KEPS_OK;
 }
 
 void kdp_noise_scale_json(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const double *b)

@@ -14,14 +14,14 @@
 /* Parses every numeric column cols[0..m) into x (layout: colmajor ? x[j*n+i]
  * : x[i*m+j]); a column of codes (keps_schema_numeric: "01097" is
  * categorical unless declared NAME:numeric), a missing or non-numeric cell
- * is an error naming the cell. Returns 0 or an exit code after printing the
+ * is an error naming the cell. Returns KEPS_OK or the status of the error after printing the
  * error. *x is malloc'ed. */
-int kdp_numeric(cmd_ctx *c, const keps_schema *s, keps_table *t, const size_t *cols, size_t m, int colmajor,
+keps_status kdp_numeric(cmd_ctx *c, const keps_schema *s, keps_table *t, const size_t *cols, size_t m, int colmajor,
                 double **x);
 
 /* --bounds NAME=LO:HI for the columns cols[0..m): fills lo/hi and given[j].
  * A name that is not one of cols, or a malformed value, is a usage error. */
-int kdp_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, double *lo, double *hi,
+keps_status kdp_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size_t m, double *lo, double *hi,
                int *given);
 
 /* "noise_scale": {"COL": b, ...} */

@@ -30,10 +30,10 @@ struct ksrc {
     void *state;
 };
 
-/* Each returns 0 or an exit code after printing the error. */
-int ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out);
-int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out);
-int ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out);
+/* Each returns KEPS_OK or the status of the error after printing the error. */
+keps_status ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out);
+keps_status ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out);
+keps_status ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out);
 
 /* src->cls and src->suppressed from src->part (classes smaller than k
  * suppressed first when k > 0): KEPS_NONE in the suppressed classes, the

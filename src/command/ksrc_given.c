@@ -50,7 +50,7 @@ int ksrc_rows(ksrc *src, const keps_schema *s, const int *levels, size_t k)
     return rc;
 }
 
-int ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
+keps_status ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
 {
     const keps_table *t = s->t;
     size_t n = t->nrows, q = s->nqi;
@@ -70,12 +70,12 @@ int ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
     /* The same limit as OLA's: at most floor(suppress * n) rows. */
     double frac;
     if (cmd_double(c, "suppress", 0, 1, 0, &frac) < 0)
-        return 2;
+        return KEPS_EINPUT;
     size_t limit = (size_t)(frac * (double)n + 1e-9);
     if (out->suppressed > limit)
         return cmd_over_limit(c, "grouping by the input's own QI values", k, limit, out->suppressed, n);
     out->generalize = NULL; /* the input's QI values are released as they stand */
     out->json = given_json;
     out->s = s;
-    return 0;
+    return KEPS_OK;
 }

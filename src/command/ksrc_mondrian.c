@@ -29,7 +29,7 @@ static void mondrian_free(ksrc *src)
     ksrc_free_classes(src);
 }
 
-int ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out)
+keps_status ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out)
 {
     keps_error err = {0};
     keps_mondrian_result *r = calloc(1, sizeof *r);
@@ -45,5 +45,5 @@ int ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out
     if (!(out->cls = malloc((t->nrows ? t->nrows : 1) * sizeof *out->cls)))
         return cmd_oom(c);
     memcpy(out->cls, out->part.class_of, t->nrows * sizeof *out->cls);
-    return 0;
+    return KEPS_OK;
 }

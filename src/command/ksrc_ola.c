@@ -56,17 +56,17 @@ static void ola_free(ksrc *src)
     ksrc_free_classes(src);
 }
 
-int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
+keps_status ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
 {
     keps_error err = {0};
-    keps_ola_params p = {.k = k, .threads = c->threads == 1 ? 1 : 0};
+    keps_ola_params p = {.k = k, .threads = c->threads};
     cmd_objective obj;
-    int rc = cmd_objective_read(c, &obj);
+    keps_status rc = cmd_objective_read(c, &obj);
     if (rc)
         return rc;
     p.metric = obj.cfg.metric;
     if (cmd_double(c, "suppress", 0, 1, 0, &p.suppress) < 0)
-        return 2;
+        return KEPS_EINPUT;
     for (size_t q = 0; q < s->nqi; q++)
         if (!s->qi[q].h)
             return cmd_usage_error(c, "{algorithm} ola needs a hierarchy for every {qi} (NAME:FILE.csv or "
@@ -88,7 +88,7 @@ int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
         return cmd_fail(c, &err);
     cmd_note_lattice(c, st->L);
     if (cmd_k_above_records(c, k, s->t->nrows))
-        return 1;
+        return KEPS_EJOB;
     if (keps_ola_run_objective(st->L, &p, &st->obj.cfg, &st->res, &err))
         return cmd_fail(c, &err);
     cmd_ola_debug(c, &st->res);
@@ -97,5 +97,5 @@ int ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out)
                               st->res.top_suppressed, s->t->nrows);
     if (keps_partition_from_node(st->L, st->res.levels, NULL, &out->part, &err))
         return cmd_fail(c, &err);
-    return ksrc_rows(out, s, st->res.levels, k) ? cmd_oom(c) : 0;
+    return ksrc_rows(out, s, st->res.levels, k) ? cmd_oom(c) : KEPS_OK;
 }

@@ -2,15 +2,15 @@
 
 #include "keps/guarantee.h"
 
-int micro_setup(cmd_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps_schema **s, size_t *k)
+keps_status micro_setup(cmd_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps_schema **s, size_t *k)
 {
     *t = NULL;
     *s = NULL;
     long kk;
     if (cmd_k(c, 1, 0, &kk) < 0)
-        return 2;
+        return KEPS_EINPUT;
     *k = (size_t)kk;
-    int rc = cmd_load_records(c, t);
+    keps_status rc = cmd_load_records(c, t);
     if (!rc)
         rc = cmd_build_schema_extra(c, *t, extra_qi, nextra, s);
     if (rc) {
@@ -41,9 +41,9 @@ void micro_report_timing(keps_json *j, double start, double loaded, double done,
     keps_json_end(j);
 }
 
-int micro_write_release(cmd_ctx *c, keps_status st, const keps_error *err, keps_table *rel, double *written)
+keps_status micro_write_release(cmd_ctx *c, keps_status st, const keps_error *err, keps_table *rel, double *written)
 {
-    int rc = st ? cmd_fail(c, err) : cmd_write_release(c, &rel);
+    keps_status rc = st ? cmd_fail(c, err) : cmd_write_release(c, &rel);
     keps_table_free(rel);
     *written = cmd_now_ms();
     return rc;

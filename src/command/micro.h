@@ -8,8 +8,8 @@
 #pragma GCC visibility push(hidden) /* private to libkeps */
 
 /* Loads --input, builds the schema (--qi plus extra QI specs) and reads
- * the required -k (>= 1). Returns 0 or an exit code (error printed). */
-int micro_setup(cmd_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps_schema **s, size_t *k);
+ * the required -k (>= 1). Returns KEPS_OK or the status of the error (error printed). */
+keps_status micro_setup(cmd_ctx *c, char **extra_qi, size_t nextra, keps_table **t, keps_schema **s, size_t *k);
 
 /* Starts the report: shared keys, row counts (nothing suppressed or
  * sampled) and the k-anonymity guarantee. */
@@ -17,7 +17,7 @@ void micro_report_head(cmd_ctx *c, keps_json *j, const char *method, size_t rows
 
 /* Writes a release a method built (st = the build's status; on failure
  * prints err). Frees rel. Sets *written to the time it finished. */
-int micro_write_release(cmd_ctx *c, keps_status st, const keps_error *err, keps_table *rel, double *written);
+keps_status micro_write_release(cmd_ctx *c, keps_status st, const keps_error *err, keps_table *rel, double *written);
 
 /* "timing_ms": {total, load, algorithm, write} from four timestamps. */
 void micro_report_timing(keps_json *j, double start, double loaded, double done, double written);

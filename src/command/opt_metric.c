@@ -37,7 +37,7 @@ const cmd_opt cmd_opt_weight = {
     "weigh 0.5 (ARX's default) and every weight is divided by the largest",
     "age=1\nsex=0.25"};
 
-int cmd_objective_read(cmd_ctx *c, cmd_objective *o)
+keps_status cmd_objective_read(cmd_ctx *c, cmd_objective *o)
 {
     memset(o, 0, sizeof *o);
     o->cfg = keps_metric_config_default(KEPS_METRIC_LOSS);
@@ -49,7 +49,7 @@ int cmd_objective_read(cmd_ctx *c, cmd_objective *o)
     int per_qi = mt != KEPS_METRIC_DM && mt != KEPS_METRIC_AECS;
     int gs = cmd_double(c, "gs-factor", 0, 1, 0.5, &o->cfg.gs_factor);
     if (gs < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (gs && (mt == KEPS_METRIC_DM || mt == KEPS_METRIC_HEIGHT))
         return cmd_usage_error(c, "{gs-factor}: {metric} %s weighs no suppression (ARX offers the gs-factor for "
                                   "prec, loss, entropy and aecs)",
@@ -64,11 +64,11 @@ int cmd_objective_read(cmd_ctx *c, cmd_objective *o)
     char **w;
     size_t nw = cmd_list(c, "weight", &w);
     if ((a || nw) && !per_qi)
-        return cmd_usage_error(c, "--%s: {metric} %s is one number per transformation, not a value per "
+        return cmd_usage_error(c, "%s: {metric} %s is one number per transformation, not a value per "
                                   "quasi-identifier ({aggregate} and {weight} apply to prec, loss, entropy and "
                                   "height)",
-                               a ? "aggregate" : "weight", name);
-    return 0;
+                               CMD_SPELL(c, a ? "aggregate" : "weight"), name);
+    return KEPS_OK;
 }
 
 /* QI index of a --weight NAME, or -1. */
@@ -82,12 +82,12 @@ static int qi_named(const keps_schema *s, const char *name, size_t len)
     return -1;
 }
 
-int cmd_objective_weights(cmd_ctx *c, const keps_schema *s, cmd_objective *o)
+keps_status cmd_objective_weights(cmd_ctx *c, const keps_schema *s, cmd_objective *o)
 {
     char **w;
     size_t nw = cmd_list(c, "weight", &w);
     if (!nw)
-        return 0;
+        return KEPS_OK;
     o->weights = malloc((s->nqi ? s->nqi : 1) * sizeof *o->weights);
     if (!o->weights) {
         return cmd_oom(c);
@@ -113,7 +113,7 @@ int cmd_objective_weights(cmd_ctx *c, const keps_schema *s, cmd_objective *o)
             cmd_error(c, KEPS_EINPUT, "%s{weight} '%s': '%.*s' is not a {qi} column; the quasi-identifiers are: %s",
                       cmd_origin(c, "weight"), w[j], (int)(eq - w[j]), w[j], list);
             free(list);
-            return 2;
+            return KEPS_EINPUT;
         }
         char *end;
         double v = strtod(eq + 1, &end);
@@ -123,7 +123,7 @@ int cmd_objective_weights(cmd_ctx *c, const keps_schema *s, cmd_objective *o)
         o->weights[i] = v;
     }
     o->cfg.weights = o->weights;
-    return 0;
+    return KEPS_OK;
 }
 
 void cmd_objective_free(cmd_objective *o)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "command_internal.h"
+#include "param_lookup.h"
 #include "keps/mdav.h"
 #include "keps/csv.h"
 #include "keps/hierarchy.h"
@@ -32,8 +33,8 @@ const cmd_opt cmd_opt_delimiter = {"delimiter", 'd', "C", 0,
                                    ";"};
 const cmd_opt cmd_opt_report = {"report", 0, "FILE", 0,
                                  "write the JSON report to FILE ('-' = stdout, the summary then goes to stderr), "
-                                 "written as -o is and renamed into place together with the release; it may not "
-                                 "name the same file or stream as -o",
+                                 "written as {output} is and renamed into place together with the release; it may not "
+                                 "name the same file or stream as {output}",
                                  "report.json"};
 const cmd_opt cmd_opt_html = {"html", 0, "FILE", 0,
                                "also write the report as one self-contained HTML page (tables and charts, no "
@@ -85,7 +86,7 @@ const cmd_opt cmd_opt_decimal_comma = {"decimal-comma", 0, NULL, 0,
                                         "numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so "
                                         "in numeric columns and written so in computed ones; a '.' in a number is "
                                         "then an error. The field separator must then be another character than "
-                                        "',' (give -d ';' if it is not sniffed)",
+                                        "',' (give {delimiter} ';' if it is not sniffed)",
                                         ""};
 const cmd_opt cmd_opt_digits = {"digits", 0, "N|exact", CLI_NUMBER,
                                 "decimals of the numbers this command computes and writes (noisy values, "
@@ -100,8 +101,8 @@ const cmd_opt cmd_opt_keep_order = {"keep-order", 0, NULL, 0,
                                     ""};
 const cmd_opt cmd_opt_threads = {"threads", 0, "N", CLI_NUMBER,
                                  "worker threads, 1 to 64 (default: the cores available): the lattice scan and "
-                                 "MDAV's distance scans use up to N (MDAV at most 8), OLA's search 2 (1 with "
-                                 "{threads} 1: a sequential search). The result is the same whatever N",
+                                 "MDAV's distance scans use up to N (MDAV at most 8), and OLA's search N "
+                                 "({threads} 1: a sequential search). The result is the same whatever N",
                                  "2"};
 const cmd_opt cmd_opt_remove_suppressed = {"remove-suppressed", 0, NULL, 0,
                                            "leave suppressed records out instead of starring their QIs",
@@ -113,7 +114,7 @@ static const cmd_opt opt_help = {"help", 'h', NULL, KEPS_PARAM_COMMON, "show thi
 static const cmd_opt opt_json = {"json", 0, NULL, KEPS_PARAM_COMMON, "print the result as JSON on stdout instead of text", ""};
 static const cmd_opt opt_quiet = {"quiet", 'q', NULL, KEPS_PARAM_COMMON,
                                   "no progress, notes or text summary (errors, and warnings that weaken the "
-                                  "privacy guarantee, still print on stderr; {json}, {report} - and -o - still "
+                                  "privacy guarantee, still print on stderr; {json}, {report} - and {output} - still "
                                   "write what they ask for)",
                                   ""};
 static const cmd_opt opt_job = {"job", 0, "FILE", KEPS_PARAM_COMMON,
@@ -126,22 +127,17 @@ const cmd_opt *const cmd_common_opts[] = {&opt_job, &opt_json, &opt_quiet, &opt_
 /* ---- accessors ---- */
 
 /* Parameter name as the host spells it (a buffer of the calling line). */
-#define SPELL(name) cmd_spell(c, (name), (char[128]){0}, 128)
+#define SPELL(name) CMD_SPELL(c, name)
 
 static int find_opt(const cmd_ctx *c, const char *name)
 {
-    for (size_t i = 0; i < c->nopts; i++)
-        if (strcmp(c->opts[i]->name, name) == 0)
-            return (int)i;
-    return -1;
+    return param_index(c->opts, c->nopts, name);
 }
 
 const char *cmd_str(const cmd_ctx *c, const char *name)
 {
     int i = find_opt(c, name);
-    if (i < 0 || c->vals[i].n == 0)
-        return NULL;
-    return c->vals[i].v[c->vals[i].n - 1];
+    return i < 0 ? NULL : param_last(c->vals[i].v, c->vals[i].n);
 }
 
 size_t cmd_list(const cmd_ctx *c, const char *name, char ***vals)
@@ -157,11 +153,10 @@ size_t cmd_list(const cmd_ctx *c, const char *name, char ***vals)
 
 int cmd_flag(const cmd_ctx *c, const char *name)
 {
-    const char *v = cmd_str(c, name);
-    return v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0 && strcmp(v, "no") != 0;
+    return param_true(cmd_str(c, name));
 }
 
-int cmd_usage_error(const cmd_ctx *c, const char *fmt, ...)
+keps_status cmd_usage_error(const cmd_ctx *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -169,14 +164,14 @@ int cmd_usage_error(const cmd_ctx *c, const char *fmt, ...)
     va_end(ap);
     cmd_error_text(c, KEPS_EINPUT, m ? m : "out of memory", 1);
     free(m);
-    return 2;
+    return KEPS_EINPUT;
 }
 
-int cmd_fail(const cmd_ctx *c, const keps_error *err)
+keps_status cmd_fail(const cmd_ctx *c, const keps_error *err)
 {
     keps_status st = err->code ? err->code : KEPS_EINPUT;
     cmd_error_text(c, st, err->msg[0] ? err->msg : "failed", 0);
-    return keps_exit_code(st);
+    return st;
 }
 
 int cmd_require(const cmd_ctx *c, const char *name)
@@ -271,7 +266,7 @@ int cmd_probability(const cmd_ctx *c, const char *name, double *p)
     return 1;
 }
 
-int cmd_suppressed_mode(const cmd_ctx *c, keps_suppressed_mode *mode)
+keps_status cmd_suppressed_mode(const cmd_ctx *c, keps_suppressed_mode *mode)
 {
     const char *s = cmd_str(c, "suppressed");
     if (!s || !strcmp(s, "exclude"))
@@ -280,7 +275,7 @@ int cmd_suppressed_mode(const cmd_ctx *c, keps_suppressed_mode *mode)
         *mode = KEPS_SUPPRESSED_CLASS;
     else
         return cmd_usage_error(c, "{suppressed} '%s': expected exclude or class", s);
-    return 0;
+    return KEPS_OK;
 }
 
 /* ---- "did you mean" ---- */
@@ -326,23 +321,10 @@ const char *keps_nearest(const char *word, const char *const *cands, size_t n)
     return best && bd <= (len <= 4 ? 1u : 2u) && bd < len ? best : NULL;
 }
 
-/* dir/path for a relative path (not "-") read from the job file; else a
- * copy of path. */
-static char *job_path(const char *dir, const char *path)
-{
-    if (!dir || path[0] == '/' || strcmp(path, "-") == 0 || !path[0])
-        return strdup(path);
-    size_t n = strlen(dir) + strlen(path) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, path);
-    return p;
-}
-
 char *cmd_job_file(const cmd_ctx *c, const char *opt, const char *path)
 {
     int i = find_opt(c, opt);
-    return job_path(i >= 0 && c->vals[i].origin ? c->job_dir : NULL, path);
+    return param_job_path(i >= 0 && c->vals[i].origin ? c->job_dir : NULL, path);
 }
 
 char *cmd_spec_path(const cmd_ctx *c, const char *opt, const keps_table *t, const char *spec)
@@ -352,7 +334,7 @@ char *cmd_spec_path(const cmd_ctx *c, const char *opt, const keps_table *t, cons
     if (i < 0 || !c->vals[i].origin || !c->job_dir || keps_table_column_spec(t, spec, &rest) < 0 || !rest ||
         !strcmp(rest, "numeric") || keps_hierarchy_is_spec(rest))
         return strdup(spec);
-    char *path = job_path(c->job_dir, rest), *out = NULL;
+    char *path = param_job_path(c->job_dir, rest), *out = NULL;
     size_t n = path ? (size_t)(rest - spec) + strlen(path) + 1 : 0;
     if (path && (out = malloc(n)))
         snprintf(out, n, "%.*s%s", (int)(rest - spec), spec, path);
@@ -365,14 +347,14 @@ char *cmd_spec_path(const cmd_ctx *c, const char *opt, const keps_table *t, cons
  * directory: FILE values here, the PATH of NAME:PATH values where the name
  * is resolved (cmd_spec_path). */
 
-int cmd_run_checked(cmd_ctx *c)
+keps_status cmd_run_checked(cmd_ctx *c)
 {
     long seed;
     /* Checked here, not at the first draw: a run that draws nothing (OLA
      * with keep-order) must still refuse a bad seed. */
     int rc = cmd_long(c, "seed", 0, __LONG_MAX__, 0, &seed);
     if (rc < 0)
-        return 2;
+        return KEPS_EINPUT;
     /* Said once, whether or not a draw follows. Commands that release
      * nothing (evaluate, audit) carry their own seed parameter: their
      * output is a measurement, so there is no privacy to lose, only a note. */
@@ -389,14 +371,14 @@ int cmd_run_checked(cmd_ctx *c)
     long th;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cmd_long(c, "threads", 1, 64, cores < 1 ? 1 : cores > 64 ? 64 : cores, &th) < 0)
-        return 2;
+        return KEPS_EINPUT;
     c->threads = (int)th;
     if (find_opt(c, "threads") >= 0)
         keps_mdav_threads(c->threads); /* MDAV's setting is process-wide (keps/mdav.h) */
     return c->cmd->run(c);
 }
 
-int cmd_error(const cmd_ctx *c, keps_status st, const char *fmt, ...)
+keps_status cmd_error(const cmd_ctx *c, keps_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -404,7 +386,7 @@ int cmd_error(const cmd_ctx *c, keps_status st, const char *fmt, ...)
     va_end(ap);
     cmd_error_text(c, st, m ? m : "out of memory", 0);
     free(m);
-    return keps_exit_code(st);
+    return st;
 }
 
 const char *cmd_nearest(const char *word, const char *const *cands, size_t n)

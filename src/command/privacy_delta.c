@@ -10,23 +10,23 @@
 
 /* beta, epsilon' and the gap eps - eps' from --beta, --epsilon-prime,
  * --epsilon. Without --epsilon the gap is the default -ln(1-beta) (eps' = 0
- * when --epsilon-prime is absent too). Returns 0 or an exit code. */
-static int delta_params(cmd_ctx *c, double *beta, double *epsp, double *gap)
+ * when --epsilon-prime is absent too). Returns KEPS_OK or the status of the error. */
+static keps_status delta_params(cmd_ctx *c, double *beta, double *epsp, double *gap)
 {
     if (cmd_require(c, "beta"))
-        return 2;
+        return KEPS_EINPUT;
     double eps;
     if (cmd_probability(c, "beta", beta) < 0) /* "0.7" or "7/10", read as keps safela reads it */
-        return 2;
+        return KEPS_EINPUT;
     /* Finite only: inf - inf is no gap, and an infinite epsilon bounds nothing. */
     int pe = cmd_double(c, "epsilon-prime", 0.0, DBL_MAX, 0.0, epsp);
     int ge = cmd_double(c, "epsilon", 0.0, DBL_MAX, NAN, &eps);
     if (pe < 0 || ge < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (ge && !pe)
         return cmd_usage_error(c, "{epsilon} needs {epsilon-prime} too (delta depends on epsilon - epsilon')");
     *gap = ge ? eps - *epsp : NAN;
-    return 0;
+    return KEPS_OK;
 }
 
 static void delta_json(keps_json *j, const keps_delta_result *r, long k, double beta, double epsp)
@@ -45,7 +45,7 @@ static void delta_json(keps_json *j, const keps_delta_result *r, long k, double 
     keps_json_bool(j, "capped", r->capped);
 }
 
-static int emit(cmd_ctx *c, const keps_delta_result *r, long k, double beta, double epsp, int mink,
+static keps_status emit(cmd_ctx *c, const keps_delta_result *r, long k, double beta, double epsp, int mink,
                 double target)
 {
     keps_json j;
@@ -73,16 +73,16 @@ static int emit(cmd_ctx *c, const keps_delta_result *r, long k, double beta, dou
              "%ld%s\n",
              head, k, beta, epsp + r->eps_gap, epsp, r->gamma, r->n_min, r->n_argmax,
              r->capped ? " (search capped: delta is the Chernoff bound there)" : "");
-    int rc = cmd_emit_report(c, &j, full);
+    keps_status rc = cmd_emit_report(c, &j, full);
     keps_json_free(&j);
     return rc;
 }
 
 /* Shared by delta and min-k: k is the k (delta) or the largest k (min-k). */
-static int calc(cmd_ctx *c, int mink, long k, double target)
+static keps_status calc(cmd_ctx *c, int mink, long k, double target)
 {
     double beta = 0, epsp = 0, gap = NAN;
-    int rc = delta_params(c, &beta, &epsp, &gap);
+    keps_status rc = delta_params(c, &beta, &epsp, &gap);
     if (rc)
         return rc;
     keps_delta_result r;
@@ -94,20 +94,20 @@ static int calc(cmd_ctx *c, int mink, long k, double target)
     return emit(c, &r, k, beta, epsp, mink, target);
 }
 
-int cmd_privacy_delta(cmd_ctx *c)
+keps_status cmd_privacy_delta(cmd_ctx *c)
 {
     long k;
     if (cmd_require(c, "k") || cmd_long(c, "k", 1, 100000000L, 1, &k) < 0)
-        return 2;
+        return KEPS_EINPUT;
     return calc(c, 0, k, 0);
 }
 
-int cmd_privacy_min_k(cmd_ctx *c)
+keps_status cmd_privacy_min_k(cmd_ctx *c)
 {
     double target;
     long maxk;
     if (cmd_require(c, "delta") || cmd_double(c, "delta", 0.0, 1.0, 0, &target) < 0 ||
         cmd_long(c, "max-k", 1, 100000000L, 100000, &maxk) < 0)
-        return 2;
+        return KEPS_EINPUT;
     return calc(c, 1, maxk, target);
 }

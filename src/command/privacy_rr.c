@@ -8,27 +8,27 @@
 #include "command_internal.h"
 #include "keps/rr.h"
 
-static int emit(cmd_ctx *c, keps_json *j, const char *text)
+static keps_status emit(cmd_ctx *c, keps_json *j, const char *text)
 {
     cmd_report_total(c, j);
     keps_json_end(j);
-    int rc = cmd_emit_report(c, j, text);
+    keps_status rc = cmd_emit_report(c, j, text);
     keps_json_free(j);
     return rc;
 }
 
-int cmd_privacy_rr_epsilon(cmd_ctx *c)
+keps_status cmd_privacy_rr_epsilon(cmd_ctx *c)
 {
     double p, eps;
     long n;
     int hp = cmd_double(c, "p", 0.0, 1.0, 0.0, &p), he = cmd_double(c, "epsilon", 0.0, INFINITY, 0.0, &eps);
     int hn = cmd_long(c, "categories", 1, KEPS_RR_MAX_CATEGORIES * 1000L, 0, &n);
     if (hp < 0 || he < 0 || hn < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (!hn)
-        return cmd_usage_error(c, "rr-epsilon needs the number of categories -n, e.g. -p 0.6 -n 4");
+        return cmd_usage_error(c, "rr-epsilon needs the number of categories {categories}, e.g. {p} 0.6 {categories} 4");
     if (hp == he)
-        return cmd_usage_error(c, "rr-epsilon takes either -p P (gives epsilon) or {epsilon} E (gives the largest p)");
+        return cmd_usage_error(c, "rr-epsilon takes either {p} P (gives epsilon) or {epsilon} E (gives the largest p)");
     if (hp)
         eps = keps_rr_ldp_epsilon(p, (size_t)n);
     else
@@ -54,16 +54,16 @@ int cmd_privacy_rr_epsilon(cmd_ctx *c)
 }
 
 /* --frequencies F1,F2,... (probabilities or counts, normalized) or -n N
- * (uniform). Returns 0 and a malloc'ed freq[*n], or an exit code. */
-static int rr_frequencies(cmd_ctx *c, double **freq, size_t *n)
+ * (uniform). Returns 0 and a malloc'ed freq[*n], or the status of the error. */
+static keps_status rr_frequencies(cmd_ctx *c, double **freq, size_t *n)
 {
     const char *fs = cmd_str(c, "frequencies");
     long nc;
     int hn = cmd_long(c, "categories", 1, KEPS_RR_MAX_CATEGORIES, 0, &nc);
     if (hn < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (!fs && !hn)
-        return cmd_usage_error(c, "rr-t needs the distribution: {frequencies} 0.2,0.3,0.5 or -n N (uniform)");
+        return cmd_usage_error(c, "rr-t needs the distribution: {frequencies} 0.2,0.3,0.5 or {categories} N (uniform)");
     size_t cap = fs ? strlen(fs) / 2 + 2 : (size_t)nc;
     double *f = malloc(cap * sizeof *f), sum = 0.0;
     size_t k = 0;
@@ -97,25 +97,25 @@ static int rr_frequencies(cmd_ctx *c, double **freq, size_t *n)
         f[i] /= sum;
     *freq = f;
     *n = k;
-    return 0;
+    return KEPS_OK;
 }
 
-int cmd_privacy_rr_t(cmd_ctx *c)
+keps_status cmd_privacy_rr_t(cmd_ctx *c)
 {
     double pt, t;
     if (cmd_str(c, "pt") && cmd_str(c, "p")) /* -p is --pt's other name here: one would be dropped */
-        return cmd_usage_error(c, "rr-t: -p and {pt} both give the keep probability p_t; give one");
+        return cmd_usage_error(c, "rr-t: {p} and {pt} both give the keep probability p_t; give one");
     int hp = cmd_double(c, "pt", 0.0, 1.0, 0.0, &pt);
     if (hp == 0)
         hp = cmd_double(c, "p", 0.0, 1.0, 0.0, &pt);
     int ht = cmd_double(c, "t", 1.0, INFINITY, 1.0, &t);
     if (hp < 0 || ht < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (hp == ht)
         return cmd_usage_error(c, "rr-t takes either {pt} P (gives t) or {t} T (gives the largest p_t)");
     double *f = NULL;
     size_t n = 0;
-    int rc = rr_frequencies(c, &f, &n);
+    keps_status rc = rr_frequencies(c, &f, &n);
     if (rc)
         return rc;
     if (hp)
@@ -157,7 +157,7 @@ static const char *level_key(keps_pmodel m)
     return m == KEPS_PM_LDP || m == KEPS_PM_KDP ? "epsilon" : "t";
 }
 
-int cmd_privacy_implies(cmd_ctx *c)
+keps_status cmd_privacy_implies(cmd_ctx *c)
 {
     keps_plevel from = {0};
     keps_pmodel to;
@@ -178,13 +178,13 @@ int cmd_privacy_implies(cmd_ctx *c)
     int hl = strcmp(lk, "t") == 0 ? cmd_double(c, "t", 1.0, INFINITY, 0.0, &from.level)
                                   : cmd_double(c, "epsilon", 0.0, INFINITY, 0.0, &from.level);
     if (hl < 0)
-        return 2;
+        return KEPS_EINPUT;
     if (!hl)
-        return cmd_usage_error(c, "{from} %s needs its level --%s", fs, lk);
+        return cmd_usage_error(c, "{from} %s needs its level %s", fs, CMD_SPELL(c, lk));
     long k, to_k, N;
     if (cmd_long(c, "k", 1, __LONG_MAX__, 0, &k) < 0 || cmd_long(c, "to-k", 1, __LONG_MAX__, 0, &to_k) < 0 ||
         cmd_long(c, "records", 1, __LONG_MAX__, 0, &N) < 0)
-        return 2;
+        return KEPS_EINPUT;
     /* -k belongs to the side that has a group size: the source unless it is
      * epsilon-LDP (which has none), then the target. */
     if (from.model == KEPS_PM_LDP) {

@@ -8,6 +8,7 @@
  * of distinct values), count (distinct tuples), merge (tree reduction to
  * rank 0), search (rank 0, libkeps's weighted OLA), apply, shuffle
  * (all-to-all), write. */
+#include "cli/exit_code.h"
 #include "kmpi.h"
 
 #include "keps/csv.h"
@@ -55,7 +56,7 @@ static int fail(const keps_error *err)
 {
     if (err->msg[0])
         fprintf(stderr, "keps-mpi (rank %d): %s\n", M.rank, err->msg);
-    return keps_exit_code(err->code ? err->code : KEPS_EINPUT);
+    return cli_exit_code(err->code ? err->code : KEPS_EINPUT);
 }
 
 static void usage(FILE *f)

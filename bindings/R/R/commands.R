@@ -32,8 +32,8 @@
 #' "sex:data/adult/adult_hierarchy_sex.csv")`.
 #' @param k every released record hides among at least K (k-anonymity); 1 to 1,000,000,000. Example: `k = 5`.
 #' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
-#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
-#' is the same whatever N. Example: `threads = 2`.
+#' use up to N (MDAV at most 8), and OLA's search N (`threads` 1: a sequential search). The result is
+#' the same whatever N. Example: `threads = 2`.
 #' @param suppress largest fraction of records that may be suppressed (0..1, default 0). Example: `suppress = 0.05`.
 #' @param metric OLA: the information loss to minimize, as ARX 3.9.2 defines it (default loss): prec = precision,
 #' loss = ARX's Loss, dm = discernibility, aecs = average class size, entropy = non-uniform entropy,
@@ -56,8 +56,8 @@
 #' `remove_suppressed = TRUE`.
 #' @param emit_sql ola: also write a SQL script that applies the chosen transformation to the source table inside a
 #' database (hierarchy tables, classes below k suppressed by GROUP BY ... HAVING; it creates
-#' TABLE_release, the same rows as -o); - for stdout. `TRUE` asks for this output; it comes back in
-#' `$outputs` (the CLI writes it to a file).
+#' TABLE_release, the same rows as `output`); - for stdout. `TRUE` asks for this output; it comes back
+#' in `$outputs` (the CLI writes it to a file).
 #' @param sql_dialect SQL of `emit_sql` (default ansi; postgresql and sqlite also shuffle the rows). Example:
 #' `sql_dialect = "postgresql"`.
 #' @param sql_table source table the `emit_sql` script reads (default: the input file's name without extension, adult
@@ -102,7 +102,7 @@
 #' at most B*q; applies to every `sensitive` column, NAME=VALUE (repeatable) sets it for one column (a
 #' value without NAME covers the columns not named). One value or a vector of them. Example:
 #' `beta_likeness = 1.5`.
-#' @param beta_likeness_variant basic (default) or enhanced beta-likeness (the bound is min(B, -ln q)). Example:
+#' @param beta_likeness_variant basic (default) or enhanced beta-likeness (the bound is min(B, ln(1/q))). Example:
 #' `beta_likeness_variant = "enhanced"`.
 #' @param delta_disclosure delta-disclosure privacy (Brickell & Shmatikov 2008): |log2(p/q)| < D for every value of a class (p
 #' its share there, q in the table); applies to every `sensitive` column, NAME=VALUE (repeatable) sets
@@ -143,7 +143,7 @@
 #' @param missing token that marks a missing value (default: the empty field). Example: `missing = "?"`.
 #' @param decimal_comma numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so in numeric columns and
 #' written so in computed ones; a '.' in a number is then an error. The field separator must then be
-#' another character than ',' (give -d ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
+#' another character than ',' (give `delimiter` ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
 #' `decimal_comma = TRUE`.
 #' @param digits decimals of the numbers this command computes and writes (noisy values, centroids); default: each
 #' column's input precision, the most decimals any of its cells is written with (170 and 170.5 give
@@ -276,8 +276,8 @@ anonymize <- function(input = NULL, algorithm = NULL, qi = NULL, k = NULL, threa
 #' @param remove_suppressed leave suppressed records out instead of starring their QIs. `TRUE` or `FALSE`. Example:
 #' `remove_suppressed = TRUE`.
 #' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
-#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
-#' is the same whatever N. Example: `threads = 2`.
+#' use up to N (MDAV at most 8), and OLA's search N (`threads` 1: a sequential search). The result is
+#' the same whatever N. Example: `threads = 2`.
 #' @param sensitive sensitive attribute, released as is (used by l-diversity, t-closeness, RR). One value or a vector
 #' of them. Example: `sensitive = "salary-class"`.
 #' @param insensitive attribute released as is. One value or a vector of them. Example: `insensitive = "workclass"`.
@@ -289,7 +289,7 @@ anonymize <- function(input = NULL, algorithm = NULL, qi = NULL, k = NULL, threa
 #' @param missing token that marks a missing value (default: the empty field). Example: `missing = "?"`.
 #' @param decimal_comma numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so in numeric columns and
 #' written so in computed ones; a '.' in a number is then an error. The field separator must then be
-#' another character than ',' (give -d ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
+#' another character than ',' (give `delimiter` ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
 #' `decimal_comma = TRUE`.
 #' @param digits decimals of the numbers this command computes and writes (noisy values, centroids); default: each
 #' column's input precision, the most decimals any of its cells is written with (170 and 170.5 give
@@ -377,7 +377,7 @@ kepsilon <- function(input = NULL, algorithm = NULL, qi = NULL, noisy = NULL, k 
 #' @param missing token that marks a missing value (default: the empty field). Example: `missing = "?"`.
 #' @param decimal_comma numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so in numeric columns and
 #' written so in computed ones; a '.' in a number is then an error. The field separator must then be
-#' another character than ',' (give -d ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
+#' another character than ',' (give `delimiter` ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
 #' `decimal_comma = TRUE`.
 #' @param digits decimals of the numbers this command computes and writes (noisy values, centroids); default: each
 #' column's input precision, the most decimals any of its cells is written with (170 and 170.5 give
@@ -391,8 +391,8 @@ kepsilon <- function(input = NULL, algorithm = NULL, qi = NULL, noisy = NULL, k 
 #' @param keep_order write released rows in input order instead of shuffling them (row order can leak; a warning says
 #' so). `TRUE` or `FALSE`. Example: `keep_order = TRUE`.
 #' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
-#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
-#' is the same whatever N. Example: `threads = 2`.
+#' use up to N (MDAV at most 8), and OLA's search N (`threads` 1: a sequential search). The result is
+#' the same whatever N. Example: `threads = 2`.
 #' @param quiet `TRUE`: no notes (warnings that weaken the privacy guarantee still come).
 #' @return A [keps_result]: `$release` (a data frame, or `NULL`), `$report` (the JSON report as a list), `$summary`, `$outputs`.
 #' @family commands
@@ -456,8 +456,8 @@ dpmicro <- function(input = NULL, mode = NULL, qi = NULL, k = NULL, epsilon = NU
 #' @param interpolate level: count classes on even levels only; odd-level nodes get the mean utility of their neighbours
 #' (thesis 3.3, about half the work). Example: `interpolate = "level"`.
 #' @param threads worker threads, 1 to 64 (default: the cores available): the lattice scan and MDAV's distance scans
-#' use up to N (MDAV at most 8), OLA's search 2 (1 with `threads` 1: a sequential search). The result
-#' is the same whatever N. Example: `threads = 2`.
+#' use up to N (MDAV at most 8), and OLA's search N (`threads` 1: a sequential search). The result is
+#' the same whatever N. Example: `threads = 2`.
 #' @param remove_suppressed always on: suppressed records are left out, as Li, Qardaji and Su's method does (starred rows would
 #' show their data-dependent number, which the guarantee does not cover); accepted for older scripts,
 #' 'remove-suppressed: false' is refused. `TRUE` or `FALSE`. Example: `remove_suppressed = TRUE`.
@@ -472,7 +472,7 @@ dpmicro <- function(input = NULL, mode = NULL, qi = NULL, k = NULL, epsilon = NU
 #' @param missing token that marks a missing value (default: the empty field). Example: `missing = "?"`.
 #' @param decimal_comma numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so in numeric columns and
 #' written so in computed ones; a '.' in a number is then an error. The field separator must then be
-#' another character than ',' (give -d ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
+#' another character than ',' (give `delimiter` ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
 #' `decimal_comma = TRUE`.
 #' @param html also write the report as one self-contained HTML page (tables and charts, no network needed) to
 #' FILE ('-' = stdout); the same page as 'keps report' draws from the `report` file. `TRUE` asks for
@@ -509,7 +509,7 @@ safela <- function(input = NULL, qi = NULL, k = NULL, beta = NULL, epsilon_prime
 #' (or, with `partition` mondrian|ola, by Mondrian or OLA at `k`, whose generalized QIs are released).
 #' ldp keeps each value with probability p and otherwise draws uniformly from the categories (epsilon
 #' = ln(1 + n p/(1-p))); tclose keeps with p_t and otherwise draws from the data's own distribution
-#' (multiplicative t by eq. (2)); both runs tclose then ldp. Keep probabilities come from -p/`pt` or,
+#' (multiplicative t by eq. (2)); both runs tclose then ldp. Keep probabilities come from `p`/`pt` or,
 #' as the largest that meet them, from `epsilon`/`t`. The report gives the guarantee, the closed-form
 #' levels, and the levels verified exactly on this data from the transition matrix: epsilon-LDP (Def.
 #' 6), multiplicative t over the classes (Def. 4), (k,t)-closeness at the smallest class size (Def. 7)
@@ -556,7 +556,7 @@ safela <- function(input = NULL, qi = NULL, k = NULL, beta = NULL, epsilon_prime
 #' @param epsilon target epsilon-LDP: picks the largest p of the RR-LDP stage. Example: `epsilon = 1.0`.
 #' @param t target multiplicative t (>= 1): picks the largest p_t (tclose, both) or, for ldp, the largest p
 #' whose epsilon implies t for classes of the input's smallest size (Lemma 1); with `epsilon` too, ldp
-#' meets both; not with -p, which fixes p. Example: `t = 2`.
+#' meets both; not with `p`, which fixes p. Example: `t = 2`.
 #' @param k check that the input is K-anonymous on the `qi` columns (exit 1 if not). Example: `k = 5`.
 #' @param dp_k group size of the (k,epsilon)-DP level reported (records removed; default 1). Example: `dp_k = 5`.
 #' @param insensitive attribute released as is. One value or a vector of them. Example: `insensitive = "workclass"`.
@@ -568,7 +568,7 @@ safela <- function(input = NULL, qi = NULL, k = NULL, beta = NULL, epsilon_prime
 #' @param missing token that marks a missing value (default: the empty field). Example: `missing = "?"`.
 #' @param decimal_comma numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so in numeric columns and
 #' written so in computed ones; a '.' in a number is then an error. The field separator must then be
-#' another character than ',' (give -d ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
+#' another character than ',' (give `delimiter` ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
 #' `decimal_comma = TRUE`.
 #' @param html also write the report as one self-contained HTML page (tables and charts, no network needed) to
 #' FILE ('-' = stdout); the same page as 'keps report' draws from the `report` file. `TRUE` asks for
@@ -655,7 +655,7 @@ rr <- function(input = NULL, mechanism = NULL, sensitive = NULL, domain = NULL, 
 #' at most B*q; applies to every `sensitive` column, NAME=VALUE (repeatable) sets it for one column (a
 #' value without NAME covers the columns not named). One value or a vector of them. Example:
 #' `beta_likeness = 1.5`.
-#' @param beta_likeness_variant basic (default) or enhanced beta-likeness (the bound is min(B, -ln q)). Example:
+#' @param beta_likeness_variant basic (default) or enhanced beta-likeness (the bound is min(B, ln(1/q))). Example:
 #' `beta_likeness_variant = "enhanced"`.
 #' @param delta_disclosure delta-disclosure privacy (Brickell & Shmatikov 2008): |log2(p/q)| < D for every value of a class (p
 #' its share there, q in the table); applies to every `sensitive` column, NAME=VALUE (repeatable) sets
@@ -702,7 +702,7 @@ rr <- function(input = NULL, mechanism = NULL, sensitive = NULL, domain = NULL, 
 #' @param missing token that marks a missing value (default: the empty field). Example: `missing = "?"`.
 #' @param decimal_comma numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so in numeric columns and
 #' written so in computed ones; a '.' in a number is then an error. The field separator must then be
-#' another character than ',' (give -d ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
+#' another character than ',' (give `delimiter` ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
 #' `decimal_comma = TRUE`.
 #' @param html also write the report as one self-contained HTML page (tables and charts, no network needed) to
 #' FILE ('-' = stdout); the same page as 'keps report' draws from the `report` file. `TRUE` asks for
@@ -779,8 +779,8 @@ verify <- function(input = NULL, qi = NULL, k = NULL, sensitive = NULL, l_divers
 #' file. Example: `input = "data/adult/adult.csv"`.
 #' @param original the original CSV a `release` was made from: adds record linkage. A data frame, or the path of a CSV
 #' file. Example: `original = "data/casc/casc.csv"`.
-#' @param release the released CSV to analyse (as -i); for record linkage written with `keep_order` (row i releases
-#' original row i). A data frame, or the path of a CSV file. Example: `release = "out.csv"`.
+#' @param release the released CSV to analyse (as `input`); for record linkage written with `keep_order` (row i
+#' releases original row i). A data frame, or the path of a CSV file. Example: `release = "out.csv"`.
 #' @param qi quasi-identifier: classes are the rows with equal values on all of them; repeatable; a ':HIERARCHY'
 #' suffix is accepted and ignored, so anonymize flags can be reused (with `release`, default: the
 #' record-linkage columns). One value or a vector of them. Example: `qi = c("age", "sex")`.
@@ -814,7 +814,7 @@ verify <- function(input = NULL, qi = NULL, k = NULL, sensitive = NULL, l_divers
 #' @param missing token that marks a missing value (default: the empty field). Example: `missing = "?"`.
 #' @param decimal_comma numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so in numeric columns and
 #' written so in computed ones; a '.' in a number is then an error. The field separator must then be
-#' another character than ',' (give -d ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
+#' another character than ',' (give `delimiter` ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
 #' `decimal_comma = TRUE`.
 #' @param html also write the report as one self-contained HTML page (tables and charts, no network needed) to
 #' FILE ('-' = stdout); the same page as 'keps report' draws from the `report` file. `TRUE` asks for
@@ -883,7 +883,7 @@ risk <- function(input = NULL, original = NULL, release = NULL, qi = NULL, popul
 #' @param missing token that marks a missing value (default: the empty field). Example: `missing = "?"`.
 #' @param decimal_comma numbers in the data use ',' as the decimal mark (170,5 is 170.5): read so in numeric columns and
 #' written so in computed ones; a '.' in a number is then an error. The field separator must then be
-#' another character than ',' (give -d ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
+#' another character than ',' (give `delimiter` ';' if it is not sniffed). `TRUE` or `FALSE`. Example:
 #' `decimal_comma = TRUE`.
 #' @param seed reproducible train/test split of `split` (evaluate releases no data, so no privacy depends on it).
 #' Example: `seed = 1`.
@@ -905,13 +905,13 @@ evaluate <- function(original = NULL, release = NULL, target = NULL, test = NULL
 
 #' print independent noisy releases of a value (Laplace, geometric), or noise every row of a file
 #'
-#' Prints COUNT independent noisy releases of V, one per line; or, with -i, releases every row of a
-#' one-column file (or `column`) with its own noise, in input order, to -o. laplace: V rounded to a
-#' power-of-two grid g = 2^(ceil(log2 b) - 40) plus g times an exactly sampled two-sided geometric
-#' variable (no floating-point logarithms: safe against the Mironov 2012 attack), with the scale b
-#' calibrated a hair above S/E so that the guaranteed epsilon, (floor(S/g) + 1)/(b/g) with the grid
-#' rounding, is at most E; `json` reports it with the granularity and the scale used. geometric: whole
-#' V plus two-sided geometric noise with scale >= S/E (epsilon <= E). The guarantee (epsilon-DP)
+#' Prints COUNT independent noisy releases of V, one per line; or, with `input`, releases every row of
+#' a one-column file (or `column`) with its own noise, in input order, to `output`. laplace: V rounded
+#' to a power-of-two grid g = 2^(ceil(log2 b) - 40) plus g times an exactly sampled two-sided
+#' geometric variable (no floating-point logarithms: safe against the Mironov 2012 attack), with the
+#' scale b calibrated a hair above S/E so that the guaranteed epsilon, (floor(S/g) + 1)/(b/g) with the
+#' grid rounding, is at most E; `json` reports it with the granularity and the scale used. geometric:
+#' whole V plus two-sided geometric noise with scale >= S/E (epsilon <= E). The guarantee (epsilon-DP)
 #' covers every value printed or written: neighbouring inputs are values at most S apart, or files
 #' that differ in one row by at most S (each row is its own query); nothing is read from the data but
 #' the values themselves (docs/spec.md, section 15, "What must be public").
@@ -919,16 +919,16 @@ evaluate <- function(original = NULL, release = NULL, target = NULL, test = NULL
 #' The `keps noise` command as a function (the same parameters and report; see `keps noise --help`).
 #'
 #' @param input instead of `value`: a CSV with a header and one column (or `column`) whose every row is a value to
-#' release, each with its own noise; needs -o. A data frame, or the path of a CSV file. Example:
+#' release, each with its own noise; needs `output`. A data frame, or the path of a CSV file. Example:
 #' `input = "counts.csv"`.
 #' @param mechanism laplace: secure Laplace on a power-of-two grid; geometric: integer value + two-sided geometric
 #' noise. Example: `mechanism = "laplace"`.
 #' @param epsilon privacy budget epsilon (> 0). Example: `epsilon = 1.0`.
 #' @param sensitivity sensitivity of the released value (default 1; geometric: a whole number). Example: `sensitivity =
 #' 1`.
-#' @param value the true value to release (geometric: a whole number); or give -i. Example: `value = 42`.
+#' @param value the true value to release (geometric: a whole number); or give `input`. Example: `value = 42`.
 #' @param count number of independent releases of `value` (default 1). Example: `count = 10`.
-#' @param column with -i: the column to release (default: the only one). Example: `column = "count"`.
+#' @param column with `input`: the column to release (default: the only one). Example: `column = "count"`.
 #' @param delimiter field separator of the input and output; default: sniffed from the header (',' ';' tab '|'); 'tab'
 #' for a tab. Example: `delimiter = ";"`.
 #' @param missing token that marks a missing value (default: the empty field). Example: `missing = "?"`.
@@ -958,33 +958,33 @@ noise <- function(input = NULL, mechanism = NULL, epsilon = NULL, sensitivity = 
 #' `mechanism`: runs the mechanism `trials` times on input A and on input B, histograms the outputs
 #' (quantile bins, or one bin per category), and reports the largest log probability ratio with
 #' simultaneous Clopper-Pearson bounds. `neighbours` D.csv D2.csv -- COMMAND ARGS: runs the whole keps
-#' command (dpmicro, safela, rr, noise, ...: its own flags, without -i, -o, `report` and `seed`, which
-#' the auditor supplies) `runs` times on each of two neighbouring inputs, as a subprocess of this
-#' executable (or `binary`), each run with fresh randomness (with `seed`, each run's seed is drawn
-#' from it and the audit is reproducible), and tests each release against events that do not know the
-#' mechanism: the exit status, header and row count; which of the first rows (whole, and per column)
-#' are equal, whether rows i and i+1 are equal, the number of distinct rows and values; the patterns
-#' of '*' cells and the rows holding one; which values each column holds; per numeric column, counts
-#' in bins cut at quantiles of the pooled outputs, and the mean, minimum and maximum. The values, bins
-#' and thresholds tested come from the first `selection` share of the runs, the counts from the rest.
-#' Every event gets one-sided Clopper-Pearson bounds on its probability under D and under D2,
-#' Bonferroni-corrected over all events and both directions, so that an honest mechanism is flagged
-#' with probability at most `alpha`. The claim is the guarantee.epsilon and guarantee.delta the
-#' command's reports state (a DP model; columns in guarantee.not_covered are left out), or `epsilon`
-#' and `delta`; a violation is an event with P(D) > e^epsilon P(D2) + delta beyond the bounds (or the
-#' reverse). Events that held under one input only are listed first. A violation exits 1 and, like
-#' every exit 1, writes no `report` file (`json` prints the report on stdout). An audit can refute a
-#' claim, never prove it.
+#' command (dpmicro, safela, rr, noise, ...: its own flags, without `input`, `output`, `report` and
+#' `seed`, which the auditor supplies) `runs` times on each of two neighbouring inputs, as a
+#' subprocess of this executable (or `binary`), each run with fresh randomness (with `seed`, each
+#' run's seed is drawn from it and the audit is reproducible), and tests each release against events
+#' that do not know the mechanism: the exit status, header and row count; which of the first rows
+#' (whole, and per column) are equal, whether rows i and i+1 are equal, the number of distinct rows
+#' and values; the patterns of '*' cells and the rows holding one; which values each column holds; per
+#' numeric column, counts in bins cut at quantiles of the pooled outputs, and the mean, minimum and
+#' maximum. The values, bins and thresholds tested come from the first `selection` share of the runs,
+#' the counts from the rest. Every event gets one-sided Clopper-Pearson bounds on its probability
+#' under D and under D2, Bonferroni-corrected over all events and both directions, so that an honest
+#' mechanism is flagged with probability at most `alpha`. The claim is the guarantee.epsilon and
+#' guarantee.delta the command's reports state (a DP model; columns in guarantee.not_covered are left
+#' out), or `epsilon` and `delta`; a violation is an event with P(D) > e^epsilon P(D2) + delta beyond
+#' the bounds (or the reverse). Events that held under one input only are listed first. A violation
+#' exits 1 and, like every exit 1, writes no `report` file (`json` prints the report on stdout). An
+#' audit can refute a claim, never prove it.
 #'
 #' The `keps audit` command as a function (the same parameters and report; see `keps audit --help`).
 #'
 #' @param mechanism the mechanism to audit. Example: `mechanism = "laplace"`.
 #' @param neighbours audit a whole keps command end to end: the command after '--' runs `runs` times on each of the two
-#' neighbouring inputs (this keps, as a subprocess: -i, -o, `report` and `seed` are the auditor's),
-#' and every release is tested against events that do not know the mechanism (see the description);
-#' the claim is the guarantee the command's report states. A data frame, or the path of a CSV file.
-#' Example: `neighbours = "{neighbours} d.csv d2.csv -- dpmicro {qi} x {k} 2 {epsilon} 1 {bounds}
-#' x=0:1"`.
+#' neighbouring inputs (this keps, as a subprocess: `input`, `output`, `report` and `seed` are the
+#' auditor's), and every release is tested against events that do not know the mechanism (see the
+#' description); the claim is the guarantee the command's report states. A data frame, or the path of
+#' a CSV file. Example: `neighbours = "{neighbours} d.csv d2.csv -- dpmicro {qi} x {k} 2 {epsilon} 1
+#' {bounds} x=0:1"`.
 #' @param runs `neighbours`: runs per input (default 1000; `selection` of them choose the events, the others are
 #' counted). Example: `runs = 2000`.
 #' @param selection `neighbours`: share of the runs that choose the events, values, thresholds and bins tested (default
@@ -1047,14 +1047,14 @@ audit <- function(mechanism = NULL, neighbours = NULL, runs = NULL, selection = 
 #' delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012;
 #' docs/spec.md, section 6) for `k`, `beta` and optionally `epsilon`/`epsilon_prime`; min-k: the
 #' smallest k reaching `delta`. rr-epsilon: the exact epsilon-LDP of randomized response with keep
-#' probability -p over -n categories (`epsilon` E instead gives the largest p); rr-t: the
-#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or -n
-#' uniform categories; `t` T instead gives the largest p_t); implies: translates between epsilon-LDP
-#' (ldp), multiplicative t-closeness with classes of at least `k` records (tclose), (k,t)-closeness
-#' (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7),
-#' e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size (the target's
-#' when the source is ldp), `to_k` the target's. It refuses the directions the paper proves impossible
-#' (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
+#' probability `p` over `categories` categories (`epsilon` E instead gives the largest p); rr-t: the
+#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or
+#' `categories` uniform categories; `t` T instead gives the largest p_t); implies: translates between
+#' epsilon-LDP (ldp), multiplicative t-closeness with classes of at least `k` records (tclose),
+#' (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022
+#' (docs/spec.md, section 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the
+#' source's group size (the target's when the source is ldp), `to_k` the target's. It refuses the
+#' directions the paper proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
 #' The `keps privacy delta` command as a function (the same parameters and report; see `keps privacy
 #' --help`).
@@ -1081,14 +1081,14 @@ privacy_delta <- function(k = NULL, beta = NULL, epsilon = NULL, epsilon_prime =
 #' delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012;
 #' docs/spec.md, section 6) for `k`, `beta` and optionally `epsilon`/`epsilon_prime`; min-k: the
 #' smallest k reaching `delta`. rr-epsilon: the exact epsilon-LDP of randomized response with keep
-#' probability -p over -n categories (`epsilon` E instead gives the largest p); rr-t: the
-#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or -n
-#' uniform categories; `t` T instead gives the largest p_t); implies: translates between epsilon-LDP
-#' (ldp), multiplicative t-closeness with classes of at least `k` records (tclose), (k,t)-closeness
-#' (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7),
-#' e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size (the target's
-#' when the source is ldp), `to_k` the target's. It refuses the directions the paper proves impossible
-#' (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
+#' probability `p` over `categories` categories (`epsilon` E instead gives the largest p); rr-t: the
+#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or
+#' `categories` uniform categories; `t` T instead gives the largest p_t); implies: translates between
+#' epsilon-LDP (ldp), multiplicative t-closeness with classes of at least `k` records (tclose),
+#' (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022
+#' (docs/spec.md, section 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the
+#' source's group size (the target's when the source is ldp), `to_k` the target's. It refuses the
+#' directions the paper proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
 #' The `keps privacy min-k` command as a function (the same parameters and report; see `keps privacy
 #' --help`).
@@ -1115,14 +1115,14 @@ privacy_min_k <- function(delta = NULL, beta = NULL, epsilon = NULL, epsilon_pri
 #' delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012;
 #' docs/spec.md, section 6) for `k`, `beta` and optionally `epsilon`/`epsilon_prime`; min-k: the
 #' smallest k reaching `delta`. rr-epsilon: the exact epsilon-LDP of randomized response with keep
-#' probability -p over -n categories (`epsilon` E instead gives the largest p); rr-t: the
-#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or -n
-#' uniform categories; `t` T instead gives the largest p_t); implies: translates between epsilon-LDP
-#' (ldp), multiplicative t-closeness with classes of at least `k` records (tclose), (k,t)-closeness
-#' (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7),
-#' e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size (the target's
-#' when the source is ldp), `to_k` the target's. It refuses the directions the paper proves impossible
-#' (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
+#' probability `p` over `categories` categories (`epsilon` E instead gives the largest p); rr-t: the
+#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or
+#' `categories` uniform categories; `t` T instead gives the largest p_t); implies: translates between
+#' epsilon-LDP (ldp), multiplicative t-closeness with classes of at least `k` records (tclose),
+#' (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022
+#' (docs/spec.md, section 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the
+#' source's group size (the target's when the source is ldp), `to_k` the target's. It refuses the
+#' directions the paper proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
 #' The `keps privacy rr-epsilon` command as a function (the same parameters and report; see `keps
 #' privacy --help`).
@@ -1146,14 +1146,14 @@ privacy_rr_epsilon <- function(p = NULL, epsilon = NULL, categories = NULL, quie
 #' delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012;
 #' docs/spec.md, section 6) for `k`, `beta` and optionally `epsilon`/`epsilon_prime`; min-k: the
 #' smallest k reaching `delta`. rr-epsilon: the exact epsilon-LDP of randomized response with keep
-#' probability -p over -n categories (`epsilon` E instead gives the largest p); rr-t: the
-#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or -n
-#' uniform categories; `t` T instead gives the largest p_t); implies: translates between epsilon-LDP
-#' (ldp), multiplicative t-closeness with classes of at least `k` records (tclose), (k,t)-closeness
-#' (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7),
-#' e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size (the target's
-#' when the source is ldp), `to_k` the target's. It refuses the directions the paper proves impossible
-#' (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
+#' probability `p` over `categories` categories (`epsilon` E instead gives the largest p); rr-t: the
+#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or
+#' `categories` uniform categories; `t` T instead gives the largest p_t); implies: translates between
+#' epsilon-LDP (ldp), multiplicative t-closeness with classes of at least `k` records (tclose),
+#' (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022
+#' (docs/spec.md, section 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the
+#' source's group size (the target's when the source is ldp), `to_k` the target's. It refuses the
+#' directions the paper proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
 #' The `keps privacy rr-t` command as a function (the same parameters and report; see `keps privacy
 #' --help`).
@@ -1161,7 +1161,7 @@ privacy_rr_epsilon <- function(p = NULL, epsilon = NULL, categories = NULL, quie
 #' @param pt rr-t: keep probability p_t of RR-t. Example: `pt = 0.5`.
 #' @param t rr-t, implies: multiplicative t-closeness level (t >= 1). Example: `t = 2`.
 #' @param frequencies rr-t: the attribute's distribution over its values (probabilities or counts; normalized); without
-#' it -n N means uniform. Example: `frequencies = "0.2,0.3,0.5"`.
+#' it `categories` N means uniform. Example: `frequencies = "0.2,0.3,0.5"`.
 #' @param categories rr-epsilon, rr-t: number of categories of the sensitive attribute. Example: `categories = 4`.
 #' @param quiet `TRUE`: no notes (warnings that weaken the privacy guarantee still come).
 #' @return The JSON report of `keps privacy` as a list; `$result` holds the answer.
@@ -1180,14 +1180,14 @@ privacy_rr_t <- function(pt = NULL, t = NULL, frequencies = NULL, categories = N
 #' delta: the delta of epsilon-safe k-anonymization under sampling (Li, Qardaji and Su 2012;
 #' docs/spec.md, section 6) for `k`, `beta` and optionally `epsilon`/`epsilon_prime`; min-k: the
 #' smallest k reaching `delta`. rr-epsilon: the exact epsilon-LDP of randomized response with keep
-#' probability -p over -n categories (`epsilon` E instead gives the largest p); rr-t: the
-#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or -n
-#' uniform categories; `t` T instead gives the largest p_t); implies: translates between epsilon-LDP
-#' (ldp), multiplicative t-closeness with classes of at least `k` records (tclose), (k,t)-closeness
-#' (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022 (docs/spec.md, section 7),
-#' e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the source's group size (the target's
-#' when the source is ldp), `to_k` the target's. It refuses the directions the paper proves impossible
-#' (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
+#' probability `p` over `categories` categories (`epsilon` E instead gives the largest p); rr-t: the
+#' multiplicative t of RR-t with keep probability `pt` over the distribution `frequencies` (or
+#' `categories` uniform categories; `t` T instead gives the largest p_t); implies: translates between
+#' epsilon-LDP (ldp), multiplicative t-closeness with classes of at least `k` records (tclose),
+#' (k,t)-closeness (kt) and (k,epsilon)-DP (kdp) by the theorems of Ekenstedt et al. 2022
+#' (docs/spec.md, section 7), e.g. `from` ldp `epsilon` E `to` kt `k` K `records` N; `k` is the
+#' source's group size (the target's when the source is ldp), `to_k` the target's. It refuses the
+#' directions the paper proves impossible (Theorem 1, Lemma 2.3, Theorem 5, ...) with exit 1.
 #'
 #' The `keps privacy implies` command as a function (the same parameters and report; see `keps privacy
 #' --help`).

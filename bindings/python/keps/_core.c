@@ -856,6 +856,7 @@ typedef struct {
     PyObject *progress; /* callable or NULL */
     PyObject *exc, *exc_value, *exc_tb;
     double last;
+    const char *what; /* the stage last reported (the library's labels are literals) */
 } run_host;
 
 static void host_fetch_error(run_host *h)
@@ -904,10 +905,14 @@ static int host_progress(void *ud, const char *what, double done, double total)
     run_host *h = ud;
     if (!h->progress || h->exc)
         return h->exc != NULL;
+    /* at most ten calls a second, but a new stage's first report always
+     * reaches the callable (it can then cancel that stage from inside) */
     double t = now_s();
-    if (done < total && t - h->last < 0.1)
+    int fresh = !h->what || strcmp(h->what, what) != 0;
+    if (!fresh && done < total && t - h->last < 0.1)
         return 0;
     h->last = t;
+    h->what = what;
     PyGILState_STATE g = PyGILState_Ensure();
     PyObject *r = PyObject_CallFunction(h->progress, "sdd", what, done, total);
     if (!r || PyErr_CheckSignals() < 0)

@@ -175,6 +175,27 @@ def test_progress_and_cancel(adult_path):
                        qi={q: hierarchy_path(q) for q in QIS}, progress=stop)
 
 
+def test_cancel_inside_the_search(adult_path):
+    """The callable raising on the OLA search's first report (a new stage's
+    first report always reaches it) cancels the search from inside its loop:
+    the library returns KEPS_ECANCEL, the call raises the callable's own
+    exception, and the callable hears nothing more."""
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def stop(what, done, total):
+        seen.append(what)
+        if what == "OLA search":
+            raise Stop
+
+    with pytest.raises(Stop):
+        keps.anonymize(adult_path, algorithm="ola", k=5, suppress=0.05, others="keep",
+                       qi={q: hierarchy_path(q) for q in QIS}, progress=stop)
+    assert seen.count("OLA search") == 1 and seen[-1] == "OLA search", seen
+
+
 def test_gil_released_during_a_command(adult_path):
     df = pd.read_csv(adult_path, sep=";")
     gap, took = longest_pause(lambda: keps.anonymize(df, algorithm="ola", k=5, suppress=0.05, others="keep",
