@@ -5,6 +5,7 @@
 #include "keps/outfile.h"
 
 #include <errno.h>
+#include <sodium.h>
 
 #include <limits.h>
 #include <stdio.h>
@@ -183,6 +184,28 @@ void kmpi_abort_shard(void *handle)
 {
     keps_outfile_abort(handle);
 }
+keps_rng *kmpi_rng(kmpi *m, const char *seed)
+{
+    uint8_t key[KEPS_RNG_KEY_BYTES + 1] = {0};
+    if (m->rank == 0) {
+        keps_rng *root = seed ? keps_rng_new_seeded(strtoull(seed, NULL, 10)) : keps_rng_new();
+        int s = root ? keps_rng_stream_key(root, key) : -1;
+        key[KEPS_RNG_KEY_BYTES] = (uint8_t)(s < 0 ? 2 : s);
+        keps_rng_free(root);
+    }
+    /* the key travels inside the job's own communicator, as the data does */
+    MPI_Bcast(key, (int)sizeof key, MPI_BYTE, 0, MPI_COMM_WORLD);
+    keps_rng *r = key[KEPS_RNG_KEY_BYTES] < 2
+                      ? keps_rng_from_key(key, (uint64_t)m->rank + 1, key[KEPS_RNG_KEY_BYTES])
+                      : NULL;
+    sodium_memzero(key, sizeof key);
+    if (!kmpi_all_ok(m, r ? KEPS_OK : KEPS_EIO)) {
+        keps_rng_free(r);
+        return NULL;
+    }
+    return r;
+}
+
 int kmpi_all_ok(kmpi *m, keps_status st)
 {
     (void)m;

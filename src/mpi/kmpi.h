@@ -97,6 +97,12 @@ keps_status kmpi_commit_shard(void *handle, keps_error *err);
 void kmpi_abort_shard(void *handle);
 
 /* ---- util ---- */
+/* This rank's random stream (keps_rng_from_key): rank 0 makes the run's
+ * key, from seed (a decimal; reproducible, NOT private) or from OS entropy,
+ * and broadcasts it; rank r takes stream r + 1 (with a seed: the stream
+ * keps_rng_split(keps_rng_new_seeded(seed), r + 1)). Collective; NULL on
+ * every rank when rank 0 has no randomness or a rank is out of memory. */
+keps_rng *kmpi_rng(kmpi *m, const char *seed);
 /* 1 when st is KEPS_OK on every rank; a failing rank's message is
  * printed by that rank. */
 int kmpi_all_ok(kmpi *m, keps_status st);

@@ -544,17 +544,9 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     }
     if (!st)
         st = keps_schema_check(s, &err);
-    if (!st) {
-        if (o->seed) {
-            keps_rng *root = keps_rng_new_seeded(strtoull(o->seed, NULL, 10));
-            rng = root ? keps_rng_split(root, (uint64_t)M.rank + 1) : NULL;
-            keps_rng_free(root);
-        } else {
-            rng = keps_rng_new();
-        }
-        if (!rng)
-            st = keps_error_set(&err, KEPS_EIO, "no randomness from the system");
-    }
+    rng = kmpi_rng(&M, o->seed); /* collective: every rank, whatever st */
+    if (!st && !rng)
+        st = keps_error_set(&err, KEPS_EIO, "no randomness from the system");
     ph[PH_ENCODE] = kmpi_now_ms() - t0;
     bytes[0] = bytes_since(&mark);
     kmpi_freq f = {0}, sup = {0};
