@@ -2,9 +2,12 @@
 #include "kmpi.h"
 
 #include "keps/csv.h"
+#include "keps/json.h"
 #include "keps/outfile.h"
+#include "table_internal.h"
 
 #include <errno.h>
+#include <sys/resource.h>
 #include <sodium.h>
 
 #include <limits.h>
@@ -206,6 +209,14 @@ keps_rng *kmpi_rng(kmpi *m, const char *seed)
     return r;
 }
 
+double kmpi_bytes_since(kmpi *m, unsigned long long *mark)
+{
+    unsigned long long d = m->bytes_sent - *mark, all = 0;
+    *mark = m->bytes_sent;
+    MPI_Allreduce(&d, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return (double)all;
+}
+
 int kmpi_all_ok(kmpi *m, keps_status st)
 {
     (void)m;
@@ -239,4 +250,95 @@ double kmpi_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int kmpi_shuffle_write(kmpi *m, kmpi_node *nd, keps_status st, keps_error *err, const keps_table *rel,
+                       const keps_counts *n, keps_counts *all)
+{
+    unsigned long long mark = m->bytes_sent;
+    int ok = kmpi_all_ok(m, st);
+    size_t P = (size_t)m->size, nf = rel ? rel->ncols : 0;
+    kmpi_rows *out = calloc(P, sizeof *out), in = {0};
+    const char **fields = malloc((nf + 1) * sizeof *fields);
+    if (!out || !fields)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    double t0 = kmpi_now_ms();
+    for (size_t i = 0; ok && i < rel->nrows; i++) {
+        for (size_t j = 0; j < nf; j++)
+            fields[j] = keps_table_str(rel, j, i);
+        if (kmpi_rows_add(&out[keps_rng_below(nd->rng, P)], fields, nf, rel->delimiter))
+            MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    if (ok)
+        kmpi_exchange(m, out, &in);
+    for (size_t d = 0; d < P; d++)
+        kmpi_rows_free(&out[d]);
+    free(out);
+    nd->ph[PH_SHUFFLE] = kmpi_now_ms() - t0;
+    nd->bytes[3] = kmpi_bytes_since(m, &mark);
+    t0 = kmpi_now_ms();
+    void *shard = NULL;
+    keps_outfile *rep = NULL;
+    char *path = ok ? kmpi_shard_path(nd->output, m->rank) : NULL;
+    if (ok && !path)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    for (size_t j = 0; j < nf; j++)
+        fields[j] = rel->cols[j].name;
+    if (ok && m->rank == 0 && nd->report)
+        st = keps_outfile_open(&nd->report, 1, &rep, err);
+    if (ok && !st)
+        st = kmpi_write_shard(&in, nf, fields, rel->delimiter, nd->rng, path, &shard, err);
+    kmpi_rows_free(&in);
+    free(fields);
+    free(path);
+    memset(all, 0, sizeof *all);
+    MPI_Reduce(n, all, 5, MPI_UNSIGNED_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    int rc = 0;
+    if (!kmpi_all_ok(m, st)) { /* the shards go into place only when every rank wrote its own */
+        if (st && err->msg[0])
+            fprintf(stderr, "keps-mpi (rank %d): %s\n", m->rank, err->msg);
+        rc = st ? keps_exit_code(st) : ok ? 3 : 2;
+        kmpi_abort_shard(shard);
+        keps_outfile_abort(rep);
+        return rc;
+    }
+    st = kmpi_commit_shard(shard, err);
+    nd->ph[PH_WRITE] = kmpi_now_ms() - t0;
+    MPI_Reduce(nd->ph, nd->phmax, PH_N, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    long rss = ru.ru_maxrss;
+    MPI_Reduce(&rss, &nd->rss, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (!kmpi_all_ok(m, st)) {
+        if (st)
+            fprintf(stderr, "keps-mpi (rank %d): %s\n", m->rank, err->msg);
+        keps_outfile_abort(rep);
+        return st ? keps_exit_code(st) : 3;
+    }
+    nd->rep = rep;
+    return 0;
+}
+
+int kmpi_finish(kmpi *m, kmpi_node *nd, struct keps_json *j, const char *cmd, const keps_counts *all)
+{
+    int rc = 0;
+    keps_outfile *rep = nd->rep;
+    nd->rep = NULL;
+    if (m->rank == 0 && rep && !j) {
+        keps_outfile_abort(rep);
+        rc = 3;
+    } else if (m->rank == 0 && rep) {
+        keps_error err = {0};
+        fputs(keps_json_text(j), keps_outfile_stream(rep));
+        fputc('\n', keps_outfile_stream(rep));
+        if (keps_outfile_commit(&rep, 1, &err)) {
+            fprintf(stderr, "keps-mpi: %s\n", err.msg);
+            rc = keps_exit_code(err.code);
+        }
+    }
+    if (m->rank == 0 && !nd->quiet && !rc)
+        fprintf(stderr, "keps-mpi %s: %zu rows on %d rank(s), k = %ld, %zu suppressed, %zu written to %s\n", cmd,
+                all->input_rows, m->size, nd->k, all->suppressed_rows, all->output_rows, nd->output);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return rc;
 }

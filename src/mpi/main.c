@@ -27,13 +27,13 @@
 #include <string.h>
 #include <sys/resource.h>
 
-enum { PH_READ, PH_ENCODE, PH_COUNT, PH_MERGE, PH_SEARCH, PH_APPLY, PH_SHUFFLE, PH_WRITE, PH_N };
 static const char *phase_name[PH_N] = {"read", "encode", "count", "merge", "search", "apply", "shuffle", "write"};
 
 typedef struct opts {
     const char *cmd, *algorithm, *output, *report, *others, *counts, *seed;
-    char **input, **qi, **sensitive, **insensitive, **identifier;
-    size_t ninput, nqi, nsensitive, ninsensitive, nidentifier;
+    char **input, **qi, **sensitive, **insensitive, **identifier, **noisy;
+    size_t ninput, nqi, nsensitive, ninsensitive, nidentifier, nnoisy;
+    kmpi_dp dp; /* kepsilon's own options (kepsilon.c) */
     long k;
     double suppress;
     int remove_suppressed, quiet;
@@ -92,17 +92,21 @@ static int parse(int argc, char **argv, opts *o)
         return argc < 2 ? 2 : -1;
     }
     o->cmd = argv[1];
-    if (strcmp(o->cmd, "anonymize") && strcmp(o->cmd, "count")) {
-        say("keps-mpi: unknown command '%s': keps-mpi runs anonymize (--algorithm ola) and count\n", o->cmd);
+    if (strcmp(o->cmd, "anonymize") && strcmp(o->cmd, "count") && strcmp(o->cmd, "kepsilon")) {
+        say("keps-mpi: unknown command '%s': keps-mpi runs anonymize (--algorithm ola), kepsilon (--algorithm "
+            "ola) and count\n",
+            o->cmd);
         return 2;
     }
+    int by_node = strcmp(o->cmd, "count") != 0; /* the commands that search an OLA node */
     static const struct option lo[] = {
         {"algorithm", 1, 0, 'a'}, {"input", 1, 0, 'i'},        {"output", 1, 0, 'o'},
         {"qi", 1, 0, 'q'},        {"sensitive", 1, 0, 'S'},    {"insensitive", 1, 0, 'I'},
         {"identifier", 1, 0, 'D'}, {"others", 1, 0, 'O'},      {"suppress", 1, 0, 's'},
         {"report", 1, 0, 'r'},    {"seed", 1, 0, 'e'},         {"delimiter", 1, 0, 'd'},
         {"missing", 1, 0, 'm'},   {"remove-suppressed", 0, 0, 'R'}, {"counts", 1, 0, 'c'},
-        {"quiet", 0, 0, 'Q'},     {"help", 0, 0, 'h'},         {0, 0, 0, 0}};
+        {"quiet", 0, 0, 'Q'},     {"help", 0, 0, 'h'},         {"noisy", 1, 0, 'N'},
+        {"epsilon", 1, 0, 'E'},   {"scale", 1, 0, 'L'},        {0, 0, 0, 0}};
     optind = 2;
     opterr = M.rank == 0;
     int ch;
@@ -122,6 +126,15 @@ static int parse(int argc, char **argv, opts *o)
         case 'm': o->missing = optarg; break;
         case 'c': o->counts = optarg; break;
         case 'R': o->remove_suppressed = 1; break;
+        case 'N': push(&o->noisy, &o->nnoisy, optarg); break;
+        case 'L': o->dp.scale = optarg; break;
+        case 'E':
+            o->dp.epsilon = strtod(optarg, &end);
+            if (*end || !(o->dp.epsilon >= 1e-300 && o->dp.epsilon <= 1e300)) {
+                say("keps-mpi: --epsilon '%s': give a positive number\n", optarg);
+                return 2;
+            }
+            break;
         case 'Q': o->quiet = 1; break;
         case 'd':
             if (strlen(optarg) != 1 && strcmp(optarg, "\\t")) {
@@ -159,19 +172,27 @@ static int parse(int argc, char **argv, opts *o)
         return 2;
     }
     const char *need = !o->ninput ? "-i" : !o->output ? "-o" : !o->nqi ? "--qi" : NULL;
-    if (!need && !strcmp(o->cmd, "anonymize") && o->k < 0)
+    if (!need && by_node && o->k < 0)
         need = "-k";
+    if (!need && !strcmp(o->cmd, "kepsilon"))
+        need = !o->nnoisy ? "--noisy" : !(o->dp.epsilon > 0) ? "--epsilon" : NULL;
     if (need) {
         say("keps-mpi: %s is required (keps-mpi --help)\n", need);
         return 2;
     }
-    if (!strcmp(o->cmd, "anonymize") && (!o->algorithm || strcmp(o->algorithm, "ola"))) {
+    if (by_node && (!o->algorithm || strcmp(o->algorithm, "ola"))) {
         say("keps-mpi: --algorithm '%s': keps-mpi anonymizes by ola (full-domain generalization); run keps "
-            "on one machine for mondrian and mdav\n",
+            "on one machine for mondrian, mdav and given\n",
             o->algorithm ? o->algorithm : "");
         return 2;
     }
-    if (!strcmp(o->cmd, "anonymize") && M.size > 1 && !strstr(o->output, "%r")) {
+    if (strcmp(o->cmd, "kepsilon") && (o->nnoisy || o->dp.epsilon > 0 || o->dp.scale)) {
+        say("keps-mpi: --noisy, --epsilon and --scale belong to kepsilon, not %s\n", o->cmd);
+        return 2;
+    }
+    if (!strcmp(o->cmd, "kepsilon") && kmpi_kepsilon_check(&o->dp, M.rank == 0))
+        return 2;
+    if (by_node && M.size > 1 && !strstr(o->output, "%r")) {
         say("keps-mpi: -o '%s' has no %%r: with several ranks each writes its own shard; give e.g. "
             "-o 'out/part-%%r.csv'\n",
             o->output);
@@ -182,12 +203,6 @@ static int parse(int argc, char **argv, opts *o)
 
 /* ---- the key columns: agreed values, hierarchies ---- */
 
-typedef struct keycol {
-    size_t col;          /* in the local table */
-    const char *rest;    /* hierarchy spec after NAME: (NULL: none) */
-    keps_table *dict;    /* agreed values, one row each */
-    uint32_t *local;     /* local code -> agreed code */
-} keycol;
 
 static keps_status make_hierarchy(const keycol *kc, keps_hierarchy **h, keps_error *err)
 {
@@ -457,23 +472,31 @@ static void report_json(const opts *o, keps_json *j, const keps_table *t, const 
     keps_json_int(j, "classes", (long long)so->res.nclasses);
     keps_json_int(j, "nodes_total", (long long)so->res.nodes_total);
     keps_json_int(j, "k_minimal_nodes", (long long)so->res.nminimal);
+    kmpi_report_mpi(j, mode, nfiles, so->distinct, so->suppressed_tuples, bytes, ph, max_rss_kb);
+    keps_json_end(j);
+}
+
+void kmpi_report_mpi(keps_json *j, const char *mode, size_t nfiles, size_t distinct, size_t suppressed_tuples,
+                     const double *bytes, const double *phmax, long max_rss_kb)
+{
     keps_json_object(j, "mpi");
     keps_json_int(j, "ranks", M.size);
     keps_json_str(j, "input", mode);
     keps_json_int(j, "input_files", (long long)nfiles);
     keps_json_int(j, "max_rss_kb_per_rank", max_rss_kb);
-    keps_json_int(j, "distinct_tuples", (long long)so->distinct);
-    keps_json_int(j, "suppressed_tuples", (long long)so->suppressed_tuples);
+    keps_json_int(j, "distinct_tuples", (long long)distinct);
+    keps_json_int(j, "suppressed_tuples", (long long)suppressed_tuples);
     keps_json_object(j, "bytes_sent");
     keps_json_num(j, "encode", bytes[0]);
     keps_json_num(j, "merge", bytes[1]);
     keps_json_num(j, "broadcast", bytes[2]);
     keps_json_num(j, "shuffle", bytes[3]);
+    if (bytes[4] >= 0)
+        keps_json_num(j, "classes", bytes[4]);
     keps_json_end(j);
     keps_json_object(j, "timing_ms_max_over_ranks");
     for (int p = 0; p < PH_N; p++)
-        keps_json_num(j, phase_name[p], ph[p]);
-    keps_json_end(j);
+        keps_json_num(j, phase_name[p], phmax[p]);
     keps_json_end(j);
     keps_json_end(j);
 }
@@ -481,10 +504,7 @@ static void report_json(const opts *o, keps_json *j, const keps_table *t, const 
 /* Sum of a per-rank byte counter since the last mark, over all ranks. */
 static double bytes_since(unsigned long long *mark)
 {
-    unsigned long long d = M.bytes_sent - *mark, all = 0;
-    *mark = M.bytes_sent;
-    MPI_Allreduce(&d, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-    return (double)all;
+    return kmpi_bytes_since(&M, mark);
 }
 
 /* Adds QI i to the local schema. A shard's value missing from the
@@ -514,7 +534,7 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     keps_error err = {0};
     size_t q = o->nqi;
     unsigned long long mark = M.bytes_sent;
-    double bytes[4] = {0};
+    double bytes[5] = {0, 0, 0, 0, -1};
     keycol *kc = calloc(q, sizeof *kc);
     keps_schema *s = keps_schema_new(t);
     keps_rng *rng = NULL;
@@ -530,8 +550,9 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     struct { char **v; size_t n; keps_role role; } roles[] = {
         {o->identifier, o->nidentifier, KEPS_ROLE_IDENTIFIER},
         {o->sensitive, o->nsensitive, KEPS_ROLE_SENSITIVE},
-        {o->insensitive, o->ninsensitive, KEPS_ROLE_INSENSITIVE}};
-    for (size_t r = 0; r < 3; r++)
+        {o->insensitive, o->ninsensitive, KEPS_ROLE_INSENSITIVE},
+        {o->noisy, o->nnoisy, KEPS_ROLE_NOISY}};
+    for (size_t r = 0; r < 4; r++)
         for (size_t i = 0; !st && i < roles[r].n; i++)
             st = keps_schema_set_role(s, roles[r].v[i], roles[r].role, &err);
     if (!st && o->others) {
@@ -597,6 +618,17 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
         MPI_Abort(MPI_COMM_WORLD, 3);
     ph[PH_SEARCH] = kmpi_now_ms() - t0;
     bytes[2] = bytes_since(&mark);
+    if (!strcmp(o->cmd, "kepsilon")) { /* kepsilon.c releases by the node */
+        kmpi_node nd = {.t = t, .s = s, .kc = kc, .q = q, .levels = levels, .sup = &sup, .rng = rng, .ph = ph,
+                        .bytes = bytes, .parts = parts, .nparts = nparts, .res = M.rank == 0 ? &so.res : NULL,
+                        .mode = mode, .nfiles = nfiles, .distinct = so.distinct,
+                        .suppressed_tuples = so.suppressed_tuples, .k = o->k, .suppress = o->suppress,
+                        .remove_suppressed = o->remove_suppressed, .quiet = o->quiet, .output = o->output,
+                        .report = o->report, .seed = o->seed};
+        rc = kmpi_kepsilon(&M, &nd, &o->dp);
+        free(levels);
+        goto done;
+    }
 
     /* apply: every released column, QIs at the node's levels, '*' in the
      * QIs of a suppressed tuple; each row to a random rank */
@@ -751,7 +783,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < nparts; i++)
         free(parts[i].path);
     free(parts);
-    free(o.input), free(o.qi), free(o.sensitive), free(o.insensitive), free(o.identifier);
+    free(o.input), free(o.qi), free(o.sensitive), free(o.insensitive), free(o.identifier), free(o.noisy);
     MPI_Finalize();
     return worst;
 }

@@ -3,6 +3,8 @@
 
   mpi_compare.py report SINGLE.json MPI.json      same counts, node, score, metrics, classes
   mpi_compare.py rows SINGLE.csv SHARD.csv...      the shards together hold the same multiset of rows
+  mpi_compare.py noisy COL SINGLE.csv SHARD.csv... the same with column COL (noise) only starred or not
+  mpi_compare.py kepsilon SINGLE.json MPI.json     same counts, node, classes, guarantee, scales, expected ARE
   mpi_compare.py count INPUT.csv... -- COUNTS.csv COL QI...
         the frequency table equals a count of the QI tuples of the inputs read here
   mpi_compare.py spread ID_COLUMN NROWS SHARD.csv...
@@ -11,6 +13,7 @@
 import collections
 import csv
 import json
+import math
 import sys
 
 
@@ -36,6 +39,40 @@ def main():
         for k in bad:
             print(f"{k}: single {a.get(k)!r} mpi {b.get(k)!r}")
         return 1 if bad else 0
+    if mode == "kepsilon":
+        a, b = (json.load(open(p)) for p in sys.argv[2:4])
+        exact = ["input_rows", "output_rows", "released_rows", "suppressed_rows", "removed_rows",
+                 "unsampled_rows", "k_anonymization_suppressed_rows", "guarantee", "transformation", "classes",
+                 "scale", "noise_scale_formula", "digits", "noiseless_rows", "objective", "score",
+                 "k_anonymization_metrics"]  # nodes_evaluated: a search statistic that varies with threads
+        bad = [k for k in exact if k not in a or a.get(k) != b.get(k)]
+        # sums over classes in another order: equal up to rounding
+        close = lambda x, y: abs(x - y) <= 1e-12 * max(abs(x), abs(y), 1e-300)
+        for k in ["noise_scale", "expected_are_per_column"]:
+            if set(a[k]) != set(b.get(k, {})) or not all(close(a[k][c], b[k][c]) for c in a[k]):
+                bad.append(k)
+        if not close(a["metrics"]["expected_are"], b["metrics"]["expected_are"]):
+            bad.append("metrics.expected_are")
+        for k in bad:
+            print(f"{k}: single {a.get(k)!r} mpi {b.get(k)!r}")
+        return 1 if bad else 0
+    if mode == "noisy":
+        col, single, shards = sys.argv[2], sys.argv[3], sys.argv[4:]
+        def rows(paths):
+            got = collections.Counter()
+            for p in paths:
+                h, rs = read(p)
+                j = h.index(col)
+                got.update(tuple(r[:j] + r[j + 1:] + [r[j] == "*"]) for r in rs)
+                for r in rs:  # a released noisy value is a finite number
+                    if r[j] != "*" and not math.isfinite(float(r[j])):
+                        raise SystemExit(f"{p}: {col} = {r[j]}")
+            return h, got
+        (h0, want), (h1, got) = rows([single]), rows(shards)
+        if h0 != h1 or want != got:
+            print("rows differ:", sum((got - want).values()), "extra,", sum((want - got).values()), "missing")
+            return 1
+        return 0
     if mode == "rows":
         h0, ref = read(sys.argv[2])
         got = collections.Counter()

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# keps-mpi's DP commands against keps on one process (docs/scale.md):
+# kepsilon on Adult with heights, in shards and as one file cut in byte
+# ranges, at -np 1, 2 and 4: the same node, classes, counts, noise scales,
+# expected ARE and guarantee as `keps kepsilon` (sums over classes in another
+# order agree to 1e-12), the same multiset of rows but for the noisy column,
+# starred exactly where the single run stars it; with --seed the shards are
+# the same from one run to the next at the same -np. Skipped (exit 77)
+# without keps-mpi and mpirun, unless KEPS_REQUIRE_MPI=1.
+. "$(dirname "$0")/lib.bash"
+needs_python3
+mpi=$(dirname "$keps")/keps-mpi
+if [ ! -x "$mpi" ] || ! command -v mpirun >/dev/null; then
+  echo "mpi_dp.sh: keps-mpi or mpirun missing (apt-get install libopenmpi-dev openmpi-bin, then rebuild)"
+  [ "${KEPS_REQUIRE_MPI:-0}" = 1 ] && exit 1
+  exit 77
+fi
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # Open MPI's own allocations
+run() { # NP ARGS...: keps-mpi on NP ranks
+  local np=$1
+  shift
+  mpirun --allow-run-as-root --oversubscribe -np "$np" "$mpi" "$@"
+}
+cmp_py() { python3 "$src/tests/cli/mpi_compare.py" "$@"; }
+
+A=$src/data/adult
+H=$A/adult_hierarchy
+qi=(--qi "sex:${H}_sex.csv" --qi "age:${H}_age.csv" --qi "race:${H}_race.csv"
+    --qi "marital-status:${H}_marital-status.csv")
+mkdir -p "$d/parts" "$d/out" "$d/again"
+head -n 1 "$A/adult_height.csv" >"$d/head"
+tail -n +2 "$A/adult_height.csv" >"$d/body"
+split -n l/3 -d "$d/body" "$d/b"
+for f in "$d"/b0*; do cat "$d/head" "$f" >"$d/parts/p${f##*/b}.csv"; done
+
+# kepsilon: ec (the paper's) and global scales, with and without removing
+# the suppressed rows; under the sanitizers one case and -np 1, 2
+cases=("10 ec keep" "5 global remove")
+nps="1 2 4"
+if [ "${KEPS_SANITIZED:-0}" = 1 ]; then cases=("10 ec keep"); nps="1 2"; fi
+for case in "${cases[@]}"; do
+  set -- $case
+  rs=(); [ "$3" = remove ] && rs=(--remove-suppressed)
+  args=(--algorithm ola "${qi[@]}" --noisy height --others keep -k "$1" --suppress 0.05 --epsilon 1 --scale "$2"
+        "${rs[@]}" --seed 3 --quiet)
+  "$keps" kepsilon -i "$A/adult_height.csv" -o "$d/single.csv" "${args[@]}" --report "$d/single.json" 2>/dev/null
+  for np in $nps; do
+    for input in "$d/parts/p*.csv" "$A/adult_height.csv"; do
+      rm -f "$d"/out/*
+      run "$np" kepsilon -i "$input" -o "$d/out/part-%r.csv" "${args[@]}" --report "$d/mpi.json" 2>"$d/err"
+      t "kepsilon $case np=$np $input: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+      t "kepsilon $case np=$np $input: report as the single run" 'cmp_py kepsilon "$d/single.json" "$d/mpi.json"'
+      t "kepsilon $case np=$np $input: same rows but height" 'cmp_py noisy height "$d/single.csv" "$d"/out/part-*.csv'
+    done
+    rm -f "$d"/again/*
+    run "$np" kepsilon -i "$input" -o "$d/again/part-%r.csv" "${args[@]}" 2>/dev/null
+    t "kepsilon $case np=$np: --seed reproduces the shards" \
+      '(for r in $(seq 0 $((np - 1))); do cmp -s "$d/out/part-$r.csv" "$d/again/part-$r.csv" || exit 1; done)'
+  done
+done
+t "kepsilon: the class routing's bytes in the report" \
+  'python3 -c "import json,sys; sys.exit(json.load(open(\"$d/mpi.json\"))[\"mpi\"][\"bytes_sent\"][\"classes\"] <= 0)"'
+# without --seed each run has a fresh key: two runs draw other noise
+plain=(--algorithm ola "${qi[@]}" --noisy height --others keep -k 10 --epsilon 1 --quiet)
+rm -f "$d"/out/* "$d"/again/*
+run 2 kepsilon -i "$d/parts/p*.csv" -o "$d/out/u-%r.csv" "${plain[@]}" 2>"$d/err"
+t "kepsilon without --seed: exit 0, no seed warning" '[ $? -eq 0 ] && ! grep -q "NOT private" "$d/err"'
+run 2 kepsilon -i "$d/parts/p*.csv" -o "$d/again/u-%r.csv" "${plain[@]}" 2>/dev/null
+t "kepsilon without --seed: another draw" \
+  '! cmp -s <(cat "$d"/out/u-*.csv | LC_ALL=C sort) <(cat "$d"/again/u-*.csv | LC_ALL=C sort)'
+
+# usage errors: what keps-mpi's kepsilon does not take is refused, nothing runs
+t "kepsilon --scale domain refused" \
+  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" "${plain[@]}" --scale domain 2>"$d/err" && grep -q "keps-mpi takes ec or global" "$d/err"'
+t "kepsilon without --noisy refused" \
+  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" --algorithm ola "${qi[@]}" -k 5 --epsilon 1 2>"$d/err" && grep -q "noisy is required" "$d/err"'
+t "kepsilon --confidence refused" \
+  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" "${plain[@]}" --confidence 0.9 2>"$d/err"'
+t "no output after the refusals" '[ ! -e "$d/out/x.csv" ]'
+finish mpi_dp.sh
