@@ -44,5 +44,13 @@ void cmd_uncovered_json(keps_json *j, const keps_table *t, int (*pick)(const voi
 size_t cmd_uncovered_warn(const cmd_ctx *c, const keps_table *t, int (*pick)(const void *, size_t), const void *ctx,
                           const char *covered);
 
+/* safela's report after the row counts (cmd_safela.c), shared with
+ * keps-mpi: sample_size, the guarantee, the node, the mechanism, the
+ * lattice and the metrics of r. */
+struct keps_safela_result;
+struct keps_safela_params;
+void cmd_safela_json(keps_json *j, const keps_schema *s, const struct keps_safela_result *r,
+                     const struct keps_safela_params *p);
+
 #pragma GCC visibility pop
 #endif

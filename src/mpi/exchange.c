@@ -324,7 +324,7 @@ int kmpi_finish(kmpi *m, kmpi_node *nd, struct keps_json *j, const char *cmd, co
     int rc = 0;
     keps_outfile *rep = nd->rep;
     nd->rep = NULL;
-    if (m->rank == 0 && rep && !j) {
+    if (m->rank == 0 && !j) {
         keps_outfile_abort(rep);
         rc = 3;
     } else if (m->rank == 0 && rep) {

@@ -107,6 +107,20 @@ typedef struct keycol {
     uint32_t *local;     /* local code -> agreed code */
 } keycol;
 
+/* main.c's steps, for the commands in their own files: agree on the
+ * values of the columns specs[0..n) (need_h: each must name a hierarchy);
+ * the hierarchy of a key column built on its agreed values; the rank's QI
+ * bound to its own values (a missing value named with its shard's line);
+ * the merged table f as a table of distinct tuples (agreed codes) and their
+ * weights. */
+keps_status agree(const keps_table *t, char **specs, size_t n, int need_h, keycol *kc, keps_error *err);
+keps_status make_hierarchy(const keycol *kc, keps_hierarchy **h, keps_error *err);
+void keycols_free(keycol *kc, size_t n);
+keps_status add_local_qi(keps_schema *s, keps_table *t, const keycol *kc, keps_hierarchy *h, const kmpi_part *parts,
+                         size_t nparts, keps_error *err);
+keps_status weighted_table(const keps_table *t, const keycol *kc, size_t q, const kmpi_freq *f, keps_table **out,
+                           uint32_t **weight, keps_error *err);
+
 /* What a command that releases by the node gets from main.c: this rank's
  * rows and schema (hierarchies bound to its values), the agreed codes, the
  * node's levels and the tuples suppressed at it (on every rank), rank 0's
@@ -158,13 +172,23 @@ void kmpi_report_mpi(struct keps_json *j, const char *mode, size_t nfiles, size_
 
 /* ---- kepsilon.c ---- */
 typedef struct kmpi_dp {
-    double epsilon;
-    const char *scale; /* ec (NULL) | global */
+    double epsilon;           /* kepsilon's; safela's claimed one (0: the default) */
+    const char *scale;        /* kepsilon: ec (NULL) | global */
+    const char *beta;         /* safela: as written, sampled exactly */
+    double epsilon_prime, penalty;
+    int interpolate;
+    const char *interp_text, *eps_prime_text, *penalty_text;
 } kmpi_dp;
 /* Option checks before any data is read (say: print the message). */
 int kmpi_kepsilon_check(const kmpi_dp *dp, int say);
 /* Holohan et al.'s (k,epsilon)-anonymity by the node (docs/scale.md). */
 int kmpi_kepsilon(kmpi *m, kmpi_node *nd, const kmpi_dp *dp);
+
+/* ---- safela.c ---- */
+int kmpi_safela_check(kmpi_dp *dp, int say);
+/* Li, Qardaji and Su's safe lattice anonymization: nd as for kepsilon but
+ * before any count (levels, sup and res unset). */
+int kmpi_safela(kmpi *m, kmpi_node *nd, const kmpi_dp *dp);
 
 /* ---- util ---- */
 /* Bytes sent by all ranks since *mark (this rank's counter), which moves

@@ -63,6 +63,8 @@ static void usage(FILE *f)
     fputs("usage: mpirun -np P keps-mpi anonymize --algorithm ola -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K\n"
           "                [--suppress S] [--others keep|drop] [--identifier C] [--sensitive C] [--insensitive C]\n"
           "                [--remove-suppressed] [--report FILE] [--seed N] [--delimiter C] [--missing TOKEN]\n"
+          "       mpirun -np P keps-mpi kepsilon --algorithm ola (the flags of anonymize) --noisy C ... --epsilon E\n"
+          "                [--scale ec|global]\n"
           "       mpirun -np P keps-mpi count -i FILES --qi NAME ... [--counts COL] -o FILE\n"
           "-i: shard files, a list or a glob ('parts/*.csv'), dealt to the ranks in contiguous blocks; or one\n"
           "    file, then cut in byte ranges at line breaks (a quoted field holding a line break is refused).\n"
@@ -92,13 +94,15 @@ static int parse(int argc, char **argv, opts *o)
         return argc < 2 ? 2 : -1;
     }
     o->cmd = argv[1];
-    if (strcmp(o->cmd, "anonymize") && strcmp(o->cmd, "count") && strcmp(o->cmd, "kepsilon")) {
+    if (strcmp(o->cmd, "anonymize") && strcmp(o->cmd, "count") && strcmp(o->cmd, "kepsilon") &&
+        strcmp(o->cmd, "safela")) {
         say("keps-mpi: unknown command '%s': keps-mpi runs anonymize (--algorithm ola), kepsilon (--algorithm "
-            "ola) and count\n",
+            "ola), safela and count\n",
             o->cmd);
         return 2;
     }
-    int by_node = strcmp(o->cmd, "count") != 0; /* the commands that search an OLA node */
+    int by_node = strcmp(o->cmd, "count") != 0 && strcmp(o->cmd, "safela") != 0; /* an OLA search */
+    int safela = !strcmp(o->cmd, "safela");
     static const struct option lo[] = {
         {"algorithm", 1, 0, 'a'}, {"input", 1, 0, 'i'},        {"output", 1, 0, 'o'},
         {"qi", 1, 0, 'q'},        {"sensitive", 1, 0, 'S'},    {"insensitive", 1, 0, 'I'},
@@ -106,7 +110,9 @@ static int parse(int argc, char **argv, opts *o)
         {"report", 1, 0, 'r'},    {"seed", 1, 0, 'e'},         {"delimiter", 1, 0, 'd'},
         {"missing", 1, 0, 'm'},   {"remove-suppressed", 0, 0, 'R'}, {"counts", 1, 0, 'c'},
         {"quiet", 0, 0, 'Q'},     {"help", 0, 0, 'h'},         {"noisy", 1, 0, 'N'},
-        {"epsilon", 1, 0, 'E'},   {"scale", 1, 0, 'L'},        {0, 0, 0, 0}};
+        {"epsilon", 1, 0, 'E'},   {"scale", 1, 0, 'L'},        {"beta", 1, 0, 'B'},
+        {"epsilon-prime", 1, 0, 'P'}, {"penalty", 1, 0, 'F'},  {"interpolate", 1, 0, 'T'},
+        {0, 0, 0, 0}};
     optind = 2;
     opterr = M.rank == 0;
     int ch;
@@ -128,6 +134,10 @@ static int parse(int argc, char **argv, opts *o)
         case 'R': o->remove_suppressed = 1; break;
         case 'N': push(&o->noisy, &o->nnoisy, optarg); break;
         case 'L': o->dp.scale = optarg; break;
+        case 'B': o->dp.beta = optarg; break;
+        case 'P': o->dp.eps_prime_text = optarg; break;
+        case 'F': o->dp.penalty_text = optarg; break;
+        case 'T': o->dp.interp_text = optarg; break;
         case 'E':
             o->dp.epsilon = strtod(optarg, &end);
             if (*end || !(o->dp.epsilon >= 1e-300 && o->dp.epsilon <= 1e300)) {
@@ -172,7 +182,7 @@ static int parse(int argc, char **argv, opts *o)
         return 2;
     }
     const char *need = !o->ninput ? "-i" : !o->output ? "-o" : !o->nqi ? "--qi" : NULL;
-    if (!need && by_node && o->k < 0)
+    if (!need && (by_node || safela) && o->k < 0)
         need = "-k";
     if (!need && !strcmp(o->cmd, "kepsilon"))
         need = !o->nnoisy ? "--noisy" : !(o->dp.epsilon > 0) ? "--epsilon" : NULL;
@@ -186,13 +196,26 @@ static int parse(int argc, char **argv, opts *o)
             o->algorithm ? o->algorithm : "");
         return 2;
     }
-    if (strcmp(o->cmd, "kepsilon") && (o->nnoisy || o->dp.epsilon > 0 || o->dp.scale)) {
-        say("keps-mpi: --noisy, --epsilon and --scale belong to kepsilon, not %s\n", o->cmd);
+    if (strcmp(o->cmd, "kepsilon") && (o->nnoisy || o->dp.scale || (!safela && o->dp.epsilon > 0))) {
+        say("keps-mpi: --noisy, --epsilon and --scale belong to kepsilon (--epsilon to safela too), not %s\n",
+            o->cmd);
         return 2;
     }
+    if (!safela && (o->dp.beta || o->dp.eps_prime_text || o->dp.penalty_text || o->dp.interp_text)) {
+        say("keps-mpi: --beta, --epsilon-prime, --penalty and --interpolate belong to safela, not %s\n", o->cmd);
+        return 2;
+    }
+    if (safela && (o->algorithm || o->suppress > 0)) {
+        say("keps-mpi: safela takes no %s: its node comes from the exponential mechanism, and it suppresses "
+            "whatever its node leaves in classes below k\n",
+            o->algorithm ? "--algorithm" : "--suppress");
+        return 2;
+    }
+    if (safela && kmpi_safela_check(&o->dp, M.rank == 0))
+        return 2;
     if (!strcmp(o->cmd, "kepsilon") && kmpi_kepsilon_check(&o->dp, M.rank == 0))
         return 2;
-    if (by_node && M.size > 1 && !strstr(o->output, "%r")) {
+    if ((by_node || safela) && M.size > 1 && !strstr(o->output, "%r")) {
         say("keps-mpi: -o '%s' has no %%r: with several ranks each writes its own shard; give e.g. "
             "-o 'out/part-%%r.csv'\n",
             o->output);
@@ -204,14 +227,14 @@ static int parse(int argc, char **argv, opts *o)
 /* ---- the key columns: agreed values, hierarchies ---- */
 
 
-static keps_status make_hierarchy(const keycol *kc, keps_hierarchy **h, keps_error *err)
+keps_status make_hierarchy(const keycol *kc, keps_hierarchy **h, keps_error *err)
 {
     if (keps_hierarchy_is_spec(kc->rest))
         return keps_hierarchy_build_text(kc->dict, 0, kc->rest, h, err);
     return keps_hierarchy_load(kc->rest, 0, h, err);
 }
 
-static keps_status agree(const keps_table *t, char **specs, size_t n, int need_h, keycol *kc, keps_error *err)
+keps_status agree(const keps_table *t, char **specs, size_t n, int need_h, keycol *kc, keps_error *err)
 {
     keps_status st = KEPS_OK;
     for (size_t i = 0; i < n && !st; i++) {
@@ -234,7 +257,7 @@ static keps_status agree(const keps_table *t, char **specs, size_t n, int need_h
     return st;
 }
 
-static void keycols_free(keycol *kc, size_t n)
+void keycols_free(keycol *kc, size_t n)
 {
     for (size_t i = 0; kc && i < n; i++) {
         keps_table_free(kc[i].dict);
@@ -262,10 +285,10 @@ static keps_status count_local(const keps_table *t, const keycol *kc, size_t q, 
 }
 
 /* The merged table as a keps table (codes = agreed codes) and weights. */
-static keps_status weighted_table(const keps_table *t, const keycol *kc, size_t q, const kmpi_freq *f,
+keps_status weighted_table(const keps_table *t, const keycol *kc, size_t q, const kmpi_freq *f,
                                   keps_table **out, uint32_t **weight, keps_error *err)
 {
-    const char **names = malloc(q * sizeof *names);
+    const char **names = calloc(q + 1, sizeof *names);
     uint32_t *w = malloc((f->n ? f->n : 1) * sizeof *w);
     if (!names || !w) {
         free(names), free(w);
@@ -511,7 +534,7 @@ static double bytes_since(unsigned long long *mark)
  * hierarchy is named with the shard's own file: the table of several
  * shards carries the first one's name, so it carries the offending
  * shard's while the library writes the message. */
-static keps_status add_local_qi(keps_schema *s, keps_table *t, const keycol *kc, keps_hierarchy *h,
+keps_status add_local_qi(keps_schema *s, keps_table *t, const keycol *kc, keps_hierarchy *h,
                                 const kmpi_part *parts, size_t nparts, keps_error *err)
 {
     const keps_column *c = &t->cols[kc->col];
@@ -571,6 +594,22 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     ph[PH_ENCODE] = kmpi_now_ms() - t0;
     bytes[0] = bytes_since(&mark);
     kmpi_freq f = {0}, sup = {0};
+    if (!strcmp(o->cmd, "safela")) { /* safela.c: its own sample, key and node */
+        int rc = 0;
+        if (!kmpi_all_ok(&M, st)) {
+            rc = st ? fail(&err) : 2;
+        } else {
+            kmpi_node nd = {.t = t, .s = s, .kc = kc, .q = q, .rng = rng, .ph = ph, .bytes = bytes, .parts = parts,
+                            .nparts = nparts, .mode = mode, .nfiles = nfiles, .k = o->k,
+                            .remove_suppressed = 1, .quiet = o->quiet, .output = o->output, .report = o->report,
+                            .seed = o->seed};
+            rc = kmpi_safela(&M, &nd, &o->dp);
+        }
+        keps_rng_free(rng);
+        keps_schema_free(s);
+        keycols_free(kc, q);
+        return rc;
+    }
     t0 = kmpi_now_ms();
     if (!st)
         st = count_local(t, kc, q, &f, &err);

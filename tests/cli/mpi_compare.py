@@ -5,6 +5,9 @@
   mpi_compare.py rows SINGLE.csv SHARD.csv...      the shards together hold the same multiset of rows
   mpi_compare.py noisy COL SINGLE.csv SHARD.csv... the same with column COL (noise) only starred or not
   mpi_compare.py kepsilon SINGLE.json MPI.json     same counts, node, classes, guarantee, scales, expected ARE
+  mpi_compare.py safela SINGLE.json MPI.json K HIER_DIR SHARD.csv...
+        the same guarantee and lattice size; the counts add up, the sample size is within 5 sd of beta N; the
+        shards hold output_rows rows, every QI at the reported node's level of its hierarchy, every class >= K
   mpi_compare.py count INPUT.csv... -- COUNTS.csv COL QI...
         the frequency table equals a count of the QI tuples of the inputs read here
   mpi_compare.py spread ID_COLUMN NROWS SHARD.csv...
@@ -55,6 +58,36 @@ def main():
             bad.append("metrics.expected_are")
         for k in bad:
             print(f"{k}: single {a.get(k)!r} mpi {b.get(k)!r}")
+        return 1 if bad else 0
+    if mode == "safela":
+        a, b = (json.load(open(p)) for p in sys.argv[2:4])
+        k, hdir, shards = int(sys.argv[4]), sys.argv[5], sys.argv[6:]
+        bad = [x for x in ["input_rows", "guarantee"] if a[x] != b[x]]
+        if a["mechanism"]["nodes"] != b["mechanism"]["nodes"]:
+            bad.append("mechanism.nodes")
+        n, beta = b["input_rows"], b["guarantee"]["beta"]
+        if b["released_rows"] + b["suppressed_rows"] + b["unsampled_rows"] != n or \
+                b["sample_size"] != n - b["unsampled_rows"] or b["output_rows"] != b["released_rows"]:
+            bad.append("counts")
+        if abs(b["sample_size"] - beta * n) > 5 * math.sqrt(n * beta * (1 - beta)):
+            bad.append("sample_size")
+        rows, h = [], None
+        for p in shards:
+            h, rs = read(p)
+            rows += rs
+        if len(rows) != b["output_rows"]:
+            bad.append(f"shards hold {len(rows)} rows")
+        for q, level in b["transformation"].items():  # labels at the node's level (the hierarchy's column)
+            hier = [r for r in csv.reader(open(f"{hdir}/adult_hierarchy_{q}.csv"), delimiter=";")]
+            labels = {r[level] for r in hier}
+            j = h.index(q)
+            if any(r[j] not in labels for r in rows):
+                bad.append(f"{q} not at level {level}")
+        small = [c for c, m in collections.Counter(map(tuple, rows)).items() if m < k]
+        if small:
+            bad.append(f"{len(small)} classes below k")
+        for x in bad:
+            print("safela:", x)
         return 1 if bad else 0
     if mode == "noisy":
         col, single, shards = sys.argv[2], sys.argv[3], sys.argv[4:]

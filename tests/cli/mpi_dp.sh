@@ -5,7 +5,9 @@
 # expected ARE and guarantee as `keps kepsilon` (sums over classes in another
 # order agree to 1e-12), the same multiset of rows but for the noisy column,
 # starred exactly where the single run stars it; with --seed the shards are
-# the same from one run to the next at the same -np. Skipped (exit 77)
+# the same from one run to the next at the same -np. safela: the same
+# guarantee, counts that add up, a sample size within 5 sd of beta N, and
+# every released class of k rows at the node reported. Skipped (exit 77)
 # without keps-mpi and mpirun, unless KEPS_REQUIRE_MPI=1.
 . "$(dirname "$0")/lib.bash"
 needs_python3
@@ -68,6 +70,30 @@ t "kepsilon without --seed: exit 0, no seed warning" '[ $? -eq 0 ] && ! grep -q 
 run 2 kepsilon -i "$d/parts/p*.csv" -o "$d/again/u-%r.csv" "${plain[@]}" 2>/dev/null
 t "kepsilon without --seed: another draw" \
   '! cmp -s <(cat "$d"/out/u-*.csv | LC_ALL=C sort) <(cat "$d"/again/u-*.csv | LC_ALL=C sort)'
+
+# safela: the sample is each rank's own draw, so the release differs from
+# the single run's; the guarantee (beta, epsilon, delta, ...) is the same, the
+# counts add up, every released class has k rows at the node reported, and
+# --seed reproduces the shards at the same -np
+sargs=(--qi "age:${H}_age.csv" --qi "education:${H}_education.csv" --insensitive salary-class --others drop -k 75
+       --beta 0.7 --epsilon-prime 0.5 --penalty 2 --seed 5 --quiet)
+"$keps" safela -i "$A/adult.csv" -o "$d/single.csv" "${sargs[@]}" --report "$d/single.json" 2>/dev/null
+for np in $nps; do
+  for input in "$d/parts/p*.csv" "$A/adult.csv"; do
+    rm -f "$d"/out/* "$d"/again/*
+    run "$np" safela -i "$input" -o "$d/out/part-%r.csv" "${sargs[@]}" --report "$d/mpi.json" 2>"$d/err"
+    t "safela np=$np $input: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+    t "safela np=$np $input: guarantee, counts, classes" \
+      'cmp_py safela "$d/single.json" "$d/mpi.json" 75 "$A" "$d"/out/part-*.csv'
+    run "$np" safela -i "$input" -o "$d/again/part-%r.csv" "${sargs[@]}" 2>/dev/null
+    t "safela np=$np $input: --seed reproduces the shards" \
+      '(for r in $(seq 0 $((np - 1))); do cmp -s "$d/out/part-$r.csv" "$d/again/part-$r.csv" || exit 1; done)'
+  done
+done
+t "safela without --beta refused" \
+  '! run 1 safela -i "$A/adult.csv" -o "$d/out/x.csv" --qi "age:${H}_age.csv" -k 5 2>"$d/err" && grep -q "beta is required" "$d/err"'
+t "safela --suppress refused" \
+  '! run 1 safela -i "$A/adult.csv" -o "$d/out/x.csv" --qi "age:${H}_age.csv" -k 5 --beta 0.5 --suppress 0.1 2>"$d/err" && grep -q "safela takes no --suppress" "$d/err"'
 
 # usage errors: what keps-mpi's kepsilon does not take is refused, nothing runs
 t "kepsilon --scale domain refused" \
