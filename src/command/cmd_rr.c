@@ -345,7 +345,7 @@ static int rr_use_ola_classes(cmd_ctx *c, rr_run *r)
     return 0;
 }
 
-static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, const rr_run *r)
+static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, const cmd_rr_facts *r)
 {
     keps_json_object(j, key);
     keps_json_num(j, "epsilon_ldp", l->epsilon_ldp);
@@ -366,7 +366,7 @@ static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, 
 
 /* A released column the guarantee does not cover: everything but the
  * randomized --sensitive columns (QIs, insensitive, --others keep). */
-static int uncovered_pick(const void *ctx, size_t j)
+int cmd_rr_uncovered_pick(const void *ctx, size_t j)
 {
     const keps_schema *s = ctx;
     return keps_schema_released(s, j) && s->role[j] != KEPS_ROLE_SENSITIVE;
@@ -374,7 +374,7 @@ static int uncovered_pick(const void *ctx, size_t j)
 
 static int no_domain_pick(const void *ctx, size_t j)
 {
-    const rr_run *r = ctx;
+    const cmd_rr_facts *r = ctx;
     return r->s->role[j] == KEPS_ROLE_SENSITIVE && !r->public_domain[j];
 }
 
@@ -384,15 +384,15 @@ static int sensitive_pick(const void *ctx, size_t j)
     return s->role[j] == KEPS_ROLE_SENSITIVE;
 }
 
-static const char *plain_model(const rr_run *r)
+static const char *plain_model(const cmd_rr_facts *r)
 {
     return r->par.kind == KEPS_RR_TCLOSE ? "multiplicative-t-closeness" : "epsilon-LDP";
 }
 
 /* What the guarantee read from the data (docs/spec.md, "What must be
  * public"): the domain, RR-t's distribution, a keep probability chosen
- * from class sizes or the distribution. Said on stderr. */
-static void rr_data_dependent(cmd_ctx *c, rr_run *r)
+ * from class sizes or the distribution. */
+void cmd_rr_data_dependent(cmd_rr_facts *r, int t_given, int p_given)
 {
     int tcl = r->par.kind != KEPS_RR_LDP, ldp = r->par.kind != KEPS_RR_TCLOSE;
     if (cmd_print_columns(NULL, r->t, no_domain_pick, r))
@@ -400,16 +400,32 @@ static void rr_data_dependent(cmd_ctx *c, rr_run *r)
     if (tcl)
         cmd_dd_add_columns(&r->dd, "distribution (RR-t draws from the data's own distribution)", r->t,
                            sensitive_pick, r->s);
-    if (tcl && cmd_str(c, "t"))
+    if (tcl && t_given)
         cmd_dd_add(&r->dd, "keep probability p_t (chosen from --t and the data's distribution)");
-    if (ldp && r->par.kind == KEPS_RR_LDP && cmd_str(c, "t") && !cmd_str(c, "p"))
+    if (ldp && r->par.kind == KEPS_RR_LDP && t_given && !p_given)
         cmd_dd_add(&r->dd, "keep probability p (chosen from --t, the smallest class size %zu and N = %zu)", r->k,
                    r->N);
-    cmd_dd_warn(c, &r->dd, plain_model(r));
-    cmd_uncovered_warn(c, r->t, uncovered_pick, r->s, "only each record's {sensitive} value(s)");
 }
 
-static void json_guarantee(keps_json *j, const rr_run *r, const keps_rr_levels *cl)
+/* rr_run's figures for the report functions shared with keps-mpi. */
+static cmd_rr_facts facts_of(const cmd_ctx *c, const rr_run *r)
+{
+    cmd_rr_facts f = {r->t, r->s, r->par, r->N, r->n, r->nclasses, r->k, r->k_dp, r->public_domain, r->dd,
+                      cmd_str(c, "mechanism"), r->use_mondrian ? "mondrian" : r->use_ola ? "ola" : "given"};
+    return f;
+}
+
+/* Said on stderr (even with --quiet). */
+static void rr_data_dependent(cmd_ctx *c, rr_run *r)
+{
+    cmd_rr_facts f = facts_of(c, r);
+    cmd_rr_data_dependent(&f, cmd_str(c, "t") != NULL, cmd_str(c, "p") != NULL);
+    r->dd = f.dd;
+    cmd_dd_warn(c, &r->dd, plain_model(&f));
+    cmd_uncovered_warn(c, r->t, cmd_rr_uncovered_pick, r->s, "only each record's {sensitive} value(s)");
+}
+
+static void json_guarantee(keps_json *j, const cmd_rr_facts *r, const keps_rr_levels *cl)
 {
     keps_json_object(j, "guarantee");
     keps_json_str(j, "model", cmd_dd_model(&r->dd, plain_model(r)));
@@ -428,10 +444,35 @@ static void json_guarantee(keps_json *j, const rr_run *r, const keps_rr_levels *
         from_data |= !r->public_domain[r->s->sensitive[a]];
     keps_json_bool(j, "domain_from_data", from_data);
     cmd_dd_json(j, &r->dd);
-    cmd_uncovered_json(j, r->t, uncovered_pick, r->s);
+    cmd_uncovered_json(j, r->t, cmd_rr_uncovered_pick, r->s);
     if (r->par.kind != KEPS_RR_LDP)
         keps_json_str(j, "note", "RR-t draws from the data's own distribution, so its t (and any epsilon of its "
                                  "matrix) holds for this data set's distribution, which the release reveals");
+    keps_json_end(j);
+}
+
+void cmd_rr_json(keps_json *j, const cmd_rr_facts *r, const keps_rr_levels *cl, const keps_rr_levels *ver, double u,
+                 size_t changed)
+{
+    keps_json_int(j, "changed_rows", (long long)changed);
+    keps_json_str(j, "report_note", "changed_rows, kept_fraction, classes, the verified levels and the utility are "
+                                     "read from the original values and are not covered by the guarantee: keep this "
+                                     "report with the curator and publish the release only");
+    keps_json_str(j, "mechanism", r->mechanism);
+    keps_json_int(j, "categories", (long long)r->n);
+    keps_json_str(j, "partition", r->partition);
+    keps_json_int(j, "classes", (long long)r->nclasses);
+    keps_json_int(j, "smallest_class", (long long)r->k);
+    if (r->par.kind != KEPS_RR_TCLOSE)
+        keps_json_num(j, "p", r->par.p);
+    if (r->par.kind != KEPS_RR_LDP)
+        keps_json_num(j, "pt", r->par.pt);
+    json_guarantee(j, r, cl);
+    json_levels(j, "closed_form", cl, r);
+    json_levels(j, "verified", ver, r);
+    keps_json_object(j, "metrics");
+    keps_json_num(j, "utility_binary_gain", u);
+    keps_json_num(j, "kept_fraction", r->N ? 1.0 - (double)changed / (double)r->N : 1.0);
     keps_json_end(j);
 }
 
@@ -447,28 +488,10 @@ static int rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_
     cmd_report_begin(c, &j, "rr");
     keps_counts n = {.input_rows = r->N, .output_rows = r->N};
     cmd_report_counts(&j, &n);
-    keps_json_int(&j, "changed_rows", (long long)changed);
-    keps_json_str(&j, "report_note", "changed_rows, kept_fraction, classes, the verified levels and the utility are "
-                                     "read from the original values and are not covered by the guarantee: keep this "
-                                     "report with the curator and publish the release only");
-    keps_json_str(&j, "mechanism", cmd_str(c, "mechanism"));
-    keps_json_int(&j, "categories", (long long)r->n);
-    keps_json_str(&j, "partition", r->use_mondrian ? "mondrian" : r->use_ola ? "ola" : "given");
+    cmd_rr_facts f = facts_of(c, r);
+    cmd_rr_json(&j, &f, &cl, &ver, u, changed);
     if (r->use_ola)
         r->ola.json(&r->ola, &j);
-    keps_json_int(&j, "classes", (long long)r->nclasses);
-    keps_json_int(&j, "smallest_class", (long long)r->k);
-    if (r->par.kind != KEPS_RR_TCLOSE)
-        keps_json_num(&j, "p", r->par.p);
-    if (r->par.kind != KEPS_RR_LDP)
-        keps_json_num(&j, "pt", r->par.pt);
-    json_guarantee(&j, r, &cl);
-    json_levels(&j, "closed_form", &cl, r);
-    json_levels(&j, "verified", &ver, r);
-    keps_json_object(&j, "metrics");
-    keps_json_num(&j, "utility_binary_gain", u);
-    keps_json_num(&j, "kept_fraction", r->N ? 1.0 - (double)changed / (double)r->N : 1.0);
-    keps_json_end(&j);
     keps_json_object(&j, "timing_ms");
     keps_json_num(&j, "total", t_end - t0);
     keps_json_num(&j, "mechanism", t_mech);
@@ -482,7 +505,7 @@ static int rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_
              "  for the curator only (from the original values): %zu values changed; verified on this data: "
              "epsilon-LDP %.4g, multiplicative t %.4g, (%zu,t) %.4g; (%zu,eps)-DP of Def. 8 (one value drawn "
              "from the release, not DP of the release) %.4g; utility (binary gain) %.4f\n",
-             cmd_str(c, "mechanism"), r->N, r->n, r->nclasses, r->k, cmd_dd_model(&r->dd, plain_model(r)),
+             cmd_str(c, "mechanism"), r->N, r->n, r->nclasses, r->k, cmd_dd_model(&r->dd, plain_model(&f)),
              cl.epsilon_ldp, cl.mult_t, r->dd.n ? "; parameters read from the data, see data_dependent" : "",
              changed, ver.epsilon_ldp, ver.mult_t, r->k < r->N ? r->k : r->N - 1, ver.kt, r->k_dp, ver.kdp, u);
     int rc = cmd_emit_report(c, &j, text);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "command_internal.h"
+#include "keps/rr.h"
 
 #pragma GCC visibility push(hidden) /* private to libkeps */
 
@@ -51,6 +52,27 @@ struct keps_safela_result;
 struct keps_safela_params;
 void cmd_safela_json(keps_json *j, const keps_schema *s, const struct keps_safela_result *r,
                      const struct keps_safela_params *p);
+
+/* rr's report (cmd_rr.c), shared with keps-mpi: the figures it states. */
+typedef struct cmd_rr_facts {
+    const keps_table *t;
+    const keps_schema *s;
+    keps_rr_params par;
+    size_t N, n, nclasses, k, k_dp; /* records, categories, classes, smallest class, --dp-k */
+    const uint8_t *public_domain;   /* [t->ncols] 1: --domain gave the column's domain */
+    cmd_dd dd;                      /* what the guarantee read from the data */
+    const char *mechanism, *partition;
+} cmd_rr_facts;
+/* The items of f->dd: the domain, RR-t's distribution, a keep probability
+ * chosen from the data (t_given, p_given: --t and -p were given). */
+void cmd_rr_data_dependent(cmd_rr_facts *f, int t_given, int p_given);
+/* The report's keys after the row counts: changed_rows, report_note,
+ * mechanism, categories, partition, classes, smallest_class, p, pt,
+ * guarantee, closed_form, verified, metrics. */
+void cmd_rr_json(keps_json *j, const cmd_rr_facts *f, const keps_rr_levels *cl, const keps_rr_levels *ver, double u,
+                 size_t changed);
+/* The released columns the guarantee does not cover (ctx: the schema). */
+int cmd_rr_uncovered_pick(const void *ctx, size_t j);
 
 #pragma GCC visibility pop
 #endif

@@ -65,6 +65,8 @@ static void usage(FILE *f)
           "                [--remove-suppressed] [--report FILE] [--seed N] [--delimiter C] [--missing TOKEN]\n"
           "       mpirun -np P keps-mpi kepsilon --algorithm ola (the flags of anonymize) --noisy C ... --epsilon E\n"
           "                [--scale ec|global]\n"
+          "       mpirun -np P keps-mpi safela -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K --beta B\n"
+          "                [--epsilon-prime E1] [--epsilon E] [--penalty F] [--interpolate none|level] (roles, --report...)\n"
           "       mpirun -np P keps-mpi count -i FILES --qi NAME ... [--counts COL] -o FILE\n"
           "-i: shard files, a list or a glob ('parts/*.csv'), dealt to the ranks in contiguous blocks; or one\n"
           "    file, then cut in byte ranges at line breaks (a quoted field holding a line break is refused).\n"
