@@ -337,8 +337,8 @@ int kmpi_finish(kmpi *m, kmpi_node *nd, struct keps_json *j, const char *cmd, co
         }
     }
     if (m->rank == 0 && !nd->quiet && !rc)
-        fprintf(stderr, "keps-mpi %s: %zu rows on %d rank(s), k = %ld, %zu suppressed, %zu written to %s\n", cmd,
-                all->input_rows, m->size, nd->k, all->suppressed_rows, all->output_rows, nd->output);
+        fprintf(stderr, "keps-mpi %s: %zu rows on %d rank(s), %zu suppressed, %zu written to %s\n", cmd,
+                all->input_rows, m->size, all->suppressed_rows, all->output_rows, nd->output);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return rc;
 }

@@ -190,6 +190,24 @@ int kmpi_safela_check(kmpi_dp *dp, int say);
  * before any count (levels, sup and res unset). */
 int kmpi_safela(kmpi *m, kmpi_node *nd, const kmpi_dp *dp);
 
+/* ---- rr.c ---- */
+typedef struct kmpi_rr_opts {
+    const char *mechanism, *partition, *p, *pt, *epsilon, *t, *dp_k, *k; /* as given */
+} kmpi_rr_opts;
+typedef struct kmpi_rr_in {
+    keps_table *t;
+    kmpi_rr_opts o;
+    char **qi, **sensitive, **insensitive, **identifier;
+    size_t nqi, nsensitive, ninsensitive, nidentifier;
+    const char *others, *output, *report, *seed, *mode;
+    size_t nfiles;
+    int quiet;
+    double *ph;
+} kmpi_rr_in;
+int kmpi_rr_check(const kmpi_rr_opts *o, int say);
+/* Randomized response (--mechanism ldp) record by record (docs/scale.md). */
+int kmpi_rr(kmpi *m, const kmpi_rr_in *in);
+
 /* ---- util ---- */
 /* Bytes sent by all ranks since *mark (this rank's counter), which moves
  * to now. Collective. */

@@ -33,7 +33,8 @@ typedef struct opts {
     const char *cmd, *algorithm, *output, *report, *others, *counts, *seed;
     char **input, **qi, **sensitive, **insensitive, **identifier, **noisy;
     size_t ninput, nqi, nsensitive, ninsensitive, nidentifier, nnoisy;
-    kmpi_dp dp; /* kepsilon's own options (kepsilon.c) */
+    kmpi_dp dp;        /* kepsilon's and safela's own options */
+    kmpi_rr_opts rr;   /* rr's (rr.c) */
     long k;
     double suppress;
     int remove_suppressed, quiet;
@@ -67,6 +68,8 @@ static void usage(FILE *f)
           "                [--scale ec|global]\n"
           "       mpirun -np P keps-mpi safela -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K --beta B\n"
           "                [--epsilon-prime E1] [--epsilon E] [--penalty F] [--interpolate none|level] (roles, --report...)\n"
+          "       mpirun -np P keps-mpi rr --mechanism ldp -i FILES -o 'out/part-%r.csv' --sensitive C ... [--qi C ...]\n"
+          "                (-p P | --epsilon E | --t T) [--dp-k K] [-k K] (roles, --report...)\n"
           "       mpirun -np P keps-mpi count -i FILES --qi NAME ... [--counts COL] -o FILE\n"
           "-i: shard files, a list or a glob ('parts/*.csv'), dealt to the ranks in contiguous blocks; or one\n"
           "    file, then cut in byte ranges at line breaks (a quoted field holding a line break is refused).\n"
@@ -97,13 +100,13 @@ static int parse(int argc, char **argv, opts *o)
     }
     o->cmd = argv[1];
     if (strcmp(o->cmd, "anonymize") && strcmp(o->cmd, "count") && strcmp(o->cmd, "kepsilon") &&
-        strcmp(o->cmd, "safela")) {
+        strcmp(o->cmd, "safela") && strcmp(o->cmd, "rr")) {
         say("keps-mpi: unknown command '%s': keps-mpi runs anonymize (--algorithm ola), kepsilon (--algorithm "
-            "ola), safela and count\n",
+            "ola), safela, rr (--mechanism ldp) and count\n",
             o->cmd);
         return 2;
     }
-    int by_node = strcmp(o->cmd, "count") != 0 && strcmp(o->cmd, "safela") != 0; /* an OLA search */
+    int by_node = strcmp(o->cmd, "count") && strcmp(o->cmd, "safela") && strcmp(o->cmd, "rr"); /* an OLA search */
     int safela = !strcmp(o->cmd, "safela");
     static const struct option lo[] = {
         {"algorithm", 1, 0, 'a'}, {"input", 1, 0, 'i'},        {"output", 1, 0, 'o'},
@@ -114,11 +117,14 @@ static int parse(int argc, char **argv, opts *o)
         {"quiet", 0, 0, 'Q'},     {"help", 0, 0, 'h'},         {"noisy", 1, 0, 'N'},
         {"epsilon", 1, 0, 'E'},   {"scale", 1, 0, 'L'},        {"beta", 1, 0, 'B'},
         {"epsilon-prime", 1, 0, 'P'}, {"penalty", 1, 0, 'F'},  {"interpolate", 1, 0, 'T'},
+        {"mechanism", 1, 0, 'M'}, {"partition", 1, 0, 'X'},    {"pt", 1, 0, 'U'},
+        {"t", 1, 0, 'V'},         {"dp-k", 1, 0, 'W'},         {"p", 1, 0, 'p'},
         {0, 0, 0, 0}};
+    int rr = !strcmp(o->cmd, "rr");
     optind = 2;
     opterr = M.rank == 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "i:o:k:", lo, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, rr ? "i:o:k:p:" : "i:o:k:", lo, NULL)) != -1) {
         char *end;
         switch (ch) {
         case 'a': o->algorithm = optarg; break;
@@ -140,7 +146,17 @@ static int parse(int argc, char **argv, opts *o)
         case 'P': o->dp.eps_prime_text = optarg; break;
         case 'F': o->dp.penalty_text = optarg; break;
         case 'T': o->dp.interp_text = optarg; break;
+        case 'M': o->rr.mechanism = optarg; break;
+        case 'X': o->rr.partition = optarg; break;
+        case 'p': o->rr.p = optarg; break;
+        case 'U': o->rr.pt = optarg; break;
+        case 'V': o->rr.t = optarg; break;
+        case 'W': o->rr.dp_k = optarg; break;
         case 'E':
+            if (rr) {
+                o->rr.epsilon = optarg;
+                break;
+            }
             o->dp.epsilon = strtod(optarg, &end);
             if (*end || !(o->dp.epsilon >= 1e-300 && o->dp.epsilon <= 1e300)) {
                 say("keps-mpi: --epsilon '%s': give a positive number\n", optarg);
@@ -156,6 +172,7 @@ static int parse(int argc, char **argv, opts *o)
             o->delimiter = strcmp(optarg, "\\t") ? optarg[0] : '\t';
             break;
         case 'k':
+            o->rr.k = optarg;
             o->k = strtol(optarg, &end, 10);
             if (*end || o->k < 1 || o->k > 1000000000L) {
                 say("keps-mpi: -k '%s': give a whole number from 1 to 1000000000\n", optarg);
@@ -183,7 +200,7 @@ static int parse(int argc, char **argv, opts *o)
         say("keps-mpi: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
-    const char *need = !o->ninput ? "-i" : !o->output ? "-o" : !o->nqi ? "--qi" : NULL;
+    const char *need = !o->ninput ? "-i" : !o->output ? "-o" : !o->nqi && strcmp(o->cmd, "rr") ? "--qi" : NULL;
     if (!need && (by_node || safela) && o->k < 0)
         need = "-k";
     if (!need && !strcmp(o->cmd, "kepsilon"))
@@ -215,9 +232,21 @@ static int parse(int argc, char **argv, opts *o)
     }
     if (safela && kmpi_safela_check(&o->dp, M.rank == 0))
         return 2;
+    int rr_only = o->rr.mechanism || o->rr.partition || o->rr.p || o->rr.pt || o->rr.t || o->rr.dp_k;
+    if (!rr && rr_only) {
+        say("keps-mpi: --mechanism, --partition, -p, --pt, --t and --dp-k belong to rr, not %s\n", o->cmd);
+        return 2;
+    }
+    if (rr && (o->algorithm || o->suppress > 0 || o->remove_suppressed)) {
+        say("keps-mpi: rr takes no %s: it releases every record\n",
+            o->algorithm ? "--algorithm" : o->suppress > 0 ? "--suppress" : "--remove-suppressed");
+        return 2;
+    }
+    if (rr && kmpi_rr_check(&o->rr, M.rank == 0))
+        return 2;
     if (!strcmp(o->cmd, "kepsilon") && kmpi_kepsilon_check(&o->dp, M.rank == 0))
         return 2;
-    if ((by_node || safela) && M.size > 1 && !strstr(o->output, "%r")) {
+    if ((by_node || safela || rr) && M.size > 1 && !strstr(o->output, "%r")) {
         say("keps-mpi: -o '%s' has no %%r: with several ranks each writes its own shard; give e.g. "
             "-o 'out/part-%%r.csv'\n",
             o->output);
@@ -815,7 +844,11 @@ int main(int argc, char **argv)
     if (!kmpi_all_ok(&M, st)) {
         rc = st ? fail(&err) : 2;
     } else {
-        rc = !strcmp(o.cmd, "count") ? run_count(&o, t, ph) : run_anonymize(&o, t, ph, mode, nfiles, parts, nparts);
+        kmpi_rr_in ri = {t, o.rr, o.qi, o.sensitive, o.insensitive, o.identifier, o.nqi, o.nsensitive,
+                         o.ninsensitive, o.nidentifier, o.others, o.output, o.report, o.seed, mode, nfiles, o.quiet, ph};
+        rc = !strcmp(o.cmd, "count") ? run_count(&o, t, ph)
+             : !strcmp(o.cmd, "rr")  ? kmpi_rr(&M, &ri)
+                                     : run_anonymize(&o, t, ph, mode, nfiles, parts, nparts);
     }
     /* the exit status is the worst rank's */
     int worst = 0;

@@ -7,7 +7,9 @@
 # starred exactly where the single run stars it; with --seed the shards are
 # the same from one run to the next at the same -np. safela: the same
 # guarantee, counts that add up, a sample size within 5 sd of beta N, and
-# every released class of k rows at the node reported. Skipped (exit 77)
+# every released class of k rows at the node reported. rr: the same
+# guarantee and levels, the released values' counts within binomial bounds,
+# and two ranks reading the same shard draw differently. Skipped (exit 77)
 # without keps-mpi and mpirun, unless KEPS_REQUIRE_MPI=1.
 . "$(dirname "$0")/lib.bash"
 needs_python3
@@ -94,6 +96,48 @@ t "safela without --beta refused" \
   '! run 1 safela -i "$A/adult.csv" -o "$d/out/x.csv" --qi "age:${H}_age.csv" -k 5 2>"$d/err" && grep -q "beta is required" "$d/err"'
 t "safela --suppress refused" \
   '! run 1 safela -i "$A/adult.csv" -o "$d/out/x.csv" --qi "age:${H}_age.csv" -k 5 --beta 0.5 --suppress 0.1 2>"$d/err" && grep -q "safela takes no --suppress" "$d/err"'
+
+# rr --mechanism ldp: the single run's guarantee, levels and p; the number
+# of changed values and the released column's counts within 5 sd of the
+# single run's; every other column the same multiset of rows
+rargs=(--mechanism ldp --sensitive salary-class --qi sex --qi race --epsilon 1 --others keep --seed 2 --quiet)
+"$keps" rr -i "$A/adult_height.csv" -o "$d/single.csv" "${rargs[@]}" --report "$d/single.json" 2>/dev/null
+for np in $nps; do
+  for input in "$d/parts/p*.csv" "$A/adult_height.csv"; do
+    rm -f "$d"/out/* "$d"/again/*
+    run "$np" rr -i "$input" -o "$d/out/part-%r.csv" "${rargs[@]}" --report "$d/mpi.json" 2>"$d/err"
+    t "rr np=$np $input: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+    t "rr np=$np $input: as the single run" \
+      'cmp_py rr salary-class "$d/single.json" "$d/mpi.json" "$d/single.csv" "$d"/out/part-*.csv'
+    run "$np" rr -i "$input" -o "$d/again/part-%r.csv" "${rargs[@]}" 2>/dev/null
+    t "rr np=$np $input: --seed reproduces the shards" \
+      '(for r in $(seq 0 $((np - 1))); do cmp -s "$d/out/part-$r.csv" "$d/again/part-$r.csv" || exit 1; done)'
+  done
+done
+t "rr: the data-dependent domain said" 'grep -q "reads from the data: domain" "$d/err"'
+
+# the ranks' streams are distinct: two ranks reading the same shard
+# randomize each record independently (the same stream would give every
+# record the same output twice); seeded, and without a seed
+python3 - "$d/twin/a.csv" <<'PY'
+import os, random, sys
+os.makedirs(os.path.dirname(sys.argv[1]), exist_ok=True)
+random.seed(11)
+with open(sys.argv[1], "w") as f:
+    f.write("id,s\n")
+    for i in range(2000):
+        f.write(f"{i},{random.randrange(4)}\n")
+PY
+cp "$d/twin/a.csv" "$d/twin/b.csv"
+for seed in "--seed 9" ""; do
+  rm -f "$d"/out/*
+  run 2 rr --mechanism ldp -i "$d/twin/*.csv" -o "$d/out/tw-%r.csv" --sensitive s --insensitive id -p 0.2 $seed \
+    --quiet 2>"$d/err"
+  t "rr twins ${seed:-unseeded}: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+  t "rr twins ${seed:-unseeded}: the two ranks' draws differ" 'cmp_py pairs id s "$d"/out/tw-*.csv'
+done
+t "rr --mechanism tclose refused" \
+  '! run 1 rr --mechanism tclose -i "$A/adult.csv" -o "$d/out/x.csv" --sensitive salary-class --pt 0.5 2>"$d/err" && grep -q "keps-mpi runs ldp" "$d/err"'
 
 # usage errors: what keps-mpi's kepsilon does not take is refused, nothing runs
 t "kepsilon --scale domain refused" \
