@@ -209,6 +209,47 @@ keps_rng *kmpi_rng(kmpi *m, const char *seed)
     return r;
 }
 
+int kmpi_fail(kmpi *m, keps_status st, const keps_error *err)
+{
+    if (st && err->msg[0])
+        fprintf(stderr, "keps-mpi (rank %d): %s\n", m->rank, err->msg);
+    return st ? keps_exit_code(st) : 2;
+}
+
+keps_table *kmpi_release_new(const keps_schema *s, size_t **cols, int **qi, keps_error *err)
+{
+    const keps_table *t = s->t;
+    size_t nf = 0;
+    const char **names = malloc((t->ncols + 1) * sizeof *names);
+    int *qi_of = malloc((t->ncols + 1) * sizeof *qi_of);
+    *cols = malloc((t->ncols + 1) * sizeof **cols);
+    *qi = malloc((t->ncols + 1) * sizeof **qi);
+    keps_table *rel = NULL;
+    if (names && qi_of && *cols && *qi) {
+        for (size_t j = 0; j < t->ncols; j++)
+            qi_of[j] = -1;
+        for (size_t i = 0; i < s->nqi; i++)
+            qi_of[s->qi[i].col] = (int)i;
+        for (size_t j = 0; j < t->ncols; j++)
+            if (keps_schema_released(s, j)) {
+                (*qi)[nf] = qi_of[j];
+                (*cols)[nf] = j;
+                names[nf++] = t->cols[j].name;
+            }
+        rel = keps_table_new(nf, names, t->missing_token, t->source, err);
+    } else {
+        keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    if (rel)
+        rel->delimiter = t->delimiter;
+    free(names), free(qi_of);
+    if (!rel) {
+        free(*cols), free(*qi);
+        *cols = NULL, *qi = NULL;
+    }
+    return rel;
+}
+
 double kmpi_bytes_since(kmpi *m, unsigned long long *mark)
 {
     unsigned long long d = m->bytes_sent - *mark, all = 0;

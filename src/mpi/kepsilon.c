@@ -197,27 +197,17 @@ static keps_status generalized(const kmpi_node *nd, const uint8_t *supp, keps_ta
 {
     const keps_schema *s = nd->s;
     const keps_table *t = nd->t;
-    size_t nf = 0;
-    const char **names = malloc((t->ncols + 1) * sizeof *names), **fields = malloc((t->ncols + 1) * sizeof *fields);
-    int *qi_of = malloc((t->ncols + 1) * sizeof *qi_of);
-    size_t *cols = malloc((t->ncols + 1) * sizeof *cols);
-    keps_status st = names && fields && qi_of && cols ? KEPS_OK : keps_error_set(err, KEPS_ENOMEM, "out of memory");
-    for (size_t j = 0; !st && j < t->ncols; j++) {
-        qi_of[j] = -1;
-        if (keps_schema_released(s, j)) {
-            cols[nf] = j;
-            names[nf++] = t->cols[j].name;
-        }
-    }
-    for (size_t i = 0; !st && i < nd->q; i++)
-        qi_of[s->qi[i].col] = (int)i;
-    *gen = st ? NULL : keps_table_new(nf, names, t->missing_token, t->source, err);
-    if (!st && !*gen)
-        st = err->code ? err->code : KEPS_ENOMEM;
+    size_t *cols = NULL;
+    int *qi = NULL;
+    if (!(*gen = kmpi_release_new(s, &cols, &qi, err)))
+        return err->code ? err->code : KEPS_ENOMEM;
+    size_t nf = (*gen)->ncols;
+    const char **fields = malloc((nf + 1) * sizeof *fields);
+    keps_status st = fields ? KEPS_OK : keps_error_set(err, KEPS_ENOMEM, "out of memory");
     for (size_t r = 0; !st && r < t->nrows; r++) {
         for (size_t x = 0; x < nf; x++) {
             size_t j = cols[x];
-            int i = qi_of[j];
+            int i = qi[x];
             uint32_t code = t->cols[j].codes[r];
             fields[x] = i < 0      ? t->cols[j].values[code]
                         : supp[r] ? "*"
@@ -226,17 +216,8 @@ static keps_status generalized(const kmpi_node *nd, const uint8_t *supp, keps_ta
         }
         st = keps_table_append(*gen, fields, NULL, 0, err);
     }
-    free(names), free(fields), free(qi_of), free(cols);
+    free(fields), free(cols), free(qi);
     return st;
-}
-
-/* This rank's message, if it has one (a rank that stops because another
- * failed has none); the exit code. */
-static int fail(kmpi *mp, keps_status st, const keps_error *err)
-{
-    if (st && err->msg[0])
-        fprintf(stderr, "keps-mpi (rank %d): %s\n", mp->rank, err->msg);
-    return st ? keps_exit_code(st) : 2;
 }
 
 static void put(kmpi_rows *r, const void *data, size_t len)
@@ -289,7 +270,7 @@ int kmpi_kepsilon(kmpi *mp, kmpi_node *nd, const kmpi_dp *dp)
     keps_status st = noisy_values(nd, &x, &err);
     if (!kmpi_all_ok(mp, st)) {
         free(digits), free(dmine), free(supp), free(g), free(tu), free(lo), free(hi), free(x);
-        return fail(mp, st, &err);
+        return kmpi_fail(mp, st, &err);
     }
     /* the precision the noisy values are rounded to: the input's, over all ranks */
     for (size_t j = 0; j < m; j++)
@@ -359,7 +340,7 @@ int kmpi_kepsilon(kmpi *mp, kmpi_node *nd, const kmpi_dp *dp)
         keps_kepsilon_result_free(&r);
         free(keys), free(cls), free(xin), free(from), free(out);
         free(digits), free(dmine), free(supp), free(g), free(tu), free(lo), free(hi), free(x);
-        return fail(mp, st, &err);
+        return kmpi_fail(mp, st, &err);
     }
     /* each record's noisy values back to its rank, in the order received */
     size_t at = 0;

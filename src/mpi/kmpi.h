@@ -209,6 +209,14 @@ int kmpi_rr_check(const kmpi_rr_opts *o, int say);
 int kmpi_rr(kmpi *m, const kmpi_rr_in *in);
 
 /* ---- util ---- */
+/* This rank's message, if it has one (a rank that stops because another
+ * failed has none); the exit code for st (2 when this rank did not fail). */
+int kmpi_fail(kmpi *m, keps_status st, const keps_error *err);
+/* The release's columns of s (keps_schema_released, in table order) as an
+ * empty table with their names, its missing token, source and delimiter;
+ * cols[x]: the column of s->t behind release column x, qi[x]: its QI index
+ * or -1. NULL with err set on error. */
+keps_table *kmpi_release_new(const keps_schema *s, size_t **cols, int **qi, keps_error *err);
 /* Bytes sent by all ranks since *mark (this rank's counter), which moves
  * to now. Collective. */
 double kmpi_bytes_since(kmpi *m, unsigned long long *mark);

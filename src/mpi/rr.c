@@ -27,13 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(kmpi *mp, keps_status st, const keps_error *err)
-{
-    if (st && err->msg[0])
-        fprintf(stderr, "keps-mpi (rank %d): %s\n", mp->rank, err->msg);
-    return st ? keps_exit_code(st) : 2;
-}
-
 /* A number option: 1 given (in range), 0 absent (*out = dflt), -1 bad. */
 static int number(const char *text, double lo, double hi, double dflt, double *out)
 {
@@ -143,7 +136,7 @@ static int decide(kmpi *mp, const kmpi_rr_in *in, const kmpi_freq *fr, size_t q,
         free(qc[j]);
     free(qc);
     if (st)
-        return fail(mp, st == KEPS_ENOMEM && !err->msg[0] ? keps_error_set(err, st, "out of memory") : st, err);
+        return kmpi_fail(mp, st == KEPS_ENOMEM && !err->msg[0] ? keps_error_set(err, st, "out of memory") : st, err);
     keps_rr_frequencies(w->value, N, n, w->freq);
     double kreq, kdp;
     number(in->o.k, 1, 1e15, 0, &kreq);
@@ -170,7 +163,7 @@ static int decide(kmpi *mp, const kmpi_rr_in *in, const kmpi_freq *fr, size_t q,
     number(in->o.t, 1, INFINITY, NAN, &tg.t);
     if ((st = keps_rr_choose_params(KEPS_RR_LDP, &tg, w->freq, n, N, w->f.k, &w->f.par, err)) ||
         (st = keps_rr_matrix_for(&w->f.par, n, w->freq, &w->M, err)))
-        return fail(mp, st, err);
+        return kmpi_fail(mp, st, err);
     if (w->f.par.p >= 1) /* a privacy warning, as keps rr gives it */
         fprintf(stderr, "keps-mpi rr: warning: the RR-LDP stage keeps every value (p = 1): no local privacy "
                         "(epsilon = infinity)\n");
@@ -235,7 +228,7 @@ int kmpi_rr(kmpi *mp, const kmpi_rr_in *in)
     int rc = 0;
     keps_table *rel = NULL;
     if (!ok || !kmpi_all_ok(mp, st)) {
-        rc = fail(mp, st, &err);
+        rc = kmpi_fail(mp, st, &err);
         goto done;
     }
     t0 = kmpi_now_ms();
@@ -259,24 +252,19 @@ int kmpi_rr(kmpi *mp, const kmpi_rr_in *in)
     st = keps_rr_apply(&par, n, value, nl, rng, out, &err);
     keps_counts cnt = {.input_rows = nl, .output_rows = nl};
     unsigned long long changed = 0, all_changed = 0;
-    size_t nf = 0;
-    const char **names = malloc((t->ncols + 1) * sizeof *names), **fields = malloc((t->ncols + 1) * sizeof *fields);
-    size_t *cols = malloc((t->ncols + 1) * sizeof *cols);
-    int *sens_of = malloc((t->ncols + 1) * sizeof *sens_of);
+    size_t *cols = NULL;
+    int *qi_of = NULL, *sens_of = malloc((t->ncols + 1) * sizeof *sens_of);
     uint32_t *split = malloc((ns + 1) * sizeof *split);
-    if (!names || !fields || !cols || !sens_of || !split)
+    if (!st && !(rel = kmpi_release_new(s, &cols, &qi_of, &err)))
+        st = err.code ? err.code : KEPS_ENOMEM;
+    size_t nf = rel ? rel->ncols : 0;
+    const char **fields = malloc((nf + 1) * sizeof *fields);
+    if (!fields || !sens_of || !split)
         MPI_Abort(MPI_COMM_WORLD, 3);
-    for (size_t j = 0; j < t->ncols; j++) {
+    for (size_t j = 0; j < t->ncols; j++)
         sens_of[j] = -1;
-        if (keps_schema_released(s, j)) {
-            cols[nf] = j;
-            names[nf++] = t->cols[j].name;
-        }
-    }
     for (size_t j = 0; j < ns; j++)
         sens_of[kc[q + j].col] = (int)j;
-    if (!st && !(rel = keps_table_new(nf, names, t->missing_token, t->source, &err)))
-        st = err.code ? err.code : KEPS_ENOMEM;
     for (size_t i = 0; !st && i < nl; i++) {
         changed += out[i] != value[i];
         keps_rr_joint_split(out[i], ns, nvalues, split);
@@ -287,7 +275,7 @@ int kmpi_rr(kmpi *mp, const kmpi_rr_in *in)
         }
         st = keps_table_append(rel, fields, NULL, 0, &err);
     }
-    free(names), free(fields), free(cols), free(sens_of), free(split);
+    free(fields), free(cols), free(qi_of), free(sens_of), free(split);
     MPI_Reduce(&changed, &all_changed, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     in->ph[PH_APPLY] = kmpi_now_ms() - t0;
     kmpi_node nd = {.t = t, .s = s, .rng = rng, .ph = in->ph, .bytes = bytes, .mode = in->mode,

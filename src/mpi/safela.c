@@ -26,13 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(kmpi *mp, keps_status st, const keps_error *err)
-{
-    if (st && err->msg[0])
-        fprintf(stderr, "keps-mpi (rank %d): %s\n", mp->rank, err->msg);
-    return st ? keps_exit_code(st) : 2;
-}
-
 /* The numbers of --epsilon-prime and --penalty (positive, as keps safela
  * takes them), --interpolate level|none, --beta present. */
 int kmpi_safela_check(kmpi_dp *dp, int say)
@@ -195,7 +188,7 @@ int kmpi_safela(kmpi *mp, kmpi_node *nd, const kmpi_dp *dp)
     keps_schema *S = NULL;
     int rc = 0;
     if (!kmpi_all_ok(mp, st)) {
-        rc = fail(mp, st, &err);
+        rc = kmpi_fail(mp, st, &err);
         goto done;
     }
     t0 = kmpi_now_ms();
@@ -216,7 +209,7 @@ int kmpi_safela(kmpi *mp, kmpi_node *nd, const kmpi_dp *dp)
     int head = st;
     MPI_Bcast(&head, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (head) {
-        rc = mp->rank == 0 ? fail(mp, st, &err) : 0;
+        rc = mp->rank == 0 ? kmpi_fail(mp, st, &err) : 0;
         MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
         free(levels);
         goto done;
@@ -231,25 +224,14 @@ int kmpi_safela(kmpi *mp, kmpi_node *nd, const kmpi_dp *dp)
     nd->levels = levels;
     /* the release: this rank's sampled rows outside the suppressed classes */
     t0 = kmpi_now_ms();
-    size_t nf = 0;
-    const char **names = malloc((t->ncols + 1) * sizeof *names), **fields = malloc((t->ncols + 1) * sizeof *fields);
-    size_t *cols = malloc((t->ncols + 1) * sizeof *cols);
-    if (!names || !fields || !cols)
-        MPI_Abort(MPI_COMM_WORLD, 3);
-    int *qi_of = malloc((t->ncols + 1) * sizeof *qi_of);
-    if (!qi_of)
-        MPI_Abort(MPI_COMM_WORLD, 3);
-    for (size_t j = 0; j < t->ncols; j++) {
-        qi_of[j] = -1;
-        if (keps_schema_released(s, j)) {
-            cols[nf] = j;
-            names[nf++] = t->cols[j].name;
-        }
-    }
-    for (size_t i = 0; i < q; i++)
-        qi_of[s->qi[i].col] = (int)i;
-    keps_table *rel = keps_table_new(nf, names, t->missing_token, t->source, &err);
+    size_t *cols = NULL;
+    int *qi_of = NULL;
+    keps_table *rel = kmpi_release_new(s, &cols, &qi_of, &err);
     st = rel ? KEPS_OK : err.code ? err.code : KEPS_ENOMEM;
+    size_t nf = rel ? rel->ncols : 0;
+    const char **fields = malloc((nf + 1) * sizeof *fields);
+    if (!fields)
+        MPI_Abort(MPI_COMM_WORLD, 3);
     cnt.output_rows = 0;
     for (size_t row = 0; !st && row < n; row++) {
         if (!keep[row]) {
@@ -265,7 +247,7 @@ int kmpi_safela(kmpi *mp, kmpi_node *nd, const kmpi_dp *dp)
         }
         for (size_t x = 0; x < nf; x++) {
             size_t j = cols[x];
-            int i = qi_of[j];
+            int i = qi_of[x];
             uint32_t code = t->cols[j].codes[row];
             fields[x] = i < 0 ? t->cols[j].values[code]
                               : keps_hierarchy_label(s->qi[i].h, levels[i], s->qi[i].map[levels[i]][code]);
@@ -273,7 +255,7 @@ int kmpi_safela(kmpi *mp, kmpi_node *nd, const kmpi_dp *dp)
         st = keps_table_append(rel, fields, NULL, 0, &err);
         cnt.output_rows++;
     }
-    free(names), free(fields), free(cols), free(qi_of);
+    free(fields), free(cols), free(qi_of);
     nd->ph[PH_APPLY] = kmpi_now_ms() - t0;
     keps_counts all;
     rc = kmpi_shuffle_write(mp, nd, st, &err, rel, &cnt, &all);

@@ -12,20 +12,7 @@
 # and two ranks reading the same shard draw differently. Skipped (exit 77)
 # without keps-mpi and mpirun, unless KEPS_REQUIRE_MPI=1.
 . "$(dirname "$0")/lib.bash"
-needs_python3
-mpi=$(dirname "$keps")/keps-mpi
-if [ ! -x "$mpi" ] || ! command -v mpirun >/dev/null; then
-  echo "mpi_dp.sh: keps-mpi or mpirun missing (apt-get install libopenmpi-dev openmpi-bin, then rebuild)"
-  [ "${KEPS_REQUIRE_MPI:-0}" = 1 ] && exit 1
-  exit 77
-fi
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # Open MPI's own allocations
-run() { # NP ARGS...: keps-mpi on NP ranks
-  local np=$1
-  shift
-  mpirun --allow-run-as-root --oversubscribe -np "$np" "$mpi" "$@"
-}
-cmp_py() { python3 "$src/tests/cli/mpi_compare.py" "$@"; }
+. "$(dirname "$0")/mpi_lib.bash"
 
 A=$src/data/adult
 H=$A/adult_hierarchy
