@@ -18,7 +18,7 @@ static int sodium_ready(void)
 
 void keps_rng_refill_(keps_rng *r)
 {
-    if (r->seeded) {
+    if (r->keyed) {
         memset(r->buf, 0, RNG_BUF);
         crypto_stream_chacha20_ietf_xor_ic(r->buf, r->buf, RNG_BUF, r->nonce, r->block, r->key);
         r->block += RNG_BUF / 64;
@@ -66,7 +66,25 @@ keps_rng *keps_rng_new_seeded(uint64_t seed)
         s[i] = (uint8_t)(seed >> (8 * i));
     /* Key = BLAKE2b(seed): every seed gives an unrelated stream. */
     crypto_generichash(r->key, sizeof r->key, s, sizeof s, NULL, 0);
-    r->seeded = 1;
+    r->seeded = r->keyed = 1;
+    return r;
+}
+
+/* Stream `stream` under key: key' = BLAKE2b(key || stream as 8 bytes
+ * little-endian), then the ChaCha20 keystream of key'. */
+static keps_rng *derive(const uint8_t *key, uint64_t stream, int seeded)
+{
+    keps_rng *r = rng_alloc();
+    if (!r)
+        return NULL;
+    uint8_t in[KEPS_RNG_KEY_BYTES + 8];
+    memcpy(in, key, KEPS_RNG_KEY_BYTES);
+    for (int i = 0; i < 8; i++)
+        in[KEPS_RNG_KEY_BYTES + i] = (uint8_t)(stream >> (8 * i));
+    crypto_generichash(r->key, sizeof r->key, in, sizeof in, NULL, 0);
+    sodium_memzero(in, sizeof in);
+    r->seeded = seeded;
+    r->keyed = 1;
     return r;
 }
 
@@ -74,16 +92,23 @@ keps_rng *keps_rng_split(keps_rng *parent, uint64_t stream)
 {
     if (!parent->seeded)
         return keps_rng_new();
-    keps_rng *r = rng_alloc();
-    if (!r)
-        return NULL;
-    uint8_t in[sizeof parent->key + 8];
-    memcpy(in, parent->key, sizeof parent->key);
-    for (int i = 0; i < 8; i++)
-        in[sizeof parent->key + i] = (uint8_t)(stream >> (8 * i));
-    crypto_generichash(r->key, sizeof r->key, in, sizeof in, NULL, 0);
-    r->seeded = 1;
-    return r;
+    return derive(parent->key, stream, 1);
+}
+
+int keps_rng_stream_key(keps_rng *root, uint8_t key[KEPS_RNG_KEY_BYTES])
+{
+    if (root->seeded)
+        memcpy(key, root->key, KEPS_RNG_KEY_BYTES);
+    else if (sodium_ready())
+        randombytes_buf(key, KEPS_RNG_KEY_BYTES);
+    else
+        return -1;
+    return root->seeded;
+}
+
+keps_rng *keps_rng_from_key(const uint8_t key[KEPS_RNG_KEY_BYTES], uint64_t stream, int seeded)
+{
+    return derive(key, stream, seeded != 0);
 }
 
 void keps_rng_free(keps_rng *rng)

@@ -15,7 +15,9 @@
 
 struct keps_rng {
     size_t pos;             /* next unread byte of buf */
-    int seeded;
+    int seeded;             /* reproducible: from keps_rng_new_seeded (not private) */
+    int keyed;              /* buf is the ChaCha20 keystream of key (seeded, or a
+                               stream of keps_rng_from_key under a secret key) */
     uint32_t block;         /* ChaCha20 block counter for the seeded stream */
     uint64_t bits;          /* cached bits for keps_rng_bit */
     int nbits;

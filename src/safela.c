@@ -480,7 +480,12 @@ keps_status keps_safela_run(const keps_schema *s, const keps_safela_params *p, k
     if (!keep)
         return keps_error_set(err, KEPS_ENOMEM, "out of memory");
     double t0 = now_ms();
-    r->sample_size = keps_sample_bernoulli(rng, nrows, num, den, keep);
+    if (p->sample) { /* drawn by the caller (keps-mpi's ranks), each row with probability beta */
+        for (size_t i = 0; i < nrows; i++)
+            r->sample_size += (keep[i] = p->sample[i] != 0);
+    } else {
+        r->sample_size = keps_sample_bernoulli(rng, nrows, num, den, keep);
+    }
     r->counts.input_rows = nrows;
     r->counts.unsampled_rows = nrows - r->sample_size;
     double t1 = now_ms();

@@ -33,6 +33,50 @@ static void seeded_streams_repeat_and_differ(void **state)
     keps_rng_free(os);
 }
 
+/* Per-process streams (keps-mpi): a seeded root's key gives exactly
+ * keps_rng_split's streams; 64 streams of one key, seeded or from OS
+ * entropy, are pairwise distinct over their first 4 KiB and in their
+ * first word (a shared word would need a 2^-64 coincidence); two runs
+ * without a seed get unrelated keys; only the seeded streams say so. */
+static void key_streams_are_distinct(void **state)
+{
+    (void)state;
+    enum { R = 64, W = 512 };
+    uint8_t key[KEPS_RNG_KEY_BYTES], key2[KEPS_RNG_KEY_BYTES];
+    keps_rng *root = keps_rng_new_seeded(5), *os = keps_rng_new();
+    assert_int_equal(keps_rng_stream_key(root, key), 1);
+    for (uint64_t s = 0; s < 4; s++) {
+        keps_rng *a = keps_rng_from_key(key, s, 1), *b = keps_rng_split(root, s);
+        for (int i = 0; i < W; i++)
+            assert_true(keps_rng_u64(a) == keps_rng_u64(b));
+        assert_true(keps_rng_is_seeded(a));
+        keps_rng_free(a);
+        keps_rng_free(b);
+    }
+    for (int seeded = 1; seeded >= 0; seeded--) {
+        assert_int_equal(keps_rng_stream_key(seeded ? root : os, key), seeded);
+        uint64_t *w = malloc((size_t)R * W * sizeof *w);
+        assert_non_null(w);
+        for (uint64_t s = 0; s < R; s++) {
+            keps_rng *a = keps_rng_from_key(key, s, seeded);
+            assert_int_equal(keps_rng_is_seeded(a), seeded);
+            for (int i = 0; i < W; i++)
+                w[s * W + (uint64_t)i] = keps_rng_u64(a);
+            keps_rng_free(a);
+        }
+        for (int a = 0; a < R; a++)
+            for (int b = a + 1; b < R; b++) {
+                assert_true(memcmp(w + a * W, w + b * W, W * sizeof *w) != 0);
+                assert_true(w[a * W] != w[b * W]);
+            }
+        free(w);
+    }
+    assert_int_equal(keps_rng_stream_key(os, key2), 0);
+    assert_true(memcmp(key, key2, sizeof key) != 0);
+    keps_rng_free(root);
+    keps_rng_free(os);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -169,6 +213,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seeded_streams_repeat_and_differ),
+        cmocka_unit_test(key_streams_are_distinct),
         cmocka_unit_test(os_stream_blocks_do_not_repeat),
         cmocka_unit_test(uniform_has_53_bits_and_range),
         cmocka_unit_test(below_is_unbiased),

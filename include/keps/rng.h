@@ -23,6 +23,22 @@ keps_rng *keps_rng_new_seeded(uint64_t seed);  /* reproducible, not private */
 /* A new independent generator: seeded parents give seeded (reproducible)
  * children, distinct per `stream`; unseeded parents give OS-entropy children. */
 keps_rng *keps_rng_split(keps_rng *parent, uint64_t stream);
+/* Streams of one run spread over several processes (keps-mpi): one process
+ * makes the run's key with keps_rng_stream_key and sends it to the others;
+ * each makes its own stream with keps_rng_from_key(key, its rank, seeded).
+ * Stream s is the ChaCha20 keystream of BLAKE2b(key || s), so streams of
+ * one key are distinct (two would coincide only if BLAKE2b collided) and
+ * every process can be given any number of them.
+ * keps_rng_stream_key: a seeded root gives its own key (stream s is then
+ * keps_rng_split(root, s): reproducible, NOT private); an unseeded one a
+ * fresh key from OS entropy (the streams are then a CSPRNG under a secret
+ * key: keep the key as secret as the data). Returns 1 seeded, 0 not, -1 when
+ * no randomness is available. keps_rng_from_key: seeded says what
+ * keps_rng_stream_key returned (keps_rng_is_seeded of the stream). NULL on
+ * failure. */
+#define KEPS_RNG_KEY_BYTES 32
+int keps_rng_stream_key(keps_rng *root, uint8_t key[KEPS_RNG_KEY_BYTES]);
+keps_rng *keps_rng_from_key(const uint8_t key[KEPS_RNG_KEY_BYTES], uint64_t stream, int seeded);
 void keps_rng_free(keps_rng *rng);
 int keps_rng_is_seeded(const keps_rng *rng);
 

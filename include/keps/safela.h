@@ -105,6 +105,11 @@ typedef struct keps_safela_params {
     double penalty;          /* f */
     int interpolate;         /* level-based interpolation */
     int nthreads;            /* <= 0: 2 */
+    const uint8_t *sample;   /* NULL: keps_safela_run draws the Bernoulli(beta) sample itself.
+                                Else sample[i] != 0 marks the rows the caller drew, each
+                                independently with probability beta by keps_sample_bernoulli
+                                (a run over several processes: keps-mpi); the guarantee
+                                assumes exactly that draw */
 } keps_safela_params;
 
 typedef struct keps_safela_result {

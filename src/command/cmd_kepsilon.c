@@ -157,7 +157,7 @@ static keps_status check_domain(cmd_ctx *c, const keps_schema *s, const kopts *o
 /* Rows released with their original value of noisy column j: their class
  * holds one value of it, so its diameter and scale are 0 (docs/spec.md, section 4). Correct
  * for the model, but a curator should know (k = 1 releases every value). */
-static size_t noiseless_rows(const keps_kepsilon_result *r, size_t j)
+size_t cmd_kepsilon_noiseless_rows(const keps_kepsilon_result *r, size_t j)
 {
     size_t rows = 0;
     for (size_t i = 0; i < r->n; i++)
@@ -170,7 +170,7 @@ static void noiseless_json(cmd_ctx *c, keps_json *j, const keps_schema *s, const
 {
     keps_json_object(j, "noiseless_rows");
     for (size_t a = 0; a < r->m; a++) {
-        size_t z = noiseless_rows(r, a);
+        size_t z = cmd_kepsilon_noiseless_rows(r, a);
         const char *name = s->t->cols[s->noisy[a]].name;
         keps_json_int(j, name, (long long)z);
         if (z) /* a privacy warning: printed even with --quiet */
@@ -199,16 +199,17 @@ static void metrics_json(keps_json *j, const keps_kepsilon_result *r)
 
 /* "clamp": {"COL": {"bounds": [lo, hi], "clamped_rows": n}} for the
  * clamped columns. */
-static void clamp_json(keps_json *j, const keps_schema *s, const kopts *o, const keps_kepsilon_result *r)
+static void clamp_json(keps_json *j, const keps_table *t, const size_t *noisy, const keps_kepsilon_params *p,
+                       const keps_kepsilon_result *r)
 {
     keps_json_object(j, "clamp");
     for (size_t a = 0; a < r->m; a++) {
-        if (isinf(o->p.lo[a]) && isinf(o->p.hi[a]))
+        if (isinf(p->lo[a]) && isinf(p->hi[a]))
             continue;
-        keps_json_object(j, s->t->cols[s->noisy[a]].name);
+        keps_json_object(j, t->cols[noisy[a]].name);
         keps_json_array(j, "bounds");
-        keps_json_num(j, NULL, o->p.lo[a]);
-        keps_json_num(j, NULL, o->p.hi[a]);
+        keps_json_num(j, NULL, p->lo[a]);
+        keps_json_num(j, NULL, p->hi[a]);
         keps_json_end(j);
         keps_json_int(j, "clamped_rows", (long long)r->clamped[a]);
         keps_json_end(j);
@@ -216,8 +217,42 @@ static void clamp_json(keps_json *j, const keps_schema *s, const kopts *o, const
     keps_json_end(j);
 }
 
+void cmd_kepsilon_json(keps_json *j, const keps_table *t, const size_t *noisy, size_t k,
+                       const keps_kepsilon_params *p, const keps_kepsilon_result *r)
+{
+    keps_kepsilon_params q = *p; /* the guarantee's k is the k the classes were made with */
+    q.k = k;
+    keps_guarantee g;
+    keps_kepsilon_guarantee(&q, r, &g);
+    keps_guarantee_json(&g, j, "guarantee");
+    keps_guarantee_free(&g);
+    kdp_noise_scale_json(j, t, noisy, r->m, r->mean_scale);
+    keps_json_str(j, "noise_scale_formula",
+                  p->scale == KEPS_KSCALE_EC       ? "b_j(EC) = m*diam_j(EC)/epsilon per class; noise_scale = mean over classes"
+                  : p->scale == KEPS_KSCALE_GLOBAL ? "b_j = m*diam_j(data)/epsilon"
+                                                     : "b_j = m*(hi_j-lo_j)/epsilon");
+    keps_json_str(j, "scale", p->scale == KEPS_KSCALE_EC ? "ec" : p->scale == KEPS_KSCALE_GLOBAL ? "global" : "domain");
+    keps_json_int(j, "classes", (long long)r->nclasses);
+    cmd_report_digits(j, t, noisy, r->m, p->digits);
+    if (p->clamp)
+        clamp_json(j, t, noisy, p, r);
+    metrics_json(j, r);
+    keps_json_object(j, "expected_are_per_column");
+    for (size_t a = 0; a < r->m; a++)
+        keps_json_num(j, t->cols[noisy[a]].name, r->expected_are_col[a]);
+    keps_json_end(j);
+    if (p->confidence > 0) {
+        keps_json_object(j, "confident_suppression");
+        keps_json_num(j, "confidence", p->confidence);
+        keps_json_int(j, "records", (long long)r->confident_suppressed_records);
+        keps_json_int(j, "classes", (long long)r->confident_suppressed_classes);
+        keps_json_int(j, "rows", (long long)r->confident_suppressed_rows);
+        keps_json_end(j);
+    }
+}
+
 static keps_status report(cmd_ctx *c, const keps_schema *s, const kopts *o, ksrc *src, const keps_kepsilon_result *r,
-                  double ms, double noise_ms)
+                          double ms, double noise_ms)
 {
     keps_json j;
     const keps_table *t = s->t;
@@ -230,34 +265,8 @@ static keps_status report(cmd_ctx *c, const keps_schema *s, const kopts *o, ksrc
                      .removed_rows = removed ? src->suppressed + csup : 0};
     cmd_report_counts(&j, &n);
     keps_json_int(&j, "k_anonymization_suppressed_rows", (long long)src->suppressed);
-    keps_guarantee g;
-    keps_kepsilon_guarantee(&o->p, r, &g);
-    keps_guarantee_json(&g, &j, "guarantee");
-    keps_guarantee_free(&g);
-    kdp_noise_scale_json(&j, t, s->noisy, r->m, r->mean_scale);
-    keps_json_str(&j, "noise_scale_formula",
-                  o->p.scale == KEPS_KSCALE_EC       ? "b_j(EC) = m*diam_j(EC)/epsilon per class; noise_scale = mean over classes"
-                  : o->p.scale == KEPS_KSCALE_GLOBAL ? "b_j = m*diam_j(data)/epsilon"
-                                                     : "b_j = m*(hi_j-lo_j)/epsilon");
-    keps_json_str(&j, "scale", o->p.scale == KEPS_KSCALE_EC ? "ec" : o->p.scale == KEPS_KSCALE_GLOBAL ? "global" : "domain");
-    keps_json_int(&j, "classes", (long long)r->nclasses);
-    cmd_report_digits(&j, t, s->noisy, r->m, o->p.digits);
-    if (o->p.clamp)
-        clamp_json(&j, s, o, r);
     noiseless_json(c, &j, s, r);
-    metrics_json(&j, r);
-    keps_json_object(&j, "expected_are_per_column");
-    for (size_t a = 0; a < r->m; a++)
-        keps_json_num(&j, t->cols[s->noisy[a]].name, r->expected_are_col[a]);
-    keps_json_end(&j);
-    if (o->p.confidence > 0) {
-        keps_json_object(&j, "confident_suppression");
-        keps_json_num(&j, "confidence", o->p.confidence);
-        keps_json_int(&j, "records", (long long)r->confident_suppressed_records);
-        keps_json_int(&j, "classes", (long long)r->confident_suppressed_classes);
-        keps_json_int(&j, "rows", (long long)csup);
-        keps_json_end(&j);
-    }
+    cmd_kepsilon_json(&j, t, s->noisy, o->k, &o->p, r);
     src->json(src, &j);
     keps_json_object(&j, "timing_ms");
     keps_json_num(&j, "total", ms);

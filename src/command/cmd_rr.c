@@ -340,7 +340,7 @@ static keps_status rr_classes(cmd_ctx *c, rr_run *r)
     return KEPS_OK;
 }
 
-static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, const rr_run *r)
+static void json_levels(keps_json *j, const char *key, const keps_rr_levels *l, const cmd_rr_facts *r)
 {
     keps_json_object(j, key);
     keps_json_num(j, "epsilon_ldp", l->epsilon_ldp);
@@ -376,6 +376,39 @@ static keps_status rr_guarantee(cmd_ctx *c, rr_run *r)
     return KEPS_OK;
 }
 
+/* rr_run's figures for the report functions shared with keps-mpi. */
+static cmd_rr_facts facts_of(const cmd_ctx *c, const rr_run *r)
+{
+    cmd_rr_facts f = {r->t, r->s, r->par, r->N, r->n, r->nclasses, r->k, r->k_dp, &r->g,
+                      cmd_str(c, "mechanism"), r->use_mondrian ? "mondrian" : r->use_ola ? "ola" : "given"};
+    return f;
+}
+
+void cmd_rr_json(keps_json *j, const cmd_rr_facts *r, const keps_rr_levels *cl, const keps_rr_levels *ver, double u,
+                 size_t changed)
+{
+    keps_json_int(j, "changed_rows", (long long)changed);
+    keps_json_str(j, "report_note", "changed_rows, kept_fraction, classes, the verified levels and the utility are "
+                                     "read from the original values and are not covered by the guarantee: keep this "
+                                     "report with the curator and publish the release only");
+    keps_json_str(j, "mechanism", r->mechanism);
+    keps_json_int(j, "categories", (long long)r->n);
+    keps_json_str(j, "partition", r->partition);
+    keps_json_int(j, "classes", (long long)r->nclasses);
+    keps_json_int(j, "smallest_class", (long long)r->k);
+    if (r->par.kind != KEPS_RR_TCLOSE)
+        keps_json_num(j, "p", r->par.p);
+    if (r->par.kind != KEPS_RR_LDP)
+        keps_json_num(j, "pt", r->par.pt);
+    keps_guarantee_json(r->g, j, "guarantee");
+    json_levels(j, "closed_form", cl, r);
+    json_levels(j, "verified", ver, r);
+    keps_json_object(j, "metrics");
+    keps_json_num(j, "utility_binary_gain", u);
+    keps_json_num(j, "kept_fraction", r->N ? 1.0 - (double)changed / (double)r->N : 1.0);
+    keps_json_end(j);
+}
+
 static keps_status rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, double t_mech)
 {
     double t_ver = cmd_now_ms();
@@ -387,28 +420,10 @@ static keps_status rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, d
     cmd_report_begin(c, &j, "rr");
     keps_counts n = {.input_rows = r->N, .output_rows = r->N};
     cmd_report_counts(&j, &n);
-    keps_json_int(&j, "changed_rows", (long long)changed);
-    keps_json_str(&j, "report_note", "changed_rows, kept_fraction, classes, the verified levels and the utility are "
-                                     "read from the original values and are not covered by the guarantee: keep this "
-                                     "report with the curator and publish the release only");
-    keps_json_str(&j, "mechanism", cmd_str(c, "mechanism"));
-    keps_json_int(&j, "categories", (long long)r->n);
-    keps_json_str(&j, "partition", r->use_mondrian ? "mondrian" : r->use_ola ? "ola" : "given");
+    cmd_rr_facts f = facts_of(c, r);
+    cmd_rr_json(&j, &f, &r->cl, &ver, u, changed);
     if (r->use_ola)
         r->ola.json(&r->ola, &j);
-    keps_json_int(&j, "classes", (long long)r->nclasses);
-    keps_json_int(&j, "smallest_class", (long long)r->k);
-    if (r->par.kind != KEPS_RR_TCLOSE)
-        keps_json_num(&j, "p", r->par.p);
-    if (r->par.kind != KEPS_RR_LDP)
-        keps_json_num(&j, "pt", r->par.pt);
-    keps_guarantee_json(&r->g, &j, "guarantee");
-    json_levels(&j, "closed_form", &r->cl, r);
-    json_levels(&j, "verified", &ver, r);
-    keps_json_object(&j, "metrics");
-    keps_json_num(&j, "utility_binary_gain", u);
-    keps_json_num(&j, "kept_fraction", r->N ? 1.0 - (double)changed / (double)r->N : 1.0);
-    keps_json_end(&j);
     keps_json_object(&j, "timing_ms");
     keps_json_num(&j, "total", t_end - t0);
     keps_json_num(&j, "mechanism", t_mech);
@@ -423,7 +438,8 @@ static keps_status rr_report(cmd_ctx *c, rr_run *r, size_t changed, double t0, d
              "epsilon-LDP %.4g, multiplicative t %.4g, (%zu,t) %.4g; (%zu,eps)-DP of Def. 8 (one value drawn "
              "from the release, not DP of the release) %.4g; utility (binary gain) %.4f\n",
              cmd_str(c, "mechanism"), r->N, r->n, r->nclasses, r->k, keps_guarantee_model(&r->g),
-             keps_guarantee_value(&r->g, "epsilon"), r->cl.mult_t, r->g.ndd ? "; parameters read from the data, see data_dependent" : "",
+             keps_guarantee_value(&r->g, "epsilon"), r->cl.mult_t,
+             r->g.ndd ? "; parameters read from the data, see data_dependent" : "",
              changed, ver.epsilon_ldp, ver.mult_t, r->k < r->N ? r->k : r->N - 1, ver.kt, r->k_dp, ver.kdp, u);
     keps_status rc = cmd_emit_report(c, &j, text);
     keps_json_free(&j);

@@ -75,11 +75,8 @@ static keps_status read_params(cmd_ctx *c, keps_safela_params *p)
     return KEPS_OK;
 }
 
-static void report(cmd_ctx *c, keps_json *j, const keps_schema *s, const keps_safela_result *r,
-                   const keps_safela_params *p, double total_ms)
+void cmd_safela_json(keps_json *j, const keps_schema *s, const keps_safela_result *r, const keps_safela_params *p)
 {
-    cmd_report_begin(c, j, "safela");
-    cmd_report_counts(j, &r->counts);
     keps_json_int(j, "sample_size", (long long)r->sample_size);
     keps_json_str(j, "report_note", "sample_size, the suppressed and unsampled counts, the mechanism's utilities and "
                                     "probabilities, good_node_probability and metrics come from the original "
@@ -115,6 +112,14 @@ static void report(cmd_ctx *c, keps_json *j, const keps_schema *s, const keps_sa
     keps_json_num(j, "prec", (1.0 - supp) * r->gen + supp);
     keps_json_num(j, "utility", r->utility);
     keps_json_end(j);
+}
+
+static void report(cmd_ctx *c, keps_json *j, const keps_schema *s, const keps_safela_result *r,
+                   const keps_safela_params *p, double total_ms)
+{
+    cmd_report_begin(c, j, "safela");
+    cmd_report_counts(j, &r->counts);
+    cmd_safela_json(j, s, r, p);
     keps_json_object(j, "timing_ms");
     keps_json_num(j, "total", total_ms);
     keps_json_num(j, "sample", r->ms_sample);

@@ -8,7 +8,7 @@
 
 /* Reports are the same whatever the front-end (the bindings' tests compare
  * them with the CLI's): parameters are spelled as the CLI's long flags. */
-static const char *report_spell(void *ud, const char *name, char *buf, size_t len)
+const char *cmd_report_spell(void *ud, const char *name, char *buf, size_t len)
 {
     (void)ud;
     snprintf(buf, len, "--%s", name);
@@ -17,7 +17,7 @@ static const char *report_spell(void *ud, const char *name, char *buf, size_t le
 
 int cmd_guarantee_spell(const cmd_ctx *c, keps_guarantee *g)
 {
-    keps_guarantee_spell(g, report_spell, NULL);
+    keps_guarantee_spell(g, cmd_report_spell, NULL);
     return g->oom ? cmd_oom(c) : 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "command_internal.h"
 #include "keps/guarantee.h"
+#include "keps/rr.h"
 
 #pragma GCC visibility push(hidden) /* private to libkeps */
 
@@ -24,6 +25,32 @@ void cmd_dd_warn(const cmd_ctx *c, const keps_guarantee *g);
  * covered says what the guarantee covers ({name} markup). Returns how
  * many. */
 size_t cmd_uncovered_warn(const cmd_ctx *c, const keps_guarantee *g, const char *covered);
+
+/* safela's report after the row counts (cmd_safela.c), shared with
+ * keps-mpi: sample_size, the guarantee, the node, the mechanism, the
+ * lattice and the metrics of r. */
+struct keps_safela_result;
+struct keps_safela_params;
+void cmd_safela_json(keps_json *j, const keps_schema *s, const struct keps_safela_result *r,
+                     const struct keps_safela_params *p);
+
+/* rr's report (cmd_rr.c), shared with keps-mpi: the figures it states. */
+typedef struct cmd_rr_facts {
+    const keps_table *t;
+    const keps_schema *s;
+    keps_rr_params par;
+    size_t N, n, nclasses, k, k_dp; /* records, categories, classes, smallest class, {dp-k} */
+    const keps_guarantee *g;        /* the run's guarantee (keps_rr_guarantee), spelled */
+    const char *mechanism, *partition;
+} cmd_rr_facts;
+/* The report's keys after the row counts: changed_rows, report_note,
+ * mechanism, categories, partition, classes, smallest_class, p, pt,
+ * guarantee, closed_form, verified, metrics. */
+void cmd_rr_json(keps_json *j, const cmd_rr_facts *f, const keps_rr_levels *cl, const keps_rr_levels *ver, double u,
+                 size_t changed);
+/* keps_guarantee_spell's spelling of the reports: "--name" whatever the
+ * front-end (keps-mpi's reports equal keps's). */
+const char *cmd_report_spell(void *ud, const char *name, char *buf, size_t len);
 
 #pragma GCC visibility pop
 #endif

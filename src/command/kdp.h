@@ -27,5 +27,16 @@ keps_status kdp_bounds(cmd_ctx *c, const keps_table *t, const size_t *cols, size
 /* "noise_scale": {"COL": b, ...} */
 void kdp_noise_scale_json(keps_json *j, const keps_table *t, const size_t *cols, size_t m, const double *b);
 
+/* kepsilon's report (cmd_kepsilon.c), shared with keps-mpi, which merges
+ * the ranks' results into r first: the guarantee, noise_scale and its
+ * formula, scale, classes, digits, clamp, metrics, expected_are_per_column
+ * and confident_suppression of r for the noisy columns noisy[0..r->m) of t. */
+struct keps_kepsilon_params;
+struct keps_kepsilon_result;
+void cmd_kepsilon_json(keps_json *j, const keps_table *t, const size_t *noisy, size_t k,
+                       const struct keps_kepsilon_params *p, const struct keps_kepsilon_result *r);
+/* Released rows of r whose noisy column j got no noise (class scale 0). */
+size_t cmd_kepsilon_noiseless_rows(const struct keps_kepsilon_result *r, size_t j);
+
 #pragma GCC visibility pop
 #endif

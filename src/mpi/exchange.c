@@ -1,10 +1,16 @@
 /* keps-mpi: large messages, the global shuffle, output shards (kmpi.h). */
 #include "kmpi.h"
 
+#include "cli/exit_code.h"
+
 #include "keps/csv.h"
+#include "keps/json.h"
 #include "keps/outfile.h"
+#include "table_internal.h"
 
 #include <errno.h>
+#include <sys/resource.h>
+#include <sodium.h>
 
 #include <limits.h>
 #include <stdio.h>
@@ -183,6 +189,77 @@ void kmpi_abort_shard(void *handle)
 {
     keps_outfile_abort(handle);
 }
+keps_rng *kmpi_rng(kmpi *m, const char *seed)
+{
+    uint8_t key[KEPS_RNG_KEY_BYTES + 1] = {0};
+    if (m->rank == 0) {
+        keps_rng *root = seed ? keps_rng_new_seeded(strtoull(seed, NULL, 10)) : keps_rng_new();
+        int s = root ? keps_rng_stream_key(root, key) : -1;
+        key[KEPS_RNG_KEY_BYTES] = (uint8_t)(s < 0 ? 2 : s);
+        keps_rng_free(root);
+    }
+    /* the key travels inside the job's own communicator, as the data does */
+    MPI_Bcast(key, (int)sizeof key, MPI_BYTE, 0, MPI_COMM_WORLD);
+    keps_rng *r = key[KEPS_RNG_KEY_BYTES] < 2
+                      ? keps_rng_from_key(key, (uint64_t)m->rank + 1, key[KEPS_RNG_KEY_BYTES])
+                      : NULL;
+    sodium_memzero(key, sizeof key);
+    if (!kmpi_all_ok(m, r ? KEPS_OK : KEPS_EIO)) {
+        keps_rng_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+int kmpi_fail(kmpi *m, keps_status st, const keps_error *err)
+{
+    if (st && err->msg[0])
+        fprintf(stderr, "keps-mpi (rank %d): %s\n", m->rank, err->msg);
+    return st ? cli_exit_code(st) : 2;
+}
+
+keps_table *kmpi_release_new(const keps_schema *s, size_t **cols, int **qi, keps_error *err)
+{
+    const keps_table *t = s->t;
+    size_t nf = 0;
+    const char **names = malloc((t->ncols + 1) * sizeof *names);
+    int *qi_of = malloc((t->ncols + 1) * sizeof *qi_of);
+    *cols = malloc((t->ncols + 1) * sizeof **cols);
+    *qi = malloc((t->ncols + 1) * sizeof **qi);
+    keps_table *rel = NULL;
+    if (names && qi_of && *cols && *qi) {
+        for (size_t j = 0; j < t->ncols; j++)
+            qi_of[j] = -1;
+        for (size_t i = 0; i < s->nqi; i++)
+            qi_of[s->qi[i].col] = (int)i;
+        for (size_t j = 0; j < t->ncols; j++)
+            if (keps_schema_released(s, j)) {
+                (*qi)[nf] = qi_of[j];
+                (*cols)[nf] = j;
+                names[nf++] = t->cols[j].name;
+            }
+        rel = keps_table_new(nf, names, t->missing_token, t->source, err);
+    } else {
+        keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    }
+    if (rel)
+        rel->delimiter = t->delimiter;
+    free(names), free(qi_of);
+    if (!rel) {
+        free(*cols), free(*qi);
+        *cols = NULL, *qi = NULL;
+    }
+    return rel;
+}
+
+double kmpi_bytes_since(kmpi *m, unsigned long long *mark)
+{
+    unsigned long long d = m->bytes_sent - *mark, all = 0;
+    *mark = m->bytes_sent;
+    MPI_Allreduce(&d, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return (double)all;
+}
+
 int kmpi_all_ok(kmpi *m, keps_status st)
 {
     (void)m;
@@ -216,4 +293,95 @@ double kmpi_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int kmpi_shuffle_write(kmpi *m, kmpi_node *nd, keps_status st, keps_error *err, const keps_table *rel,
+                       const keps_counts *n, keps_counts *all)
+{
+    unsigned long long mark = m->bytes_sent;
+    int ok = kmpi_all_ok(m, st);
+    size_t P = (size_t)m->size, nf = rel ? rel->ncols : 0;
+    kmpi_rows *out = calloc(P, sizeof *out), in = {0};
+    const char **fields = malloc((nf + 1) * sizeof *fields);
+    if (!out || !fields)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    double t0 = kmpi_now_ms();
+    for (size_t i = 0; ok && i < rel->nrows; i++) {
+        for (size_t j = 0; j < nf; j++)
+            fields[j] = keps_table_str(rel, j, i);
+        if (kmpi_rows_add(&out[keps_rng_below(nd->rng, P)], fields, nf, rel->delimiter))
+            MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    if (ok)
+        kmpi_exchange(m, out, &in);
+    for (size_t d = 0; d < P; d++)
+        kmpi_rows_free(&out[d]);
+    free(out);
+    nd->ph[PH_SHUFFLE] = kmpi_now_ms() - t0;
+    nd->bytes[3] = kmpi_bytes_since(m, &mark);
+    t0 = kmpi_now_ms();
+    void *shard = NULL;
+    keps_outfile *rep = NULL;
+    char *path = ok ? kmpi_shard_path(nd->output, m->rank) : NULL;
+    if (ok && !path)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    for (size_t j = 0; j < nf; j++)
+        fields[j] = rel->cols[j].name;
+    if (ok && m->rank == 0 && nd->report)
+        st = keps_outfile_open(&nd->report, 1, &rep, err);
+    if (ok && !st)
+        st = kmpi_write_shard(&in, nf, fields, rel->delimiter, nd->rng, path, &shard, err);
+    kmpi_rows_free(&in);
+    free(fields);
+    free(path);
+    memset(all, 0, sizeof *all);
+    MPI_Reduce(n, all, 5, MPI_UNSIGNED_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    int rc = 0;
+    if (!kmpi_all_ok(m, st)) { /* the shards go into place only when every rank wrote its own */
+        if (st && err->msg[0])
+            fprintf(stderr, "keps-mpi (rank %d): %s\n", m->rank, err->msg);
+        rc = st ? cli_exit_code(st) : ok ? 3 : 2;
+        kmpi_abort_shard(shard);
+        keps_outfile_abort(rep);
+        return rc;
+    }
+    st = kmpi_commit_shard(shard, err);
+    nd->ph[PH_WRITE] = kmpi_now_ms() - t0;
+    MPI_Reduce(nd->ph, nd->phmax, PH_N, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    long rss = ru.ru_maxrss;
+    MPI_Reduce(&rss, &nd->rss, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (!kmpi_all_ok(m, st)) {
+        if (st)
+            fprintf(stderr, "keps-mpi (rank %d): %s\n", m->rank, err->msg);
+        keps_outfile_abort(rep);
+        return st ? cli_exit_code(st) : 3;
+    }
+    nd->rep = rep;
+    return 0;
+}
+
+int kmpi_finish(kmpi *m, kmpi_node *nd, struct keps_json *j, const char *cmd, const keps_counts *all)
+{
+    int rc = 0;
+    keps_outfile *rep = nd->rep;
+    nd->rep = NULL;
+    if (m->rank == 0 && !j) {
+        keps_outfile_abort(rep);
+        rc = 3;
+    } else if (m->rank == 0 && rep) {
+        keps_error err = {0};
+        fputs(keps_json_text(j), keps_outfile_stream(rep));
+        fputc('\n', keps_outfile_stream(rep));
+        if (keps_outfile_commit(&rep, 1, &err)) {
+            fprintf(stderr, "keps-mpi: %s\n", err.msg);
+            rc = cli_exit_code(err.code);
+        }
+    }
+    if (m->rank == 0 && !nd->quiet && !rc)
+        fprintf(stderr, "keps-mpi %s: %zu rows on %d rank(s), %zu suppressed, %zu written to %s\n", cmd,
+                all->input_rows, m->size, all->suppressed_rows, all->output_rows, nd->output);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "keps/error.h"
 #include "keps/hierarchy.h"
+#include "keps/ola.h"
 #include "keps/rng.h"
 #include "keps/table.h"
 
@@ -96,7 +97,135 @@ keps_status kmpi_write_shard(const kmpi_rows *rows, size_t nf, const char *const
 keps_status kmpi_commit_shard(void *handle, keps_error *err);
 void kmpi_abort_shard(void *handle);
 
+/* ---- main.c: the OLA node the ranks agreed on ---- */
+enum { PH_READ, PH_ENCODE, PH_COUNT, PH_MERGE, PH_SEARCH, PH_APPLY, PH_SHUFFLE, PH_WRITE, PH_N };
+/* A key column: agreed values, hierarchy spec. */
+typedef struct keycol {
+    size_t col;          /* in the local table */
+    const char *rest;    /* hierarchy spec after NAME: (NULL: none) */
+    keps_table *dict;    /* agreed values, one row each */
+    uint32_t *local;     /* local code -> agreed code */
+} keycol;
+
+/* main.c's steps, for the commands in their own files: agree on the
+ * values of the columns specs[0..n) (need_h: each must name a hierarchy);
+ * the hierarchy of a key column built on its agreed values; the rank's QI
+ * bound to its own values (a missing value named with its shard's line);
+ * the merged table f as a table of distinct tuples (agreed codes) and their
+ * weights. */
+keps_status agree(const keps_table *t, char **specs, size_t n, int need_h, keycol *kc, keps_error *err);
+keps_status make_hierarchy(const keycol *kc, keps_hierarchy **h, keps_error *err);
+void keycols_free(keycol *kc, size_t n);
+keps_status add_local_qi(keps_schema *s, keps_table *t, const keycol *kc, keps_hierarchy *h, const kmpi_part *parts,
+                         size_t nparts, keps_error *err);
+keps_status weighted_table(const keps_table *t, const keycol *kc, size_t q, const kmpi_freq *f, keps_table **out,
+                           uint32_t **weight, keps_error *err);
+
+/* What a command that releases by the node gets from main.c: this rank's
+ * rows and schema (hierarchies bound to its values), the agreed codes, the
+ * node's levels and the tuples suppressed at it (on every rank), rank 0's
+ * search result, and the phases' clocks and byte counters so far. */
+typedef struct kmpi_node {
+    keps_table *t;
+    keps_schema *s;
+    const keycol *kc;
+    size_t q;
+    const int *levels;
+    const kmpi_freq *sup;
+    keps_rng *rng;        /* this rank's stream (kmpi_rng) */
+    double *ph;           /* [PH_N] ms of this rank */
+    double *bytes;        /* [5] encode, merge, broadcast, shuffle, classes (the
+                             routing of whole classes; < 0: none): sums over ranks */
+    const kmpi_part *parts;
+    size_t nparts;
+    const struct keps_ola_result *res; /* rank 0 only */
+    const char *mode;
+    size_t nfiles, distinct, suppressed_tuples;
+    long k;
+    double suppress;
+    int remove_suppressed, quiet;
+    const char *output, *report, *seed;
+    /* set by kmpi_shuffle_write */
+    double phmax[PH_N];   /* rank 0: maxima over ranks */
+    long rss;             /* rank 0: the largest max RSS of a rank, KiB */
+    void *rep;            /* rank 0: the report file (keps_outfile), open */
+} kmpi_node;
+/* The global shuffle and the shards: this rank's release rows (rel, its
+ * column names the header; NULL when st, this rank's status so far, failed
+ * with err's message) each to a random rank, every rank's shard written
+ * shuffled, and rank 0's report file opened; the shards go into place only
+ * when every rank succeeded. n: this rank's counts, *all their sums (rank
+ * 0). Sets the shuffle and write phases, bytes[3], phmax and rss.
+ * Collective; 0 or the exit code (a failing rank says why). */
+int kmpi_shuffle_write(kmpi *m, kmpi_node *nd, keps_status st, keps_error *err, const keps_table *rel,
+                       const keps_counts *n, keps_counts *all);
+/* Rank 0 writes the report j (NULL after an error: the report file is
+ * dropped) and a line on stderr; the exit code, the same on every rank.
+ * Collective. */
+struct keps_json;
+int kmpi_finish(kmpi *m, kmpi_node *nd, struct keps_json *j, const char *cmd, const keps_counts *all);
+/* The "mpi" member of a report (rank 0): ranks, input, memory, bytes and
+ * the phases' times (maxima over ranks). */
+struct keps_json;
+void kmpi_report_mpi(struct keps_json *j, const char *mode, size_t nfiles, size_t distinct, size_t suppressed_tuples,
+                     const double *bytes, const double *phmax, long max_rss_kb);
+
+/* ---- kepsilon.c ---- */
+typedef struct kmpi_dp {
+    double epsilon;           /* kepsilon's; safela's claimed one (0: the default) */
+    const char *scale;        /* kepsilon: ec (NULL) | global */
+    const char *beta;         /* safela: as written, sampled exactly */
+    double epsilon_prime, penalty;
+    int interpolate;
+    const char *interp_text, *eps_prime_text, *penalty_text;
+} kmpi_dp;
+/* Option checks before any data is read (say: print the message). */
+int kmpi_kepsilon_check(const kmpi_dp *dp, int say);
+/* Holohan et al.'s (k,epsilon)-anonymity by the node (docs/scale.md). */
+int kmpi_kepsilon(kmpi *m, kmpi_node *nd, const kmpi_dp *dp);
+
+/* ---- safela.c ---- */
+int kmpi_safela_check(kmpi_dp *dp, int say);
+/* Li, Qardaji and Su's safe lattice anonymization: nd as for kepsilon but
+ * before any count (levels, sup and res unset). */
+int kmpi_safela(kmpi *m, kmpi_node *nd, const kmpi_dp *dp);
+
+/* ---- rr.c ---- */
+typedef struct kmpi_rr_opts {
+    const char *mechanism, *partition, *p, *pt, *epsilon, *t, *dp_k, *k; /* as given */
+} kmpi_rr_opts;
+typedef struct kmpi_rr_in {
+    keps_table *t;
+    kmpi_rr_opts o;
+    char **qi, **sensitive, **insensitive, **identifier;
+    size_t nqi, nsensitive, ninsensitive, nidentifier;
+    const char *others, *output, *report, *seed, *mode;
+    size_t nfiles;
+    int quiet;
+    double *ph;
+} kmpi_rr_in;
+int kmpi_rr_check(const kmpi_rr_opts *o, int say);
+/* Randomized response (--mechanism ldp) record by record (docs/scale.md). */
+int kmpi_rr(kmpi *m, const kmpi_rr_in *in);
+
 /* ---- util ---- */
+/* This rank's message, if it has one (a rank that stops because another
+ * failed has none); the exit code for st (2 when this rank did not fail). */
+int kmpi_fail(kmpi *m, keps_status st, const keps_error *err);
+/* The release's columns of s (keps_schema_released, in table order) as an
+ * empty table with their names, its missing token, source and delimiter;
+ * cols[x]: the column of s->t behind release column x, qi[x]: its QI index
+ * or -1. NULL with err set on error. */
+keps_table *kmpi_release_new(const keps_schema *s, size_t **cols, int **qi, keps_error *err);
+/* Bytes sent by all ranks since *mark (this rank's counter), which moves
+ * to now. Collective. */
+double kmpi_bytes_since(kmpi *m, unsigned long long *mark);
+/* This rank's random stream (keps_rng_from_key): rank 0 makes the run's
+ * key, from seed (a decimal; reproducible, NOT private) or from OS entropy,
+ * and broadcasts it; rank r takes stream r + 1 (with a seed: the stream
+ * keps_rng_split(keps_rng_new_seeded(seed), r + 1)). Collective; NULL on
+ * every rank when rank 0 has no randomness or a rank is out of memory. */
+keps_rng *kmpi_rng(kmpi *m, const char *seed);
 /* 1 when st is KEPS_OK on every rank; a failing rank's message is
  * printed by that rank. */
 int kmpi_all_ok(kmpi *m, keps_status st);

@@ -28,13 +28,14 @@
 #include <string.h>
 #include <sys/resource.h>
 
-enum { PH_READ, PH_ENCODE, PH_COUNT, PH_MERGE, PH_SEARCH, PH_APPLY, PH_SHUFFLE, PH_WRITE, PH_N };
 static const char *phase_name[PH_N] = {"read", "encode", "count", "merge", "search", "apply", "shuffle", "write"};
 
 typedef struct opts {
     const char *cmd, *algorithm, *output, *report, *others, *counts, *seed;
-    char **input, **qi, **sensitive, **insensitive, **identifier;
-    size_t ninput, nqi, nsensitive, ninsensitive, nidentifier;
+    char **input, **qi, **sensitive, **insensitive, **identifier, **noisy;
+    size_t ninput, nqi, nsensitive, ninsensitive, nidentifier, nnoisy;
+    kmpi_dp dp;        /* kepsilon's and safela's own options */
+    kmpi_rr_opts rr;   /* rr's (rr.c) */
     long k;
     double suppress;
     int remove_suppressed, quiet;
@@ -64,6 +65,12 @@ static void usage(FILE *f)
     fputs("usage: mpirun -np P keps-mpi anonymize --algorithm ola -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K\n"
           "                [--suppress S] [--others keep|drop] [--identifier C] [--sensitive C] [--insensitive C]\n"
           "                [--remove-suppressed] [--report FILE] [--seed N] [--delimiter C] [--missing TOKEN]\n"
+          "       mpirun -np P keps-mpi kepsilon --algorithm ola (the flags of anonymize) --noisy C ... --epsilon E\n"
+          "                [--scale ec|global]\n"
+          "       mpirun -np P keps-mpi safela -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K --beta B\n"
+          "                [--epsilon-prime E1] [--epsilon E] [--penalty F] [--interpolate none|level] (roles, --report...)\n"
+          "       mpirun -np P keps-mpi rr --mechanism ldp -i FILES -o 'out/part-%r.csv' --sensitive C ... [--qi C ...]\n"
+          "                (-p P | --epsilon E | --t T) [--dp-k K] [-k K] (roles, --report...)\n"
           "       mpirun -np P keps-mpi count -i FILES --qi NAME ... [--counts COL] -o FILE\n"
           "-i: shard files, a list or a glob ('parts/*.csv'), dealt to the ranks in contiguous blocks; or one\n"
           "    file, then cut in byte ranges at line breaks (a quoted field holding a line break is refused).\n"
@@ -93,21 +100,32 @@ static int parse(int argc, char **argv, opts *o)
         return argc < 2 ? 2 : -1;
     }
     o->cmd = argv[1];
-    if (strcmp(o->cmd, "anonymize") && strcmp(o->cmd, "count")) {
-        say("keps-mpi: unknown command '%s': keps-mpi runs anonymize (--algorithm ola) and count\n", o->cmd);
+    if (strcmp(o->cmd, "anonymize") && strcmp(o->cmd, "count") && strcmp(o->cmd, "kepsilon") &&
+        strcmp(o->cmd, "safela") && strcmp(o->cmd, "rr")) {
+        say("keps-mpi: unknown command '%s': keps-mpi runs anonymize (--algorithm ola), kepsilon (--algorithm "
+            "ola), safela, rr (--mechanism ldp) and count\n",
+            o->cmd);
         return 2;
     }
+    int by_node = strcmp(o->cmd, "count") && strcmp(o->cmd, "safela") && strcmp(o->cmd, "rr"); /* an OLA search */
+    int safela = !strcmp(o->cmd, "safela");
     static const struct option lo[] = {
         {"algorithm", 1, 0, 'a'}, {"input", 1, 0, 'i'},        {"output", 1, 0, 'o'},
         {"qi", 1, 0, 'q'},        {"sensitive", 1, 0, 'S'},    {"insensitive", 1, 0, 'I'},
         {"identifier", 1, 0, 'D'}, {"others", 1, 0, 'O'},      {"suppress", 1, 0, 's'},
         {"report", 1, 0, 'r'},    {"seed", 1, 0, 'e'},         {"delimiter", 1, 0, 'd'},
         {"missing", 1, 0, 'm'},   {"remove-suppressed", 0, 0, 'R'}, {"counts", 1, 0, 'c'},
-        {"quiet", 0, 0, 'Q'},     {"help", 0, 0, 'h'},         {0, 0, 0, 0}};
+        {"quiet", 0, 0, 'Q'},     {"help", 0, 0, 'h'},         {"noisy", 1, 0, 'N'},
+        {"epsilon", 1, 0, 'E'},   {"scale", 1, 0, 'L'},        {"beta", 1, 0, 'B'},
+        {"epsilon-prime", 1, 0, 'P'}, {"penalty", 1, 0, 'F'},  {"interpolate", 1, 0, 'T'},
+        {"mechanism", 1, 0, 'M'}, {"partition", 1, 0, 'X'},    {"pt", 1, 0, 'U'},
+        {"t", 1, 0, 'V'},         {"dp-k", 1, 0, 'W'},         {"p", 1, 0, 'p'},
+        {0, 0, 0, 0}};
+    int rr = !strcmp(o->cmd, "rr");
     optind = 2;
     opterr = M.rank == 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "i:o:k:", lo, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, rr ? "i:o:k:p:" : "i:o:k:", lo, NULL)) != -1) {
         char *end;
         switch (ch) {
         case 'a': o->algorithm = optarg; break;
@@ -123,6 +141,29 @@ static int parse(int argc, char **argv, opts *o)
         case 'm': o->missing = optarg; break;
         case 'c': o->counts = optarg; break;
         case 'R': o->remove_suppressed = 1; break;
+        case 'N': push(&o->noisy, &o->nnoisy, optarg); break;
+        case 'L': o->dp.scale = optarg; break;
+        case 'B': o->dp.beta = optarg; break;
+        case 'P': o->dp.eps_prime_text = optarg; break;
+        case 'F': o->dp.penalty_text = optarg; break;
+        case 'T': o->dp.interp_text = optarg; break;
+        case 'M': o->rr.mechanism = optarg; break;
+        case 'X': o->rr.partition = optarg; break;
+        case 'p': o->rr.p = optarg; break;
+        case 'U': o->rr.pt = optarg; break;
+        case 'V': o->rr.t = optarg; break;
+        case 'W': o->rr.dp_k = optarg; break;
+        case 'E':
+            if (rr) {
+                o->rr.epsilon = optarg;
+                break;
+            }
+            o->dp.epsilon = strtod(optarg, &end);
+            if (*end || !(o->dp.epsilon >= 1e-300 && o->dp.epsilon <= 1e300)) {
+                say("keps-mpi: --epsilon '%s': give a positive number\n", optarg);
+                return 2;
+            }
+            break;
         case 'Q': o->quiet = 1; break;
         case 'd':
             if (strlen(optarg) != 1 && strcmp(optarg, "\\t")) {
@@ -132,6 +173,7 @@ static int parse(int argc, char **argv, opts *o)
             o->delimiter = strcmp(optarg, "\\t") ? optarg[0] : '\t';
             break;
         case 'k':
+            o->rr.k = optarg;
             o->k = strtol(optarg, &end, 10);
             if (*end || o->k < 1 || o->k > 1000000000L) {
                 say("keps-mpi: -k '%s': give a whole number from 1 to 1000000000\n", optarg);
@@ -159,20 +201,53 @@ static int parse(int argc, char **argv, opts *o)
         say("keps-mpi: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
-    const char *need = !o->ninput ? "-i" : !o->output ? "-o" : !o->nqi ? "--qi" : NULL;
-    if (!need && !strcmp(o->cmd, "anonymize") && o->k < 0)
+    const char *need = !o->ninput ? "-i" : !o->output ? "-o" : !o->nqi && strcmp(o->cmd, "rr") ? "--qi" : NULL;
+    if (!need && (by_node || safela) && o->k < 0)
         need = "-k";
+    if (!need && !strcmp(o->cmd, "kepsilon"))
+        need = !o->nnoisy ? "--noisy" : !(o->dp.epsilon > 0) ? "--epsilon" : NULL;
     if (need) {
         say("keps-mpi: %s is required (keps-mpi --help)\n", need);
         return 2;
     }
-    if (!strcmp(o->cmd, "anonymize") && (!o->algorithm || strcmp(o->algorithm, "ola"))) {
+    if (by_node && (!o->algorithm || strcmp(o->algorithm, "ola"))) {
         say("keps-mpi: --algorithm '%s': keps-mpi anonymizes by ola (full-domain generalization); run keps "
-            "on one machine for mondrian and mdav\n",
+            "on one machine for mondrian, mdav and given\n",
             o->algorithm ? o->algorithm : "");
         return 2;
     }
-    if (!strcmp(o->cmd, "anonymize") && M.size > 1 && !strstr(o->output, "%r")) {
+    if (strcmp(o->cmd, "kepsilon") && (o->nnoisy || o->dp.scale || (!safela && o->dp.epsilon > 0))) {
+        say("keps-mpi: --noisy, --epsilon and --scale belong to kepsilon (--epsilon to safela too), not %s\n",
+            o->cmd);
+        return 2;
+    }
+    if (!safela && (o->dp.beta || o->dp.eps_prime_text || o->dp.penalty_text || o->dp.interp_text)) {
+        say("keps-mpi: --beta, --epsilon-prime, --penalty and --interpolate belong to safela, not %s\n", o->cmd);
+        return 2;
+    }
+    if (safela && (o->algorithm || o->suppress > 0)) {
+        say("keps-mpi: safela takes no %s: its node comes from the exponential mechanism, and it suppresses "
+            "whatever its node leaves in classes below k\n",
+            o->algorithm ? "--algorithm" : "--suppress");
+        return 2;
+    }
+    if (safela && kmpi_safela_check(&o->dp, M.rank == 0))
+        return 2;
+    int rr_only = o->rr.mechanism || o->rr.partition || o->rr.p || o->rr.pt || o->rr.t || o->rr.dp_k;
+    if (!rr && rr_only) {
+        say("keps-mpi: --mechanism, --partition, -p, --pt, --t and --dp-k belong to rr, not %s\n", o->cmd);
+        return 2;
+    }
+    if (rr && (o->algorithm || o->suppress > 0 || o->remove_suppressed)) {
+        say("keps-mpi: rr takes no %s: it releases every record\n",
+            o->algorithm ? "--algorithm" : o->suppress > 0 ? "--suppress" : "--remove-suppressed");
+        return 2;
+    }
+    if (rr && kmpi_rr_check(&o->rr, M.rank == 0))
+        return 2;
+    if (!strcmp(o->cmd, "kepsilon") && kmpi_kepsilon_check(&o->dp, M.rank == 0))
+        return 2;
+    if ((by_node || safela || rr) && M.size > 1 && !strstr(o->output, "%r")) {
         say("keps-mpi: -o '%s' has no %%r: with several ranks each writes its own shard; give e.g. "
             "-o 'out/part-%%r.csv'\n",
             o->output);
@@ -183,21 +258,15 @@ static int parse(int argc, char **argv, opts *o)
 
 /* ---- the key columns: agreed values, hierarchies ---- */
 
-typedef struct keycol {
-    size_t col;          /* in the local table */
-    const char *rest;    /* hierarchy spec after NAME: (NULL: none) */
-    keps_table *dict;    /* agreed values, one row each */
-    uint32_t *local;     /* local code -> agreed code */
-} keycol;
 
-static keps_status make_hierarchy(const keycol *kc, keps_hierarchy **h, keps_error *err)
+keps_status make_hierarchy(const keycol *kc, keps_hierarchy **h, keps_error *err)
 {
     if (keps_hierarchy_is_spec(kc->rest))
         return keps_hierarchy_build_text(kc->dict, 0, kc->rest, h, err);
     return keps_hierarchy_load(kc->rest, 0, h, err);
 }
 
-static keps_status agree(const keps_table *t, char **specs, size_t n, int need_h, keycol *kc, keps_error *err)
+keps_status agree(const keps_table *t, char **specs, size_t n, int need_h, keycol *kc, keps_error *err)
 {
     keps_status st = KEPS_OK;
     for (size_t i = 0; i < n && !st; i++) {
@@ -220,7 +289,7 @@ static keps_status agree(const keps_table *t, char **specs, size_t n, int need_h
     return st;
 }
 
-static void keycols_free(keycol *kc, size_t n)
+void keycols_free(keycol *kc, size_t n)
 {
     for (size_t i = 0; kc && i < n; i++) {
         keps_table_free(kc[i].dict);
@@ -248,10 +317,10 @@ static keps_status count_local(const keps_table *t, const keycol *kc, size_t q, 
 }
 
 /* The merged table as a keps table (codes = agreed codes) and weights. */
-static keps_status weighted_table(const keps_table *t, const keycol *kc, size_t q, const kmpi_freq *f,
+keps_status weighted_table(const keps_table *t, const keycol *kc, size_t q, const kmpi_freq *f,
                                   keps_table **out, uint32_t **weight, keps_error *err)
 {
-    const char **names = malloc(q * sizeof *names);
+    const char **names = calloc(q + 1, sizeof *names);
     uint32_t *w = malloc((f->n ? f->n : 1) * sizeof *w);
     if (!names || !w) {
         free(names), free(w);
@@ -458,23 +527,31 @@ static void report_json(const opts *o, keps_json *j, const keps_table *t, const 
     keps_json_int(j, "classes", (long long)so->res.nclasses);
     keps_json_int(j, "nodes_total", (long long)so->res.nodes_total);
     keps_json_int(j, "k_minimal_nodes", (long long)so->res.nminimal);
+    kmpi_report_mpi(j, mode, nfiles, so->distinct, so->suppressed_tuples, bytes, ph, max_rss_kb);
+    keps_json_end(j);
+}
+
+void kmpi_report_mpi(keps_json *j, const char *mode, size_t nfiles, size_t distinct, size_t suppressed_tuples,
+                     const double *bytes, const double *phmax, long max_rss_kb)
+{
     keps_json_object(j, "mpi");
     keps_json_int(j, "ranks", M.size);
     keps_json_str(j, "input", mode);
     keps_json_int(j, "input_files", (long long)nfiles);
     keps_json_int(j, "max_rss_kb_per_rank", max_rss_kb);
-    keps_json_int(j, "distinct_tuples", (long long)so->distinct);
-    keps_json_int(j, "suppressed_tuples", (long long)so->suppressed_tuples);
+    keps_json_int(j, "distinct_tuples", (long long)distinct);
+    keps_json_int(j, "suppressed_tuples", (long long)suppressed_tuples);
     keps_json_object(j, "bytes_sent");
     keps_json_num(j, "encode", bytes[0]);
     keps_json_num(j, "merge", bytes[1]);
     keps_json_num(j, "broadcast", bytes[2]);
     keps_json_num(j, "shuffle", bytes[3]);
+    if (bytes[4] >= 0)
+        keps_json_num(j, "classes", bytes[4]);
     keps_json_end(j);
     keps_json_object(j, "timing_ms_max_over_ranks");
     for (int p = 0; p < PH_N; p++)
-        keps_json_num(j, phase_name[p], ph[p]);
-    keps_json_end(j);
+        keps_json_num(j, phase_name[p], phmax[p]);
     keps_json_end(j);
     keps_json_end(j);
 }
@@ -482,17 +559,14 @@ static void report_json(const opts *o, keps_json *j, const keps_table *t, const 
 /* Sum of a per-rank byte counter since the last mark, over all ranks. */
 static double bytes_since(unsigned long long *mark)
 {
-    unsigned long long d = M.bytes_sent - *mark, all = 0;
-    *mark = M.bytes_sent;
-    MPI_Allreduce(&d, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-    return (double)all;
+    return kmpi_bytes_since(&M, mark);
 }
 
 /* Adds QI i to the local schema. A shard's value missing from the
  * hierarchy is named with the shard's own file: the table of several
  * shards carries the first one's name, so it carries the offending
  * shard's while the library writes the message. */
-static keps_status add_local_qi(keps_schema *s, keps_table *t, const keycol *kc, keps_hierarchy *h,
+keps_status add_local_qi(keps_schema *s, keps_table *t, const keycol *kc, keps_hierarchy *h,
                                 const kmpi_part *parts, size_t nparts, keps_error *err)
 {
     const keps_column *c = &t->cols[kc->col];
@@ -515,7 +589,7 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     keps_error err = {0};
     size_t q = o->nqi;
     unsigned long long mark = M.bytes_sent;
-    double bytes[4] = {0};
+    double bytes[5] = {0, 0, 0, 0, -1};
     keycol *kc = calloc(q, sizeof *kc);
     keps_schema *s = keps_schema_new(t);
     keps_rng *rng = NULL;
@@ -531,8 +605,9 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     struct { char **v; size_t n; keps_role role; } roles[] = {
         {o->identifier, o->nidentifier, KEPS_ROLE_IDENTIFIER},
         {o->sensitive, o->nsensitive, KEPS_ROLE_SENSITIVE},
-        {o->insensitive, o->ninsensitive, KEPS_ROLE_INSENSITIVE}};
-    for (size_t r = 0; r < 3; r++)
+        {o->insensitive, o->ninsensitive, KEPS_ROLE_INSENSITIVE},
+        {o->noisy, o->nnoisy, KEPS_ROLE_NOISY}};
+    for (size_t r = 0; r < 4; r++)
         for (size_t i = 0; !st && i < roles[r].n; i++)
             st = keps_schema_set_role(s, roles[r].v[i], roles[r].role, &err);
     if (!st && o->others) {
@@ -545,20 +620,28 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     }
     if (!st)
         st = keps_schema_check(s, &err);
-    if (!st) {
-        if (o->seed) {
-            keps_rng *root = keps_rng_new_seeded(strtoull(o->seed, NULL, 10));
-            rng = root ? keps_rng_split(root, (uint64_t)M.rank + 1) : NULL;
-            keps_rng_free(root);
-        } else {
-            rng = keps_rng_new();
-        }
-        if (!rng)
-            st = keps_error_set(&err, KEPS_EIO, "no randomness from the system");
-    }
+    rng = kmpi_rng(&M, o->seed); /* collective: every rank, whatever st */
+    if (!st && !rng)
+        st = keps_error_set(&err, KEPS_EIO, "no randomness from the system");
     ph[PH_ENCODE] = kmpi_now_ms() - t0;
     bytes[0] = bytes_since(&mark);
     kmpi_freq f = {0}, sup = {0};
+    if (!strcmp(o->cmd, "safela")) { /* safela.c: its own sample, key and node */
+        int rc = 0;
+        if (!kmpi_all_ok(&M, st)) {
+            rc = st ? fail(&err) : 2;
+        } else {
+            kmpi_node nd = {.t = t, .s = s, .kc = kc, .q = q, .rng = rng, .ph = ph, .bytes = bytes, .parts = parts,
+                            .nparts = nparts, .mode = mode, .nfiles = nfiles, .k = o->k,
+                            .remove_suppressed = 1, .quiet = o->quiet, .output = o->output, .report = o->report,
+                            .seed = o->seed};
+            rc = kmpi_safela(&M, &nd, &o->dp);
+        }
+        keps_rng_free(rng);
+        keps_schema_free(s);
+        keycols_free(kc, q);
+        return rc;
+    }
     t0 = kmpi_now_ms();
     if (!st)
         st = count_local(t, kc, q, &f, &err);
@@ -606,6 +689,17 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
         MPI_Abort(MPI_COMM_WORLD, 3);
     ph[PH_SEARCH] = kmpi_now_ms() - t0;
     bytes[2] = bytes_since(&mark);
+    if (!strcmp(o->cmd, "kepsilon")) { /* kepsilon.c releases by the node */
+        kmpi_node nd = {.t = t, .s = s, .kc = kc, .q = q, .levels = levels, .sup = &sup, .rng = rng, .ph = ph,
+                        .bytes = bytes, .parts = parts, .nparts = nparts, .res = M.rank == 0 ? &so.res : NULL,
+                        .mode = mode, .nfiles = nfiles, .distinct = so.distinct,
+                        .suppressed_tuples = so.suppressed_tuples, .k = o->k, .suppress = o->suppress,
+                        .remove_suppressed = o->remove_suppressed, .quiet = o->quiet, .output = o->output,
+                        .report = o->report, .seed = o->seed};
+        rc = kmpi_kepsilon(&M, &nd, &o->dp);
+        free(levels);
+        goto done;
+    }
 
     /* apply: every released column, QIs at the node's levels, '*' in the
      * QIs of a suppressed tuple; each row to a random rank */
@@ -751,7 +845,11 @@ int main(int argc, char **argv)
     if (!kmpi_all_ok(&M, st)) {
         rc = st ? fail(&err) : 2;
     } else {
-        rc = !strcmp(o.cmd, "count") ? run_count(&o, t, ph) : run_anonymize(&o, t, ph, mode, nfiles, parts, nparts);
+        kmpi_rr_in ri = {t, o.rr, o.qi, o.sensitive, o.insensitive, o.identifier, o.nqi, o.nsensitive,
+                         o.ninsensitive, o.nidentifier, o.others, o.output, o.report, o.seed, mode, nfiles, o.quiet, ph};
+        rc = !strcmp(o.cmd, "count") ? run_count(&o, t, ph)
+             : !strcmp(o.cmd, "rr")  ? kmpi_rr(&M, &ri)
+                                     : run_anonymize(&o, t, ph, mode, nfiles, parts, nparts);
     }
     /* the exit status is the worst rank's */
     int worst = 0;
@@ -760,7 +858,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < nparts; i++)
         free(parts[i].path);
     free(parts);
-    free(o.input), free(o.qi), free(o.sensitive), free(o.insensitive), free(o.identifier);
+    free(o.input), free(o.qi), free(o.sensitive), free(o.insensitive), free(o.identifier), free(o.noisy);
     MPI_Finalize();
     return worst;
 }

@@ -9,23 +9,7 @@
 # no output. Skipped (exit 77) without keps-mpi and mpirun, unless
 # KEPS_REQUIRE_MPI=1 (scripts/test.sh installs Open MPI).
 . "$(dirname "$0")/lib.bash"
-needs_python3
-mpi=$(dirname "$keps")/keps-mpi
-missing() {
-  echo "mpi.sh: $1 (apt-get install libopenmpi-dev openmpi-bin, then rebuild)"
-  [ "${KEPS_REQUIRE_MPI:-0}" = 1 ] && exit 1
-  exit 77
-}
-[ -x "$mpi" ] || missing "keps-mpi was not built"
-command -v mpirun >/dev/null || missing "mpirun not found"
-# Open MPI's own allocations are not ours to check for leaks
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-run() { # NP ARGS...: keps-mpi on NP ranks
-  local np=$1
-  shift
-  mpirun --allow-run-as-root --oversubscribe -np "$np" "$mpi" "$@"
-}
-cmp_py() { python3 "$src/tests/cli/mpi_compare.py" "$@"; }
+. "$(dirname "$0")/mpi_lib.bash"
 
 A=$src/data/adult
 H=$A/adult_hierarchy

@@ -3,6 +3,16 @@
 
   mpi_compare.py report SINGLE.json MPI.json      same counts, node, score, metrics, classes
   mpi_compare.py rows SINGLE.csv SHARD.csv...      the shards together hold the same multiset of rows
+  mpi_compare.py noisy COL SINGLE.csv SHARD.csv... the same with column COL (noise) only starred or not
+  mpi_compare.py kepsilon SINGLE.json MPI.json     same counts, node, classes, guarantee, scales, expected ARE
+  mpi_compare.py rr COL SINGLE.json MPI.json SINGLE.csv SHARD.csv...
+        the same guarantee, levels, p and classes; changed_rows within 5 sd of N (1-p)(n-1)/n; COL's value
+        counts within 5 sd of the single run's; the other columns the same multiset of rows
+  mpi_compare.py pairs ID COL SHARD.csv...
+        every ID appears twice (two ranks read the same shard); COL differs within at least half the pairs
+  mpi_compare.py safela SINGLE.json MPI.json K HIER_DIR SHARD.csv...
+        the same guarantee and lattice size; the counts add up, the sample size is within 5 sd of beta N; the
+        shards hold output_rows rows, every QI at the reported node's level of its hierarchy, every class >= K
   mpi_compare.py count INPUT.csv... -- COUNTS.csv COL QI...
         the frequency table equals a count of the QI tuples of the inputs read here
   mpi_compare.py spread ID_COLUMN NROWS SHARD.csv...
@@ -11,6 +21,7 @@
 import collections
 import csv
 import json
+import math
 import sys
 
 
@@ -36,6 +47,114 @@ def main():
         for k in bad:
             print(f"{k}: single {a.get(k)!r} mpi {b.get(k)!r}")
         return 1 if bad else 0
+    if mode == "kepsilon":
+        a, b = (json.load(open(p)) for p in sys.argv[2:4])
+        exact = ["input_rows", "output_rows", "released_rows", "suppressed_rows", "removed_rows",
+                 "unsampled_rows", "k_anonymization_suppressed_rows", "guarantee", "transformation", "classes",
+                 "scale", "noise_scale_formula", "digits", "noiseless_rows", "objective", "score",
+                 "k_anonymization_metrics"]  # nodes_evaluated: a search statistic that varies with threads
+        bad = [k for k in exact if k not in a or a.get(k) != b.get(k)]
+        # sums over classes in another order: equal up to rounding
+        close = lambda x, y: abs(x - y) <= 1e-12 * max(abs(x), abs(y), 1e-300)
+        for k in ["noise_scale", "expected_are_per_column"]:
+            if set(a[k]) != set(b.get(k, {})) or not all(close(a[k][c], b[k][c]) for c in a[k]):
+                bad.append(k)
+        if not close(a["metrics"]["expected_are"], b["metrics"]["expected_are"]):
+            bad.append("metrics.expected_are")
+        for k in bad:
+            print(f"{k}: single {a.get(k)!r} mpi {b.get(k)!r}")
+        return 1 if bad else 0
+    if mode == "rr":
+        col, (a, b), single, shards = sys.argv[2], (json.load(open(p)) for p in sys.argv[3:5]), sys.argv[5], sys.argv[6:]
+        keys = ["input_rows", "output_rows", "released_rows", "suppressed_rows", "removed_rows", "unsampled_rows",
+                "mechanism", "categories", "partition", "classes", "smallest_class", "p", "guarantee",
+                "closed_form", "verified"]
+        bad = [k for k in keys if k not in a or a[k] != b.get(k)]
+        if a["metrics"]["utility_binary_gain"] != b["metrics"]["utility_binary_gain"]:
+            bad.append("utility")
+        N, p, n = b["input_rows"], b["p"], b["categories"]
+        q = (1 - p) * (n - 1) / n
+        if abs(b["changed_rows"] - N * q) > 5 * math.sqrt(N * q * (1 - q)) + 1:
+            bad.append(f"changed_rows {b['changed_rows']} vs {N * q:.0f} expected")
+        h0, r0 = read(single)
+        r1 = []
+        for s in shards:
+            h1, rs = read(s)
+            r1 += rs
+        j = h0.index(col)
+        c0, c1 = collections.Counter(r[j] for r in r0), collections.Counter(r[j] for r in r1)
+        for v in set(c0) | set(c1):  # two independent draws of the same binomial: sd sqrt(2 N pi (1 - pi))
+            pi = c0[v] / N
+            if abs(c0[v] - c1[v]) > 5 * math.sqrt(2 * N * pi * (1 - pi)) + 2:
+                bad.append(f"{col}={v}: {c0[v]} vs {c1[v]}")
+        rest = lambda rows: collections.Counter(tuple(r[:j] + r[j + 1:]) for r in rows)
+        if h0 != h1 or rest(r0) != rest(r1):
+            bad.append("the other columns differ")
+        for x in bad:
+            print("rr:", x)
+        return 1 if bad else 0
+    if mode == "pairs":
+        idc, col, shards = sys.argv[2], sys.argv[3], sys.argv[4:]
+        seen = collections.defaultdict(list)
+        for s in shards:
+            h, rs = read(s)
+            for r in rs:
+                seen[r[h.index(idc)]].append(r[h.index(col)])
+        if any(len(v) != 2 for v in seen.values()):
+            print("pairs: an id is not there twice")
+            return 1
+        differ = sum(v[0] != v[1] for v in seen.values())
+        if differ < len(seen) / 2:
+            print(f"pairs: only {differ} of {len(seen)} pairs differ: two ranks drew the same stream?")
+            return 1
+        return 0
+    if mode == "safela":
+        a, b = (json.load(open(p)) for p in sys.argv[2:4])
+        k, hdir, shards = int(sys.argv[4]), sys.argv[5], sys.argv[6:]
+        bad = [x for x in ["input_rows", "guarantee"] if a[x] != b[x]]
+        if a["mechanism"]["nodes"] != b["mechanism"]["nodes"]:
+            bad.append("mechanism.nodes")
+        n, beta = b["input_rows"], b["guarantee"]["beta"]
+        if b["released_rows"] + b["suppressed_rows"] + b["unsampled_rows"] != n or \
+                b["sample_size"] != n - b["unsampled_rows"] or b["output_rows"] != b["released_rows"]:
+            bad.append("counts")
+        if abs(b["sample_size"] - beta * n) > 5 * math.sqrt(n * beta * (1 - beta)):
+            bad.append("sample_size")
+        rows, h = [], None
+        for p in shards:
+            h, rs = read(p)
+            rows += rs
+        if len(rows) != b["output_rows"]:
+            bad.append(f"shards hold {len(rows)} rows")
+        for q, level in b["transformation"].items():  # labels at the node's level (the hierarchy's column)
+            hier = [r for r in csv.reader(open(f"{hdir}/adult_hierarchy_{q}.csv"), delimiter=";")]
+            labels = {r[level] for r in hier}
+            j = h.index(q)
+            if any(r[j] not in labels for r in rows):
+                bad.append(f"{q} not at level {level}")
+        small = [c for c, m in collections.Counter(map(tuple, rows)).items() if m < k]
+        if small:
+            bad.append(f"{len(small)} classes below k")
+        for x in bad:
+            print("safela:", x)
+        return 1 if bad else 0
+    if mode == "noisy":
+        col, single, shards = sys.argv[2], sys.argv[3], sys.argv[4:]
+        def rows(paths):
+            got = collections.Counter()
+            for p in paths:
+                h, rs = read(p)
+                j = h.index(col)
+                got.update(tuple(r[:j] + r[j + 1:] + [r[j] == "*"]) for r in rs)
+                for r in rs:  # a released noisy value is a finite number
+                    if r[j] != "*" and not math.isfinite(float(r[j])):
+                        raise SystemExit(f"{p}: {col} = {r[j]}")
+            return h, got
+        (h0, want), (h1, got) = rows([single]), rows(shards)
+        if h0 != h1 or want != got:
+            print("rows differ:", sum((got - want).values()), "extra,", sum((want - got).values()), "missing")
+            return 1
+        return 0
     if mode == "rows":
         h0, ref = read(sys.argv[2])
         got = collections.Counter()

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# keps-mpi's DP commands against keps on one process (docs/scale.md):
+# kepsilon on Adult with heights, in shards and as one file cut in byte
+# ranges, at -np 1, 2 and 4: the same node, classes, counts, noise scales,
+# expected ARE and guarantee as `keps kepsilon` (sums over classes in another
+# order agree to 1e-12), the same multiset of rows but for the noisy column,
+# starred exactly where the single run stars it; with --seed the shards are
+# the same from one run to the next at the same -np. safela: the same
+# guarantee, counts that add up, a sample size within 5 sd of beta N, and
+# every released class of k rows at the node reported. rr: the same
+# guarantee and levels, the released values' counts within binomial bounds,
+# and two ranks reading the same shard draw differently. Skipped (exit 77)
+# without keps-mpi and mpirun, unless KEPS_REQUIRE_MPI=1.
+. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/mpi_lib.bash"
+
+A=$src/data/adult
+H=$A/adult_hierarchy
+qi=(--qi "sex:${H}_sex.csv" --qi "age:${H}_age.csv" --qi "race:${H}_race.csv"
+    --qi "marital-status:${H}_marital-status.csv")
+mkdir -p "$d/parts" "$d/out" "$d/again"
+head -n 1 "$A/adult_height.csv" >"$d/head"
+tail -n +2 "$A/adult_height.csv" >"$d/body"
+split -n l/3 -d "$d/body" "$d/b"
+for f in "$d"/b0*; do cat "$d/head" "$f" >"$d/parts/p${f##*/b}.csv"; done
+
+# kepsilon: ec (the paper's) and global scales, with and without removing
+# the suppressed rows; under the sanitizers one case and -np 1, 2
+cases=("10 ec keep" "5 global remove")
+nps="1 2 4"
+if [ "${KEPS_SANITIZED:-0}" = 1 ]; then cases=("10 ec keep"); nps="1 2"; fi
+for case in "${cases[@]}"; do
+  set -- $case
+  rs=(); [ "$3" = remove ] && rs=(--remove-suppressed)
+  args=(--algorithm ola "${qi[@]}" --noisy height --others keep -k "$1" --suppress 0.05 --epsilon 1 --scale "$2"
+        "${rs[@]}" --seed 3 --quiet)
+  "$keps" kepsilon -i "$A/adult_height.csv" -o "$d/single.csv" "${args[@]}" --report "$d/single.json" 2>/dev/null
+  for np in $nps; do
+    for input in "$d/parts/p*.csv" "$A/adult_height.csv"; do
+      rm -f "$d"/out/*
+      run "$np" kepsilon -i "$input" -o "$d/out/part-%r.csv" "${args[@]}" --report "$d/mpi.json" 2>"$d/err"
+      t "kepsilon $case np=$np $input: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+      t "kepsilon $case np=$np $input: report as the single run" 'cmp_py kepsilon "$d/single.json" "$d/mpi.json"'
+      t "kepsilon $case np=$np $input: same rows but height" 'cmp_py noisy height "$d/single.csv" "$d"/out/part-*.csv'
+    done
+    rm -f "$d"/again/*
+    run "$np" kepsilon -i "$input" -o "$d/again/part-%r.csv" "${args[@]}" 2>/dev/null
+    t "kepsilon $case np=$np: --seed reproduces the shards" \
+      '(for r in $(seq 0 $((np - 1))); do cmp -s "$d/out/part-$r.csv" "$d/again/part-$r.csv" || exit 1; done)'
+  done
+done
+t "kepsilon: the class routing's bytes in the report" \
+  'python3 -c "import json,sys; sys.exit(json.load(open(\"$d/mpi.json\"))[\"mpi\"][\"bytes_sent\"][\"classes\"] <= 0)"'
+# without --seed each run has a fresh key: two runs draw other noise
+plain=(--algorithm ola "${qi[@]}" --noisy height --others keep -k 10 --epsilon 1 --quiet)
+rm -f "$d"/out/* "$d"/again/*
+run 2 kepsilon -i "$d/parts/p*.csv" -o "$d/out/u-%r.csv" "${plain[@]}" 2>"$d/err"
+t "kepsilon without --seed: exit 0, no seed warning" '[ $? -eq 0 ] && ! grep -q "NOT private" "$d/err"'
+run 2 kepsilon -i "$d/parts/p*.csv" -o "$d/again/u-%r.csv" "${plain[@]}" 2>/dev/null
+t "kepsilon without --seed: another draw" \
+  '! cmp -s <(cat "$d"/out/u-*.csv | LC_ALL=C sort) <(cat "$d"/again/u-*.csv | LC_ALL=C sort)'
+
+# safela: the sample is each rank's own draw, so the release differs from
+# the single run's; the guarantee (beta, epsilon, delta, ...) is the same, the
+# counts add up, every released class has k rows at the node reported, and
+# --seed reproduces the shards at the same -np
+sargs=(--qi "age:${H}_age.csv" --qi "education:${H}_education.csv" --insensitive salary-class --others drop -k 75
+       --beta 0.7 --epsilon-prime 0.5 --penalty 2 --seed 5 --quiet)
+"$keps" safela -i "$A/adult.csv" -o "$d/single.csv" "${sargs[@]}" --report "$d/single.json" 2>/dev/null
+for np in $nps; do
+  for input in "$d/parts/p*.csv" "$A/adult.csv"; do
+    rm -f "$d"/out/* "$d"/again/*
+    run "$np" safela -i "$input" -o "$d/out/part-%r.csv" "${sargs[@]}" --report "$d/mpi.json" 2>"$d/err"
+    t "safela np=$np $input: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+    t "safela np=$np $input: guarantee, counts, classes" \
+      'cmp_py safela "$d/single.json" "$d/mpi.json" 75 "$A" "$d"/out/part-*.csv'
+    run "$np" safela -i "$input" -o "$d/again/part-%r.csv" "${sargs[@]}" 2>/dev/null
+    t "safela np=$np $input: --seed reproduces the shards" \
+      '(for r in $(seq 0 $((np - 1))); do cmp -s "$d/out/part-$r.csv" "$d/again/part-$r.csv" || exit 1; done)'
+  done
+done
+t "safela without --beta refused" \
+  '! run 1 safela -i "$A/adult.csv" -o "$d/out/x.csv" --qi "age:${H}_age.csv" -k 5 2>"$d/err" && grep -q "beta is required" "$d/err"'
+t "safela --suppress refused" \
+  '! run 1 safela -i "$A/adult.csv" -o "$d/out/x.csv" --qi "age:${H}_age.csv" -k 5 --beta 0.5 --suppress 0.1 2>"$d/err" && grep -q "safela takes no --suppress" "$d/err"'
+
+# rr --mechanism ldp: the single run's guarantee, levels and p; the number
+# of changed values and the released column's counts within 5 sd of the
+# single run's; every other column the same multiset of rows
+rargs=(--mechanism ldp --sensitive salary-class --qi sex --qi race --epsilon 1 --others keep --seed 2 --quiet)
+"$keps" rr -i "$A/adult_height.csv" -o "$d/single.csv" "${rargs[@]}" --report "$d/single.json" 2>/dev/null
+for np in $nps; do
+  for input in "$d/parts/p*.csv" "$A/adult_height.csv"; do
+    rm -f "$d"/out/* "$d"/again/*
+    run "$np" rr -i "$input" -o "$d/out/part-%r.csv" "${rargs[@]}" --report "$d/mpi.json" 2>"$d/err"
+    t "rr np=$np $input: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+    t "rr np=$np $input: as the single run" \
+      'cmp_py rr salary-class "$d/single.json" "$d/mpi.json" "$d/single.csv" "$d"/out/part-*.csv'
+    run "$np" rr -i "$input" -o "$d/again/part-%r.csv" "${rargs[@]}" 2>/dev/null
+    t "rr np=$np $input: --seed reproduces the shards" \
+      '(for r in $(seq 0 $((np - 1))); do cmp -s "$d/out/part-$r.csv" "$d/again/part-$r.csv" || exit 1; done)'
+  done
+done
+t "rr: the data-dependent domain said" 'grep -q "reads from the data: domain" "$d/err"'
+
+# the ranks' streams are distinct: two ranks reading the same shard
+# randomize each record independently (the same stream would give every
+# record the same output twice); seeded, and without a seed
+python3 - "$d/twin/a.csv" <<'PY'
+import os, random, sys
+os.makedirs(os.path.dirname(sys.argv[1]), exist_ok=True)
+random.seed(11)
+with open(sys.argv[1], "w") as f:
+    f.write("id,s\n")
+    for i in range(2000):
+        f.write(f"{i},{random.randrange(4)}\n")
+PY
+cp "$d/twin/a.csv" "$d/twin/b.csv"
+for seed in "--seed 9" ""; do
+  rm -f "$d"/out/*
+  run 2 rr --mechanism ldp -i "$d/twin/*.csv" -o "$d/out/tw-%r.csv" --sensitive s --insensitive id -p 0.2 $seed \
+    --quiet 2>"$d/err"
+  t "rr twins ${seed:-unseeded}: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+  t "rr twins ${seed:-unseeded}: the two ranks' draws differ" 'cmp_py pairs id s "$d"/out/tw-*.csv'
+done
+t "rr --mechanism tclose refused" \
+  '! run 1 rr --mechanism tclose -i "$A/adult.csv" -o "$d/out/x.csv" --sensitive salary-class --pt 0.5 2>"$d/err" && grep -q "keps-mpi runs ldp" "$d/err"'
+
+# usage errors: what keps-mpi's kepsilon does not take is refused, nothing runs
+t "kepsilon --scale domain refused" \
+  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" "${plain[@]}" --scale domain 2>"$d/err" && grep -q "keps-mpi takes ec or global" "$d/err"'
+t "kepsilon without --noisy refused" \
+  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" --algorithm ola "${qi[@]}" -k 5 --epsilon 1 2>"$d/err" && grep -q "noisy is required" "$d/err"'
+t "kepsilon --confidence refused" \
+  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" "${plain[@]}" --confidence 0.9 2>"$d/err"'
+t "no output after the refusals" '[ ! -e "$d/out/x.csv" ]'
+finish mpi_dp.sh
