@@ -7,11 +7,12 @@
 #include <stdlib.h>
 
 /* Reports are the same whatever the front-end (the bindings' tests compare
- * them with the CLI's): parameters are spelled as the CLI's long flags. */
+ * them with the CLI's): a parameter is named as the catalog names it
+ * ("qi", "subset"), never in one front-end's spelling. */
 const char *cmd_report_spell(void *ud, const char *name, char *buf, size_t len)
 {
     (void)ud;
-    snprintf(buf, len, "--%s", name);
+    snprintf(buf, len, "%s", name);
     return buf;
 }
 

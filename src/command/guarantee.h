@@ -15,7 +15,7 @@
 #pragma GCC visibility push(hidden) /* private to libkeps */
 
 /* g's {name} markup spelled as the report spells parameters, the same for
- * every front-end ("--name"; keps_guarantee_spell); returns 0, or an exit
+ * every front-end (the bare name; keps_guarantee_spell); returns 0, or an exit
  * code after saying the command ran out of memory. */
 int cmd_guarantee_spell(const cmd_ctx *c, keps_guarantee *g);
 /* One warning per data-dependent item of a DP guarantee (not silenced by
@@ -48,8 +48,8 @@ typedef struct cmd_rr_facts {
  * guarantee, closed_form, verified, metrics. */
 void cmd_rr_json(keps_json *j, const cmd_rr_facts *f, const keps_rr_levels *cl, const keps_rr_levels *ver, double u,
                  size_t changed);
-/* keps_guarantee_spell's spelling of the reports: "--name" whatever the
- * front-end (keps-mpi's reports equal keps's). */
+/* keps_guarantee_spell's spelling of the reports: the parameter's name
+ * whatever the front-end (keps-mpi's reports equal keps's). */
 const char *cmd_report_spell(void *ud, const char *name, char *buf, size_t len);
 
 #pragma GCC visibility pop
