@@ -5,6 +5,13 @@
 
 #include "command_internal.h"
 
+void cmd_calculator_begin(const cmd_ctx *c, keps_json *j)
+{
+    keps_json_init(j);
+    keps_json_object(j, NULL);
+    keps_json_str(j, "calculator", c->pos[0]);
+}
+
 static const cmd_opt opt_eps_prime = {"epsilon-prime", 0, "E1", CLI_NUMBER,
                                       "epsilon' of the exponential mechanism (delta, min-k)", "0.5"};
 static const cmd_opt opt_max_k = {"max-k", 0, "K", CLI_NUMBER, "min-k: largest k to try (default 100000)", "10000"};

@@ -268,6 +268,9 @@ keps_status cmd_audit_neighbours(cmd_ctx *c);
 keps_status cmd_anonymize_ola(cmd_ctx *c);
 keps_status cmd_anonymize_mondrian(cmd_ctx *c);
 keps_status cmd_anonymize_mdav(cmd_ctx *c);
+/* Opens a calculator's report object: {"calculator": the calculator's
+ * name (keps report reads which one), ...}; the caller adds "result". */
+void cmd_calculator_begin(const cmd_ctx *c, keps_json *j);
 keps_status cmd_privacy_delta(cmd_ctx *c);
 keps_status cmd_privacy_min_k(cmd_ctx *c);
 keps_status cmd_privacy_rr_epsilon(cmd_ctx *c);

@@ -49,9 +49,7 @@ static keps_status emit(cmd_ctx *c, const keps_delta_result *r, long k, double b
                 double target)
 {
     keps_json j;
-    keps_json_init(&j);
-    keps_json_object(&j, NULL);
-    keps_json_str(&j, "calculator", c->pos[0]); /* which one, for keps report */
+    cmd_calculator_begin(c, &j);
     if (mink) {
         keps_json_int(&j, "result", k);
         keps_json_num(&j, "target_delta", target);

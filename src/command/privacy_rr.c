@@ -34,9 +34,7 @@ keps_status cmd_privacy_rr_epsilon(cmd_ctx *c)
     else
         p = keps_rr_ldp_p(eps, (size_t)n);
     keps_json j;
-    keps_json_init(&j);
-    keps_json_object(&j, NULL);
-    keps_json_str(&j, "calculator", c->pos[0]); /* which one, for keps report */
+    cmd_calculator_begin(c, &j);
     keps_json_num(&j, "result", hp ? eps : p);
     keps_json_num(&j, "epsilon", eps);
     keps_json_num(&j, "p", p);
@@ -127,9 +125,7 @@ keps_status cmd_privacy_rr_t(cmd_ctx *c)
         if (f[i] > 0.0 && f[i] < fmin)
             fmin = f[i];
     keps_json j;
-    keps_json_init(&j);
-    keps_json_object(&j, NULL);
-    keps_json_str(&j, "calculator", c->pos[0]); /* which one, for keps report */
+    cmd_calculator_begin(c, &j);
     keps_json_num(&j, "result", hp ? t : pt);
     keps_json_num(&j, "t", t);
     keps_json_num(&j, "pt", pt);
@@ -204,9 +200,7 @@ keps_status cmd_privacy_implies(cmd_ctx *c)
     if (keps_rr_implies(&from, to, to_k, N, &imp, &err))
         return cmd_fail(c, &err);
     keps_json j;
-    keps_json_init(&j);
-    keps_json_object(&j, NULL);
-    keps_json_str(&j, "calculator", c->pos[0]); /* which one, for keps report */
+    cmd_calculator_begin(c, &j);
     keps_json_num(&j, "result", imp.to.level);
     keps_json_str(&j, "from", fs);
     keps_json_str(&j, "to", ts);
