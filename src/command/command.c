@@ -430,6 +430,7 @@ static void ctx_free(cmd_ctx *c)
     free(c->pos);
     free(c->job_dir);
     free(c->before_after);
+    free(c->counts_missing);
     keps_rng_free(c->rng);
 }
 

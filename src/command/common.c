@@ -601,9 +601,11 @@ void cmd_report_begin(cmd_ctx *c, keps_json *j, const char *method)
     if (c->input) {
         /* Missing values are a value of their own; say how many there were. */
         keps_json_object(j, "missing_values");
-        for (size_t k = 0; k < c->input->ncols; k++)
-            if (c->input->cols[k].missing_count)
-                keps_json_int(j, c->input->cols[k].name, (long long)c->input->cols[k].missing_count);
+        for (size_t k = 0; k < c->input->ncols; k++) {
+            size_t n = c->counts_missing ? c->counts_missing[k] : c->input->cols[k].missing_count;
+            if (n)
+                keps_json_int(j, c->input->cols[k].name, (long long)n);
+        }
         keps_json_end(j);
     }
 }

@@ -44,6 +44,16 @@ keps_status cmd_counts_read(cmd_ctx *c, const keps_table *t, uint32_t **weight, 
         return cmd_fail(c, &err);
     c->counts_rows = t->nrows;
     c->counts_records = (size_t)*records;
+    /* the report's missing values count records too: a row of the table
+     * with a missing cell stands for its weight of them */
+    if (t == c->input) {
+        free(c->counts_missing);
+        if (!(c->counts_missing = calloc(t->ncols + 1, sizeof *c->counts_missing)))
+            return cmd_oom(c);
+        for (size_t j = 0; j < t->ncols; j++)
+            for (size_t r = 0; t->cols[j].missing != KEPS_NONE && r < t->nrows; r++)
+                c->counts_missing[j] += t->cols[j].codes[r] == t->cols[j].missing ? (*weight)[r] : 0;
+    }
     if (!c->quiet)
         cmd_msg(c, KEPS_MSG_NOTE, "note: {counts} %s: %zu rows read stand for %zu records; counts are of records",
                 cmd_str(c, "counts"), c->counts_rows, c->counts_records);

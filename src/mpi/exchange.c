@@ -1,6 +1,8 @@
 /* keps-mpi: large messages, the global shuffle, output shards (kmpi.h). */
 #include "kmpi.h"
 
+#include "keps/report_html.h"
+
 #include "cli/exit_code.h"
 
 #include "keps/csv.h"
@@ -295,6 +297,53 @@ double kmpi_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+keps_status kmpi_apply_node(const kmpi_node *nd, const keycol *kc, size_t nk, const uint8_t *keep,
+                            int remove_suppressed, keps_table **rel, keps_counts *n, keps_error *err)
+{
+    const keps_table *t = nd->t;
+    const keps_schema *s = nd->s;
+    size_t *cols = NULL;
+    int *qi_of = NULL;
+    memset(n, 0, sizeof *n);
+    *rel = kmpi_release_new(s, &cols, &qi_of, err);
+    keps_status st = *rel ? KEPS_OK : err->code ? err->code : KEPS_ENOMEM;
+    size_t nf = *rel ? (*rel)->ncols : 0;
+    const char **fields = malloc((nf + 1) * sizeof *fields);
+    uint32_t *tu = malloc((nk + 1) * sizeof *tu);
+    if (!st && (!fields || !tu))
+        st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (size_t row = 0; !st && row < t->nrows; row++) {
+        n->input_rows++;
+        if (keep && !keep[row]) {
+            n->unsampled_rows++;
+            continue;
+        }
+        for (size_t i = 0; i < nk; i++)
+            tu[i] = kc[i].local[t->cols[kc[i].col].codes[row]];
+        int suppressed = kmpi_freq_find(nd->sup, tu) >= 0;
+        if (suppressed) {
+            n->suppressed_rows++;
+            if (remove_suppressed) {
+                n->removed_rows++;
+                continue;
+            }
+        }
+        for (size_t x = 0; x < nf; x++) {
+            size_t j = cols[x];
+            int i = qi_of[x];
+            uint32_t code = t->cols[j].codes[row];
+            fields[x] = i < 0        ? t->cols[j].values[code]
+                        : suppressed ? "*"
+                                     : keps_hierarchy_label(s->qi[i].h, nd->levels[i],
+                                                            s->qi[i].map[nd->levels[i]][code]);
+        }
+        st = keps_table_append(*rel, fields, NULL, 0, err);
+        n->output_rows++;
+    }
+    free(fields), free(tu), free(cols), free(qi_of);
+    return st;
+}
+
 int kmpi_shuffle_write(kmpi *m, kmpi_node *nd, keps_status st, keps_error *err, const keps_table *rel,
                        const keps_counts *n, keps_counts *all)
 {
@@ -321,14 +370,20 @@ int kmpi_shuffle_write(kmpi *m, kmpi_node *nd, keps_status st, keps_error *err, 
     nd->bytes[3] = kmpi_bytes_since(m, &mark);
     t0 = kmpi_now_ms();
     void *shard = NULL;
-    keps_outfile *rep = NULL;
+    keps_outfile *rep[2] = {NULL, NULL};
+    const char *paths[2];
+    size_t np = 0;
+    if (nd->report)
+        paths[np++] = nd->report;
+    if (nd->html)
+        paths[np++] = nd->html;
     char *path = ok ? kmpi_shard_path(nd->output, m->rank) : NULL;
     if (ok && !path)
         MPI_Abort(MPI_COMM_WORLD, 3);
     for (size_t j = 0; j < nf; j++)
         fields[j] = rel->cols[j].name;
-    if (ok && m->rank == 0 && nd->report)
-        st = keps_outfile_open(&nd->report, 1, &rep, err);
+    if (ok && m->rank == 0 && np)
+        st = keps_outfile_open(paths, np, rep, err);
     if (ok && !st)
         st = kmpi_write_shard(&in, nf, fields, rel->delimiter, nd->rng, path, &shard, err);
     kmpi_rows_free(&in);
@@ -342,7 +397,7 @@ int kmpi_shuffle_write(kmpi *m, kmpi_node *nd, keps_status st, keps_error *err, 
             fprintf(stderr, "keps-mpi (rank %d): %s\n", m->rank, err->msg);
         rc = st ? cli_exit_code(st) : ok ? 3 : 2;
         kmpi_abort_shard(shard);
-        keps_outfile_abort(rep);
+        keps_outfile_abort(rep[0]), keps_outfile_abort(rep[1]);
         return rc;
     }
     st = kmpi_commit_shard(shard, err);
@@ -355,29 +410,46 @@ int kmpi_shuffle_write(kmpi *m, kmpi_node *nd, keps_status st, keps_error *err, 
     if (!kmpi_all_ok(m, st)) {
         if (st)
             fprintf(stderr, "keps-mpi (rank %d): %s\n", m->rank, err->msg);
-        keps_outfile_abort(rep);
+        keps_outfile_abort(rep[0]), keps_outfile_abort(rep[1]);
         return st ? cli_exit_code(st) : 3;
     }
-    nd->rep = rep;
+    nd->rep[0] = nd->report ? rep[0] : NULL; /* the page is the second file, or the first without a report */
+    nd->rep[1] = nd->html ? rep[nd->report ? 1 : 0] : NULL;
     return 0;
 }
 
-int kmpi_finish(kmpi *m, kmpi_node *nd, struct keps_json *j, const char *cmd, const keps_counts *all)
+int kmpi_finish(kmpi *m, kmpi_node *nd, const char *text, const char *cmd, const keps_counts *all)
 {
     int rc = 0;
-    keps_outfile *rep = nd->rep;
-    nd->rep = NULL;
-    if (m->rank == 0 && !j) {
-        keps_outfile_abort(rep);
+    keps_outfile *rep[2] = {nd->rep[0], nd->rep[1]};
+    nd->rep[0] = nd->rep[1] = NULL;
+    keps_error err = {0};
+    char *html = NULL;
+    size_t hlen = 0;
+    if (m->rank == 0 && !text) {
         rc = 3;
-    } else if (m->rank == 0 && rep) {
-        keps_error err = {0};
-        fputs(keps_json_text(j), keps_outfile_stream(rep));
-        fputc('\n', keps_outfile_stream(rep));
-        if (keps_outfile_commit(&rep, 1, &err)) {
+    } else if (m->rank == 0) {
+        if (rep[0])
+            fprintf(keps_outfile_stream(rep[0]), "%s\n", text);
+        if (rep[1] && !keps_report_html(text, strlen(text), nd->report ? nd->report : "report", &html, &hlen, &err))
+            fwrite(html, 1, hlen, keps_outfile_stream(rep[1]));
+        if (!err.code) { /* commit frees the outputs whatever it returns */
+            keps_outfile_commit(rep, 2, &err);
+            rep[0] = rep[1] = NULL;
+        }
+        if (err.code) {
             fprintf(stderr, "keps-mpi: %s\n", err.msg);
             rc = cli_exit_code(err.code);
         }
+        free(html);
+        if (!rc && nd->json && (printf("%s\n", text) < 0 || fflush(stdout))) {
+            fprintf(stderr, "keps-mpi %s: cannot write to standard output\n", cmd);
+            rc = 3;
+        }
+    }
+    if (rc) {
+        keps_outfile_abort(rep[0]);
+        keps_outfile_abort(rep[1]);
     }
     if (m->rank == 0 && !nd->quiet && !rc)
         fprintf(stderr, "keps-mpi %s: %zu rows on %d rank(s), %zu suppressed, %zu written to %s\n", cmd,

@@ -414,7 +414,7 @@ int kmpi_kepsilon(kmpi *mp, kmpi_node *nd, const kmpi_dp *dp)
         } else {
             report(mp, &j, nd, &p, &gr, sum, &all, nd->bytes, nd->phmax, nd->rss);
         }
-        rc = kmpi_finish(mp, nd, rc ? NULL : &j, "kepsilon", &all);
+        rc = kmpi_finish(mp, nd, rc ? NULL : keps_json_text(&j), "kepsilon", &all);
         keps_kepsilon_result_free(&gr);
         keps_json_free(&j);
     } else if (!rc) {

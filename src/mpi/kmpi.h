@@ -9,6 +9,7 @@
 #ifndef KEPS_MPI_H
 #define KEPS_MPI_H
 
+#include <jansson.h>
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -144,12 +145,20 @@ typedef struct kmpi_node {
     long k;
     double suppress;
     int remove_suppressed, quiet;
-    const char *output, *report, *seed;
+    const char *output, *report, *html, *seed;
+    int json;             /* the report on stdout too */
     /* set by kmpi_shuffle_write */
     double phmax[PH_N];   /* rank 0: maxima over ranks */
     long rss;             /* rank 0: the largest max RSS of a rank, KiB */
-    void *rep;            /* rank 0: the report file (keps_outfile), open */
+    void *rep[2];         /* rank 0: the report file and the HTML page (keps_outfile), open */
 } kmpi_node;
+/* This rank's release by the node (nd: t, s, levels, sup): its rows with
+ * keep[row] (NULL: every row; the others are counted not sampled), each QI
+ * at its level, a row whose key tuple (the codes of kc[0..nk), agreed) is
+ * in sup suppressed: '*' in every QI, or left out with remove_suppressed.
+ * *rel: the release's columns (kmpi_release_new); n: the counts. */
+keps_status kmpi_apply_node(const kmpi_node *nd, const keycol *kc, size_t nk, const uint8_t *keep,
+                            int remove_suppressed, keps_table **rel, keps_counts *n, keps_error *err);
 /* The global shuffle and the shards: this rank's release rows (rel, its
  * column names the header; NULL when st, this rank's status so far, failed
  * with err's message) each to a random rank, every rank's shard written
@@ -159,16 +168,43 @@ typedef struct kmpi_node {
  * Collective; 0 or the exit code (a failing rank says why). */
 int kmpi_shuffle_write(kmpi *m, kmpi_node *nd, keps_status st, keps_error *err, const keps_table *rel,
                        const keps_counts *n, keps_counts *all);
-/* Rank 0 writes the report j (NULL after an error: the report file is
- * dropped) and a line on stderr; the exit code, the same on every rank.
- * Collective. */
-struct keps_json;
-int kmpi_finish(kmpi *m, kmpi_node *nd, struct keps_json *j, const char *cmd, const keps_counts *all);
+/* Rank 0 writes the report text (NULL after an error: the report and page
+ * are dropped) to the report file, as the HTML page, on stdout with json,
+ * and a line on stderr; the exit code, the same on every rank. Collective. */
+int kmpi_finish(kmpi *m, kmpi_node *nd, const char *text, const char *cmd, const keps_counts *all);
 /* The "mpi" member of a report (rank 0): ranks, input, memory, bytes and
  * the phases' times (maxima over ranks). */
 struct keps_json;
 void kmpi_report_mpi(struct keps_json *j, const char *mode, size_t nfiles, size_t distinct, size_t suppressed_tuples,
                      const double *bytes, const double *phmax, long max_rss_kb);
+
+/* ---- anonymize.c: the search of keps anonymize on rank 0 ---- */
+struct kc_ctx;
+typedef struct kmpi_anon_in {
+    const struct kc_ctx *args; /* the command line as the CLI parsed it */
+    const keps_table *t;       /* this rank's rows (names, missing token, delimiter) */
+    const keycol *kc;          /* the q QIs, then the ns sensitive columns */
+    size_t q, ns;
+    char **role;               /* the columns whose role only keeps or drops them */
+    size_t nrole;
+    const char *input_text;    /* -i as given */
+} kmpi_anon_in;
+typedef struct kmpi_anon_out {
+    json_t *report;              /* the search's report */
+    uint64_t suppressed_records; /* by its node */
+    int usage;                   /* after an error: a usage error */
+} kmpi_anon_out;
+/* Rank 0: keps anonymize --counts on the merged frequency table f (key:
+ * in->kc), with every parameter the user gave; the node's levels (q) and
+ * the QI tuples it suppresses (into sup, q codes each). */
+keps_status kmpi_anonymize_search(const kmpi_anon_in *in, const kmpi_freq *f, int *levels, kmpi_freq *sup,
+                                  kmpi_anon_out *out, keps_error *err);
+/* Rank 0: the single run's report from the search's (the parameters as
+ * given, the whole input's missing values, keps-mpi's timing and its mpi
+ * member), as text (free() it); NULL when the ranks' counts are not the
+ * search's (an internal error, said on stderr). */
+char *kmpi_anonymize_text(const kmpi_anon_in *in, const kmpi_anon_out *out, const kmpi_node *nd,
+                          const keps_counts *all, const long long *missing);
 
 /* ---- kepsilon.c ---- */
 typedef struct kmpi_dp {
@@ -203,6 +239,8 @@ typedef struct kmpi_rr_in {
     size_t nfiles;
     int quiet;
     double *ph;
+    const char *html; /* the report as an HTML page too */
+    int json;         /* the report on stdout too */
 } kmpi_rr_in;
 int kmpi_rr_check(const kmpi_rr_opts *o, int say);
 /* Randomized response (--mechanism ldp) record by record (docs/scale.md). */

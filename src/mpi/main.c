@@ -8,6 +8,7 @@
  * of distinct values), count (distinct tuples), merge (tree reduction to
  * rank 0), search (rank 0, libkeps's weighted OLA), apply, shuffle
  * (all-to-all), write. */
+#include "cli/cli.h"
 #include "cli/exit_code.h"
 #include "kmpi.h"
 
@@ -21,17 +22,21 @@
 #include "keps/version.h"
 #include "table_internal.h"
 
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 static const char *phase_name[PH_N] = {"read", "encode", "count", "merge", "search", "apply", "shuffle", "write"};
 
 typedef struct opts {
-    const char *cmd, *algorithm, *output, *report, *others, *counts, *seed;
+    const char *cmd, *algorithm, *output, *report, *html, *others, *counts, *seed;
+    int json;                 /* --json: the report on stdout too */
+    const char *input_text;   /* -i as given (the report's input) */
     char **input, **qi, **sensitive, **insensitive, **identifier, **noisy;
     size_t ninput, nqi, nsensitive, ninsensitive, nidentifier, nnoisy;
     kmpi_dp dp;        /* kepsilon's and safela's own options */
@@ -62,19 +67,21 @@ static int fail(const keps_error *err)
 
 static void usage(FILE *f)
 {
-    fputs("usage: mpirun -np P keps-mpi anonymize --algorithm ola -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K\n"
-          "                [--suppress S] [--others keep|drop] [--identifier C] [--sensitive C] [--insensitive C]\n"
-          "                [--remove-suppressed] [--report FILE] [--seed N] [--delimiter C] [--missing TOKEN]\n"
-          "       mpirun -np P keps-mpi kepsilon --algorithm ola (the flags of anonymize) --noisy C ... --epsilon E\n"
-          "                [--scale ec|global]\n"
+    fputs("usage: mpirun -np P keps-mpi anonymize --algorithm ola -i FILES -o 'out/part-%r.csv' (keps anonymize's flags)\n"
+          "       mpirun -np P keps-mpi kepsilon --algorithm ola -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K\n"
+          "                --noisy C ... --epsilon E [--scale ec|global] (roles, --report, --html, --json, --seed)\n"
           "       mpirun -np P keps-mpi safela -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K --beta B\n"
-          "                [--epsilon-prime E1] [--epsilon E] [--penalty F] [--interpolate none|level] (roles, --report...)\n"
+          "                [--epsilon-prime E1] [--epsilon E] [--penalty F] [--interpolate none|level] (roles, ...)\n"
           "       mpirun -np P keps-mpi rr --mechanism ldp -i FILES -o 'out/part-%r.csv' --sensitive C ... [--qi C ...]\n"
-          "                (-p P | --epsilon E | --t T) [--dp-k K] [-k K] (roles, --report...)\n"
+          "                (-p P | --epsilon E | --t T) [--dp-k K] [-k K] (roles, ...)\n"
           "       mpirun -np P keps-mpi count -i FILES --qi NAME ... [--counts COL] -o FILE\n"
-          "-i: shard files, a list or a glob ('parts/*.csv'), dealt to the ranks in contiguous blocks; or one\n"
-          "    file, then cut in byte ranges at line breaks (a quoted field holding a line break is refused).\n"
-          "-o: anonymize writes one shard per rank ('%r' is the rank); the rows are shuffled across all ranks.\n"
+          "anonymize, kepsilon, safela and rr take the flags of the keps command of that name ('keps anonymize\n"
+          "--help' lists them, with --job files); keps-mpi refuses those it cannot honour across ranks.\n"
+          "anonymize takes every privacy criterion and quality model of keps anonymize --algorithm ola: rank 0\n"
+          "searches the merged frequency table of the QIs and sensitive columns as keps anonymize --counts does.\n"
+          "-i: shard files, a list or a glob ('parts/*.csv', -i may be repeated), dealt to the ranks in contiguous\n"
+          "    blocks; or one file, then cut in byte ranges at line breaks (a quoted line break is refused).\n"
+          "-o: one shard per rank ('%r' is the rank); the rows are shuffled across all ranks.\n"
           "count writes the frequency table of the --qi tuples (input for keps anonymize --counts COL).\n",
           f);
 }
@@ -86,6 +93,248 @@ static int push(char ***v, size_t *n, const char *s)
         return -1;
     *v = w;
     w[(*n)++] = (char *)s;
+    return 0;
+}
+
+/* The parsed command line of anonymize, kepsilon, safela and rr: the
+ * CLI's own parser on the catalog's command, so keps-mpi takes keps's
+ * flags, job files and checks (count is keps-mpi's own). */
+static kc_ctx KC;
+
+/* The values of parameter name (none: 0). */
+static size_t kc_vals(const char *name, char ***v)
+{
+    for (size_t i = 0; i < KC.nopts; i++)
+        if (!strcmp(KC.opts[i]->name, name)) {
+            *v = KC.vals[i].v;
+            return KC.vals[i].n;
+        }
+    *v = NULL;
+    return 0;
+}
+
+/* The parameters keps-mpi honours beyond the catalog's common ones: every
+ * one of anonymize's but those that need the rows on one machine. */
+static const char *const common_params[] = {"input", "output", "qi", "sensitive", "insensitive", "identifier",
+                                            "others", "report", "html", "json", "seed", "delimiter", "missing",
+                                            "quiet", "help", "job", NULL};
+static const char *const kepsilon_params[] = {"algorithm", "noisy", "epsilon", "k", "suppress", "scale",
+                                              "remove-suppressed", NULL};
+static const char *const safela_params[] = {"k", "beta", "epsilon-prime", "epsilon", "penalty", "interpolate",
+                                            "remove-suppressed", NULL};
+static const char *const rr_params[] = {"mechanism", "partition", "p", "pt", "epsilon", "t", "dp-k", "k", NULL};
+static const char *const anonymize_refused[] = {"subset", "emit-sql", "sql-dialect", "sql-table", "keep-order",
+                                                "counts", NULL};
+
+static int listed(const char *const *list, const char *name)
+{
+    for (; *list; list++)
+        if (!strcmp(*list, name))
+            return 1;
+    return 0;
+}
+
+/* A given parameter keps-mpi cannot honour, or NULL. */
+static const char *unsupported(const char *cmd)
+{
+    const char *const *own = !strcmp(cmd, "kepsilon") ? kepsilon_params
+                             : !strcmp(cmd, "safela") ? safela_params
+                             : !strcmp(cmd, "rr")     ? rr_params
+                                                      : NULL;
+    for (size_t i = 0; i < KC.nopts; i++) {
+        const char *name = KC.opts[i]->name;
+        if (!KC.vals[i].n)
+            continue;
+        if (own ? !listed(common_params, name) && !listed(own, name) : listed(anonymize_refused, name))
+            return name;
+    }
+    return NULL;
+}
+
+/* Runs fn's output on rank 0 only: the other ranks parse the same words
+ * with stdout and stderr sent to /dev/null. */
+static int parse_muted(const char *cmd, int argc, char **argv)
+{
+    int saved[2] = {-1, -1}, null = -1;
+    if (M.rank) {
+        fflush(stdout), fflush(stderr);
+        null = open("/dev/null", O_WRONLY);
+        for (int fd = 1; null >= 0 && fd <= 2; fd++)
+            saved[fd - 1] = dup(fd), dup2(null, fd);
+    }
+    int rc = kc_parse(&KC, keps_command(cmd), argc, argv);
+    if (M.rank) {
+        fflush(stdout), fflush(stderr);
+        for (int fd = 1; fd <= 2; fd++)
+            if (saved[fd - 1] >= 0)
+                dup2(saved[fd - 1], fd), close(saved[fd - 1]);
+        if (null >= 0)
+            close(null);
+    }
+    return rc;
+}
+
+static int parse_number(const char *flag, const char *text, double lo, double hi, double *out)
+{
+    char *end;
+    if (!text)
+        return 0;
+    *out = strtod(text, &end);
+    if (*end || !(*out >= lo && *out <= hi)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "keps-mpi: %s '%%s': give a number from %g to %g\n", flag, lo, hi);
+        say(msg, text);
+        return 2;
+    }
+    return 0;
+}
+
+/* opts from the parsed parameters. */
+static int from_args(opts *o)
+{
+    struct { const char *name; char ***v; size_t *n; } lists[] = {
+        {"qi", &o->qi, &o->nqi}, {"sensitive", &o->sensitive, &o->nsensitive},
+        {"insensitive", &o->insensitive, &o->ninsensitive}, {"identifier", &o->identifier, &o->nidentifier},
+        {"noisy", &o->noisy, &o->nnoisy}};
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
+        *lists[i].n = kc_vals(lists[i].name, lists[i].v);
+    const char *in = kc_str(&KC, "input"); /* from a job file */
+    if (!o->ninput && in && push(&o->input, &o->ninput, in))
+        return 3;
+    size_t len = 1;
+    for (size_t i = 0; i < o->ninput; i++)
+        len += strlen(o->input[i]) + 1;
+    char *it = calloc(len, 1);
+    if (!it)
+        return 3;
+    for (size_t i = 0; i < o->ninput; i++)
+        strcat(strcat(it, i ? " " : ""), o->input[i]);
+    o->input_text = it;
+    o->algorithm = kc_str(&KC, "algorithm");
+    o->output = kc_str(&KC, "output");
+    o->report = kc_str(&KC, "report");
+    o->html = kc_str(&KC, "html");
+    o->json = KC.json;
+    o->others = kc_str(&KC, "others");
+    o->seed = kc_str(&KC, "seed");
+    o->missing = kc_str(&KC, "missing");
+    o->quiet = KC.quiet;
+    o->remove_suppressed = kc_flag(&KC, "remove-suppressed");
+    o->dp.scale = kc_str(&KC, "scale");
+    o->dp.beta = kc_str(&KC, "beta");
+    o->dp.eps_prime_text = kc_str(&KC, "epsilon-prime");
+    o->dp.penalty_text = kc_str(&KC, "penalty");
+    o->dp.interp_text = kc_str(&KC, "interpolate");
+    o->rr = (kmpi_rr_opts){kc_str(&KC, "mechanism"), kc_str(&KC, "partition"), kc_str(&KC, "p"),
+                           kc_str(&KC, "pt"), kc_str(&KC, "epsilon"), kc_str(&KC, "t"), kc_str(&KC, "dp-k"),
+                           kc_str(&KC, "k")};
+    const char *d = kc_str(&KC, "delimiter");
+    if (d && strlen(d) != 1 && strcmp(d, "\\t")) {
+        say("keps-mpi: --delimiter '%s': give one character\n", d);
+        return 2;
+    }
+    o->delimiter = !d ? 0 : strcmp(d, "\\t") ? d[0] : '\t';
+    double v = -1;
+    if (parse_number("-k", kc_str(&KC, "k"), 1, 1e9, &v) || parse_number("--suppress", kc_str(&KC, "suppress"), 0, 1, &o->suppress))
+        return 2;
+    o->k = v >= 0 ? (long)v : -1;
+    if (o->k >= 0 && (double)o->k != v) {
+        say("keps-mpi: -k '%s': give a whole number\n", kc_str(&KC, "k"));
+        return 2;
+    }
+    if (strcmp(o->cmd, "rr") && parse_number("--epsilon", kc_str(&KC, "epsilon"), 1e-300, 1e300, &o->dp.epsilon))
+        return 2;
+    return 0;
+}
+
+/* keps-mpi CMD ARGS: -i may come several times (the shards); the catalog's
+ * input takes one, so the words of every -i go to o->input and the parser
+ * sees the first. */
+static int parse_catalog(int argc, char **argv, opts *o)
+{
+    char **av = calloc((size_t)argc + 3, sizeof *av);
+    int ac = 0;
+    if (!av)
+        return 3;
+    av[ac++] = argv[1];
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) {
+            while (i < argc)
+                av[ac++] = argv[i++];
+            break;
+        }
+        const char *v = !strcmp(argv[i], "-i") || !strcmp(argv[i], "--input") ? (i + 1 < argc ? argv[++i] : NULL)
+                        : !strncmp(argv[i], "--input=", 8)                       ? argv[i] + 8
+                        : !strncmp(argv[i], "-i", 2) && argv[i][2]              ? argv[i] + 2
+                                                                                 : NULL;
+        if (v ? push(&o->input, &o->ninput, v) : (av[ac++] = argv[i], 0)) {
+            free(av);
+            return 3;
+        }
+    }
+    if (o->ninput) {
+        av[ac++] = "-i";
+        av[ac++] = o->input[0];
+    }
+    int rc = parse_muted(o->cmd, ac, av);
+    free(av);
+    if (rc >= 0)
+        return rc ? rc : -1; /* an error, or --help printed */
+    const char *bad = unsupported(o->cmd);
+    if (bad) {
+        char buf[64];
+        kc_spell(&KC, bad, buf, sizeof buf);
+        if (M.rank == 0)
+            fprintf(stderr, "keps-mpi %s: %s is not available across ranks%s; run keps %s on one machine for it\n",
+                    o->cmd, buf,
+                    !strcmp(o->cmd, "anonymize") ? " (a research subset, the SQL script and the input order need "
+                                                   "the rows in one place; keps-mpi count makes frequency tables)"
+                                                 : "",
+                    o->cmd);
+        return 2;
+    }
+    return from_args(o);
+}
+
+/* keps-mpi count: its own options. */
+static int parse_count(int argc, char **argv, opts *o)
+{
+    static const struct option lo[] = {
+        {"input", 1, 0, 'i'}, {"output", 1, 0, 'o'}, {"qi", 1, 0, 'q'}, {"counts", 1, 0, 'c'},
+        {"delimiter", 1, 0, 'd'}, {"missing", 1, 0, 'm'}, {"quiet", 0, 0, 'Q'}, {"help", 0, 0, 'h'},
+        {0, 0, 0, 0}};
+    optind = 2;
+    opterr = M.rank == 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "i:o:q", lo, NULL)) != -1) {
+        switch (ch) {
+        case 'i': push(&o->input, &o->ninput, optarg); break;
+        case 'o': o->output = optarg; break;
+        case 'q': push(&o->qi, &o->nqi, optarg); break;
+        case 'c': o->counts = optarg; break;
+        case 'm': o->missing = optarg; break;
+        case 'Q': o->quiet = 1; break;
+        case 'd':
+            if (strlen(optarg) != 1 && strcmp(optarg, "\\t")) {
+                say("keps-mpi: --delimiter '%s': give one character\n", optarg);
+                return 2;
+            }
+            o->delimiter = strcmp(optarg, "\\t") ? optarg[0] : '\t';
+            break;
+        case 'h':
+            if (M.rank == 0)
+                usage(stdout);
+            return -1;
+        default:
+            if (M.rank == 0)
+                usage(stderr);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        say("keps-mpi: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
     return 0;
 }
 
@@ -108,101 +357,12 @@ static int parse(int argc, char **argv, opts *o)
         return 2;
     }
     int by_node = strcmp(o->cmd, "count") && strcmp(o->cmd, "safela") && strcmp(o->cmd, "rr"); /* an OLA search */
-    int safela = !strcmp(o->cmd, "safela");
-    static const struct option lo[] = {
-        {"algorithm", 1, 0, 'a'}, {"input", 1, 0, 'i'},        {"output", 1, 0, 'o'},
-        {"qi", 1, 0, 'q'},        {"sensitive", 1, 0, 'S'},    {"insensitive", 1, 0, 'I'},
-        {"identifier", 1, 0, 'D'}, {"others", 1, 0, 'O'},      {"suppress", 1, 0, 's'},
-        {"report", 1, 0, 'r'},    {"seed", 1, 0, 'e'},         {"delimiter", 1, 0, 'd'},
-        {"missing", 1, 0, 'm'},   {"remove-suppressed", 0, 0, 'R'}, {"counts", 1, 0, 'c'},
-        {"quiet", 0, 0, 'Q'},     {"help", 0, 0, 'h'},         {"noisy", 1, 0, 'N'},
-        {"epsilon", 1, 0, 'E'},   {"scale", 1, 0, 'L'},        {"beta", 1, 0, 'B'},
-        {"epsilon-prime", 1, 0, 'P'}, {"penalty", 1, 0, 'F'},  {"interpolate", 1, 0, 'T'},
-        {"mechanism", 1, 0, 'M'}, {"partition", 1, 0, 'X'},    {"pt", 1, 0, 'U'},
-        {"t", 1, 0, 'V'},         {"dp-k", 1, 0, 'W'},         {"p", 1, 0, 'p'},
-        {0, 0, 0, 0}};
-    int rr = !strcmp(o->cmd, "rr");
-    optind = 2;
-    opterr = M.rank == 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, rr ? "i:o:k:p:" : "i:o:k:", lo, NULL)) != -1) {
-        char *end;
-        switch (ch) {
-        case 'a': o->algorithm = optarg; break;
-        case 'i': push(&o->input, &o->ninput, optarg); break;
-        case 'o': o->output = optarg; break;
-        case 'q': push(&o->qi, &o->nqi, optarg); break;
-        case 'S': push(&o->sensitive, &o->nsensitive, optarg); break;
-        case 'I': push(&o->insensitive, &o->ninsensitive, optarg); break;
-        case 'D': push(&o->identifier, &o->nidentifier, optarg); break;
-        case 'O': o->others = optarg; break;
-        case 'r': o->report = optarg; break;
-        case 'e': o->seed = optarg; break;
-        case 'm': o->missing = optarg; break;
-        case 'c': o->counts = optarg; break;
-        case 'R': o->remove_suppressed = 1; break;
-        case 'N': push(&o->noisy, &o->nnoisy, optarg); break;
-        case 'L': o->dp.scale = optarg; break;
-        case 'B': o->dp.beta = optarg; break;
-        case 'P': o->dp.eps_prime_text = optarg; break;
-        case 'F': o->dp.penalty_text = optarg; break;
-        case 'T': o->dp.interp_text = optarg; break;
-        case 'M': o->rr.mechanism = optarg; break;
-        case 'X': o->rr.partition = optarg; break;
-        case 'p': o->rr.p = optarg; break;
-        case 'U': o->rr.pt = optarg; break;
-        case 'V': o->rr.t = optarg; break;
-        case 'W': o->rr.dp_k = optarg; break;
-        case 'E':
-            if (rr) {
-                o->rr.epsilon = optarg;
-                break;
-            }
-            o->dp.epsilon = strtod(optarg, &end);
-            if (*end || !(o->dp.epsilon >= 1e-300 && o->dp.epsilon <= 1e300)) {
-                say("keps-mpi: --epsilon '%s': give a positive number\n", optarg);
-                return 2;
-            }
-            break;
-        case 'Q': o->quiet = 1; break;
-        case 'd':
-            if (strlen(optarg) != 1 && strcmp(optarg, "\\t")) {
-                say("keps-mpi: --delimiter '%s': give one character\n", optarg);
-                return 2;
-            }
-            o->delimiter = strcmp(optarg, "\\t") ? optarg[0] : '\t';
-            break;
-        case 'k':
-            o->rr.k = optarg;
-            o->k = strtol(optarg, &end, 10);
-            if (*end || o->k < 1 || o->k > 1000000000L) {
-                say("keps-mpi: -k '%s': give a whole number from 1 to 1000000000\n", optarg);
-                return 2;
-            }
-            break;
-        case 's':
-            o->suppress = strtod(optarg, &end);
-            if (*end || !(o->suppress >= 0 && o->suppress <= 1)) {
-                say("keps-mpi: --suppress '%s': give a fraction from 0 to 1\n", optarg);
-                return 2;
-            }
-            break;
-        case 'h':
-            if (M.rank == 0)
-                usage(stdout);
-            return -1;
-        default:
-            if (M.rank == 0)
-                usage(stderr);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        say("keps-mpi: unexpected argument '%s'\n", argv[optind]);
-        return 2;
-    }
+    int safela = !strcmp(o->cmd, "safela"), rr = !strcmp(o->cmd, "rr");
+    int rc = !strcmp(o->cmd, "count") ? parse_count(argc, argv, o) : parse_catalog(argc, argv, o);
+    if (rc)
+        return rc;
     const char *need = !o->ninput ? "-i" : !o->output ? "-o" : !o->nqi && strcmp(o->cmd, "rr") ? "--qi" : NULL;
-    if (!need && (by_node || safela) && o->k < 0)
+    if (!need && (safela || !strcmp(o->cmd, "kepsilon")) && o->k < 0)
         need = "-k";
     if (!need && !strcmp(o->cmd, "kepsilon"))
         need = !o->nnoisy ? "--noisy" : !(o->dp.epsilon > 0) ? "--epsilon" : NULL;
@@ -216,33 +376,8 @@ static int parse(int argc, char **argv, opts *o)
             o->algorithm ? o->algorithm : "");
         return 2;
     }
-    if (strcmp(o->cmd, "kepsilon") && (o->nnoisy || o->dp.scale || (!safela && o->dp.epsilon > 0))) {
-        say("keps-mpi: --noisy, --epsilon and --scale belong to kepsilon (--epsilon to safela too), not %s\n",
-            o->cmd);
-        return 2;
-    }
-    if (!safela && (o->dp.beta || o->dp.eps_prime_text || o->dp.penalty_text || o->dp.interp_text)) {
-        say("keps-mpi: --beta, --epsilon-prime, --penalty and --interpolate belong to safela, not %s\n", o->cmd);
-        return 2;
-    }
-    if (safela && (o->algorithm || o->suppress > 0)) {
-        say("keps-mpi: safela takes no %s: its node comes from the exponential mechanism, and it suppresses "
-            "whatever its node leaves in classes below k\n",
-            o->algorithm ? "--algorithm" : "--suppress");
-        return 2;
-    }
     if (safela && kmpi_safela_check(&o->dp, M.rank == 0))
         return 2;
-    int rr_only = o->rr.mechanism || o->rr.partition || o->rr.p || o->rr.pt || o->rr.t || o->rr.dp_k;
-    if (!rr && rr_only) {
-        say("keps-mpi: --mechanism, --partition, -p, --pt, --t and --dp-k belong to rr, not %s\n", o->cmd);
-        return 2;
-    }
-    if (rr && (o->algorithm || o->suppress > 0 || o->remove_suppressed)) {
-        say("keps-mpi: rr takes no %s: it releases every record\n",
-            o->algorithm ? "--algorithm" : o->suppress > 0 ? "--suppress" : "--remove-suppressed");
-        return 2;
-    }
     if (rr && kmpi_rr_check(&o->rr, M.rank == 0))
         return 2;
     if (!strcmp(o->cmd, "kepsilon") && kmpi_kepsilon_check(&o->dp, M.rank == 0))
@@ -483,54 +618,6 @@ static keps_status search(const opts *o, const keps_table *t, const keycol *kc, 
     return st;
 }
 
-static void report_json(const opts *o, keps_json *j, const keps_table *t, const keycol *kc, size_t q,
-                        const search_out *so, const keps_counts *n, const double *ph, const double *bytes,
-                        const char *mode, size_t nfiles, long max_rss_kb)
-{
-    keps_json_init(j);
-    keps_json_object(j, NULL);
-    keps_json_str(j, "keps_version", keps_version());
-    keps_json_str(j, "method", "ola");
-    keps_json_bool(j, "seeded", o->seed != NULL);
-    keps_json_int(j, "input_rows", (long long)n->input_rows);
-    keps_json_int(j, "output_rows", (long long)n->output_rows);
-    keps_json_int(j, "released_rows", (long long)(n->input_rows - n->suppressed_rows));
-    keps_json_int(j, "suppressed_rows", (long long)n->suppressed_rows);
-    keps_json_int(j, "removed_rows", (long long)n->removed_rows);
-    keps_json_int(j, "unsampled_rows", 0);
-    keps_json_object(j, "guarantee");
-    keps_json_str(j, "model", "k-anonymity");
-    keps_json_int(j, "k", o->k);
-    keps_json_array(j, "criteria"); /* the single run's list: k-anonymity is the one criterion */
-    keps_json_object(j, NULL);
-    keps_json_str(j, "model", "k-anonymity");
-    keps_json_int(j, "k", o->k);
-    keps_json_end(j);
-    keps_json_end(j);
-    keps_json_num(j, "suppression_limit", o->suppress);
-    keps_json_int(j, "suppression_limit_rows", (long long)so->res.suppress_limit);
-    keps_json_end(j);
-    keps_json_object(j, "transformation");
-    for (size_t i = 0; i < q; i++)
-        keps_json_int(j, t->cols[kc[i].col].name, so->res.levels[i]);
-    keps_json_end(j);
-    keps_json_object(j, "heights");
-    for (size_t i = 0; i < q; i++)
-        keps_json_int(j, t->cols[kc[i].col].name, (long long)so->heights[i]);
-    keps_json_end(j);
-    keps_json_str(j, "metric", keps_metric_name(KEPS_METRIC_LOSS));
-    keps_json_num(j, "score", so->res.score ? so->res.score[0] : 0);
-    keps_json_object(j, "metrics");
-    for (int m = 0; m < KEPS_METRIC_COUNT; m++)
-        keps_json_num(j, keps_metric_name((keps_metric)m), so->res.metrics.v[m]);
-    keps_json_end(j);
-    keps_json_int(j, "classes", (long long)so->res.nclasses);
-    keps_json_int(j, "nodes_total", (long long)so->res.nodes_total);
-    keps_json_int(j, "k_minimal_nodes", (long long)so->res.nminimal);
-    kmpi_report_mpi(j, mode, nfiles, so->distinct, so->suppressed_tuples, bytes, ph, max_rss_kb);
-    keps_json_end(j);
-}
-
 void kmpi_report_mpi(keps_json *j, const char *mode, size_t nfiles, size_t distinct, size_t suppressed_tuples,
                      const double *bytes, const double *phmax, long max_rss_kb)
 {
@@ -587,14 +674,19 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
                          const kmpi_part *parts, size_t nparts)
 {
     keps_error err = {0};
-    size_t q = o->nqi;
+    int anonymize = !strcmp(o->cmd, "anonymize");
+    /* anonymize's search reads the sensitive columns too (its criteria):
+     * their agreed codes follow the QIs' in every tuple */
+    size_t q = o->nqi, ns = anonymize ? o->nsensitive : 0;
     unsigned long long mark = M.bytes_sent;
     double bytes[5] = {0, 0, 0, 0, -1};
-    keycol *kc = calloc(q, sizeof *kc);
+    keycol *kc = calloc(q + ns + 1, sizeof *kc);
     keps_schema *s = keps_schema_new(t);
     keps_rng *rng = NULL;
     double t0 = kmpi_now_ms();
     keps_status st = kc && s ? agree(t, o->qi, q, 1, kc, &err) : KEPS_ENOMEM;
+    if (!st)
+        st = agree(t, o->sensitive, ns, 0, kc + q, &err);
     /* the local schema: roles, and every QI's hierarchy bound to this
      * rank's values (a value missing from it is named with its line) */
     for (size_t i = 0; !st && i < q; i++) {
@@ -633,25 +725,28 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
         } else {
             kmpi_node nd = {.t = t, .s = s, .kc = kc, .q = q, .rng = rng, .ph = ph, .bytes = bytes, .parts = parts,
                             .nparts = nparts, .mode = mode, .nfiles = nfiles, .k = o->k,
-                            .remove_suppressed = 1, .quiet = o->quiet, .output = o->output, .report = o->report,
+                            .remove_suppressed = 1, .quiet = o->quiet, .output = o->output, .report = o->report, .html = o->html, .json = o->json,
                             .seed = o->seed};
             rc = kmpi_safela(&M, &nd, &o->dp);
         }
         keps_rng_free(rng);
         keps_schema_free(s);
-        keycols_free(kc, q);
+        keycols_free(kc, q + ns);
         return rc;
     }
     t0 = kmpi_now_ms();
     if (!st)
-        st = count_local(t, kc, q, &f, &err);
+        st = count_local(t, kc, q + ns, &f, &err);
     ph[PH_COUNT] = kmpi_now_ms() - t0;
     int rc = 0;
     search_out so = {0};
-    kmpi_rows *out = NULL, in = {0};
-    void *shard = NULL;
-    keps_outfile *rep = NULL;
-    char *path = NULL;
+    kmpi_anon_out ao = {0};
+    char **role = NULL; /* anonymize: the columns whose role only keeps or drops them */
+    size_t nrole = 0;
+    for (size_t i = 0; anonymize && i < o->ninsensitive + o->nidentifier; i++)
+        if (push(&role, &nrole, i < o->ninsensitive ? o->insensitive[i] : o->identifier[i - o->ninsensitive]))
+            MPI_Abort(MPI_COMM_WORLD, 3);
+    kmpi_anon_in ai = {&KC, t, kc, q, ns, role, nrole, o->input_text};
     if (!kmpi_all_ok(&M, st)) {
         rc = st ? fail(&err) : 2;
         goto done;
@@ -664,26 +759,36 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     t0 = kmpi_now_ms();
     if (kmpi_freq_init(&sup, q))
         MPI_Abort(MPI_COMM_WORLD, 3);
-    if (M.rank == 0)
+    int *levels = malloc((q ? q : 1) * sizeof *levels);
+    if (!levels)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    if (M.rank == 0 && anonymize) {
+        st = kmpi_anonymize_search(&ai, &f, levels, &sup, &ao, &err);
+        so.found = !st;
+        so.distinct = f.n;
+        so.suppressed_tuples = sup.n;
+    } else if (M.rank == 0) {
         st = search(o, t, kc, q, &f, &so, &sup, &err);
+        if (!st && so.found)
+            memcpy(levels, so.res.levels, q * sizeof *levels);
+    }
     int head[2] = {st, so.found};
     MPI_Bcast(head, 2, MPI_INT, 0, MPI_COMM_WORLD);
     if (head[0] || !head[1]) {
-        if (M.rank == 0 && st)
+        if (M.rank == 0 && st) {
             rc = fail(&err);
+            if (ao.usage)
+                fprintf(stderr, "(see 'keps anonymize --help': keps-mpi takes its flags)\n");
+        }
         else if (M.rank == 0)
             fprintf(stderr, "keps-mpi anonymize: no generalization satisfies k = %ld with at most %zu suppressed "
                             "rows (--suppress %g); raise --suppress or lower -k\n",
                     o->k, so.res.suppress_limit, o->suppress);
         MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
         rc = rc ? rc : 1;
+        free(levels);
         goto done;
     }
-    int *levels = malloc(q * sizeof *levels);
-    if (!levels)
-        MPI_Abort(MPI_COMM_WORLD, 3);
-    if (M.rank == 0)
-        memcpy(levels, so.res.levels, q * sizeof *levels);
     MPI_Bcast(levels, (int)q, MPI_INT, 0, MPI_COMM_WORLD);
     if (kmpi_freq_bcast(&M, &sup, 0))
         MPI_Abort(MPI_COMM_WORLD, 3);
@@ -695,117 +800,55 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
                         .mode = mode, .nfiles = nfiles, .distinct = so.distinct,
                         .suppressed_tuples = so.suppressed_tuples, .k = o->k, .suppress = o->suppress,
                         .remove_suppressed = o->remove_suppressed, .quiet = o->quiet, .output = o->output,
-                        .report = o->report, .seed = o->seed};
+                        .report = o->report, .html = o->html, .json = o->json, .seed = o->seed};
         rc = kmpi_kepsilon(&M, &nd, &o->dp);
         free(levels);
         goto done;
     }
 
-    /* apply: every released column, QIs at the node's levels, '*' in the
-     * QIs of a suppressed tuple; each row to a random rank */
+    /* anonymize: every rank releases its rows by the node, the rows go
+     * through the global shuffle, rank 0 writes the search's report */
     t0 = kmpi_now_ms();
-    size_t nf = 0;
-    size_t *cols = malloc(t->ncols * sizeof *cols);
-    int *qi_of = malloc(t->ncols * sizeof *qi_of);
-    const char **fields = malloc(t->ncols * sizeof *fields);
-    uint32_t *tu = malloc(q * sizeof *tu);
-    out = calloc((size_t)M.size, sizeof *out);
-    if (!cols || !qi_of || !fields || !tu || !out)
-        MPI_Abort(MPI_COMM_WORLD, 3);
-    for (size_t j = 0; j < t->ncols; j++) {
-        qi_of[j] = -1;
-        if (keps_schema_released(s, j))
-            cols[nf++] = j;
-    }
-    for (size_t i = 0; i < q; i++)
-        qi_of[kc[i].col] = (int)i;
-    keps_counts n = {0};
-    for (size_t r = 0; r < t->nrows; r++) {
-        for (size_t i = 0; i < q; i++)
-            tu[i] = kc[i].local[t->cols[kc[i].col].codes[r]];
-        int suppressed = kmpi_freq_find(&sup, tu) >= 0;
-        n.input_rows++;
-        if (suppressed) {
-            n.suppressed_rows++;
-            if (o->remove_suppressed) {
-                n.removed_rows++;
-                continue;
-            }
-        }
-        for (size_t x = 0; x < nf; x++) {
-            size_t j = cols[x];
-            int i = qi_of[j];
-            uint32_t code = t->cols[j].codes[r];
-            fields[x] = i < 0 ? t->cols[j].values[code]
-                        : suppressed ? "*"
-                                     : keps_hierarchy_label(s->qi[i].h, levels[i], s->qi[i].map[levels[i]][code]);
-        }
-        if (kmpi_rows_add(&out[keps_rng_below(rng, (uint64_t)M.size)], fields, nf, t->delimiter))
-            MPI_Abort(MPI_COMM_WORLD, 3);
-        n.output_rows++;
-    }
+    kmpi_node nd = {.t = t, .s = s, .kc = kc, .q = q, .levels = levels, .sup = &sup, .rng = rng, .ph = ph,
+                    .bytes = bytes, .parts = parts, .nparts = nparts, .mode = mode, .nfiles = nfiles,
+                    .distinct = so.distinct, .suppressed_tuples = so.suppressed_tuples, .k = o->k,
+                    .suppress = o->suppress, .remove_suppressed = o->remove_suppressed, .quiet = o->quiet,
+                    .output = o->output, .report = o->report, .html = o->html, .json = o->json, .seed = o->seed};
+    keps_table *rel = NULL;
+    keps_counts n, all;
+    st = kmpi_apply_node(&nd, kc, q, NULL, o->remove_suppressed, &rel, &n, &err);
+    /* what the ranks suppress must be what the search decided: checked
+     * before any shard goes into place */
+    unsigned long long mine = n.suppressed_rows, sum = 0, expect = ao.suppressed_records;
+    MPI_Allreduce(&mine, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Bcast(&expect, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (!st && M.rank == 0 && sum != expect)
+        st = keps_error_set(&err, KEPS_EIO, "internal error: the ranks suppressed %llu records, the search %llu; "
+                            "nothing was written", sum, expect);
     ph[PH_APPLY] = kmpi_now_ms() - t0;
-    t0 = kmpi_now_ms();
-    kmpi_exchange(&M, out, &in);
-    for (int d = 0; d < M.size; d++)
-        kmpi_rows_free(&out[d]);
-    ph[PH_SHUFFLE] = kmpi_now_ms() - t0;
-    bytes[3] = bytes_since(&mark);
-    t0 = kmpi_now_ms();
-    for (size_t x = 0; x < nf; x++)
-        fields[x] = t->cols[cols[x]].name;
-    if (!(path = kmpi_shard_path(o->output, M.rank)))
+    free(levels);
+    rc = kmpi_shuffle_write(&M, &nd, st, &err, rel, &n, &all);
+    keps_table_free(rel);
+    /* every column's missing values, summed over the ranks (the report's
+     * missing_values: the search saw the frequency table only) */
+    long long *miss = calloc(t->ncols + 1, sizeof *miss), *missing = calloc(t->ncols + 1, sizeof *missing);
+    if (!miss || !missing)
         MPI_Abort(MPI_COMM_WORLD, 3);
-    if (M.rank == 0 && o->report)
-        st = keps_outfile_open(&o->report, 1, &rep, &err);
-    if (!st)
-        st = kmpi_write_shard(&in, nf, fields, t->delimiter, rng, path, &shard, &err);
-    free(cols), free(qi_of), free(fields), free(tu), free(levels);
-    kmpi_rows_free(&in);
-    keps_counts all = {0};
-    MPI_Reduce(&n, &all, 5, MPI_UNSIGNED_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    /* the shards go into place only when every rank wrote its own */
-    if (!kmpi_all_ok(&M, st)) {
-        rc = st ? fail(&err) : 3;
-        kmpi_abort_shard(shard);
-        keps_outfile_abort(rep);
-        goto done;
+    for (size_t j = 0; j < t->ncols; j++)
+        miss[j] = (long long)t->cols[j].missing_count;
+    MPI_Reduce(miss, missing, (int)t->ncols, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    free(miss);
+    if (!rc) {
+        char *text = NULL;
+        if (M.rank == 0)
+            text = kmpi_anonymize_text(&ai, &ao, &nd, &all, missing);
+        rc = kmpi_finish(&M, &nd, text, "anonymize", &all);
+        free(text);
     }
-    st = kmpi_commit_shard(shard, &err);
-    shard = NULL;
-    ph[PH_WRITE] = kmpi_now_ms() - t0;
-    double phmax[PH_N];
-    MPI_Reduce(ph, phmax, PH_N, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    long rss = ru.ru_maxrss, rssmax = 0;
-    MPI_Reduce(&rss, &rssmax, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
-    if (!kmpi_all_ok(&M, st)) {
-        rc = st ? fail(&err) : 3;
-        keps_outfile_abort(rep);
-        goto done;
-    }
-    if (M.rank == 0) {
-        keps_json j;
-        report_json(o, &j, t, kc, q, &so, &all, phmax, bytes, mode, nfiles, rssmax);
-        if (rep) {
-            fputs(keps_json_text(&j), keps_outfile_stream(rep));
-            fputc('\n', keps_outfile_stream(rep));
-            if ((st = keps_outfile_commit(&rep, 1, &err)))
-                rc = fail(&err);
-        }
-        if (!o->quiet)
-            fprintf(stderr,
-                    "keps-mpi anonymize: %zu rows on %d rank(s), k = %ld, %zu suppressed, %zu written to %s\n",
-                    all.input_rows, M.size, o->k, all.suppressed_rows, all.output_rows, o->output);
-        keps_json_free(&j);
-    }
-    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    free(missing);
 done:
-    if (shard)
-        kmpi_abort_shard(shard);
-    free(path);
-    free(out);
+    json_decref(ao.report);
+    free(role);
     free(so.levels);
     free(so.heights);
     if (M.rank == 0)
@@ -814,7 +857,7 @@ done:
     kmpi_freq_free(&sup);
     keps_rng_free(rng);
     keps_schema_free(s);
-    keycols_free(kc, q);
+    keycols_free(kc, q + ns);
     return rc;
 }
 
@@ -846,7 +889,8 @@ int main(int argc, char **argv)
         rc = st ? fail(&err) : 2;
     } else {
         kmpi_rr_in ri = {t, o.rr, o.qi, o.sensitive, o.insensitive, o.identifier, o.nqi, o.nsensitive,
-                         o.ninsensitive, o.nidentifier, o.others, o.output, o.report, o.seed, mode, nfiles, o.quiet, ph};
+                         o.ninsensitive, o.nidentifier, o.others, o.output, o.report, o.seed, mode, nfiles, o.quiet, ph,
+                         o.html, o.json};
         rc = !strcmp(o.cmd, "count") ? run_count(&o, t, ph)
              : !strcmp(o.cmd, "rr")  ? kmpi_rr(&M, &ri)
                                      : run_anonymize(&o, t, ph, mode, nfiles, parts, nparts);
@@ -858,7 +902,11 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < nparts; i++)
         free(parts[i].path);
     free(parts);
-    free(o.input), free(o.qi), free(o.sensitive), free(o.insensitive), free(o.identifier), free(o.noisy);
+    free(o.input), free((char *)o.input_text);
+    if (strcmp(o.cmd ? o.cmd : "", "count")) /* the lists are the parser's */
+        kc_ctx_free(&KC);
+    else
+        free(o.qi);
     MPI_Finalize();
     return worst;
 }

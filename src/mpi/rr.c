@@ -288,7 +288,7 @@ int kmpi_rr(kmpi *mp, const kmpi_rr_in *in)
     in->ph[PH_APPLY] = kmpi_now_ms() - t0;
     kmpi_node nd = {.t = t, .s = s, .rng = rng, .ph = in->ph, .bytes = bytes, .mode = in->mode,
                     .nfiles = in->nfiles, .distinct = distinct, .quiet = in->quiet, .output = in->output,
-                    .report = in->report, .seed = in->seed};
+                    .report = in->report, .html = in->html, .json = in->json, .seed = in->seed};
     keps_counts all;
     rc = kmpi_shuffle_write(mp, &nd, st, &err, rel, &cnt, &all);
     if (!rc) {
@@ -321,7 +321,7 @@ int kmpi_rr(kmpi *mp, const kmpi_rr_in *in)
             keps_json_end(&j);
             free(pub);
         }
-        rc = kmpi_finish(mp, &nd, &j, "rr", &all);
+        rc = kmpi_finish(mp, &nd, mp->rank == 0 ? keps_json_text(&j) : "", "rr", &all);
         keps_json_free(&j);
     }
 done:

@@ -224,38 +224,10 @@ int kmpi_safela(kmpi *mp, kmpi_node *nd, const kmpi_dp *dp)
     nd->levels = levels;
     /* the release: this rank's sampled rows outside the suppressed classes */
     t0 = kmpi_now_ms();
-    size_t *cols = NULL;
-    int *qi_of = NULL;
-    keps_table *rel = kmpi_release_new(s, &cols, &qi_of, &err);
-    st = rel ? KEPS_OK : err.code ? err.code : KEPS_ENOMEM;
-    size_t nf = rel ? rel->ncols : 0;
-    const char **fields = malloc((nf + 1) * sizeof *fields);
-    if (!fields)
-        MPI_Abort(MPI_COMM_WORLD, 3);
-    cnt.output_rows = 0;
-    for (size_t row = 0; !st && row < n; row++) {
-        if (!keep[row]) {
-            cnt.unsampled_rows++;
-            continue;
-        }
-        for (size_t i = 0; i < nk; i++)
-            tu[i] = kc[i].local[t->cols[kc[i].col].codes[row]];
-        if (kmpi_freq_find(&sup, tu) >= 0) {
-            cnt.suppressed_rows++;
-            cnt.removed_rows++;
-            continue;
-        }
-        for (size_t x = 0; x < nf; x++) {
-            size_t j = cols[x];
-            int i = qi_of[x];
-            uint32_t code = t->cols[j].codes[row];
-            fields[x] = i < 0 ? t->cols[j].values[code]
-                              : keps_hierarchy_label(s->qi[i].h, levels[i], s->qi[i].map[levels[i]][code]);
-        }
-        st = keps_table_append(rel, fields, NULL, 0, &err);
-        cnt.output_rows++;
-    }
-    free(fields), free(cols), free(qi_of);
+    nd->sup = &sup;
+    keps_table *rel = NULL;
+    st = kmpi_apply_node(nd, kc, nk, keep, 1, &rel, &cnt, &err);
+    nd->sup = NULL;
     nd->ph[PH_APPLY] = kmpi_now_ms() - t0;
     keps_counts all;
     rc = kmpi_shuffle_write(mp, nd, st, &err, rel, &cnt, &all);
@@ -274,7 +246,7 @@ int kmpi_safela(kmpi *mp, kmpi_node *nd, const kmpi_dp *dp)
             r.counts = all; /* the whole input's: the run on rank 0 saw the sample only */
             report(&j, nd, S, &r, &p);
         }
-        rc = kmpi_finish(mp, nd, same ? &j : NULL, "safela", &all);
+        rc = kmpi_finish(mp, nd, same ? keps_json_text(&j) : NULL, "safela", &all);
         keps_json_free(&j);
     }
     free(levels);

@@ -41,4 +41,11 @@ t "the counts column as a sensitive column is refused" '[ $? -eq 2 ] && grep -q 
 t "a 2-anonymous table of 5 records in 2 rows is released as it is" \
   '[ "$(sort "$d/g.out" | tr "\n" " ")" = "39;Male;3 50;Female;2 age;sex;n " ] &&
    grep -q "\"records\": *5" "$d/g.json" && grep -q "\"rows_read\": *2" "$d/g.json"'
+# missing values are counted in records: rows 1 and 3 miss 'note' and stand
+# for 10 + 7 = 17 of the 22 records (the report said 2, the rows, before)
+printf 'a,b,note,n\n1,2,?,10\n1,3,x,5\n2,2,?,7\n' >"$d/fm.csv"
+"$keps" anonymize --algorithm ola -i "$d/fm.csv" --counts n --qi a:interval=2 --qi b:interval=2 --insensitive note \
+  --missing '?' -k 1 -o "$d/fm.out" --report "$d/fm.json" --quiet 2>"$d/err"
+t "missing values of a frequency table count records" \
+  'python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))[\"missing_values\"] != {\"note\": 17})" "$d/fm.json"'
 finish counts.sh

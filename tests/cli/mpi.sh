@@ -39,6 +39,74 @@ for case in "5 0.02" "10 0"; do
     done
   done
 done
+# the privacy criteria and quality models of keps anonymize: rank 0 searches
+# the merged frequency table of the QIs and the sensitive column, and the
+# whole report (guarantee, node, score, metrics, parameters) and the rows
+# are the single run's. -k 30000 lands on the top node, whose one class
+# (every QI '*') is released: the case a '*' row does not mean suppressed.
+cases=("-k 5 --suppress 0.02 --l-diversity 2 -m prec"
+       "-k 5 --suppress 0.05 --t-closeness 0.2 --remove-suppressed"
+       "-k 4 --k-map 4 --population-size 100000 --suppress 0.05 --weight age=2 --aggregate sum"
+       "-k 3 --suppress 0.04 --recursive-l 4,2 -m loss"
+       "-k 30000 --suppress 0.01")
+nps=(2 4)
+[ "${KEPS_SANITIZED:-0}" = 1 ] && { cases=("${cases[0]}" "${cases[4]}"); nps=(2); }
+i=0
+for c in "${cases[@]}"; do
+  read -ra x <<<"$c"
+  "$keps" anonymize --algorithm ola -i "$A/adult.csv" -o "$d/single.csv" "${qi[@]}" --sensitive salary-class \
+    "${x[@]}" --report "$d/single.json" --seed 1 --quiet 2>/dev/null
+  for np in "${nps[@]}"; do
+    input=$([ $((i % 2)) = 0 ] && echo "$d/parts/p*.csv" || echo "$A/adult.csv")
+    i=$((i + 1))
+    rm -f "$d"/out/*
+    run "$np" anonymize --algorithm ola -i "$input" -o "$d/out/part-%r.csv" "${qi[@]}" --sensitive salary-class \
+      "${x[@]}" --report "$d/mpi.json" --seed 1 --quiet 2>"$d/err"
+    t "$c np=$np: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+    t "$c np=$np: report as the single run" 'cmp_py report "$d/single.json" "$d/mpi.json"'
+    t "$c np=$np: same rows" 'cmp_py rows "$d/single.csv" "$d"/out/part-*.csv'
+  done
+done
+# no node: the single run's message and exit code, no output
+rm -f "$d"/out/*
+run 2 anonymize --algorithm ola -i "$d/parts/p*.csv" -o "$d/out/part-%r.csv" "${qi[@]}" --sensitive salary-class \
+  -k 3 --suppress 0.1 --entropy-l 2 --quiet 2>"$d/err"
+rc=$?
+t "infeasible: exit 1 as keps" '[ $rc -eq 1 ]'
+t "infeasible: why" 'grep -q "no node satisfies k-anonymity k=3, entropy-l-diversity l=2" "$d/err"'
+t "infeasible: no output" '[ -z "$(ls "$d/out")" ]'
+# -i several times, --json on stdout, --html; flags that need the rows in one place refused
+rm -f "$d"/out/*
+run 2 anonymize --algorithm ola -i "$d/parts/p00.csv" -i "$d/parts/p01.csv" --input="$d/parts/p02.csv" \
+  -i "$d/parts/p03.csv" -i "$d/parts/p04.csv" -o "$d/out/part-%r.csv" "${qi[@]}" --sensitive salary-class -k 5 \
+  --suppress 0.02 --seed 1 --json --report "$d/mpi.json" --html "$d/mpi.html" >"$d/stdout" 2>"$d/err"
+t "five -i, --json, --html: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+t "--json prints the report" 'python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))" "$d/stdout" "$d/mpi.json"'
+t "--html writes the page" 'grep -q "<html" "$d/mpi.html" && grep -q "keps-mpi\|ola" "$d/mpi.html"'
+t "--json: five files read" 'python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))[\"mpi\"][\"input_files\"] != 5)" "$d/mpi.json"'
+run 1 anonymize --algorithm ola -i "$A/adult.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --keep-order 2>"$d/err"
+t "--keep-order refused" '[ $? -eq 2 ] && grep -q "keep-order is not available across ranks" "$d/err"'
+run 1 anonymize --algorithm ola -i "$A/adult.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --l-diversty 2 2>"$d/err"
+t "a misspelt flag: the CLI's message" '[ $? -eq 2 ] && grep -q "unknown option .--l-diversty." "$d/err"'
+
+# missing values: counted over every rank's rows, as the single run counts them
+python3 - "$d/miss.csv" <<'PY'
+import random, sys
+random.seed(3)
+with open(sys.argv[1], "w") as f:
+    f.write("a,b,note\n")
+    for i in range(3000):
+        f.write(f"{random.randrange(6)},{random.randrange(4)},{'?' if i % 7 == 0 else random.randrange(9)}\n")
+PY
+"$keps" anonymize --algorithm ola -i "$d/miss.csv" -o "$d/single.csv" --qi a:interval=2,6 --qi b:interval=2 \
+  --insensitive note --missing '?' -k 40 --suppress 0.1 --report "$d/single.json" --seed 1 --quiet 2>/dev/null
+rm -f "$d"/out/*
+run 3 anonymize --algorithm ola -i "$d/miss.csv" -o "$d/out/part-%r.csv" --qi a:interval=2,6 --qi b:interval=2 \
+  --insensitive note --missing '?' -k 40 --suppress 0.1 --report "$d/mpi.json" --seed 1 --quiet 2>"$d/err"
+t "missing values: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+t "missing values: 429 counted (every 7th of 3000 rows, i = 0, 7, ..., 2996), as the single run" 'cmp_py report "$d/single.json" "$d/mpi.json" && python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))[\"missing_values\"] != {\"note\": 429})" "$d/mpi.json"'
+t "missing values: same rows" 'cmp_py rows "$d/single.csv" "$d"/out/part-*.csv'
+
 t "byte ranges named in the report" 'python3 -c "import json,sys; sys.exit(json.load(open(\"$d/mpi.json\"))[\"mpi\"][\"input\"] != \"byte ranges\")"'
 t "the reduction sent bytes" 'python3 -c "import json,sys; sys.exit(json.load(open(\"$d/mpi.json\"))[\"mpi\"][\"bytes_sent\"][\"merge\"] <= 0)"'
 

@@ -82,7 +82,7 @@ done
 t "safela without --beta refused" \
   '! run 1 safela -i "$A/adult.csv" -o "$d/out/x.csv" --qi "age:${H}_age.csv" -k 5 2>"$d/err" && grep -q "beta is required" "$d/err"'
 t "safela --suppress refused" \
-  '! run 1 safela -i "$A/adult.csv" -o "$d/out/x.csv" --qi "age:${H}_age.csv" -k 5 --beta 0.5 --suppress 0.1 2>"$d/err" && grep -q "safela takes no --suppress" "$d/err"'
+  '! run 1 safela -i "$A/adult.csv" -o "$d/out/x.csv" --qi "age:${H}_age.csv" -k 5 --beta 0.5 --suppress 0.1 2>"$d/err" && grep -q "unknown option .--suppress." "$d/err"'
 
 # rr --mechanism ldp: the single run's guarantee, levels and p; the number
 # of changed values and the released column's counts within 5 sd of the
