@@ -6,7 +6,8 @@
  * cli.md, "Frequency tables") that run finds the node, score, counts,
  * metrics and guarantee of `keps anonymize` on the concatenated input, and
  * its report is the single run's but for the frequency-table bookkeeping,
- * which kmpi_anonymize_report takes out.
+ * which kmpi_anonymize_text takes out (kmpi_finish then writes the
+ * parameters, missing values and timing of the whole run).
  *
  * What the ranks need back is the node's levels and which QI tuples it
  * suppresses. Suppression takes whole classes, and a suppressed record
@@ -33,8 +34,8 @@
 /* The user's parameters rank 0 does not hand to the command: the input is
  * the frequency table in memory and the release goes to the ranks, so the
  * paths, the output's format and the seed (the command's own randomness
- * only orders a release nobody sees) are keps-mpi's; kmpi_anonymize_report
- * writes them into the report's parameters as given. */
+ * only orders a release nobody sees) are keps-mpi's; kmpi_finish writes
+ * them into the report's parameters as given. */
 static const char *const own_params[] = {"input", "output", "report", "html", "json", "quiet", "help",
                                          "seed",  "job",    "delimiter", "missing"};
 
@@ -281,57 +282,7 @@ done:
     return st;
 }
 
-/* A parameter as the command's report writes it: a flag as a boolean, a
- * number as a number, anything else as the string given. */
-static json_t *param_value(const keps_param_info *p, const char *v)
-{
-    char *end;
-    if (!p->metavar && (!strcmp(v, "true") || !strcmp(v, "false")))
-        return json_boolean(!strcmp(v, "true"));
-    if (p->flags & KEPS_PARAM_NUMBER) {
-        long long i = strtoll(v, &end, 10);
-        if (*v && !*end)
-            return json_integer(i);
-        double x = strtod(v, &end);
-        if (*v && !*end)
-            return json_real(x);
-    }
-    return json_string(v);
-}
-
-static int patch_report(json_t *root, const kmpi_anon_in *in, const long long *missing, const double *timing)
-{
-    const kc_ctx *c = in->args;
-    json_t *params = json_object_get(root, "parameters");
-    if (!json_is_object(params))
-        return -1;
-    json_object_del(root, "frequency_table");
-    json_object_del(root, "release_table_rows");
-    json_object_del(params, "counts");
-    json_object_set_new(params, "input", json_string(in->input_text));
-    for (size_t i = 0; i < c->nopts; i++) {
-        const keps_param_info *p = c->opts[i];
-        if (!c->vals[i].n || !is_own(p->name) || !strcmp(p->name, "input") || !strcmp(p->name, "json") ||
-            !strcmp(p->name, "quiet") || !strcmp(p->name, "help"))
-            continue;
-        json_object_set_new(params, p->name, param_value(p, c->vals[i].v[c->vals[i].n - 1]));
-    }
-    json_object_set_new(root, "seeded", json_boolean(kc_str(c, "seed") != NULL));
-    json_t *mv = json_object();
-    for (size_t j = 0; j < in->t->ncols; j++)
-        if (missing[j])
-            json_object_set_new(mv, in->t->cols[j].name, json_integer(missing[j]));
-    json_object_set_new(root, "missing_values", mv);
-    json_t *tm = json_object();
-    static const char *const tk[] = {"total", "load", "search", "write"};
-    for (int i = 0; i < 4; i++)
-        json_object_set_new(tm, tk[i], json_real(timing[i]));
-    json_object_set_new(root, "timing_ms", tm);
-    return 0;
-}
-
-char *kmpi_anonymize_text(const kmpi_anon_in *in, const kmpi_anon_out *out, const kmpi_node *nd,
-                          const keps_counts *all, const long long *missing)
+char *kmpi_anonymize_text(const kmpi_anon_out *out, const kmpi_node *nd, const keps_counts *all)
 {
     json_t *root = out->report;
     json_t *ir = json_object_get(root, "input_rows");
@@ -344,12 +295,9 @@ char *kmpi_anonymize_text(const kmpi_anon_in *in, const kmpi_anon_out *out, cons
                 json_is_integer(ir) ? (long long)json_integer_value(ir) : -1LL);
         return NULL;
     }
-    const double *ph = nd->phmax;
-    double timing[4] = {0, ph[PH_READ] + ph[PH_ENCODE] + ph[PH_COUNT] + ph[PH_MERGE], ph[PH_SEARCH],
-                        ph[PH_APPLY] + ph[PH_SHUFFLE] + ph[PH_WRITE]};
-    timing[0] = timing[1] + timing[2] + timing[3];
-    if (patch_report(root, in, missing, timing))
-        return NULL;
+    /* the frequency table's bookkeeping is the search's, not the run's */
+    json_object_del(root, "frequency_table");
+    json_object_del(root, "release_table_rows");
     keps_json j; /* the mpi member, as the other commands write it */
     keps_json_init(&j);
     keps_json_object(&j, NULL);

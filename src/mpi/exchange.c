@@ -424,8 +424,27 @@ int kmpi_finish(kmpi *m, kmpi_node *nd, const char *text, const char *cmd, const
     keps_outfile *rep[2] = {nd->rep[0], nd->rep[1]};
     nd->rep[0] = nd->rep[1] = NULL;
     keps_error err = {0};
-    char *html = NULL;
+    char *html = NULL, *full = NULL;
     size_t hlen = 0;
+    /* every column's missing values, summed over the ranks */
+    size_t nc = nd->t ? nd->t->ncols : 0;
+    long long *miss = calloc(nc + 1, sizeof *miss), *missing = calloc(nc + 1, sizeof *missing);
+    if (!miss || !missing)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    for (size_t j = 0; j < nc; j++)
+        miss[j] = (long long)nd->t->cols[j].missing_count;
+    MPI_Reduce(miss, missing, (int)nc, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (m->rank == 0 && text) {
+        json_error_t je;
+        json_t *root = json_loads(text, 0, &je);
+        if (root && !kmpi_report_complete(m, root, nd->t, missing, nd->phmax))
+            full = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
+        json_decref(root);
+        if (!full)
+            fprintf(stderr, "keps-mpi %s: internal error: the report is no JSON object\n", cmd);
+        text = full;
+    }
+    free(miss), free(missing);
     if (m->rank == 0 && !text) {
         rc = 3;
     } else if (m->rank == 0) {
@@ -451,6 +470,7 @@ int kmpi_finish(kmpi *m, kmpi_node *nd, const char *text, const char *cmd, const
         keps_outfile_abort(rep[0]);
         keps_outfile_abort(rep[1]);
     }
+    free(full);
     if (m->rank == 0 && !nd->quiet && !rc)
         fprintf(stderr, "keps-mpi %s: %zu rows on %d rank(s), %zu suppressed, %zu written to %s\n", cmd,
                 all->input_rows, m->size, all->suppressed_rows, all->output_rows, nd->output);

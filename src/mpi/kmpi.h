@@ -20,9 +20,12 @@
 #include "keps/rng.h"
 #include "keps/table.h"
 
+struct kc_ctx;
 typedef struct kmpi {
     int rank, size;
     unsigned long long bytes_sent; /* by this rank, all phases */
+    const struct kc_ctx *args;     /* the command line as the CLI's parser read it (not count's) */
+    const char *input_text;        /* -i as given, the report's input */
 } kmpi;
 
 /* ---- input.c: this rank's share of the input ---- */
@@ -170,7 +173,9 @@ int kmpi_shuffle_write(kmpi *m, kmpi_node *nd, keps_status st, keps_error *err, 
                        const keps_counts *n, keps_counts *all);
 /* Rank 0 writes the report text (NULL after an error: the report and page
  * are dropped) to the report file, as the HTML page, on stdout with json,
- * and a line on stderr; the exit code, the same on every rank. Collective. */
+ * and a line on stderr; the exit code, the same on every rank. The report
+ * gets what the single run's says of its input and run (kmpi_report_complete).
+ * Collective. */
 int kmpi_finish(kmpi *m, kmpi_node *nd, const char *text, const char *cmd, const keps_counts *all);
 /* The "mpi" member of a report (rank 0): ranks, input, memory, bytes and
  * the phases' times (maxima over ranks). */
@@ -199,12 +204,19 @@ typedef struct kmpi_anon_out {
  * the QI tuples it suppresses (into sup, q codes each). */
 keps_status kmpi_anonymize_search(const kmpi_anon_in *in, const kmpi_freq *f, int *levels, kmpi_freq *sup,
                                   kmpi_anon_out *out, keps_error *err);
-/* Rank 0: the single run's report from the search's (the parameters as
- * given, the whole input's missing values, keps-mpi's timing and its mpi
- * member), as text (free() it); NULL when the ranks' counts are not the
- * search's (an internal error, said on stderr). */
-char *kmpi_anonymize_text(const kmpi_anon_in *in, const kmpi_anon_out *out, const kmpi_node *nd,
-                          const keps_counts *all, const long long *missing);
+/* Rank 0: the search's report with keps-mpi's mpi member, as text (free()
+ * it); NULL when the ranks' counts are not the search's (an internal
+ * error, said on stderr). */
+char *kmpi_anonymize_text(const kmpi_anon_out *out, const kmpi_node *nd, const keps_counts *all);
+
+/* ---- report.c ---- */
+/* Completes a command's report as the single run writes it: parameters as
+ * given (input: -i as given; a parameter the command's own report already
+ * types is kept), seeded, the whole input's missing values per column
+ * (missing: sums over ranks, in table order of t), and keps-mpi's timing
+ * (total, load, search, write, from the phases' maxima). Rank 0. */
+int kmpi_report_complete(const kmpi *m, json_t *root, const keps_table *t, const long long *missing,
+                         const double *phmax);
 
 /* ---- kepsilon.c ---- */
 typedef struct kmpi_dp {

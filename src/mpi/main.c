@@ -210,6 +210,8 @@ static int from_args(opts *o)
     for (size_t i = 0; i < o->ninput; i++)
         strcat(strcat(it, i ? " " : ""), o->input[i]);
     o->input_text = it;
+    M.args = &KC;
+    M.input_text = it;
     o->algorithm = kc_str(&KC, "algorithm");
     o->output = kc_str(&KC, "output");
     o->report = kc_str(&KC, "report");
@@ -829,23 +831,11 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     free(levels);
     rc = kmpi_shuffle_write(&M, &nd, st, &err, rel, &n, &all);
     keps_table_free(rel);
-    /* every column's missing values, summed over the ranks (the report's
-     * missing_values: the search saw the frequency table only) */
-    long long *miss = calloc(t->ncols + 1, sizeof *miss), *missing = calloc(t->ncols + 1, sizeof *missing);
-    if (!miss || !missing)
-        MPI_Abort(MPI_COMM_WORLD, 3);
-    for (size_t j = 0; j < t->ncols; j++)
-        miss[j] = (long long)t->cols[j].missing_count;
-    MPI_Reduce(miss, missing, (int)t->ncols, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    free(miss);
     if (!rc) {
-        char *text = NULL;
-        if (M.rank == 0)
-            text = kmpi_anonymize_text(&ai, &ao, &nd, &all, missing);
+        char *text = M.rank == 0 ? kmpi_anonymize_text(&ao, &nd, &all) : NULL;
         rc = kmpi_finish(&M, &nd, text, "anonymize", &all);
         free(text);
     }
-    free(missing);
 done:
     json_decref(ao.report);
     free(role);

@@ -35,6 +35,17 @@ def read(path):
     return rows[0], rows[1:]
 
 
+def run_keys(a, b):
+    """What every keps-mpi report says of its input and run as the single run does: the parameters
+    (but the paths of the input, the release, the report and the page), seeded, missing values."""
+    bad = [k for k in ("seeded", "missing_values") if k not in a or a[k] != b.get(k)]
+    pa, pb = ({k: v for k, v in r.get("parameters", {}).items() if k not in ("input", "output", "report", "html")}
+              for r in (a, b))
+    if pa != pb or "parameters" not in a:
+        bad.append(f"parameters: single {pa} mpi {pb}")
+    return bad
+
+
 def main():
     mode = sys.argv[1]
     if mode == "report":
@@ -44,10 +55,7 @@ def main():
         a, b = (json.load(open(p)) for p in sys.argv[2:4])
         own = {"timing_ms", "mpi", "before_after"}
         bad = [k for k in sorted(set(a) | set(b)) if k not in own and k != "parameters" and a.get(k) != b.get(k)]
-        pa, pb = ({k: v for k, v in r.get("parameters", {}).items() if k not in ("input", "output", "report", "html")}
-                  for r in (a, b))
-        if pa != pb or "parameters" not in a:
-            bad.append("parameters")
+        bad += run_keys(a, b)
         if "before_after" in b or b.get("mpi", {}).get("not_in_report") != "before_after":
             bad.append("mpi.not_in_report")
         for k in bad:
@@ -59,7 +67,7 @@ def main():
                  "unsampled_rows", "k_anonymization_suppressed_rows", "guarantee", "transformation", "classes",
                  "scale", "noise_scale_formula", "digits", "noiseless_rows", "objective", "score",
                  "k_anonymization_metrics"]  # nodes_evaluated: a search statistic that varies with threads
-        bad = [k for k in exact if k not in a or a.get(k) != b.get(k)]
+        bad = [k for k in exact if k not in a or a.get(k) != b.get(k)] + run_keys(a, b)
         # sums over classes in another order: equal up to rounding
         close = lambda x, y: abs(x - y) <= 1e-12 * max(abs(x), abs(y), 1e-300)
         for k in ["noise_scale", "expected_are_per_column"]:
@@ -75,7 +83,7 @@ def main():
         keys = ["input_rows", "output_rows", "released_rows", "suppressed_rows", "removed_rows", "unsampled_rows",
                 "mechanism", "categories", "partition", "classes", "smallest_class", "p", "guarantee",
                 "closed_form", "verified"]
-        bad = [k for k in keys if k not in a or a[k] != b.get(k)]
+        bad = [k for k in keys if k not in a or a[k] != b.get(k)] + run_keys(a, b)
         if a["metrics"]["utility_binary_gain"] != b["metrics"]["utility_binary_gain"]:
             bad.append("utility")
         N, p, n = b["input_rows"], b["p"], b["categories"]
@@ -117,7 +125,7 @@ def main():
     if mode == "safela":
         a, b = (json.load(open(p)) for p in sys.argv[2:4])
         k, hdir, shards = int(sys.argv[4]), sys.argv[5], sys.argv[6:]
-        bad = [x for x in ["input_rows", "guarantee"] if a[x] != b[x]]
+        bad = [x for x in ["input_rows", "guarantee"] if a[x] != b[x]] + run_keys(a, b)
         if a["mechanism"]["nodes"] != b["mechanism"]["nodes"]:
             bad.append("mechanism.nodes")
         n, beta = b["input_rows"], b["guarantee"]["beta"]
