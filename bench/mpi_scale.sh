@@ -5,22 +5,31 @@
 # per phase, all ranks; peak RSS of the largest rank) and the whole run's
 # wall time. The input is one file cut in byte ranges, the nine Adult QIs,
 # k = 5, no suppression (the search itself is the single-machine one).
-#   bench/mpi_scale.sh BUILD_DIR FILE NP... (e.g. build /tmp/adult10m.csv 1 2 4)
+# Flags after `--` replace that criterion: the first eight QIs, then the
+# flags (e.g. -- --sensitive salary-class -k 5 --l-diversity 2 --suppress 0.02).
+#   bench/mpi_scale.sh BUILD_DIR FILE NP... [-- FLAGS...] (e.g. build /tmp/adult10m.csv 1 2 4)
 set -euo pipefail
 build=$1 file=$2
 shift 2
+nps=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do nps+=("$1"); shift; done
+[ $# -gt 0 ] && shift
 src=$(cd "$(dirname "$0")/.." && pwd)
 H=$src/data/adult/adult_hierarchy
 qi=()
-for c in sex age race marital-status education native-country workclass occupation salary-class; do
+cols=(sex age race marital-status education native-country workclass occupation)
+[ $# -eq 0 ] && cols+=(salary-class)
+for c in "${cols[@]}"; do
   qi+=(--qi "$c:${H}_$c.csv")
 done
+flags=("$@")
+[ $# -eq 0 ] && flags=(-k 5)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for np in "$@"; do
+for np in "${nps[@]}"; do
   start=$(date +%s.%N)
   mpirun --allow-run-as-root --oversubscribe -np "$np" "$build/keps-mpi" anonymize --algorithm ola -i "$file" \
-    -o "$out/part-%r.csv" "${qi[@]}" -k 5 --report "$out/r.json" --quiet
+    -o "$out/part-%r.csv" "${qi[@]}" "${flags[@]}" --report "$out/r.json" --quiet
   end=$(date +%s.%N)
   python3 - "$out/r.json" "$np" "$start" "$end" "$file" <<'PY'
 import json, sys
