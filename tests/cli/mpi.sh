@@ -89,6 +89,14 @@ t "--keep-order refused" '[ $? -eq 2 ] && grep -q "keep-order is not available a
 run 1 anonymize --algorithm ola -i "$A/adult.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --l-diversty 2 2>"$d/err"
 t "a misspelt flag: the CLI's message" '[ $? -eq 2 ] && grep -q "unknown option .--l-diversty." "$d/err"'
 
+# a job file, as keps reads it
+printf 'algorithm: ola\nqi:\n  - sex:%s_sex.csv\n  - age:interval=5,10,20\nsensitive: salary-class\nothers: drop\nk: 5\nl-diversity: 2\nsuppress: 0.02\n' "$H" >"$d/job.yml"
+"$keps" anonymize --job "$d/job.yml" -i "$A/adult.csv" -o "$d/single.csv" --report "$d/single.json" --seed 1 --quiet 2>/dev/null
+rm -f "$d"/out/*
+run 2 anonymize --job "$d/job.yml" -i "$A/adult.csv" -o "$d/out/part-%r.csv" --report "$d/mpi.json" --seed 1 --quiet 2>"$d/err"
+t "--job: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+t "--job: report as the single run" 'cmp_py report "$d/single.json" "$d/mpi.json"'
+
 # missing values: counted over every rank's rows, as the single run counts them
 python3 - "$d/miss.csv" <<'PY'
 import random, sys
