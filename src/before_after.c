@@ -328,17 +328,22 @@ static size_t *match_rows(const keps_table *in, const keps_table *rel)
 }
 
 /* One QI: its values with suppressed records, most suppressed first, as
- * [value, records, suppressed]; the rest summed as other: [records,
- * suppressed]. */
+ * [value, records, suppressed] (records: the offered ones, all when
+ * offered is NULL); the rest summed as other: [records, suppressed]. */
 static keps_status suppressed_by_value(keps_json *j, const keps_table *in, size_t col, const char *name,
-                                       const uint8_t *sup, size_t top)
+                                       const uint8_t *sup, const uint8_t *offered, size_t top)
 {
     uint32_t nv = in->cols[col].nvalues;
-    size_t *nsup = calloc(nv ? nv : 1, sizeof *nsup), *total = value_counts(in, col), n = 0;
+    size_t *nsup = calloc(nv ? nv : 1, sizeof *nsup), *total = calloc(nv ? nv : 1, sizeof *total), n = 0;
+    size_t other_rec = 0, other_sup = 0;
     ranked *r = NULL;
     if (nsup && total) {
-        for (size_t row = 0; row < in->nrows; row++)
+        for (size_t row = 0; row < in->nrows; row++) {
+            int on = !offered || offered[row];
             nsup[in->cols[col].codes[row]] += sup[row];
+            total[in->cols[col].codes[row]] += (size_t)on;
+            other_rec += (size_t)on;
+        }
         r = rank(&in->cols[col], nsup, &n);
     }
     if (!r) {
@@ -346,7 +351,6 @@ static keps_status suppressed_by_value(keps_json *j, const keps_table *in, size_
         free(total);
         return KEPS_ENOMEM;
     }
-    size_t other_rec = in->nrows, other_sup = 0;
     keps_json_object(j, name);
     keps_json_array(j, "values");
     for (size_t k = 0; k < n; k++) {
@@ -386,8 +390,8 @@ static keps_status suppressed_values(keps_json *j, const keps_table *in, const k
     for (size_t i = 0; i < nqi && !st; i++)
         rc[i] = (size_t)keps_table_column(rel, qi[i]);
     for (size_t r = 0; r < in->nrows && !st; r++) {
-        int s = 1; /* a row the release lacks was removed */
-        if (row[r] != SIZE_MAX)
+        int s = !o->offered || o->offered[r]; /* an offered row the release lacks was removed */
+        if (s && row[r] != SIZE_MAX)
             for (size_t i = 0; i < nqi && s; i++)
                 s = strcmp(keps_table_str(rel, rc[i], row[r]), "*") == 0;
         sup[r] = (uint8_t)s;
@@ -396,7 +400,8 @@ static keps_status suppressed_values(keps_json *j, const keps_table *in, const k
     if (!st && nsup) {
         keps_json_object(j, "suppressed_values");
         for (size_t i = 0; i < nqi && !st; i++)
-            st = suppressed_by_value(j, in, (size_t)keps_table_column(in, qi[i]), qi[i], sup, o->top_values);
+            st = suppressed_by_value(j, in, (size_t)keps_table_column(in, qi[i]), qi[i], sup, o->offered,
+                                     o->top_values);
         keps_json_end(j);
     }
     free(rc);
@@ -409,8 +414,9 @@ keps_status keps_before_after_json(keps_json *j, const char *key, const keps_tab
                                    const char *const *qi, size_t nqi, const char *const *attr, size_t nattr,
                                    const keps_before_after_opts *opts, keps_error *err)
 {
-    keps_before_after_opts o = {12, 20, 24};
+    keps_before_after_opts o = {12, 20, 24, NULL};
     if (opts) {
+        o.offered = opts->offered;
         if (opts->top_values)
             o.top_values = opts->top_values;
         if (opts->bins)

@@ -33,6 +33,7 @@
 #define KEPS_BEFORE_AFTER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "keps/error.h"
 #include "keps/json.h"
@@ -46,6 +47,10 @@ typedef struct keps_before_after_opts {
     size_t top_values;  /* values kept per side and per QI (0: 12) */
     size_t bins;        /* histogram bins (0: 20) */
     size_t max_columns; /* attributes compared (0: 24); the rest are counted */
+    /* [input rows] the rows offered for release (a research subset), or
+     * NULL: all. A row not offered is neither released nor suppressed: the
+     * suppression by value counts the offered rows only. */
+    const uint8_t *offered;
 } keps_before_after_opts;
 
 /* Writes the comparison as an object under key into j. qi[0..nqi) are the

@@ -431,6 +431,7 @@ static void ctx_free(cmd_ctx *c)
     free(c->job_dir);
     free(c->before_after);
     free(c->counts_missing);
+    free(c->offered);
     keps_rng_free(c->rng);
 }
 

@@ -73,6 +73,7 @@ struct cmd_ctx {
     char *before_after;    /* the release compared with its input (cmd_write_release) */
     size_t counts_rows, counts_records; /* --counts: the frequency table's rows and records (0: none) */
     uint64_t *counts_missing;           /* --counts: the input's missing values per column, in records */
+    uint8_t *offered;                   /* [input rows] the research subset (before_after), or NULL */
     const keps_host *host;
     keps_result *res;      /* what the command makes */
     keps_status status;    /* the status of the last error (cmd_fail) */

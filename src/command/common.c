@@ -344,7 +344,8 @@ static keps_status compare_release(cmd_ctx *c, const keps_table *release)
     keps_json j;
     keps_json_init(&j);
     keps_error err = {0};
-    keps_status st = names ? keps_before_after_json(&j, NULL, c->schema->t, release, names, nq, names, na, NULL, &err)
+    keps_before_after_opts opts = {0, 0, 0, c->schema->t == c->input ? c->offered : NULL};
+    keps_status st = names ? keps_before_after_json(&j, NULL, c->schema->t, release, names, nq, names, na, &opts, &err)
                            : KEPS_ENOMEM;
     const char *text = keps_json_text(&j);
     if (!st && text)

@@ -362,6 +362,10 @@ keps_status cmd_criteria_read(cmd_ctx *c, keps_table *t, int k_required, int pop
         keps_table_free(st);
         if (s2)
             return cmd_fail(c, &err);
+        /* the report's before_after: rows outside the subset are not suppressed */
+        free(c->offered);
+        if (t == c->input && (c->offered = malloc(t->nrows + 1)))
+            memcpy(c->offered, out->subset, t->nrows + 1);
     }
     keps_error err = {0};
     if (keps_criteria_new(t, out->spec, out->nsens, out->c, out->nc, out->subset, &out->crit, &err))
