@@ -69,8 +69,9 @@ static void usage(FILE *f)
           "                [--scale ec|global]\n"
           "       mpirun -np P keps-mpi safela -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K --beta B\n"
           "                [--epsilon-prime E1] [--epsilon E] [--penalty F] [--interpolate none|level] (roles, --report...)\n"
-          "       mpirun -np P keps-mpi rr --mechanism ldp -i FILES -o 'out/part-%r.csv' --sensitive C ... [--qi C ...]\n"
-          "                (-p P | --epsilon E | --t T) [--dp-k K] [-k K] (roles, --report...)\n"
+          "       mpirun -np P keps-mpi rr --mechanism ldp|tclose|both -i FILES -o 'out/part-%r.csv' --sensitive C ...\n"
+          "                [--domain C=V1,V2,...|C=@FILE] [--qi C ...] [--partition given|ola -k K]\n"
+          "                (-p P | --epsilon E | --pt P | --t T) [--dp-k K] [-k K] (roles, --report...)\n"
           "       mpirun -np P keps-mpi count -i FILES --qi NAME ... [--counts COL] -o FILE\n"
           "-i: shard files, a list or a glob ('parts/*.csv'), dealt to the ranks in contiguous blocks; or one\n"
           "    file, then cut in byte ranges at line breaks (a quoted field holding a line break is refused).\n"
@@ -103,7 +104,7 @@ static int parse(int argc, char **argv, opts *o)
     if (strcmp(o->cmd, "anonymize") && strcmp(o->cmd, "count") && strcmp(o->cmd, "kepsilon") &&
         strcmp(o->cmd, "safela") && strcmp(o->cmd, "rr")) {
         say("keps-mpi: unknown command '%s': keps-mpi runs anonymize (--algorithm ola), kepsilon (--algorithm "
-            "ola), safela, rr (--mechanism ldp) and count\n",
+            "ola), safela, rr and count\n",
             o->cmd);
         return 2;
     }
@@ -120,7 +121,7 @@ static int parse(int argc, char **argv, opts *o)
         {"epsilon-prime", 1, 0, 'P'}, {"penalty", 1, 0, 'F'},  {"interpolate", 1, 0, 'T'},
         {"mechanism", 1, 0, 'M'}, {"partition", 1, 0, 'X'},    {"pt", 1, 0, 'U'},
         {"t", 1, 0, 'V'},         {"dp-k", 1, 0, 'W'},         {"p", 1, 0, 'p'},
-        {0, 0, 0, 0}};
+        {"domain", 1, 0, 'Y'},    {0, 0, 0, 0}};
     int rr = !strcmp(o->cmd, "rr");
     optind = 2;
     opterr = M.rank == 0;
@@ -153,6 +154,7 @@ static int parse(int argc, char **argv, opts *o)
         case 'U': o->rr.pt = optarg; break;
         case 'V': o->rr.t = optarg; break;
         case 'W': o->rr.dp_k = optarg; break;
+        case 'Y': push(&o->rr.domain, &o->rr.ndomain, optarg); break;
         case 'E':
             if (rr) {
                 o->rr.epsilon = optarg;
@@ -233,9 +235,9 @@ static int parse(int argc, char **argv, opts *o)
     }
     if (safela && kmpi_safela_check(&o->dp, M.rank == 0))
         return 2;
-    int rr_only = o->rr.mechanism || o->rr.partition || o->rr.p || o->rr.pt || o->rr.t || o->rr.dp_k;
+    int rr_only = o->rr.mechanism || o->rr.partition || o->rr.p || o->rr.pt || o->rr.t || o->rr.dp_k || o->rr.ndomain;
     if (!rr && rr_only) {
-        say("keps-mpi: --mechanism, --partition, -p, --pt, --t and --dp-k belong to rr, not %s\n", o->cmd);
+        say("keps-mpi: --mechanism, --partition, --domain, -p, --pt, --t and --dp-k belong to rr, not %s\n", o->cmd);
         return 2;
     }
     if (rr && (o->algorithm || o->suppress > 0 || o->remove_suppressed)) {
@@ -846,7 +848,8 @@ int main(int argc, char **argv)
         rc = st ? fail(&err) : 2;
     } else {
         kmpi_rr_in ri = {t, o.rr, o.qi, o.sensitive, o.insensitive, o.identifier, o.nqi, o.nsensitive,
-                         o.ninsensitive, o.nidentifier, o.others, o.output, o.report, o.seed, mode, nfiles, o.quiet, ph};
+                         o.ninsensitive, o.nidentifier, o.others, o.output, o.report, o.seed, mode, nfiles, o.quiet, ph,
+                         parts, nparts};
         rc = !strcmp(o.cmd, "count") ? run_count(&o, t, ph)
              : !strcmp(o.cmd, "rr")  ? kmpi_rr(&M, &ri)
                                      : run_anonymize(&o, t, ph, mode, nfiles, parts, nparts);
@@ -859,6 +862,7 @@ int main(int argc, char **argv)
         free(parts[i].path);
     free(parts);
     free(o.input), free(o.qi), free(o.sensitive), free(o.insensitive), free(o.identifier), free(o.noisy);
+    free(o.rr.domain);
     MPI_Finalize();
     return worst;
 }
