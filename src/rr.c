@@ -751,6 +751,12 @@ keps_status keps_rr_randomize(const keps_rr_matrix *M, const uint32_t *value, si
 keps_status keps_rr_apply(const keps_rr_params *par, size_t n, const uint32_t *value, size_t N, keps_rng *rng,
                           uint32_t *out, keps_error *err)
 {
+    return keps_rr_apply_part(par, n, NULL, value, N, rng, out, err);
+}
+
+keps_status keps_rr_apply_part(const keps_rr_params *par, size_t n, const uint64_t *counts, const uint32_t *value,
+                               size_t N, keps_rng *rng, uint32_t *out, keps_error *err)
+{
     if ((unsigned)par->kind > KEPS_RR_BOTH || n == 0 || n > KEPS_RR_MAX_CATEGORIES)
         return keps_error_set(err, KEPS_EINPUT, "randomized response: unknown mechanism %d or %zu categories",
                               (int)par->kind, n);
@@ -764,12 +770,24 @@ keps_status keps_rr_apply(const keps_rr_params *par, size_t n, const uint32_t *v
         if (value[i] >= n)
             st = keps_error_set(err, KEPS_EINPUT, "record %zu has category %u, outside the %zu categories", i + 1,
                                 value[i], n);
+    /* the whole data's records, category by category: above[c] = the
+     * records of categories 0..c */
+    uint64_t above[KEPS_RR_MAX_CATEGORIES], whole = 0;
+    for (size_t c = 0; counts && c < n && !st; c++) {
+        if (counts[c] > UINT64_MAX - whole)
+            st = keps_error_set(err, KEPS_EINPUT, "randomized response: the category counts overflow");
+        above[c] = whole += st ? 0 : counts[c];
+    }
+    for (size_t i = 0; counts && tcl && i < N && !st; i++)
+        if (!counts[value[i]])
+            st = keps_error_set(err, KEPS_EINPUT, "record %zu has category %u, which the whole data's counts lack",
+                                i + 1, value[i]);
     if (st)
         return st;
     /* RR-t draws from the original values of every record, so they must
      * survive while out is written */
     uint32_t *orig = NULL;
-    if (tcl && out == value) {
+    if (tcl && !counts && out == value) {
         if (!(orig = malloc((N ? N : 1) * sizeof *orig)))
             return keps_error_set(err, KEPS_ENOMEM, "out of memory");
         memcpy(orig, value, N * sizeof *orig);
@@ -777,8 +795,24 @@ keps_status keps_rr_apply(const keps_rr_params *par, size_t n, const uint32_t *v
     }
     for (size_t i = 0; i < N; i++) {
         uint32_t v = value[i];
-        if (tcl && !keps_rng_bernoulli(rng, par->pt))
-            v = value[keps_rng_below(rng, N)]; /* the empirical distribution: a record drawn uniformly */
+        if (tcl && !keps_rng_bernoulli(rng, par->pt)) {
+            /* the empirical distribution: a record drawn uniformly (from
+             * the whole data: the category holding the u-th record) */
+            if (!counts) {
+                v = value[keps_rng_below(rng, N)];
+            } else {
+                uint64_t u = keps_rng_below(rng, whole);
+                size_t lo = 0, hi = n - 1;
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (above[mid] > u)
+                        hi = mid;
+                    else
+                        lo = mid + 1;
+                }
+                v = (uint32_t)lo;
+            }
+        }
         if (ldp && !keps_rng_bernoulli(rng, par->p))
             v = (uint32_t)keps_rng_below(rng, n);
         out[i] = v;

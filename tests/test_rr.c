@@ -600,6 +600,37 @@ static void test_randomize_distribution(void **state)
     keps_rng_free(rng);
 }
 
+/* keps_rr_apply_part: a part holding category 0 only draws RR-t's values
+ * from the whole data's counts, not from its own records. Whole data
+ * 1:3 over categories 0, 1; p_t = 0 (always draw): Pr(1) = 3/4 by hand;
+ * drawing from the part itself would give Pr(1) = 0. RR-LDP stays
+ * uniform over n; counts lacking a record's category are refused. */
+static void test_apply_part_draws_from_whole(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static uint32_t v[N], out[N];
+    keps_rng *rng = keps_rng_new_seeded(7);
+    const uint64_t counts[2] = {1000, 3000}, none[2] = {0, 5};
+    keps_rr_params tc = {KEPS_RR_TCLOSE, NAN, 0.0}, both = {KEPS_RR_BOTH, 0.5, 0.0};
+    assert_int_equal(keps_rr_apply_part(&tc, 2, counts, v, N, rng, out, NULL), KEPS_OK);
+    size_t ones = 0;
+    for (size_t i = 0; i < N; i++)
+        ones += out[i];
+    /* binomial(N, 3/4): sd = sqrt(N 3/16) ~ 61; 5 sd */
+    assert_true(fabs((double)ones - 0.75 * N) < 5 * sqrt(N * 3.0 / 16));
+    /* both: RR-t's 3/4, then RR-LDP keeps with 1/2, else uniform over 2:
+     * 3/4 * 1/2 + 1/4 = 5/8 */
+    assert_int_equal(keps_rr_apply_part(&both, 2, counts, v, N, rng, out, NULL), KEPS_OK);
+    ones = 0;
+    for (size_t i = 0; i < N; i++)
+        ones += out[i];
+    assert_true(fabs((double)ones - 0.625 * N) < 5 * sqrt(N * 0.625 * 0.375));
+    keps_error err = {0};
+    assert_int_equal(keps_rr_apply_part(&tc, 2, none, v, N, rng, out, &err), KEPS_EINPUT);
+    keps_rng_free(rng);
+}
+
 /* ---- joint values and classes ---- */
 
 static void test_joint_codes(void **state)
@@ -785,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_utility),
         cmocka_unit_test(test_large_epsilon),
         cmocka_unit_test(test_randomize_distribution),
+        cmocka_unit_test(test_apply_part_draws_from_whole),
         cmocka_unit_test(test_joint_codes),
         cmocka_unit_test(test_release_splits_joint_value),
         cmocka_unit_test(test_choose_params),

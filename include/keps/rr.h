@@ -238,6 +238,16 @@ keps_status keps_rr_randomize(const keps_rr_matrix *M, const uint32_t *value, si
  * or above KEPS_RR_MAX_CATEGORIES, or a value[i] >= n. */
 keps_status keps_rr_apply(const keps_rr_params *par, size_t n, const uint32_t *value, size_t N, keps_rng *rng,
                           uint32_t *out, keps_error *err);
+/* keps_rr_apply on a part of the data (keps-mpi's ranks each hold one):
+ * RR-t draws from the whole data's distribution, given as counts[0..n),
+ * the whole data's records of each category (value[0..N) among them): a
+ * record of the whole drawn uniformly, i.e. category c with probability
+ * counts[c] / sum(counts), exactly, as keps_rr_apply draws from value[]
+ * when it is the whole. counts NULL: value[] is the whole
+ * (keps_rr_apply). Also KEPS_EINPUT when counts lacks a value[i]'s
+ * category or its sum overflows. */
+keps_status keps_rr_apply_part(const keps_rr_params *par, size_t n, const uint64_t *counts, const uint32_t *value,
+                               size_t N, keps_rng *rng, uint32_t *out, keps_error *err);
 
 /* A public domain for column col of t (keps rr --domain): values[0..n),
  * each listed once. Every cell of the column must hold one of them, else

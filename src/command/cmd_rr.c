@@ -103,76 +103,91 @@ static void rr_run_free(rr_run *r)
 
 /* The values of one --domain: the CSV record after '=' or the lines of
  * @FILE, read by the CSV reader like any input (no header). */
-static keps_status domain_values(cmd_ctx *c, const char *spec, const char *rest, char delim, keps_table **vt)
+static keps_status domain_values(const char *spec, const char *rest, const char *flag, char delim, keps_table **vt,
+                                 int *usage, keps_error *err)
 {
     keps_csv_options o = {0};
-    keps_error err = {0};
     o.no_header = 1;
     if (rest[0] == '@') {
         o.delimiter = delim ? delim : ',';
-        if (keps_csv_read(rest + 1, &o, vt, &err))
-            return cmd_fail(c, &err);
+        if (keps_csv_read(rest + 1, &o, vt, err))
+            return err->code;
         if ((*vt)->ncols != 1)
-            return cmd_usage_error(c, "{domain} %s: %s has %zu fields per line; it holds one value per line (quote a "
-                                      "value that holds '%c')",
-                                   spec, rest + 1, (*vt)->ncols, o.delimiter);
+            return *usage = 1, keps_error_set(err, KEPS_EINPUT, "%s %s: %s has %zu fields per line; it holds one "
+                                                                "value per line (quote a value that holds '%c')",
+                                               flag, spec, rest + 1, (*vt)->ncols, o.delimiter);
         return KEPS_OK;
     }
     o.delimiter = ',';
     if (!rest[0])
-        return cmd_usage_error(c, "{domain} '%s': no value after '='; give COL=V1,V2,... or COL=@FILE", spec);
-    if (keps_csv_read_buffer(rest, strlen(rest), CMD_SPELL(c, "domain"), &o, vt, &err))
-        return cmd_fail(c, &err);
-    return KEPS_OK;
+        return *usage = 1, keps_error_set(err, KEPS_EINPUT, "%s '%s': no value after '='; give COL=V1,V2,... or "
+                                                            "COL=@FILE",
+                                           flag, spec);
+    return keps_csv_read_buffer(rest, strlen(rest), flag, &o, vt, err);
 }
 
-/* --domain COL=...: COL is the shortest text before an '=' that names a
- * --sensitive column (names and values may hold '=': 'salary=<=50K,>50K'). */
+keps_status cmd_rr_domain_parse(const keps_schema *s, const char *spec, const char *flag, const char *sens_flag,
+                                const uint8_t *given, cmd_rr_domain *d, keps_error *err)
+{
+    const keps_table *t = s->t;
+    memset(d, 0, sizeof *d);
+    d->col = -1;
+    /* COL is the shortest text before an '=' that names a sensitive column
+     * (names and values may hold '=': 'salary=<=50K,>50K') */
+    for (const char *p = strchr(spec, '='); p && d->col < 0; p = strchr(p + 1, '='))
+        for (size_t a = 0; a < s->nsensitive && d->col < 0; a++) {
+            const char *name = t->cols[s->sensitive[a]].name;
+            if (strlen(name) == (size_t)(p - spec) && strncmp(name, spec, (size_t)(p - spec)) == 0)
+                d->col = (int)s->sensitive[a];
+        }
+    if (d->col < 0)
+        return d->usage = 1, keps_error_set(err, KEPS_EINPUT, "%s '%s': expected COL=V1,V2,... or COL=@FILE with COL "
+                                                              "one of the %s columns",
+                                             flag, spec, sens_flag);
+    const char *eq = spec + strlen(t->cols[d->col].name);
+    if (given[d->col])
+        return d->usage = 1, keps_error_set(err, KEPS_EINPUT, "%s: '%s' is given twice; give one list per column",
+                                             flag, t->cols[d->col].name);
+    keps_status st = domain_values(spec, eq + 1, flag, t->delimiter, &d->vt, &d->usage, err);
+    if (!st && !(d->values = malloc((d->vt->nrows * d->vt->ncols + 1) * sizeof *d->values)))
+        st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
+    for (size_t i = 0; !st && i < d->vt->nrows; i++)
+        for (size_t j = 0; j < d->vt->ncols; j++)
+            d->values[d->n++] = keps_table_str(d->vt, j, i);
+    snprintf(d->buf, sizeof d->buf, "%s %.40s", flag, spec);
+    d->source = eq[1] == '@' ? eq + 2 : d->buf;
+    if (st)
+        cmd_rr_domain_free(d);
+    return st;
+}
+
+void cmd_rr_domain_free(cmd_rr_domain *d)
+{
+    free(d->values);
+    keps_table_free(d->vt);
+    d->values = NULL;
+    d->vt = NULL;
+}
+
+/* --domain COL=...: the column's public domain (keps_rr_domain). */
 static keps_status rr_domains(cmd_ctx *c, rr_run *r)
 {
     char **v;
     size_t nd = cmd_list(c, "domain", &v);
-    keps_schema *s = r->s;
     if (!(r->public_domain = calloc(r->t->ncols ? r->t->ncols : 1, 1)))
         return cmd_usage_error(c, "out of memory");
-    for (size_t d = 0; d < nd; d++) {
-        int col = -1;
-        const char *eq = NULL;
-        for (const char *p = strchr(v[d], '='); p && col < 0; p = strchr(p + 1, '=')) {
-            for (size_t a = 0; a < s->nsensitive && col < 0; a++) {
-                const char *name = r->t->cols[s->sensitive[a]].name;
-                if (strlen(name) == (size_t)(p - v[d]) && strncmp(name, v[d], (size_t)(p - v[d])) == 0)
-                    col = (int)s->sensitive[a];
-            }
-            eq = p;
-        }
-        if (col < 0)
-            return cmd_usage_error(c, "{domain} '%s': expected COL=V1,V2,... or COL=@FILE with COL one of the "
-                                      "{sensitive} columns",
-                                   v[d]);
-        eq = v[d] + strlen(r->t->cols[col].name);
-        if (r->public_domain[col])
-            return cmd_usage_error(c, "{domain}: '%s' is given twice; give one list per column",
-                                   r->t->cols[col].name);
-        keps_table *vt = NULL;
-        keps_status rc = domain_values(c, v[d], eq + 1, r->t->delimiter, &vt);
-        const char **vals = NULL;
-        size_t nv = 0;
-        if (!rc && !(vals = malloc((vt->nrows * vt->ncols + 1) * sizeof *vals)))
-            rc = cmd_usage_error(c, "out of memory");
-        for (size_t i = 0; !rc && i < vt->nrows; i++)
-            for (size_t j = 0; j < vt->ncols; j++)
-                vals[nv++] = keps_table_str(vt, j, i);
-        char src[64];
-        snprintf(src, sizeof src, "%s %.40s", CMD_SPELL(c, "domain"), v[d]);
+    for (size_t i = 0; i < nd; i++) {
+        cmd_rr_domain d;
         keps_error err = {0};
-        if (!rc && keps_rr_domain(r->t, (size_t)col, vals, nv, eq[1] == '@' ? eq + 2 : src, &err))
-            rc = cmd_fail(c, &err);
-        free(vals);
-        keps_table_free(vt);
+        keps_status rc = cmd_rr_domain_parse(r->s, v[i], CMD_SPELL(c, "domain"), CMD_SPELL(c, "sensitive"),
+                                             r->public_domain, &d, &err);
+        if (rc)
+            return d.usage ? cmd_usage_error(c, "%s", err.msg) : cmd_fail(c, &err);
+        rc = keps_rr_domain(r->t, (size_t)d.col, d.values, d.n, d.source, &err) ? cmd_fail(c, &err) : KEPS_OK;
+        r->public_domain[d.col] = 1;
+        cmd_rr_domain_free(&d);
         if (rc)
             return rc;
-        r->public_domain[col] = 1;
     }
     return KEPS_OK;
 }

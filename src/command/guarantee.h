@@ -48,6 +48,23 @@ typedef struct cmd_rr_facts {
  * guarantee, closed_form, verified, metrics. */
 void cmd_rr_json(keps_json *j, const cmd_rr_facts *f, const keps_rr_levels *cl, const keps_rr_levels *ver, double u,
                  size_t changed);
+/* One {domain} COL=V1,V2,...|COL=@FILE of keps rr, shared with keps-mpi:
+ * COL (the shortest text before an '=' naming one of s's sensitive
+ * columns; given[col] 1: already given, refused) and its values (CSV, or
+ * @FILE's lines read with the input's delimiter), for keps_rr_domain.
+ * flag and sens_flag spell the two options in messages. On error
+ * d->usage is 1 when the text itself is wrong; nothing to free. */
+typedef struct cmd_rr_domain {
+    int col, usage;
+    keps_table *vt;          /* the values' table, which values point into */
+    const char **values;
+    size_t n;
+    const char *source;      /* names the domain in messages: the file, or buf ("--domain s=A,B") */
+    char buf[64];
+} cmd_rr_domain;
+keps_status cmd_rr_domain_parse(const keps_schema *s, const char *spec, const char *flag, const char *sens_flag,
+                                const uint8_t *given, cmd_rr_domain *d, keps_error *err);
+void cmd_rr_domain_free(cmd_rr_domain *d);
 /* keps_guarantee_spell's spelling of the reports: the parameter's name
  * whatever the front-end (keps-mpi's reports equal keps's). */
 const char *cmd_report_spell(void *ud, const char *name, char *buf, size_t len);

@@ -35,6 +35,13 @@ keps_status ksrc_given(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out);
 keps_status ksrc_ola(cmd_ctx *c, const keps_schema *s, size_t k, ksrc *out);
 keps_status ksrc_mondrian(cmd_ctx *c, keps_schema *s, keps_table *t, size_t k, ksrc *out);
 
+/* The report's members of an OLA node at k (keps rr --partition ola,
+ * keps kepsilon --algorithm ola, keps-mpi rr): transformation, objective,
+ * score, k_anonymization_metrics, nodes_evaluated and lattice. */
+struct keps_ola_result;
+struct keps_lattice;
+void ksrc_ola_json(keps_json *j, const struct keps_lattice *L, const struct keps_ola_result *res, size_t k,
+                   const cmd_objective *obj);
 /* src->cls and src->suppressed from src->part (classes smaller than k
  * suppressed first when k > 0): KEPS_NONE in the suppressed classes, the
  * others numbered in the order of their QI tuples (the codes at levels;

@@ -24,24 +24,30 @@ static keps_status ola_generalize(ksrc *src, keps_table **gen, keps_error *err)
     return keps_lattice_apply(st->L, st->res.levels, &src->part, 0, gen, &n, err);
 }
 
+void ksrc_ola_json(keps_json *j, const keps_lattice *L, const keps_ola_result *res, size_t k,
+                   const cmd_objective *obj)
+{
+    const keps_schema *s = L->s;
+    keps_json_object(j, "transformation");
+    for (size_t q = 0; q < s->nqi; q++)
+        keps_json_int(j, s->t->cols[s->qi[q].col].name, res->levels[q]);
+    keps_json_end(j);
+    cmd_objective_json(j, s, obj, res->score, res->score_len, res->attributes);
+    keps_json_object(j, "k_anonymization_metrics");
+    for (int m = 0; m < KEPS_METRIC_COUNT; m++)
+        keps_json_num(j, keps_metric_name((keps_metric)m), res->metrics.v[m]);
+    keps_json_end(j);
+    keps_json_int(j, "nodes_evaluated", (long long)res->nodes_evaluated);
+    keps_lattice_view_params vp = {k, res->suppress_limit, &obj->cfg, res->levels, res->minimal, res->nminimal, 0};
+    keps_error err = {0};
+    if (keps_lattice_view_json(j, "lattice", L, &vp, &err)) /* only out of memory: the report goes without */
+        keps_json_null(j, "lattice");
+}
+
 static void ola_json(ksrc *src, keps_json *j)
 {
     ola_state *st = src->state;
-    keps_json_object(j, "transformation");
-    for (size_t q = 0; q < src->s->nqi; q++)
-        keps_json_int(j, src->s->t->cols[src->s->qi[q].col].name, st->res.levels[q]);
-    keps_json_end(j);
-    cmd_objective_json(j, src->s, &st->obj, st->res.score, st->res.score_len, st->res.attributes);
-    keps_json_object(j, "k_anonymization_metrics");
-    for (int m = 0; m < KEPS_METRIC_COUNT; m++)
-        keps_json_num(j, keps_metric_name((keps_metric)m), st->res.metrics.v[m]);
-    keps_json_end(j);
-    keps_json_int(j, "nodes_evaluated", (long long)st->res.nodes_evaluated);
-    keps_lattice_view_params vp = {st->k, st->res.suppress_limit, &st->obj.cfg, st->res.levels, st->res.minimal,
-                                   st->res.nminimal, 0};
-    keps_error err = {0};
-    if (keps_lattice_view_json(j, "lattice", st->L, &vp, &err)) /* only out of memory: the report goes without */
-        keps_json_null(j, "lattice");
+    ksrc_ola_json(j, st->L, &st->res, st->k, &st->obj);
 }
 
 static void ola_free(ksrc *src)

@@ -241,6 +241,8 @@ int kmpi_safela(kmpi *m, kmpi_node *nd, const kmpi_dp *dp);
 /* ---- rr.c ---- */
 typedef struct kmpi_rr_opts {
     const char *mechanism, *partition, *p, *pt, *epsilon, *t, *dp_k, *k; /* as given */
+    char **domain;  /* --domain COL=V1,V2,...|COL=@FILE, as given (repeatable) */
+    size_t ndomain;
 } kmpi_rr_opts;
 typedef struct kmpi_rr_in {
     keps_table *t;
@@ -253,9 +255,12 @@ typedef struct kmpi_rr_in {
     double *ph;
     const char *html; /* the report as an HTML page too */
     int json;         /* the report on stdout too */
+    const kmpi_part *parts; /* this rank's shard files: messages name a cell's own */
+    size_t nparts;
 } kmpi_rr_in;
 int kmpi_rr_check(const kmpi_rr_opts *o, int say);
-/* Randomized response (--mechanism ldp) record by record (docs/scale.md). */
+/* Ekenstedt et al.'s randomized response record by record, --mechanism
+ * ldp|tclose|both, --partition given|ola, --domain (docs/scale.md). */
 int kmpi_rr(kmpi *m, const kmpi_rr_in *in);
 
 /* ---- util ---- */

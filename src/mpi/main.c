@@ -71,9 +71,10 @@ static void usage(FILE *f)
           "       mpirun -np P keps-mpi kepsilon --algorithm ola -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K\n"
           "                --noisy C ... --epsilon E [--scale ec|global] (roles, --report, --html, --json, --seed)\n"
           "       mpirun -np P keps-mpi safela -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K --beta B\n"
-          "                [--epsilon-prime E1] [--epsilon E] [--penalty F] [--interpolate none|level] (roles, ...)\n"
-          "       mpirun -np P keps-mpi rr --mechanism ldp -i FILES -o 'out/part-%r.csv' --sensitive C ... [--qi C ...]\n"
-          "                (-p P | --epsilon E | --t T) [--dp-k K] [-k K] (roles, ...)\n"
+          "                [--epsilon-prime E1] [--epsilon E] [--penalty F] [--interpolate none|level] (roles, --report...)\n"
+          "       mpirun -np P keps-mpi rr --mechanism ldp|tclose|both -i FILES -o 'out/part-%r.csv' --sensitive C ...\n"
+          "                [--domain C=V1,V2,...|C=@FILE] [--qi C ...] [--partition given|ola -k K]\n"
+          "                (-p P | --epsilon E | --pt P | --t T) [--dp-k K] [-k K] (roles, --report...)\n"
           "       mpirun -np P keps-mpi count -i FILES --qi NAME ... [--counts COL] -o FILE\n"
           "anonymize, kepsilon, safela and rr take the flags of the keps command of that name ('keps anonymize\n"
           "--help' lists them, with --job files); keps-mpi refuses those it cannot honour across ranks.\n"
@@ -122,7 +123,8 @@ static const char *const kepsilon_params[] = {"algorithm", "noisy", "epsilon", "
                                               "remove-suppressed", NULL};
 static const char *const safela_params[] = {"k", "beta", "epsilon-prime", "epsilon", "penalty", "interpolate",
                                             "remove-suppressed", NULL};
-static const char *const rr_params[] = {"mechanism", "partition", "p", "pt", "epsilon", "t", "dp-k", "k", NULL};
+static const char *const rr_params[] = {"mechanism", "partition", "p", "pt", "epsilon", "t", "dp-k", "k", "domain",
+                                        NULL};
 static const char *const anonymize_refused[] = {"subset", "emit-sql", "sql-dialect", "sql-table", "keep-order",
                                                 "counts", NULL};
 
@@ -230,6 +232,7 @@ static int from_args(opts *o)
     o->rr = (kmpi_rr_opts){kc_str(&KC, "mechanism"), kc_str(&KC, "partition"), kc_str(&KC, "p"),
                            kc_str(&KC, "pt"), kc_str(&KC, "epsilon"), kc_str(&KC, "t"), kc_str(&KC, "dp-k"),
                            kc_str(&KC, "k")};
+    o->rr.ndomain = kc_vals("domain", &o->rr.domain);
     const char *d = kc_str(&KC, "delimiter");
     if (d && strlen(d) != 1 && strcmp(d, "\\t")) {
         say("keps-mpi: --delimiter '%s': give one character\n", d);
@@ -354,7 +357,7 @@ static int parse(int argc, char **argv, opts *o)
     if (strcmp(o->cmd, "anonymize") && strcmp(o->cmd, "count") && strcmp(o->cmd, "kepsilon") &&
         strcmp(o->cmd, "safela") && strcmp(o->cmd, "rr")) {
         say("keps-mpi: unknown command '%s': keps-mpi runs anonymize (--algorithm ola), kepsilon (--algorithm "
-            "ola), safela, rr (--mechanism ldp) and count\n",
+            "ola), safela, rr and count\n",
             o->cmd);
         return 2;
     }
@@ -880,7 +883,7 @@ int main(int argc, char **argv)
     } else {
         kmpi_rr_in ri = {t, o.rr, o.qi, o.sensitive, o.insensitive, o.identifier, o.nqi, o.nsensitive,
                          o.ninsensitive, o.nidentifier, o.others, o.output, o.report, o.seed, mode, nfiles, o.quiet, ph,
-                         o.html, o.json};
+                         o.html, o.json, parts, nparts};
         rc = !strcmp(o.cmd, "count") ? run_count(&o, t, ph)
              : !strcmp(o.cmd, "rr")  ? kmpi_rr(&M, &ri)
                                      : run_anonymize(&o, t, ph, mode, nfiles, parts, nparts);

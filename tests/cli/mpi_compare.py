@@ -6,8 +6,10 @@
   mpi_compare.py rows SINGLE.csv SHARD.csv...      the shards together hold the same multiset of rows
   mpi_compare.py noisy COL SINGLE.csv SHARD.csv... the same with column COL (noise) only starred or not
   mpi_compare.py kepsilon SINGLE.json MPI.json     same counts, node, classes, guarantee, scales, expected ARE
-  mpi_compare.py rr COL SINGLE.json MPI.json SINGLE.csv SHARD.csv...
-        the same guarantee, levels, p and classes; changed_rows within 5 sd of N (1-p)(n-1)/n; COL's value
+  mpi_compare.py rr COL INPUT.csv SINGLE.json MPI.json SINGLE.csv SHARD.csv...
+        the same guarantee, closed-form levels, p, pt, classes (and OLA's node, objective, metrics, lattice);
+        the verified levels to 1e-12 (sums in another record order); changed_rows within 5 sd of N times the
+        chance that Ekenstedt et al.'s mechanisms change a value, computed here from INPUT's COL; COL's value
         counts within 5 sd of the single run's; the other columns the same multiset of rows
   mpi_compare.py pairs ID COL SHARD.csv...
         every ID appears twice (two ranks read the same shard); COL differs within at least half the pairs
@@ -79,15 +81,40 @@ def main():
             print(f"{k}: single {a.get(k)!r} mpi {b.get(k)!r}")
         return 1 if bad else 0
     if mode == "rr":
-        col, (a, b), single, shards = sys.argv[2], (json.load(open(p)) for p in sys.argv[3:5]), sys.argv[5], sys.argv[6:]
+        col, inp, (a, b), single, shards = (sys.argv[2], sys.argv[3], (json.load(open(p)) for p in sys.argv[4:6]),
+                                            sys.argv[6], sys.argv[7:])
         keys = ["input_rows", "output_rows", "released_rows", "suppressed_rows", "removed_rows", "unsampled_rows",
-                "mechanism", "categories", "partition", "classes", "smallest_class", "p", "guarantee",
-                "closed_form", "verified"]
-        bad = [k for k in keys if k not in a or a[k] != b.get(k)] + run_keys(a, b)
-        if a["metrics"]["utility_binary_gain"] != b["metrics"]["utility_binary_gain"]:
+                "mechanism", "categories", "partition", "classes", "smallest_class", "p", "pt", "guarantee",
+                "closed_form", "transformation", "objective", "score", "k_anonymization_metrics", "lattice"]
+        bad = [k for k in keys if a.get(k) != b.get(k)] + run_keys(a, b)
+        close = lambda x, y: abs(x - y) <= 1e-12 * max(abs(x), abs(y), 1e-300)
+        def same(x, y):
+            if isinstance(x, dict):
+                return isinstance(y, dict) and x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
+            if isinstance(x, float) or isinstance(y, float):
+                return isinstance(y, (int, float)) and close(float(x), float(y))
+            return x == y
+        if not same(a["verified"], b.get("verified")):
+            bad.append(f"verified: single {a['verified']} mpi {b.get('verified')}")
+        if not close(a["metrics"]["utility_binary_gain"], b["metrics"]["utility_binary_gain"]):
             bad.append("utility")
-        N, p, n = b["input_rows"], b["p"], b["categories"]
-        q = (1 - p) * (n - 1) / n
+        # the chance of a changed value, from the mechanisms' definitions (Ekenstedt et al., Figs. 4, 5):
+        # RR-t keeps y with p_t, else draws the data's distribution f; RR-LDP keeps with p, else one of
+        # the n categories uniformly; both: RR-t, then RR-LDP
+        h, rows = read(inp)
+        f = collections.Counter(r[h.index(col)] for r in rows)
+        N, n, mech = b["input_rows"], b["categories"], b["mechanism"]
+        p, pt = b.get("p", 1.0), b.get("pt", 1.0)
+        if mech == "ldp":
+            pt = 1.0
+        if mech == "tclose":
+            p = 1.0
+        stay = 0.0  # Pr(output = input)
+        for y, c in f.items():
+            fy = c / N
+            t_same = pt + (1 - pt) * fy  # after RR-t: still y
+            stay += fy * (t_same * (p + (1 - p) / n) + (1 - t_same) * (1 - p) / n)
+        q = 1 - stay
         if abs(b["changed_rows"] - N * q) > 5 * math.sqrt(N * q * (1 - q)) + 1:
             bad.append(f"changed_rows {b['changed_rows']} vs {N * q:.0f} expected")
         h0, r0 = read(single)

@@ -7,9 +7,11 @@
 # starred exactly where the single run stars it; with --seed the shards are
 # the same from one run to the next at the same -np. safela: the same
 # guarantee, counts that add up, a sample size within 5 sd of beta N, and
-# every released class of k rows at the node reported. rr: the same
-# guarantee and levels, the released values' counts within binomial bounds,
-# and two ranks reading the same shard draw differently. Skipped (exit 77)
+# every released class of k rows at the node reported. rr (ldp, tclose,
+# both; classes given or OLA's; categories from the data or --domain): the
+# same guarantee, levels and node, the changed values and the released
+# values' counts within binomial bounds, a cell outside --domain named by
+# its shard, and two ranks reading the same shard draw differently. Skipped (exit 77)
 # without keps-mpi and mpirun, unless KEPS_REQUIRE_MPI=1.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/mpi_lib.bash"
@@ -95,7 +97,7 @@ for np in $nps; do
     run "$np" rr -i "$input" -o "$d/out/part-%r.csv" "${rargs[@]}" --report "$d/mpi.json" 2>"$d/err"
     t "rr np=$np $input: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
     t "rr np=$np $input: as the single run" \
-      'cmp_py rr salary-class "$d/single.json" "$d/mpi.json" "$d/single.csv" "$d"/out/part-*.csv'
+      'cmp_py rr salary-class "$A/adult_height.csv" "$d/single.json" "$d/mpi.json" "$d/single.csv" "$d"/out/part-*.csv'
     run "$np" rr -i "$input" -o "$d/again/part-%r.csv" "${rargs[@]}" 2>/dev/null
     t "rr np=$np $input: --seed reproduces the shards" \
       '(for r in $(seq 0 $((np - 1))); do cmp -s "$d/out/part-$r.csv" "$d/again/part-$r.csv" || exit 1; done)'
@@ -123,8 +125,64 @@ for seed in "--seed 9" ""; do
   t "rr twins ${seed:-unseeded}: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
   t "rr twins ${seed:-unseeded}: the two ranks' draws differ" 'cmp_py pairs id s "$d"/out/tw-*.csv'
 done
-t "rr --mechanism tclose refused" \
-  '! run 1 rr --mechanism tclose -i "$A/adult.csv" -o "$d/out/x.csv" --sensitive salary-class --pt 0.5 2>"$d/err" && grep -q "keps-mpi runs ldp" "$d/err"'
+
+# rr --mechanism tclose and both, --partition ola, --domain: the single
+# run's guarantee, levels, probabilities and OLA's node on Adult sorted by
+# salary-class and cut in shards (the first ones hold '<=50K' only, so a
+# rank whose RR-t drew from its own records instead of the whole data's
+# would release far other counts) and as that one file cut in byte ranges
+mkdir -p "$d/sorted"
+python3 - "$A/adult.csv" "$d/sorted" <<'PY'
+import sys
+lines = open(sys.argv[1], newline="").read().splitlines(keepends=True)
+head, body = lines[0], sorted(lines[1:], key=lambda l: l.rstrip("\r\n").split(";")[-1])
+open(f"{sys.argv[2]}/all.csv", "w", newline="").write(head + "".join(body))
+for i in range(3):
+    part = body[i * len(body) // 3:(i + 1) * len(body) // 3]
+    open(f"{sys.argv[2]}/s{i}.csv", "w", newline="").write(head + "".join(part))
+PY
+dom=(--domain 'salary-class=<=50K,>50K,unknown')
+rcases=("tclose --t 2 --qi sex --qi race"
+        "both --pt 0.5 --epsilon 1 --partition ola -k 5 --qi sex:${H}_sex.csv --qi age:${H}_age.csv --qi race:${H}_race.csv"
+        "ldp --epsilon 1 --qi sex ${dom[*]}")
+inputs=("$d/sorted/s*.csv" "$d/sorted/all.csv")
+if [ "${KEPS_SANITIZED:-0}" = 1 ]; then inputs=("$d/sorted/s*.csv"); fi
+for case in "${rcases[@]}"; do
+  # the domain's value holds no blank: word splitting gives the flags
+  rargs=(--mechanism $case --sensitive salary-class --others keep --seed 4 --quiet)
+  "$keps" rr -i "$d/sorted/all.csv" -o "$d/single.csv" "${rargs[@]}" --report "$d/single.json" 2>/dev/null
+  for np in $nps; do
+    for input in "${inputs[@]}"; do
+      rm -f "$d"/out/*
+      run "$np" rr -i "$input" -o "$d/out/part-%r.csv" "${rargs[@]}" --report "$d/mpi.json" 2>"$d/err"
+      t "rr $case np=$np $input: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
+      t "rr $case np=$np $input: as the single run" \
+        'cmp_py rr salary-class "$d/sorted/all.csv" "$d/single.json" "$d/mpi.json" "$d/single.csv" "$d"/out/part-*.csv'
+    done
+  done
+done
+# the last case: a declared domain, so epsilon-LDP without data-dependent parameters, over its 3 categories
+t "rr --domain: the guarantee reads nothing from the data" \
+  'python3 -c "import json,sys; g=json.load(open(sys.argv[1])); sys.exit(not (g[\"guarantee\"][\"model\"] == \"epsilon-LDP\" and not g[\"guarantee\"].get(\"data_dependent\") and g[\"categories\"] == 3))" "$d/mpi.json"'
+t "rr --domain: no data-dependent warning" '! grep -q "reads from the data" "$d/err"'
+# a cell outside the declared domain: exit 2 naming its own shard, line and column; no shard written
+cp "$d/sorted/s0.csv" "$d/sorted/s1.csv" "$d/sorted/s2.csv" "$d/twin/"
+python3 - "$d/twin/s2.csv" <<'PY'
+import sys
+p = sys.argv[1]
+lines = open(p, newline="").read().split("\n")
+lines[4] = lines[4].replace(">50K", "weird").replace("<=50K", "weird")
+open(p, "w", newline="").write("\n".join(lines))
+PY
+for np in 1 2; do
+  rm -f "$d"/out/*
+  run "$np" rr --mechanism ldp -i "$d/twin/s*.csv" -o "$d/out/part-%r.csv" --sensitive salary-class --epsilon 1 \
+    "${dom[@]}" --others keep --quiet 2>"$d/err"
+  t "rr np=$np: a value outside --domain: exit 2, its shard, line and column named, no shard written" \
+    '[ $? -eq 2 ] && grep -q "twin/s2.csv:5:9: .*.weird. is not in the domain of .salary-class." "$d/err" && [ -z "$(ls "$d/out")" ]'
+done
+t "rr --partition mondrian refused, saying why" \
+  '! run 1 rr --mechanism ldp -i "$A/adult.csv" -o "$d/out/x.csv" --sensitive salary-class --qi sex --epsilon 1 --partition mondrian -k 5 2>"$d/err" && grep -q "keps-mpi has no Mondrian" "$d/err"'
 
 # usage errors: what keps-mpi's kepsilon does not take is refused, nothing runs
 t "kepsilon --scale domain refused" \
