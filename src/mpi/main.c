@@ -231,7 +231,7 @@ static int from_args(opts *o)
     o->dp.interp_text = kc_str(&KC, "interpolate");
     o->rr = (kmpi_rr_opts){kc_str(&KC, "mechanism"), kc_str(&KC, "partition"), kc_str(&KC, "p"),
                            kc_str(&KC, "pt"), kc_str(&KC, "epsilon"), kc_str(&KC, "t"), kc_str(&KC, "dp-k"),
-                           kc_str(&KC, "k")};
+                           kc_str(&KC, "k"), NULL, 0};
     o->rr.ndomain = kc_vals("domain", &o->rr.domain);
     const char *d = kc_str(&KC, "delimiter");
     if (d && strlen(d) != 1 && strcmp(d, "\\t")) {
