@@ -66,7 +66,8 @@ static void usage(FILE *f)
           "                [--suppress S] [--others keep|drop] [--identifier C] [--sensitive C] [--insensitive C]\n"
           "                [--remove-suppressed] [--report FILE] [--seed N] [--delimiter C] [--missing TOKEN]\n"
           "       mpirun -np P keps-mpi kepsilon --algorithm ola (the flags of anonymize) --noisy C ... --epsilon E\n"
-          "                [--scale ec|global]\n"
+          "                [--scale ec|global|domain] [--bounds NAME=LO:HI ...] [--clamp] [--confidence C] [--digits N|exact]\n"
+          "                [--metric M] [--gs-factor F] [--monotonic] [--aggregate A] [--weight NAME=W ...] [--threads N]\n"
           "       mpirun -np P keps-mpi safela -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K --beta B\n"
           "                [--epsilon-prime E1] [--epsilon E] [--penalty F] [--interpolate none|level] (roles, --report...)\n"
           "       mpirun -np P keps-mpi rr --mechanism ldp -i FILES -o 'out/part-%r.csv' --sensitive C ... [--qi C ...]\n"
@@ -120,6 +121,12 @@ static int parse(int argc, char **argv, opts *o)
         {"epsilon-prime", 1, 0, 'P'}, {"penalty", 1, 0, 'F'},  {"interpolate", 1, 0, 'T'},
         {"mechanism", 1, 0, 'M'}, {"partition", 1, 0, 'X'},    {"pt", 1, 0, 'U'},
         {"t", 1, 0, 'V'},         {"dp-k", 1, 0, 'W'},         {"p", 1, 0, 'p'},
+        /* kepsilon's own, read by kmpi_kepsilon_check */
+        {"bounds", 1, 0, 256},    {"clamp", 0, 0, 257},        {"confidence", 1, 0, 258},
+        {"digits", 1, 0, 259},    {"metric", 1, 0, 260},       {"gs-factor", 1, 0, 261},
+        {"monotonic", 0, 0, 262}, {"aggregate", 1, 0, 263},    {"weight", 1, 0, 264},
+        {"threads", 1, 0, 265},   {"keep-order", 0, 0, 266},   {"decimal-comma", 0, 0, 267},
+        {"html", 1, 0, 268},
         {0, 0, 0, 0}};
     int rr = !strcmp(o->cmd, "rr");
     optind = 2;
@@ -153,6 +160,19 @@ static int parse(int argc, char **argv, opts *o)
         case 'U': o->rr.pt = optarg; break;
         case 'V': o->rr.t = optarg; break;
         case 'W': o->rr.dp_k = optarg; break;
+        case 256: push(&o->dp.bounds, &o->dp.nbounds, optarg); break;
+        case 257: o->dp.clamp = 1; break;
+        case 258: o->dp.confidence = optarg; break;
+        case 259: o->dp.digits = optarg; break;
+        case 260: o->dp.metric = optarg; break;
+        case 261: o->dp.gs_factor = optarg; break;
+        case 262: o->dp.monotonic = 1; break;
+        case 263: o->dp.aggregate = optarg; break;
+        case 264: push(&o->dp.weight, &o->dp.nweight, optarg); break;
+        case 265: o->dp.threads = optarg; break;
+        case 266: o->dp.refused = "keep-order"; break;
+        case 267: o->dp.refused = "decimal-comma"; break;
+        case 268: o->dp.refused = "html"; break;
         case 'E':
             if (rr) {
                 o->rr.epsilon = optarg;
@@ -216,8 +236,13 @@ static int parse(int argc, char **argv, opts *o)
             o->algorithm ? o->algorithm : "");
         return 2;
     }
-    if (strcmp(o->cmd, "kepsilon") && (o->nnoisy || o->dp.scale || (!safela && o->dp.epsilon > 0))) {
-        say("keps-mpi: --noisy, --epsilon and --scale belong to kepsilon (--epsilon to safela too), not %s\n",
+    const kmpi_dp *dp = &o->dp;
+    if (strcmp(o->cmd, "kepsilon") && (o->nnoisy || dp->scale || (!safela && dp->epsilon > 0) || dp->nbounds ||
+                                       dp->clamp || dp->confidence || dp->digits || dp->metric || dp->gs_factor ||
+                                       dp->monotonic || dp->aggregate || dp->nweight || dp->threads || dp->refused)) {
+        say("keps-mpi: --noisy, --epsilon, --scale, --bounds, --clamp, --confidence, --digits, --metric, "
+            "--gs-factor, --monotonic, --aggregate, --weight and --threads belong to kepsilon (--epsilon to safela "
+            "too), not %s\n",
             o->cmd);
         return 2;
     }
@@ -432,7 +457,8 @@ typedef struct search_out {
 /* Rank 0: the library's OLA on the merged frequency table; the tuples in
  * classes below k at the chosen node go into sup. */
 static keps_status search(const opts *o, const keps_table *t, const keycol *kc, size_t q, const kmpi_freq *f,
-                          search_out *so, kmpi_freq *sup, keps_error *err)
+                          const keps_metric_config *objective, int threads, search_out *so, kmpi_freq *sup,
+                          keps_error *err)
 {
     keps_table *W = NULL;
     uint32_t *w = NULL;
@@ -448,9 +474,9 @@ static keps_status search(const opts *o, const keps_table *t, const keycol *kc, 
     }
     if (!st)
         st = keps_lattice_new_weighted(S, w, &L, err);
-    keps_ola_params p = {.k = (size_t)o->k, .suppress = o->suppress, .metric = KEPS_METRIC_LOSS};
-    if (!st)
-        st = keps_ola_run(L, &p, &so->res, err);
+    keps_ola_params p = {.k = (size_t)o->k, .suppress = o->suppress, .metric = KEPS_METRIC_LOSS, .threads = threads};
+    if (!st) /* objective NULL: loss with ARX's defaults */
+        st = keps_ola_run_objective(L, &p, objective, &so->res, err);
     if (!st) {
         so->records = L->nrows;
         so->distinct = f->n;
@@ -620,6 +646,10 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     }
     if (!st)
         st = keps_schema_check(s, &err);
+    const keps_metric_config *objective = NULL; /* anonymize: loss with ARX's defaults */
+    int threads = 0;
+    if (!st && !strcmp(o->cmd, "kepsilon"))
+        st = kmpi_kepsilon_prepare(&M, &o->dp, s, &objective, &threads, &err);
     rng = kmpi_rng(&M, o->seed); /* collective: every rank, whatever st */
     if (!st && !rng)
         st = keps_error_set(&err, KEPS_EIO, "no randomness from the system");
@@ -665,7 +695,7 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     if (kmpi_freq_init(&sup, q))
         MPI_Abort(MPI_COMM_WORLD, 3);
     if (M.rank == 0)
-        st = search(o, t, kc, q, &f, &so, &sup, &err);
+        st = search(o, t, kc, q, &f, objective, threads, &so, &sup, &err);
     int head[2] = {st, so.found};
     MPI_Bcast(head, 2, MPI_INT, 0, MPI_COMM_WORLD);
     if (head[0] || !head[1]) {
@@ -826,6 +856,7 @@ int main(int argc, char **argv)
     opts o;
     int rc = parse(argc, argv, &o);
     if (rc) {
+        kmpi_kepsilon_free(&o.dp);
         MPI_Finalize();
         return rc < 0 ? 0 : rc;
     }
@@ -859,6 +890,8 @@ int main(int argc, char **argv)
         free(parts[i].path);
     free(parts);
     free(o.input), free(o.qi), free(o.sensitive), free(o.insensitive), free(o.identifier), free(o.noisy);
+    free(o.dp.bounds), free(o.dp.weight);
+    kmpi_kepsilon_free(&o.dp);
     MPI_Finalize();
     return worst;
 }
