@@ -6,8 +6,11 @@
   mpi_compare.py noisy COL SINGLE.csv SHARD.csv... the same with column COL (noise) only starred or not
   mpi_compare.py kepsilon SINGLE.json MPI.json     same counts, node, classes, guarantee, scales, expected ARE,
         objective, digits, clamp bounds; with c-confidence its rows within 5 sd of the single run's
-  mpi_compare.py confident REPORT INPUT HIER_DIR COL EPSILON C K SHARD...
-        every released value of COL has 0 or >= K originals of its class within -b ln(1 - C), b = diam/EPSILON
+  mpi_compare.py clamped COL LO HI DIGITS SHARD...
+        every released value of COL lies in [LO, HI] with at most DIGITS decimals, and some on a bound
+  mpi_compare.py confident REPORT INPUT HIER_DIR COL WIDTH EPSILON C K SHARD...
+        every released value of COL has 0 or >= K originals of its class within -b ln(1 - C), b = WIDTH/EPSILON
+        (WIDTH ec: the class's diameter, global: the released rows', or a number: domain's hi - lo)
   mpi_compare.py rr COL SINGLE.json MPI.json SINGLE.csv SHARD.csv...
         the same guarantee, levels, p and classes; changed_rows within 5 sd of N (1-p)(n-1)/n; COL's value
         counts within 5 sd of the single run's; the other columns the same multiset of rows
@@ -72,6 +75,10 @@ def main():
         bounds = lambda r: {c: v["bounds"] for c, v in r.get("clamp", {}).items()}
         if "clamp" in a and bounds(a) != bounds(b) or ("clamp" in a) != ("clamp" in b):
             bad.append("clamp")
+        for c in set(a.get("clamp", {})) & set(b.get("clamp", {})):  # rows clamped: within 5 sd
+            x, y = a["clamp"][c]["clamped_rows"], b["clamp"][c]["clamped_rows"]
+            if abs(x - y) > 5 * math.sqrt(x + y) + 5:
+                bad.append(f"clamped rows of {c}: {y} vs {x}")
         if conf:  # c-confidence: the same c; counts that add up; rows within 5 sd of the single run's
             bc = b.get("confident_suppression") or {}
             if bc.get("confidence") != conf["confidence"] or b["metrics"]["confident_suppressed_rows"] != bc["rows"]:
@@ -84,14 +91,28 @@ def main():
         for k in bad:
             print(f"{k}: single {a.get(k)!r} mpi {b.get(k)!r}")
         return 1 if bad else 0
+    if mode == "clamped":
+        # every released value of COL within [LO, HI] with at most DIGITS decimals, some on a bound
+        col, lo, hi, digits, shards = sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), sys.argv[6:]
+        vals = []
+        for p in shards:
+            h, rs = read(p)
+            vals += [r[h.index(col)] for r in rs if r[h.index(col)] != "*"]
+        bad = [v for v in vals if not lo <= float(v) <= hi or len(v.partition(".")[2]) > digits]
+        if bad or not vals or not any(float(v) in (lo, hi) for v in vals):
+            print(f"clamped: {len(bad)} of {len(vals)} values outside [{lo}, {hi}] or with more decimals, e.g. {bad[:3]}")
+            return 1
+        return 0
     if mode == "confident":
         # Holohan et al.'s c-confident k-anonymity checked on the release: each
         # class (the input's rows generalized to the reported node, classes
-        # below k suppressed) has scale b = diam/epsilon (one noisy column);
-        # every released noisy value v has 0 or at least k originals of its
-        # class within -b ln(1 - c), and every class keeps 0 or >= k rows
-        report, inp, hdir, col, eps, c, k = sys.argv[2:9]
-        shards, eps, c, k = sys.argv[9:], float(eps), float(c), int(k)
+        # below k suppressed) has scale b = width/epsilon (one noisy column;
+        # WIDTH: ec = the class's diameter, global = the released rows', or
+        # the number hi - lo of scale domain); every released noisy value v
+        # has 0 or at least k originals of its class within -b ln(1 - c), and
+        # every class keeps 0 or >= k rows
+        report, inp, hdir, col, width, eps, c, k = sys.argv[2:10]
+        shards, eps, c, k = sys.argv[10:], float(eps), float(c), int(k)
         rep = json.load(open(report))
         levels = rep["transformation"]
         h, rows = read(inp)
@@ -103,6 +124,9 @@ def main():
         for r in rows:
             orig[key(r, h)].append(float(r[h.index(col)]))
         orig = {g: xs for g, xs in orig.items() if len(xs) >= k}
+        every = [x for xs in orig.values() for x in xs]
+        diam = lambda xs: max(xs) - min(xs) if width == "ec" else \
+            max(every) - min(every) if width == "global" else float(width)
         rel, stars = collections.defaultdict(list), 0
         for p in shards:
             hs, rs = read(p)
@@ -119,7 +143,7 @@ def main():
             if xs is None or len(vs) < k:
                 bad.append(f"class {g}: {len(vs)} rows released")
                 continue
-            rc = -(max(xs) - min(xs)) / eps * math.log(1 - c)
+            rc = -diam(xs) / eps * math.log(1 - c)
             near = [sum(abs(v - x) <= rc for x in xs) for v in vs]
             if any(0 < l < k for l in near):
                 bad.append(f"class {g}: a released value with 0 < l < k")
