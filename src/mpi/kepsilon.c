@@ -47,16 +47,27 @@ struct kmpi_kparams {
     int say;
 };
 
-/* Flags of keps kepsilon that keps-mpi does not honour, and why. */
+/* Flags of keps's commands that keps-mpi does not honour, and why. */
 static const struct {
     const char *flag, *why;
 } refused[] = {
     {"keep-order", "the rows are shuffled across all ranks (a record's shard and position must not tell its "
-                   "input position); run keps kepsilon on one machine to keep the input order"},
-    {"decimal-comma", "the shards are read with '.' decimals; convert them first, or run keps kepsilon "
+                   "input position); run keps %s on one machine to keep the input order"},
+    {"decimal-comma", "the shards are read with '.' decimals; convert them first, or run keps %s "
                       "--decimal-comma on one machine"},
     {"html", "keps-mpi writes the JSON report only (--report); keps report --html turns it into a page"},
 };
+
+int kmpi_refuse(const char *cmd, const char *flag, int say)
+{
+    for (size_t i = 0; say && i < sizeof refused / sizeof *refused; i++)
+        if (!strcmp(flag, refused[i].flag)) {
+            fprintf(stderr, "keps-mpi %s: --%s is not taken: ", cmd, flag);
+            fprintf(stderr, refused[i].why, cmd);
+            fputc('\n', stderr);
+        }
+    return 2;
+}
 
 /* keps-mpi spells parameters as keps does: -k, --epsilon. */
 static const char *spell(void *ud, const char *name, char *buf, size_t len)
@@ -84,12 +95,6 @@ static keps_status take_error(struct kmpi_kparams *kp, keps_status st, keps_erro
 
 int kmpi_kepsilon_check(kmpi_dp *dp, int say)
 {
-    if (dp->refused) {
-        for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
-            if (say && !strcmp(dp->refused, refused[i].flag))
-                fprintf(stderr, "keps-mpi kepsilon: --%s is not taken: %s\n", refused[i].flag, refused[i].why);
-        return 2;
-    }
     struct kmpi_kparams *kp = dp->kp = calloc(1, sizeof *kp);
     if (!kp || !(kp->a = keps_args_new()))
         return 3;

@@ -186,8 +186,7 @@ typedef struct kmpi_dp {
     size_t nbounds, nweight;
     const char *confidence, *digits, *metric, *gs_factor, *aggregate, *threads;
     int clamp, monotonic;
-    const char *refused;      /* a flag of keps kepsilon that keps-mpi cannot honour (the
-                                 check says why and what to run instead) */
+    const char *refused;      /* a flag of keps's that keps-mpi cannot honour (kmpi_refuse) */
     struct kmpi_kparams *kp;  /* what kmpi_kepsilon_check read; kmpi_kepsilon_free */
 } kmpi_dp;
 /* Option checks before any data is read (say: print the message); 0 or
@@ -201,6 +200,10 @@ int kmpi_kepsilon_check(kmpi_dp *dp, int say);
 keps_status kmpi_kepsilon_prepare(kmpi *m, const kmpi_dp *dp, const keps_schema *s,
                                   const keps_metric_config **objective, int *threads, keps_error *err);
 void kmpi_kepsilon_free(kmpi_dp *dp);
+/* A flag of keps's command cmd that keps-mpi does not honour
+ * (keep-order, decimal-comma, html): says why and what to run instead
+ * (say); returns the exit code 2. */
+int kmpi_refuse(const char *cmd, const char *flag, int say);
 /* Holohan et al.'s (k,epsilon)-anonymity by the node (docs/scale.md). */
 int kmpi_kepsilon(kmpi *m, kmpi_node *nd, const kmpi_dp *dp);
 

@@ -237,9 +237,11 @@ static int parse(int argc, char **argv, opts *o)
         return 2;
     }
     const kmpi_dp *dp = &o->dp;
+    if (dp->refused)
+        return kmpi_refuse(o->cmd, dp->refused, M.rank == 0);
     if (strcmp(o->cmd, "kepsilon") && (o->nnoisy || dp->scale || (!safela && dp->epsilon > 0) || dp->nbounds ||
                                        dp->clamp || dp->confidence || dp->digits || dp->metric || dp->gs_factor ||
-                                       dp->monotonic || dp->aggregate || dp->nweight || dp->threads || dp->refused)) {
+                                       dp->monotonic || dp->aggregate || dp->nweight || dp->threads)) {
         say("keps-mpi: --noisy, --epsilon, --scale, --bounds, --clamp, --confidence, --digits, --metric, "
             "--gs-factor, --monotonic, --aggregate, --weight and --threads belong to kepsilon (--epsilon to safela "
             "too), not %s\n",

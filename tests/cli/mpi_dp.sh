@@ -163,6 +163,8 @@ t "kepsilon --scale domain: a value outside the bounds named by its shard" \
   '! run 2 kepsilon -i "$d/parts/p*.csv" -o "$d/out/x-%r.csv" "${plain[@]}" --scale domain --bounds height=150:250 2>"$d/err" && grep -q "p01.csv:[0-9]*:10: column .height.: .* lies outside --bounds height=150:250" "$d/err"'
 t "kepsilon --keep-order refused with the reason" \
   '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" "${plain[@]}" --keep-order 2>"$d/err" && grep -q "keep-order is not taken: the rows are shuffled" "$d/err"'
+t "anonymize --keep-order refused with the reason" \
+  '! run 1 anonymize --algorithm ola -i "$A/adult_height.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --keep-order 2>"$d/err" && grep -q "anonymize: --keep-order is not taken: .*run keps anonymize on one machine" "$d/err"'
 t "anonymize --confidence refused" \
   '! run 1 anonymize --algorithm ola -i "$A/adult_height.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --confidence 0.9 2>"$d/err" && grep -q "belong to kepsilon" "$d/err"'
 t "kepsilon without --noisy refused" \
