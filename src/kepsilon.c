@@ -355,6 +355,8 @@ void keps_kepsilon_result_free(keps_kepsilon_result *r)
     free(r->mean_scale);
     free(r->expected_are_col);
     free(r->measured_are_col);
+    free(r->expected_are_col_before_confident);
+    free(r->measured_are_col_before_confident);
     free(r->confident_suppressed);
     free(r->clamped);
     memset(r, 0, sizeof *r);
@@ -377,6 +379,10 @@ static keps_status check_input(const uint32_t *cls, size_t n, const double *x, s
         return keps_error_set(err, KEPS_EINPUT, "scale 'domain' needs public bounds for every noisy column");
     if (p->clamp && (!p->lo || !p->hi))
         return keps_error_set(err, KEPS_EINPUT, "clamping needs bounds lo and hi (infinite for a column without one)");
+    for (size_t j = 0; p->scale == KEPS_KSCALE_GLOBAL && p->diameter && j < m; j++)
+        if (!(p->diameter[j] >= 0 && isfinite(p->diameter[j])))
+            return keps_error_set(err, KEPS_EINPUT, "noisy column %zu: the given diameter %g is no finite width >= 0",
+                                  j + 1, p->diameter[j]);
     for (size_t j = 0; p->clamp && j < m; j++)
         if (isnan(p->lo[j]) || isnan(p->hi[j]) || p->lo[j] > p->hi[j])
             return keps_error_set(err, KEPS_EINPUT, "noisy column %zu: clamp bounds [%g, %g] are no interval", j + 1,
@@ -434,6 +440,8 @@ static keps_status compute_scales(keps_kepsilon_result *r, const double *x, cons
             gmin = fmin(gmin, v);
             gmax = fmax(gmax, v);
         }
+        if (p->scale == KEPS_KSCALE_GLOBAL && p->diameter)
+            gmin = 0, gmax = p->diameter[j];
         double fixed = p->scale == KEPS_KSCALE_GLOBAL   ? gmax - gmin
                        : p->scale == KEPS_KSCALE_DOMAIN ? p->hi[j] - p->lo[j]
                                                         : -1;
@@ -564,7 +572,10 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
     r->mean_scale = calloc(m, sizeof *r->mean_scale);
     r->expected_are_col = calloc(m, sizeof *r->expected_are_col);
     r->measured_are_col = calloc(m, sizeof *r->measured_are_col);
-    if (!r->cls || !r->noisy || !r->mean_scale || !r->expected_are_col || !r->measured_are_col)
+    r->expected_are_col_before_confident = calloc(m, sizeof *r->expected_are_col_before_confident);
+    r->measured_are_col_before_confident = calloc(m, sizeof *r->measured_are_col_before_confident);
+    if (!r->cls || !r->noisy || !r->mean_scale || !r->expected_are_col || !r->measured_are_col ||
+        !r->expected_are_col_before_confident || !r->measured_are_col_before_confident)
         goto oom;
     /* dense class ids: one refinement pass over the given ids */
     uint8_t *skip = malloc(n ? n : 1);
@@ -603,6 +614,8 @@ keps_status keps_kepsilon_run(const uint32_t *cls, size_t n, const double *x, si
     r->linking_risk_before_confident = r->linking_risk;
     r->expected_are_before_confident = r->expected_are;
     r->measured_are_before_confident = r->measured_are;
+    memcpy(r->expected_are_col_before_confident, r->expected_are_col, m * sizeof *r->expected_are_col);
+    memcpy(r->measured_are_col_before_confident, r->measured_are_col, m * sizeof *r->measured_are_col);
     if (p->confidence > 0) {
         r->confident_suppressed = malloc(n ? n : 1);
         if (!r->confident_suppressed)

@@ -77,6 +77,23 @@ static void test_scales_and_expected_error(void **state)
     assert_double_near(r.scale[1], 70.0, 1e-12);
     keps_kepsilon_result_free(&r);
 
+    /* global on a part of the data (keps-mpi's owners): the class C1 alone,
+     * with the whole data set's diameter 140 given, gets b = 140/2 = 70 as
+     * above, not its own 40/2 = 20; a negative or infinite width is refused */
+    {
+        static const uint32_t part[] = {3, 3, 3};
+        double diam = 140, bad = -1;
+        keps_kepsilon_params p = {.k = 3, .epsilon = 2, .scale = KEPS_KSCALE_GLOBAL, .diameter = &diam};
+        keps_rng *rng = keps_rng_new_seeded(1);
+        keps_error err = {0};
+        assert_int_equal(keps_kepsilon_run(part, 3, x7 + 3, 1, &p, rng, &r, &err), KEPS_OK);
+        assert_double_near(r.scale[0], 70.0, 1e-12);
+        keps_kepsilon_result_free(&r);
+        p.diameter = &bad;
+        assert_int_equal(keps_kepsilon_run(part, 3, x7 + 3, 1, &p, rng, &r, &err), KEPS_EINPUT);
+        keps_rng_free(rng);
+    }
+
     /* domain [0,300]: b = 300/2 = 150; expected error 150*(sum of 1/x)/6
      * = 150*(0.0274242+0.0141667)/6 = 1.039773 */
     double lo = 0, hi = 300;
@@ -657,6 +674,9 @@ static void test_confident_metrics_describe_the_release(void **state)
         size_t before = keps_kepsilon_linked(full.cls, 3, full.nclasses, x, full.noisy, 1, full.scale);
         assert_int_equal(r.linked_before_confident, before);
         assert_double_near(r.measured_are_before_confident, full.measured_are, 0);
+        /* the per-column values before it are the run without it */
+        assert_double_near(r.measured_are_col_before_confident[0], full.measured_are_col[0], 0);
+        assert_double_near(r.expected_are_col_before_confident[0], full.expected_are_col[0], 0);
         size_t kept = 3 - r.confident_suppressed_rows, after = 0;
         for (size_t i = 0; i < 3; i++) {
             /* withheld rows are NAN, the others the twin's noisy values */

@@ -69,6 +69,10 @@ typedef struct keps_kepsilon_params {
                             post-processing too; values outside any plausible range come
                             from the Laplace tails). Needs lo and hi; an entry may be
                             -INFINITY / INFINITY for a column without a bound */
+    const double *diameter; /* [m] GLOBAL only: the diameter of each column over every
+                            released record of the whole data set, when x holds a part of it
+                            (keps-mpi: each rank runs its own classes, docs/scale.md); NULL:
+                            the diameter over x's released records */
 } keps_kepsilon_params;
 
 typedef struct keps_kepsilon_result {
@@ -93,6 +97,8 @@ typedef struct keps_kepsilon_result {
     double linking_risk_before_confident;       /* suppression (equal to the above */
     double expected_are_before_confident;       /* when it is off or suppressed */
     double measured_are_before_confident;       /* nothing) */
+    double *expected_are_col_before_confident;  /* [m] the per-column values before it (the */
+    double *measured_are_col_before_confident;  /* means above are over these) */
     double epsilon_used;    /* epsilon per record actually guaranteed by the grid-rounded
                                Laplace (keps/noise.h): max over classes of the sum over
                                columns; >= the requested epsilon, above it by at most

@@ -73,6 +73,29 @@ typedef struct {
     const char *algorithm;
 } kopts;
 
+keps_status cmd_kepsilon_noise_options(cmd_ctx *c, keps_kepsilon_params *p)
+{
+    if (cmd_double(c, "confidence", 0, 0.999999999999, 0, &p->confidence) < 0)
+        return KEPS_EINPUT;
+    const char *sc = cmd_str(c, "scale");
+    if (!sc || !strcmp(sc, "ec"))
+        p->scale = KEPS_KSCALE_EC;
+    else if (!strcmp(sc, "global"))
+        p->scale = KEPS_KSCALE_GLOBAL;
+    else if (!strcmp(sc, "domain"))
+        p->scale = KEPS_KSCALE_DOMAIN;
+    else
+        return cmd_usage_error(c, "{scale} '%s': expected ec, global or domain", sc);
+    p->clamp = cmd_flag(c, "clamp");
+    if (p->clamp && !cmd_str(c, "bounds"))
+        return cmd_usage_error(c, "{clamp} needs {bounds} NAME=LO:HI for the {noisy} columns to clamp, e.g. "
+                                  "{bounds} height=100:250");
+    /* with --clamp the bounds are read whatever the scale */
+    if (!p->clamp && cmd_mode_options(c, "{scale} ", sc ? sc : "ec", by_scale, sizeof by_scale / sizeof *by_scale))
+        return KEPS_EINPUT;
+    return KEPS_OK;
+}
+
 static keps_status parse_opts(cmd_ctx *c, kopts *o)
 {
     long k;
@@ -86,38 +109,22 @@ static keps_status parse_opts(cmd_ctx *c, kopts *o)
         return KEPS_EINPUT;
     if (cmd_require(c, "epsilon") || cmd_double(c, "epsilon", 1e-300, 1e300, 1, &o->p.epsilon) < 0)
         return KEPS_EINPUT;
-    if (cmd_double(c, "confidence", 0, 0.999999999999, 0, &o->p.confidence) < 0)
-        return KEPS_EINPUT;
-    const char *sc = cmd_str(c, "scale");
-    if (!sc || !strcmp(sc, "ec"))
-        o->p.scale = KEPS_KSCALE_EC;
-    else if (!strcmp(sc, "global"))
-        o->p.scale = KEPS_KSCALE_GLOBAL;
-    else if (!strcmp(sc, "domain"))
-        o->p.scale = KEPS_KSCALE_DOMAIN;
-    else
-        return cmd_usage_error(c, "{scale} '%s': expected ec, global or domain", sc);
-    o->p.clamp = cmd_flag(c, "clamp");
-    if (o->p.clamp && !cmd_str(c, "bounds"))
-        return cmd_usage_error(c, "{clamp} needs {bounds} NAME=LO:HI for the {noisy} columns to clamp, e.g. "
-                                  "{bounds} height=100:250");
-    /* with --clamp the bounds are read whatever the scale */
-    if (cmd_mode_options(c, "{algorithm} ", o->algorithm, by_algorithm, sizeof by_algorithm / sizeof *by_algorithm) ||
-        (!o->p.clamp && cmd_mode_options(c, "{scale} ", sc ? sc : "ec", by_scale, sizeof by_scale / sizeof *by_scale)))
+    if (cmd_kepsilon_noise_options(c, &o->p) ||
+        cmd_mode_options(c, "{algorithm} ", o->algorithm, by_algorithm, sizeof by_algorithm / sizeof *by_algorithm))
         return KEPS_EINPUT;
     o->k = o->p.k = (size_t)k;
     return KEPS_OK;
 }
 
-static keps_status domain_bounds(cmd_ctx *c, const keps_schema *s, kopts *o, double *b)
+keps_status cmd_kepsilon_bounds(cmd_ctx *c, const keps_schema *s, keps_kepsilon_params *p, double *b)
 {
-    int *given = malloc(s->nnoisy * sizeof *given);
+    int *given = malloc((s->nnoisy ? s->nnoisy : 1) * sizeof *given);
     if (!given)
         return cmd_oom(c);
     size_t m = s->nnoisy;
     keps_status rc = kdp_bounds(c, s->t, s->noisy, m, b, b + m, given);
     for (size_t j = 0; j < m && !rc; j++) {
-        if (!given[j] && o->p.scale == KEPS_KSCALE_DOMAIN)
+        if (!given[j] && p->scale == KEPS_KSCALE_DOMAIN)
             rc = cmd_usage_error(c, "{scale} domain needs {bounds} %s=LO:HI", s->t->cols[s->noisy[j]].name);
         if (!given[j]) { /* not clamped */
             b[j] = -INFINITY;
@@ -125,9 +132,37 @@ static keps_status domain_bounds(cmd_ctx *c, const keps_schema *s, kopts *o, dou
         }
     }
     free(given);
-    o->p.lo = b;
-    o->p.hi = b + m;
+    p->lo = b;
+    p->hi = b + m;
     return rc;
+}
+
+int cmd_kepsilon_outside(const keps_kepsilon_params *p, size_t n, size_t m, const uint32_t *cls, const double *x,
+                         size_t *row, size_t *col)
+{
+    for (size_t j = 0; j < m && (p->scale == KEPS_KSCALE_DOMAIN || p->clamp); j++)
+        for (size_t i = 0; i < n; i++) {
+            double v = x[j * n + i];
+            if (cls[i] == KEPS_NONE || (v >= p->lo[j] && v <= p->hi[j]))
+                continue;
+            *row = i;
+            *col = j;
+            return 1;
+        }
+    return 0;
+}
+
+keps_status cmd_kepsilon_outside_error(cmd_ctx *c, const keps_schema *s, const keps_kepsilon_params *p, size_t row,
+                                       size_t j, double v)
+{
+    keps_error err = {0};
+    keps_table_cell_error(&err, s->t, s->noisy[j], row,
+                          "%.17g lies outside %s %s=%.17g:%.17g; %s%s needs every released value "
+                          "inside the public bounds: widen them",
+                          v, CMD_SPELL(c, "bounds"), s->t->cols[s->noisy[j]].name, p->lo[j], p->hi[j],
+                          CMD_SPELL(c, p->scale == KEPS_KSCALE_DOMAIN ? "scale" : "clamp"),
+                          p->scale == KEPS_KSCALE_DOMAIN ? " domain" : "");
+    return cmd_fail(c, &err);
 }
 
 /* --scale domain: a released value outside its --bounds is named by file,
@@ -136,21 +171,9 @@ static keps_status domain_bounds(cmd_ctx *c, const keps_schema *s, kopts *o, dou
  * anywhere. */
 static keps_status check_domain(cmd_ctx *c, const keps_schema *s, const kopts *o, const uint32_t *cls, const double *x)
 {
-    size_t n = s->t->nrows, m = s->nnoisy;
-    for (size_t j = 0; j < m && (o->p.scale == KEPS_KSCALE_DOMAIN || o->p.clamp); j++)
-        for (size_t i = 0; i < n; i++) {
-            double v = x[j * n + i], lo = o->p.lo[j], hi = o->p.hi[j];
-            if (cls[i] == KEPS_NONE || (v >= lo && v <= hi))
-                continue;
-            keps_error err = {0};
-            keps_table_cell_error(&err, s->t, s->noisy[j], i,
-                                  "%.17g lies outside %s %s=%.17g:%.17g; %s%s needs every released value "
-                                  "inside the public bounds: widen them",
-                                  v, CMD_SPELL(c, "bounds"), s->t->cols[s->noisy[j]].name, lo, hi,
-                                  CMD_SPELL(c, o->p.scale == KEPS_KSCALE_DOMAIN ? "scale" : "clamp"),
-                                  o->p.scale == KEPS_KSCALE_DOMAIN ? " domain" : "");
-            return cmd_fail(c, &err);
-        }
+    size_t row, j;
+    if (cmd_kepsilon_outside(&o->p, s->t->nrows, s->nnoisy, cls, x, &row, &j))
+        return cmd_kepsilon_outside_error(c, s, &o->p, row, j, x[j * s->t->nrows + row]);
     return KEPS_OK;
 }
 
@@ -166,19 +189,31 @@ size_t cmd_kepsilon_noiseless_rows(const keps_kepsilon_result *r, size_t j)
     return rows;
 }
 
-static void noiseless_json(cmd_ctx *c, keps_json *j, const keps_schema *s, const keps_kepsilon_result *r)
+void cmd_kepsilon_noiseless_json(cmd_ctx *c, keps_json *j, const keps_table *t, const size_t *noisy, size_t m,
+                                 const size_t *rows)
 {
     keps_json_object(j, "noiseless_rows");
-    for (size_t a = 0; a < r->m; a++) {
-        size_t z = cmd_kepsilon_noiseless_rows(r, a);
-        const char *name = s->t->cols[s->noisy[a]].name;
-        keps_json_int(j, name, (long long)z);
-        if (z) /* a privacy warning: printed even with --quiet */
+    for (size_t a = 0; a < m; a++) {
+        const char *name = t->cols[noisy[a]].name;
+        keps_json_int(j, name, (long long)rows[a]);
+        if (rows[a]) /* a privacy warning: printed even with --quiet */
             cmd_msg(c, KEPS_MSG_PRIVACY, "warning: %zu released rows get no noise on %s: their class holds one value "
                             "of it (diameter 0, so scale 0), and they are released exactly; {scale} domain avoids "
-                            "it, a larger {k} makes it rarer", z, name);
+                            "it, a larger {k} makes it rarer", rows[a], name);
     }
     keps_json_end(j);
+}
+
+static keps_status noiseless_json(cmd_ctx *c, keps_json *j, const keps_schema *s, const keps_kepsilon_result *r)
+{
+    size_t *rows = malloc((r->m ? r->m : 1) * sizeof *rows);
+    if (!rows)
+        return cmd_oom(c);
+    for (size_t a = 0; a < r->m; a++)
+        rows[a] = cmd_kepsilon_noiseless_rows(r, a);
+    cmd_kepsilon_noiseless_json(c, j, s->t, s->noisy, r->m, rows);
+    free(rows);
+    return KEPS_OK;
 }
 
 static void metrics_json(keps_json *j, const keps_kepsilon_result *r)
@@ -265,7 +300,10 @@ static keps_status report(cmd_ctx *c, const keps_schema *s, const kopts *o, ksrc
                      .removed_rows = removed ? src->suppressed + csup : 0};
     cmd_report_counts(&j, &n);
     keps_json_int(&j, "k_anonymization_suppressed_rows", (long long)src->suppressed);
-    noiseless_json(c, &j, s, r);
+    if (noiseless_json(c, &j, s, r)) {
+        keps_json_free(&j);
+        return KEPS_ENOMEM;
+    }
     cmd_kepsilon_json(&j, t, s->noisy, o->k, &o->p, r);
     src->json(src, &j);
     keps_json_object(&j, "timing_ms");
@@ -324,7 +362,7 @@ static keps_status run(cmd_ctx *c)
         goto done;
     }
     if ((rc = get_classes(c, &o, s, t, &src)) || (rc = kdp_numeric(c, s, t, s->noisy, m, 1, &x)) ||
-        (rc = domain_bounds(c, s, &o, bounds)) || (rc = check_domain(c, s, &o, src.cls, x)) ||
+        (rc = cmd_kepsilon_bounds(c, s, &o.p, bounds)) || (rc = check_domain(c, s, &o, src.cls, x)) ||
         (rc = cmd_digits(c, t, s->noisy, m, &digits)))
         goto done;
     o.p.digits = digits;

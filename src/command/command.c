@@ -497,6 +497,30 @@ static keps_status ctx_init(cmd_ctx *c, const cmd_cmd *cmd, const keps_args *a)
     return KEPS_OK;
 }
 
+cmd_ctx *cmd_ctx_new(const char *name, const keps_args *a, const keps_host *host, keps_result *res)
+{
+    static const keps_host none = {0};
+    const cmd_cmd *cmd = cmd_command(name);
+    cmd_ctx *c = cmd ? calloc(1, sizeof *c) : NULL;
+    if (!c)
+        return NULL;
+    memset(res, 0, sizeof *res);
+    c->res = res;
+    c->host = host ? host : &none;
+    c->t_start = cmd_now_ms();
+    c->quiet = c->host->quiet;
+    c->json = !c->host->lean;
+    ctx_init(c, cmd, a); /* an unknown name: the error is in res */
+    return c;
+}
+
+void cmd_ctx_free(cmd_ctx *c)
+{
+    if (c)
+        ctx_free(c);
+    free(c);
+}
+
 keps_status keps_run(const char *name, const keps_args *a, const keps_host *host, keps_result *out,
                      keps_error *err)
 {

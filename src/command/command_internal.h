@@ -293,6 +293,13 @@ const char *cmd_spell(const cmd_ctx *c, const char *name, char *buf, size_t len)
 #define CMD_SPELL(c, name) cmd_spell((c), (name), (char[128]){0}, 128)
 /* The command called name, or NULL. */
 const cmd_cmd *cmd_command(const char *name);
+/* The context of command name with a's values (an unknown parameter: the
+ * usage error is in res) for a front-end that runs the command's steps
+ * itself (keps-mpi reads kepsilon's parameters through kepsilon's own
+ * functions); errors go into res. NULL when out of memory or name is no
+ * command. */
+cmd_ctx *cmd_ctx_new(const char *name, const keps_args *a, const keps_host *host, keps_result *res);
+void cmd_ctx_free(cmd_ctx *c);
 /* The checks every command makes first (seed), then its run function. */
 keps_status cmd_run_checked(cmd_ctx *c);
 /* The front-end's own parameters (job, json, quiet, help), NULL-terminated. */

@@ -16,6 +16,7 @@
 
 #include "keps/error.h"
 #include "keps/hierarchy.h"
+#include "keps/metrics.h"
 #include "keps/ola.h"
 #include "keps/rng.h"
 #include "keps/table.h"
@@ -219,16 +220,33 @@ int kmpi_report_complete(const kmpi *m, json_t *root, const keps_table *t, const
                          const double *phmax);
 
 /* ---- kepsilon.c ---- */
+struct kmpi_kparams;
 typedef struct kmpi_dp {
     double epsilon;           /* kepsilon's; safela's claimed one (0: the default) */
-    const char *scale;        /* kepsilon: ec (NULL) | global */
+    const char *scale;        /* kepsilon: ec (NULL) | global | domain */
     const char *beta;         /* safela: as written, sampled exactly */
     double epsilon_prime, penalty;
     int interpolate;
     const char *interp_text, *eps_prime_text, *penalty_text;
+    /* kepsilon's other parameters as given (NULL, 0: absent), read by
+     * kmpi_kepsilon_check with keps kepsilon's own functions */
+    char **bounds, **weight;  /* --bounds NAME=LO:HI, --weight NAME=W (repeatable) */
+    size_t nbounds, nweight;
+    const char *confidence, *digits, *metric, *gs_factor, *aggregate, *threads;
+    int clamp, monotonic;
+    struct kmpi_kparams *kp;  /* what kmpi_kepsilon_check read; kmpi_kepsilon_free */
 } kmpi_dp;
-/* Option checks before any data is read (say: print the message). */
-int kmpi_kepsilon_check(const kmpi_dp *dp, int say);
+/* Option checks before any data is read (say: print the message); 0 or
+ * the exit code. kepsilon's parameters are read as keps kepsilon reads them
+ * (the same checks and messages). */
+int kmpi_kepsilon_check(kmpi_dp *dp, int say);
+/* Every rank, once the schema is built and before the search: --weight
+ * against the QIs and --bounds against the noisy columns; *objective is
+ * what OLA minimizes. A usage error's message is rank 0's (the others
+ * fail with no message: it would be the same). */
+keps_status kmpi_kepsilon_prepare(kmpi *m, const kmpi_dp *dp, const keps_schema *s,
+                                  const keps_metric_config **objective, int *threads, keps_error *err);
+void kmpi_kepsilon_free(kmpi_dp *dp);
 /* Holohan et al.'s (k,epsilon)-anonymity by the node (docs/scale.md). */
 int kmpi_kepsilon(kmpi *m, kmpi_node *nd, const kmpi_dp *dp);
 

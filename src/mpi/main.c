@@ -69,7 +69,9 @@ static void usage(FILE *f)
 {
     fputs("usage: mpirun -np P keps-mpi anonymize --algorithm ola -i FILES -o 'out/part-%r.csv' (keps anonymize's flags)\n"
           "       mpirun -np P keps-mpi kepsilon --algorithm ola -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K\n"
-          "                --noisy C ... --epsilon E [--scale ec|global] (roles, --report, --html, --json, --seed)\n"
+          "                --noisy C ... --epsilon E [--scale ec|global|domain] [--bounds NAME=LO:HI ...] [--clamp]\n"
+          "                [--confidence C] [--digits N|exact] [--metric M] [--gs-factor F] [--monotonic]\n"
+          "                [--aggregate A] [--weight NAME=W ...] [--threads N] (roles, --report, --html, --json, --seed)\n"
           "       mpirun -np P keps-mpi safela -i FILES -o 'out/part-%r.csv' --qi NAME:H ... -k K --beta B\n"
           "                [--epsilon-prime E1] [--epsilon E] [--penalty F] [--interpolate none|level] (roles, --report...)\n"
           "       mpirun -np P keps-mpi rr --mechanism ldp|tclose|both -i FILES -o 'out/part-%r.csv' --sensitive C ...\n"
@@ -120,13 +122,15 @@ static const char *const common_params[] = {"input", "output", "qi", "sensitive"
                                             "others", "report", "html", "json", "seed", "delimiter", "missing",
                                             "quiet", "help", "job", NULL};
 static const char *const kepsilon_params[] = {"algorithm", "noisy", "epsilon", "k", "suppress", "scale",
-                                              "remove-suppressed", NULL};
+                                              "remove-suppressed", "bounds", "clamp", "confidence", "digits",
+                                              "metric", "gs-factor", "monotonic", "aggregate", "weight",
+                                              "threads", NULL};
 static const char *const safela_params[] = {"k", "beta", "epsilon-prime", "epsilon", "penalty", "interpolate",
                                             "remove-suppressed", NULL};
 static const char *const rr_params[] = {"mechanism", "partition", "p", "pt", "epsilon", "t", "dp-k", "k", "domain",
                                         NULL};
 static const char *const anonymize_refused[] = {"subset", "emit-sql", "sql-dialect", "sql-table", "keep-order",
-                                                "counts", NULL};
+                                                "counts", "decimal-comma", NULL};
 
 static int listed(const char *const *list, const char *name)
 {
@@ -134,6 +138,29 @@ static int listed(const char *const *list, const char *name)
         if (!strcmp(*list, name))
             return 1;
     return 0;
+}
+
+/* Flags of keps's commands that keps-mpi does not honour, and why. */
+static const struct {
+    const char *flag, *why;
+} refused[] = {
+    {"keep-order", "the rows are shuffled across all ranks (a record's shard and position must not tell its "
+                   "input position); run keps %s on one machine to keep the input order"},
+    {"decimal-comma", "the shards are read with '.' decimals; convert them first, or run keps %s "
+                      "--decimal-comma on one machine"},
+};
+
+/* Says why keps-mpi does not honour flag of keps's command cmd (say); the
+ * exit code 2. */
+static int refuse(const char *cmd, const char *flag, int say)
+{
+    for (size_t i = 0; say && i < sizeof refused / sizeof *refused; i++)
+        if (!strcmp(flag, refused[i].flag)) {
+            fprintf(stderr, "keps-mpi %s: --%s is not taken: ", cmd, flag);
+            fprintf(stderr, refused[i].why, cmd);
+            fputc('\n', stderr);
+        }
+    return 2;
 }
 
 /* A given parameter keps-mpi cannot honour, or NULL. */
@@ -233,6 +260,16 @@ static int from_args(opts *o)
                            kc_str(&KC, "pt"), kc_str(&KC, "epsilon"), kc_str(&KC, "t"), kc_str(&KC, "dp-k"),
                            kc_str(&KC, "k"), NULL, 0};
     o->rr.ndomain = kc_vals("domain", &o->rr.domain);
+    o->dp.nbounds = kc_vals("bounds", &o->dp.bounds);
+    o->dp.nweight = kc_vals("weight", &o->dp.weight);
+    o->dp.confidence = kc_str(&KC, "confidence");
+    o->dp.digits = kc_str(&KC, "digits");
+    o->dp.metric = kc_str(&KC, "metric");
+    o->dp.gs_factor = kc_str(&KC, "gs-factor");
+    o->dp.aggregate = kc_str(&KC, "aggregate");
+    o->dp.threads = kc_str(&KC, "threads");
+    o->dp.clamp = kc_flag(&KC, "clamp");
+    o->dp.monotonic = kc_flag(&KC, "monotonic");
     const char *d = kc_str(&KC, "delimiter");
     if (d && strlen(d) != 1 && strcmp(d, "\\t")) {
         say("keps-mpi: --delimiter '%s': give one character\n", d);
@@ -286,6 +323,8 @@ static int parse_catalog(int argc, char **argv, opts *o)
     if (rc >= 0)
         return rc ? rc : -1; /* an error, or --help printed */
     const char *bad = unsupported(o->cmd);
+    if (bad && (!strcmp(bad, "keep-order") || !strcmp(bad, "decimal-comma")))
+        return refuse(o->cmd, bad, M.rank == 0); /* with the reason */
     if (bad) {
         char buf[64];
         kc_spell(&KC, bad, buf, sizeof buf);
@@ -572,7 +611,8 @@ typedef struct search_out {
 /* Rank 0: the library's OLA on the merged frequency table; the tuples in
  * classes below k at the chosen node go into sup. */
 static keps_status search(const opts *o, const keps_table *t, const keycol *kc, size_t q, const kmpi_freq *f,
-                          search_out *so, kmpi_freq *sup, keps_error *err)
+                          const keps_metric_config *objective, int threads, search_out *so, kmpi_freq *sup,
+                          keps_error *err)
 {
     keps_table *W = NULL;
     uint32_t *w = NULL;
@@ -588,9 +628,9 @@ static keps_status search(const opts *o, const keps_table *t, const keycol *kc, 
     }
     if (!st)
         st = keps_lattice_new_weighted(S, w, &L, err);
-    keps_ola_params p = {.k = (size_t)o->k, .suppress = o->suppress, .metric = KEPS_METRIC_LOSS};
-    if (!st)
-        st = keps_ola_run(L, &p, &so->res, err);
+    keps_ola_params p = {.k = (size_t)o->k, .suppress = o->suppress, .metric = KEPS_METRIC_LOSS, .threads = threads};
+    if (!st) /* objective NULL: loss with ARX's defaults */
+        st = keps_ola_run_objective(L, &p, objective, &so->res, err);
     if (!st) {
         so->records = L->nrows;
         so->distinct = f->n;
@@ -717,6 +757,10 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
     }
     if (!st)
         st = keps_schema_check(s, &err);
+    const keps_metric_config *objective = NULL; /* anonymize: loss with ARX's defaults */
+    int threads = 0;
+    if (!st && !strcmp(o->cmd, "kepsilon"))
+        st = kmpi_kepsilon_prepare(&M, &o->dp, s, &objective, &threads, &err);
     rng = kmpi_rng(&M, o->seed); /* collective: every rank, whatever st */
     if (!st && !rng)
         st = keps_error_set(&err, KEPS_EIO, "no randomness from the system");
@@ -773,7 +817,7 @@ static int run_anonymize(const opts *o, keps_table *t, double *ph, const char *m
         so.distinct = f.n;
         so.suppressed_tuples = sup.n;
     } else if (M.rank == 0) {
-        st = search(o, t, kc, q, &f, &so, &sup, &err);
+        st = search(o, t, kc, q, &f, objective, threads, &so, &sup, &err);
         if (!st && so.found)
             memcpy(levels, so.res.levels, q * sizeof *levels);
     }
@@ -862,6 +906,7 @@ int main(int argc, char **argv)
     opts o;
     int rc = parse(argc, argv, &o);
     if (rc) {
+        kmpi_kepsilon_free(&o.dp);
         MPI_Finalize();
         return rc < 0 ? 0 : rc;
     }
@@ -900,6 +945,7 @@ int main(int argc, char **argv)
         kc_ctx_free(&KC);
     else
         free(o.qi);
+    kmpi_kepsilon_free(&o.dp);
     MPI_Finalize();
     return worst;
 }

@@ -85,7 +85,7 @@ t "--json prints the report" 'python3 -c "import json,sys; sys.exit(json.load(op
 t "--html writes the page" 'grep -q "<html" "$d/mpi.html" && grep -q "keps-mpi\|ola" "$d/mpi.html"'
 t "--json: five files read" 'python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))[\"mpi\"][\"input_files\"] != 5)" "$d/mpi.json"'
 run 1 anonymize --algorithm ola -i "$A/adult.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --keep-order 2>"$d/err"
-t "--keep-order refused" '[ $? -eq 2 ] && grep -q "keep-order is not available across ranks" "$d/err"'
+t "--keep-order refused" '[ $? -eq 2 ] && grep -q "keep-order is not taken: the rows are shuffled" "$d/err"'
 run 1 anonymize --algorithm ola -i "$A/adult.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --l-diversty 2 2>"$d/err"
 t "a misspelt flag: the CLI's message" '[ $? -eq 2 ] && grep -q "unknown option .--l-diversty." "$d/err"'
 

@@ -5,7 +5,13 @@
         parameters, missing values, ...) but for timing, paths and the row-by-row comparison
   mpi_compare.py rows SINGLE.csv SHARD.csv...      the shards together hold the same multiset of rows
   mpi_compare.py noisy COL SINGLE.csv SHARD.csv... the same with column COL (noise) only starred or not
-  mpi_compare.py kepsilon SINGLE.json MPI.json     same counts, node, classes, guarantee, scales, expected ARE
+  mpi_compare.py kepsilon SINGLE.json MPI.json     same counts, node, classes, guarantee, scales, expected ARE,
+        objective, digits, clamp bounds; with c-confidence its rows within 5 sd of the single run's
+  mpi_compare.py clamped COL LO HI DIGITS SHARD...
+        every released value of COL lies in [LO, HI] with at most DIGITS decimals, and some on a bound
+  mpi_compare.py confident REPORT INPUT HIER_DIR COL WIDTH EPSILON C K SHARD...
+        every released value of COL has 0 or >= K originals of its class within -b ln(1 - C), b = WIDTH/EPSILON
+        (WIDTH ec: the class's diameter, global: the released rows', or a number: domain's hi - lo)
   mpi_compare.py rr COL INPUT.csv SINGLE.json MPI.json SINGLE.csv SHARD.csv...
         the same guarantee, closed-form levels, p, pt, classes (and OLA's node, objective, metrics, lattice);
         the verified levels to 1e-12 (sums in another record order); changed_rows within 5 sd of N times the
@@ -65,20 +71,100 @@ def main():
         return 1 if bad else 0
     if mode == "kepsilon":
         a, b = (json.load(open(p)) for p in sys.argv[2:4])
-        exact = ["input_rows", "output_rows", "released_rows", "suppressed_rows", "removed_rows",
-                 "unsampled_rows", "k_anonymization_suppressed_rows", "guarantee", "transformation", "classes",
-                 "scale", "noise_scale_formula", "digits", "noiseless_rows", "objective", "score",
+        exact = ["input_rows", "unsampled_rows", "k_anonymization_suppressed_rows", "guarantee", "transformation",
+                 "classes", "scale", "noise_scale_formula", "digits", "noiseless_rows", "objective", "score",
                  "k_anonymization_metrics"]  # nodes_evaluated: a search statistic that varies with threads
+        conf = a.get("confident_suppression")
+        if not conf:  # without c-confidence the counts do not depend on the noise
+            exact += ["output_rows", "released_rows", "suppressed_rows", "removed_rows"]
         bad = [k for k in exact if k not in a or a.get(k) != b.get(k)] + run_keys(a, b)
         # sums over classes in another order: equal up to rounding
         close = lambda x, y: abs(x - y) <= 1e-12 * max(abs(x), abs(y), 1e-300)
-        for k in ["noise_scale", "expected_are_per_column"]:
+        for k in ["noise_scale"] + ([] if conf else ["expected_are_per_column"]):
             if set(a[k]) != set(b.get(k, {})) or not all(close(a[k][c], b[k][c]) for c in a[k]):
                 bad.append(k)
-        if not close(a["metrics"]["expected_are"], b["metrics"]["expected_are"]):
-            bad.append("metrics.expected_are")
+        # the ARE before any noise-dependent suppression
+        are = "expected_are_before_confident" if conf else "expected_are"
+        if not close(a["metrics"][are], b["metrics"].get(are, math.inf)):
+            bad.append("metrics." + are)
+        # --clamp: the same public bounds (the rows clamped depend on the noise)
+        bounds = lambda r: {c: v["bounds"] for c, v in r.get("clamp", {}).items()}
+        if "clamp" in a and bounds(a) != bounds(b) or ("clamp" in a) != ("clamp" in b):
+            bad.append("clamp")
+        for c in set(a.get("clamp", {})) & set(b.get("clamp", {})):  # rows clamped: within 5 sd
+            x, y = a["clamp"][c]["clamped_rows"], b["clamp"][c]["clamped_rows"]
+            if abs(x - y) > 5 * math.sqrt(x + y) + 5:
+                bad.append(f"clamped rows of {c}: {y} vs {x}")
+        if conf:  # c-confidence: the same c; counts that add up; rows within 5 sd of the single run's
+            bc = b.get("confident_suppression") or {}
+            if bc.get("confidence") != conf["confidence"] or b["metrics"]["confident_suppressed_rows"] != bc["rows"]:
+                bad.append("confident_suppression")
+            elif b["suppressed_rows"] != b["k_anonymization_suppressed_rows"] + bc["rows"] or \
+                    b["released_rows"] + b["suppressed_rows"] != b["input_rows"]:
+                bad.append("counts")
+            elif abs(conf["rows"] - bc["rows"]) > 5 * math.sqrt(conf["rows"] + bc["rows"]) + 5:
+                bad.append(f"confident rows {bc['rows']} vs {conf['rows']}")
         for k in bad:
             print(f"{k}: single {a.get(k)!r} mpi {b.get(k)!r}")
+        return 1 if bad else 0
+    if mode == "clamped":
+        # every released value of COL within [LO, HI] with at most DIGITS decimals, some on a bound
+        col, lo, hi, digits, shards = sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), sys.argv[6:]
+        vals = []
+        for p in shards:
+            h, rs = read(p)
+            vals += [r[h.index(col)] for r in rs if r[h.index(col)] != "*"]
+        bad = [v for v in vals if not lo <= float(v) <= hi or len(v.partition(".")[2]) > digits]
+        if bad or not vals or not any(float(v) in (lo, hi) for v in vals):
+            print(f"clamped: {len(bad)} of {len(vals)} values outside [{lo}, {hi}] or with more decimals, e.g. {bad[:3]}")
+            return 1
+        return 0
+    if mode == "confident":
+        # Holohan et al.'s c-confident k-anonymity checked on the release: each
+        # class (the input's rows generalized to the reported node, classes
+        # below k suppressed) has scale b = width/epsilon (one noisy column;
+        # WIDTH: ec = the class's diameter, global = the released rows', or
+        # the number hi - lo of scale domain); every released noisy value v
+        # has 0 or at least k originals of its class within -b ln(1 - c), and
+        # every class keeps 0 or >= k rows
+        report, inp, hdir, col, width, eps, c, k = sys.argv[2:10]
+        shards, eps, c, k = sys.argv[10:], float(eps), float(c), int(k)
+        rep = json.load(open(report))
+        levels = rep["transformation"]
+        h, rows = read(inp)
+        gen = {}
+        for q, level in levels.items():
+            gen[q] = {r[0]: r[level] for r in csv.reader(open(f"{hdir}/adult_hierarchy_{q}.csv"), delimiter=";")}
+        key = lambda r, h: tuple(gen[q][r[h.index(q)]] for q in levels)
+        orig = collections.defaultdict(list)
+        for r in rows:
+            orig[key(r, h)].append(float(r[h.index(col)]))
+        orig = {g: xs for g, xs in orig.items() if len(xs) >= k}
+        every = [x for xs in orig.values() for x in xs]
+        diam = lambda xs: max(xs) - min(xs) if width == "ec" else \
+            max(every) - min(every) if width == "global" else float(width)
+        rel, stars = collections.defaultdict(list), 0
+        for p in shards:
+            hs, rs = read(p)
+            for r in rs:
+                if r[hs.index(col)] == "*":
+                    stars += 1
+                else:
+                    rel[tuple(r[hs.index(q)] for q in levels)].append(float(r[hs.index(col)]))
+        bad = []
+        if stars != rep["suppressed_rows"] - rep["removed_rows"]:
+            bad.append(f"{stars} starred rows, report {rep['suppressed_rows']} suppressed")
+        for g, vs in rel.items():
+            xs = orig.get(g)
+            if xs is None or len(vs) < k:
+                bad.append(f"class {g}: {len(vs)} rows released")
+                continue
+            rc = -diam(xs) / eps * math.log(1 - c)
+            near = [sum(abs(v - x) <= rc for x in xs) for v in vs]
+            if any(0 < l < k for l in near):
+                bad.append(f"class {g}: a released value with 0 < l < k")
+        for x in bad[:5]:
+            print("confident:", x)
         return 1 if bad else 0
     if mode == "rr":
         col, inp, (a, b), single, shards = (sys.argv[2], sys.argv[3], (json.load(open(p)) for p in sys.argv[4:6]),

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # keps-mpi's DP commands against keps on one process (docs/scale.md):
 # kepsilon on Adult with heights, in shards and as one file cut in byte
-# ranges, at -np 1, 2 and 4: the same node, classes, counts, noise scales,
-# expected ARE and guarantee as `keps kepsilon` (sums over classes in another
-# order agree to 1e-12), the same multiset of rows but for the noisy column,
-# starred exactly where the single run stars it; with --seed the shards are
+# ranges, at -np 1, 2 and 4, with each flag of keps kepsilon's: the same node,
+# objective, classes, counts, noise scales, expected ARE and guarantee as
+# `keps kepsilon` (sums over classes in another order agree to 1e-12), the
+# same multiset of rows but for the noisy column, starred exactly where the
+# single run stars it (with c-confidence, whose withheld rows depend on the
+# noise: every released value c-confident in its class, checked from the
+# input); with --seed the shards are
 # the same from one run to the next at the same -np. safela: the same
 # guarantee, counts that add up, a sample size within 5 sd of beta N, and
 # every released class of k rows at the node reported. rr (ldp, tclose,
@@ -26,16 +29,25 @@ tail -n +2 "$A/adult_height.csv" >"$d/body"
 split -n l/3 -d "$d/body" "$d/b"
 for f in "$d"/b0*; do cat "$d/head" "$f" >"$d/parts/p${f##*/b}.csv"; done
 
-# kepsilon: ec (the paper's) and global scales, with and without removing
-# the suppressed rows; under the sanitizers one case and -np 1, 2
-cases=("10 ec keep" "5 global remove")
+# kepsilon: ec (the paper's), global and domain scales, with and without
+# removing the suppressed rows, and each flag of keps kepsilon's (--bounds,
+# --clamp, --digits, --confidence, the objective: --metric, --gs-factor,
+# --monotonic, --aggregate, --weight, --threads); under the sanitizers two
+# cases and -np 1, 2. A case: K SCALE keep|remove [FLAG...]
+cases=("10 ec keep" "5 global remove --clamp --bounds height=100:250 --digits 0"
+       "10 domain keep --bounds height=100:250 --metric entropy --monotonic --threads 1"
+       "5 ec keep --metric prec --gs-factor 0.3 --aggregate rank --weight age=1 --weight sex=0.1 --digits exact"
+       "10 ec remove --confidence 0.9")
 nps="1 2 4"
-if [ "${KEPS_SANITIZED:-0}" = 1 ]; then cases=("10 ec keep"); nps="1 2"; fi
+if [ "${KEPS_SANITIZED:-0}" = 1 ]; then cases=("10 ec keep" "10 domain keep --bounds height=100:250 --confidence 0.9"); nps="1 2"; fi
 for case in "${cases[@]}"; do
   set -- $case
-  rs=(); [ "$3" = remove ] && rs=(--remove-suppressed)
-  args=(--algorithm ola "${qi[@]}" --noisy height --others keep -k "$1" --suppress 0.05 --epsilon 1 --scale "$2"
-        "${rs[@]}" --seed 3 --quiet)
+  k=$1 scale=$2 rs=() width=$2
+  [ "$scale" = domain ] && width=150 # --bounds height=100:250
+  [ "$3" = remove ] && rs=(--remove-suppressed)
+  shift 3
+  args=(--algorithm ola "${qi[@]}" --noisy height --others keep -k "$k" --suppress 0.05 --epsilon 1 --scale "$scale"
+        "${rs[@]}" "$@" --seed 3 --quiet)
   "$keps" kepsilon -i "$A/adult_height.csv" -o "$d/single.csv" "${args[@]}" --report "$d/single.json" 2>/dev/null
   for np in $nps; do
     for input in "$d/parts/p*.csv" "$A/adult_height.csv"; do
@@ -43,13 +55,24 @@ for case in "${cases[@]}"; do
       run "$np" kepsilon -i "$input" -o "$d/out/part-%r.csv" "${args[@]}" --report "$d/mpi.json" 2>"$d/err"
       t "kepsilon $case np=$np $input: exit 0" '[ $? -eq 0 ] || cat "$d/err"'
       t "kepsilon $case np=$np $input: report as the single run" 'cmp_py kepsilon "$d/single.json" "$d/mpi.json"'
-      t "kepsilon $case np=$np $input: same rows but height" 'cmp_py noisy height "$d/single.csv" "$d"/out/part-*.csv'
+      if [[ $case = *confidence* ]]; then # the rows c-confidence withholds depend on the noise
+        t "kepsilon $case np=$np $input: c-confident classes" \
+          'cmp_py confident "$d/mpi.json" "$A/adult_height.csv" "$A" height "$width" 1 0.9 "$k" "$d"/out/part-*.csv'
+      else
+        t "kepsilon $case np=$np $input: same rows but height" 'cmp_py noisy height "$d/single.csv" "$d"/out/part-*.csv'
+      fi
     done
     rm -f "$d"/again/*
     run "$np" kepsilon -i "$input" -o "$d/again/part-%r.csv" "${args[@]}" 2>/dev/null
     t "kepsilon $case np=$np: --seed reproduces the shards" \
       '(for r in $(seq 0 $((np - 1))); do cmp -s "$d/out/part-$r.csv" "$d/again/part-$r.csv" || exit 1; done)'
   done
+  # --scale domain is data-independent: b = m (hi - lo) / epsilon = 1 * (250 - 100) / 1 = 150 in every class
+  [ "$scale" = domain ] && t "kepsilon $case: the domain scale is 150" \
+    'python3 -c "import json,sys; sys.exit(json.load(open(\"$d/mpi.json\"))[\"noise_scale\"] != {\"height\": 150})"'
+  # --digits 0 --clamp: every released height a whole number within 100..250, some on a bound
+  [[ $case = *"--digits 0"* ]] && t "kepsilon $case: heights whole and clamped" \
+    'cmp_py clamped height 100 250 0 "$d"/out/part-*.csv'
 done
 t "kepsilon: the class routing's bytes in the report" \
   'python3 -c "import json,sys; sys.exit(json.load(open(\"$d/mpi.json\"))[\"mpi\"][\"bytes_sent\"][\"classes\"] <= 0)"'
@@ -184,12 +207,25 @@ done
 t "rr --partition mondrian refused, saying why" \
   '! run 1 rr --mechanism ldp -i "$A/adult.csv" -o "$d/out/x.csv" --sensitive salary-class --qi sex --epsilon 1 --partition mondrian -k 5 2>"$d/err" && grep -q "keps-mpi has no Mondrian" "$d/err"'
 
-# usage errors: what keps-mpi's kepsilon does not take is refused, nothing runs
-t "kepsilon --scale domain refused" \
-  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" "${plain[@]}" --scale domain 2>"$d/err" && grep -q "keps-mpi takes ec or global" "$d/err"'
+# usage errors, as keps kepsilon says them; what keps-mpi cannot honour is
+# refused with the reason; nothing runs
+t "kepsilon --scale domain without --bounds refused" \
+  '! run 2 kepsilon -i "$A/adult_height.csv" -o "$d/out/x-%r.csv" "${plain[@]}" --scale domain 2>"$d/err" && grep -q "scale domain needs --bounds height=LO:HI" "$d/err"'
+t "kepsilon --bounds without --scale domain refused" \
+  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" "${plain[@]}" --bounds height=1:2 2>"$d/err" && grep -q "bounds applies to --scale domain only" "$d/err"'
+t "kepsilon --weight of no QI refused" \
+  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" "${plain[@]}" --weight height=1 2>"$d/err" && grep -q "height.* is not a --qi column" "$d/err"'
+t "kepsilon --metric dm --gs-factor refused" \
+  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" "${plain[@]}" --metric dm --gs-factor 0.2 2>"$d/err" && grep -q "metric dm weighs no suppression" "$d/err"'
+t "kepsilon --scale domain: a value outside the bounds named by its shard" \
+  '! run 2 kepsilon -i "$d/parts/p*.csv" -o "$d/out/x-%r.csv" "${plain[@]}" --scale domain --bounds height=150:250 2>"$d/err" && grep -q "p01.csv:[0-9]*:10: column .height.: .* lies outside --bounds height=150:250" "$d/err"'
+t "kepsilon --keep-order refused with the reason" \
+  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" "${plain[@]}" --keep-order 2>"$d/err" && grep -q "keep-order is not taken: the rows are shuffled" "$d/err"'
+t "anonymize --keep-order refused with the reason" \
+  '! run 1 anonymize --algorithm ola -i "$A/adult_height.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --keep-order 2>"$d/err" && grep -q "anonymize: --keep-order is not taken: .*run keps anonymize on one machine" "$d/err"'
+t "anonymize --confidence refused" \
+  '! run 1 anonymize --algorithm ola -i "$A/adult_height.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --confidence 0.9 2>"$d/err" && grep -q "belong to kepsilon" "$d/err"'
 t "kepsilon without --noisy refused" \
   '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" --algorithm ola "${qi[@]}" -k 5 --epsilon 1 2>"$d/err" && grep -q "noisy is required" "$d/err"'
-t "kepsilon --confidence refused" \
-  '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" "${plain[@]}" --confidence 0.9 2>"$d/err"'
-t "no output after the refusals" '[ ! -e "$d/out/x.csv" ]'
+t "no output after the refusals" '! ls "$d"/out/x* 2>/dev/null'
 finish mpi_dp.sh
