@@ -224,7 +224,7 @@ t "kepsilon --keep-order refused with the reason" \
 t "anonymize --keep-order refused with the reason" \
   '! run 1 anonymize --algorithm ola -i "$A/adult_height.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --keep-order 2>"$d/err" && grep -q "anonymize: --keep-order is not taken: .*run keps anonymize on one machine" "$d/err"'
 t "anonymize --confidence refused" \
-  '! run 1 anonymize --algorithm ola -i "$A/adult_height.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --confidence 0.9 2>"$d/err" && grep -q "belong to kepsilon" "$d/err"'
+  '! run 1 anonymize --algorithm ola -i "$A/adult_height.csv" -o "$d/out/x.csv" "${qi[@]}" -k 5 --confidence 0.9 2>"$d/err" && grep -q "unknown option .--confidence." "$d/err"'
 t "kepsilon without --noisy refused" \
   '! run 1 kepsilon -i "$A/adult_height.csv" -o "$d/out/x.csv" --algorithm ola "${qi[@]}" -k 5 --epsilon 1 2>"$d/err" && grep -q "noisy is required" "$d/err"'
 t "no output after the refusals" '! ls "$d"/out/x* 2>/dev/null'
