@@ -36,16 +36,8 @@
  * paths, the output's format and the seed (the command's own randomness
  * only orders a release nobody sees) are keps-mpi's; kmpi_finish writes
  * them into the report's parameters as given. */
-static const char *const own_params[] = {"input", "output", "report", "html", "json", "quiet", "help",
-                                         "seed",  "job",    "delimiter", "missing"};
-
-static int is_own(const char *name)
-{
-    for (size_t i = 0; i < sizeof own_params / sizeof *own_params; i++)
-        if (!strcmp(name, own_params[i]))
-            return 1;
-    return 0;
-}
+static const char *const own_params[] = {"input", "output", "report", "html",      "json",    "quiet",
+                                         "help",  "seed",   "job",    "delimiter", "missing", NULL};
 
 /* The frequency table as the command's input: the key columns (agreed
  * codes, in the order of their values' first appearance), the columns
@@ -234,11 +226,8 @@ keps_status kmpi_anonymize_search(const kmpi_anon_in *in, const kmpi_freq *f, in
     memset(&r, 0, sizeof r);
     size_t nk = in->q + in->ns;
     keps_status st = frequency_input(in->t, in->kc, nk, in->role, in->nrole, cname, f, in->input_text, &W, err);
-    if (!st && !(a = keps_args_new()))
+    if (!st && !(a = kmpi_args(c, own_params)))
         st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
-    for (size_t i = 0; !st && i < c->nopts; i++)
-        for (size_t k = 0; !st && !is_own(c->opts[i]->name) && k < c->vals[i].n; k++)
-            st = keps_args_add(a, c->opts[i]->name, c->vals[i].v[k], c->vals[i].origin);
     if (!st)
         st = keps_args_table(a, "input", W);
     if (!st)

@@ -71,28 +71,16 @@ static keps_status take_error(struct kmpi_kparams *kp, keps_status st, keps_erro
     return err->code;
 }
 
-int kmpi_kepsilon_check(kmpi_dp *dp, int say)
+int kmpi_kepsilon_check(const kmpi *m, kmpi_dp *dp, int say)
 {
     struct kmpi_kparams *kp = dp->kp = calloc(1, sizeof *kp);
-    if (!kp || !(kp->a = keps_args_new()))
+    /* keps kepsilon's context of the user's parameters: its own readers
+     * check them, with its defaults and messages */
+    if (!kp || !(kp->a = kmpi_args(m->args, NULL)))
         return 3;
     kp->say = say;
     kp->host = (keps_host){.message = message, .spell = spell, .ud = kp};
-    const struct {
-        const char *name, *v;
-    } one[] = {{"scale", dp->scale},           {"confidence", dp->confidence}, {"digits", dp->digits},
-               {"metric", dp->metric},         {"gs-factor", dp->gs_factor},   {"aggregate", dp->aggregate},
-               {"threads", dp->threads},       {"clamp", dp->clamp ? "true" : NULL},
-               {"monotonic", dp->monotonic ? "true" : NULL}};
-    keps_status st = KEPS_OK;
-    for (size_t i = 0; i < sizeof one / sizeof *one && !st; i++)
-        if (one[i].v)
-            st = keps_args_add(kp->a, one[i].name, one[i].v, NULL);
-    for (size_t i = 0; i < dp->nbounds && !st; i++)
-        st = keps_args_add(kp->a, "bounds", dp->bounds[i], NULL);
-    for (size_t i = 0; i < dp->nweight && !st; i++)
-        st = keps_args_add(kp->a, "weight", dp->weight[i], NULL);
-    if (st || !(kp->c = cmd_ctx_new("kepsilon", kp->a, &kp->host, &kp->res)))
+    if (!(kp->c = cmd_ctx_new("kepsilon", kp->a, &kp->host, &kp->res)))
         return 3;
     int *d = NULL;
     if (!kp->res.error && !cmd_kepsilon_noise_options(kp->c, &kp->p) && !cmd_objective_read(kp->c, &kp->obj) &&

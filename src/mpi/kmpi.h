@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keps/command.h"
 #include "keps/error.h"
 #include "keps/hierarchy.h"
 #include "keps/metrics.h"
@@ -210,6 +211,12 @@ keps_status kmpi_anonymize_search(const kmpi_anon_in *in, const kmpi_freq *f, in
  * error, said on stderr). */
 char *kmpi_anonymize_text(const kmpi_anon_out *out, const kmpi_node *nd, const keps_counts *all);
 
+/* ---- main.c: the parsed command line ---- */
+/* The user's parameters (c: the CLI's parser's) as keps_args for the
+ * command layer, every value given but those named in skip (NULL-ended;
+ * NULL: none), with their job-file origins; NULL if out of memory. */
+keps_args *kmpi_args(const struct kc_ctx *c, const char *const *skip);
+
 /* ---- report.c ---- */
 /* Completes a command's report as the single run writes it: parameters as
  * given (input: -i as given; a parameter the command's own report already
@@ -228,18 +235,12 @@ typedef struct kmpi_dp {
     double epsilon_prime, penalty;
     int interpolate;
     const char *interp_text, *eps_prime_text, *penalty_text;
-    /* kepsilon's other parameters as given (NULL, 0: absent), read by
-     * kmpi_kepsilon_check with keps kepsilon's own functions */
-    char **bounds, **weight;  /* --bounds NAME=LO:HI, --weight NAME=W (repeatable) */
-    size_t nbounds, nweight;
-    const char *confidence, *digits, *metric, *gs_factor, *aggregate, *threads;
-    int clamp, monotonic;
     struct kmpi_kparams *kp;  /* what kmpi_kepsilon_check read; kmpi_kepsilon_free */
 } kmpi_dp;
 /* Option checks before any data is read (say: print the message); 0 or
  * the exit code. kepsilon's parameters are read as keps kepsilon reads them
  * (the same checks and messages). */
-int kmpi_kepsilon_check(kmpi_dp *dp, int say);
+int kmpi_kepsilon_check(const kmpi *m, kmpi_dp *dp, int say);
 /* Every rank, once the schema is built and before the search: --weight
  * against the QIs and --bounds against the noisy columns; *objective is
  * what OLA minimizes. A usage error's message is rank 0's (the others

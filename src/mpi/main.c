@@ -116,6 +116,26 @@ static size_t kc_vals(const char *name, char ***v)
     return 0;
 }
 
+static int listed(const char *const *list, const char *name)
+{
+    for (; *list; list++)
+        if (!strcmp(*list, name))
+            return 1;
+    return 0;
+}
+
+keps_args *kmpi_args(const kc_ctx *c, const char *const *skip)
+{
+    keps_args *a = keps_args_new();
+    int ok = a != NULL;
+    for (size_t i = 0; ok && i < c->nopts; i++)
+        for (size_t k = 0; ok && !(skip && listed(skip, c->opts[i]->name)) && k < c->vals[i].n; k++)
+            ok = keps_args_add(a, c->opts[i]->name, c->vals[i].v[k], c->vals[i].origin) == KEPS_OK;
+    if (!ok)
+        keps_args_free(a);
+    return ok ? a : NULL;
+}
+
 /* The parameters keps-mpi honours beyond the catalog's common ones: every
  * one of anonymize's but those that need the rows on one machine. */
 static const char *const common_params[] = {"input", "output", "qi", "sensitive", "insensitive", "identifier",
@@ -132,13 +152,6 @@ static const char *const rr_params[] = {"mechanism", "partition", "p", "pt", "ep
 static const char *const anonymize_refused[] = {"subset", "emit-sql", "sql-dialect", "sql-table", "keep-order",
                                                 "counts", "decimal-comma", NULL};
 
-static int listed(const char *const *list, const char *name)
-{
-    for (; *list; list++)
-        if (!strcmp(*list, name))
-            return 1;
-    return 0;
-}
 
 /* Flags of keps's commands that keps-mpi does not honour, and why. */
 static const struct {
@@ -260,16 +273,6 @@ static int from_args(opts *o)
                            kc_str(&KC, "pt"), kc_str(&KC, "epsilon"), kc_str(&KC, "t"), kc_str(&KC, "dp-k"),
                            kc_str(&KC, "k"), NULL, 0};
     o->rr.ndomain = kc_vals("domain", &o->rr.domain);
-    o->dp.nbounds = kc_vals("bounds", &o->dp.bounds);
-    o->dp.nweight = kc_vals("weight", &o->dp.weight);
-    o->dp.confidence = kc_str(&KC, "confidence");
-    o->dp.digits = kc_str(&KC, "digits");
-    o->dp.metric = kc_str(&KC, "metric");
-    o->dp.gs_factor = kc_str(&KC, "gs-factor");
-    o->dp.aggregate = kc_str(&KC, "aggregate");
-    o->dp.threads = kc_str(&KC, "threads");
-    o->dp.clamp = kc_flag(&KC, "clamp");
-    o->dp.monotonic = kc_flag(&KC, "monotonic");
     const char *d = kc_str(&KC, "delimiter");
     if (d && strlen(d) != 1 && strcmp(d, "\\t")) {
         say("keps-mpi: --delimiter '%s': give one character\n", d);
@@ -424,7 +427,7 @@ static int parse(int argc, char **argv, opts *o)
         return 2;
     if (rr && kmpi_rr_check(&o->rr, M.rank == 0))
         return 2;
-    if (!strcmp(o->cmd, "kepsilon") && kmpi_kepsilon_check(&o->dp, M.rank == 0))
+    if (!strcmp(o->cmd, "kepsilon") && kmpi_kepsilon_check(&M, &o->dp, M.rank == 0))
         return 2;
     if ((by_node || safela || rr) && M.size > 1 && !strstr(o->output, "%r")) {
         say("keps-mpi: -o '%s' has no %%r: with several ranks each writes its own shard; give e.g. "
