@@ -1062,61 +1062,130 @@ static void forms_free(cell_forms *f)
     free(f->len);
 }
 
+/* Rows [from, to) of t, in order (NULL: as stored), formatted into b as
+ * CSV text; -1 out of memory. A shuffled release touches the table at
+ * random, so the codes of a row a little ahead are fetched early. */
+typedef struct text_block {
+    char *buf;
+    size_t cap, used;
+} text_block;
+
+static int format_rows(const keps_table *t, const cell_forms *forms, char delim, const uint32_t *order,
+                       size_t from, size_t to, text_block *b)
+{
+    b->used = 0;
+    for (size_t i = from; i < to; i++) {
+        size_t r = order ? order[i] : i;
+#if defined(__GNUC__)
+        if (order && i + 16 < to)
+            for (size_t j = 0; j < t->ncols; j++)
+                __builtin_prefetch(&t->cols[j].codes[order[i + 16]]);
+#endif
+        for (size_t j = 0; j < t->ncols; j++) {
+            const cell_forms *cf = &forms[j];
+            uint32_t v = t->cols[j].codes[r];
+            size_t n = cf->len[v];
+            if (b->used + n + 2 > b->cap) {
+                size_t cap = (b->used + n + 2) * 2;
+                char *nb = realloc(b->buf, cap);
+                if (!nb)
+                    return -1;
+                b->buf = nb;
+                b->cap = cap;
+            }
+            memcpy(b->buf + b->used, cf->s[v], n);
+            b->used += n;
+            b->buf[b->used++] = j + 1 < t->ncols ? delim : '\n';
+        }
+    }
+    return 0;
+}
+
+/* The rows in blocks, formatted by two threads at once (the formatting,
+ * not the write, is the cost of a large release) and written in order:
+ * the thread that formatted block k writes it once block k - 1 is
+ * written. */
+enum { WRITE_BLOCK = 32768 };
+typedef struct block_writer {
+    const keps_table *t;
+    const cell_forms *forms;
+    char delim;
+    const uint32_t *order;
+    FILE *out;
+    size_t nblocks;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t next; /* the block written next */
+    int oom, bad, err;
+} block_writer;
+
+static void write_blocks(block_writer *w, size_t first, size_t step)
+{
+    text_block b = {NULL, 0, 0};
+    for (size_t k = first; k < w->nblocks; k += step) {
+        size_t from = k * WRITE_BLOCK, to = from + WRITE_BLOCK < w->t->nrows ? from + WRITE_BLOCK : w->t->nrows;
+        int oom = format_rows(w->t, w->forms, w->delim, w->order, from, to, &b) != 0;
+        pthread_mutex_lock(&w->mu);
+        while (w->next != k && !w->oom && !w->bad)
+            pthread_cond_wait(&w->cv, &w->mu);
+        int stop = w->oom || w->bad;
+        pthread_mutex_unlock(&w->mu);
+        if (stop)
+            break;
+        int bad = !oom && b.used && fwrite(b.buf, 1, b.used, w->out) != b.used, e = errno;
+        pthread_mutex_lock(&w->mu);
+        w->oom |= oom;
+        if (bad) {
+            w->bad = 1;
+            w->err = e;
+        }
+        w->next++;
+        pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+        if (oom || bad)
+            break;
+    }
+    free(b.buf);
+}
+
+static void *write_blocks_main(void *arg)
+{
+    write_blocks(arg, 1, 2);
+    return NULL;
+}
+
 keps_status keps_csv_write_table_to(const keps_table *t, FILE *out, const char *name, char delimiter,
                                     const uint32_t *order, keps_error *err)
 {
     char delim = delimiter ? delimiter : ',';
     const char **f = malloc((t->ncols ? t->ncols : 1) * sizeof *f);
     cell_forms *forms = calloc(t->ncols ? t->ncols : 1, sizeof *forms);
-    size_t cap = 1 << 20, used = 0;
-    char *buf = malloc(cap);
-    int oom = !f || !forms || !buf, bad = 0;
+    int oom = !f || !forms, bad = 0, e = 0;
     for (size_t j = 0; !oom && j < t->ncols; j++)
         oom = forms_init(&forms[j], &t->cols[j], delim);
     if (!oom) {
         for (size_t j = 0; j < t->ncols; j++)
             f[j] = t->cols[j].name;
         bad = put_row(out, delim, f, t->ncols);
+        e = errno;
     }
-    /* Rows go through one large buffer: a shuffled release touches the
-     * table at random, and per-character stdio calls would dominate. */
-    for (size_t i = 0; !oom && !bad && i < t->nrows; i++) {
-        size_t r = order ? order[i] : i;
-#if defined(__GNUC__)
-        /* Shuffled rows miss the cache in every column: fetch ahead. */
-        if (order && i + 16 < t->nrows)
-            for (size_t j = 0; j < t->ncols; j++)
-                __builtin_prefetch(&t->cols[j].codes[order[i + 16]]);
-#endif
-        for (size_t j = 0; j < t->ncols && !bad; j++) {
-            const cell_forms *cf = &forms[j];
-            uint32_t v = t->cols[j].codes[r];
-            size_t n = cf->len[v];
-            if (used + n + 2 > cap) {
-                bad = fwrite(buf, 1, used, out) != used;
-                used = 0;
-                if (n + 2 > cap) {
-                    char *nb = realloc(buf, n + 2);
-                    if (!nb) {
-                        oom = 1;
-                        break;
-                    }
-                    buf = nb;
-                    cap = n + 2;
-                }
-            }
-            memcpy(buf + used, cf->s[v], n);
-            used += n;
-            buf[used++] = j + 1 < t->ncols ? delim : '\n';
-        }
+    if (!oom && !bad) {
+        block_writer w = {t, forms, delim, order, out, (t->nrows + WRITE_BLOCK - 1) / WRITE_BLOCK,
+                          PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0};
+        pthread_t th;
+        int two = w.nblocks > 2 && pthread_create(&th, NULL, write_blocks_main, &w) == 0;
+        write_blocks(&w, 0, two ? 2 : 1);
+        if (two)
+            pthread_join(th, NULL);
+        pthread_mutex_destroy(&w.mu);
+        pthread_cond_destroy(&w.cv);
+        oom = w.oom;
+        bad = w.bad;
+        e = w.err;
     }
-    if (!oom && !bad && used)
-        bad = fwrite(buf, 1, used, out) != used;
-    int e = errno;
     for (size_t j = 0; forms && j < t->ncols; j++)
         forms_free(&forms[j]);
     free(forms);
-    free(buf);
     free(f);
     if (oom)
         return keps_error_set(err, KEPS_ENOMEM, "out of memory writing %s", name);

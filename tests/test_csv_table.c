@@ -339,6 +339,45 @@ static void test_write_round_trip(void **state)
     keps_table_free(t);
 }
 
+/* A release of many blocks (the writer formats them on two threads):
+ * row k of the file is table row order[k], whatever block it falls in.
+ * n = 150,001 rows (five blocks of 32,768); order[k] = 7919 k mod n, a
+ * permutation as 7919 is prime and does not divide n. */
+static void test_write_many_blocks(void **state)
+{
+    (void)state;
+    const size_t n = 150001;
+    const char *names[] = {"v", "w"};
+    keps_error err = {0};
+    keps_table *t = keps_table_new(2, names, NULL, NULL, &err);
+    uint32_t *order = malloc(n * sizeof *order);
+    assert_non_null(order);
+    char v[32], w[8];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(v, sizeof v, "r%zu", i);
+        snprintf(w, sizeof w, "%zu", i % 3);
+        const char *f[] = {v, w};
+        assert_int_equal(keps_table_append(t, f, NULL, 0, &err), KEPS_OK);
+        order[i] = (uint32_t)((7919 * (uint64_t)i) % n);
+    }
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(keps_csv_write_table_to(t, f, "<tmp>", ',', order, &err), KEPS_OK);
+    rewind(f);
+    char line[64], want[64];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "v,w\n");
+    for (size_t k = 0; k < n; k++) {
+        assert_non_null(fgets(line, sizeof line, f));
+        snprintf(want, sizeof want, "r%u,%u\n", order[k], order[k] % 3);
+        assert_string_equal(line, want);
+    }
+    assert_null(fgets(line, sizeof line, f));
+    fclose(f);
+    free(order);
+    keps_table_free(t);
+}
+
 static size_t dir_entries(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -378,7 +417,7 @@ static void test_write_failure_leaves_nothing(void **state)
         keps_error e2 = {0};
         keps_table *big = keps_table_new(1, names, NULL, NULL, &e2);
         char buf[64];
-        for (int i = 0; i < 20000; i++) { /* ~ 200 kB, far over 4 kB */
+        for (int i = 0; i < 100000; i++) { /* ~ 1.1 MB, far over 4 kB, in several blocks (two threads) */
             snprintf(buf, sizeof buf, "value-%d", i);
             const char *f[] = {buf};
             keps_table_append(big, f, NULL, 0, &e2);
@@ -720,6 +759,7 @@ int main(void)
         cmocka_unit_test(test_missing),          cmocka_unit_test(test_dictionary),
         cmocka_unit_test(test_numeric_error),    cmocka_unit_test(test_write_round_trip),
         cmocka_unit_test(test_write_failure_leaves_nothing), cmocka_unit_test(test_writer_abort),
+        cmocka_unit_test(test_write_many_blocks),
         cmocka_unit_test(test_read_file_errors), cmocka_unit_test(test_error_columns_are_fields),
         cmocka_unit_test(test_line_numbers),     cmocka_unit_test(test_blank_lines),
         cmocka_unit_test(test_column_spec),
