@@ -258,6 +258,10 @@ keps_status cmd_emit_finding(cmd_ctx *c, keps_json *report, const char *text, in
  * written), released_rows, suppressed_rows, removed_rows, unsampled_rows,
  * with released + suppressed + unsampled = input. */
 void cmd_report_counts(keps_json *j, const keps_counts *n);
+/* The "parameters" member: every parameter given, as given (a flag as a
+ * boolean, a number as the user spelled it). keps-mpi writes its reports'
+ * with it too. */
+void cmd_report_parameters(const cmd_ctx *c, keps_json *j);
 /* Starts a report object with the keys every method shares. */
 void cmd_report_begin(cmd_ctx *c, keps_json *j, const char *method);
 /* Milliseconds since an arbitrary origin (monotonic). */

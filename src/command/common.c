@@ -574,12 +574,8 @@ static void report_param(keps_json *j, const char *key, const cmd_opt *o, const 
         keps_json_str(j, key, v);
 }
 
-void cmd_report_begin(cmd_ctx *c, keps_json *j, const char *method)
+void cmd_report_parameters(const cmd_ctx *c, keps_json *j)
 {
-    keps_json_init(j);
-    keps_json_object(j, NULL);
-    keps_json_str(j, "keps_version", keps_version());
-    keps_json_str(j, "method", method);
     keps_json_object(j, "parameters");
     for (size_t i = 0; i < c->nopts; i++) {
         const cmd_opt *o = c->opts[i];
@@ -596,6 +592,15 @@ void cmd_report_begin(cmd_ctx *c, keps_json *j, const char *method)
         }
     }
     keps_json_end(j);
+}
+
+void cmd_report_begin(cmd_ctx *c, keps_json *j, const char *method)
+{
+    keps_json_init(j);
+    keps_json_object(j, NULL);
+    keps_json_str(j, "keps_version", keps_version());
+    keps_json_str(j, "method", method);
+    cmd_report_parameters(c, j);
     keps_json_bool(j, "seeded", cmd_str(c, "seed") != NULL); /* seeded output is not private */
     if (c->counts_rows) /* --counts: the report's counts are records */
         cmd_counts_json(c, j);

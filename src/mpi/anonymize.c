@@ -125,8 +125,8 @@ static int key_add(char **buf, size_t *cap, size_t *len, const char *s)
 /* The released classes: the keys of the release's generalized QI tuples
  * (rel: the grouped release of the frequency table) as the dictionary of
  * set's one column. */
-static keps_status released_classes(const keps_table *rel, const keps_table *W, const keycol *kc, size_t q,
-                                    const char *cname, uint64_t suppressed, keps_table *set, keps_error *err)
+static keps_status released_classes(const keps_table *rel, const keps_table *W, size_t q, const char *cname,
+                                    uint64_t suppressed, keps_table *set, keps_error *err)
 {
     int *col = malloc((q ? q : 1) * sizeof *col), cc = keps_table_column(rel, cname);
     char *key = NULL;
@@ -164,7 +164,6 @@ static keps_status released_classes(const keps_table *rel, const keps_table *W, 
         if (!st && keps_table_intern(set, 0, key, len) == KEPS_NONE)
             st = keps_error_set(err, KEPS_ENOMEM, "out of memory");
     }
-    (void)kc;
     free(col), free(key);
     return st;
 }
@@ -260,7 +259,7 @@ keps_status kmpi_anonymize_search(const kmpi_anon_in *in, const kmpi_freq *f, in
         st = err->code;
         goto done;
     }
-    st = released_classes(o->table, W, in->kc, in->q, cname, suppressed, set, err);
+    st = released_classes(o->table, W, in->q, cname, suppressed, set, err);
     if (!st)
         st = suppressed_tuples(W, in->kc, in->q, nk, levels, f, set, sup, err);
 done:

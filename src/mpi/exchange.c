@@ -441,7 +441,8 @@ int kmpi_finish(kmpi *m, kmpi_node *nd, const char *text, const char *cmd, const
             full = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
         json_decref(root);
         if (!full)
-            fprintf(stderr, "keps-mpi %s: internal error: the report is no JSON object\n", cmd);
+            fprintf(stderr, "keps-mpi %s: the report could not be completed (out of memory, or no JSON object)\n",
+                    cmd);
         text = full;
     }
     free(miss), free(missing);

@@ -5,61 +5,40 @@
 #include "kmpi.h"
 
 #include "cli/cli.h"
+#include "command/command_internal.h"
 #include "keps/command.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* A parameter as the command layer's report writes it: a flag as a
- * boolean, a number as a number, anything else as the string given. */
-static json_t *param_value(const keps_param_info *p, const char *v)
-{
-    char *end;
-    if (!p->metavar && (!strcmp(v, "true") || !strcmp(v, "false")))
-        return json_boolean(!strcmp(v, "true"));
-    if (p->flags & KEPS_PARAM_NUMBER) {
-        long long i = strtoll(v, &end, 10);
-        if (*v && !*end)
-            return json_integer(i);
-        double x = strtod(v, &end);
-        if (*v && !*end)
-            return json_real(x);
-    }
-    return json_string(v);
-}
-
-static int skipped(const keps_param_info *p)
-{
-    return !strcmp(p->name, "json") || !strcmp(p->name, "quiet") || !strcmp(p->name, "help") ||
-           (p->flags & KEPS_PARAM_POSITIONAL);
-}
-
-/* The parameters the user gave: those the command's report holds (it
- * types them as the single run does), the others as given, the paths as
- * keps-mpi's; none the user did not give. */
-static json_t *parameters(const kmpi *m, json_t *have)
+/* The user's parameters as the single run's report writes them (the
+ * command layer's own writer on a context of the same parameters), the
+ * input as -i was given; NULL if out of memory. */
+static json_t *parameters(const kmpi *m)
 {
     const kc_ctx *c = m->args;
-    json_t *p = json_object();
-    for (size_t i = 0; c && i < c->nopts; i++) {
-        const keps_param_info *o = c->opts[i];
-        if (!c->vals[i].n || skipped(o))
-            continue;
-        int path = (o->flags & (KEPS_PARAM_PATH | KEPS_PARAM_OUTPUT)) && !(o->flags & KEPS_PARAM_REPEAT);
-        json_t *v = path ? NULL : json_object_get(have, o->name);
-        if (v) {
-            json_object_set(p, o->name, v);
-        } else if (o->flags & KEPS_PARAM_REPEAT) {
-            json_t *a = json_array();
-            for (size_t k = 0; k < c->vals[i].n; k++)
-                json_array_append_new(a, param_value(o, c->vals[i].v[k]));
-            json_object_set_new(p, o->name, a);
-        } else {
-            json_object_set_new(p, o->name, param_value(o, c->vals[i].v[c->vals[i].n - 1]));
-        }
+    keps_args *a = c ? kmpi_args(c, NULL) : NULL;
+    keps_result res;
+    memset(&res, 0, sizeof res);
+    keps_host host = {0};
+    cmd_ctx *x = a ? cmd_ctx_new(c->cmd->name, a, &host, &res) : NULL;
+    json_t *p = NULL;
+    if (x) {
+        keps_json j;
+        keps_json_init(&j);
+        keps_json_object(&j, NULL);
+        cmd_report_parameters(x, &j);
+        keps_json_end(&j);
+        json_error_t je;
+        json_t *root = json_loads(keps_json_text(&j), 0, &je);
+        keps_json_free(&j);
+        if ((p = json_incref(json_object_get(root, "parameters"))) && m->input_text)
+            json_object_set_new(p, "input", json_string(m->input_text));
+        json_decref(root);
     }
-    if (m->input_text)
-        json_object_set_new(p, "input", json_string(m->input_text));
+    cmd_ctx_free(x);
+    keps_result_free(&res);
+    keps_args_free(a);
     return p;
 }
 
@@ -68,7 +47,9 @@ int kmpi_report_complete(const kmpi *m, json_t *root, const keps_table *t, const
 {
     if (!json_is_object(root))
         return -1;
-    json_t *p = parameters(m, json_object_get(root, "parameters"));
+    json_t *p = parameters(m);
+    if (!p)
+        return -1;
     json_object_set_new(root, "parameters", p);
     json_object_set_new(root, "seeded", json_boolean(m->args && kc_str(m->args, "seed") != NULL));
     json_t *mv = json_object();
